@@ -1,0 +1,63 @@
+// Every failure a user can cause has a code here, a one-line message saying what to do, and a test.
+// Recognise these errors with ToolTesterError.isInstance(), never instanceof: tools may load a
+// different copy of this package.
+
+const marker = Symbol.for("opencode-tool-tester.error")
+
+export type ToolTesterErrorCode =
+  /** A tool or plugin file could not be imported (syntax error, missing package, throw at import). */
+  | "IMPORT_FAILED"
+  /** A plugin module was rejected or its plugin function threw during init. */
+  | "PLUGIN_LOAD_FAILED"
+  /** No tool with that name is offered (after opencode's case repair). */
+  | "TOOL_NOT_FOUND"
+  /** zod cannot express an argument in JSON Schema (z.date(), z.bigint()): opencode's whole tool list breaks. */
+  | "SCHEMA_UNREPRESENTABLE"
+  /** The arguments did not satisfy the tool's schema (opt-in validation). */
+  | "ARGS_INVALID"
+  /** The argument text is not JSON, or a key=value pair cannot be read. */
+  | "ARGS_UNPARSABLE"
+  /** The tool threw or rejected. */
+  | "TOOL_THREW"
+  /** The tool returned something opencode cannot send (undefined, a number, an object without output). */
+  | "TOOL_BAD_RESULT"
+  /** The tool did not finish within the timeout. */
+  | "TOOL_TIMEOUT"
+  /** An opencode.json / opencode.jsonc could not be parsed. */
+  | "CONFIG_INVALID"
+  /** A path given to the harness does not exist or is not a folder. */
+  | "PATH_NOT_FOUND"
+  /** The command line was wrong. */
+  | "USAGE"
+  /** No opencode binary was found for e2e. */
+  | "OPENCODE_NOT_FOUND"
+  /** The opencode binary failed to start or ended with an error. */
+  | "OPENCODE_FAILED"
+  /** An e2e script is malformed. */
+  | "SCRIPT_INVALID"
+  /** The mock model server could not listen. */
+  | "PORT_IN_USE"
+
+export class ToolTesterError extends Error {
+  readonly code: ToolTesterErrorCode
+  readonly data: Record<string, unknown> | undefined
+  readonly [marker] = true
+  override readonly name = "ToolTesterError"
+
+  constructor(
+    code: ToolTesterErrorCode,
+    message: string,
+    options: { data?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.data = options.data
+  }
+
+  static isInstance(value: unknown): value is ToolTesterError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true
+  }
+}
+
+/** What a pipeline step returns: steps report failures as values; only harness misuse throws. */
+export type Result<T, E = ToolTesterError> = { success: true; value: T } | { success: false; error: E }
