@@ -1,0 +1,96 @@
+import { existsSync, readFileSync } from "node:fs"
+import path from "node:path"
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser"
+import type { ConfigDirectory } from "../discovery/config-dirs.ts"
+import { walkUp } from "../discovery/config-dirs.ts"
+import type { Result } from "../errors.ts"
+import { ToolTesterError } from "../errors.ts"
+import type { PermissionConfig } from "./permission.ts"
+
+/** The parts of opencode.json the tool pipeline reads. Everything else is kept as it is. */
+export type OpencodeConfig = {
+  permission?: PermissionConfig
+  tool_output?: { max_lines?: number; max_bytes?: number }
+  plugin?: Array<string | [string, Record<string, unknown>]>
+  [key: string]: unknown
+}
+
+/** A config file that was read, and the `plugin` entries it listed (relative specs resolve against it). */
+export type ConfigSource = { file: string; plugins: Array<string | [string, Record<string, unknown>]> }
+
+export type LoadedConfig = { config: OpencodeConfig; sources: ConfigSource[] }
+
+/**
+ * Merges opencode.json / opencode.jsonc files in opencode's order (spec §13): the global config
+ * dir's, then the project files from the worktree down to the project dir (farthest first), then
+ * each `.opencode` folder's in scan order. Later files win, objects merge deeply.
+ */
+export function loadOpencodeConfig(options: {
+  directory: string
+  worktree: string
+  directories: readonly ConfigDirectory[]
+}): Result<LoadedConfig> {
+  const files: string[] = []
+  const global = options.directories.find((entry) => entry.kind === "global")
+  if (global) files.push(...configFilesIn(global.path, ["config.json", "opencode.json", "opencode.jsonc"]))
+  for (const folder of walkUp(options.directory, options.worktree).reverse()) {
+    files.push(...configFilesIn(folder, ["opencode.json", "opencode.jsonc"]))
+  }
+  for (const entry of options.directories) {
+    if (entry.kind !== "global") files.push(...configFilesIn(entry.path, ["opencode.json", "opencode.jsonc"]))
+  }
+  let config: OpencodeConfig = {}
+  const sources: ConfigSource[] = []
+  for (const file of files) {
+    const parsed = readConfigFile(file)
+    if (!parsed.success) return parsed
+    sources.push({ file, plugins: Array.isArray(parsed.value.plugin) ? parsed.value.plugin : [] })
+    config = mergeConfig(config, parsed.value)
+  }
+  return { success: true, value: { config, sources } }
+}
+
+/** Reads one opencode.json[c]: comments and trailing commas allowed, as opencode allows them. */
+export function readConfigFile(file: string): Result<OpencodeConfig> {
+  const errors: ParseError[] = []
+  const value = parse(readFileSync(file, "utf8"), errors, { allowTrailingComma: true })
+  const first = errors[0]
+  if (first || typeof value !== "object" || value === null || Array.isArray(value)) {
+    const reason = first ? `${printParseErrorCode(first.error)} at offset ${first.offset}` : "it is not a JSON object"
+    return {
+      success: false,
+      error: new ToolTesterError(
+        "CONFIG_INVALID",
+        `${file}: cannot read the opencode config (${reason}); fix the file`,
+        {
+          data: { file },
+        },
+      ),
+    }
+  }
+  return { success: true, value: value as OpencodeConfig }
+}
+
+/** Deep merge, later wins; `plugin` lists are concatenated as opencode does. */
+export function mergeConfig(base: OpencodeConfig, next: OpencodeConfig): OpencodeConfig {
+  const merged = deepMerge(base, next) as OpencodeConfig
+  if (Array.isArray(base.plugin) && Array.isArray(next.plugin)) merged.plugin = [...base.plugin, ...next.plugin]
+  return merged
+}
+
+// --- internal ---
+
+function configFilesIn(folder: string, names: readonly string[]): string[] {
+  return names.map((name) => path.join(folder, name)).filter((file) => existsSync(file))
+}
+
+function deepMerge(base: unknown, next: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(next)) return next
+  const merged: Record<string, unknown> = { ...base }
+  for (const [key, value] of Object.entries(next)) merged[key] = key in merged ? deepMerge(merged[key], value) : value
+  return merged
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,113 @@
+import { pathToFileURL } from "node:url"
+import { ToolTesterError } from "../errors.ts"
+
+/** The hooks tool-tester applies: `tool` adds tools, the three others change definitions and calls. */
+export type PluginHooks = {
+  tool?: Record<string, unknown>
+  "tool.definition"?: (input: { toolID: string }, output: Record<string, unknown>) => Promise<void>
+  "tool.execute.before"?: (
+    input: { tool: string; sessionID: string; callID: string },
+    output: { args: unknown },
+  ) => Promise<void>
+  "tool.execute.after"?: (
+    input: { tool: string; sessionID: string; callID: string; args: unknown },
+    output: Record<string, unknown>,
+  ) => Promise<void>
+  [hook: string]: unknown
+}
+
+export type InitializedPlugin = { exportName: string; hooks: PluginHooks }
+
+/**
+ * Calls the plugin functions of one module as opencode 1.18.34 does (spec §12): a default export
+ * with `id`/`server`/`tui` is a v1 module (`id` required from a path); otherwise every export must be
+ * a function or an object with a `server` function, visited in namespace order, each called once.
+ * A function that throws drops itself and the exports after it; earlier ones keep their hooks.
+ */
+export async function initializePluginModule(options: {
+  file: string
+  namespace: Record<string, unknown>
+  fromPath: boolean
+  input: Record<string, unknown>
+  pluginOptions: Record<string, unknown> | undefined
+}): Promise<{ plugins: InitializedPlugin[]; errors: ToolTesterError[] }> {
+  const { file, namespace } = options
+  const failure = (message: string, cause?: unknown) =>
+    new ToolTesterError("PLUGIN_LOAD_FAILED", `${file}: ${message}`, { data: { file }, cause })
+  const fallback = namespace["default"]
+  if (isV1Module(fallback)) {
+    if (options.fromPath && typeof fallback.id !== "string") {
+      return {
+        plugins: [],
+        errors: [failure(`opencode rejects it: "Path plugin ${pathToFileURL(file).href} must export id"; add an id`)],
+      }
+    }
+    if (typeof fallback.server !== "function") return { plugins: [], errors: [] }
+    const called = await callPlugin("default", fallback.server, options)
+    if ("error" in called) return { plugins: [], errors: [failure(called.error, called.cause)] }
+    return { plugins: [called.plugin], errors: [] }
+  }
+  const functions: Array<{ exportName: string; plugin: Function }> = []
+  const seen = new Set<unknown>()
+  for (const [exportName, value] of Object.entries(namespace)) {
+    const plugin = typeof value === "function" ? value : serverOf(value)
+    if (!plugin) {
+      return {
+        plugins: [],
+        errors: [
+          failure(
+            `opencode rejects the whole module: "Plugin export is not a function" (export ${exportName}); export only plugin functions from a plugin entry`,
+          ),
+        ],
+      }
+    }
+    if (seen.has(plugin)) continue
+    seen.add(plugin)
+    functions.push({ exportName, plugin })
+  }
+  const plugins: InitializedPlugin[] = []
+  for (const { exportName, plugin } of functions) {
+    const called = await callPlugin(exportName, plugin, options)
+    if ("error" in called) return { plugins, errors: [failure(called.error, called.cause)] }
+    plugins.push(called.plugin)
+  }
+  return { plugins, errors: [] }
+}
+
+// --- internal ---
+
+type V1Module = { id?: unknown; server?: unknown; tui?: unknown }
+
+function isV1Module(value: unknown): value is V1Module {
+  return typeof value === "object" && value !== null && ("id" in value || "server" in value || "tui" in value)
+}
+
+function serverOf(value: unknown): Function | undefined {
+  if (typeof value !== "object" || value === null) return undefined
+  const server = (value as { server?: unknown }).server
+  return typeof server === "function" ? server : undefined
+}
+
+async function callPlugin(
+  exportName: string,
+  plugin: Function,
+  options: { input: Record<string, unknown>; pluginOptions: Record<string, unknown> | undefined },
+): Promise<{ plugin: InitializedPlugin } | { error: string; cause: unknown }> {
+  let hooks: unknown
+  try {
+    hooks = await plugin(options.input, options.pluginOptions)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return {
+      error: `plugin function ${exportName} threw during init: ${message}; opencode drops it and the exports after it`,
+      cause: error,
+    }
+  }
+  if (typeof hooks !== "object" || hooks === null) {
+    return {
+      error: `plugin function ${exportName} returned ${hooks === null ? "null" : typeof hooks}, not a hooks object; opencode crashes the whole run on this ("Unexpected server error"): return {} at least, and do not export helper functions from a plugin entry`,
+      cause: undefined,
+    }
+  }
+  return { plugin: { exportName, hooks: hooks as PluginHooks } }
+}

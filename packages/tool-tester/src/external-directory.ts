@@ -1,0 +1,59 @@
+import path from "node:path"
+import { evaluate } from "./config/permission.ts"
+import type { ToolProject } from "./load-tools.ts"
+import type { PermissionOverrides } from "./pipeline/permissions.ts"
+import { agentRules } from "./pipeline/permissions.ts"
+import { defaultDataDirectory } from "./run-tool.ts"
+
+/** The permission request opencode's `external_directory` rule makes for a path outside the workspace. */
+export type ExternalDirectoryRequest = {
+  permission: "external_directory"
+  patterns: [string]
+  always: [string]
+  metadata: { filepath: string; parentDir: string }
+}
+
+export type ExternalDirectoryCheck =
+  | { inside: true }
+  | { inside: false; request: ExternalDirectoryRequest; decision: "allow" | "deny" | "ask" }
+
+/**
+ * Checks a path against the workspace boundary as opencode's built-in file tools do (spec §8):
+ * inside the project directory, or inside the git worktree (not for non-git projects, whose worktree
+ * is "/"), passes without asking. Otherwise it returns the request a tool should pass to
+ * `ctx.ask()` and what the project's rules would answer. The check is lexical: no symlinks resolved.
+ */
+export function checkExternalDirectory(
+  project: Pick<ToolProject, "directory" | "worktree" | "config">,
+  target: string,
+  options: { kind?: "file" | "directory"; permissions?: PermissionOverrides; dataDirectory?: string } = {},
+): ExternalDirectoryCheck {
+  const full = path.resolve(project.directory, target)
+  if (contains(project.directory, full) || (project.worktree !== "/" && contains(project.worktree, full))) {
+    return { inside: true }
+  }
+  const folder = options.kind === "directory" ? full : path.dirname(full)
+  const glob = path.join(folder, "*").replaceAll("\\", "/")
+  const rules = agentRules({
+    config: project.config.permission,
+    overrides: options.permissions,
+    dataDirectory: options.dataDirectory ?? defaultDataDirectory(),
+  })
+  return {
+    inside: false,
+    request: {
+      permission: "external_directory",
+      patterns: [glob],
+      always: [glob],
+      metadata: { filepath: full, parentDir: folder },
+    },
+    decision: evaluate("external_directory", glob, rules).action,
+  }
+}
+
+// --- internal ---
+
+function contains(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child)
+  return !relative.startsWith("..") && !path.isAbsolute(relative)
+}

@@ -1,0 +1,61 @@
+import type { Result } from "./errors.ts"
+import type { ToolProject } from "./load-tools.ts"
+import type { ModelSelection } from "./pipeline/builtins.ts"
+import { DEFAULT_MODEL } from "./pipeline/builtins.ts"
+import type { PermissionOverrides } from "./pipeline/permissions.ts"
+import { agentRules } from "./pipeline/permissions.ts"
+import { offeredTools } from "./pipeline/tool-list.ts"
+import type { ToolSchema } from "./pipeline/tool-schemas.ts"
+import { toolSchemas } from "./pipeline/tool-schemas.ts"
+import { defaultDataDirectory } from "./run-tool.ts"
+
+export type ListOptions = {
+  /** The provider npm package, provider id and model id the list is built for. */
+  model?: Partial<ModelSelection>
+  /** Permission rules added after the config's (a denied tool is left out, as opencode does). */
+  permissions?: PermissionOverrides
+}
+
+/** One tool of the request's `tools` array, in the order opencode sends them. */
+export type ListedTool = {
+  id: string
+  source: "builtin" | "file" | "plugin"
+  file?: string
+  export?: string
+  plugin?: string
+  overrides?: string
+}
+
+/** The tools opencode would offer this model: built-ins and custom tools, sorted as opencode sorts them. */
+export function listTools(project: ToolProject, options: ListOptions = {}): ListedTool[] {
+  return offeredTools(project, modelOf(options), rulesOf(project, options)).map((entry) => {
+    if (entry.source === "builtin") return { id: entry.id, source: "builtin" }
+    const listed: ListedTool = { id: entry.id, source: entry.source, file: entry.tool.file }
+    if (entry.tool.export !== undefined) listed.export = entry.tool.export
+    if (entry.tool.plugin !== undefined) listed.plugin = entry.tool.plugin
+    if (entry.tool.overrides !== undefined) listed.overrides = entry.tool.overrides
+    return listed
+  })
+}
+
+/**
+ * The custom and plugin tools exactly as the provider receives them for this model, in request
+ * order. Fails with SCHEMA_UNREPRESENTABLE when opencode could not build its tool list at all.
+ */
+export function getToolSchemas(project: ToolProject, options: ListOptions = {}): Promise<Result<ToolSchema[]>> {
+  return toolSchemas(project, modelOf(options), rulesOf(project, options))
+}
+
+// --- internal ---
+
+function modelOf(options: ListOptions): ModelSelection {
+  return { ...DEFAULT_MODEL, ...options.model }
+}
+
+function rulesOf(project: ToolProject, options: ListOptions) {
+  return agentRules({
+    config: project.config.permission,
+    overrides: options.permissions,
+    dataDirectory: defaultDataDirectory(),
+  })
+}

@@ -1,0 +1,243 @@
+import { existsSync, statSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
+import { loadOpencodeConfig } from "./config/opencode-config.ts"
+import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
+import { configDirectories } from "./discovery/config-dirs.ts"
+import { createImporter } from "./discovery/import-module.ts"
+import { createPluginInput } from "./discovery/plugin-input.ts"
+import type { PluginHooks } from "./discovery/plugin-module.ts"
+import { initializePluginModule } from "./discovery/plugin-module.ts"
+import type { PluginSpec } from "./discovery/plugin-spec.ts"
+import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
+import { PLUGIN_FOLDERS, SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
+import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
+import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
+import { findWorktree } from "./discovery/worktree.ts"
+import type { ToolTesterErrorCode } from "./errors.ts"
+import { ToolTesterError } from "./errors.ts"
+import { BUILTIN_TOOL_IDS } from "./pipeline/builtins.ts"
+
+export type LoadToolsOptions = {
+  /** The project directory opencode runs in. Default: the working directory. */
+  directory?: string
+  /** Include user-level config folders (global config dir, `~/.opencode`) and the global opencode.json. Default true. */
+  global?: boolean
+  /** Extra plugin specs loaded after the configured ones: a module path, a package folder or a package name. */
+  plugins?: Array<string | [string, Record<string, unknown>]>
+  /** Environment read for XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, OPENCODE_DISABLE_PROJECT_CONFIG. Default process.env. */
+  env?: Environment
+  /** Home directory. Default os.homedir(). */
+  home?: string
+}
+
+/** A custom tool opencode would register: from a tool file or a plugin's `tool` hook. */
+export type LoadedTool = {
+  id: string
+  source: "file" | "plugin"
+  /** The tool file, or the plugin module that registered it. */
+  file: string
+  /** The export name for a file tool (`default` for the default export). */
+  export?: string
+  /** The plugin spec for a plugin tool. */
+  plugin?: string
+  /** What this tool replaces: `builtin` or the file of an earlier tool with the same id. */
+  overrides?: string
+  /** Set when a later tool with the same id replaces this one: opencode keeps only the last. */
+  overriddenBy?: string
+  definition: ToolDefinitionLike
+}
+
+/** Something that will not work as the author expects; loading goes on. */
+export type Diagnostic = {
+  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "OVERRIDE"
+  severity: "error" | "warning"
+  message: string
+  file?: string
+  data?: Record<string, unknown>
+}
+
+export type LoadedPlugin = { spec: string; file: string; exportName: string; hooks: PluginHooks }
+
+/** Everything opencode would know about a project's custom tools. Pass it to the other functions. */
+export type ToolProject = {
+  directory: string
+  worktree: string
+  configDirectories: ConfigDirectory[]
+  config: OpencodeConfig
+  configFiles: string[]
+  /** Custom tools in registry order (files folder by folder, then plugin tools), duplicates kept. */
+  tools: LoadedTool[]
+  plugins: LoadedPlugin[]
+  diagnostics: Diagnostic[]
+  /** Tool files scanned, with the ids they produced (empty when none), for doctor. */
+  files: Array<{ file: string; ids: string[]; namespace?: Record<string, unknown> }>
+}
+
+/**
+ * Discovers a project's custom tools as opencode 1.18.34 does: config folders in opencode's order,
+ * `{tool,tools}/*.{js,ts}` in each, TypeScript loaded without a build step, every export shaped like
+ * a tool, plugin `tool` hooks after them. A file that fails to import becomes a diagnostic.
+ * Throws only when `directory` does not exist or a config file cannot be parsed.
+ */
+export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
+  const directory = path.resolve(options.directory ?? process.cwd())
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory`, {
+      data: { directory },
+    })
+  }
+  const worktree = findWorktree(directory)
+  const env = options.env ?? process.env
+  const home = options.home ?? os.homedir()
+  const directories = configDirectories({ directory, worktree, env, home, global: options.global ?? true })
+  const loadedConfig = loadOpencodeConfig({ directory, worktree, directories })
+  if (!loadedConfig.success) throw loadedConfig.error
+  const { config, sources } = loadedConfig.value
+
+  const importModule = createImporter()
+  const project: ToolProject = {
+    directory,
+    worktree,
+    configDirectories: directories,
+    config,
+    configFiles: sources.map((source) => source.file),
+    tools: [],
+    plugins: [],
+    diagnostics: [],
+    files: [],
+  }
+
+  for (const configDirectory of directories) {
+    for (const file of scanFolder(configDirectory.path, TOOL_FOLDERS, SCANNED_EXTENSIONS)) {
+      const imported = await importModule(file)
+      if (!imported.success) {
+        project.diagnostics.push(diagnosticOf(imported.error, file))
+        project.files.push({ file, ids: [] })
+        continue
+      }
+      const exports = toolExports(file, imported.value)
+      project.files.push({ file, ids: exports.map((entry) => entry.id), namespace: imported.value })
+      for (const entry of exports) {
+        project.tools.push({
+          id: entry.id,
+          source: "file",
+          file,
+          export: entry.exportName,
+          definition: entry.definition,
+        })
+      }
+      for (const miss of nearMisses(imported.value)) {
+        project.diagnostics.push({
+          code: "IGNORED_EXPORT",
+          severity: "warning",
+          file,
+          message: `${file}: export ${miss.exportName} is ignored by opencode: it has no ${miss.missing.join(", ")}; a tool needs description, args and execute`,
+          data: { export: miss.exportName, missing: miss.missing },
+        })
+      }
+    }
+  }
+
+  const input = createPluginInput({ directory, worktree })
+  for (const spec of pluginSpecs(sources, directories, options.plugins ?? [], directory)) {
+    const entry = resolvePluginEntry(spec, directory)
+    if (!entry.success) {
+      project.diagnostics.push(diagnosticOf(entry.error, undefined))
+      continue
+    }
+    const imported = await importModule(entry.value)
+    if (!imported.success) {
+      project.diagnostics.push(diagnosticOf(imported.error, entry.value))
+      continue
+    }
+    const initialized = await initializePluginModule({
+      file: entry.value,
+      namespace: imported.value,
+      fromPath: isPathSpec(spec.spec) || spec.origin.endsWith("folder"),
+      input,
+      pluginOptions: spec.options,
+    })
+    for (const error of initialized.errors) project.diagnostics.push(diagnosticOf(error, entry.value))
+    for (const plugin of initialized.plugins) {
+      project.plugins.push({ spec: spec.spec, file: entry.value, exportName: plugin.exportName, hooks: plugin.hooks })
+      const tools = plugin.hooks.tool
+      if (typeof tools !== "object" || tools === null) continue
+      for (const [id, definition] of Object.entries(tools)) {
+        project.tools.push({
+          id,
+          source: "plugin",
+          file: entry.value,
+          plugin: spec.spec,
+          definition: definition as ToolDefinitionLike,
+        })
+      }
+    }
+  }
+
+  markOverrides(project)
+  return project
+}
+
+// --- internal ---
+
+/**
+ * Plugin specs in opencode's load order (spec §12): the `plugin` entries of each config file, then
+ * each config folder's `{plugin,plugins}/*.{ts,js}` files, then `--plugin` values; deduplicated with
+ * the later entry winning (key: file URL for paths, package name for npm specs).
+ */
+function pluginSpecs(
+  sources: readonly ConfigSource[],
+  directories: readonly ConfigDirectory[],
+  extra: ReadonlyArray<string | [string, Record<string, unknown>]>,
+  directory: string,
+): PluginSpec[] {
+  const specs: PluginSpec[] = []
+  const fromEntry = (entry: string | [string, Record<string, unknown>], base: string, origin: string): PluginSpec =>
+    typeof entry === "string"
+      ? { spec: entry, options: undefined, base, origin }
+      : { spec: entry[0], options: entry[1], base, origin }
+  for (const source of sources) {
+    for (const entry of source.plugins) specs.push(fromEntry(entry, path.dirname(source.file), source.file))
+  }
+  for (const configDirectory of directories) {
+    for (const file of scanFolder(configDirectory.path, PLUGIN_FOLDERS, SCANNED_EXTENSIONS)) {
+      specs.push({ spec: file, options: undefined, base: configDirectory.path, origin: "plugin folder" })
+    }
+  }
+  for (const entry of extra) specs.push(fromEntry(entry, directory, "--plugin"))
+  const byKey = new Map<string, PluginSpec>()
+  for (const spec of specs) {
+    const key = isPathSpec(spec.spec)
+      ? pathToFileURL(
+          spec.spec.startsWith("file://") ? new URL(spec.spec).pathname : path.resolve(spec.base, spec.spec),
+        ).href
+      : spec.spec.replace(/(.)@.*$/, "$1")
+    byKey.delete(key)
+    byKey.set(key, spec)
+  }
+  return [...byKey.values()]
+}
+
+function markOverrides(project: ToolProject): void {
+  const latest = new Map<string, LoadedTool>()
+  for (const tool of project.tools) {
+    const earlier = latest.get(tool.id)
+    if (earlier) {
+      tool.overrides = earlier.file
+      earlier.overriddenBy = tool.file
+    } else if (BUILTIN_TOOL_IDS.includes(tool.id)) {
+      tool.overrides = "builtin"
+    }
+    latest.set(tool.id, tool)
+  }
+}
+
+function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnostic {
+  const diagnostic: Diagnostic = { code: error.code, severity: "error", message: error.message }
+  if (file !== undefined) diagnostic.file = file
+  if (error.data !== undefined) diagnostic.data = error.data
+  return diagnostic
+}

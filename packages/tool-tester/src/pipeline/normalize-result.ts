@@ -1,0 +1,70 @@
+/** A tool's result after opencode's normalisation (spec §3.3), before truncation. */
+export type NormalizedResult = {
+  title: string
+  output: string
+  metadata: Record<string, unknown>
+  attachments: unknown[] | undefined
+}
+
+/**
+ * What opencode makes of the value `execute` resolved to. A string is the output; an object gives
+ * `output`, `title`, `metadata`, `attachments`. Anything else fails inside opencode with a Bun
+ * TypeError whose text is what the model reads: we return that text (observed on 1.18.34, minified
+ * names included) plus a message that says what to fix.
+ */
+export function normalizeResult(
+  result: unknown,
+): { success: true; value: NormalizedResult } | { success: false; modelText: string; message: string } {
+  if (typeof result === "string")
+    return { success: true, value: { title: "", output: result, metadata: {}, attachments: undefined } }
+  if (result === undefined || result === null) {
+    return {
+      success: false,
+      modelText: `${result} is not an object (evaluating 'mo.output')`,
+      message: `execute returned ${result}; return a string or { output: string }`,
+    }
+  }
+  const record = result as Record<string, unknown>
+  const output = record["output"]
+  if (typeof output !== "string") {
+    const what = typeof result === "object" ? `an object whose output is ${describe(output)}` : describe(result)
+    return {
+      success: false,
+      modelText:
+        output === undefined || output === null
+          ? `${output} is not an object (evaluating 'c.split')`
+          : "c.split is not a function. (In 'c.split(`\n`)', 'c.split' is undefined)",
+      message: `execute returned ${what}; opencode needs a string or { output: string }: return String(value) or { output }`,
+    }
+  }
+  const metadata = record["metadata"]
+  return {
+    success: true,
+    value: {
+      // opencode keeps whatever `title` holds (`?? ""`), even a non-string.
+      title: (record["title"] ?? "") as string,
+      output,
+      metadata: typeof metadata === "object" && metadata !== null ? (metadata as Record<string, unknown>) : {},
+      attachments: Array.isArray(record["attachments"]) ? record["attachments"] : undefined,
+    },
+  }
+}
+
+/** The text the model reads when a tool throws: the message of an Error, the value of anything else. */
+export function thrownText(error: unknown): string {
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
+    return error.message
+  return String(error)
+}
+
+// --- internal ---
+
+function describe(value: unknown): string {
+  if (value === null) return "null"
+  if (typeof value === "string") return "a string"
+  return typeof value === "object"
+    ? Array.isArray(value)
+      ? "an array"
+      : "an object"
+    : `a ${typeof value} (${String(value)})`
+}

@@ -1,0 +1,43 @@
+import type { ToolEntry } from "./tool-list.ts"
+
+/** A call as the model made it: a tool name and the raw argument text. */
+export type RawToolCall = { name: string; rawArguments: string }
+
+/** What opencode does with a call before running it (spec §7.1, observed on 1.18.34). */
+export type ResolvedCall =
+  | { kind: "run"; id: string; args: unknown; repaired: boolean }
+  | { kind: "invalid"; args: { tool: string; error: string } }
+
+/**
+ * opencode's repair of a model's tool call: a name in the wrong case runs the lowercase tool when
+ * it exists; an unknown name, or arguments that are not JSON, reroute the call to `invalid` with
+ * the AI SDK's error text. An empty argument string means `{}`.
+ */
+export function resolveCall(call: RawToolCall, prepared: readonly ToolEntry[]): ResolvedCall {
+  const ids = prepared.map((entry) => entry.id)
+  let id = call.name
+  let repaired = false
+  if (!ids.includes(id)) {
+    const lower = id.toLowerCase()
+    if (lower !== id && ids.includes(lower)) {
+      id = lower
+      repaired = true
+    } else {
+      const error = `Model tried to call unavailable tool '${call.name}'. Available tools: ${ids.join(", ")}.`
+      return { kind: "invalid", args: { tool: call.name, error } }
+    }
+  }
+  if (call.rawArguments.trim() === "") return { kind: "run", id, args: {}, repaired }
+  try {
+    return { kind: "run", id, args: JSON.parse(call.rawArguments), repaired }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return {
+      kind: "invalid",
+      args: {
+        tool: call.name,
+        error: `Invalid input for tool ${id}: JSON parsing failed: Text: ${call.rawArguments}.\nError message: ${reason}`,
+      },
+    }
+  }
+}
