@@ -1,4 +1,4 @@
-import { register } from "node:module"
+import { createRequire, register } from "node:module"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -63,9 +63,11 @@ function registerHooks(): void {
 
 /**
  * A real `import()`, out of reach of test runners that rewrite dynamic imports (vitest would load
- * the tool through Vite instead of Node, unlike opencode).
+ * the tool through Vite instead of Node, unlike opencode). From source it comes from the build.
  */
-const nativeImport = new Function("url", "return import(url)") as (url: string) => Promise<unknown>
+const { nativeImport } = createRequire(import.meta.url)(
+  import.meta.url.endsWith(".ts") ? "../../dist/discovery/_native-import.cjs" : "./_native-import.cjs",
+) as { nativeImport: (url: string) => Promise<unknown> }
 
 function missingPackage(error: unknown): string | undefined {
   const message = typeof error === "object" && error !== null ? String((error as { message?: unknown }).message) : ""

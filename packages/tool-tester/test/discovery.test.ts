@@ -1,0 +1,182 @@
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { listTools, loadTools } from "../src/index.ts"
+import { isolatedEnvironment, tmpProject, toolSource, writeFiles } from "./support/tmp-project.ts"
+
+async function load(directory: string, extra: Parameters<typeof loadTools>[0] = {}) {
+  const { env, home } = isolatedEnvironment()
+  return loadTools({ directory, env, home, ...extra })
+}
+
+describe("discovery", () => {
+  test("names tools after the file, with _export for named exports, keeping case and punctuation", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/math.ts": `import { tool } from "@opencode-ai/plugin"
+const add = tool({ description: "add", args: {}, execute: async () => "a" })
+export { add }
+export const multiply = { description: "mul", args: {}, execute: async () => "m" }
+export const PI = 3.14
+export function helper() {}
+`,
+      ".opencode/tools/MyTool.ts": toolSource("mine"),
+      ".opencode/tools/my-dashed.tool.ts": toolSource("dashed"),
+      ".opencode/tools/foo.test.ts": toolSource("a test file"),
+      ".opencode/tool/jsfile.js": `export default { description: "js", args: {}, execute: async () => "js" }\n`,
+    })
+    const project = await load(directory)
+    expect(project.tools.map((tool) => tool.id).sort()).toEqual(
+      ["MyTool", "foo.test", "jsfile", "math_add", "math_multiply", "my-dashed.tool"].sort(),
+    )
+    expect(project.diagnostics).toEqual([])
+    const add = project.tools.find((tool) => tool.id === "math_add")
+    expect(add).toMatchObject({ source: "file", export: "add", file: path.join(directory, ".opencode/tools/math.ts") })
+  })
+
+  test("scans one level of tool/ and tools/ and only .js and .ts files", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/kept.ts": toolSource("kept"),
+      ".opencode/tools/ignored.mjs": `export default { description: "x", args: {}, execute: async () => "" }\n`,
+      ".opencode/tools/ignored.tsx": toolSource("x"),
+      ".opencode/tools/nested/deep.ts": toolSource("x"),
+      ".opencode/other/elsewhere.ts": toolSource("x"),
+    })
+    const project = await load(directory)
+    expect(project.tools.map((tool) => tool.id)).toEqual(["kept"])
+  })
+
+  test("loads TypeScript as ES modules like Bun: top-level await, import.meta and extensionless imports", async () => {
+    const directory = tmpProject({
+      ".opencode/package.json": `{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}`,
+      ".opencode/tools/modern.ts": `import { tool } from "@opencode-ai/plugin"
+import { greet } from "../lib/greet"
+const answer: number = await Promise.resolve(42)
+export default tool({
+  description: "modern",
+  args: {},
+  async execute() { return greet(String(answer)) + " " + import.meta.url.startsWith("file:") },
+})
+`,
+      ".opencode/lib/greet.ts": `export const greet = (name: string): string => "hi " + name\n`,
+    })
+    const project = await load(directory)
+    expect(project.diagnostics).toEqual([])
+    expect(project.tools.map((tool) => tool.id)).toEqual(["modern"])
+  })
+
+  test("reports a file that fails to import with its error and keeps loading the others", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/good.ts": toolSource("good"),
+      ".opencode/tools/syntax.ts": `export default {\n  description: "broken"\n  args: {},\n}\n`,
+      ".opencode/tools/missing.ts": `import leftPad from "left-pad-not-installed"\nexport default leftPad\n`,
+      ".opencode/tools/throws.ts": `throw new Error("boom at import")\n`,
+    })
+    const project = await load(directory)
+    expect(project.tools.map((tool) => tool.id)).toEqual(["good"])
+    const byFile = Object.fromEntries(project.diagnostics.map((item) => [path.basename(item.file ?? ""), item]))
+    expect(Object.keys(byFile).sort()).toEqual(["missing.ts", "syntax.ts", "throws.ts"])
+    for (const diagnostic of project.diagnostics) {
+      expect(diagnostic.code).toBe("IMPORT_FAILED")
+      expect(diagnostic.message).not.toContain("\n")
+    }
+    expect(byFile["syntax.ts"]!.message).toMatch(/syntax\.ts: failed to import: syntax error at .*syntax\.ts:3:/)
+    expect(byFile["missing.ts"]!.message).toContain("left-pad-not-installed")
+    expect(byFile["missing.ts"]!.data).toMatchObject({ missingPackage: "left-pad-not-installed" })
+    expect(byFile["throws.ts"]!.message).toContain("boom at import")
+  })
+
+  test("warns about exports that look like tools but miss a key", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/partial.ts": `export const almost = { description: "no execute", args: {} }\n`,
+    })
+    const project = await load(directory)
+    expect(project.tools).toEqual([])
+    expect(project.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "IGNORED_EXPORT",
+        severity: "warning",
+        data: { export: "almost", missing: ["execute"] },
+      }),
+    ])
+  })
+
+  test("takes config folders in opencode's order and lets the later definition win", async () => {
+    const { env, home } = isolatedEnvironment({
+      ".config/opencode/tools/dup.ts": toolSource("global"),
+      ".config/opencode/tools/only_global.ts": toolSource("only global"),
+      ".opencode/tools/dup.ts": toolSource("homeopencode"),
+    })
+    const directory = tmpProject({
+      ".opencode/tools/dup.ts": toolSource("project"),
+      "sub/.opencode/tools/dup.ts": toolSource("nested"),
+    })
+    const configDir = tmpProject({ "tools/dup.ts": toolSource("configdir") }, { git: false })
+    const run = (extraEnv: Record<string, string>, cwd = path.join(directory, "sub")) =>
+      loadTools({ directory: cwd, env: { ...env, ...extraEnv }, home })
+    const winner = async (project: Awaited<ReturnType<typeof run>>) => {
+      const listed = listTools(project).find((tool) => tool.id === "dup")!
+      return project.tools.find((tool) => tool.file === listed.file)!.definition.description
+    }
+
+    const all = await run({ OPENCODE_CONFIG_DIR: configDir })
+    expect(all.configDirectories.map((entry) => entry.kind)).toEqual(["global", "project", "project", "home", "env"])
+    expect(await winner(all)).toBe("configdir")
+    expect(all.tools.map((tool) => tool.id)).toContain("only_global")
+    expect(await winner(await run({}))).toBe("homeopencode")
+    const projectOnly = await loadTools({ directory: path.join(directory, "sub"), env, home, global: false })
+    // The .opencode nearer the working directory loses to the one at the git root (spec §13).
+    expect(await winner(projectOnly)).toBe("project")
+    expect(projectOnly.configDirectories.map((entry) => entry.path)).toEqual([
+      path.join(directory, "sub", ".opencode"),
+      path.join(directory, ".opencode"),
+    ])
+  })
+
+  test("does not scan .opencode folders above the git worktree", async () => {
+    const outer = tmpProject({ ".opencode/tools/above.ts": toolSource("above") }, { git: false })
+    writeFiles(outer, {
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      "repo/.opencode/tools/inside.ts": toolSource("inside"),
+    })
+    const project = await load(path.join(outer, "repo"), { global: false })
+    expect(project.worktree).toBe(path.join(outer, "repo"))
+    expect(project.tools.map((tool) => tool.id)).toEqual(["inside"])
+  })
+
+  test("marks custom tools that replace built-ins or earlier tools", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/bash.ts": toolSource("CUSTOM bash override"),
+      ".opencode/tools/invalid.ts": toolSource("my invalid"),
+      ".opencode/tools/math.ts": `export const add = { description: "from math.ts", args: {}, execute: async () => "" }\n`,
+      ".opencode/tools/math_add.ts": toolSource("from math_add.ts"),
+    })
+    const project = await load(directory)
+    const byDescription = (description: string) =>
+      project.tools.find((tool) => tool.definition.description === description)!
+    expect(byDescription("CUSTOM bash override").overrides).toBe("builtin")
+    expect(byDescription("my invalid").overrides).toBe("builtin")
+    expect(byDescription("from math_add.ts").overrides).toBe(path.join(directory, ".opencode/tools/math.ts"))
+    expect(byDescription("from math.ts").overriddenBy).toBe(path.join(directory, ".opencode/tools/math_add.ts"))
+    const listed = listTools(project)
+    expect(listed.filter((tool) => tool.id === "bash")).toEqual([
+      expect.objectContaining({ source: "file", overrides: "builtin" }),
+    ])
+    expect(listed.map((tool) => tool.id)).not.toContain("invalid")
+  })
+
+  test("sees an edited tool file on the next load", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/changing.ts": `import { note } from "../lib/note"\nexport default { description: note, args: {}, execute: async () => note }\n`,
+      ".opencode/lib/note.ts": `export const note = "first"\n`,
+    })
+    expect((await load(directory)).tools[0]!.definition.description).toBe("first")
+    writeFiles(directory, { ".opencode/lib/note.ts": `export const note = "second"\n` })
+    expect((await load(directory)).tools[0]!.definition.description).toBe("second")
+  })
+
+  test("fails clearly when the project directory does not exist", async () => {
+    await expect(loadTools({ directory: "/nonexistent/project" })).rejects.toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: "/nonexistent/project is not a folder; pass the project directory",
+    })
+  })
+})
