@@ -1,0 +1,216 @@
+// What an e2e run found out, assembled from three witnesses: the request bodies the mock model
+// received (the tools offered, each call as opencode stored and answered it), the JSON events
+// `opencode run --format json` printed (each tool part's status, title and metadata), and the
+// files opencode left in its data folder (tool-output files, error lines of its log).
+
+import { readdir, readFile } from "node:fs/promises"
+import { join } from "node:path"
+import type { CapturedRequest, ServedCall } from "./mock-model.ts"
+
+export interface E2EToolCall {
+  name: string
+  /** The argument text, exactly as on the wire. */
+  arguments: string
+}
+
+export interface E2ECall {
+  /** Index of the script turn that made the call (0-based). */
+  turn: number
+  /** The provider's tool call id. */
+  id: string
+  /** The call as the mock model sent it. */
+  as_called: E2EToolCall
+  /** The call as opencode stored it in the next request's history (after case repair or `invalid` rerouting); null when no request followed. */
+  as_run: E2EToolCall | null
+  /** The tool result text the model received in the next request; null when no request followed. */
+  result: string | null
+  /** The tool part's state in opencode's events (`completed`, `error`); null when opencode reported none. */
+  status: string | null
+  title: string | null
+  metadata: Record<string, unknown> | null
+  /** The error text of a tool part in `error` status. */
+  error: string | null
+  /** The arguments object the tool was run with, per opencode's tool part. */
+  input: unknown
+  /** The tool opencode ran, per its tool part. */
+  tool: string | null
+}
+
+export interface E2EToolOutputFile {
+  name: string
+  bytes: number
+  /** The file text, when under 1 MiB. */
+  content?: string
+}
+
+export interface E2EError {
+  /** `event`: an opencode error event; `stderr`: a line opencode printed there; `log`: an ERROR line of its log. */
+  source: "event" | "stderr" | "log"
+  message: string
+}
+
+export interface E2EResult {
+  /** The opencode binary that ran. */
+  opencode: string
+  /** `<provider>/<model>` as given to `opencode run -m`. */
+  model: string
+  /** The `tools` array of the first main request, as opencode sent it; null when no main request came. */
+  tools: unknown[] | null
+  /** Every request body the mock model received, in order (the title request first). */
+  requests: CapturedRequest[]
+  calls: E2ECall[]
+  /** The JSON events `opencode run --format json` printed. */
+  events: unknown[]
+  /** Files opencode wrote under `<data>/opencode/tool-output` (full outputs of truncated results). */
+  toolOutputFiles: E2EToolOutputFile[]
+  errors: E2EError[]
+  /** opencode's exit code (null when it was killed). */
+  exitCode: number | null
+  durationMs: number
+  /** Where the run happened (already deleted); useful to normalise paths in outputs. */
+  sandbox: { project: string; home: string; data: string }
+}
+
+/** Reads `opencode run --format json` output: one JSON event per line, other lines ignored. */
+export function parseEvents(stdout: string): unknown[] {
+  const events: unknown[] = []
+  for (const line of stdout.split("\n")) {
+    if (!line.startsWith("{")) continue
+    try {
+      events.push(JSON.parse(line))
+    } catch {
+      // A partial line from a killed process.
+    }
+  }
+  return events
+}
+
+/** Builds the per-call view from what the mock served, the later requests, and the events. */
+export function collectCalls(servedCalls: ServedCall[], requests: CapturedRequest[], events: unknown[]): E2ECall[] {
+  const parts = toolParts(events)
+  return servedCalls.map((served) => {
+    const history = findInHistory(served, requests)
+    const part = parts.get(served.id)
+    const state = asObject(part?.state)
+    return {
+      turn: served.turn,
+      id: served.id,
+      as_called: { name: served.name, arguments: served.arguments },
+      as_run: history?.call ?? null,
+      result: history?.result ?? null,
+      status: typeof state?.status === "string" ? state.status : null,
+      title: typeof state?.title === "string" ? state.title : null,
+      metadata: asObject(state?.metadata) ?? null,
+      error: typeof state?.error === "string" ? state.error : null,
+      input: state?.input ?? null,
+      tool: typeof part?.tool === "string" ? part.tool : null,
+    }
+  })
+}
+
+/** The messages of opencode's error events. */
+export function eventErrors(events: unknown[]): E2EError[] {
+  return events.flatMap((event) => {
+    const record = asObject(event)
+    if (record?.type !== "error") return []
+    const error = asObject(record.error)
+    const message = asObject(error?.data)?.message ?? error?.message ?? error?.name ?? JSON.stringify(record.error)
+    return [{ source: "event" as const, message: String(message) }]
+  })
+}
+
+/** The ERROR lines of opencode's log files in its data folder. */
+export async function logErrors(dataHome: string): Promise<E2EError[]> {
+  const folder = join(dataHome, "opencode", "log")
+  const names = await readdir(folder).catch(() => [] as string[])
+  const errors: E2EError[] = []
+  for (const name of names.sort()) {
+    const text = await readFile(join(folder, name), "utf8").catch(() => "")
+    for (const line of text.split("\n")) {
+      if (line.includes(" level=ERROR ")) errors.push({ source: "log", message: line.replace(/^timestamp=\S+ /, "") })
+    }
+  }
+  return errors
+}
+
+/** The files under `<data>/opencode/tool-output`, with their text when small. */
+export async function readToolOutputFiles(dataHome: string): Promise<E2EToolOutputFile[]> {
+  const folder = join(dataHome, "opencode", "tool-output")
+  const names = await readdir(folder).catch(() => [] as string[])
+  const files: E2EToolOutputFile[] = []
+  for (const name of names.sort()) {
+    const bytes = await readFile(join(folder, name)).catch(() => undefined)
+    if (bytes === undefined) continue
+    files.push(
+      bytes.length < 1024 * 1024
+        ? { name, bytes: bytes.length, content: bytes.toString("utf8") }
+        : { name, bytes: bytes.length },
+    )
+  }
+  return files
+}
+
+// --- internal ---
+
+/** Tool parts by call id, the last event winning (parts are reported as their state changes). */
+function toolParts(events: unknown[]): Map<string, Record<string, unknown>> {
+  const parts = new Map<string, Record<string, unknown>>()
+  for (const event of events) {
+    const part = asObject(asObject(event)?.part)
+    if (part?.type === "tool" && typeof part.callID === "string") parts.set(part.callID, part)
+  }
+  return parts
+}
+
+/** The call and its result as they appear in the first later request that holds them. */
+function findInHistory(
+  served: ServedCall,
+  requests: CapturedRequest[],
+): { call: E2EToolCall | null; result: string | null } | undefined {
+  for (const request of requests.slice(served.requestIndex + 1)) {
+    if (request.kind !== "main") continue
+    const body = asObject(request.body)
+    const items = Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : []
+    let call: E2EToolCall | null = null
+    let result: string | null = null
+    for (const item of items) {
+      const record = asObject(item)
+      if (record === undefined) continue
+      // Chat Completions: assistant tool_calls, then `tool` messages.
+      for (const toolCall of Array.isArray(record.tool_calls) ? record.tool_calls : []) {
+        const entry = asObject(toolCall)
+        const fn = asObject(entry?.function)
+        if (entry?.id === served.id && fn !== undefined) {
+          call = { name: String(fn.name), arguments: String(fn.arguments) }
+        }
+      }
+      if (record.role === "tool" && record.tool_call_id === served.id) result = contentText(record.content)
+      // Responses API: function_call and function_call_output items.
+      if (record.type === "function_call" && record.call_id === served.id) {
+        call = { name: String(record.name), arguments: String(record.arguments) }
+      }
+      if (record.type === "function_call_output" && record.call_id === served.id) result = contentText(record.output)
+    }
+    if (call !== null || result !== null) return { call, result }
+  }
+  return undefined
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => {
+        const record = asObject(part)
+        return typeof record?.text === "string" ? record.text : JSON.stringify(part)
+      })
+      .join("")
+  }
+  return JSON.stringify(content)
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
+}

@@ -1,0 +1,176 @@
+// Finding the real opencode binary: an explicit path, else the platform package
+// (`opencode-<platform>-<arch>`, what `opencode-ai` installs) resolvable from the project or from
+// tool-tester, else `opencode` on PATH. `opencodeVersion` installs that version of the platform
+// package with npm into a cache folder, once.
+
+import { execFile } from "node:child_process"
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs"
+import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
+import { homedir } from "node:os"
+import { delimiter, dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { ToolTesterError } from "../errors.ts"
+
+/** The opencode version tool-tester is checked against. */
+export const testedOpencodeVersion = "1.18.34"
+
+export interface FindOpencodeOptions {
+  /** Also look for the platform package from this project folder. */
+  directory?: string
+  /** Where to read PATH from (defaults to `process.env`). */
+  env?: Record<string, string | undefined>
+}
+
+/** The path of an installed opencode binary, or undefined. Never installs anything. */
+export function findOpencode(options: FindOpencodeOptions = {}): string | undefined {
+  const starts = [options.directory, moduleDirectory()].filter((start) => start !== undefined)
+  for (const start of starts) {
+    // `opencode-ai` keeps its platform package beside it (pnpm) or hoisted (npm).
+    const wrapper = findPackage("opencode-ai", resolve(start))
+    for (const name of platformPackageNames()) {
+      const candidates = [findPackage(name, resolve(start))]
+      if (wrapper !== undefined) candidates.push(join(dirname(realpathSync(wrapper)), name))
+      for (const packageDirectory of candidates) {
+        if (packageDirectory === undefined) continue
+        const binary = join(packageDirectory, "bin", binaryName())
+        if (isExecutable(binary)) return binary
+      }
+    }
+  }
+  return findOnPath("opencode", options.env ?? process.env)
+}
+
+export interface ResolveOpencodeOptions extends FindOpencodeOptions {
+  /** An explicit binary path. */
+  opencode?: string
+  /** Install this version of the platform package into the cache (once) and use it. */
+  opencodeVersion?: string
+  signal?: AbortSignal
+}
+
+/** The binary to run; throws OPENCODE_NOT_FOUND with a way to get one. */
+export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Promise<string> {
+  if (options.opencode !== undefined) {
+    const binary = resolve(options.opencode)
+    if (isExecutable(binary)) return binary
+    throw new ToolTesterError(
+      "OPENCODE_NOT_FOUND",
+      `No executable opencode binary at ${binary}. Check the --opencode path, or drop it to use an installed one.`,
+      { data: { path: binary } },
+    )
+  }
+  if (options.opencodeVersion !== undefined) return installOpencode(options.opencodeVersion, options.signal)
+  const found = findOpencode(options)
+  if (found !== undefined) return found
+  const [packageName] = platformPackageNames()
+  throw new ToolTesterError(
+    "OPENCODE_NOT_FOUND",
+    `No opencode binary found. Install one with \`npm i -D ${packageName}@${testedOpencodeVersion}\`, ` +
+      `or pass --opencode PATH or --opencode-version ${testedOpencodeVersion}.`,
+  )
+}
+
+/** `opencode-<platform>-<arch>` and its variants, most common first. */
+export function platformPackageNames(platform: string = process.platform, arch: string = process.arch): string[] {
+  const base = `opencode-${platform === "win32" ? "windows" : platform}-${arch}`
+  return [base, `${base}-baseline`, `${base}-musl`, `${base}-baseline-musl`]
+}
+
+/** Node's package lookup (node_modules folders up from `start`), without needing `exports`. */
+export function findPackage(name: string, start: string): string | undefined {
+  let directory = start
+  for (;;) {
+    const candidate = join(directory, "node_modules", name)
+    if (existsSync(join(candidate, "package.json"))) return candidate
+    const parent = dirname(directory)
+    if (parent === directory) return undefined
+    directory = parent
+  }
+}
+
+/** The per-user cache folder of tool-tester (XDG_CACHE_HOME, Library/Caches or LOCALAPPDATA). */
+export function cacheDirectory(env: Record<string, string | undefined> = process.env): string {
+  if (process.platform === "win32") {
+    return join(env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local"), "opencode-tool-tester")
+  }
+  if (process.platform === "darwin") return join(homedir(), "Library", "Caches", "opencode-tool-tester")
+  return join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "opencode-tool-tester")
+}
+
+// --- internal ---
+
+async function installOpencode(version: string, signal: AbortSignal | undefined): Promise<string> {
+  if (!/^[0-9A-Za-z.+-]+$/.test(version)) {
+    throw new ToolTesterError("OPENCODE_NOT_FOUND", `"${version}" is not an opencode version (like 1.18.34).`)
+  }
+  const [packageName] = platformPackageNames() as [string]
+  const target = join(cacheDirectory(), `${packageName}@${version}`)
+  const binary = join(target, "node_modules", packageName, "bin", binaryName())
+  if (isExecutable(binary)) return binary
+  await mkdir(dirname(target), { recursive: true })
+  const staging = await mkdtemp(`${target}.installing-`)
+  try {
+    await new Promise<void>((resolvePromise, reject) => {
+      const npm = process.platform === "win32" ? "npm.cmd" : "npm"
+      const args = ["install", "--prefix", staging, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts"]
+      execFile(
+        npm,
+        [...args, `${packageName}@${version}`],
+        { signal, shell: process.platform === "win32" },
+        (error, _stdout, stderr) => {
+          if (error === null) return resolvePromise()
+          const reason = stderr.trim().split("\n").filter(Boolean).at(-1) ?? error.message
+          reject(
+            new ToolTesterError(
+              "OPENCODE_NOT_FOUND",
+              `Could not install ${packageName}@${version} with npm (${reason}). Check the version, or install it yourself and pass --opencode PATH.`,
+              { cause: error },
+            ),
+          )
+        },
+      )
+    })
+    const installed = join(staging, "node_modules", packageName, "bin", binaryName())
+    if (!isExecutable(installed)) {
+      throw new ToolTesterError(
+        "OPENCODE_NOT_FOUND",
+        `${packageName}@${version} installed but has no bin/${binaryName()}. Pass --opencode PATH instead.`,
+      )
+    }
+    // Another process may have finished the same install meanwhile: keep the first one.
+    if (!existsSync(target)) await rename(staging, target)
+    return binary
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+function moduleDirectory(): string {
+  return dirname(fileURLToPath(import.meta.url))
+}
+
+function findOnPath(command: string, env: Record<string, string | undefined>): string | undefined {
+  const extensions = process.platform === "win32" ? [".exe", ".cmd", ""] : [""]
+  for (const folder of (env.PATH ?? env.Path ?? "").split(delimiter)) {
+    if (folder === "") continue
+    for (const extension of extensions) {
+      const candidate = join(folder, command + extension)
+      if (isExecutable(candidate)) return candidate
+    }
+  }
+  return undefined
+}
+
+function binaryName(): string {
+  return process.platform === "win32" ? "opencode.exe" : "opencode"
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false
+    accessSync(path, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}

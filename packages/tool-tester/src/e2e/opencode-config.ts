@@ -1,0 +1,73 @@
+// The opencode configuration of an e2e run, in two layers (spec 11.x and 13):
+// - the global config file of the throw-away home (lowest precedence): `"permission": {"*":
+//   "allow"}` and no update checks or sharing, so the project's own config can still override them;
+// - `OPENCODE_CONFIG_CONTENT` (highest precedence): the mock provider, `model` and `small_model`
+//   (so no request can leave for a real provider), the extra plugins, and the caller's `config`
+//   deep-merged on top.
+
+export const mockProviderId = "mock"
+export const defaultModel = "mock-model"
+export const defaultProviderPackage = "@ai-sdk/openai-compatible"
+
+export interface OpencodeConfigOptions {
+  baseURL: string
+  model: string
+  /** npm package of the provider (`@ai-sdk/openai-compatible`, `@ai-sdk/openai`). */
+  providerPackage: string
+  /** Plugin specs added to the `plugin` list. */
+  plugins: string[]
+  /** The caller's config, deep-merged last. */
+  config: Record<string, unknown> | undefined
+}
+
+export interface OpencodeConfigLayers {
+  global: Record<string, unknown>
+  content: Record<string, unknown>
+}
+
+export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeConfigLayers {
+  const global = {
+    $schema: "https://opencode.ai/config.json",
+    autoupdate: false,
+    share: "disabled",
+    permission: { "*": "allow" },
+  }
+  const modelId = `${mockProviderId}/${options.model}`
+  const content: Record<string, unknown> = {
+    provider: {
+      [mockProviderId]: {
+        npm: options.providerPackage,
+        name: "tool-tester mock model",
+        options: { baseURL: options.baseURL, apiKey: "tool-tester-mock-key" },
+        models: { [options.model]: { name: options.model, tool_call: true } },
+      },
+    },
+    model: modelId,
+    small_model: modelId,
+  }
+  if (options.config === undefined) {
+    if (options.plugins.length > 0) content.plugin = options.plugins
+    return { global, content }
+  }
+  const merged = deepMerge(content, options.config)
+  // opencode adds up the plugin lists of its config layers; do the same with ours.
+  const extra = Array.isArray(options.config.plugin) ? options.config.plugin : []
+  if (options.plugins.length + extra.length > 0) merged.plugin = [...options.plugins, ...extra]
+  return { global, content: merged }
+}
+
+/** Objects merge key by key (later wins); anything else, arrays included, is replaced. */
+export function deepMerge(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base }
+  for (const [key, value] of Object.entries(override)) {
+    const current = merged[key]
+    merged[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
+  }
+  return merged
+}
+
+// --- internal ---
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}

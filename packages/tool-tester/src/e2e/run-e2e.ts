@@ -1,0 +1,196 @@
+// `runE2E`: run a project's tools inside the real opencode binary, offline, with a scripted mock
+// model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
+// its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
+
+import { existsSync } from "node:fs"
+import { writeFile } from "node:fs/promises"
+import { dirname, isAbsolute, join, resolve } from "node:path"
+import { ToolTesterError } from "../errors.ts"
+import { collectCalls, type E2EResult, eventErrors, logErrors, parseEvents, readToolOutputFiles } from "./e2e-result.ts"
+import { type MockModel, startMockModel } from "./mock-model.ts"
+import { resolveOpencode } from "./opencode-binary.ts"
+import { buildOpencodeConfig, defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
+import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
+import { findPluginPackage, preparePluginInstall } from "./plugin-package.ts"
+import { createSandbox, type Sandbox } from "./sandbox.ts"
+import { defaultPrompt, parseScript, type Script } from "./script.ts"
+
+export interface E2EOptions {
+  /** The project folder (holding `.opencode/tools/*.ts`, `opencode.json`, ...). */
+  directory: string
+  /** Plugin specs added to the config's `plugin` list; relative paths are taken from `directory`. */
+  plugins?: string[]
+  /** The model's turns (validated; SCRIPT_INVALID when malformed). */
+  script: Script
+  /** The opencode binary to run (else found, see `findOpencode`). */
+  opencode?: string
+  /** Install and run this opencode version (cached). */
+  opencodeVersion?: string
+  /** The model id (default `mock-model`); ids with `gemini` or `gpt-` change what opencode sends. */
+  model?: string
+  /** The provider's npm package (default `@ai-sdk/openai-compatible`; `@ai-sdk/openai` also works). */
+  provider?: string
+  /** opencode config deep-merged over everything else (e.g. `{"permission": {"task": "deny"}}`). */
+  config?: Record<string, unknown>
+  /** Bound of the whole opencode run (default 90 s). */
+  timeoutMs?: number
+  /** Run in a copy of the project (default true); false runs in place and undoes its changes. */
+  copyProject?: boolean
+  signal?: AbortSignal
+  /** Port of the mock model (default 0: any free port). */
+  port?: number
+  /** Parent folder of the throw-away folders (default: the OS temp folder). */
+  tempDirectory?: string
+}
+
+export const defaultTimeoutMs = 90_000
+
+export async function runE2E(options: E2EOptions): Promise<E2EResult> {
+  const startedAt = performance.now()
+  const script = parseScript(options.script)
+  options.signal?.throwIfAborted()
+  const directory = resolve(options.directory)
+  const binary = await resolveOpencode({
+    directory,
+    ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
+    ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })
+  const sandbox = await createSandbox({
+    directory,
+    copyProject: options.copyProject ?? true,
+    ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
+  })
+  let mock: MockModel | undefined
+  try {
+    mock = await startMockModel({ script, ...(options.port === undefined ? {} : { port: options.port }) })
+    const model = options.model ?? defaultModel
+    const layers = buildOpencodeConfig({
+      baseURL: mock.baseURL,
+      model,
+      providerPackage: options.provider ?? defaultProviderPackage,
+      plugins: (options.plugins ?? []).map((spec) => absolutePluginSpec(spec, directory)),
+      config: options.config,
+    })
+    await writeFile(join(sandbox.globalConfigDirectory, "opencode.json"), `${JSON.stringify(layers.global, null, 2)}\n`)
+    const pluginPackage = await findPluginPackage(directory)
+    for (const configDirectory of [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)]) {
+      await preparePluginInstall(configDirectory, pluginPackage, sandbox.onDispose)
+    }
+    const modelId = `${mockProviderId}/${model}`
+    const run = await runOpencodeProcess({
+      binary,
+      args: ["run", "--format", "json", "-m", modelId, script.prompt ?? defaultPrompt],
+      cwd: sandbox.project,
+      env: opencodeEnvironment(sandbox, JSON.stringify(layers.content)),
+      marker: sandbox.marker,
+      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      signal: options.signal,
+    })
+    if (run.aborted) throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
+    const events = parseEvents(run.stdout)
+    const stderrErrors = run.stderr
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((message) => ({ source: "stderr" as const, message }))
+    const result: E2EResult = {
+      opencode: binary,
+      model: modelId,
+      tools: firstMainTools(mock),
+      requests: mock.requests,
+      calls: collectCalls(mock.servedCalls, mock.requests, events),
+      events,
+      toolOutputFiles: await readToolOutputFiles(sandbox.dataHome),
+      errors: [...eventErrors(events), ...stderrErrors, ...(await logErrors(sandbox.dataHome))],
+      exitCode: run.exitCode,
+      durationMs: Math.round(performance.now() - startedAt),
+      sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },
+    }
+    if (run.timedOut) throw timeoutError(mock, options.timeoutMs ?? defaultTimeoutMs, result)
+    if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
+      const detail = stderrErrors.at(-1)?.message ?? `exit code ${run.exitCode}`
+      throw new ToolTesterError(
+        "OPENCODE_FAILED",
+        `opencode ended before talking to the model (${detail}). Check that ${binary} is an opencode binary.`,
+        { data: { result } },
+      )
+    }
+    return result
+  } finally {
+    await mock?.close()
+    killMarkedProcesses(sandbox.marker)
+    await sandbox.dispose()
+  }
+}
+
+// --- internal ---
+
+/** The environment of opencode: a throw-away home, no update checks or downloads, our config. */
+function opencodeEnvironment(sandbox: Sandbox, configContent: string): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    // The user's own opencode settings (config dirs, permissions, ...) must not leak into the run.
+    if (value !== undefined && !key.startsWith("OPENCODE_")) env[key] = value
+  }
+  return {
+    ...env,
+    HOME: sandbox.home,
+    USERPROFILE: sandbox.home,
+    XDG_CONFIG_HOME: sandbox.configHome,
+    XDG_DATA_HOME: sandbox.dataHome,
+    XDG_CACHE_HOME: sandbox.cacheHome,
+    XDG_STATE_HOME: sandbox.stateHome,
+    TMPDIR: sandbox.tmp,
+    TEMP: sandbox.tmp,
+    TMP: sandbox.tmp,
+    // opencode takes the project folder from PWD, not from its working directory (spec 11.x).
+    PWD: sandbox.project,
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    OPENCODE_CONFIG_CONTENT: configContent,
+  }
+}
+
+/** The `.opencode` folders opencode scans from the project up to its git worktree (or `/`). */
+function projectConfigDirectories(project: string): string[] {
+  const folders: string[] = []
+  let directory = project
+  for (;;) {
+    const candidate = join(directory, ".opencode")
+    if (existsSync(candidate)) folders.push(candidate)
+    const parent = dirname(directory)
+    if (existsSync(join(directory, ".git")) || parent === directory) return folders
+    directory = parent
+  }
+}
+
+function absolutePluginSpec(spec: string, directory: string): string {
+  const isPath = spec.startsWith(".") || isAbsolute(spec)
+  return isPath ? resolve(directory, spec) : spec
+}
+
+function firstMainTools(mock: MockModel): unknown[] | null {
+  const first = mock.requests.find((request) => request.kind === "main")
+  const body = first?.body as { tools?: unknown } | undefined
+  return Array.isArray(body?.tools) ? body.tools : null
+}
+
+function timeoutError(mock: MockModel, timeoutMs: number, result: E2EResult): ToolTesterError {
+  const pending = mock.pendingCalls()
+  if (pending.length > 0) {
+    const names = pending.map((call) => `${call.name} (${call.id})`).join(", ")
+    return new ToolTesterError(
+      "TOOL_TIMEOUT",
+      `The tool call ${names} did not finish within ${timeoutMs} ms; opencode was stopped. Fix the tool or raise --timeout.`,
+      { data: { pending: pending.map((call) => call.id), result } },
+    )
+  }
+  return new ToolTesterError(
+    "OPENCODE_FAILED",
+    `opencode did not finish within ${timeoutMs} ms (${mock.requests.length} model requests) and was stopped. Raise --timeout, or see the errors in the result.`,
+    { data: { result } },
+  )
+}

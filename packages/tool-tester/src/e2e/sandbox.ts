@@ -1,0 +1,105 @@
+// The throw-away world one e2e run lives in: a fresh HOME with its XDG folders (config, data,
+// cache, state) and TMPDIR under one temp folder, and a copy of the project so opencode's writes
+// (`.opencode/.gitignore`, our plugin pre-install) never touch the user's files. `node_modules`
+// folders are linked, not copied: they can be large and are only read.
+
+import { randomUUID } from "node:crypto"
+import { copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { ToolTesterError } from "../errors.ts"
+
+export interface Sandbox {
+  /** The one temp folder holding everything below; deleted by `dispose()`. */
+  readonly root: string
+  readonly home: string
+  readonly configHome: string
+  readonly dataHome: string
+  readonly cacheHome: string
+  readonly stateHome: string
+  readonly tmp: string
+  /** opencode's global config dir (`$XDG_CONFIG_HOME/opencode`). */
+  readonly globalConfigDirectory: string
+  /** The project folder opencode runs in: the copy, or the user's folder when not copying. */
+  readonly project: string
+  /** A value put in the environment of opencode, to find its leftover processes. */
+  readonly marker: string
+  /** Registers an undo step for a change made outside `root` (in-place runs). */
+  onDispose(undo: () => Promise<void>): void
+  /** Runs the undo steps (latest first) and deletes `root`. Safe to call twice. */
+  dispose(): Promise<void>
+}
+
+export interface SandboxOptions {
+  directory: string
+  copyProject: boolean
+  /** Parent of the temp folder (default: the OS temp folder). */
+  tempDirectory?: string
+}
+
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const directory = resolve(options.directory)
+  const stats = await lstat(directory).catch(() => undefined)
+  if (stats === undefined || !stats.isDirectory()) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `The project folder ${directory} does not exist or is not a folder.`, {
+      data: { path: directory },
+    })
+  }
+  const parent = options.tempDirectory ?? tmpdir()
+  await mkdir(parent, { recursive: true })
+  const root = await mkdtemp(join(parent, "tool-tester-e2e-"))
+  const undoSteps: Array<() => Promise<void>> = []
+  let disposed = false
+  const home = join(root, "home")
+  const sandbox: Sandbox = {
+    root,
+    home,
+    configHome: join(home, ".config"),
+    dataHome: join(home, ".local", "share"),
+    cacheHome: join(home, ".cache"),
+    stateHome: join(home, ".local", "state"),
+    tmp: join(root, "tmp"),
+    globalConfigDirectory: join(home, ".config", "opencode"),
+    project: options.copyProject ? join(root, "project") : directory,
+    marker: `tool-tester-e2e-${randomUUID()}`,
+    onDispose: (undo) => {
+      undoSteps.push(undo)
+    },
+    dispose: async () => {
+      if (disposed) return
+      disposed = true
+      for (const undo of undoSteps.reverse()) await undo().catch(() => undefined)
+      await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+    },
+  }
+  try {
+    for (const folder of [sandbox.globalConfigDirectory, sandbox.dataHome, sandbox.cacheHome, sandbox.stateHome]) {
+      await mkdir(folder, { recursive: true })
+    }
+    await mkdir(sandbox.tmp)
+    if (options.copyProject) await copyProject(directory, sandbox.project)
+  } catch (error) {
+    await sandbox.dispose()
+    throw error
+  }
+  return sandbox
+}
+
+// --- internal ---
+
+/** Copies a folder; `node_modules` folders become links to the originals, links stay links. */
+async function copyProject(source: string, target: string): Promise<void> {
+  await mkdir(target, { recursive: true })
+  for (const entry of await readdir(source, { withFileTypes: true })) {
+    const from = join(source, entry.name)
+    const to = join(target, entry.name)
+    if (entry.isSymbolicLink()) {
+      await symlink(await readlink(from), to)
+    } else if (entry.isDirectory()) {
+      if (entry.name === "node_modules") await symlink(from, to, "junction")
+      else await copyProject(from, to)
+    } else if (entry.isFile()) {
+      await copyFile(from, to)
+    }
+  }
+}
