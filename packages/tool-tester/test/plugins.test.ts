@@ -1,0 +1,118 @@
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { getToolSchemas, listTools, loadTools, runTool } from "../src/index.ts"
+import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
+
+async function project(files: Record<string, string>, plugins: string[] = []) {
+  const { env, home } = isolatedEnvironment()
+  return loadTools({ directory: tmpProject(files), env, home, plugins })
+}
+
+const greetPlugin = (key: string, description: string) => `import { tool } from "@opencode-ai/plugin"
+export const Greeter = async (input, options) => ({
+  tool: {
+    ${JSON.stringify(key)}: tool({
+      description: ${JSON.stringify(description)},
+      args: { name: tool.schema.string() },
+      async execute(args) { return (options?.greeting ?? "hello") + " " + args.name + " in " + input.directory },
+    }),
+  },
+})
+`
+
+describe("plugins", () => {
+  test("register tools from a plugins/ file with the hook key as the tool name", async () => {
+    const loaded = await project({ ".opencode/plugins/greet.ts": greetPlugin("Plugin-Case.Name", "greets") })
+    expect(listTools(loaded).find((tool) => tool.source === "plugin")).toMatchObject({ id: "Plugin-Case.Name" })
+    const result = await runTool(loaded, "Plugin-Case.Name", { name: "Ada" })
+    expect(result.output).toBe(`hello Ada in ${loaded.directory}`)
+  })
+
+  test("load path entries of the config's plugin list with their options, relative to the config file", async () => {
+    const loaded = await project({
+      "opencode.json": `{ "plugin": [["./pkgs/pkg-main", { "greeting": "hi" }]] }`,
+      "pkgs/pkg-main/package.json": `{ "name": "pkg-main", "type": "module", "main": "./index.ts" }`,
+      "pkgs/pkg-main/index.ts": greetPlugin("pkg_greet", "from a package"),
+    })
+    expect(loaded.diagnostics).toEqual([])
+    expect((await runTool(loaded, "pkg_greet", { name: "Bo" })).output).toBe(`hi Bo in ${loaded.directory}`)
+  })
+
+  test("skip a package that only has exports['.'] and say why", async () => {
+    const loaded = await project({
+      "opencode.json": `{ "plugin": ["./pkgs/exports-only"] }`,
+      "pkgs/exports-only/package.json": `{ "name": "x", "type": "module", "exports": { ".": { "import": "./index.ts" } } }`,
+      "pkgs/exports-only/index.ts": greetPlugin("never", "x"),
+    })
+    expect(loaded.tools).toEqual([])
+    expect(loaded.diagnostics[0]).toMatchObject({ code: "PLUGIN_LOAD_FAILED" })
+    expect(loaded.diagnostics[0]!.message).toContain(
+      `has no "main" and no exports["./server"]; opencode skips it silently`,
+    )
+  })
+
+  test("load a --plugin path after the configured plugins so its tools win", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/hello.ts": toolSource("file hello"),
+      "dev-plugin/index.ts": greetPlugin("hello", "plugin hello"),
+    })
+    const { env, home } = isolatedEnvironment()
+    const loaded = await loadTools({ directory, env, home, plugins: [path.join(directory, "dev-plugin")] })
+    const hello = listTools(loaded).find((tool) => tool.id === "hello")
+    expect(hello).toMatchObject({ source: "plugin", overrides: path.join(directory, ".opencode/tools/hello.ts") })
+  })
+
+  test("reject a module with a non-function export and report a throwing plugin function", async () => {
+    const loaded = await project({
+      ".opencode/plugins/nonfunc.ts": `export const PI = 3.14\nexport const P = async () => ({ tool: { never: { description: "", args: {}, execute: async () => "" } } })\n`,
+      ".opencode/plugins/thrower.ts": `export const a_ok = async () => ({ tool: { thrower_a_ok: { description: "", args: {}, execute: async () => "a" } } })
+export const b_throws = async () => { throw new Error("plugin init boom") }
+export const c_ok = async () => ({ tool: { thrower_c_ok: { description: "", args: {}, execute: async () => "c" } } })
+`,
+      ".opencode/plugins/v1noid.ts": `export default { server: async () => ({ tool: { v1: { description: "", args: {}, execute: async () => "" } } }) }\n`,
+    })
+    expect(loaded.tools.map((tool) => tool.id)).toEqual(["thrower_a_ok"])
+    const messages = loaded.diagnostics.map((diagnostic) => diagnostic.message)
+    expect(messages).toEqual([
+      expect.stringContaining(`opencode rejects the whole module: "Plugin export is not a function" (export PI)`),
+      expect.stringContaining("plugin function b_throws threw during init: plugin init boom"),
+      expect.stringMatching(/must export id"; add an id$/),
+    ])
+  })
+
+  test("apply tool.definition, tool.execute.before and tool.execute.after hooks", async () => {
+    const loaded = await project({
+      ".opencode/tools/echo.ts": toolSource("echo", "return 'echo ' + JSON.stringify(args)"),
+      ".opencode/plugins/hooks.ts": `export const Hooks = async () => ({
+  "tool.definition": async (input, output) => { if (input.toolID === "echo") output.description = "CHANGED by tool.definition" },
+  "tool.execute.before": async (input, output) => { output.args.x = "mutated-in-place"; output.args = { replaced: true } },
+  "tool.execute.after": async (input, output) => { output.output += " [after-hook appended]"; output.title = "title set by after"; output.metadata.fromAfter = true },
+})
+`,
+    })
+    const schemas = await getToolSchemas(loaded)
+    expect(schemas.success && schemas.value[0]!.description).toBe("CHANGED by tool.definition")
+    const result = await runTool(loaded, "echo", { x: "original", n: 1 })
+    expect(result.output).toBe(`echo {"x":"mutated-in-place","n":1} [after-hook appended]`)
+    expect(result.title).toBe("title set by after")
+    expect(result.metadata).toEqual({ truncated: false, fromAfter: true })
+  })
+
+  test("a tool.execute.before hook that throws blocks the call with its message", async () => {
+    const loaded = await project({
+      ".opencode/tools/echo.ts": toolSource("echo"),
+      ".opencode/plugins/guard.ts": `export const Guard = async () => ({ "tool.execute.before": async () => { throw new Error("blocked by tool.execute.before") } })\n`,
+    })
+    const result = await runTool(loaded, "echo", {})
+    expect(result).toMatchObject({ status: "error", output: "blocked by tool.execute.before" })
+  })
+
+  test("using input.client or input.$ outside opencode fails with a message that says so", async () => {
+    const loaded = await project({
+      ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }\n`,
+    })
+    expect(loaded.diagnostics[0]!.message).toContain(
+      "input.client (the opencode SDK client) exists only inside opencode; tool-tester cannot provide it: test this part with tool-tester e2e",
+    )
+  })
+})

@@ -1,0 +1,86 @@
+import { describe, expect, test } from "vitest"
+import { callTool, loadTools } from "../src/index.ts"
+import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
+
+async function project(files: Record<string, string>) {
+  const { env, home } = isolatedEnvironment()
+  return loadTools({ directory: tmpProject(files), env, home })
+}
+
+const tools = {
+  ".opencode/tools/validator.ts": toolSource("v", "return 'validator got ' + JSON.stringify(args)"),
+  ".opencode/tools/MyTool.ts": toolSource("m", "return 'MyTool ran'"),
+}
+
+describe("a model's raw call", () => {
+  test("in the wrong case runs the lowercase tool with the same arguments", async () => {
+    const loaded = await project(tools)
+    const result = await callTool(loaded, { name: "VALIDATOR", rawArguments: `{"x":1}` })
+    expect(result).toMatchObject({
+      name: "VALIDATOR",
+      id: "validator",
+      repaired: true,
+      rerouted: false,
+      output: `validator got {"x":1}`,
+    })
+  })
+
+  test("is not repaired when only a mixed-case tool matches", async () => {
+    const loaded = await project(tools)
+    const result = await callTool(loaded, { name: "mytool", rawArguments: "{}" })
+    expect(result).toMatchObject({ id: "invalid", rerouted: true, status: "completed", title: "Invalid Tool" })
+    expect((await callTool(loaded, { name: "MyTool", rawArguments: "{}" })).output).toBe("MyTool ran")
+  })
+
+  test("to an unknown tool is rerouted to invalid with the sorted list of every tool", async () => {
+    const loaded = await project(tools)
+    const result = await callTool(loaded, { name: "nonexistent_tool", rawArguments: "{}" })
+    expect(result.output).toBe(
+      "The arguments provided to the tool are invalid: Model tried to call unavailable tool 'nonexistent_tool'. Available tools: bash, edit, glob, grep, invalid, MyTool, read, skill, task, todowrite, validator, webfetch, write.",
+    )
+    expect(result.metadata).toEqual({ truncated: false })
+    expect(result.args).toEqual({
+      tool: "nonexistent_tool",
+      error:
+        "Model tried to call unavailable tool 'nonexistent_tool'. Available tools: bash, edit, glob, grep, invalid, MyTool, read, skill, task, todowrite, validator, webfetch, write.",
+    })
+  })
+
+  test("with arguments that are not JSON is rerouted to invalid; an empty string means {}", async () => {
+    const loaded = await project(tools)
+    const broken = await callTool(loaded, { name: "validator", rawArguments: "{not json" })
+    expect(broken.id).toBe("invalid")
+    expect(broken.output).toMatch(
+      /^The arguments provided to the tool are invalid: Invalid input for tool validator: JSON parsing failed: Text: \{not json\.\nError message: /,
+    )
+    expect((await callTool(loaded, { name: "validator", rawArguments: "" })).output).toBe("validator got {}")
+  })
+
+  test("to invalid itself runs it directly, and checks its two string arguments", async () => {
+    const loaded = await project(tools)
+    expect(
+      (await callTool(loaded, { name: "invalid", rawArguments: `{"tool":"x","error":"direct call"}` })).output,
+    ).toBe("The arguments provided to the tool are invalid: direct call")
+    const missing = await callTool(loaded, { name: "invalid", rawArguments: `{"tool":"x"}` })
+    expect(missing.status).toBe("error")
+    expect(missing.output).toBe(
+      `The invalid tool was called with invalid arguments: SchemaError(Missing key\n  at ["error"]).\nPlease rewrite the input so it satisfies the expected schema.`,
+    )
+  })
+
+  test("rerouted to invalid runs a custom invalid tool when the project defines one", async () => {
+    const loaded = await project({
+      ".opencode/tools/invalid.ts": toolSource("mine", "return 'custom invalid got ' + args.tool"),
+    })
+    const result = await callTool(loaded, { name: "ghost", rawArguments: "{}" })
+    expect(result.output).toBe("custom invalid got ghost")
+  })
+
+  test("names apply_patch instead of edit and write for GPT-5 models", async () => {
+    const loaded = await project(tools)
+    const result = await callTool(loaded, { name: "ghost", rawArguments: "{}" }, { model: { modelID: "gpt-5" } })
+    expect(result.output).toContain(
+      "Available tools: apply_patch, bash, glob, grep, invalid, MyTool, read, skill, task, todowrite, validator, webfetch.",
+    )
+  })
+})

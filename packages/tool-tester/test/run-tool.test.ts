@@ -1,0 +1,298 @@
+import { existsSync, readFileSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { loadTools, runTool } from "../src/index.ts"
+import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
+
+async function project(files: Record<string, string>) {
+  const { env, home } = isolatedEnvironment()
+  const directory = tmpProject(files)
+  return loadTools({ directory, env, home })
+}
+
+function dataDirectory() {
+  return tmpProject({}, { git: false })
+}
+
+describe("runTool results", () => {
+  test("a string result is the model's text, with an empty title and truncated:false metadata", async () => {
+    const loaded = await project({
+      ".opencode/tools/echo.ts": toolSource("echo", "return 'said ' + args.text", "{ text: tool.schema.string() }"),
+    })
+    const result = await runTool(loaded, "echo", { text: "hi" })
+    expect(result).toMatchObject({
+      name: "echo",
+      id: "echo",
+      status: "completed",
+      output: "said hi",
+      title: "",
+      metadata: { truncated: false },
+      truncated: false,
+      outputPath: undefined,
+    })
+  })
+
+  test("an object result shows only output to the model and keeps title and metadata", async () => {
+    const loaded = await project({
+      ".opencode/tools/obj.ts": toolSource(
+        "obj",
+        `return { title: "Custom Title", output: "visible", metadata: { k: 1, nested: { a: "b" } } }`,
+      ),
+    })
+    const result = await runTool(loaded, "obj", {})
+    expect(result.output).toBe("visible")
+    expect(result.title).toBe("Custom Title")
+    expect(JSON.stringify(result.metadata)).toBe(`{"k":1,"nested":{"a":"b"},"truncated":false}`)
+  })
+
+  test("arguments reach execute raw, unvalidated and without defaults, as in opencode 1.18", async () => {
+    const loaded = await project({
+      ".opencode/tools/raw.ts": toolSource(
+        "raw",
+        "return JSON.stringify(args)",
+        `{ count: tool.schema.number().min(1), def: tool.schema.string().default("x"), n: tool.schema.coerce.number() }`,
+      ),
+    })
+    const result = await runTool(loaded, "raw", { count: "five", n: "5", extra: true })
+    expect(result.status).toBe("completed")
+    expect(result.output).toBe(`{"count":"five","n":"5","extra":true}`)
+  })
+
+  test("opt-in validation gives the built-in wrapper's exact text and does not run the tool", async () => {
+    const loaded = await project({
+      ".opencode/tools/strict.ts": toolSource(
+        "strict",
+        "throw new Error('must not run')",
+        `{ count: tool.schema.number(), mode: tool.schema.enum(["a", "b"]) }`,
+      ),
+    })
+    const result = await runTool(loaded, "strict", { count: "five" }, { validate: true })
+    expect(result.status).toBe("error")
+    expect(result.error?.code).toBe("ARGS_INVALID")
+    expect(result.output).toBe(
+      `The strict tool was called with invalid arguments: count: Invalid input: expected number, received string; mode: Invalid option: expected one of "a"|"b".\nPlease rewrite the input so it satisfies the expected schema.`,
+    )
+  })
+
+  test("opt-in validation applies defaults and uses the tool's formatValidationError", async () => {
+    const loaded = await project({
+      ".opencode/tools/formatted.ts": `import { tool } from "@opencode-ai/plugin"
+export default {
+  ...tool({ description: "f", args: { n: tool.schema.number().default(3) }, execute: async (args) => "n=" + args.n }),
+  formatValidationError: (error: { issues: unknown[] }) => "custom detail (" + error.issues.length + ")",
+}
+`,
+    })
+    expect((await runTool(loaded, "formatted", {}, { validate: true })).output).toBe("n=3")
+    expect((await runTool(loaded, "formatted", { n: "x" }, { validate: true })).output).toBe(
+      "The formatted tool was called with invalid arguments: custom detail (1).\nPlease rewrite the input so it satisfies the expected schema.",
+    )
+  })
+
+  test("a thrown error becomes its message, a thrown non-Error its value", async () => {
+    const loaded = await project({
+      ".opencode/tools/thrower.ts": `export const error = { description: "", args: {}, execute: async () => { throw new Error("boom from tool") } }
+export const typeerror = { description: "", args: {}, execute: async () => { throw new TypeError("bad type inside") } }
+export const string = { description: "", args: {}, execute: async () => { throw "a thrown string" } }
+export const sync = { description: "", args: {}, execute: () => { throw new Error("sync boom") } }
+`,
+    })
+    for (const [id, text] of [
+      ["thrower_error", "boom from tool"],
+      ["thrower_typeerror", "bad type inside"],
+      ["thrower_string", "a thrown string"],
+      ["thrower_sync", "sync boom"],
+    ] as const) {
+      const result = await runTool(loaded, id, {})
+      expect(result).toMatchObject({ status: "error", output: text, error: { code: "TOOL_THREW" } })
+    }
+  })
+
+  test("results opencode cannot send give the text the model would read and say what to fix", async () => {
+    const loaded = await project({
+      ".opencode/tools/bad.ts": `export const undef = { description: "", args: {}, execute: async () => undefined }
+export const number = { description: "", args: {}, execute: async () => 42 }
+export const nooutput = { description: "", args: {}, execute: async () => ({ title: "t" }) }
+`,
+    })
+    const undef = await runTool(loaded, "bad_undef", {})
+    expect(undef).toMatchObject({ status: "error", output: "undefined is not an object (evaluating 'mo.output')" })
+    expect(undef.error).toMatchObject({ code: "TOOL_BAD_RESULT" })
+    expect(undef.error?.message).toContain(
+      "bad.ts: bad_undef: execute returned undefined; return a string or { output: string }",
+    )
+    const nooutput = await runTool(loaded, "bad_nooutput", {})
+    expect(nooutput.output).toBe("undefined is not an object (evaluating 'c.split')")
+    const number = await runTool(loaded, "bad_number", {})
+    expect(number.output).toBe("undefined is not an object (evaluating 'c.split')")
+    expect(number.error?.message).toContain("a number (42)")
+  })
+
+  test("a tool that hangs stops at the timeout with its abort signal fired", async () => {
+    const loaded = await project({
+      ".opencode/tools/hang.ts": toolSource(
+        "hang",
+        `await new Promise((resolve) => context.abort.addEventListener("abort", resolve)); (globalThis as any).__abortedReason = String(context.abort.reason); return "late"`,
+      ),
+    })
+    const result = await runTool(loaded, "hang", {}, { timeoutMs: 50 })
+    expect(result).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    expect(result.output).toBe("the tool did not finish within 50 ms; its abort signal was fired")
+  })
+
+  test("refuses to run a built-in and names the custom tools instead", async () => {
+    const loaded = await project({ ".opencode/tools/mine.ts": toolSource("mine") })
+    await expect(runTool(loaded, "bash", { command: "ls" })).rejects.toMatchObject({
+      code: "TOOL_NOT_FOUND",
+      message: "bash is a built-in opencode tool; tool-tester runs custom and plugin tools only: call one of mine",
+    })
+  })
+})
+
+describe("runTool truncation", () => {
+  const lines = (count: number) => `Array.from({ length: ${count} }, (_, index) => "line " + index).join("\\n")`
+
+  test("cuts long output, writes the full text to tool-output/tool_<id> and uses the Task hint by default", async () => {
+    const loaded = await project({ ".opencode/tools/long.ts": toolSource("long", `return ${lines(3000)}`) })
+    const data = dataDirectory()
+    const result = await runTool(loaded, "long", {}, { dataDirectory: data })
+    expect(result.truncated).toBe(true)
+    expect(path.dirname(result.outputPath!)).toBe(path.join(data, "tool-output"))
+    expect(path.basename(result.outputPath!)).toMatch(/^tool_[0-9a-f]{12}[0-9A-Za-z]{14}$/)
+    expect(readFileSync(result.outputPath!, "utf8")).toBe(
+      Array.from({ length: 3000 }, (_, index) => `line ${index}`).join("\n"),
+    )
+    expect(
+      result.output.endsWith(
+        `line 1999\n\n...1000 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: ${result.outputPath}\nUse the Task tool to have explore agent process this file with Grep and Read (with offset/limit). Do NOT read the full file yourself - delegate to save context.`,
+      ),
+    ).toBe(true)
+    expect(result.metadata).toEqual({ truncated: true, outputPath: result.outputPath })
+  })
+
+  test("uses the Grep hint when task is denied, by option or by the project's config", async () => {
+    const hint = "\nUse Grep to search the full content or Read with offset/limit to view specific sections."
+    const loaded = await project({ ".opencode/tools/long.ts": toolSource("long", `return ${lines(2001)}`) })
+    const denied = await runTool(
+      loaded,
+      "long",
+      {},
+      { dataDirectory: dataDirectory(), permissions: { deny: ["task"] } },
+    )
+    expect(denied.output.endsWith(hint)).toBe(true)
+    expect(denied.output).toContain("...1 lines truncated...")
+    const configured = await project({
+      "opencode.json": `{ "permission": { "task": "deny" } }`,
+      ".opencode/tools/long.ts": toolSource("long", `return ${lines(2001)}`),
+    })
+    expect((await runTool(configured, "long", {}, { dataDirectory: dataDirectory() })).output.endsWith(hint)).toBe(true)
+  })
+
+  test("applies the config's tool_output limits, and options override them", async () => {
+    const loaded = await project({
+      "opencode.jsonc": `// limits
+{ "tool_output": { "max_lines": 5, "max_bytes": 1000, }, }`,
+      ".opencode/tools/ten.ts": toolSource("ten", `return ${lines(10)}`),
+    })
+    const data = dataDirectory()
+    expect((await runTool(loaded, "ten", {}, { dataDirectory: data })).output).toContain(
+      "line 4\n\n...5 lines truncated...",
+    )
+    expect((await runTool(loaded, "ten", {}, { dataDirectory: data, maxLines: 8 })).output).toContain(
+      "...2 lines truncated...",
+    )
+    expect(existsSync(path.join(data, "tool-output"))).toBe(true)
+  })
+})
+
+describe("the context a tool receives", () => {
+  test("has opencode's keys in opencode's order, with worktree the git root", async () => {
+    const loaded = await project({
+      ".opencode/tools/ctx.ts": toolSource(
+        "ctx",
+        `return JSON.stringify({ keys: Object.keys(context), types: Object.fromEntries(Object.entries(context).map(([k, v]) => [k, typeof v])), agent: context.agent, directory: context.directory, worktree: context.worktree, extra: context.extra, aborted: context.abort.aborted })`,
+      ),
+    })
+    const result = await runTool(loaded, "ctx", {}, { model: { modelID: "gpt-5" } })
+    const seen = JSON.parse(result.output)
+    expect(seen.keys).toEqual([
+      "sessionID",
+      "abort",
+      "messageID",
+      "callID",
+      "extra",
+      "agent",
+      "messages",
+      "metadata",
+      "ask",
+      "directory",
+      "worktree",
+    ])
+    expect(seen.types).toMatchObject({
+      sessionID: "string",
+      abort: "object",
+      extra: "object",
+      messages: "object",
+      metadata: "function",
+      ask: "function",
+    })
+    expect(seen).toMatchObject({
+      agent: "build",
+      directory: loaded.directory,
+      worktree: loaded.directory,
+      aborted: false,
+    })
+    expect(seen.extra).toMatchObject({ model: { id: "gpt-5" }, bypassAgentCheck: false, promptOps: {} })
+  })
+
+  test('uses "/" as the worktree outside a git repository', async () => {
+    const { env, home } = isolatedEnvironment()
+    const directory = path.join("/tmp", `tool-tester-nogit-${process.pid}-${Date.now()}`)
+    const { mkdirSync, writeFileSync, rmSync, symlinkSync } = await import("node:fs")
+    mkdirSync(path.join(directory, ".opencode", "tools"), { recursive: true })
+    try {
+      symlinkSync(path.resolve(import.meta.dirname, "..", "node_modules"), path.join(directory, "node_modules"))
+      writeFileSync(path.join(directory, ".opencode/tools/where.ts"), toolSource("where", "return context.worktree"))
+      const loaded = await loadTools({ directory, env, home, global: false })
+      expect((await runTool(loaded, "where", {})).output).toBe("/")
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
+  })
+
+  test("records ask() calls, resolves allowed ones and rejects denied ones with opencode's text", async () => {
+    const loaded = await project({
+      "opencode.json": `{ "permission": { "*": "allow", "probe": "deny" } }`,
+      ".opencode/tools/asker.ts": toolSource(
+        "asker",
+        `await context.ask({ permission: "fine", patterns: ["a"], always: [], metadata: {} }); await context.ask({ permission: "probe", patterns: ["*"], always: ["*"], metadata: { why: 1 } }); return "unreachable"`,
+      ),
+    })
+    const result = await runTool(loaded, "asker", {})
+    expect(result.status).toBe("error")
+    expect(result.output).toBe(
+      `The user has specified a rule which prevents you from using this specific tool call. Here are some of the relevant rules [{"permission":"*","action":"allow","pattern":"*"},{"permission":"*","action":"allow","pattern":"*"},{"permission":"probe","action":"deny","pattern":"*"}]`,
+    )
+    expect(result.asks.map((ask) => [ask.permission, ask.decision])).toEqual([
+      ["fine", "allow"],
+      ["probe", "deny"],
+    ])
+    expect(result.asks[1]!.metadata).toEqual({ why: 1 })
+  })
+
+  test("answers ask rules with the ask policy, and records metadata() calls", async () => {
+    const loaded = await project({
+      "opencode.json": `{ "permission": { "bash": "ask" } }`,
+      ".opencode/tools/asker.ts": toolSource(
+        "asker",
+        `context.metadata({ title: "working", metadata: { step: 1 } }); await context.ask({ permission: "bash", patterns: ["ls"], always: ["ls *"], metadata: {} }); return "ran"`,
+      ),
+    })
+    const allowed = await runTool(loaded, "asker", {})
+    expect(allowed.output).toBe("ran")
+    expect(allowed.metadataCalls).toEqual([{ title: "working", metadata: { step: 1 } }])
+    expect(allowed.asks[0]).toMatchObject({ decision: "allow", rule: { action: "ask" } })
+    const rejected = await runTool(loaded, "asker", {}, { permissions: { ask: "deny" } })
+    expect(rejected.output).toBe("The user rejected permission to use this specific tool call.")
+  })
+})
