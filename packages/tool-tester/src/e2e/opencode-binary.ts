@@ -62,8 +62,13 @@ export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Pro
   if (options.opencodeVersion !== undefined) return installOpencode(options.opencodeVersion, options.signal)
   const found = findOpencode(options)
   if (found !== undefined) return found
+  throw opencodeNotFoundError()
+}
+
+/** The error for "no binary anywhere", naming the package to install on this platform. */
+export function opencodeNotFoundError(): ToolTesterError {
   const [packageName] = platformPackageNames()
-  throw new ToolTesterError(
+  return new ToolTesterError(
     "OPENCODE_NOT_FOUND",
     `No opencode binary found. Install one with \`npm i -D ${packageName}@${testedOpencodeVersion}\`, ` +
       `or pass --opencode PATH or --opencode-version ${testedOpencodeVersion}.`,

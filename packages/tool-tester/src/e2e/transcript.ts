@@ -1,0 +1,115 @@
+// A readable transcript of an e2e run, for the CLI without `--json`: the tools opencode offered,
+// each call as the model made it and as opencode ran it, what the model read back, then the
+// tool-output files and opencode's errors. Plain text; colour only when asked.
+
+import { bold, cyan, dim, green, red, yellow } from "kleur/colors"
+import type { E2ECall, E2EResult } from "./e2e-result.ts"
+
+export interface TranscriptOptions {
+  /** Colour with ANSI codes (kleur/colors, which also honours NO_COLOR). Default false. */
+  color?: boolean
+  /** Lines of each tool result to show (default 12). */
+  maxResultLines?: number
+}
+
+export function formatTranscript(result: E2EResult, options: TranscriptOptions = {}): string {
+  const paint = options.color === true ? { bold, cyan, dim, green, red, yellow } : plainPalette
+  const maxLines = options.maxResultLines ?? 12
+  const lines: string[] = []
+  const seconds = (result.durationMs / 1000).toFixed(1)
+  lines.push(
+    paint.bold(`opencode e2e run with ${result.model}`) +
+      paint.dim(` (exit ${result.exitCode ?? "killed"}, ${result.requests.length} model requests, ${seconds} s)`),
+  )
+  lines.push(result.tools === null ? paint.red("No tools were offered.") : `Tools offered: ${toolNames(result.tools)}`)
+
+  let turn = -1
+  for (const call of result.calls) {
+    if (call.turn !== turn) {
+      turn = call.turn
+      lines.push("", paint.bold(`Turn ${turn + 1}`))
+    }
+    lines.push(...formatCall(call, paint, maxLines))
+  }
+  const said = modelTexts(result.events)
+  if (said.length > 0) lines.push("", paint.bold("Model text"), ...said.map((text) => `  ${text}`))
+
+  if (result.toolOutputFiles.length > 0) {
+    lines.push("", paint.bold("Tool output files"))
+    for (const file of result.toolOutputFiles) lines.push(`  ${file.name} ${paint.dim(`(${file.bytes} bytes)`)}`)
+  }
+  if (result.errors.length > 0) {
+    lines.push("", paint.bold(paint.red("opencode errors")))
+    for (const error of result.errors) lines.push(`  ${paint.dim(`[${error.source}]`)} ${error.message}`)
+  }
+  return `${lines.join("\n")}\n`
+}
+
+// --- internal ---
+
+type Paint = (text: string) => string
+
+interface Palette {
+  bold: Paint
+  cyan: Paint
+  dim: Paint
+  green: Paint
+  red: Paint
+  yellow: Paint
+}
+
+const identity: Paint = (text) => text
+const plainPalette: Palette = {
+  bold: identity,
+  cyan: identity,
+  dim: identity,
+  green: identity,
+  red: identity,
+  yellow: identity,
+}
+
+function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
+  const lines = [`  ${paint.cyan("→")} ${paint.bold(call.as_called.name)} ${call.as_called.arguments}`]
+  const run = call.as_run
+  if (run !== null && run.name !== call.as_called.name) {
+    const how = run.name === "invalid" ? "rerouted to" : "repaired to"
+    lines.push(
+      `    ${paint.yellow(how)} ${paint.bold(run.name)} ${run.name === "invalid" ? run.arguments : ""}`.trimEnd(),
+    )
+  }
+  const status =
+    call.status === null
+      ? paint.red("no result")
+      : call.status === "completed"
+        ? paint.green(call.status)
+        : paint.red(call.status)
+  const details = [status]
+  if (call.title !== null && call.title !== "") details.push(`title ${JSON.stringify(call.title)}`)
+  if (call.metadata !== null) details.push(`metadata ${JSON.stringify(call.metadata)}`)
+  lines.push(`    ${details.join(paint.dim(" · "))}`)
+  const text = call.result ?? call.error
+  if (text !== null) {
+    const resultLines = text.split("\n")
+    for (const line of resultLines.slice(0, maxLines)) lines.push(`    ${paint.dim("│")} ${line}`)
+    if (resultLines.length > maxLines) {
+      lines.push(`    ${paint.dim(`│ … ${resultLines.length - maxLines} more lines`)}`)
+    }
+  }
+  return lines
+}
+
+function toolNames(tools: unknown[]): string {
+  return tools
+    .map((tool) => {
+      const record = tool as { name?: unknown; function?: { name?: unknown } }
+      return String(record.function?.name ?? record.name)
+    })
+    .join(", ")
+}
+
+function modelTexts(events: unknown[]): string[] {
+  return events.flatMap((event) => {
+    const part = (event as { part?: { type?: unknown; text?: unknown } }).part
+    return part?.type === "text" && typeof part.text === "string" && part.text !== "" ? [part.text] : []
+  })
+}

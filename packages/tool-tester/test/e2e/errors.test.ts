@@ -1,0 +1,69 @@
+import { createServer, type Server } from "node:net"
+import { fileURLToPath } from "node:url"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { opencodeNotFoundError, resolveOpencode } from "../../src/e2e/opencode-binary.ts"
+import { runE2E } from "../../src/e2e/run-e2e.ts"
+import type { Script } from "../../src/e2e/script.ts"
+import { ToolTesterError } from "../../src/errors.ts"
+import { leftoverFolders, makeTempParent } from "./leftovers.ts"
+
+// None of these starts the real opencode: each fails before, or runs a binary that is not opencode.
+const project = fileURLToPath(new URL("../fixtures/e2e-round-trip", import.meta.url))
+const script: Script = { turns: [{ text: "hello" }] }
+const tempParent = makeTempParent()
+afterAll(() => tempParent.remove())
+afterEach(() => {
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+})
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
+  return error.code
+}
+
+describe("runE2E failures", () => {
+  it("says how to get opencode when the given binary does not exist", async () => {
+    const error = await resolveOpencode({ opencode: "/no/such/opencode" }).catch((caught: unknown) => caught)
+    expect((error as ToolTesterError).code).toBe("OPENCODE_NOT_FOUND")
+    const run = runE2E({ directory: project, script, opencode: "/no/such/opencode", tempDirectory: tempParent.path })
+    expect(await codeOf(run)).toBe("OPENCODE_NOT_FOUND")
+  })
+
+  it("names the platform package to install when no binary is found anywhere", async () => {
+    const error = await resolveOpencode({ opencodeVersion: "not a version" }).catch((caught: unknown) => caught)
+    expect((error as ToolTesterError).code).toBe("OPENCODE_NOT_FOUND")
+    expect(opencodeNotFoundError().message).toMatch(/`npm i -D opencode-[a-z]+-[a-z0-9]+@1\.18\.34`/)
+  })
+
+  it("fails with OPENCODE_FAILED when the binary is not opencode", async () => {
+    const run = runE2E({ directory: project, script, opencode: "/bin/false", tempDirectory: tempParent.path })
+    expect(await codeOf(run)).toBe("OPENCODE_FAILED")
+  })
+
+  it("fails with PORT_IN_USE when the mock model's port is taken", async () => {
+    const server: Server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = (server.address() as { port: number }).port
+    try {
+      const run = runE2E({ directory: project, script, port, tempDirectory: tempParent.path })
+      expect(await codeOf(run)).toBe("PORT_IN_USE")
+    } finally {
+      server.close()
+    }
+  })
+
+  it("fails with SCRIPT_INVALID before starting anything when the script is malformed", async () => {
+    const bad = { turns: [{ calls: [{ tool: "echo", args: "not an object" }] }] } as unknown as Script
+    const run = runE2E({ directory: project, script: bad, tempDirectory: tempParent.path })
+    expect(await codeOf(run)).toBe("SCRIPT_INVALID")
+  })
+
+  it("fails with PATH_NOT_FOUND when the project folder does not exist", async () => {
+    const run = runE2E({ directory: "/no/such/project", script, tempDirectory: tempParent.path })
+    expect(await codeOf(run)).toBe("PATH_NOT_FOUND")
+  })
+})

@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { type MockModel, startMockModel } from "../../src/e2e/mock-model.ts"
+
+let mock: MockModel | undefined
+afterEach(async () => {
+  await mock?.close()
+  mock = undefined
+})
+
+async function post(path: string, body: unknown): Promise<Array<Record<string, any>>> {
+  const response = await fetch(`${mock?.baseURL}${path}`, { method: "POST", body: JSON.stringify(body) })
+  const text = await response.text()
+  return text
+    .split("\n\n")
+    .filter((frame) => frame.startsWith("data: ") && frame !== "data: [DONE]")
+    .map((frame) => JSON.parse(frame.slice("data: ".length)))
+}
+
+const tools = [{ type: "function", function: { name: "x", description: "", parameters: {} } }]
+
+describe("the mock model", () => {
+  it("answers the title request with text without using a turn, then plays the turns in order", async () => {
+    mock = await startMockModel({
+      script: {
+        turns: [
+          {
+            calls: [
+              { tool: "x", args: { a: 1 } },
+              { tool: "Y", rawArgs: "{oops" },
+            ],
+          },
+          { text: "bye" },
+        ],
+      },
+    })
+    const title = await post("/chat/completions", { model: "m", stream: true, messages: [] })
+    expect(title.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("")).toBe("Scripted session")
+
+    const first = await post("/chat/completions", { model: "m", stream: true, messages: [], tools })
+    const calls = first.flatMap((chunk) => chunk.choices[0]?.delta?.tool_calls ?? [])
+    expect(calls).toEqual([
+      { index: 0, id: "call_1", type: "function", function: { name: "x", arguments: '{"a":1}' } },
+      { index: 1, id: "call_2", type: "function", function: { name: "Y", arguments: "{oops" } },
+    ])
+    expect(first.at(-2)?.choices[0]?.finish_reason).toBe("tool_calls")
+    expect(first.at(-1)?.usage).toBeDefined()
+    expect(mock.pendingCalls().map((call) => call.id)).toEqual(["call_1", "call_2"])
+
+    const second = await post("/chat/completions", { model: "m", stream: true, messages: [], tools })
+    expect(second.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("")).toBe("bye")
+    expect(mock.pendingCalls()).toEqual([])
+
+    const after = await post("/chat/completions", { model: "m", stream: true, messages: [], tools })
+    expect(after.at(-2)?.choices[0]?.finish_reason).toBe("stop")
+    expect(mock.requests.map((request) => request.kind)).toEqual(["title", "main", "main", "main"])
+    expect(mock.servedCalls.map((call) => [call.turn, call.name])).toEqual([
+      [0, "x"],
+      [0, "Y"],
+    ])
+  })
+
+  it("speaks the Responses API with function_call items", async () => {
+    mock = await startMockModel({ script: { turns: [{ calls: [{ tool: "x", args: {}, id: "c9" }] }] } })
+    const events = await post("/responses", { model: "gpt-5", stream: true, input: [], tools })
+    const done = events.find((event) => event.type === "response.output_item.done")
+    expect(done?.item).toMatchObject({ type: "function_call", call_id: "c9", name: "x", arguments: "{}" })
+    expect(events.at(-1)?.type).toBe("response.completed")
+  })
+
+  it("answers unknown routes with 404", async () => {
+    mock = await startMockModel({ script: { turns: [] } })
+    const response = await fetch(`${mock.baseURL}/models`)
+    expect(response.status).toBe(404)
+    expect(mock.requests).toEqual([])
+  })
+})

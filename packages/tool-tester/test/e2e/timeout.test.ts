@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url"
+import { afterAll, expect, it } from "vitest"
+import { ToolTesterError } from "../../src/errors.ts"
+import { runE2E } from "../../src/e2e/run-e2e.ts"
+import { leftoverFolders, leftoverProcesses, makeTempParent } from "./leftovers.ts"
+
+const project = fileURLToPath(new URL("../fixtures/e2e-hanging-tool", import.meta.url))
+const tempParent = makeTempParent()
+afterAll(() => tempParent.remove())
+
+it("stops a run whose tool hangs with TOOL_TIMEOUT, leaving no process or folder behind", async () => {
+  const error = await runE2E({
+    directory: project,
+    tempDirectory: tempParent.path,
+    timeoutMs: 45_000,
+    script: { turns: [{ calls: [{ tool: "hang" }] }] },
+  }).catch((caught: unknown) => caught)
+  expect(ToolTesterError.isInstance(error)).toBe(true)
+  expect((error as ToolTesterError).code).toBe("TOOL_TIMEOUT")
+  expect((error as ToolTesterError).message).toContain("hang (call_1)")
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+  // The tool's own `sleep` was started in a new session, outside opencode's process group.
+  expect(leftoverProcesses(tempParent.path)).toEqual([])
+}, 180_000)
