@@ -1,0 +1,122 @@
+import { createRequire } from "node:module"
+import { homedir } from "node:os"
+import { resolve } from "node:path"
+import { red, yellow } from "kleur/colors"
+import { CreateToolError } from "./errors.ts"
+import { globalConfigDirectory } from "./global-directory.ts"
+import { nextSteps, packageManagerFromUserAgent } from "./next-steps.ts"
+import type { ScaffoldOptions } from "./options.ts"
+import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
+import { planScaffold } from "./plan.ts"
+import { type Answers, askQuestions, confirm } from "./questions.ts"
+import { scaffold } from "./scaffold.ts"
+import { formatSummary } from "./summary.ts"
+import { findTemplatesDirectory, listTemplates, type TemplateInfo } from "./templates.ts"
+
+// argv -> (questions, in a terminal) -> scaffold() -> summary and exit code. The only module that
+// touches process, prompts and colours.
+
+async function main(): Promise<void> {
+  const args = parseArguments(process.argv.slice(2))
+  const templatesDirectory = findTemplatesDirectory()
+  const templates = await listTemplates(templatesDirectory)
+  if (args.help) {
+    const list = templates.map((template) => `  ${template.name.padEnd(20)}${template.summary}`).join("\n")
+    process.stdout.write(`${helpMessage.replace("TEMPLATES", list)}\n`)
+    return
+  }
+  if (args.version) {
+    const { version } = createRequire(import.meta.url)("../package.json") as { version: string }
+    process.stdout.write(`create-tool ${version}\n`)
+    return
+  }
+
+  const cwd = process.cwd()
+  const directory = resolve(cwd, args.dir ?? ".")
+  const globalDirectory = globalConfigDirectory(process.env, homedir())
+  const interactive = args.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true)
+  const answers = interactive
+    ? await askQuestions(args, { templates, directory, globalDirectory })
+    : defaultAnswers(args, templates)
+
+  const options: ScaffoldOptions = {
+    name: answers.name,
+    location: answers.location,
+    directory,
+    globalDirectory,
+    template: answers.template,
+    language: answers.language,
+    test: answers.test,
+    overwrite: args.force,
+    overrideBuiltin: args.force,
+    templatesDirectory,
+    ...(answers.exports === undefined ? {} : { exports: answers.exports }),
+    ...(answers.description === undefined ? {} : { description: answers.description }),
+  }
+  const plan = await planScaffold(options)
+  const notes: string[] = []
+  if (plan.builtinOverrides.length > 0) {
+    const ids = plan.builtinOverrides.join(", ")
+    if (!args.force && interactive) {
+      const replace = await confirm(`${ids} would replace opencode's built-in tool of that name. Replace it?`)
+      if (!replace) throw new CreateToolError("CANCELLED", "Operation cancelled")
+      options.overrideBuiltin = true
+    }
+    notes.push(`${ids} replaces opencode's built-in tool of that name in every session that loads it.`)
+  }
+  if (plan.existingFiles.length > 0 && !args.force && interactive) {
+    const count = plan.existingFiles.length
+    const overwrite = await confirm(
+      `${count === 1 ? plan.existingFiles[0] : `${count} files`} exist already. Overwrite?`,
+    )
+    if (!overwrite) throw new CreateToolError("CANCELLED", "Operation cancelled")
+    options.overwrite = true
+  }
+
+  const result = await scaffold(options)
+  result.notes.unshift(...notes)
+  const steps = nextSteps(result, {
+    packageManager: packageManagerFromUserAgent(process.env.npm_config_user_agent),
+    cwd,
+  })
+  process.stdout.write(formatSummary(result, steps, cwd))
+}
+
+/** Without a terminal: documented defaults, and an error for what has none. */
+function defaultAnswers(args: CliArguments, templates: readonly TemplateInfo[]): Answers {
+  if (args.name === undefined) {
+    throw new CreateToolError("MISSING_NAME", "Missing the tool name: pass it first, as in create-tool my-tool.")
+  }
+  if (args.description !== undefined && args.description.trim() === "") {
+    throw new CreateToolError("INVALID_DESCRIPTION", "--description is empty: say what the tool does, for the model.")
+  }
+  const template = args.template ?? "default"
+  if (!templates.some((entry) => entry.name === template)) {
+    const known = templates.map((entry) => entry.name).join(", ")
+    throw new CreateToolError("UNKNOWN_TEMPLATE", `Unknown template "${template}": choose one of ${known}.`)
+  }
+  return {
+    name: args.name,
+    location: args.global ? "global" : args.plugin ? "plugin" : "project",
+    template,
+    language: args.js ? "js" : "ts",
+    exports: args.exports,
+    description: args.description,
+    test: args.test,
+  }
+}
+
+main().catch((error: unknown) => {
+  if (CreateToolError.isInstance(error)) {
+    if (error.code === "CANCELLED") {
+      // As create-vite: nothing was written and the user knows why, so no error exit for npm to report.
+      process.stdout.write(`${red("✖")} Operation cancelled\n`)
+      return
+    }
+    process.stderr.write(`${red("✖")} ${error.message} ${yellow(`[${error.code}]`)}\n`)
+    process.exitCode = 1
+    return
+  }
+  process.stderr.write(`${red("✖")} Unexpected error, please report it:\n${(error as Error)?.stack ?? String(error)}\n`)
+  process.exitCode = 1
+})

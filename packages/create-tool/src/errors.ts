@@ -1,0 +1,56 @@
+// Every failure a user can cause has a code here, a one-line message that says what to do, and a
+// test. Recognise these errors with CreateToolError.isInstance(), not instanceof: a program may load
+// two copies of this package.
+
+const marker = Symbol.for("create-tool.error")
+
+export type CreateToolErrorCode =
+  /** The command line was wrong: an unknown option, a missing option value, a second NAME. */
+  | "USAGE"
+  /** Options that cannot go together, such as --global with --plugin. */
+  | "CONFLICTING_OPTIONS"
+  /** No NAME was given and there is no terminal to ask for one. */
+  | "MISSING_NAME"
+  /** The tool name is empty, a path, too long, or has characters opencode or a model provider rejects. */
+  | "INVALID_NAME"
+  /** A --plugin NAME is not a valid npm package name. */
+  | "INVALID_PACKAGE_NAME"
+  /** An --exports entry is not a usable export name, or is given twice. */
+  | "INVALID_EXPORT_NAME"
+  /** --description is empty. */
+  | "INVALID_DESCRIPTION"
+  /** --template names no template. */
+  | "UNKNOWN_TEMPLATE"
+  /** A tool id would replace one of opencode's built-in tools, and neither --force nor a confirmation allowed it. */
+  | "BUILTIN_OVERRIDE"
+  /** A file to write exists already, and neither --force nor a confirmation allowed overwriting it. */
+  | "FILE_EXISTS"
+  /** An existing package.json to update is not valid JSON. */
+  | "INVALID_PACKAGE_JSON"
+  /** A folder could not be created or a file could not be written; nothing was left behind. */
+  | "UNWRITABLE"
+  /** The templates folder is missing from the installation. */
+  | "TEMPLATES_NOT_FOUND"
+  /** The user cancelled a question (Ctrl-C); nothing was written. */
+  | "CANCELLED"
+
+export class CreateToolError extends Error {
+  readonly code: CreateToolErrorCode
+  readonly data: Record<string, unknown> | undefined
+  readonly [marker] = true
+  override readonly name = "CreateToolError"
+
+  constructor(
+    code: CreateToolErrorCode,
+    message: string,
+    options: { data?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.data = options.data
+  }
+
+  static isInstance(value: unknown): value is CreateToolError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true
+  }
+}

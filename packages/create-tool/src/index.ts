@@ -1,0 +1,15 @@
+// Any new export added here becomes public API.
+
+export { CreateToolError } from "./errors.ts"
+export type { CreateToolErrorCode } from "./errors.ts"
+export { globalConfigDirectory } from "./global-directory.ts"
+export { builtinToolIds, exportNamesProblem, packageNameProblem, toolId, toolNameProblem } from "./names.ts"
+export { nextSteps, packageManagerFromUserAgent } from "./next-steps.ts"
+export type { NextStepsOptions, PackageManager } from "./next-steps.ts"
+export type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
+export { planScaffold } from "./plan.ts"
+export type { FileStatus, PlannedFile, ScaffoldPlan } from "./plan.ts"
+export { scaffold } from "./scaffold.ts"
+export type { ScaffoldResult, WrittenFile } from "./scaffold.ts"
+export { listTemplates, findTemplatesDirectory } from "./templates.ts"
+export type { TemplateInfo } from "./templates.ts"

@@ -1,0 +1,142 @@
+import { builtinModules } from "node:module"
+
+// What a name must be for opencode to offer the tool and for model providers to accept it. Each
+// check returns the problem as a one-line message, or undefined when the name is fine, so the CLI
+// can show it under a question and scaffold() can throw it.
+
+/**
+ * The tools opencode 1.18 registers itself (some only behind flags). A custom tool with one of these
+ * ids replaces the built-in completely: the last definition of an id wins.
+ */
+export const builtinToolIds: readonly string[] = [
+  "apply_patch",
+  "bash",
+  "edit",
+  "execute",
+  "glob",
+  "grep",
+  "invalid",
+  "lsp",
+  "plan_exit",
+  "question",
+  "read",
+  "skill",
+  "task",
+  "todowrite",
+  "webfetch",
+  "websearch",
+  "write",
+]
+
+/** Longest tool id OpenAI, Anthropic and Gemini all accept. */
+export const maximumToolIdLength = 64
+
+/**
+ * Problem with a tool name (the file name opencode turns into the tool id), or undefined.
+ * Allowed: a letter or `_`, then letters, digits, `_` and `-`, at most 64 characters: the characters
+ * every major provider accepts in a function name (OpenAI rejects dots, Gemini a leading digit).
+ */
+export function toolNameProblem(name: string): string | undefined {
+  if (name.trim() === "") return "The tool name is empty: give one, such as my-tool."
+  if (name.includes("/") || name.includes("\\") || name === "." || name === "..") {
+    return `"${name}" is a path: give a plain name such as my-tool, and the folder with --dir.`
+  }
+  const badCharacter = [...name].find((character) => !/[A-Za-z0-9_-]/.test(character))
+  if (badCharacter !== undefined) {
+    return `"${name}" contains ${JSON.stringify(badCharacter)}: use only letters, digits, _ and - (model providers reject other characters in tool names).`
+  }
+  if (!/^[A-Za-z_]/.test(name)) {
+    return `"${name}" must start with a letter or _ (Gemini rejects tool names that start with a digit or -).`
+  }
+  if (name.length > maximumToolIdLength) {
+    return `"${name}" is ${name.length} characters long: model providers accept at most ${maximumToolIdLength}.`
+  }
+  if (windowsReservedNames.test(name)) {
+    return `"${name}" is a reserved file name on Windows: choose another name.`
+  }
+  return undefined
+}
+
+/**
+ * Problem with a list of named exports, or undefined. `reserved` holds the identifiers the
+ * template declares at the top of the tool file (an export with one of those names would clash).
+ */
+export function exportNamesProblem(
+  toolName: string,
+  exportNames: readonly string[],
+  reserved: readonly string[] = [],
+): string | undefined {
+  if (exportNames.length === 0) return "--exports is empty: give names such as add,multiply."
+  const seen = new Set<string>()
+  for (const exportName of exportNames) {
+    if (exportName === "") return "--exports has an empty name: write names separated by commas, such as add,multiply."
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(exportName)) {
+      return `Export name "${exportName}" must be a JavaScript identifier made of letters, digits and _ (it becomes part of the tool id).`
+    }
+    if (exportName === "default")
+      return `Export name "default" is the default export: leave --exports out for one default export.`
+    if (javascriptReservedWords.has(exportName)) {
+      return `Export name "${exportName}" is a reserved word in JavaScript: choose another name.`
+    }
+    if (reserved.includes(exportName)) {
+      return `Export name "${exportName}" clashes with a name the template uses: choose another name.`
+    }
+    if (seen.has(exportName)) return `Export name "${exportName}" is given twice.`
+    seen.add(exportName)
+    const id = toolId(toolName, exportName)
+    if (id.length > maximumToolIdLength) {
+      return `Tool id "${id}" is ${id.length} characters long: model providers accept at most ${maximumToolIdLength}.`
+    }
+  }
+  return undefined
+}
+
+/** Problem with the npm package name of a --plugin package, or undefined. */
+export function packageNameProblem(packageName: string): string | undefined {
+  const { scope, name } = splitPackageName(packageName)
+  if (scope !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(scope)) {
+    return `"${packageName}" has an invalid scope: npm scopes are lowercase letters, digits, -, . and _.`
+  }
+  const toolProblem = toolNameProblem(name)
+  if (toolProblem !== undefined) return toolProblem
+  if (name !== name.toLowerCase()) return `"${packageName}" has capital letters: npm package names are lowercase.`
+  if (name.startsWith("_")) return `"${packageName}" starts with _: npm package names cannot.`
+  if (scope === undefined && builtinModules.includes(name)) {
+    return `"${packageName}" is the name of a Node.js core module: npm refuses it.`
+  }
+  if (packageName.length > 214) return `"${packageName}" is longer than the 214 characters npm accepts.`
+  return undefined
+}
+
+/** The id opencode gives an export of `<toolName>.ts`: the file name, or `<file>_<export>`. */
+export function toolId(toolName: string, exportName: string): string {
+  return exportName === "default" ? toolName : `${toolName}_${exportName}`
+}
+
+/** `@scope/name` -> { scope: "scope", name: "name" }; `name` -> { name: "name" }. */
+export function splitPackageName(packageName: string): { scope?: string; name: string } {
+  const match = /^@([^/]*)\/(.*)$/.exec(packageName)
+  if (match === null) return { name: packageName }
+  return { scope: match[1]!, name: match[2]! }
+}
+
+/** `my-weather_tool` -> `MyWeatherTool`: for the plugin's export name. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[-_]+/)
+    .filter((part) => part !== "")
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("")
+}
+
+// --- internal ---
+
+const windowsReservedNames = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i
+
+const javascriptReservedWords = new Set(
+  (
+    "await break case catch class const continue debugger default delete do else enum export extends false " +
+    "finally for function if implements import in instanceof interface let new null package private protected " +
+    "public return static super switch this throw true try typeof var void while with yield arguments eval"
+  ).split(" "),
+)

@@ -1,0 +1,81 @@
+import { relative } from "node:path"
+import type { ScaffoldResult } from "./scaffold.ts"
+
+// The commands printed after scaffolding, for the package manager that ran create-tool.
+
+export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
+
+/** The package manager from `npm_config_user_agent` (`pnpm/10.3.0 npm/? node/v20...`); npm when unknown. */
+export function packageManagerFromUserAgent(userAgent: string | undefined): {
+  name: PackageManager
+  version: string | undefined
+} {
+  const match = /^(npm|pnpm|yarn|bun)\/(\S+)/.exec(userAgent ?? "")
+  if (match === null) return { name: "npm", version: undefined }
+  return { name: match[1] as PackageManager, version: match[2] }
+}
+
+export type NextStepsOptions = {
+  packageManager: { name: PackageManager; version: string | undefined }
+  /** The folder the commands are run from: paths are printed relative to it. */
+  cwd: string
+}
+
+export type NextSteps = {
+  /** Shell commands, in order. */
+  commands: string[]
+  /** One sentence on using the tool in opencode. */
+  hint: string
+}
+
+export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): NextSteps {
+  const manager = commandsFor(options.packageManager)
+  const commands: string[] = []
+  const folder = relative(options.cwd, result.root)
+  if (folder !== "") commands.push(`cd ${shellQuote(folder)}`)
+  commands.push(manager.install)
+  if (result.test) commands.push(manager.test)
+  else if (result.location === "plugin" && result.language === "ts") commands.push(`${manager.run} build`)
+  const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
+  const where =
+    result.location === "plugin"
+      ? "--plugin . --dir ."
+      : `--dir ${shellQuote(relative(result.root, result.directory) || ".")}`
+  const [firstId] = result.toolIds
+  commands.push(
+    `${toolTester} run ${firstId} ${where} --args ${shellQuote(JSON.stringify(result.template.exampleArgs))}`,
+  )
+  return { commands, hint: hintFor(result) }
+}
+
+/** Quotes a word for a POSIX shell when it needs it. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
+}
+
+// --- internal ---
+
+function commandsFor(packageManager: NextStepsOptions["packageManager"]) {
+  switch (packageManager.name) {
+    case "pnpm":
+      return { install: "pnpm install", test: "pnpm test", run: "pnpm run", exec: "pnpm exec", dlx: "pnpm dlx" }
+    case "yarn": {
+      const classic = packageManager.version?.startsWith("1.") ?? true
+      return { install: "yarn", test: "yarn test", run: "yarn run", exec: "yarn", dlx: classic ? "npx" : "yarn dlx" }
+    }
+    case "bun":
+      // `bun test` would run Bun's own test runner, not the package's test script.
+      return { install: "bun install", test: "bun run test", run: "bun run", exec: "bunx", dlx: "bunx" }
+    default:
+      return { install: "npm install", test: "npm test", run: "npm run", exec: "npx", dlx: "npx" }
+  }
+}
+
+function hintFor(result: ScaffoldResult): string {
+  const ids = result.toolIds.join(", ")
+  if (result.location === "plugin") {
+    return `To use it, add "${result.packageName}" to the "plugin" list of opencode.json once published, or its folder ${result.root} before (after installing and building it there). opencode will offer ${ids}.`
+  }
+  if (result.location === "global") return `opencode will offer ${ids} in every project.`
+  return `Start opencode in ${result.directory}: it will offer ${ids}.`
+}

@@ -1,0 +1,80 @@
+import { CreateToolError } from "./errors.ts"
+
+// package.json files are parsed, changed as objects and written back as npm writes them.
+
+export type PackageJson = Record<string, unknown>
+
+export function parsePackageJson(text: string, path: string): PackageJson {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new CreateToolError(
+      "INVALID_PACKAGE_JSON",
+      `${path} is not valid JSON (${(error as Error).message}): fix it, or move it away, and run again.`,
+      { data: { path }, cause: error },
+    )
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new CreateToolError("INVALID_PACKAGE_JSON", `${path} does not hold a JSON object: fix it and run again.`, {
+      data: { path },
+    })
+  }
+  return value as PackageJson
+}
+
+export function formatPackageJson(packageJson: PackageJson): string {
+  return `${JSON.stringify(packageJson, null, 2)}\n`
+}
+
+/**
+ * Adds to `existing` what it lacks from `additions`: absent top-level fields, and absent entries of
+ * object fields (scripts, dependencies, ...). Nothing present is changed; `kept` lists the entries
+ * that differ from `additions` and were left as they were, such as `scripts.test`.
+ */
+export function mergePackageJson(
+  existing: PackageJson,
+  additions: PackageJson,
+): { packageJson: PackageJson; kept: string[] } {
+  const packageJson: PackageJson = { ...existing }
+  const kept: string[] = []
+  for (const [key, value] of Object.entries(additions)) {
+    const current = packageJson[key]
+    if (current === undefined) {
+      packageJson[key] = value
+    } else if (isRecord(current) && isRecord(value)) {
+      const merged: Record<string, unknown> = { ...current }
+      for (const [entry, entryValue] of Object.entries(value)) {
+        if (merged[entry] === undefined) merged[entry] = entryValue
+        else if (JSON.stringify(merged[entry]) !== JSON.stringify(entryValue)) kept.push(`${key}.${entry}`)
+      }
+      packageJson[key] = merged
+    } else if (JSON.stringify(current) !== JSON.stringify(value)) {
+      kept.push(key)
+    }
+  }
+  return { packageJson, kept }
+}
+
+/** A copy of `packageJson` without the given `field.entry` paths (or whole fields); empty objects are removed. */
+export function omitEntries(packageJson: PackageJson, paths: readonly string[]): PackageJson {
+  const result: PackageJson = structuredClone(packageJson)
+  for (const path of paths) {
+    const dot = path.indexOf(".")
+    const field = dot === -1 ? path : path.slice(0, dot)
+    const entry = dot === -1 ? undefined : path.slice(dot + 1)
+    const value = result[field]
+    if (entry === undefined) delete result[field]
+    else if (isRecord(value)) {
+      delete value[entry]
+      if (Object.keys(value).length === 0) delete result[field]
+    }
+  }
+  return result
+}
+
+// --- internal ---
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,129 @@
+import { parseArgs } from "node:util"
+import { CreateToolError } from "./errors.ts"
+
+// The command line, read into plain values. No defaults are applied here: a value left undefined
+// is asked for in a terminal, or takes its documented default otherwise.
+
+export type CliArguments = {
+  name: string | undefined
+  dir: string | undefined
+  global: boolean
+  plugin: boolean
+  exports: string[] | undefined
+  template: string | undefined
+  js: boolean
+  description: string | undefined
+  /** False with --no-test. */
+  test: boolean
+  force: boolean
+  /** False with --no-interactive or --yes; undefined: decided by whether a terminal is attached. */
+  interactive: false | undefined
+  help: boolean
+  version: boolean
+}
+
+export const helpMessage = `Usage: create-tool [NAME] [OPTION]...
+
+Scaffold an opencode custom tool: in the folder opencode scans, named as opencode names it, with a
+test that passes. In a terminal, create-tool asks for what the options leave out.
+
+Options:
+  --dir DIR             project folder (default: the current one); the tool goes in DIR/.opencode/tools,
+                        a --plugin package in DIR/NAME
+  --global              put the tool in opencode's global config folder instead
+                        ($XDG_CONFIG_HOME/opencode/tools, else ~/.config/opencode/tools)
+  --plugin              create a publishable npm package whose plugin registers the tools
+  --exports A,B,...     named exports, tool ids NAME_A, NAME_B (default: one default export, id NAME)
+  -t, --template NAME   default, python or shell (default: default)
+  --js                  JavaScript instead of TypeScript
+  --description TEXT    the tool description the model reads (default: the template's)
+  --no-test             no test file and no test dependencies
+  --force               overwrite existing files, and allow replacing a built-in tool
+  --no-interactive      ask nothing; fail on what is missing (also: -y, --yes)
+  -h, --help            show this help
+  -v, --version         show the version
+
+Templates:
+TEMPLATES
+
+Examples:
+  npm create tool hello
+  npm create tool math -- --exports add,multiply --js
+  npm create tool opencode-weather -- --plugin --template python --no-interactive`
+
+export function parseArguments(argv: readonly string[]): CliArguments {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    throw usageError(error)
+  }
+  const { values, positionals } = parsed
+  if (positionals.length > 1) {
+    throw new CreateToolError(
+      "USAGE",
+      `Unexpected argument "${positionals[1]}": give one NAME. See create-tool --help.`,
+    )
+  }
+  if (values.global && values.plugin) {
+    throw new CreateToolError("CONFLICTING_OPTIONS", "--global and --plugin cannot go together: a plugin is a package.")
+  }
+  if (values.global && values.dir !== undefined) {
+    throw new CreateToolError("CONFLICTING_OPTIONS", "--global and --dir cannot go together: --global sets the folder.")
+  }
+  return {
+    name: positionals[0],
+    dir: values.dir,
+    global: values.global ?? false,
+    plugin: values.plugin ?? false,
+    exports: values.exports?.split(",").map((name) => name.trim()),
+    template: values.template,
+    js: values.js ?? false,
+    description: values.description,
+    test: !(values["no-test"] ?? false),
+    force: values.force ?? false,
+    interactive: values["no-interactive"] || values.yes ? false : undefined,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  }
+}
+
+// --- internal ---
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      dir: { type: "string" },
+      global: { type: "boolean" },
+      plugin: { type: "boolean" },
+      exports: { type: "string" },
+      template: { type: "string", short: "t" },
+      js: { type: "boolean" },
+      description: { type: "string" },
+      "no-test": { type: "boolean" },
+      force: { type: "boolean" },
+      "no-interactive": { type: "boolean" },
+      yes: { type: "boolean", short: "y" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  })
+}
+
+function usageError(error: unknown): CreateToolError {
+  const code = (error as { code?: string }).code
+  const message = (error as Error).message
+  const option = /'(-[^' ]*)/.exec(message)?.[1] ?? ""
+  const text =
+    code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+      ? `Unknown option ${option}: see create-tool --help.`
+      : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing|ambiguous/.test(message)
+        ? `Option ${option} needs a value: see create-tool --help.`
+        : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
+          ? `Option ${option} takes no value: see create-tool --help.`
+          : `${message} See create-tool --help.`
+  return new CreateToolError("USAGE", text, { cause: error })
+}

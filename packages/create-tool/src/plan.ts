@@ -1,0 +1,210 @@
+import { readFile, stat } from "node:fs/promises"
+import { isAbsolute, join } from "node:path"
+import { CreateToolError } from "./errors.ts"
+import {
+  builtinToolIds,
+  exportNamesProblem,
+  packageNameProblem,
+  pascalCase,
+  splitPackageName,
+  toolId,
+  toolNameProblem,
+} from "./names.ts"
+import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
+import { formatPackageJson, mergePackageJson, parsePackageJson } from "./package-json.ts"
+import { pluginPackageJson, projectPackageJson } from "./package-json-for.ts"
+import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
+import { findTemplatesDirectory, readFolder, readTemplate, type TemplateInfo } from "./templates.ts"
+
+// Works out every file scaffold() would write, and what is in the way, without writing anything.
+
+/**
+ * `create`: a new file. `overwrite`: the file exists and would be replaced. `update`: an existing
+ * package.json gains entries. `keep`: the file exists and is left as it is (tsconfig.json, .gitignore).
+ */
+export type FileStatus = "create" | "overwrite" | "update" | "keep"
+
+export type PlannedFile = { path: string; content: string; status: FileStatus }
+
+export type ScaffoldPlan = {
+  location: ToolLocation
+  language: Language
+  template: TemplateInfo
+  /** The folder the files go in: `<dir>/.opencode`, the global config folder, or the package folder. */
+  root: string
+  /** The project folder (`project`), the global config folder, or the package folder (`plugin`). */
+  directory: string
+  /** The tool name: the tool file's name without extension. */
+  toolName: string
+  /** The npm package name, for `plugin`. */
+  packageName: string | undefined
+  /** The ids opencode will offer the model, in export order. */
+  toolIds: string[]
+  files: PlannedFile[]
+  /** Files to be replaced: scaffold() needs `overwrite` for them. */
+  existingFiles: string[]
+  /** Tool ids that replace a built-in tool: scaffold() needs `overrideBuiltin` for them. */
+  builtinOverrides: string[]
+  /** Things the user should know, one line each. */
+  notes: string[]
+  test: boolean
+}
+
+export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPlan> {
+  const location = options.location ?? "project"
+  const language = options.language ?? "ts"
+  const test = options.test ?? true
+  const { toolName, packageName } = checkName(options.name, location)
+  const templatesDirectory = options.templatesDirectory ?? findTemplatesDirectory()
+  const template = await readTemplate(templatesDirectory, options.template ?? "default")
+  const toolSource = requiredFile(template.files, `tool.${language}`, template.name)
+  if (options.exports !== undefined) {
+    const problem = exportNamesProblem(toolName, options.exports, template.reservedExportNames)
+    if (problem !== undefined)
+      throw new CreateToolError("INVALID_EXPORT_NAME", problem, { data: { exports: options.exports } })
+  }
+  const description = options.description ?? template.description
+  if (description.trim() === "") {
+    throw new CreateToolError("INVALID_DESCRIPTION", "The description is empty: say what the tool does, for the model.")
+  }
+  const directory = resolveDirectory(options, location, toolName)
+  const root = location === "project" ? join(directory, ".opencode") : directory
+  const exportNames = options.exports ?? ["default"]
+  const tools: RenderedTool[] = exportNames.map((exportName) => ({
+    id: toolId(toolName, exportName),
+    exportName,
+    description: options.exports === undefined ? description : `${description} (${exportName})`,
+    scriptUrl:
+      location === "plugin" ? `../python/${toolId(toolName, exportName)}.py` : `./${toolId(toolName, exportName)}.py`,
+  }))
+  const context: RenderContext = {
+    flags: new Set<string>([location, language]),
+    tools,
+    description,
+    values: {
+      __TOOL_NAME__: toolName,
+      __PACKAGE_NAME__: packageName ?? toolName,
+      __PLUGIN_EXPORT__: `${pascalCase(toolName) || "Tool"}Plugin`,
+    },
+  }
+
+  const wanted: Array<{ path: string; content: string; mode: "create" | "merge" | "keep" }> = []
+  const add = (path: string, content: string, mode: "create" | "merge" | "keep" = "create") =>
+    wanted.push({ path: join(root, path), content, mode })
+  const ext = language
+  const codeFolder = location === "plugin" ? "src" : "tools"
+  const scriptFolder = location === "plugin" ? "python" : "tools"
+
+  add(`${codeFolder}/${toolName}.${ext}`, renderTemplate(toolSource, context))
+  const script = template.files.get("tool.py")
+  if (script !== undefined) for (const tool of tools) add(`${scriptFolder}/${tool.id}.py`, script)
+  if (test) {
+    add(
+      `test/${toolName}.test.${ext}`,
+      renderTemplate(requiredFile(template.files, `tool.test.${ext}`, template.name), context),
+    )
+  }
+
+  if (location === "plugin") {
+    const plugin = await readFolder(join(templatesDirectory, "_plugin"))
+    const packageJson = pluginPackageJson(
+      parsePackageJson(requiredFile(plugin, "package.json", "_plugin"), "_plugin/package.json"),
+      { packageName: packageName ?? toolName, description, language, test, scripts: template.files.has("tool.py") },
+    )
+    add(`src/index.${ext}`, renderTemplate(requiredFile(plugin, `index.${ext}`, "_plugin"), context))
+    add("package.json", formatPackageJson(packageJson))
+    add("README.md", renderTemplate(requiredFile(plugin, "README.md", "_plugin"), context))
+    add(".gitignore", requiredFile(plugin, "_gitignore", "_plugin"))
+    if (language === "ts") {
+      add("tsconfig.json", requiredFile(plugin, "tsconfig.json", "_plugin"))
+      add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
+    }
+  } else {
+    const project = await readFolder(join(templatesDirectory, "_project"))
+    const additions = projectPackageJson(
+      parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
+      { language, test },
+    )
+    add("package.json", formatPackageJson(additions), "merge")
+    if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
+    add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
+  }
+
+  const files: PlannedFile[] = []
+  const existingFiles: string[] = []
+  const notes: string[] = []
+  for (const file of wanted) {
+    const existing = await readExisting(file.path)
+    if (existing === undefined) {
+      files.push({ path: file.path, content: file.content, status: "create" })
+    } else if (file.mode === "keep") {
+      files.push({ path: file.path, content: existing, status: "keep" })
+      if (test && file.path.endsWith(".gitignore") && /^\/?package\.json$/m.test(existing)) {
+        notes.push(
+          `${file.path} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
+        )
+      }
+    } else if (file.mode === "merge") {
+      const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))
+      const content = formatPackageJson(merged.packageJson)
+      files.push({ path: file.path, content, status: content === existing ? "keep" : "update" })
+      for (const entry of merged.kept) notes.push(`${file.path}: kept your "${entry}" as it is.`)
+    } else {
+      files.push({ path: file.path, content: file.content, status: "overwrite" })
+      existingFiles.push(file.path)
+    }
+  }
+
+  const toolIds = tools.map((tool) => tool.id)
+  return {
+    location,
+    language,
+    template,
+    root,
+    directory: location === "project" ? directory : root,
+    toolName,
+    packageName,
+    toolIds,
+    files,
+    existingFiles,
+    builtinOverrides: toolIds.filter((id) => builtinToolIds.includes(id)),
+    notes,
+    test,
+  }
+}
+
+// --- internal ---
+
+function checkName(name: string, location: ToolLocation): { toolName: string; packageName: string | undefined } {
+  if (location === "plugin") {
+    const problem = packageNameProblem(name)
+    if (problem !== undefined) throw new CreateToolError("INVALID_PACKAGE_NAME", problem, { data: { name } })
+    return { toolName: splitPackageName(name).name, packageName: name }
+  }
+  const problem = toolNameProblem(name)
+  if (problem !== undefined) throw new CreateToolError("INVALID_NAME", problem, { data: { name } })
+  return { toolName: name, packageName: undefined }
+}
+
+function resolveDirectory(options: ScaffoldOptions, location: ToolLocation, toolName: string): string {
+  const directory = location === "global" ? options.globalDirectory : options.directory
+  const option = location === "global" ? "globalDirectory" : "directory"
+  if (directory === undefined || !isAbsolute(directory)) {
+    throw new CreateToolError("USAGE", `scaffold() needs an absolute ${option} for location "${location}".`)
+  }
+  return location === "plugin" ? join(directory, toolName) : directory
+}
+
+function requiredFile(files: ReadonlyMap<string, string>, name: string, folder: string): string {
+  const content = files.get(name)
+  if (content === undefined) {
+    throw new CreateToolError("TEMPLATES_NOT_FOUND", `Template "${folder}" has no ${name}: reinstall create-tool.`)
+  }
+  return content
+}
+
+async function readExisting(path: string): Promise<string | undefined> {
+  const stats = await stat(path).catch(() => undefined)
+  if (stats === undefined) return undefined
+  return stats.isFile() ? readFile(path, "utf8") : ""
+}

@@ -1,0 +1,130 @@
+import prompts, { type PromptObject } from "prompts"
+import { CreateToolError } from "./errors.ts"
+import { exportNamesProblem, packageNameProblem, splitPackageName, toolNameProblem } from "./names.ts"
+import type { Language, ToolLocation } from "./options.ts"
+import type { CliArguments } from "./parse-args.ts"
+import type { TemplateInfo } from "./templates.ts"
+
+// The questions asked in a terminal. Each one is skipped when its option was given with a valid
+// value; an invalid value is asked again, with the problem shown. Ctrl-C throws CANCELLED.
+
+export type Answers = {
+  name: string
+  location: ToolLocation
+  template: string
+  language: Language
+  exports: string[] | undefined
+  description: string | undefined
+  test: boolean
+}
+
+export type QuestionContext = {
+  templates: readonly TemplateInfo[]
+  /** The project folder (--dir or the working folder), for the location choices. */
+  directory: string
+  globalDirectory: string
+}
+
+export async function askQuestions(args: CliArguments, context: QuestionContext): Promise<Answers> {
+  const location: ToolLocation = args.global
+    ? "global"
+    : args.plugin
+      ? "plugin"
+      : await ask<ToolLocation>({
+          type: "select",
+          message: "Where should the tool go?",
+          choices: [
+            { title: "this project", description: `${context.directory}/.opencode/tools`, value: "project" },
+            { title: "every project (global)", description: `${context.globalDirectory}/tools`, value: "global" },
+            { title: "a plugin package to publish on npm", description: `${context.directory}/NAME`, value: "plugin" },
+          ],
+        })
+
+  const nameProblem = (value: string) => (location === "plugin" ? packageNameProblem(value) : toolNameProblem(value))
+  const name =
+    args.name !== undefined && nameProblem(args.name) === undefined
+      ? args.name
+      : await ask<string>({
+          type: "text",
+          message: location === "plugin" ? "Package name (also the tool name):" : "Tool name (the tool id):",
+          initial: args.name ?? (location === "plugin" ? "opencode-my-tool" : "my-tool"),
+          validate: (value: string) => nameProblem(value.trim()) ?? true,
+          format: (value: string) => value.trim(),
+        })
+
+  const knownTemplate = context.templates.find((template) => template.name === args.template)
+  const template =
+    knownTemplate?.name ??
+    (await ask<string>({
+      type: "select",
+      message: args.template === undefined ? "Template:" : `There is no template "${args.template}". Template:`,
+      choices: context.templates.map((entry) => ({ title: entry.name, description: entry.summary, value: entry.name })),
+    }))
+  const info = context.templates.find((entry) => entry.name === template)!
+
+  const language: Language = args.js
+    ? "js"
+    : await ask<Language>({
+        type: "select",
+        message: "Language:",
+        choices: [
+          { title: "TypeScript", value: "ts" },
+          { title: "JavaScript", value: "js" },
+        ],
+      })
+
+  const toolName = location === "plugin" ? splitPackageName(name).name : name
+  const exportsProblem = (names: string[]) => exportNamesProblem(toolName, names, info.reservedExportNames)
+  const exports =
+    args.exports !== undefined && exportsProblem(args.exports) === undefined
+      ? args.exports
+      : splitList(
+          await ask<string>({
+            type: "text",
+            message: `Named exports, comma-separated (empty: one default export, tool id ${toolName}):`,
+            initial: args.exports?.join(",") ?? "",
+            validate: (value: string) => (value.trim() === "" ? true : (exportsProblem(splitList(value)!) ?? true)),
+          }),
+        )
+
+  const description =
+    args.description !== undefined && args.description.trim() !== ""
+      ? args.description
+      : await ask<string>({
+          type: "text",
+          message: "Description (what the model reads):",
+          initial: info.description,
+          validate: (value: string) => (value.trim() === "" ? "Say what the tool does, for the model." : true),
+        })
+
+  const test = !args.test
+    ? false
+    : await ask<boolean>({
+        type: "confirm",
+        message: "Add a test (vitest and @opencode-ai/tool-tester)?",
+        initial: true,
+      })
+
+  return { name, location, template, language, exports, description, test }
+}
+
+/** A yes/no question; no by default. */
+export async function confirm(message: string): Promise<boolean> {
+  return ask<boolean>({ type: "confirm", message, initial: false })
+}
+
+// --- internal ---
+
+async function ask<T>(question: Omit<PromptObject<"value">, "name">): Promise<T> {
+  const answers = await prompts({ ...question, name: "value" } as PromptObject<"value">, {
+    onCancel: () => {
+      throw new CreateToolError("CANCELLED", "Operation cancelled")
+    },
+  })
+  return answers.value as T
+}
+
+function splitList(value: string): string[] | undefined {
+  if (value.trim() === "") return undefined
+  return value.split(",").map((name) => name.trim())
+}

@@ -1,0 +1,79 @@
+import { CreateToolError } from "./errors.ts"
+import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
+import { type FileStatus, planScaffold } from "./plan.ts"
+import type { TemplateInfo } from "./templates.ts"
+import { writeFilesAtomically } from "./write-files.ts"
+
+// scaffold(): validate, plan, refuse what needs a --force, write all or nothing. It never touches
+// process, prompts or colours: the CLI does that around it.
+
+export type WrittenFile = {
+  path: string
+  /** `created`, `overwritten`, `updated` (package.json gained entries) or `kept` (left as it was). */
+  status: "created" | "overwritten" | "updated" | "kept"
+}
+
+export type ScaffoldResult = {
+  location: ToolLocation
+  language: Language
+  template: TemplateInfo
+  /** The folder the files went in: `<dir>/.opencode`, the global config folder, or the package folder. */
+  root: string
+  /** The project folder (`project`), the global config folder, or the package folder (`plugin`). */
+  directory: string
+  toolName: string
+  packageName: string | undefined
+  /** The ids opencode will offer the model. */
+  toolIds: string[]
+  files: WrittenFile[]
+  notes: string[]
+  test: boolean
+}
+
+export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
+  const plan = await planScaffold(options)
+  if (plan.builtinOverrides.length > 0 && options.overrideBuiltin !== true) {
+    const ids = plan.builtinOverrides.join(", ")
+    throw new CreateToolError(
+      "BUILTIN_OVERRIDE",
+      `Tool id ${ids} would replace opencode's built-in tool of that name: choose another name, or pass --force to replace it.`,
+      { data: { toolIds: plan.builtinOverrides } },
+    )
+  }
+  if (plan.existingFiles.length > 0 && options.overwrite !== true) {
+    const [first] = plan.existingFiles
+    const more = plan.existingFiles.length > 1 ? ` (and ${plan.existingFiles.length - 1} more)` : ""
+    throw new CreateToolError(
+      "FILE_EXISTS",
+      `${first}${more} exists already: choose another name, or pass --force to overwrite.`,
+      { data: { paths: plan.existingFiles } },
+    )
+  }
+  await writeFilesAtomically(
+    plan.files
+      .filter((file) => file.status !== "keep")
+      .map((file) => ({ path: file.path, content: file.content, replace: file.status !== "create" })),
+  )
+  return {
+    location: plan.location,
+    language: plan.language,
+    template: plan.template,
+    root: plan.root,
+    directory: plan.directory,
+    toolName: plan.toolName,
+    packageName: plan.packageName,
+    toolIds: plan.toolIds,
+    files: plan.files.map((file) => ({ path: file.path, status: writtenStatus[file.status] })),
+    notes: plan.notes,
+    test: plan.test,
+  }
+}
+
+// --- internal ---
+
+const writtenStatus: Record<FileStatus, WrittenFile["status"]> = {
+  create: "created",
+  overwrite: "overwritten",
+  update: "updated",
+  keep: "kept",
+}
