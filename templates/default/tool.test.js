@@ -1,0 +1,36 @@
+// @ts-check
+import { fileURLToPath } from "node:url"
+import { loadTools, runTool } from "@opencode-ai/tool-tester"
+import { expect, test } from "vitest"
+
+/** @param {string} relativePath */
+const folder = (relativePath) => fileURLToPath(new URL(relativePath, import.meta.url))
+const project = await loadTools(
+  // @if project
+  // The project folder (the one holding .opencode/), whose .opencode/tools/ is scanned as opencode does.
+  { directory: folder("../.."), global: false },
+  // @end
+  // @if global
+  // The global config folder (this file's parent), scanned as opencode does, whatever XDG_CONFIG_HOME says.
+  { directory: folder(".."), global: true, env: { XDG_CONFIG_HOME: folder("../..") } },
+  // @end
+  // @if plugin
+  // The package folder, loaded as opencode loads a path in the "plugin" list of opencode.json: through
+  // package.json exports["./server"], which the test script builds first.
+  { directory: folder(".."), global: false, plugins: [folder("..")] },
+  // @end
+)
+
+test("opencode sees the tools of __TOOL_NAME__", () => {
+  // A tool file that fails to import takes every custom tool down in opencode: no errors allowed.
+  expect(project.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([])
+  expect(project.tools.map((found) => found.id)).toEqual(expect.arrayContaining(["__TOOL_IDS__"]))
+})
+
+// @tool-begin
+test("__TOOL_ID__ greets by name", async () => {
+  const result = await runTool(project, "__TOOL_ID__", { name: "Ada" })
+  expect(result.status).toBe("completed")
+  expect(result.output).toBe("Hello, Ada!")
+})
+// @tool-end

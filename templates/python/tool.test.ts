@@ -1,0 +1,35 @@
+import { fileURLToPath } from "node:url"
+import { loadTools, runTool } from "@opencode-ai/tool-tester"
+import { expect, test } from "vitest"
+
+const folder = (relativePath: string) => fileURLToPath(new URL(relativePath, import.meta.url))
+const project = await loadTools(
+  // @if project
+  // The project folder (the one holding .opencode/), whose .opencode/tools/ is scanned as opencode does.
+  { directory: folder("../.."), global: false },
+  // @end
+  // @if global
+  // The global config folder (this file's parent), scanned as opencode does, whatever XDG_CONFIG_HOME says.
+  { directory: folder(".."), global: true, env: { XDG_CONFIG_HOME: folder("../..") } },
+  // @end
+  // @if plugin
+  // The package folder, loaded as opencode loads a path in the "plugin" list of opencode.json: through
+  // package.json exports["./server"], which the test script builds first.
+  { directory: folder(".."), global: false, plugins: [folder("..")] },
+  // @end
+)
+
+test("opencode sees the tools of __TOOL_NAME__", () => {
+  // A tool file that fails to import takes every custom tool down in opencode: no errors allowed.
+  expect(project.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([])
+  expect(project.tools.map((found) => found.id)).toEqual(expect.arrayContaining(["__TOOL_IDS__"]))
+})
+
+// @tool-begin
+test("__TOOL_ID__ passes the text to Python unchanged", async () => {
+  const text = `it's "quoted"; $(echo not run) && echo neither`
+  const result = await runTool(project, "__TOOL_ID__", { text })
+  expect(result.status).toBe("completed")
+  expect(JSON.parse(result.output)).toEqual({ text, words: 8, characters: text.length })
+})
+// @tool-end

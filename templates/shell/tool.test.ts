@@ -1,0 +1,47 @@
+import { fileURLToPath } from "node:url"
+import { loadTools, runTool } from "@opencode-ai/tool-tester"
+import { expect, test } from "vitest"
+
+const folder = (relativePath: string) => fileURLToPath(new URL(relativePath, import.meta.url))
+const project = await loadTools(
+  // @if project
+  // The project folder (the one holding .opencode/), whose .opencode/tools/ is scanned as opencode does.
+  { directory: folder("../.."), global: false },
+  // @end
+  // @if global
+  // The global config folder (this file's parent), scanned as opencode does, whatever XDG_CONFIG_HOME says.
+  { directory: folder(".."), global: true, env: { XDG_CONFIG_HOME: folder("../..") } },
+  // @end
+  // @if plugin
+  // The package folder, loaded as opencode loads a path in the "plugin" list of opencode.json: through
+  // package.json exports["./server"], which the test script builds first.
+  { directory: folder(".."), global: false, plugins: [folder("..")] },
+  // @end
+)
+
+test("opencode sees the tools of __TOOL_NAME__", () => {
+  // A tool file that fails to import takes every custom tool down in opencode: no errors allowed.
+  expect(project.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([])
+  expect(project.tools.map((found) => found.id)).toEqual(expect.arrayContaining(["__TOOL_IDS__"]))
+})
+
+// @tool-begin
+test("__TOOL_ID__ runs the program without a shell, after asking permission", async () => {
+  const argument = "a b; echo injected $(whoami)"
+  const program = ["-e", "process.stdout.write(process.argv[1])", argument]
+  const result = await runTool(project, "__TOOL_ID__", { command: process.execPath, args: program })
+  expect(result.status).toBe("completed")
+  expect(result.output).toBe(argument)
+  const commandLine = [process.execPath, ...program].join(" ")
+  expect(result.asks).toEqual([
+    expect.objectContaining({ permission: "__TOOL_ID__", patterns: [commandLine], decision: "allow" }),
+  ])
+})
+
+test("__TOOL_ID__ tells the model when the program fails", async () => {
+  const result = await runTool(project, "__TOOL_ID__", { command: process.execPath, args: ["-e", "process.exit(3)"] })
+  expect(result.status).toBe("completed")
+  expect(result.output).toContain("Exit code 3")
+  expect(result.metadata).toMatchObject({ exitCode: 3 })
+})
+// @tool-end
