@@ -1,0 +1,32 @@
+// The provider-specific rewrites opencode applies to every tool schema just before a request
+// (`ProviderTransform.schema`, spec §6.3 and §11), and the `strict` flag it sets on tools (§5.4).
+import { sanitizeGeminiSchema } from "./gemini-schema.ts"
+import { sanitizeMoonshotSchema } from "./moonshot-schema.ts"
+import { sanitizeOpenAISchema } from "./openai-schema.ts"
+
+/** What the fixes depend on: the model's AI SDK package, provider id and provider-side model id. */
+export type SchemaModel = { npm: string; providerID: string; modelID: string }
+
+/**
+ * The schema as opencode sends it to `model`, after, in this order: the OpenAI sanitiser,
+ * the Moonshot/Kimi fixes and the Gemini fixes, each when it applies. The input is never changed;
+ * it is returned itself when no fix applies (opencode then sends it as it is).
+ */
+export function providerSchema(schema: Record<string, unknown>, model: SchemaModel): Record<string, unknown> {
+  let result: unknown = schema
+  // "@ai-sdk/azure" too: the spec leaves it open (§6.3.1 [V], §10 item 5), but the 1.18.34 binary,
+  // driven with an Azure provider, sent byte-for-byte the same sanitised schemas as with OpenAI.
+  if (model.npm === "@ai-sdk/openai" || model.npm === "@ai-sdk/azure") result = sanitizeOpenAISchema(result)
+  if (model.providerID === "moonshotai" || model.modelID.toLowerCase().includes("kimi")) {
+    result = sanitizeMoonshotSchema(result)
+  }
+  if (model.providerID === "google" || model.modelID.includes("gemini")) result = sanitizeGeminiSchema(result)
+  return result as Record<string, unknown>
+}
+
+/** The `strict` flag opencode puts on every tool for this AI SDK package: `false` for OpenAI-style APIs (Codex parity). */
+export function strictFlag(npm: string): false | undefined {
+  return npm === "@ai-sdk/openai" || npm === "@ai-sdk/azure" || npm === "@ai-sdk/amazon-bedrock/mantle"
+    ? false
+    : undefined
+}
