@@ -1,0 +1,47 @@
+// opencode's ascending identifiers (spec §4.5): `<prefix>_` + 12 hex chars + 14 base62 chars.
+// The hex part grows with time, so ids created later sort after earlier ones, even within one
+// millisecond (a counter fills the low 12 bits). The base62 tail keeps ids unique across processes.
+
+import { randomBytes } from "node:crypto"
+
+/** Prefixes opencode uses for ascending ids: saved tool output, parts, sessions and messages. */
+export type AscendingIdPrefix = "tool" | "prt" | "ses" | "msg"
+
+/** Returns a new id such as `tool_22afd3213001rAc3qPyh4sFhA1`. */
+export function ascendingId(prefix: AscendingIdPrefix): string {
+  const now = Date.now()
+  if (now !== lastMillisecond) {
+    lastMillisecond = now
+    counter = 0
+  }
+  counter += 1
+  const stamp = BigInt(now) * 0x1000n + BigInt(counter)
+  return `${prefix}_${timeHex(stamp)}${randomBase62(randomLength)}`
+}
+
+// --- internal ---
+
+const base62Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+const randomLength = 14
+const timeBytes = 6
+
+let lastMillisecond = 0
+let counter = 0
+
+/** The 6 low bytes of the stamp, big-endian, as 12 lowercase hex chars. */
+function timeHex(stamp: bigint): string {
+  let hex = ""
+  for (let index = timeBytes - 1; index >= 0; index -= 1) {
+    const byte = Number((stamp >> BigInt(index * 8)) & 0xffn)
+    hex += byte.toString(16).padStart(2, "0")
+  }
+  return hex
+}
+
+/** Each char is `byte % 62` of a random byte, like opencode (slightly biased, by design). */
+function randomBase62(length: number): string {
+  const bytes = randomBytes(length)
+  let text = ""
+  for (const byte of bytes) text += base62Alphabet[byte % 62]
+  return text
+}

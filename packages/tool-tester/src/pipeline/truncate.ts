@@ -1,0 +1,208 @@
+// opencode's output truncation for custom tools (spec §4.3, checked against the binary in §11):
+// keep whole lines from the head while both the line count and the UTF-8 byte budget allow, save
+// the full text to `tool_<id>` and tell the model where it is.
+//
+// The plan never splits the whole text. It walks only the lines it may keep (at most maxBytes
+// chars), then either takes the byte length of the whole text (byte limit hit) or counts the
+// remaining newlines with indexOf (line limit hit). On 100 MB that is one native pass instead of
+// millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
+
+import { mkdir, open, rename, rm } from "node:fs/promises"
+import path from "node:path"
+import { ascendingId } from "./ascending-id.ts"
+
+export interface TruncationLimits {
+  /** Most lines (elements of `text.split("\n")`) kept untouched; inclusive. */
+  maxLines: number
+  /** Most UTF-8 bytes kept untouched; inclusive. */
+  maxBytes: number
+}
+
+/** opencode's defaults, used unless config `tool_output.max_lines` / `max_bytes` say otherwise. */
+export const defaultTruncationLimits: Readonly<TruncationLimits> = Object.freeze({ maxLines: 2000, maxBytes: 51200 })
+
+export interface TruncationPlan {
+  /** The kept head lines joined by `\n` (empty when the first line alone is over the budget). */
+  preview: string
+  /** Lines or bytes left out, as opencode counts them. */
+  removed: number
+  /** `bytes` whenever the byte budget stopped the walk, even if the line limit would have too. */
+  unit: "lines" | "bytes"
+}
+
+export interface TruncateOptions {
+  maxLines?: number
+  maxBytes?: number
+  /** Whether the agent may use the task tool; picks which hint the model reads. */
+  hasTaskTool: boolean
+  /** Folder for the full output, opencode's `<data>/tool-output`; created if missing. */
+  outputDir: string
+}
+
+export type TruncateResult =
+  | { content: string; truncated: false }
+  | { content: string; truncated: true; outputPath: string }
+
+/**
+ * The pure part of truncation: what to keep and what to report, or null when `text` is within
+ * both limits. No I/O; the preview is a fresh copy, so it does not keep a huge `text` alive.
+ */
+export function planTruncation(
+  text: string,
+  limits: TruncationLimits = defaultTruncationLimits,
+): TruncationPlan | null {
+  const { maxLines, maxBytes } = limits
+  // A UTF-16 code unit never takes fewer than one UTF-8 byte, so a long text is over for sure.
+  let totalBytes = text.length > maxBytes ? undefined : Buffer.byteLength(text, "utf8")
+  if (totalBytes !== undefined && totalBytes <= maxBytes && !hasMoreLinesThan(text, maxLines)) return null
+
+  const walk = walkHead(text, maxLines, maxBytes)
+  const preview = copyString(text.slice(0, walk.previewEnd))
+  if (walk.hitBytes) {
+    totalBytes ??= Buffer.byteLength(text, "utf8")
+    return { preview, removed: totalBytes - walk.keptBytes, unit: "bytes" }
+  }
+  // The line limit stopped the walk at the newline after the last kept line (or at the start).
+  const uncounted = walk.keptLines === 0 ? 0 : walk.previewEnd + 1
+  const totalLines = walk.keptLines + 1 + countNewlines(text, uncounted)
+  return { preview, removed: totalLines - walk.keptLines, unit: "lines" }
+}
+
+/** Builds the text the model sees for a truncated output (head direction). */
+export function formatTruncatedContent(plan: TruncationPlan, outputPath: string, hasTaskTool: boolean): string {
+  return `${plan.preview}\n\n...${plan.removed} ${plan.unit} truncated...\n\n${hint(outputPath, hasTaskTool)}`
+}
+
+/**
+ * opencode's `Truncate.output` for custom tools: returns `text` untouched when it is within the
+ * limits, otherwise saves the full text to `outputDir/tool_<ascending id>` (no extension,
+ * written to a temporary file then renamed) and returns the preview with the hint.
+ */
+export async function truncateOutput(text: string, options: TruncateOptions): Promise<TruncateResult> {
+  const plan = planTruncation(text, {
+    maxLines: options.maxLines ?? defaultTruncationLimits.maxLines,
+    maxBytes: options.maxBytes ?? defaultTruncationLimits.maxBytes,
+  })
+  if (plan === null) return { content: text, truncated: false }
+  const outputPath = path.resolve(options.outputDir, ascendingId("tool"))
+  await writeAtomically(outputPath, text)
+  return { content: formatTruncatedContent(plan, outputPath, options.hasTaskTool), truncated: true, outputPath }
+}
+
+// --- internal ---
+
+interface HeadWalk {
+  keptLines: number
+  keptBytes: number
+  /** Index in `text` just past the last kept line (0 when nothing is kept). */
+  previewEnd: number
+  hitBytes: boolean
+}
+
+/** §4.3 step 3, reading each line only as far as the remaining byte budget. */
+function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
+  const length = text.length
+  let keptLines = 0
+  let keptBytes = 0
+  let previewEnd = 0
+  let lineStart = 0
+  while (keptLines < maxLines) {
+    const budget = maxBytes - keptBytes
+    let size = keptLines > 0 ? 1 : 0
+    let index = lineStart
+    while (size <= budget && index < length) {
+      const code = text.charCodeAt(index)
+      if (code === newline) break
+      if (code < 0x80) size += 1
+      else if (code < 0x800) size += 2
+      else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
+        size += 4
+        index += 1
+      } else size += 3 // rest of the BMP, and lone surrogates (written as U+FFFD)
+      index += 1
+    }
+    if (size > budget) return { keptLines, keptBytes, previewEnd, hitBytes: true }
+    keptLines += 1
+    keptBytes += size
+    previewEnd = index
+    if (index >= length) break
+    lineStart = index + 1
+  }
+  return { keptLines, keptBytes, previewEnd, hitBytes: false }
+}
+
+const newline = 10
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+function hasMoreLinesThan(text: string, maxLines: number): boolean {
+  let lines = 1
+  let index = text.indexOf("\n")
+  while (index !== -1 && lines <= maxLines) {
+    lines += 1
+    index = text.indexOf("\n", index + 1)
+  }
+  return lines > maxLines
+}
+
+function countNewlines(text: string, from: number): number {
+  let count = 0
+  let index = text.indexOf("\n", from)
+  while (index !== -1) {
+    count += 1
+    index = text.indexOf("\n", index + 1)
+  }
+  return count
+}
+
+/**
+ * `slice` makes a view that keeps its whole parent alive. Concatenating and slicing again makes V8
+ * flatten into a new string that owns only the preview, so a 100 MB output can be collected.
+ */
+function copyString(view: string): string {
+  return `${view}\n`.slice(0, -1)
+}
+
+function hint(outputPath: string, hasTaskTool: boolean): string {
+  const saved = `The tool call succeeded but the output was truncated. Full output saved to: ${outputPath}\n`
+  return hasTaskTool
+    ? `${saved}Use the Task tool to have explore agent process this file with Grep and Read (with offset/limit). Do NOT read the full file yourself - delegate to save context.`
+    : `${saved}Use Grep to search the full content or Read with offset/limit to view specific sections.`
+}
+
+/** Chars per write: small enough to keep the encoded buffer small, large enough to be quick. */
+const writeChunkLength = 1 << 20
+
+/**
+ * Writes `text` as UTF-8 to a `.tmp` sibling, flushes it, then renames it into place, so the
+ * final name never holds half a file. The temporary name starts with `tool_` too, so a file left
+ * by a crash is swept by opencode's 7-day cleanup.
+ */
+async function writeAtomically(finalPath: string, text: string): Promise<void> {
+  await mkdir(path.dirname(finalPath), { recursive: true })
+  const temporaryPath = `${finalPath}.tmp`
+  const handle = await open(temporaryPath, "wx")
+  try {
+    try {
+      for (let start = 0; start < text.length; ) {
+        let end = Math.min(start + writeChunkLength, text.length)
+        // Never cut a surrogate pair in two: each half alone would be written as U+FFFD.
+        if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end -= 1
+        const bytes = Buffer.from(text.slice(start, end), "utf8")
+        for (let written = 0; written < bytes.length; ) {
+          written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten
+        }
+        start = end
+      }
+      await handle.datasync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporaryPath, finalPath)
+  } catch (error) {
+    await rm(temporaryPath, { force: true })
+    throw error
+  }
+}
