@@ -92,7 +92,8 @@ function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
     const resultLines = text.split("\n")
     for (const line of resultLines.slice(0, maxLines)) lines.push(`    ${paint.dim("│")} ${line}`)
     if (resultLines.length > maxLines) {
-      lines.push(`    ${paint.dim(`│ … ${resultLines.length - maxLines} more lines`)}`)
+      const more = resultLines.length - maxLines
+      lines.push(`    ${paint.dim(`│ … ${more} more line${more === 1 ? "" : "s"}`)}`)
     }
   }
   return lines

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest"
+import type { E2EResult } from "../../src/e2e/e2e-result.ts"
+import { formatTranscript } from "../../src/e2e/transcript.ts"
+
+const result: E2EResult = {
+  opencode: "/bin/opencode",
+  model: "mock/mock-model",
+  tools: [
+    { type: "function", function: { name: "bash" } },
+    { type: "function", function: { name: "echo" } },
+  ],
+  requests: [],
+  calls: [
+    {
+      turn: 0,
+      id: "call_1",
+      as_called: { name: "ECHO", arguments: '{"message":"hi"}' },
+      as_run: { name: "echo", arguments: '{"message":"hi"}' },
+      result: "one\ntwo\nthree",
+      status: "completed",
+      title: "echo hi",
+      metadata: { truncated: false },
+      error: null,
+      input: { message: "hi" },
+      tool: "echo",
+    },
+    {
+      turn: 1,
+      id: "call_2",
+      as_called: { name: "nope", arguments: "{}" },
+      as_run: { name: "invalid", arguments: '{"tool":"nope","error":"unavailable"}' },
+      result: "The arguments provided to the tool are invalid: unavailable",
+      status: "completed",
+      title: "Invalid Tool",
+      metadata: { truncated: false },
+      error: null,
+      input: {},
+      tool: "invalid",
+    },
+  ],
+  events: [{ type: "text", part: { type: "text", text: "all done" } }],
+  toolOutputFiles: [{ name: "tool_abc", bytes: 12 }],
+  errors: [{ source: "event", message: "Unexpected server error." }],
+  exitCode: 0,
+  durationMs: 4200,
+  sandbox: { project: "/tmp/p", home: "/tmp/h", data: "/tmp/h/.local/share" },
+}
+
+describe("formatTranscript", () => {
+  it("shows each turn's calls, how opencode ran them and what the model read back", () => {
+    expect(formatTranscript(result, { maxResultLines: 2 })).toBe(
+      [
+        "opencode e2e run with mock/mock-model (exit 0, 0 model requests, 4.2 s)",
+        "Tools offered: bash, echo",
+        "",
+        "Turn 1",
+        '  → ECHO {"message":"hi"}',
+        "    repaired to echo",
+        '    completed · title "echo hi" · metadata {"truncated":false}',
+        "    │ one",
+        "    │ two",
+        "    │ … 1 more line",
+        "",
+        "Turn 2",
+        "  → nope {}",
+        '    rerouted to invalid {"tool":"nope","error":"unavailable"}',
+        '    completed · title "Invalid Tool" · metadata {"truncated":false}',
+        "    │ The arguments provided to the tool are invalid: unavailable",
+        "",
+        "Model text",
+        "  all done",
+        "",
+        "Tool output files",
+        "  tool_abc (12 bytes)",
+        "",
+        "opencode errors",
+        "  [event] Unexpected server error.",
+        "",
+      ].join("\n"),
+    )
+  })
+
+  it("adds no escape codes unless colour is asked for", () => {
+    expect(formatTranscript(result)).not.toContain("\u001b[")
+  })
+})
