@@ -148,7 +148,10 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))
       const content = formatPackageJson(merged.packageJson)
       files.push({ path: file.path, content, status: content === existing ? "keep" : "update" })
-      for (const entry of merged.kept) notes.push(`${file.path}: kept your "${entry}" as it is.`)
+      // A different version of a dependency is the user's (or opencode's) choice: not worth a note.
+      for (const entry of merged.kept.filter((kept) => !/^(dev)?[dD]ependencies\./.test(kept))) {
+        notes.push(`${file.path}: kept your "${entry}" as it is.`)
+      }
     } else {
       files.push({ path: file.path, content: file.content, status: "overwrite" })
       existingFiles.push(file.path)

@@ -1,0 +1,252 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, test } from "vitest"
+import { printedToolIds, runCli, useTmpDir } from "./helpers.ts"
+
+// Every flag and every error, through the built bin with stdin not a terminal (so it never asks).
+
+const files = (directory: string) =>
+  existsSync(directory) ? readdirSync(directory, { recursive: true, encoding: "utf8" }).sort() : []
+const read = (path: string) => readFileSync(path, "utf8")
+
+describe("options", () => {
+  test("--help shows the usage, every option and the templates", async () => {
+    const { code, stdout } = await runCli(["--help"], { cwd: useTmpDir() })
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Usage: create-tool \[NAME\]/)
+    for (const option of ["--dir", "--global", "--plugin", "--exports", "--template", "--js", "--description"]) {
+      expect(stdout).toContain(option)
+    }
+    for (const option of ["--no-test", "--force", "--no-interactive", "--yes"]) expect(stdout).toContain(option)
+    expect(stdout).toMatch(/^ {2}default +a tool that greets/m)
+    expect(stdout).toMatch(/^ {2}python +/m)
+    expect(stdout).toMatch(/^ {2}shell +/m)
+    expect((await runCli(["-h"], { cwd: useTmpDir() })).stdout).toBe(stdout)
+  })
+
+  test("--version prints the package version", async () => {
+    const { version } = JSON.parse(read(new URL("../package.json", import.meta.url).pathname))
+    const { code, stdout } = await runCli(["--version"], { cwd: useTmpDir() })
+    expect([code, stdout]).toEqual([0, `create-tool ${version}\n`])
+    expect((await runCli(["-v"], { cwd: useTmpDir() })).stdout).toBe(stdout)
+  })
+
+  test("NAME alone writes .opencode/tools/NAME.ts in the working folder and prints what it did", async () => {
+    const cwd = useTmpDir()
+    const { code, stdout, stderr } = await runCli(["hello"], { cwd })
+    expect([code, stderr]).toEqual([0, ""])
+    expect(files(join(cwd, ".opencode"))).toEqual([
+      ".gitignore",
+      "package.json",
+      "test",
+      "test/hello.test.ts",
+      "tools",
+      "tools/hello.ts",
+      "tsconfig.json",
+    ])
+    expect(stdout).toContain("✔ Created tool hello (default template, TypeScript) in .opencode")
+    expect(stdout).toContain("created     .opencode/tools/hello.ts")
+    expect(printedToolIds(stdout)).toEqual(["hello"])
+    expect(stdout).toContain(
+      ["Next steps:", "  cd .opencode", "  npm install", "  npm test", "  npx tool-tester run hello"].join("\n"),
+    )
+    expect(stdout).not.toContain(String.fromCharCode(27)) // no colour codes when not a terminal
+  })
+
+  test("--no-interactive and --yes behave the same", async () => {
+    for (const flag of ["--no-interactive", "--yes", "-y"]) {
+      const cwd = useTmpDir()
+      expect((await runCli(["hello", flag], { cwd })).code).toBe(0)
+      expect(existsSync(join(cwd, ".opencode/tools/hello.ts"))).toBe(true)
+    }
+  })
+
+  test("--dir puts .opencode in that folder, creating it", async () => {
+    const cwd = useTmpDir()
+    const { code, stdout } = await runCli(["hello", "--dir", "apps/web"], { cwd })
+    expect(code).toBe(0)
+    expect(existsSync(join(cwd, "apps/web/.opencode/tools/hello.ts"))).toBe(true)
+    expect(stdout).toContain("  cd apps/web/.opencode\n")
+  })
+
+  test("--global writes to $XDG_CONFIG_HOME/opencode/tools", async () => {
+    const cwd = useTmpDir()
+    const config = join(cwd, "config")
+    const { code, stdout } = await runCli(["hello", "--global"], { cwd, env: { XDG_CONFIG_HOME: config } })
+    expect(code).toBe(0)
+    expect(files(join(config, "opencode"))).toContain("tools/hello.ts")
+    expect(files(join(cwd, ".opencode"))).toEqual([])
+    expect(stdout).toContain("opencode will offer hello in every project.")
+  })
+
+  test("--global without XDG_CONFIG_HOME writes to ~/.config/opencode/tools", async () => {
+    const home = useTmpDir()
+    const { code } = await runCli(["hello", "--global"], { cwd: home, env: { HOME: home, XDG_CONFIG_HOME: "" } })
+    expect(code).toBe(0)
+    expect(existsSync(join(home, ".config/opencode/tools/hello.ts"))).toBe(true)
+  })
+
+  test("--plugin creates the package folder DIR/NAME", async () => {
+    const cwd = useTmpDir()
+    const { code, stdout } = await runCli(["opencode-weather", "--plugin", "--dir", "packages"], { cwd })
+    expect(code).toBe(0)
+    expect(files(join(cwd, "packages/opencode-weather"))).toContain("src/index.ts")
+    expect(stdout).toContain("✔ Created plugin package opencode-weather (default template, TypeScript)")
+    expect(printedToolIds(stdout)).toEqual(["opencode-weather"])
+    expect(stdout).toContain('add "opencode-weather" to the "plugin" list of opencode.json')
+  })
+
+  test("--exports makes named exports, one tool id each", async () => {
+    const cwd = useTmpDir()
+    const { stdout } = await runCli(["math", "--exports", "add,multiply"], { cwd })
+    expect(printedToolIds(stdout)).toEqual(["math_add", "math_multiply"])
+    expect(read(join(cwd, ".opencode/tools/math.ts"))).toContain("export const multiply = tool({")
+  })
+
+  test("--template and -t choose the template", async () => {
+    const cwd = useTmpDir()
+    expect((await runCli(["count", "--template", "python"], { cwd })).code).toBe(0)
+    expect(files(join(cwd, ".opencode/tools"))).toEqual(["count.py", "count.ts"])
+    expect((await runCli(["run", "-t", "shell"], { cwd })).code).toBe(0)
+    expect(read(join(cwd, ".opencode/tools/run.ts"))).toContain("context.ask(")
+  })
+
+  test("--js writes JavaScript", async () => {
+    const cwd = useTmpDir()
+    const { stdout } = await runCli(["hello", "--js"], { cwd })
+    expect(files(join(cwd, ".opencode"))).toEqual([
+      ".gitignore",
+      "package.json",
+      "test",
+      "test/hello.test.js",
+      "tools",
+      "tools/hello.js",
+    ])
+    expect(stdout).toContain("(default template, JavaScript)")
+  })
+
+  test("--description sets what the model reads", async () => {
+    const cwd = useTmpDir()
+    await runCli(["hello", "--description", 'Say "hi" to $USER'], { cwd })
+    expect(read(join(cwd, ".opencode/tools/hello.ts"))).toContain('description: "Say \\"hi\\" to $USER",')
+  })
+
+  test("--no-test writes no test and no test dependencies", async () => {
+    const cwd = useTmpDir()
+    const { stdout } = await runCli(["hello", "--no-test"], { cwd })
+    expect(files(join(cwd, ".opencode"))).not.toContain("test/hello.test.ts")
+    expect(read(join(cwd, ".opencode/package.json"))).not.toContain("vitest")
+    expect(stdout).toContain("npx @opencode-ai/tool-tester run hello")
+  })
+
+  test("--force overwrites existing files and allows replacing a built-in tool", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+    writeFileSync(join(cwd, ".opencode/tools/bash.ts"), "mine")
+    const { code, stdout } = await runCli(["bash", "--force"], { cwd })
+    expect(code).toBe(0)
+    expect(read(join(cwd, ".opencode/tools/bash.ts"))).toContain("tool({")
+    expect(stdout).toContain("overwritten .opencode/tools/bash.ts")
+    expect(stdout).toContain("! bash replaces opencode's built-in tool of that name")
+  })
+
+  test("the next commands follow the package manager that ran create-tool", async () => {
+    const cwd = useTmpDir()
+    const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
+    const { stdout } = await runCli(["hello"], { cwd, env })
+    expect(stdout).toContain("  pnpm install\n  pnpm test\n  pnpm exec tool-tester run hello --dir .. --args")
+  })
+})
+
+describe("bad input: one line on stderr, exit code 1, nothing written", () => {
+  test.each([
+    [[], "MISSING_NAME", "Missing the tool name"],
+    [[""], "INVALID_NAME", "The tool name is empty"],
+    [["../x"], "INVALID_NAME", "is a path"],
+    [["/etc/passwd"], "INVALID_NAME", "is a path"],
+    [["my.tool"], "INVALID_NAME", 'contains "."'],
+    [["my tool"], "INVALID_NAME", 'contains " "'],
+    [["9lives"], "INVALID_NAME", "must start with a letter"],
+    [["x".repeat(65)], "INVALID_NAME", "at most 64"],
+    [["nul"], "INVALID_NAME", "reserved file name on Windows"],
+    [["Weather", "--plugin"], "INVALID_PACKAGE_NAME", "capital letters"],
+    [
+      ["hello", "--template", "rust"],
+      "UNKNOWN_TEMPLATE",
+      'Unknown template "rust": choose one of default, python, shell',
+    ],
+    [["hello", "--exports", "add,add"], "INVALID_EXPORT_NAME", "given twice"],
+    [["hello", "--exports", "default"], "INVALID_EXPORT_NAME", "default export"],
+    [["hello", "--exports", ""], "INVALID_EXPORT_NAME", "empty name"],
+    [["hello", "--description", " "], "INVALID_DESCRIPTION", "--description is empty"],
+    [["bash"], "BUILTIN_OVERRIDE", "would replace opencode's built-in tool"],
+    [["read", "--plugin"], "BUILTIN_OVERRIDE", "pass --force"],
+    [["hello", "--bogus"], "USAGE", "Unknown option --bogus"],
+    [["hello", "--dir"], "USAGE", "Option --dir needs a value"],
+    [["hello", "extra"], "USAGE", 'Unexpected argument "extra"'],
+    [["hello", "--global", "--plugin"], "CONFLICTING_OPTIONS", "--global and --plugin cannot go together"],
+    [["hello", "--global", "--dir", "x"], "CONFLICTING_OPTIONS", "--global and --dir cannot go together"],
+  ])("%j: %s", async (args, code, message) => {
+    const cwd = useTmpDir()
+    const run = await runCli(args, { cwd, env: { XDG_CONFIG_HOME: join(cwd, "config") } })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe("")
+    expect(run.stderr).toContain(message)
+    expect(run.stderr).toMatch(new RegExp(`^✖ [^\\n]+ \\[${code}\\]\\n$`))
+    expect(files(cwd)).toEqual([])
+  })
+
+  test("an existing file is never overwritten without --force", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+    writeFileSync(join(cwd, ".opencode/tools/hello.ts"), "mine")
+    const run = await runCli(["hello"], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^✖ .*\.opencode\/tools\/hello\.ts exists already: .*--force.* \[FILE_EXISTS\]\n$/)
+    expect(read(join(cwd, ".opencode/tools/hello.ts"))).toBe("mine")
+    expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
+  })
+
+  test("an existing plugin folder is never overwritten without --force", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, "weather"))
+    writeFileSync(join(cwd, "weather/package.json"), "{}")
+    const run = await runCli(["weather", "--plugin"], { cwd })
+    expect(run.stderr).toMatch(/weather\/package\.json exists already/)
+    expect(files(join(cwd, "weather"))).toEqual(["package.json"])
+  })
+
+  test("a folder that cannot be written: a file in the way", async () => {
+    const cwd = useTmpDir()
+    writeFileSync(join(cwd, "not-a-folder"), "")
+    const run = await runCli(["hello", "--dir", "not-a-folder/app"], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(
+      /^✖ Cannot write .*not-a-folder\/app\/\.opencode\/tools: part of that path is a file.* \[UNWRITABLE\]\n$/,
+    )
+    expect(files(cwd)).toEqual(["not-a-folder"])
+  })
+
+  test("a folder that cannot be written: no permission", async () => {
+    const cwd = useTmpDir()
+    // Root ignores file modes, so as root use a folder the kernel refuses to anyone: /sys.
+    const isRoot = process.getuid?.() === 0
+    const directory = isRoot ? "/sys/create-tool-test" : join(cwd, "read-only")
+    if (!isRoot) mkdirSync(directory, { mode: 0o555 })
+    const run = await runCli(["hello", "--dir", directory], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(
+      /^✖ Cannot write .*: (permission denied|operation not permitted|the file system is read-only)\. Nothing was written.* \[UNWRITABLE\]\n$/,
+    )
+    expect(existsSync(join(directory, ".opencode"))).toBe(false)
+  })
+
+  test("a package.json that is not JSON", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    writeFileSync(join(cwd, ".opencode/package.json"), "{ oops")
+    const run = await runCli(["hello"], { cwd })
+    expect(run.stderr).toMatch(/^✖ .*package\.json is not valid JSON .* \[INVALID_PACKAGE_JSON\]\n$/)
+    expect(files(join(cwd, ".opencode"))).toEqual(["package.json"])
+  })
+})

@@ -1,0 +1,99 @@
+import { execFile } from "node:child_process"
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { onTestFinished } from "vitest"
+
+export const packageDirectory = fileURLToPath(new URL("..", import.meta.url))
+export const workspaceDirectory = fileURLToPath(new URL("../../..", import.meta.url))
+export const binFile = join(packageDirectory, "bin.js")
+export const templatesDirectory = join(workspaceDirectory, "templates")
+
+/** A fresh temporary folder, removed when the test finishes. */
+export function useTmpDir(prefix = "create-tool-"): string {
+  const directory = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
+  return directory
+}
+
+export type Run = { code: number; stdout: string; stderr: string }
+
+/** Runs a command to its end; never rejects on a non-zero exit. */
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeout?: number },
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      command,
+      [...args],
+      {
+        cwd: options.cwd,
+        env: { ...cleanEnvironment(), ...options.env },
+        timeout: options.timeout ?? 120_000,
+        maxBuffer: 20 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== "number") return reject(error)
+        resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr })
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+    else child.stdin?.end()
+  })
+}
+
+/** Runs the built create-tool bin with stdin not a terminal, so it never asks. */
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<Run> {
+  return run(process.execPath, [binFile, ...args], options)
+}
+
+/** The ids listed under "Tool ids opencode will see:" in create-tool's output. */
+export function printedToolIds(stdout: string): string[] {
+  const lines = stdout.split("\n")
+  const start = lines.indexOf("Tool ids opencode will see:")
+  if (start === -1) throw new Error(`No tool ids in the output:\n${stdout}`)
+  const ids: string[] = []
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === "") break
+    ids.push(line.trim())
+  }
+  return ids
+}
+
+/**
+ * Makes the workspace's packages resolvable from a generated project, without a network: symlinks
+ * in `<folder>/node_modules` to @opencode-ai/plugin, @opencode-ai/tool-tester, vitest, typescript
+ * and @types/node, plus `.bin/tsc` and `.bin/vitest` for the generated package.json scripts.
+ */
+export function linkWorkspacePackages(folder: string): void {
+  const modules = join(folder, "node_modules")
+  const links: Record<string, string> = {
+    "@opencode-ai/plugin": join(workspaceDirectory, "packages/plugin"),
+    "@opencode-ai/tool-tester": join(workspaceDirectory, "packages/tool-tester"),
+    vitest: realpathSync(join(workspaceDirectory, "node_modules/vitest")),
+    typescript: realpathSync(join(workspaceDirectory, "node_modules/typescript")),
+    "@types/node": realpathSync(join(workspaceDirectory, "node_modules/@types/node")),
+    ".bin/tsc": realpathSync(join(workspaceDirectory, "node_modules/typescript/bin/tsc")),
+    ".bin/vitest": realpathSync(join(workspaceDirectory, "node_modules/vitest/vitest.mjs")),
+  }
+  for (const [name, target] of Object.entries(links)) {
+    mkdirSync(dirname(join(modules, name)), { recursive: true })
+    symlinkSync(target, join(modules, name))
+  }
+}
+
+/** The environment of this process without what the surrounding vitest run sets for its workers. */
+export function cleanEnvironment(): Record<string, string | undefined> {
+  const environment: Record<string, string | undefined> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(VITEST|TEST$|NODE_OPTIONS$|npm_|FORCE_COLOR$)/.test(key)) continue
+    environment[key] = value
+  }
+  return { ...environment, NO_COLOR: "1", CI: "true" }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, test } from "vitest"
+import {
+  builtinToolIds,
+  exportNamesProblem,
+  packageNameProblem,
+  pascalCase,
+  splitPackageName,
+  toolId,
+  toolNameProblem,
+} from "../src/names.ts"
+
+describe("toolNameProblem", () => {
+  test.each(["hello", "my-tool", "my_tool", "_private", "MyTool", "a1", "x".repeat(64)])("accepts %s", (name) => {
+    expect(toolNameProblem(name)).toBeUndefined()
+  })
+
+  test.each([
+    ["", "empty"],
+    ["   ", "empty"],
+    ["../x", "is a path"],
+    ["/abs/tool", "is a path"],
+    ["a\\b", "is a path"],
+    ["..", "is a path"],
+    ["my.tool", 'contains "."'],
+    ["my tool", 'contains " "'],
+    ["tool:x", 'contains ":"'],
+    ["héllo", 'contains "é"'],
+    ["1tool", "must start with a letter or _"],
+    ["-tool", "must start with a letter or _"],
+    ["x".repeat(65), "at most 64"],
+    ["con", "reserved file name on Windows"],
+    ["LPT1", "reserved file name on Windows"],
+  ])("rejects %j: %s", (name, reason) => {
+    expect(toolNameProblem(name)).toContain(reason)
+  })
+})
+
+describe("exportNamesProblem", () => {
+  test("accepts distinct identifiers", () => {
+    expect(exportNamesProblem("math", ["add", "multiply", "_x", "Sum2"])).toBeUndefined()
+  })
+
+  test.each([
+    [[], "is empty"],
+    [["add", ""], "empty name"],
+    [["add-one"], "JavaScript identifier"],
+    [["2add"], "JavaScript identifier"],
+    [["$x"], "JavaScript identifier"],
+    [["default"], "default export"],
+    [["delete"], "reserved word"],
+    [["await"], "reserved word"],
+    [["add", "add"], "given twice"],
+    [["tool"], "clashes with a name the template uses"],
+  ])("rejects %j", (names, reason) => {
+    expect(exportNamesProblem("math", names, ["tool", "execFile"])).toContain(reason)
+  })
+
+  test("rejects an export whose tool id would pass 64 characters", () => {
+    expect(exportNamesProblem("t".repeat(60), ["longer"])).toContain("at most 64")
+  })
+})
+
+describe("packageNameProblem", () => {
+  test.each(["opencode-weather", "@me/opencode-weather", "@my.org/tool_x"])("accepts %s", (name) => {
+    expect(packageNameProblem(name)).toBeUndefined()
+  })
+
+  test.each([
+    ["Weather", "capital letters"],
+    ["@Me/weather", "invalid scope"],
+    ["@me/../x", "is a path"],
+    ["_weather", "npm package names cannot"],
+    ["http", "Node.js core module"],
+    ["my.plugin", 'contains "."'],
+    ["", "empty"],
+  ])("rejects %j: %s", (name, reason) => {
+    expect(packageNameProblem(name)).toContain(reason)
+  })
+})
+
+test("toolId follows opencode: the file name for the default export, file_export otherwise", () => {
+  expect(toolId("math", "default")).toBe("math")
+  expect(toolId("math", "add")).toBe("math_add")
+})
+
+test("splitPackageName separates the scope", () => {
+  expect(splitPackageName("@me/tool")).toEqual({ scope: "me", name: "tool" })
+  expect(splitPackageName("tool")).toEqual({ name: "tool" })
+})
+
+test("pascalCase joins the words of a name", () => {
+  expect(pascalCase("opencode-weather_now")).toBe("OpencodeWeatherNow")
+})
+
+test("the built-in list holds the tools opencode 1.18 registers", () => {
+  for (const id of ["bash", "read", "write", "edit", "glob", "grep", "task", "webfetch", "todowrite", "invalid"]) {
+    expect(builtinToolIds).toContain(id)
+  }
+})

@@ -1,0 +1,97 @@
+import { expect, test } from "vitest"
+import { nextSteps, packageManagerFromUserAgent, shellQuote } from "../src/next-steps.ts"
+import type { ScaffoldResult } from "../src/scaffold.ts"
+
+const result = (overrides: Partial<ScaffoldResult> = {}): ScaffoldResult => ({
+  location: "project",
+  language: "ts",
+  template: {
+    name: "default",
+    summary: "",
+    description: "",
+    exampleArgs: { name: "Ada" },
+    reservedExportNames: [],
+  },
+  root: "/work/app/.opencode",
+  directory: "/work/app",
+  toolName: "hello",
+  packageName: undefined,
+  toolIds: ["hello"],
+  files: [],
+  notes: [],
+  test: true,
+  ...overrides,
+})
+
+test.each([
+  ["pnpm/10.34.9 npm/? node/v20.19.0 linux x64", "pnpm", "10.34.9"],
+  ["yarn/1.22.19 npm/? node/v20.19.0 linux x64", "yarn", "1.22.19"],
+  ["bun/1.2.0 npm/? node/v22.0.0 linux x64", "bun", "1.2.0"],
+  ["npm/10.8.2 node/v20.19.0 linux x64 workspaces/false", "npm", "10.8.2"],
+  [undefined, "npm", undefined],
+  ["something else", "npm", undefined],
+])("the user agent %j means %s", (userAgent, name, version) => {
+  expect(packageManagerFromUserAgent(userAgent)).toEqual({ name, version })
+})
+
+test("for npm in the project folder: install and test in .opencode, then run the tool", () => {
+  const steps = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app" })
+  expect(steps.commands).toEqual([
+    "cd .opencode",
+    "npm install",
+    "npm test",
+    `npx tool-tester run hello --dir .. --args '{"name":"Ada"}'`,
+  ])
+  expect(steps.hint).toBe("Start opencode in /work/app: it will offer hello.")
+})
+
+test("pnpm, yarn and bun get their own commands; bun runs the test script, not bun test", () => {
+  const options = (name: "pnpm" | "yarn" | "bun", version: string) => ({
+    packageManager: { name, version },
+    cwd: "/work/app/.opencode",
+  })
+  expect(nextSteps(result(), options("pnpm", "10.0.0")).commands).toEqual([
+    "pnpm install",
+    "pnpm test",
+    `pnpm exec tool-tester run hello --dir .. --args '{"name":"Ada"}'`,
+  ])
+  expect(nextSteps(result(), options("yarn", "4.0.0")).commands.slice(1)).toEqual([
+    "yarn test",
+    `yarn tool-tester run hello --dir .. --args '{"name":"Ada"}'`,
+  ])
+  expect(nextSteps(result(), options("bun", "1.2.0")).commands.slice(1, 2)).toEqual(["bun run test"])
+})
+
+test("without a test, tool-tester is fetched to run the tool", () => {
+  const commands = (name: "npm" | "pnpm" | "yarn", version: string) =>
+    nextSteps(result({ test: false }), { packageManager: { name, version }, cwd: "/work/app" }).commands
+  expect(commands("npm", "10.0.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run hello /)
+  expect(commands("pnpm", "10.0.0").at(-1)).toMatch(/^pnpm dlx @opencode-ai\/tool-tester run /)
+  expect(commands("yarn", "1.22.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run /)
+  expect(commands("yarn", "4.1.0").at(-1)).toMatch(/^yarn dlx @opencode-ai\/tool-tester run /)
+})
+
+test("a plugin package is built and loaded from its folder", () => {
+  const plugin = result({
+    location: "plugin",
+    root: "/work/weather",
+    directory: "/work/weather",
+    packageName: "weather",
+    toolIds: ["weather"],
+    test: false,
+  })
+  const steps = nextSteps(plugin, { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work" })
+  expect(steps.commands).toEqual([
+    "cd weather",
+    "npm install",
+    "npm run build",
+    `npx @opencode-ai/tool-tester run weather --plugin . --dir . --args '{"name":"Ada"}'`,
+  ])
+  expect(steps.hint).toContain('add "weather" to the "plugin" list of opencode.json')
+})
+
+test("shellQuote leaves plain words alone and single-quotes the rest", () => {
+  expect(shellQuote("../my-app/.opencode")).toBe("../my-app/.opencode")
+  expect(shellQuote("my app")).toBe("'my app'")
+  expect(shellQuote(`it's`)).toBe(`'it'\\''s'`)
+})

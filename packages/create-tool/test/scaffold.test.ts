@@ -1,0 +1,250 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, test } from "vitest"
+import { planScaffold } from "../src/plan.ts"
+import { scaffold } from "../src/scaffold.ts"
+import { templatesDirectory, useTmpDir } from "./helpers.ts"
+
+const read = (path: string) => readFileSync(path, "utf8")
+const readJson = (path: string) => JSON.parse(read(path)) as Record<string, any>
+const files = (directory: string) => readdirSync(directory, { recursive: true, encoding: "utf8" }).sort()
+
+describe("in a project", () => {
+  test("writes the tool, its test and the .opencode files, with the tool id opencode will use", async () => {
+    const directory = useTmpDir()
+    const result = await scaffold({ name: "hello", directory, templatesDirectory })
+    expect(result.toolIds).toEqual(["hello"])
+    expect(result.root).toBe(join(directory, ".opencode"))
+    expect(result.files.map((file) => [file.path.slice(directory.length + 1), file.status])).toEqual([
+      [".opencode/tools/hello.ts", "created"],
+      [".opencode/test/hello.test.ts", "created"],
+      [".opencode/package.json", "created"],
+      [".opencode/tsconfig.json", "created"],
+      [".opencode/.gitignore", "created"],
+    ])
+    const tool = read(join(directory, ".opencode/tools/hello.ts"))
+    expect(tool).toContain("export default tool({")
+    expect(tool).toContain('description: "Greet someone by name"')
+    expect(tool).not.toContain("@tool-begin")
+    expect(read(join(directory, ".opencode/.gitignore"))).toBe("node_modules\n")
+    expect(readJson(join(directory, ".opencode/package.json"))).toEqual({
+      private: true,
+      type: "module",
+      scripts: { test: "vitest run", typecheck: "tsc --noEmit" },
+      dependencies: { "@opencode-ai/plugin": "^1.18.33" },
+      devDependencies: {
+        "@opencode-ai/tool-tester": "^0.1.0",
+        "@types/node": "^20.19.0",
+        typescript: "^5.9.3",
+        vitest: "^4.1.12",
+      },
+    })
+  })
+
+  test("named exports become NAME_export tools in one file", async () => {
+    const directory = useTmpDir()
+    const result = await scaffold({ name: "math", directory, exports: ["add", "multiply"], templatesDirectory })
+    expect(result.toolIds).toEqual(["math_add", "math_multiply"])
+    const tool = read(join(directory, ".opencode/tools/math.ts"))
+    expect(tool).toContain("export const add = tool({")
+    expect(tool).toContain("export const multiply = tool({")
+    expect(tool).not.toContain("export default")
+    expect(read(join(directory, ".opencode/test/math.test.ts"))).toContain('["math_add","math_multiply"]')
+  })
+
+  test("the python template writes one script per tool id, next to the tool file", async () => {
+    const directory = useTmpDir()
+    await scaffold({ name: "count", directory, template: "python", exports: ["words"], templatesDirectory })
+    expect(files(join(directory, ".opencode/tools"))).toEqual(["count.ts", "count_words.py"])
+    expect(read(join(directory, ".opencode/tools/count.ts"))).toContain('new URL("./count_words.py", import.meta.url)')
+  })
+
+  test("JavaScript without a test needs only @opencode-ai/plugin", async () => {
+    const directory = useTmpDir()
+    const result = await scaffold({ name: "hello", directory, language: "js", test: false, templatesDirectory })
+    expect(files(join(directory, ".opencode"))).toEqual([".gitignore", "package.json", "tools", "tools/hello.js"])
+    expect(result.test).toBe(false)
+    expect(readJson(join(directory, ".opencode/package.json"))).toEqual({
+      private: true,
+      type: "module",
+      dependencies: { "@opencode-ai/plugin": "^1.18.33" },
+      devDependencies: { "@types/node": "^20.19.0" },
+    })
+  })
+
+  test("adds to an existing package.json and keeps the user's entries", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode"))
+    const existing = { dependencies: { "@opencode-ai/plugin": "1.18.34" }, scripts: { test: "node --test" } }
+    writeFileSync(join(directory, ".opencode/package.json"), JSON.stringify(existing))
+    const result = await scaffold({ name: "hello", directory, templatesDirectory })
+    const packageJson = readJson(join(directory, ".opencode/package.json"))
+    expect(packageJson.dependencies).toEqual({ "@opencode-ai/plugin": "1.18.34" })
+    expect(packageJson.scripts).toEqual({ test: "node --test", typecheck: "tsc --noEmit" })
+    expect(packageJson.devDependencies.vitest).toBe("^4.1.12")
+    expect(result.files.find((file) => file.path.endsWith("package.json"))?.status).toBe("updated")
+    expect(result.notes).toEqual([expect.stringContaining('kept your "scripts.test"')])
+  })
+
+  test("a second tool in the same .opencode keeps the shared files", async () => {
+    const directory = useTmpDir()
+    await scaffold({ name: "one", directory, templatesDirectory })
+    const second = await scaffold({ name: "two", directory, templatesDirectory })
+    expect(second.files.map((file) => file.status)).toEqual(["created", "created", "kept", "kept", "kept"])
+    expect(second.notes).toEqual([])
+  })
+
+  test("warns when opencode's .gitignore would leave package.json out of git", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode"))
+    const opencodeIgnore = "node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore"
+    writeFileSync(join(directory, ".opencode/.gitignore"), opencodeIgnore)
+    const result = await scaffold({ name: "hello", directory, templatesDirectory })
+    expect(read(join(directory, ".opencode/.gitignore"))).toBe(opencodeIgnore)
+    expect(result.notes).toEqual([expect.stringContaining("ignores package.json")])
+  })
+})
+
+test("global puts the tool in the global config folder", async () => {
+  const globalDirectory = join(useTmpDir(), "opencode")
+  const result = await scaffold({ name: "hello", location: "global", globalDirectory, templatesDirectory })
+  expect(result.root).toBe(globalDirectory)
+  expect(files(globalDirectory)).toEqual([
+    ".gitignore",
+    "package.json",
+    "test",
+    "test/hello.test.ts",
+    "tools",
+    "tools/hello.ts",
+    "tsconfig.json",
+  ])
+  expect(read(join(globalDirectory, "test/hello.test.ts"))).toContain("global: true")
+})
+
+describe("a plugin package", () => {
+  test("is a package opencode can load from npm or from its folder", async () => {
+    const directory = useTmpDir()
+    const result = await scaffold({ name: "@me/weather", location: "plugin", directory, templatesDirectory })
+    const root = join(directory, "weather")
+    expect(result.root).toBe(root)
+    expect(result.toolIds).toEqual(["weather"])
+    expect(files(root)).toEqual([
+      ".gitignore",
+      "README.md",
+      "package.json",
+      "src",
+      "src/index.ts",
+      "src/weather.ts",
+      "test",
+      "test/weather.test.ts",
+      "tsconfig.build.json",
+      "tsconfig.json",
+    ])
+    const packageJson = readJson(join(root, "package.json"))
+    expect(packageJson).toMatchObject({
+      name: "@me/weather",
+      main: "./dist/index.js",
+      exports: { "./server": { import: "./dist/index.js" } },
+      files: ["dist"],
+      dependencies: { "@opencode-ai/plugin": "^1.18.33" },
+    })
+    const entry = read(join(root, "src/index.ts"))
+    expect(entry.match(/^export /gm)).toEqual(["export "])
+    expect(entry).toContain("export const WeatherPlugin: Plugin")
+    expect(entry).toContain("weather: tools.default,")
+    expect(read(join(root, "README.md"))).toContain('"plugin": ["@me/weather"]')
+    expect(read(join(root, "test/weather.test.ts"))).toContain('plugins: [folder("..")]')
+  })
+
+  test("in JavaScript needs no build", async () => {
+    const directory = useTmpDir()
+    await scaffold({ name: "weather", location: "plugin", directory, language: "js", templatesDirectory })
+    const packageJson = readJson(join(directory, "weather/package.json"))
+    expect(packageJson.main).toBe("./src/index.js")
+    expect(packageJson.exports["./server"]).toBe("./src/index.js")
+    expect(packageJson.files).toEqual(["src"])
+    expect(packageJson.scripts).toEqual({ test: "vitest run" })
+    expect(packageJson.devDependencies.typescript).toBeUndefined()
+    expect(existsSync(join(directory, "weather/tsconfig.json"))).toBe(false)
+  })
+
+  test("with the python template ships its scripts", async () => {
+    const directory = useTmpDir()
+    const result = await scaffold({
+      name: "count",
+      location: "plugin",
+      directory,
+      template: "python",
+      exports: ["words", "lines"],
+      test: false,
+      templatesDirectory,
+    })
+    expect(result.toolIds).toEqual(["count_words", "count_lines"])
+    expect(readJson(join(directory, "count/package.json")).files).toEqual(["dist", "python"])
+    expect(files(join(directory, "count/python"))).toEqual(["count_lines.py", "count_words.py"])
+    expect(read(join(directory, "count/src/count.ts"))).toContain('new URL("../python/count_words.py"')
+    expect(read(join(directory, "count/src/index.ts"))).toContain("count_words: tools.words,")
+    expect(readJson(join(directory, "count/package.json")).devDependencies.vitest).toBeUndefined()
+  })
+})
+
+describe("refuses", () => {
+  test.each([
+    [{ name: "../x" }, "INVALID_NAME"],
+    [{ name: "" }, "INVALID_NAME"],
+    [{ name: "my.tool" }, "INVALID_NAME"],
+    [{ name: "Weather", location: "plugin" as const }, "INVALID_PACKAGE_NAME"],
+    [{ name: "hello", template: "rust" }, "UNKNOWN_TEMPLATE"],
+    [{ name: "hello", exports: ["a-b"] }, "INVALID_EXPORT_NAME"],
+    [{ name: "hello", template: "python", exports: ["python"] }, "INVALID_EXPORT_NAME"],
+    [{ name: "hello", description: "  " }, "INVALID_DESCRIPTION"],
+    [{ name: "read" }, "BUILTIN_OVERRIDE"],
+  ])("%j with %s, writing nothing", async (options, code) => {
+    const directory = useTmpDir()
+    await expect(scaffold({ directory, templatesDirectory, ...options })).rejects.toMatchObject({ code })
+    expect(files(directory)).toEqual([])
+  })
+
+  test("nothing for a named export of a built-in's name: todowrite_x is not todowrite", async () => {
+    const result = await scaffold({ name: "todowrite", exports: ["x"], directory: useTmpDir(), templatesDirectory })
+    expect(result.toolIds).toEqual(["todowrite_x"])
+  })
+
+  test("a relative directory", async () => {
+    await expect(scaffold({ name: "hello", directory: "relative", templatesDirectory })).rejects.toMatchObject({
+      code: "USAGE",
+    })
+  })
+
+  test("to overwrite a file without overwrite, and overwrites with it", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode/tools"), { recursive: true })
+    writeFileSync(join(directory, ".opencode/tools/hello.ts"), "mine")
+    await expect(scaffold({ name: "hello", directory, templatesDirectory })).rejects.toMatchObject({
+      code: "FILE_EXISTS",
+      message: expect.stringContaining("--force"),
+    })
+    expect(files(join(directory, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
+    const result = await scaffold({ name: "hello", directory, overwrite: true, templatesDirectory })
+    expect(result.files[0]).toMatchObject({ status: "overwritten" })
+    expect(read(join(directory, ".opencode/tools/hello.ts"))).toContain("tool({")
+  })
+
+  test("to replace a built-in tool unless allowed", async () => {
+    const directory = useTmpDir()
+    const plan = await planScaffold({ name: "bash", directory, templatesDirectory })
+    expect(plan.builtinOverrides).toEqual(["bash"])
+    const result = await scaffold({ name: "bash", directory, overrideBuiltin: true, templatesDirectory })
+    expect(result.toolIds).toEqual(["bash"])
+  })
+
+  test("to update a package.json that is not JSON", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode"))
+    writeFileSync(join(directory, ".opencode/package.json"), "{ broken")
+    await expect(scaffold({ name: "hello", directory, templatesDirectory })).rejects.toMatchObject({
+      code: "INVALID_PACKAGE_JSON",
+    })
+    expect(files(join(directory, ".opencode"))).toEqual(["package.json"])
+  })
+})

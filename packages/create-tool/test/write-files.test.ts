@@ -1,0 +1,72 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { expect, test } from "vitest"
+import { writeFilesAtomically } from "../src/write-files.ts"
+import { useTmpDir } from "./helpers.ts"
+
+/** Every file and folder under `directory`, relative, sorted. */
+function tree(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: "utf8" }).sort()
+}
+
+test("writes new files and creates their folders", async () => {
+  const directory = useTmpDir()
+  await writeFilesAtomically([
+    { path: join(directory, "a/b/one.ts"), content: "1", replace: false },
+    { path: join(directory, "a/two.ts"), content: "2", replace: false },
+  ])
+  expect(tree(directory)).toEqual(["a", "a/b", "a/b/one.ts", "a/two.ts"])
+  expect(readFileSync(join(directory, "a/b/one.ts"), "utf8")).toBe("1")
+})
+
+test("replaces a file it is told to replace, and leaves no backup", async () => {
+  const directory = useTmpDir()
+  writeFileSync(join(directory, "package.json"), "old")
+  await writeFilesAtomically([{ path: join(directory, "package.json"), content: "new", replace: true }])
+  expect(readFileSync(join(directory, "package.json"), "utf8")).toBe("new")
+  expect(tree(directory)).toEqual(["package.json"])
+})
+
+test("never replaces a file that appeared after planning", async () => {
+  const directory = useTmpDir()
+  writeFileSync(join(directory, "tool.ts"), "theirs")
+  await expect(
+    writeFilesAtomically([
+      { path: join(directory, "new.ts"), content: "mine", replace: false },
+      { path: join(directory, "tool.ts"), content: "mine", replace: false },
+    ]),
+  ).rejects.toMatchObject({ code: "FILE_EXISTS" })
+  expect(readFileSync(join(directory, "tool.ts"), "utf8")).toBe("theirs")
+  expect(tree(directory)).toEqual(["tool.ts"])
+})
+
+test("a folder that cannot be created leaves nothing half-written", async () => {
+  const directory = useTmpDir()
+  writeFileSync(join(directory, "package.json"), "old")
+  writeFileSync(join(directory, "test"), "a file where a folder should go")
+  await expect(
+    writeFilesAtomically([
+      { path: join(directory, "tools/x.ts"), content: "tool", replace: false },
+      { path: join(directory, "package.json"), content: "new", replace: true },
+      { path: join(directory, "test/x.test.ts"), content: "test", replace: false },
+    ]),
+  ).rejects.toMatchObject({ code: "UNWRITABLE", message: expect.stringContaining("Nothing was written") })
+  expect(tree(directory)).toEqual(["package.json", "test"])
+  expect(readFileSync(join(directory, "package.json"), "utf8")).toBe("old")
+})
+
+test("a file that cannot be moved into place rolls back the files placed before it", async () => {
+  const directory = useTmpDir()
+  writeFileSync(join(directory, "package.json"), "old")
+  mkdirSync(join(directory, "z.ts"))
+  await expect(
+    writeFilesAtomically([
+      { path: join(directory, "a.ts"), content: "a", replace: false },
+      { path: join(directory, "package.json"), content: "new", replace: true },
+      { path: join(directory, "z.ts"), content: "z", replace: true },
+    ]),
+  ).rejects.toMatchObject({ code: expect.stringMatching(/UNWRITABLE/) })
+  expect(existsSync(join(directory, "a.ts"))).toBe(false)
+  expect(readFileSync(join(directory, "package.json"), "utf8")).toBe("old")
+  expect(tree(directory)).toEqual(["package.json", "z.ts"])
+})
