@@ -44,7 +44,7 @@ export interface E2EToolOutputFile {
 }
 
 export interface E2EError {
-  /** `event`: an opencode error event; `stderr`: a line opencode printed there; `log`: an ERROR line of its log. */
+  /** `event`: an opencode error event; `log`: a WARN or ERROR line of its log; `stderr`: anything else it printed there. */
   source: "event" | "stderr" | "log"
   message: string
 }
@@ -119,18 +119,16 @@ export function eventErrors(events: unknown[]): E2EError[] {
   })
 }
 
-/** The ERROR lines of opencode's log files in its data folder. */
-export async function logErrors(dataHome: string): Promise<E2EError[]> {
-  const folder = join(dataHome, "opencode", "log")
-  const names = await readdir(folder).catch(() => [] as string[])
-  const errors: E2EError[] = []
-  for (const name of names.sort()) {
-    const text = await readFile(join(folder, name), "utf8").catch(() => "")
-    for (const line of text.split("\n")) {
-      if (line.includes(" level=ERROR ")) errors.push({ source: "log", message: line.replace(/^timestamp=\S+ /, "") })
-    }
-  }
-  return errors
+/** opencode's stderr: its log lines (WARN and ERROR with `--print-logs`) and anything else it printed. */
+export function stderrLines(stderr: string): E2EError[] {
+  return stderr
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) =>
+      line.startsWith("timestamp=")
+        ? { source: "log" as const, message: line.replace(/^timestamp=\S+ /, "") }
+        : { source: "stderr" as const, message: line },
+    )
 }
 
 /** The files under `<data>/opencode/tool-output`, with their text when small. */

@@ -6,7 +6,14 @@ import { existsSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import { dirname, isAbsolute, join, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
-import { collectCalls, type E2EResult, eventErrors, logErrors, parseEvents, readToolOutputFiles } from "./e2e-result.ts"
+import {
+  collectCalls,
+  type E2EResult,
+  eventErrors,
+  parseEvents,
+  readToolOutputFiles,
+  stderrLines,
+} from "./e2e-result.ts"
 import { type MockModel, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "./opencode-binary.ts"
 import { buildOpencodeConfig, defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
@@ -80,7 +87,18 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     const modelId = `${mockProviderId}/${model}`
     const run = await runOpencodeProcess({
       binary,
-      args: ["run", "--format", "json", "-m", modelId, script.prompt ?? defaultPrompt],
+      // Warnings and errors of opencode's log go to stderr: they hold the causes behind its terse error events.
+      args: [
+        "run",
+        "--print-logs",
+        "--log-level",
+        "WARN",
+        "--format",
+        "json",
+        "-m",
+        modelId,
+        script.prompt ?? defaultPrompt,
+      ],
       cwd: sandbox.project,
       env: opencodeEnvironment(sandbox, JSON.stringify(layers.content)),
       marker: sandbox.marker,
@@ -89,10 +107,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     })
     if (run.aborted) throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
     const events = parseEvents(run.stdout)
-    const stderrErrors = run.stderr
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((message) => ({ source: "stderr" as const, message }))
+    const stderrErrors = stderrLines(run.stderr)
     const result: E2EResult = {
       opencode: binary,
       model: modelId,
@@ -101,7 +116,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       calls: collectCalls(mock.servedCalls, mock.requests, events),
       events,
       toolOutputFiles: await readToolOutputFiles(sandbox.dataHome),
-      errors: [...eventErrors(events), ...stderrErrors, ...(await logErrors(sandbox.dataHome))],
+      errors: [...eventErrors(events), ...stderrErrors],
       exitCode: run.exitCode,
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },

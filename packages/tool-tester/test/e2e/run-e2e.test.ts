@@ -12,6 +12,7 @@ let result: E2EResult
 beforeAll(async () => {
   result = await runE2E({
     directory: project,
+    plugins: ["./extra-plugin.ts"],
     tempDirectory: tempParent.path,
     script: {
       prompt: "exercise the echo tool",
@@ -24,7 +25,7 @@ beforeAll(async () => {
             { tool: "no_such_tool", args: {} },
           ],
         },
-        { calls: [{ tool: "many_lines", args: { count: 2500 } }] },
+        { calls: [{ tool: "many_lines", args: { count: 2500 } }, { tool: "plugin_hello" }] },
         { text: "all done" },
       ],
     },
@@ -73,7 +74,7 @@ describe("runE2E with the real opencode binary", () => {
     expect(call?.as_run?.name).toBe("invalid")
     expect(JSON.parse(call?.as_run?.arguments ?? "{}").tool).toBe("no_such_tool")
     expect(call?.result).toContain("Model tried to call unavailable tool 'no_such_tool'. Available tools: bash, echo,")
-    expect(call?.result).toContain(", invalid, many_lines, read,")
+    expect(call?.result).toContain(", invalid, many_lines, plugin_hello, read,")
   })
 
   it("reports the truncated result and the full output file opencode wrote", () => {
@@ -85,6 +86,11 @@ describe("runE2E with the real opencode binary", () => {
     expect(file?.name).toMatch(/^tool_/)
     expect(file?.content?.split("\n")).toHaveLength(2500)
     expect(call?.metadata?.outputPath).toBe(`${result.sandbox.data}/opencode/tool-output/${file?.name}`)
+  })
+
+  it("loads the plugins it is given by path", () => {
+    const call = result.calls.find((entry) => entry.as_called.name === "plugin_hello")
+    expect(call?.result).toBe("hello from a plugin")
   })
 
   it("records every request: one title request, one per turn and a last one after the script", () => {

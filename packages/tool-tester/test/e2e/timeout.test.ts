@@ -22,3 +22,18 @@ it("stops a run whose tool hangs with TOOL_TIMEOUT, leaving no process or folder
   // The tool's own `sleep` was started in a new session, outside opencode's process group.
   expect(leftoverProcesses(tempParent.path)).toEqual([])
 }, 180_000)
+
+it("stops opencode and cleans up when the caller aborts (as the CLI does on SIGINT)", async () => {
+  const controller = new AbortController()
+  const reason = new Error("interrupted")
+  setTimeout(() => controller.abort(reason), 8_000)
+  const run = runE2E({
+    directory: project,
+    tempDirectory: tempParent.path,
+    signal: controller.signal,
+    script: { turns: [{ calls: [{ tool: "hang" }] }] },
+  })
+  await expect(run).rejects.toBe(reason)
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+  expect(leftoverProcesses(tempParent.path)).toEqual([])
+}, 120_000)
