@@ -1,0 +1,7 @@
+export default {
+  description: "In a subfolder: ignored",
+  args: {},
+  async execute() {
+    return "deep ran"
+  },
+}
