@@ -3,7 +3,7 @@ import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
-import { loadOpencodeConfig } from "./config/opencode-config.ts"
+import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
 import { configDirectories } from "./discovery/config-dirs.ts"
 import { createImporter } from "./discovery/import-module.ts"
@@ -31,6 +31,8 @@ export type LoadToolsOptions = {
   env?: Environment
   /** Home directory. Default os.homedir(). */
   home?: string
+  /** Config merged over every opencode.json, like opencode's `OPENCODE_CONFIG_CONTENT`. */
+  config?: OpencodeConfig
 }
 
 /** A custom tool opencode would register: from a tool file or a plugin's `tool` hook. */
@@ -95,7 +97,15 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
   const directories = configDirectories({ directory, worktree, env, home, global: options.global ?? true })
   const loadedConfig = loadOpencodeConfig({ directory, worktree, directories })
   if (!loadedConfig.success) throw loadedConfig.error
-  const { config, sources } = loadedConfig.value
+  const { sources } = loadedConfig.value
+  let config = loadedConfig.value.config
+  if (options.config) {
+    config = mergeConfig(config, options.config)
+    sources.push({
+      file: "(config option)",
+      plugins: Array.isArray(options.config.plugin) ? options.config.plugin : [],
+    })
+  }
 
   const importModule = createImporter()
   const project: ToolProject = {
@@ -103,7 +113,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
     worktree,
     configDirectories: directories,
     config,
-    configFiles: sources.map((source) => source.file),
+    configFiles: sources.map((source) => source.file).filter((file) => file !== "(config option)"),
     tools: [],
     plugins: [],
     diagnostics: [],
@@ -200,7 +210,8 @@ function pluginSpecs(
       ? { spec: entry, options: undefined, base, origin }
       : { spec: entry[0], options: entry[1], base, origin }
   for (const source of sources) {
-    for (const entry of source.plugins) specs.push(fromEntry(entry, path.dirname(source.file), source.file))
+    const base = source.file === "(config option)" ? directory : path.dirname(source.file)
+    for (const entry of source.plugins) specs.push(fromEntry(entry, base, source.file))
   }
   for (const configDirectory of directories) {
     for (const file of scanFolder(configDirectory.path, PLUGIN_FOLDERS, SCANNED_EXTENSIONS)) {

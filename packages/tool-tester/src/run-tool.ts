@@ -37,8 +37,10 @@ export type RunOptions = {
   sessionID?: string
   messageID?: string
   callID?: string
-  /** The session history passed as `ctx.messages`. Default: empty. */
+  /** The session history passed as `ctx.messages`. Default: the user message that asked for the call. */
   messages?: unknown[]
+  /** The text of that default user message. Default: "tool-tester". */
+  prompt?: string
   /** Aborts the tool (its `ctx.abort` fires). */
   signal?: AbortSignal
 }
@@ -155,6 +157,7 @@ async function execute(
   const tool = entry.tool
   const sessionID = options.sessionID ?? ascendingId("ses")
   const callID = options.callID ?? `call_${ascendingId("prt").slice(4, 16)}`
+  const messageID = options.messageID ?? ascendingId("msg")
 
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
@@ -173,14 +176,16 @@ async function execute(
   options.signal?.addEventListener("abort", abortFromCaller, { once: true })
   const context = createToolContext({
     sessionID,
-    messageID: options.messageID ?? ascendingId("msg"),
+    messageID,
     callID,
     agent: options.agent ?? "build",
     directory: project.directory,
     worktree: project.worktree,
     abort: controller.signal,
     model,
-    messages: options.messages ?? [],
+    messages: options.messages ?? [
+      userMessage(sessionID, options.prompt ?? "tool-tester", model, options.agent ?? "build"),
+    ],
     rules,
     askPolicy: options.permissions?.ask ?? "allow",
     asks: result.asks,
@@ -223,7 +228,7 @@ async function execute(
     ...(attachment as object),
     id: ascendingId("prt"),
     sessionID,
-    messageID: context["messageID"],
+    messageID,
   }))
 
   try {
@@ -232,6 +237,22 @@ async function execute(
     return fail("TOOL_THREW", thrownText(error), `a tool.execute.after hook threw: ${thrownText(error)}`)
   }
   return finish()
+}
+
+/** The session history opencode passes: the user's message, as `{ info, parts }`. */
+function userMessage(sessionID: string, text: string, model: ModelSelection, agent: string) {
+  const id = ascendingId("msg")
+  return {
+    info: {
+      id,
+      sessionID,
+      role: "user",
+      time: { created: Date.now() },
+      agent,
+      model: { providerID: model.providerID, modelID: model.modelID },
+    },
+    parts: [{ id: ascendingId("prt"), sessionID, messageID: id, type: "text", text }],
+  }
 }
 
 function callExecute(tool: LoadedTool, args: unknown, context: Record<string, unknown>): unknown {

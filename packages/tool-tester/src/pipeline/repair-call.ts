@@ -1,3 +1,4 @@
+import { jsonParseErrorMessage } from "./json-parse-error.ts"
 import type { ToolEntry } from "./tool-list.ts"
 
 /** A call as the model made it: a tool name and the raw argument text. */
@@ -31,7 +32,8 @@ export function resolveCall(call: RawToolCall, prepared: readonly ToolEntry[]): 
   try {
     return { kind: "run", id, args: JSON.parse(call.rawArguments), repaired }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    // The model reads Bun's wording of the parse error, not Node's.
+    const reason = jsonParseErrorMessage(call.rawArguments) ?? (error instanceof Error ? error.message : String(error))
     return {
       kind: "invalid",
       args: {

@@ -49,6 +49,8 @@ export function createToolContext(options: ContextOptions): Record<string, unkno
     messages: options.messages,
     metadata(input: MetadataRecord) {
       options.metadataCalls.push(structuredCloneSafe(input))
+      // opencode 1.18 returns an Effect that nothing runs: an object, and no live update.
+      return UNRUN_EFFECT
     },
     async ask(input: {
       permission: string
@@ -88,13 +90,32 @@ export function createToolContext(options: ContextOptions): Record<string, unkno
 
 // --- internal ---
 
+const UNRUN_EFFECT = Object.freeze({})
+
+/** The model object opencode passes in `ctx.extra.model`, with its keys in opencode's order. */
 function modelInfo(model: ModelSelection): Record<string, unknown> {
   return {
     id: model.modelID,
-    providerID: model.providerID,
+    api: { id: model.modelID, url: "", npm: model.npm },
+    status: "active",
     name: model.modelID,
-    api: { id: model.modelID, npm: model.npm },
-    capabilities: { toolcall: true },
+    providerID: model.providerID,
+    capabilities: {
+      temperature: false,
+      reasoning: false,
+      attachment: false,
+      toolcall: true,
+      input: { text: true, audio: false, image: false, video: false, pdf: false },
+      output: { text: true, audio: false, image: false, video: false, pdf: false },
+      interleaved: false,
+    },
+    cost: { input: 0, output: 0, cache: { read: 0, write: 0 } },
+    options: {},
+    limit: { context: 0, output: 0 },
+    headers: {},
+    family: "",
+    release_date: "",
+    variants: {},
   }
 }
 

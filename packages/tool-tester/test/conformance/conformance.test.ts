@@ -1,0 +1,142 @@
+// Our pipeline against what the real opencode 1.18.34 binary did with the same probe projects.
+// The golden files come from `node --import tsx test/conformance/generate-golden.ts` (see its header
+// for the format). Every run of every set is replayed through tool-tester: tool names and order, the
+// custom tools' schemas as sent, and for each call of a custom tool or of `invalid` the text the
+// model received, the status, title and metadata, and the saved full output of truncated results.
+import { createHash } from "node:crypto"
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, onTestFinished, test } from "vitest"
+import { callTool, getToolSchemas, listTools, loadTools } from "../../src/index.ts"
+import type { RunResult } from "../../src/index.ts"
+
+type GoldenCall = {
+  called: { name: string; arguments: string }
+  ran: { name: string; arguments: string } | null
+  result: string | null
+  status: string
+  title: string | null
+  metadata: Record<string, unknown> | null
+}
+type GoldenRun = {
+  name: string
+  model: string
+  provider: string
+  config: Record<string, unknown> | null
+  git: boolean
+  toolNames: string[] | null
+  tools: Array<Record<string, unknown>>
+  calls: GoldenCall[]
+  toolOutputFiles: Array<{ bytes: number; sha256: string }>
+}
+type Golden = { set: string; opencodeVersion: string; runs: GoldenRun[] }
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const packageRoot = path.resolve(here, "..", "..")
+const goldenDirectory = path.join(here, "..", "golden")
+const goldens: Golden[] = readdirSync(goldenDirectory)
+  .filter((name) => name.endsWith(".json"))
+  .sort()
+  .map((name) => JSON.parse(readFileSync(path.join(goldenDirectory, name), "utf8")))
+const BUILTINS = new Set([
+  "bash",
+  "read",
+  "glob",
+  "grep",
+  "edit",
+  "write",
+  "task",
+  "webfetch",
+  "todowrite",
+  "skill",
+  "apply_patch",
+])
+
+/** A copy of the probe outside any git repository (worktree "/"), or its own repository, as the generator ran it. */
+function probeCopy(set: string, git: boolean): { directory: string; env: Record<string, string>; home: string } {
+  const sandbox = mkdtempSync(path.join(os.tmpdir(), "tool-tester-conformance-"))
+  onTestFinished(() => rmSync(sandbox, { recursive: true, force: true }))
+  const directory = path.join(sandbox, "project")
+  cpSync(path.join(here, "probes", set), directory, { recursive: true })
+  rmSync(path.join(directory, "probe.json"), { force: true })
+  // opencode finds @opencode-ai/plugin in .opencode/node_modules; here it comes from this package's.
+  symlinkSync(path.join(packageRoot, "node_modules"), path.join(sandbox, "node_modules"), "dir")
+  if (git) mkdirSync(path.join(directory, ".git"))
+  // The e2e runner's global layer: allow everything, overridable by the project and the run's config.
+  const home = path.join(sandbox, "home")
+  mkdirSync(path.join(home, ".config", "opencode"), { recursive: true })
+  writeFileSync(path.join(home, ".config", "opencode", "opencode.json"), `{"permission":{"*":"allow"}}`)
+  return { directory, env: { XDG_CONFIG_HOME: path.join(home, ".config") }, home }
+}
+
+function sentTool(tool: Record<string, unknown>): { name: unknown; description: unknown; parameters: unknown } {
+  const inner = (tool["function"] ?? tool) as Record<string, unknown>
+  return { name: inner["name"], description: inner["description"], parameters: inner["parameters"] }
+}
+
+function modelVisible(result: RunResult, directory: string): string {
+  let text = result.output
+  if (result.outputPath) text = text.replaceAll(result.outputPath, "<outputPath>")
+  return text.replaceAll(directory, "<directory>")
+}
+
+for (const golden of goldens) {
+  describe(`conformance with opencode ${golden.opencodeVersion}: ${golden.set}`, () => {
+    for (const run of golden.runs) {
+      test(`run ${run.name} matches`, async () => {
+        const { directory, env, home } = probeCopy(golden.set, run.git)
+        const project = await loadTools({ directory, env, home, ...(run.config ? { config: run.config } : {}) })
+        const model = { npm: run.provider, providerID: "mock", modelID: run.model }
+        const schemas = await getToolSchemas(project, { model })
+
+        if (run.toolNames === null) {
+          // opencode never sent a request with tools: the tool list broke.
+          expect(schemas.success).toBe(false)
+          expect(!schemas.success && schemas.error.code).toBe("SCHEMA_UNREPRESENTABLE")
+          return
+        }
+        expect(listTools(project, { model }).map((tool) => tool.id)).toEqual(run.toolNames)
+        expect(schemas.success).toBe(true)
+        if (!schemas.success) return
+        const customNames = new Set(schemas.value.map((schema) => schema.name))
+        const sentCustom = run.tools.map(sentTool).filter((tool) => customNames.has(String(tool.name)))
+        expect(
+          JSON.stringify(schemas.value.map(({ name, description, parameters }) => ({ name, description, parameters }))),
+        ).toBe(JSON.stringify(sentCustom))
+
+        const savedFiles: Array<{ bytes: number; sha256: string }> = []
+        const dataDirectory = path.join(home, "data")
+        const workingDirectory = process.cwd()
+        process.chdir(directory)
+        try {
+          for (const [index, call] of run.calls.entries()) {
+            if (!call.ran || BUILTINS.has(call.ran.name)) continue
+            const result = await callTool(
+              project,
+              { name: call.called.name, rawArguments: call.called.arguments },
+              { model, dataDirectory, callID: `call_${index + 1}` },
+            )
+            const label = `${call.called.name}(${call.called.arguments.slice(0, 60)})`
+            expect(result.id, label).toBe(call.ran.name)
+            expect(modelVisible(result, directory), label).toBe(call.result)
+            expect(result.status, label).toBe(call.status)
+            if (call.status === "completed") {
+              expect(result.title, label).toBe(call.title)
+              const metadata = result.outputPath ? { ...result.metadata, outputPath: "<outputPath>" } : result.metadata
+              expect(metadata, label).toEqual(call.metadata)
+            }
+            if (result.outputPath) {
+              const saved = readFileSync(result.outputPath)
+              savedFiles.push({ bytes: saved.length, sha256: createHash("sha256").update(saved).digest("hex") })
+            }
+          }
+        } finally {
+          process.chdir(workingDirectory)
+        }
+        expect(savedFiles).toEqual(run.toolOutputFiles)
+      })
+    }
+  })
+}
