@@ -41,7 +41,11 @@ export interface E2EOptions {
   config?: Record<string, unknown>
   /** Bound of the whole opencode run (default 90 s). */
   timeoutMs?: number
-  /** Run in a copy of the project (default true); false runs in place and undoes its changes. */
+  /**
+   * Run in a copy of `directory` (default true; `node_modules` folders are linked, `.git` copied).
+   * A copy of a folder inside a git repository is not in that repository: its worktree is "/".
+   * false runs in place and undoes the plugin pre-install (opencode's own `.opencode/.gitignore` stays).
+   */
   copyProject?: boolean
   signal?: AbortSignal
   /** Port of the mock model (default 0: any free port). */
