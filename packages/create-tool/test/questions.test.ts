@@ -15,7 +15,7 @@ const context = async () => ({
 const tooMany = new Error("one question too many")
 
 afterEach(() => {
-  ;(prompts as unknown as { _injected?: unknown[] })._injected = undefined
+  ;(prompts as unknown as { _injected?: unknown[] | undefined })._injected = undefined
 })
 
 test("asks every question when no option is given", async () => {

@@ -1,0 +1,3 @@
+import { checkTemplate } from "./template-check.ts"
+
+checkTemplate("python")
