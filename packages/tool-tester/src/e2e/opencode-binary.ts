@@ -124,7 +124,7 @@ async function installOpencode(version: string, signal: AbortSignal | undefined)
         { signal, shell: process.platform === "win32" },
         (error, _stdout, stderr) => {
           if (error === null) return resolvePromise()
-          const reason = stderr.trim().split("\n").filter(Boolean).at(-1) ?? error.message
+          const reason = npmReason(stderr) ?? error.message
           reject(
             new ToolTesterError(
               "OPENCODE_NOT_FOUND",
@@ -148,6 +148,15 @@ async function installOpencode(version: string, signal: AbortSignal | undefined)
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
+}
+
+/** The first telling line of npm's error output ("No matching version found for ..."). */
+function npmReason(stderr: string): string | undefined {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.replace(/^npm (error|ERR!)( (notarget|code|404))?\s*/, "").trim())
+    .filter((line) => line !== "" && !/^[A-Z0-9_]+$/.test(line) && !line.startsWith("A complete log"))
+  return lines[0]?.replace(/\.$/, "")
 }
 
 function moduleDirectory(): string {
