@@ -209,15 +209,21 @@ function pluginSpecs(
     typeof entry === "string"
       ? { spec: entry, options: undefined, base, origin }
       : { spec: entry[0], options: entry[1], base, origin }
-  for (const source of sources) {
+  const fromSource = (source: ConfigSource) => {
     const base = source.file === "(config option)" ? directory : path.dirname(source.file)
     for (const entry of source.plugins) specs.push(fromEntry(entry, base, source.file))
   }
+  const folderOf = (source: ConfigSource) =>
+    directories.find((entry) => entry.kind !== "global" && path.dirname(source.file) === entry.path)
+  // The global and project opencode.json files first, then folder by folder: its opencode.json, then its files.
+  for (const source of sources) if (!folderOf(source) && source.file !== "(config option)") fromSource(source)
   for (const configDirectory of directories) {
+    for (const source of sources) if (folderOf(source) === configDirectory) fromSource(source)
     for (const file of scanFolder(configDirectory.path, PLUGIN_FOLDERS, SCANNED_EXTENSIONS)) {
       specs.push({ spec: file, options: undefined, base: configDirectory.path, origin: "plugin folder" })
     }
   }
+  for (const source of sources) if (source.file === "(config option)") fromSource(source)
   for (const entry of extra) specs.push(fromEntry(entry, directory, "--plugin"))
   const byKey = new Map<string, PluginSpec>()
   for (const spec of specs) {

@@ -62,6 +62,23 @@ describe("plugins", () => {
     expect(hello).toMatchObject({ source: "plugin", overrides: path.join(directory, ".opencode/tools/hello.ts") })
   })
 
+  test("load plugins folder by folder: a project .opencode entry comes after the global plugins/ files", async () => {
+    const { env, home } = isolatedEnvironment({
+      ".config/opencode/plugins/global.ts": greetPlugin("who", "global file"),
+    })
+    const directory = tmpProject({
+      ".opencode/opencode.json": `{ "plugin": ["./local/index.ts"] }`,
+      ".opencode/local/index.ts": greetPlugin("who", "project entry"),
+    })
+    const loaded = await loadTools({ directory, env, home })
+    expect(loaded.plugins.map((plugin) => path.relative(directory, plugin.file).startsWith(".."))).toEqual([
+      true,
+      false,
+    ])
+    const winner = listTools(loaded).find((tool) => tool.id === "who")!
+    expect(loaded.tools.find((tool) => tool.file === winner.file)!.definition.description).toBe("project entry")
+  })
+
   test("reject a module with a non-function export and report a throwing plugin function", async () => {
     const loaded = await project({
       ".opencode/plugins/nonfunc.ts": `export const PI = 3.14\nexport const P = async () => ({ tool: { never: { description: "", args: {}, execute: async () => "" } } })\n`,
@@ -107,12 +124,21 @@ export const c_ok = async () => ({ tool: { thrower_c_ok: { description: "", args
     expect(result).toMatchObject({ status: "error", output: "blocked by tool.execute.before" })
   })
 
-  test("using input.client or input.$ outside opencode fails with a message that says so", async () => {
+  test("awaiting input.client during init is reported as the hang it causes in opencode", async () => {
     const loaded = await project({
       ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }\n`,
     })
     expect(loaded.diagnostics[0]!.message).toContain(
-      "input.client (the opencode SDK client) exists only inside opencode; tool-tester cannot provide it: test this part with tool-tester e2e",
+      "plugin function UsesClient uses input.client during init: in opencode 1.18 awaiting the client there never resolves and the whole run hangs",
+    )
+  })
+
+  test("using input.client or input.$ in a tool fails with a message that says so", async () => {
+    const loaded = await project({
+      ".opencode/plugins/shell.ts": `export const UsesShell = async (input) => ({ tool: { sh: { description: "", args: {}, execute: async () => input.$\`echo hi\`.text() } } })\n`,
+    })
+    expect((await runTool(loaded, "sh", {})).output).toBe(
+      "input.$ (Bun's shell) exists only inside opencode; tool-tester cannot provide it: test this part with tool-tester e2e",
     )
   })
 })

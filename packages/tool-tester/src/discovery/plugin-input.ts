@@ -31,6 +31,7 @@ function unavailable(what: string): unknown {
     throw new ToolTesterError(
       "USAGE",
       `${what} exists only inside opencode; tool-tester cannot provide it: test this part with tool-tester e2e`,
+      { data: { unavailable: what } },
     )
   }
   const target = () => {}

@@ -98,6 +98,12 @@ async function callPlugin(
     hooks = await plugin(options.input, options.pluginOptions)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
+    if (ToolTesterError.isInstance(error) && String(error.data?.["unavailable"]).startsWith("input.client")) {
+      return {
+        error: `plugin function ${exportName} uses input.client during init: in opencode 1.18 awaiting the client there never resolves and the whole run hangs; call the client inside a tool's execute or a hook instead`,
+        cause: error,
+      }
+    }
     return {
       error: `plugin function ${exportName} threw during init: ${message}; opencode drops it and the exports after it`,
       cause: error,

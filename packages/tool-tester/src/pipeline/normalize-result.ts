@@ -60,7 +60,7 @@ export function thrownText(error: unknown): string {
 // --- internal ---
 
 function describe(value: unknown): string {
-  if (value === null) return "null"
+  if (value === null || value === undefined) return String(value)
   if (typeof value === "string") return "a string"
   return typeof value === "object"
     ? Array.isArray(value)
