@@ -10,7 +10,7 @@ import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
 import { type Answers, askQuestions, confirm } from "./questions.ts"
 import { scaffold } from "./scaffold.ts"
-import { formatSummary } from "./summary.ts"
+import { displayPath, formatSummary } from "./summary.ts"
 import { findTemplatesDirectory, listTemplates, type TemplateInfo } from "./templates.ts"
 
 // argv -> (questions, in a terminal) -> scaffold() -> summary and exit code. The only module that
@@ -65,10 +65,9 @@ async function main(): Promise<void> {
     notes.push(`${ids} replaces opencode's built-in tool of that name in every session that loads it.`)
   }
   if (plan.existingFiles.length > 0 && !args.force && interactive) {
-    const count = plan.existingFiles.length
-    const overwrite = await confirm(
-      `${count === 1 ? plan.existingFiles[0] : `${count} files`} exist already. Overwrite?`,
-    )
+    const paths = plan.existingFiles.map((path) => displayPath(path, cwd))
+    const listed = paths.length > 3 ? `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more` : paths.join(", ")
+    const overwrite = await confirm(`${listed} ${paths.length === 1 ? "exists" : "exist"} already. Overwrite?`)
     if (!overwrite) throw new CreateToolError("CANCELLED", "Operation cancelled")
     options.overwrite = true
   }
