@@ -23,6 +23,10 @@ export type ToolTesterErrorCode =
   | "TOOL_BAD_RESULT"
   /** The tool did not finish within the timeout. */
   | "TOOL_TIMEOUT"
+  /** The tool ended or crashed the process running it (process.exit, out of memory): opencode itself would stop. */
+  | "TOOL_EXITED"
+  /** The call went to the `invalid` tool instead (unknown name or unparsable arguments), as opencode reroutes it. */
+  | "TOOL_REROUTED"
   /** An opencode.json / opencode.jsonc could not be parsed. */
   | "CONFIG_INVALID"
   /** A path given to the harness does not exist or is not a folder. */

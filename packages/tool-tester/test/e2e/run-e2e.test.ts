@@ -14,6 +14,8 @@ beforeAll(async () => {
     directory: project,
     plugins: ["./extra-plugin.ts"],
     tempDirectory: tempParent.path,
+    // Generous: CI runs other test files beside this one on two cores.
+    timeoutMs: 180_000,
     script: {
       prompt: "exercise the echo tool",
       turns: [

@@ -12,7 +12,7 @@ it("stops a run whose tool hangs with TOOL_TIMEOUT, leaving no process or folder
   const error = await runE2E({
     directory: project,
     tempDirectory: tempParent.path,
-    timeoutMs: 45_000,
+    timeoutMs: 60_000,
     script: { turns: [{ calls: [{ tool: "hang" }] }] },
   }).catch((caught: unknown) => caught)
   expect(ToolTesterError.isInstance(error)).toBe(true)

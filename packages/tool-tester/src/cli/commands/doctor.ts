@@ -1,0 +1,18 @@
+import type { CliIO } from "../_command.ts"
+import type { StartedWorker } from "../isolate.ts"
+import { exitForProblems, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import { formatFindings } from "../report.ts"
+import type { DoctorPayload } from "../tasks/doctor-task.ts"
+
+/** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
+export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+  const { values } = parseFlags({ args: argv, options: PROJECT_FLAGS })
+  const json = values.json === true
+  const input = { ...projectInput(values, {}, io), cwd: io.cwd }
+  const task = await performTask<DoctorPayload>(io, json, { command: "doctor", input }, worker)
+  if (task.exitCode !== undefined) return task.exitCode
+  const { findings } = task.payload
+  if (json) io.write(`${JSON.stringify({ findings })}\n`)
+  else io.write(formatFindings(findings, task.payload, io.cwd))
+  return exitForProblems(io, json, findings)
+}

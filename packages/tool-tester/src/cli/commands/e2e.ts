@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs"
+import path from "node:path"
+import type { E2EResult } from "../../e2e/e2e-result.ts"
+import { runE2E } from "../../e2e/run-e2e.ts"
+import { parseScriptText } from "../../e2e/script.ts"
+import { formatTranscript } from "../../e2e/transcript.ts"
+import { ToolTesterError } from "../../errors.ts"
+import { colorEnabled } from "../_color.ts"
+import type { CliIO } from "../_command.ts"
+import { parseFlags, reportFailure } from "../_command.ts"
+import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+
+const E2E_FLAGS = {
+  dir: { type: "string" },
+  plugin: { type: "string", multiple: true },
+  script: { type: "string" },
+  opencode: { type: "string" },
+  "opencode-version": { type: "string" },
+  model: { type: "string" },
+  provider: { type: "string" },
+  config: { type: "string" },
+  timeout: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const
+
+/**
+ * `tool-tester e2e`: runs the project's tools inside the real opencode binary, offline, with a
+ * scripted mock model, and prints what opencode offered, ran and returned. The tools run in
+ * opencode's own process, so isolation is opencode's; the whole run is bounded by `--timeout`.
+ */
+export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseFlags({ args: argv, options: E2E_FLAGS })
+  const json = values.json === true
+  if (values.script === undefined)
+    throw new ToolTesterError("USAGE", "e2e needs --script SCRIPT.json (the model's turns)")
+  if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
+    throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
+  }
+  const scriptFile = path.resolve(io.cwd, values.script)
+  const script = parseScriptText(readText(scriptFile))
+  const options: Parameters<typeof runE2E>[0] = {
+    directory: path.resolve(io.cwd, values.dir ?? "."),
+    // Relative plugin paths are taken from here, like every path on the command line.
+    plugins: (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec)),
+    script,
+  }
+  if (values.opencode !== undefined) options.opencode = path.resolve(io.cwd, values.opencode)
+  if (values["opencode-version"] !== undefined) options.opencodeVersion = values["opencode-version"]
+  if (values.model !== undefined) options.model = values.model
+  if (values.provider !== undefined) options.provider = values.provider
+  if (values.config !== undefined) options.config = configObject(values.config)
+  if (values.timeout !== undefined) options.timeoutMs = positiveInteger(values.timeout)
+
+  let result: E2EResult
+  try {
+    result = await runE2E(options)
+  } catch (error) {
+    // A timeout or a failed run still has a result: print it, then the failure.
+    const partial = ToolTesterError.isInstance(error) ? error.data?.["result"] : undefined
+    if (partial !== undefined && ToolTesterError.isInstance(error)) {
+      print(io, json, partial as E2EResult)
+      reportFailure(io, json, { code: error.code, message: error.message })
+      return error.code === "OPENCODE_FAILED" ? EXIT_LOAD_FAILED : exitCodeFor(error.code)
+    }
+    throw error
+  }
+  print(io, json, result)
+  const { exitCode, reason } = verdict(result)
+  if (reason) reportFailure(io, json, reason)
+  return exitCode
+}
+
+// --- internal ---
+
+function print(io: CliIO, json: boolean, result: E2EResult): void {
+  io.write(json ? `${JSON.stringify(result)}\n` : formatTranscript(result, { color: colorEnabled() }))
+}
+
+/**
+ * Exit codes in the spirit of `run`: 3 when opencode ended with an error, 4 when a tool call
+ * ended in error, 6 when a call was rerouted to `invalid`, else 0.
+ */
+function verdict(result: E2EResult): {
+  exitCode: number
+  reason?: { code: string; message: string }
+} {
+  if (result.exitCode !== 0) {
+    const detail = result.errors.at(-1)?.message ?? `exit code ${result.exitCode}`
+    return {
+      exitCode: EXIT_LOAD_FAILED,
+      reason: { code: "OPENCODE_FAILED", message: `opencode ended with an error: ${detail}` },
+    }
+  }
+  const failed = result.calls.find((call) => call.status === "error")
+  if (failed) {
+    return {
+      exitCode: EXIT_TOOL_FAILED,
+      reason: {
+        code: "TOOL_THREW",
+        message: `the call to ${failed.as_called.name} ended in error: ${failed.error ?? failed.result ?? ""}`,
+      },
+    }
+  }
+  const rerouted = result.calls.find((call) => call.as_run?.name === "invalid" && call.as_called.name !== "invalid")
+  if (rerouted) {
+    return {
+      exitCode: EXIT_REROUTED,
+      reason: {
+        code: "TOOL_REROUTED",
+        message: `the call to ${rerouted.as_called.name} was rerouted to the invalid tool`,
+      },
+    }
+  }
+  return { exitCode: EXIT_OK }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8")
+  } catch {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${file} cannot be read; pass the script file with --script`, {
+      data: { file },
+    })
+  }
+}
+
+function configObject(text: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new ToolTesterError(
+      "USAGE",
+      `--config is not JSON (${error instanceof Error ? error.message : String(error)})`,
+    )
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ToolTesterError("USAGE", '--config must be a JSON object, such as {"permission":{"task":"deny"}}')
+  }
+  return value as Record<string, unknown>
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value)
+  if (!/^\d+$/.test(value.trim()) || number <= 0) {
+    throw new ToolTesterError("USAGE", `--timeout needs a positive whole number of milliseconds, not "${value}"`)
+  }
+  return number
+}

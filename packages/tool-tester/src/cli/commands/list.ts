@@ -1,0 +1,21 @@
+import type { CliIO } from "../_command.ts"
+import type { StartedWorker } from "../isolate.ts"
+import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import { formatDiagnostics, formatList } from "../report.ts"
+import type { ListPayload } from "../tasks/list-task.ts"
+
+/** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
+export async function listCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } })
+  const json = values.json === true
+  const input = projectInput(values, values, io)
+  const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker)
+  if (task.exitCode !== undefined) return task.exitCode
+  const { tools, diagnostics } = task.payload
+  if (json) io.write(`${JSON.stringify({ tools, diagnostics })}\n`)
+  else {
+    io.write(formatList(tools, input.model, io.cwd))
+    io.writeError(formatDiagnostics(diagnostics, io.cwd))
+  }
+  return exitForProblems(io, json, diagnostics)
+}

@@ -1,0 +1,196 @@
+import path from "node:path"
+import { ToolTesterError } from "../../errors.ts"
+import type { CliIO, Failure } from "../_command.ts"
+import {
+  LOAD_TIMEOUT_MS,
+  loadFailure,
+  MODEL_FLAGS,
+  PROJECT_FLAGS,
+  parseFlags,
+  projectInput,
+  reportFailure,
+} from "../_command.ts"
+import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
+import type { IsolatedOutcome, StartedWorker } from "../isolate.ts"
+import { runIsolated } from "../isolate.ts"
+import { formatDiagnostics } from "../report.ts"
+import { formatRun } from "../run-report.ts"
+import type { RunJson, RunPayload } from "../tasks/run-task.ts"
+import type { RunArgs } from "../worker-protocol.ts"
+
+/** Default `--timeout`: how long the tool may run (and, separately, how long loading may take). */
+export const DEFAULT_TIMEOUT_MS = 60_000
+/** After the timeout fired the tool's abort signal: how long it may clean up before the worker is killed. */
+export const GRACE_MS = 1_000
+
+const RUN_FLAGS = {
+  ...PROJECT_FLAGS,
+  ...MODEL_FLAGS,
+  args: { type: "string" },
+  "raw-args": { type: "string" },
+  validate: { type: "boolean" },
+  deny: { type: "string", multiple: true },
+  "max-lines": { type: "string" },
+  "max-bytes": { type: "string" },
+  timeout: { type: "string" },
+  "data-dir": { type: "string" },
+} as const
+
+/**
+ * `tool-tester run NAME`: runs one tool through opencode's pipeline in a worker thread and prints
+ * what the model would read. The JSON result goes to stdout whatever the exit code, whenever the
+ * tool was reached.
+ */
+export async function runCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+  const { values, positionals } = parseFlags({ args: argv, options: RUN_FLAGS, allowPositionals: true })
+  const json = values.json === true
+  const [name, ...pairs] = positionals
+  if (name === undefined)
+    throw new ToolTesterError("USAGE", "run needs a tool name: tool-tester run NAME [key=value ...]")
+  const timeoutMs = positiveInteger("--timeout", values.timeout) ?? DEFAULT_TIMEOUT_MS
+  const input = {
+    ...projectInput(values, values, io),
+    name,
+    args: runArgs(values.args, values["raw-args"], pairs),
+    validate: values.validate === true,
+    deny: values.deny ?? [],
+    maxLines: positiveInteger("--max-lines", values["max-lines"]),
+    maxBytes: positiveInteger("--max-bytes", values["max-bytes"]),
+    timeoutMs,
+    dataDirectory: values["data-dir"] === undefined ? undefined : pathFrom(io, values["data-dir"]),
+  }
+  // Tools see process.cwd() = the project directory, as under opencode.
+  io.chdir(input.directory)
+  // Loading gets its own bound: a short --timeout is about the tool, not about importing files.
+  const loadTimeoutMs = Math.max(LOAD_TIMEOUT_MS, timeoutMs)
+  const outcome = await runIsolated(
+    { command: "run", input },
+    { loadTimeoutMs, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
+    worker,
+  )
+
+  const failure = loadFailure(outcome, loadTimeoutMs)
+  if (failure) {
+    reportFailure(io, json, failure)
+    return exitCodeFor(failure.code)
+  }
+  const { result, diagnostics } = reachedResult(outcome, timeoutMs)
+  if (json) io.write(`${JSON.stringify({ ...result, console: outcome.console })}\n`)
+  else {
+    io.write(formatRun(result, outcome.console, io.cwd))
+    io.writeError(formatDiagnostics(diagnostics, io.cwd))
+  }
+
+  const { exitCode, reason } = verdict(result, diagnostics)
+  if (reason) reportFailure(io, json, reason)
+  return exitCode
+}
+
+// --- internal ---
+
+function runArgs(json: string | undefined, raw: string | undefined, pairs: string[]): RunArgs {
+  const forms = [json !== undefined, raw !== undefined, pairs.length > 0].filter(Boolean).length
+  if (forms > 1) {
+    throw new ToolTesterError("USAGE", "give the arguments one way: --args JSON, --raw-args TEXT, or key=value pairs")
+  }
+  for (const pair of pairs) {
+    if (pair.indexOf("=") <= 0) {
+      throw new ToolTesterError(
+        "USAGE",
+        `"${pair}" is not a key=value pair; run takes one tool name, then key=value pairs`,
+      )
+    }
+  }
+  if (raw !== undefined) return { form: "raw", text: raw }
+  if (pairs.length > 0) return { form: "pairs", pairs }
+  if (json === undefined) return { form: "none" }
+  try {
+    return { form: "json", value: JSON.parse(json) }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ToolTesterError(
+      "ARGS_UNPARSABLE",
+      `--args is not JSON (${reason}); quote it for your shell, or use --raw-args to see what opencode does with bad JSON`,
+    )
+  }
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
+    throw new ToolTesterError("USAGE", `${flag} needs a positive whole number, not "${value}"`)
+  }
+  return number
+}
+
+function pathFrom(io: CliIO, value: string): string {
+  return path.resolve(io.cwd, value)
+}
+
+/** The run result: from the worker, or made up here when the tool timed out or ended the worker. */
+function reachedResult(outcome: IsolatedOutcome, timeoutMs: number): RunPayload {
+  if (outcome.kind === "done") return outcome.payload as RunPayload
+  const reached = "reached" in outcome && outcome.reached ? outcome.reached : { name: "", id: "" }
+  const error =
+    outcome.kind === "timeout"
+      ? {
+          code: "TOOL_TIMEOUT",
+          message: `the tool did not finish within ${timeoutMs} ms and kept its thread busy, so its abort signal could not even run: it was stopped`,
+        }
+      : outcome.kind === "exited" && outcome.crash
+        ? {
+            code: "TOOL_EXITED",
+            message: `an error escaped the tool (thrown outside the promise execute returns, such as in a timer): ${outcome.crash}; opencode may crash: catch it inside execute`,
+          }
+        : {
+            code: "TOOL_EXITED",
+            message: `the tool ended its process with process.exit(${outcome.kind === "exited" ? outcome.exitCode : "?"}); under opencode that stops opencode itself: throw an Error instead`,
+          }
+  const result: RunJson = {
+    name: reached.name,
+    id: reached.id,
+    status: "error",
+    output: error.message,
+    title: "",
+    metadata: {},
+    attachments: null,
+    truncated: false,
+    outputPath: null,
+    asks: [],
+    durationMs: outcome.durationMs,
+    args: null,
+    repaired: reached.id !== reached.name && reached.id !== "invalid",
+    rerouted: reached.id === "invalid" && reached.name !== "invalid",
+    error,
+  }
+  return { result, diagnostics: [] }
+}
+
+/**
+ * The exit code and the failure to report: the run's own outcome first; a completed or rerouted
+ * call still exits 3 when a file failed to load or the tool list would break, because opencode
+ * would then have offered no tool at all.
+ */
+function verdict(result: RunJson, diagnostics: RunPayload["diagnostics"]): { exitCode: number; reason?: Failure } {
+  const problems = diagnostics.filter((diagnostic) => diagnostic.severity === "error")
+  let exitCode = EXIT_OK
+  let reason: Failure | undefined
+  if (result.error) {
+    exitCode = exitCodeFor(result.error.code)
+    reason = result.error
+  } else if (result.rerouted) {
+    const args = result.args as { error?: unknown } | null
+    exitCode = EXIT_REROUTED
+    reason = {
+      code: "TOOL_REROUTED",
+      message: `the call to ${result.name} was rerouted to the invalid tool: ${String(args?.error ?? "")}`,
+    }
+  }
+  const first = problems[0]
+  if (first && (exitCode === EXIT_OK || exitCode === EXIT_REROUTED)) {
+    exitCode = EXIT_LOAD_FAILED
+    reason = { code: first.code, message: first.message }
+  }
+  return reason ? { exitCode, reason } : { exitCode }
+}

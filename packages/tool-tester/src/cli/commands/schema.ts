@@ -1,0 +1,21 @@
+import type { CliIO } from "../_command.ts"
+import type { StartedWorker } from "../isolate.ts"
+import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import { formatDiagnostics, formatSchemas } from "../report.ts"
+import type { SchemaPayload } from "../tasks/schema-task.ts"
+
+/** `tool-tester schema`: the custom and plugin tools exactly as the provider receives them for that model. */
+export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS, tool: { type: "string" } } })
+  const json = values.json === true
+  const input = { ...projectInput(values, values, io), tool: values.tool }
+  const task = await performTask<SchemaPayload>(io, json, { command: "schema", input }, worker)
+  if (task.exitCode !== undefined) return task.exitCode
+  const { tools, diagnostics } = task.payload
+  if (json) io.write(`${JSON.stringify({ tools, diagnostics })}\n`)
+  else {
+    io.write(formatSchemas(tools, input.model))
+    io.writeError(formatDiagnostics(diagnostics, io.cwd))
+  }
+  return exitForProblems(io, json, diagnostics)
+}

@@ -1,0 +1,41 @@
+// The exit codes of the `tool-tester` bin. Scripts and CI depend on them: keep them, and keep
+// docs/cli.md in step.
+import type { ToolTesterErrorCode } from "../errors.ts"
+
+/** The command did what was asked: the tool ran and completed, the list has no problem, doctor found no error. */
+export const EXIT_OK = 0
+/** The command line was wrong (unknown flag, missing name, bad number, two argument forms), or the harness was misused (missing folder, built-in tool name). */
+export const EXIT_USAGE = 1
+/** The arguments failed validation: `--validate`, or the built-in `invalid` tool called with bad arguments. */
+export const EXIT_ARGS_INVALID = 2
+/** A tool or plugin file failed to load, the config cannot be read, or opencode's tool list would break (z.date(), z.bigint()). */
+export const EXIT_LOAD_FAILED = 3
+/** The tool threw, returned something opencode cannot send, or ended its process. */
+export const EXIT_TOOL_FAILED = 4
+/** The tool (or loading the tool files) did not finish within the timeout. */
+export const EXIT_TIMEOUT = 5
+/** The call was rerouted to the `invalid` tool (unknown name, unparsable `--raw-args`). */
+export const EXIT_REROUTED = 6
+
+/** The exit code for a failure with this code. */
+export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
+  switch (code) {
+    case "ARGS_INVALID":
+      return EXIT_ARGS_INVALID
+    case "IMPORT_FAILED":
+    case "PLUGIN_LOAD_FAILED":
+    case "SCHEMA_UNREPRESENTABLE":
+    case "CONFIG_INVALID":
+      return EXIT_LOAD_FAILED
+    case "TOOL_THREW":
+    case "TOOL_BAD_RESULT":
+    case "TOOL_EXITED":
+      return EXIT_TOOL_FAILED
+    case "TOOL_TIMEOUT":
+      return EXIT_TIMEOUT
+    case "TOOL_REROUTED":
+      return EXIT_REROUTED
+    default:
+      return EXIT_USAGE
+  }
+}

@@ -1,0 +1,87 @@
+import { ToolTesterError } from "../errors.ts"
+
+/**
+ * Arguments from `key=value` pairs, each value read as the tool's JSON Schema says: a number where
+ * the property is a number or integer, `true`/`false` for a boolean, JSON for an array or object,
+ * the text as it is otherwise (and for keys the schema does not list). The first `=` splits, so
+ * values may contain `=`. A later pair with the same key wins.
+ */
+export function argsFromPairs(pairs: readonly string[], schema: unknown): Record<string, unknown> {
+  const properties = propertiesOf(schema)
+  const args: Record<string, unknown> = {}
+  for (const pair of pairs) {
+    const separator = pair.indexOf("=")
+    if (separator <= 0) {
+      throw new ToolTesterError("USAGE", `"${pair}" is not a key=value pair; write name=value, or use --args JSON`)
+    }
+    const key = pair.slice(0, separator)
+    args[key] = coerce(key, pair.slice(separator + 1), properties[key])
+  }
+  return args
+}
+
+// --- internal ---
+
+type Kind = "string" | "number" | "integer" | "boolean" | "json" | "null"
+
+function coerce(key: string, text: string, property: unknown): unknown {
+  const kinds = kindsOf(property)
+  if (kinds.has("null") && text === "null") return null
+  // Text stays text wherever the schema accepts a string (or says nothing).
+  if (kinds.size === 0 || kinds.has("string")) return text
+  if (kinds.has("number") || kinds.has("integer")) {
+    const number = text.trim() === "" ? Number.NaN : Number(text)
+    if (!Number.isNaN(number) && (!kinds.has("integer") || kinds.has("number") || Number.isInteger(number)))
+      return number
+    if (!kinds.has("boolean") && !kinds.has("json"))
+      throw unparsable(key, text, kinds.has("number") ? "a number" : "an integer")
+  }
+  if (kinds.has("boolean")) {
+    if (text === "true") return true
+    if (text === "false") return false
+    if (!kinds.has("json")) throw unparsable(key, text, "true or false")
+  }
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw unparsable(key, text, "JSON (an array or object)")
+  }
+}
+
+/** The JSON types a property accepts, looking through `type` arrays and one level of anyOf/oneOf/allOf. */
+function kindsOf(property: unknown, depth = 0): Set<Kind> {
+  const kinds = new Set<Kind>()
+  if (typeof property !== "object" || property === null || depth > 3) return kinds
+  const record = property as Record<string, unknown>
+  const types = Array.isArray(record["type"]) ? record["type"] : [record["type"]]
+  for (const type of types) {
+    if (type === "array" || type === "object") kinds.add("json")
+    else if (type === "string" || type === "number" || type === "integer" || type === "boolean" || type === "null")
+      kinds.add(type)
+  }
+  for (const value of [...(asArray(record["enum"]) ?? []), ...("const" in record ? [record["const"]] : [])]) {
+    kinds.add(typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "string")
+  }
+  for (const combiner of ["anyOf", "oneOf", "allOf"]) {
+    for (const member of asArray(record[combiner]) ?? []) for (const kind of kindsOf(member, depth + 1)) kinds.add(kind)
+  }
+  return kinds
+}
+
+function propertiesOf(schema: unknown): Record<string, unknown> {
+  if (typeof schema !== "object" || schema === null) return {}
+  const properties = (schema as Record<string, unknown>)["properties"]
+  return typeof properties === "object" && properties !== null ? (properties as Record<string, unknown>) : {}
+}
+
+function asArray(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : undefined
+}
+
+function unparsable(key: string, text: string, expected: string): ToolTesterError {
+  return new ToolTesterError(
+    "ARGS_UNPARSABLE",
+    `${key}=${text}: the tool's schema says ${key} is ${expected}; fix the value, or pass exact JSON with --args`,
+    { data: { key, value: text } },
+  )
+}

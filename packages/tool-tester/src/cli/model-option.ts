@@ -1,0 +1,29 @@
+import type { ModelSelection } from "../pipeline/builtins.ts"
+import { DEFAULT_MODEL } from "../pipeline/builtins.ts"
+
+/**
+ * The model `--provider NPM` and `--model ID` select. opencode keys its fixes off three values
+ * (spec §5.2, §5.4, §6.3): the npm package (OpenAI sanitiser, `strict: false`), the provider id
+ * (`google` → Gemini fixes, `moonshotai` → Moonshot fixes, `opencode` → websearch) and the model id
+ * (`gpt-*` → apply_patch, `*gemini*`, `*kimi*`). The command line only names the package, so the
+ * provider id is the one opencode's catalogue gives that package's provider: `@ai-sdk/<id>` → `<id>`
+ * (`@ai-sdk/google` → `google`, `@ai-sdk/moonshotai` → `moonshotai`); for
+ * `@ai-sdk/openai-compatible`, a custom provider whose id the user chooses, it stays the neutral
+ * `mock`, so only the model id can trigger a fix, as with a custom provider in opencode.
+ */
+export function modelSelection(options: { provider?: string | undefined; model?: string | undefined }): ModelSelection {
+  const npm = options.provider ?? DEFAULT_MODEL.npm
+  return { npm, providerID: providerIdOf(npm), modelID: options.model ?? DEFAULT_MODEL.modelID }
+}
+
+// --- internal ---
+
+function providerIdOf(npm: string): string {
+  if (npm === DEFAULT_MODEL.npm) return DEFAULT_MODEL.providerID
+  const aiSdk = /^@ai-sdk\/([^/]+)/.exec(npm)
+  if (aiSdk) return aiSdk[1]!
+  // Community packages: `@openrouter/ai-sdk-provider` → `openrouter`, `ollama-ai-provider` → `ollama`.
+  const scoped = /^@([^/]+)\//.exec(npm)
+  if (scoped) return scoped[1]!
+  return npm.replace(/-ai-provider$|-ai-sdk-provider$|-provider$/, "")
+}

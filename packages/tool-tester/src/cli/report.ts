@@ -1,0 +1,99 @@
+// Human reports for list, schema and doctor, and failure lines. Plain text that reads the same
+// without colour; `--json` output never goes through here.
+import path from "node:path"
+import type { Finding } from "../doctor/finding.ts"
+import type { ListedTool } from "../list-tools.ts"
+import type { Diagnostic } from "../load-tools.ts"
+import type { ModelSelection } from "../pipeline/builtins.ts"
+import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import { bold, cyan, dim, red, yellow } from "./_color.ts"
+
+export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
+  const width = Math.max(4, ...tools.map((tool) => tool.id.length))
+  const lines = [bold(`${tools.length} tools offered to ${model.npm} ${model.modelID}, in opencode's order:`)]
+  for (const tool of tools) {
+    lines.push(`  ${cyan(tool.id.padEnd(width))}  ${describeSource(tool, cwd)}`)
+  }
+  return `${lines.join("\n")}\n`
+}
+
+export function formatSchemas(tools: readonly ToolSchema[], model: ModelSelection): string {
+  if (tools.length === 0) return `${dim(`No custom or plugin tool is offered to ${model.npm} ${model.modelID}.`)}\n`
+  const blocks = tools.map((tool) => {
+    const header = `${bold(cyan(tool.name))}${tool.strict === false ? dim("  (strict: false)") : ""}`
+    const description = tool.description === "" ? dim("(no description)") : tool.description
+    return `${header}\n${indent(description)}\n${indent(JSON.stringify(tool.parameters, null, 2))}`
+  })
+  return `${blocks.join("\n\n")}\n`
+}
+
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], cwd: string): string {
+  if (diagnostics.length === 0) return ""
+  const lines = diagnostics.map((diagnostic) => {
+    const file = diagnostic.file ? `${shortPath(cwd, diagnostic.file)}: ` : ""
+    const message = diagnostic.file ? withoutPrefix(diagnostic.message, `${diagnostic.file}: `) : diagnostic.message
+    return `${mark(diagnostic.severity)} ${file}${message} ${dim(`[${diagnostic.code}]`)}`
+  })
+  return `${lines.join("\n")}\n`
+}
+
+export function formatFindings(
+  findings: readonly Finding[],
+  counts: { files: number; tools: number },
+  cwd: string,
+): string {
+  const lines = findings.map(
+    (finding) =>
+      `${mark(finding.severity)} ${finding.file ? `${shortPath(cwd, finding.file)}: ` : ""}${finding.message} ${dim(`[${finding.code}]`)}`,
+  )
+  const errors = findings.filter((finding) => finding.severity === "error").length
+  const warnings = findings.length - errors
+  const scanned = `${counts.files} tool ${counts.files === 1 ? "file" : "files"}, ${counts.tools} ${counts.tools === 1 ? "tool" : "tools"}`
+  lines.push(
+    findings.length === 0
+      ? bold(`No problems found (${scanned}).`)
+      : bold(`${plural(errors, "error")}, ${plural(warnings, "warning")} (${scanned}).`),
+  )
+  return `${lines.join("\n")}\n`
+}
+
+export function formatFailure(failure: { code: string; message: string }): string {
+  return `${red("✖")} ${failure.message} ${dim(`[${failure.code}]`)}\n`
+}
+
+/** A path relative to the working directory when it is inside it. */
+export function shortPath(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file)
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative
+}
+
+export function indent(text: string, prefix = "  "): string {
+  return text
+    .split("\n")
+    .map((line) => prefix + line)
+    .join("\n")
+}
+
+// --- internal ---
+
+function describeSource(tool: ListedTool, cwd: string): string {
+  if (tool.source === "builtin") return dim("built-in")
+  const where = tool.file ? shortPath(cwd, tool.file) : ""
+  const parts = [tool.source === "plugin" ? `plugin ${tool.plugin ?? where}` : where]
+  if (tool.export && tool.export !== "default") parts.push(`export ${tool.export}`)
+  if (tool.overrides === "builtin") parts.push(yellow("replaces the built-in"))
+  else if (tool.overrides) parts.push(yellow(`replaces ${shortPath(cwd, tool.overrides)}`))
+  return parts.join(", ")
+}
+
+function mark(severity: "error" | "warning"): string {
+  return severity === "error" ? red("✖ error  ") : yellow("⚠ warning")
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`
+}
+
+function withoutPrefix(text: string, prefix: string): string {
+  return text.startsWith(prefix) ? text.slice(prefix.length) : text
+}

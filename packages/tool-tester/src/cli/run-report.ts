@@ -1,0 +1,71 @@
+// The human report of `run`: what happened, the model's view of the output between clear markers,
+// then what the tool printed on its console (which opencode never sends to the model).
+import type { CapturedConsole } from "./_console-capture.ts"
+import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
+import { indent, shortPath } from "./report.ts"
+import type { RunJson } from "./tasks/run-task.ts"
+
+export function formatRun(result: RunJson, captured: CapturedConsole | undefined, cwd: string): string {
+  const lines: string[] = []
+  const called =
+    result.name === result.id
+      ? ""
+      : dim(` (called as ${result.name}${result.rerouted ? ", rerouted" : ", name repaired"})`)
+  const status = result.status === "completed" ? green("completed") : red("error")
+  lines.push(`${bold(cyan(result.id))}${called}  ${status}  ${dim(`${result.durationMs} ms`)}`)
+  if (result.error) lines.push(`${red(result.error.code)}  ${result.error.message}`)
+  lines.push(field("args", JSON.stringify(result.args)))
+  if (result.title !== "") lines.push(field("title", String(result.title)))
+
+  lines.push("", rule("output: what the model reads"))
+  lines.push(result.output === "" ? dim("(empty string)") : result.output)
+  lines.push(rule("end of output"), "")
+
+  lines.push(field("metadata", JSON.stringify(result.metadata)))
+  lines.push(
+    field(
+      "truncated",
+      result.truncated
+        ? yellow(`yes, full output saved to ${result.outputPath ? shortPath(cwd, result.outputPath) : "(unknown)"}`)
+        : "no",
+    ),
+  )
+  if (result.attachments && result.attachments.length > 0)
+    lines.push(field("attachments", String(result.attachments.length)))
+  for (const ask of result.asks) {
+    const decision = ask.decision === "allow" ? green("allow") : red("deny")
+    lines.push(
+      field(
+        "ask",
+        `${ask.permission} ${JSON.stringify(ask.patterns)} → ${decision} ${dim(`(rule ${ask.rule.permission}: ${ask.rule.action})`)}`,
+      ),
+    )
+  }
+  if (captured) lines.push(...consoleLines(captured))
+  return `${lines.join("\n")}\n`
+}
+
+// --- internal ---
+
+function consoleLines(captured: CapturedConsole): string[] {
+  const streams = (["stdout", "stderr"] as const).filter(
+    (stream) => captured[stream] !== "" || captured.droppedBytes[stream] > 0,
+  )
+  if (streams.length === 0) return []
+  const lines = ["", rule("tool console: printed by the tool, not sent to the model")]
+  for (const stream of streams) {
+    const text = captured[stream].replace(/\n$/, "")
+    if (text !== "") lines.push(indent(text, dim(`${stream} | `)))
+    const dropped = captured.droppedBytes[stream]
+    if (dropped > 0) lines.push(dim(`${stream} | ... ${dropped} more bytes not kept (the first 64 KiB are shown)`))
+  }
+  return lines
+}
+
+function field(name: string, value: string): string {
+  return `${dim(name.padEnd(11))} ${value}`
+}
+
+function rule(title: string): string {
+  return dim(`── ${title} ${"─".repeat(Math.max(3, 60 - title.length))}`)
+}

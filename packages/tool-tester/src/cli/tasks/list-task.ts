@@ -1,0 +1,24 @@
+import type { Diagnostic } from "../../load-tools.ts"
+import type { ListedTool } from "../../list-tools.ts"
+import { getToolSchemas, listTools } from "../../list-tools.ts"
+import type { ProjectInput, Reached } from "../worker-protocol.ts"
+import { diagnosticOf, loadProject } from "./project.ts"
+
+export type ListPayload = { tools: ListedTool[]; diagnostics: Diagnostic[] }
+
+/**
+ * The tools opencode would offer, in its order, with what went wrong while loading them, and a
+ * diagnostic when the tool list as a whole would fail (a schema zod cannot convert).
+ */
+export async function listTask(
+  input: ProjectInput,
+  loaded: (reached: Reached | undefined) => void,
+): Promise<ListPayload> {
+  const project = await loadProject(input)
+  loaded(undefined)
+  const tools = listTools(project, { model: input.model })
+  const schemas = await getToolSchemas(project, { model: input.model })
+  const diagnostics = [...project.diagnostics]
+  if (!schemas.success) diagnostics.push(diagnosticOf(schemas.error))
+  return { tools, diagnostics }
+}

@@ -1,0 +1,108 @@
+import type { Diagnostic, ToolProject } from "../../load-tools.ts"
+import { getToolSchemas } from "../../list-tools.ts"
+import { agentRules } from "../../pipeline/permissions.ts"
+import { resolveCall } from "../../pipeline/repair-call.ts"
+import { preparedTools } from "../../pipeline/tool-list.ts"
+import type { RunOptions, RunResult } from "../../run-tool.ts"
+import { callTool, defaultDataDirectory, runTool } from "../../run-tool.ts"
+import { toolJsonSchema } from "../../schema/tool-json-schema.ts"
+import { argsFromPairs } from "../key-value-args.ts"
+import type { Reached, RunInput } from "../worker-protocol.ts"
+import { diagnosticOf, loadProject } from "./project.ts"
+
+/** A run as `run --json` prints it (the CLI adds `console`). */
+export type RunJson = {
+  name: string
+  id: string
+  status: "completed" | "error"
+  output: string
+  title: string
+  metadata: Record<string, unknown>
+  attachments: unknown[] | null
+  truncated: boolean
+  outputPath: string | null
+  asks: RunResult["asks"]
+  durationMs: number
+  args: unknown
+  repaired: boolean
+  rerouted: boolean
+  error?: { code: string; message: string }
+}
+
+export type RunPayload = { result: RunJson; diagnostics: Diagnostic[] }
+
+/**
+ * Loads the project, reports which tool the call reaches, and runs it through opencode's pipeline:
+ * `--raw-args` through repair (wrong case fixed, unparsable JSON rerouted to `invalid`), the other
+ * forms with parsed arguments. Diagnostics say whether opencode could have offered any tool.
+ */
+export async function runTask(input: RunInput, loaded: (reached: Reached | undefined) => void): Promise<RunPayload> {
+  const project = await loadProject(input)
+  const diagnostics = [...project.diagnostics]
+  const permissions = { deny: input.deny }
+  const schemas = await getToolSchemas(project, { model: input.model, permissions })
+  if (!schemas.success) diagnostics.push(diagnosticOf(schemas.error))
+
+  const dataDirectory = input.dataDirectory ?? defaultDataDirectory()
+  const reached = reach(project, input, dataDirectory)
+  const options: RunOptions = {
+    model: input.model,
+    validate: input.validate,
+    permissions,
+    dataDirectory,
+    timeoutMs: input.timeoutMs,
+  }
+  if (input.maxLines !== undefined) options.maxLines = input.maxLines
+  if (input.maxBytes !== undefined) options.maxBytes = input.maxBytes
+
+  const args = input.args
+  let parsed: unknown = {}
+  if (args.form === "json") parsed = args.value
+  if (args.form === "pairs") parsed = argsFromPairs(args.pairs, schemaOf(project, reached.id))
+  loaded(reached)
+  const result =
+    args.form === "raw"
+      ? await callTool(project, { name: input.name, rawArguments: args.text }, options)
+      : await runTool(project, input.name, parsed, options)
+  return { result: runJson(result), diagnostics }
+}
+
+// --- internal ---
+
+/** The tool opencode's repair sends the call to, for the report when the tool never returns. */
+function reach(project: ToolProject, input: RunInput, dataDirectory: string): Reached {
+  const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
+  const rawArguments = input.args.form === "raw" ? input.args.text : "{}"
+  const resolved = resolveCall({ name: input.name, rawArguments }, preparedTools(project, input.model, rules))
+  return { name: input.name, id: resolved.kind === "run" ? resolved.id : "invalid" }
+}
+
+/** The JSON Schema of the tool that will run, to read key=value pairs with (none for built-ins). */
+function schemaOf(project: ToolProject, id: string): unknown {
+  if (id === "invalid") return { properties: { tool: { type: "string" }, error: { type: "string" } } }
+  const tool = project.tools.findLast((candidate) => candidate.id === id)
+  if (!tool) return undefined
+  const converted = toolJsonSchema(tool.definition.args)
+  return converted.success ? converted.value : undefined
+}
+
+function runJson(result: RunResult): RunJson {
+  const json: RunJson = {
+    name: result.name,
+    id: result.id,
+    status: result.status,
+    output: result.output,
+    title: result.title,
+    metadata: result.metadata,
+    attachments: result.attachments ?? null,
+    truncated: result.truncated,
+    outputPath: result.outputPath ?? null,
+    asks: result.asks,
+    durationMs: result.durationMs,
+    args: result.args,
+    repaired: result.repaired,
+    rerouted: result.rerouted,
+  }
+  if (result.error) json.error = result.error
+  return json
+}

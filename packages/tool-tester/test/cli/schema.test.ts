@@ -1,0 +1,75 @@
+import { describe, expect, test } from "vitest"
+import { fixture, jsonError, runCli } from "../helpers.ts"
+
+const basic = fixture("cli-basic")
+
+type SchemaJson = {
+  tools: Array<{ name: string; description: string; parameters: Record<string, any>; strict?: boolean }>
+  diagnostics: Array<{ code: string }>
+}
+
+describe("tool-tester schema", { timeout: 60_000 }, () => {
+  test("prints the custom tools exactly as opencode sends them", async () => {
+    const result = await runCli(["schema", "--dir", basic, "--no-global", "--json"])
+    expect(result.exitCode).toBe(0)
+    const { tools } = JSON.parse(result.stdout) as SchemaJson
+    expect(tools.map((tool) => tool.name)).toEqual(["greet", "math_add"])
+    expect(tools[1]).toEqual({
+      name: "math_add",
+      description: "Adds two numbers",
+      parameters: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+    })
+  })
+
+  test("--tool prints one tool", async () => {
+    const result = await runCli(["schema", "--dir", basic, "--no-global", "--json", "--tool", "greet"])
+    const { tools } = JSON.parse(result.stdout) as SchemaJson
+    expect(tools.map((tool) => tool.name)).toEqual(["greet"])
+    expect(tools[0]!.parameters["properties"].name).toEqual({ description: "Who to greet", type: "string" })
+  })
+
+  test("--tool with a name that is not offered exits 1 and lists the custom tools", async () => {
+    const result = await runCli(["schema", "--dir", basic, "--no-global", "--json", "--tool", "nope"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toMatchObject({
+      code: "TOOL_NOT_FOUND",
+      message: expect.stringContaining("greet, math_add"),
+    })
+  })
+
+  test("--provider @ai-sdk/openai applies opencode's OpenAI sanitiser and strict: false", async () => {
+    const result = await runCli(["schema", "--dir", basic, "--no-global", "--json", "--provider", "@ai-sdk/openai"])
+    const greet = (JSON.parse(result.stdout) as SchemaJson).tools[0]!
+    expect(greet.strict).toBe(false)
+    expect(greet.parameters["$schema"]).toBeUndefined()
+    // The sanitiser drops minimum/maximum from the integer.
+    expect(greet.parameters["properties"].times).toEqual({ type: "integer" })
+  })
+
+  test("--model with gemini in its id applies the Gemini fixes", async () => {
+    const result = await runCli(["schema", "--dir", basic, "--no-global", "--json", "--model", "gemini-2.5-pro"])
+    const greet = (JSON.parse(result.stdout) as SchemaJson).tools[0]!
+    expect(greet.parameters["properties"].tags).toEqual({ type: "array", items: { type: "string" } })
+    expect(result.exitCode).toBe(0)
+  })
+
+  test("without --json prints each tool's name, description and parameters", async () => {
+    const result = await runCli(["schema", "--dir", basic, "--no-global", "--tool", "math_add"])
+    expect(result.stdout).toContain("math_add\n  Adds two numbers\n  {")
+    expect(result.stdout).toContain('"required": [')
+  })
+
+  test("exits 3 when one schema breaks the list, still printing the tools that convert", async () => {
+    const result = await runCli(["schema", "--dir", fixture("cli-broken-schema"), "--no-global", "--json"])
+    expect(result.exitCode).toBe(3)
+    const payload = JSON.parse(result.stdout) as SchemaJson
+    expect(payload.tools.map((tool) => tool.name)).toEqual(["fine"])
+    expect(payload.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["SCHEMA_UNREPRESENTABLE"])
+    expect(jsonError(result).code).toBe("SCHEMA_UNREPRESENTABLE")
+  })
+})

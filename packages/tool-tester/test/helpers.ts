@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { onTestFinished } from "vitest"
+
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const bin = path.join(packageRoot, "bin.js")
+
+/** A fresh folder under the OS temp folder, removed when the test finishes. */
+export function useTmpDir(prefix = "tool-tester-"): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix))
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
+  return directory
+}
+
+/** The folder of a fixture project in test/fixtures. */
+export function fixture(name: string): string {
+  return path.join(packageRoot, "test", "fixtures", name)
+}
+
+/** Writes files (relative path -> content) under a folder, creating parent folders. */
+export function writeFiles(directory: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(directory, name)
+    mkdirSync(path.dirname(file), { recursive: true })
+    writeFileSync(file, content)
+  }
+}
+
+export type CliResult = { exitCode: number | null; stdout: string; stderr: string }
+
+/**
+ * Runs the BUILT bin (`node bin.js ...`) with a throw-away HOME and XDG folders, so the
+ * developer's own opencode config never leaks in, and without colours unless `env` asks.
+ */
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; home?: string } = {},
+): Promise<CliResult> {
+  if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
+    throw new Error("Build tool-tester first: cd packages/tool-tester && npx tsc -p tsconfig.build.json")
+  }
+  const home = options.home ?? useTmpDir("tool-tester-home-")
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith("OPENCODE_") && !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
+    ),
+  )
+  const merged: Record<string, string | undefined> = {
+    ...inherited,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_CACHE_HOME: path.join(home, ".cache"),
+    NO_COLOR: "1",
+    ...options.env,
+  }
+  // A key set to undefined in options.env is removed (to run without NO_COLOR, for example).
+  const env = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string
+  >
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? packageRoot, env })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    child.on("error", reject)
+    child.on("close", (exitCode) => resolve({ exitCode, stdout, stderr }))
+  })
+}
+
+/** The one JSON failure line a command prints on stderr with --json. */
+export function jsonError(result: CliResult): { code: string; message: string } {
+  const lines = result.stderr.trim().split("\n")
+  return (JSON.parse(lines.at(-1)!) as { error: { code: string; message: string } }).error
+}
