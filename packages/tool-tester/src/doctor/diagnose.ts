@@ -1,0 +1,64 @@
+// doctor: why a tool will not work in opencode. Pure functions over a loaded project (no process
+// access), so every finding is unit-testable; the CLI only loads the project and prints.
+import type { ToolTesterError } from "../errors.ts"
+import type { ToolProject } from "../load-tools.ts"
+import { isZodSchema } from "../schema/tool-json-schema.ts"
+import { withoutFilePrefix } from "./_paths.ts"
+import { argsSchemaFindings } from "./args-schema.ts"
+import { collisionFindings } from "./collisions.ts"
+import type { Finding } from "./finding.ts"
+import { loadProblems } from "./load-problems.ts"
+import { rawArgumentFindings } from "./raw-arguments.ts"
+import { ignoredFileFindings, testFileFindings } from "./tool-files.ts"
+import { toolNameFindings } from "./tool-names.ts"
+import { zodCopyFindings } from "./zod-copies.ts"
+
+/** Every finding for a project, errors first, then in discovery order. */
+export function diagnose(project: ToolProject, options: { cwd: string }): Finding[] {
+  const findings: Finding[] = [
+    ...loadProblems(project, options),
+    ...ignoredFileFindings(project.configDirectories),
+    ...testFileFindings(project.files),
+  ]
+  const seen = new Set<unknown>()
+  for (const tool of project.tools) {
+    findings.push(...toolNameFindings(tool))
+    // One definition exported twice (export default x; export const y = x) is checked once.
+    if (seen.has(tool.definition)) continue
+    seen.add(tool.definition)
+    const args = tool.definition.args
+    findings.push(...argsSchemaFindings({ id: tool.id, file: tool.file, args }))
+    if (isShapeOfZod(args)) findings.push(...rawArgumentFindings({ id: tool.id, file: tool.file, args }))
+  }
+  findings.push(...collisionFindings(project.tools, options))
+  findings.push(...zodCopyFindings(project.tools.map((tool) => ({ file: tool.file, args: tool.definition.args }))))
+  return [
+    ...findings.filter((finding) => finding.severity === "error"),
+    ...findings.filter((finding) => finding.severity !== "error"),
+  ]
+}
+
+/** The finding for an opencode.json that cannot be parsed: opencode does not start, so nothing else is checked. */
+export function configFinding(error: ToolTesterError): Finding {
+  const file = typeof error.data?.["file"] === "string" ? (error.data["file"] as string) : null
+  return {
+    code: "CONFIG_INVALID",
+    severity: "error",
+    file,
+    message: withoutFilePrefix(error.message, file ?? undefined),
+  }
+}
+
+export type { Finding, FindingCode } from "./finding.ts"
+
+// --- internal ---
+
+function isShapeOfZod(args: unknown): args is Record<string, unknown> {
+  return (
+    typeof args === "object" &&
+    args !== null &&
+    !isZodSchema(args) &&
+    Object.values(args).length > 0 &&
+    Object.values(args).every(isZodSchema)
+  )
+}

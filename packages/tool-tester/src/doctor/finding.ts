@@ -1,0 +1,53 @@
+/**
+ * What doctor reports: one reason a tool will not work in opencode as its author expects, with the
+ * file to look at and what to do, in one line. `error`: opencode fails (the tool, or every tool);
+ * `warning`: it works, but not as the code suggests.
+ */
+export type Finding = {
+  code: FindingCode
+  severity: "error" | "warning"
+  /** The file to change; null when the problem is not in one file (a plugin spec that resolves nowhere). */
+  file: string | null
+  /** One line: what is wrong, and what to do. Paths in it are relative to the working directory. */
+  message: string
+  /** Details for scripts, such as the JSON Schema opencode would send. */
+  data?: Record<string, unknown>
+}
+
+export type FindingCode =
+  /** opencode.json / opencode.jsonc cannot be parsed: opencode does not start. */
+  | "CONFIG_INVALID"
+  /** A tool file fails to import (syntax error, missing package, throw at import): opencode's whole tool list fails. */
+  | "IMPORT_FAILED"
+  /** A plugin is rejected or throws while starting: its tools are missing. */
+  | "PLUGIN_LOAD_FAILED"
+  /** An export looks like a tool but lacks description, args or execute: opencode skips it silently. */
+  | "IGNORED_EXPORT"
+  /** A file in tools/ has an extension opencode does not load (.mjs, .cjs, .tsx, .mts, .cts, .jsx). */
+  | "IGNORED_FILE"
+  /** A test file sits in tools/: opencode imports it as a tool. */
+  | "TEST_FILE_IN_TOOLS"
+  /** Args that are not zod 4 schemas: opencode drops them or sends them verbatim as JSON Schema. */
+  | "NON_ZOD_ARGS"
+  /** Args made with zod 3: opencode sends the schema objects' internals as JSON Schema. */
+  | "ZOD3_SCHEMA"
+  /** z.date(), z.bigint() and the like: opencode cannot build its tool list, so no tool is offered at all. */
+  | "SCHEMA_UNREPRESENTABLE"
+  /** A recursive schema whose `$ref`s point nowhere in what opencode sends. */
+  | "DANGLING_REF"
+  /** `.default()` / `.prefault()` / `.catch()`: opencode passes raw arguments, so the value is not filled in. */
+  | "DEFAULT_NOT_APPLIED"
+  /** `.transform()`, `.trim()`, `.toLowerCase()`, `.pipe()`: opencode passes raw arguments, so they do not run. */
+  | "TRANSFORM_NOT_APPLIED"
+  /** `z.coerce.*`: opencode passes raw arguments, so the value keeps its JSON type. */
+  | "COERCE_NOT_APPLIED"
+  /** `.refine()` / `.superRefine()` / `.check()`: opencode does not validate custom tools' arguments. */
+  | "REFINE_NOT_CHECKED"
+  /** A tool name some providers reject (characters, length, first character). */
+  | "TOOL_NAME_REJECTED"
+  /** Two tools with one id: opencode keeps only the last. */
+  | "TOOL_COLLISION"
+  /** A custom tool with the name of a built-in: it replaces the built-in. */
+  | "BUILTIN_OVERRIDE"
+  /** The tools' zod schemas come from more than one copy of zod. */
+  | "SECOND_ZOD_COPY"

@@ -1,0 +1,50 @@
+import path from "node:path"
+import type { Diagnostic, ToolProject } from "../load-tools.ts"
+import { displayPath, withoutFilePrefix } from "./_paths.ts"
+import type { Finding } from "./finding.ts"
+
+/**
+ * Findings for what went wrong while loading: files that failed to import (with the install
+ * command for a missing package, run in the config folder that holds the file, where opencode
+ * resolves it from), plugins that were rejected, and exports that look like tools but are skipped.
+ */
+export function loadProblems(project: ToolProject, options: { cwd: string }): Finding[] {
+  return project.diagnostics.flatMap((diagnostic) => {
+    const finding = findingOf(project, diagnostic, options.cwd)
+    return finding ? [finding] : []
+  })
+}
+
+/** The install command for a package a tool file imports: in the config folder holding the file. */
+export function installCommand(project: ToolProject, file: string, packageName: string, cwd: string): string {
+  const folder =
+    project.configDirectories
+      .map((entry) => entry.path)
+      .filter((candidate) => file.startsWith(candidate + path.sep))
+      .sort((left, right) => right.length - left.length)[0] ?? path.dirname(file)
+  const where = displayPath(cwd, folder)
+  return where === "." ? `npm install ${packageName}` : `cd ${where} && npm install ${packageName}`
+}
+
+// --- internal ---
+
+function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): Finding | undefined {
+  const file = diagnostic.file ?? null
+  const message = withoutFilePrefix(diagnostic.message, diagnostic.file)
+  switch (diagnostic.code) {
+    case "IMPORT_FAILED": {
+      const missing = diagnostic.data?.["missingPackage"]
+      const advice =
+        typeof missing === "string" && file !== null
+          ? `; install it: ${installCommand(project, file, missing, cwd)}`
+          : "; opencode fails its whole tool list when one file does not import: fix the file"
+      return { code: "IMPORT_FAILED", severity: "error", file, message: message + advice }
+    }
+    case "PLUGIN_LOAD_FAILED":
+      return { code: "PLUGIN_LOAD_FAILED", severity: "error", file, message: `${message}; its tools will be missing` }
+    case "IGNORED_EXPORT":
+      return { code: "IGNORED_EXPORT", severity: "warning", file, message }
+    default:
+      return undefined
+  }
+}
