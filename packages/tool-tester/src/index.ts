@@ -19,3 +19,25 @@ export type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
 export type { RawToolCall } from "./pipeline/repair-call.ts"
 export { ToolTesterError } from "./errors.ts"
 export type { Result, ToolTesterErrorCode } from "./errors.ts"
+export {
+  findOpencode,
+  formatTranscript,
+  parseScript,
+  parseScriptText,
+  resolveOpencode,
+  runE2E,
+  testedOpencodeVersion,
+} from "./e2e/index.ts"
+export type {
+  CapturedRequest,
+  E2ECall,
+  E2EError,
+  E2EOptions,
+  E2EResult,
+  E2EToolCall,
+  E2EToolOutputFile,
+  Script,
+  ScriptCall,
+  ScriptTurn,
+  TranscriptOptions,
+} from "./e2e/index.ts"
