@@ -8,10 +8,10 @@ import { nextSteps, packageManagerFromUserAgent } from "./next-steps.ts"
 import type { ScaffoldOptions } from "./options.ts"
 import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
-import { type Answers, askQuestions, confirm } from "./questions.ts"
+import type { Answers } from "./questions.ts"
 import { scaffold } from "./scaffold.ts"
 import { displayPath, formatSummary } from "./summary.ts"
-import { findTemplatesDirectory, listTemplates, type TemplateInfo } from "./templates.ts"
+import { findTemplatesDirectory, listTemplates } from "./templates.ts"
 
 // argv -> (questions, in a terminal) -> scaffold() -> summary and exit code. The only module that
 // touches process, prompts and colours.
@@ -19,8 +19,8 @@ import { findTemplatesDirectory, listTemplates, type TemplateInfo } from "./temp
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2))
   const templatesDirectory = findTemplatesDirectory()
-  const templates = await listTemplates(templatesDirectory)
   if (args.help) {
+    const templates = await listTemplates(templatesDirectory)
     const list = templates.map((template) => `  ${template.name.padEnd(20)}${template.summary}`).join("\n")
     process.stdout.write(`${helpMessage.replace("TEMPLATES", list)}\n`)
     return
@@ -35,9 +35,16 @@ async function main(): Promise<void> {
   const directory = resolve(cwd, args.dir ?? ".")
   const globalDirectory = globalConfigDirectory(process.env, homedir())
   const interactive = args.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true)
-  const answers = interactive
-    ? await askQuestions(args, { templates, directory, globalDirectory })
-    : defaultAnswers(args, templates)
+  // prompts is loaded only for a terminal: without one, create-tool starts faster.
+  const questions = interactive ? await import("./questions.ts") : undefined
+  const answers =
+    questions === undefined
+      ? defaultAnswers(args)
+      : await questions.askQuestions(args, {
+          templates: await listTemplates(templatesDirectory),
+          directory,
+          globalDirectory,
+        })
 
   const options: ScaffoldOptions = {
     name: answers.name,
@@ -57,17 +64,19 @@ async function main(): Promise<void> {
   const notes: string[] = []
   if (plan.builtinOverrides.length > 0) {
     const ids = plan.builtinOverrides.join(", ")
-    if (!args.force && interactive) {
-      const replace = await confirm(`${ids} would replace opencode's built-in tool of that name. Replace it?`)
+    if (!args.force && questions !== undefined) {
+      const replace = await questions.confirm(`${ids} would replace opencode's built-in tool of that name. Replace it?`)
       if (!replace) throw new CreateToolError("CANCELLED", "Operation cancelled")
       options.overrideBuiltin = true
     }
     notes.push(`${ids} replaces opencode's built-in tool of that name in every session that loads it.`)
   }
-  if (plan.existingFiles.length > 0 && !args.force && interactive) {
+  if (plan.existingFiles.length > 0 && !args.force && questions !== undefined) {
     const paths = plan.existingFiles.map((path) => displayPath(path, cwd))
     const listed = paths.length > 3 ? `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more` : paths.join(", ")
-    const overwrite = await confirm(`${listed} ${paths.length === 1 ? "exists" : "exist"} already. Overwrite?`)
+    const overwrite = await questions.confirm(
+      `${listed} ${paths.length === 1 ? "exists" : "exist"} already. Overwrite?`,
+    )
     if (!overwrite) throw new CreateToolError("CANCELLED", "Operation cancelled")
     options.overwrite = true
   }
@@ -81,23 +90,18 @@ async function main(): Promise<void> {
   process.stdout.write(formatSummary(result, steps, cwd))
 }
 
-/** Without a terminal: documented defaults, and an error for what has none. */
-function defaultAnswers(args: CliArguments, templates: readonly TemplateInfo[]): Answers {
+/** Without a terminal: documented defaults, and an error for what has none (scaffold() checks the rest). */
+function defaultAnswers(args: CliArguments): Answers {
   if (args.name === undefined) {
     throw new CreateToolError("MISSING_NAME", "Missing the tool name: pass it first, as in create-tool my-tool.")
   }
   if (args.description !== undefined && args.description.trim() === "") {
     throw new CreateToolError("INVALID_DESCRIPTION", "--description is empty: say what the tool does, for the model.")
   }
-  const template = args.template ?? "default"
-  if (!templates.some((entry) => entry.name === template)) {
-    const known = templates.map((entry) => entry.name).join(", ")
-    throw new CreateToolError("UNKNOWN_TEMPLATE", `Unknown template "${template}": choose one of ${known}.`)
-  }
   return {
     name: args.name,
     location: args.global ? "global" : args.plugin ? "plugin" : "project",
-    template,
+    template: args.template ?? "default",
     language: args.js ? "js" : "ts",
     exports: args.exports,
     description: args.description,

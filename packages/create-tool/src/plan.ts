@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises"
+import { readFileSync, statSync } from "node:fs"
 import { isAbsolute, join } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import {
@@ -106,7 +106,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   if (location === "plugin") {
-    const plugin = await readFolder(join(templatesDirectory, "_plugin"))
+    const plugin = readFolder(join(templatesDirectory, "_plugin"))
     const packageJson = pluginPackageJson(
       parsePackageJson(requiredFile(plugin, "package.json", "_plugin"), "_plugin/package.json"),
       { packageName: packageName ?? toolName, description, language, test, scripts: template.files.has("tool.py") },
@@ -120,7 +120,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
     }
   } else {
-    const project = await readFolder(join(templatesDirectory, "_project"))
+    const project = readFolder(join(templatesDirectory, "_project"))
     const additions = projectPackageJson(
       parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
       { language, test },
@@ -134,7 +134,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const existingFiles: string[] = []
   const notes: string[] = []
   for (const file of wanted) {
-    const existing = await readExisting(file.path)
+    const existing = readExisting(file.path)
     if (existing === undefined) {
       files.push({ path: file.path, content: file.content, status: "create" })
     } else if (file.mode === "keep") {
@@ -206,8 +206,12 @@ function requiredFile(files: ReadonlyMap<string, string>, name: string, folder: 
   return content
 }
 
-async function readExisting(path: string): Promise<string | undefined> {
-  const stats = await stat(path).catch(() => undefined)
-  if (stats === undefined) return undefined
-  return stats.isFile() ? readFile(path, "utf8") : ""
+/** The file's content, "" for a folder in the way, undefined when there is nothing there to read. */
+function readExisting(path: string): string | undefined {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, "utf8") : ""
+  } catch {
+    // Missing, or unreachable (a file in the way, no permission): the writer reports what it cannot write.
+    return undefined
+  }
 }
