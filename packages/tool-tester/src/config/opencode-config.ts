@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import path from "node:path"
-import { type ParseError, parse, printParseErrorCode } from "jsonc-parser"
+import type { ParseError } from "jsonc-parser"
 import type { ConfigDirectory } from "../discovery/config-dirs.ts"
 import { walkUp } from "../discovery/config-dirs.ts"
 import type { Result } from "../errors.ts"
@@ -52,11 +53,14 @@ export function loadOpencodeConfig(options: {
 
 /** Reads one opencode.json[c]: comments and trailing commas allowed, as opencode allows them. */
 export function readConfigFile(file: string): Result<OpencodeConfig> {
+  const text = readFileSync(file, "utf8")
   const errors: ParseError[] = []
-  const value = parse(readFileSync(file, "utf8"), errors, { allowTrailingComma: true })
+  const value = parseJsonc(text, errors)
   const first = errors[0]
   if (first || typeof value !== "object" || value === null || Array.isArray(value)) {
-    const reason = first ? `${printParseErrorCode(first.error)} at offset ${first.offset}` : "it is not a JSON object"
+    const reason = first
+      ? `${jsoncParser().printParseErrorCode(first.error)} at offset ${first.offset}`
+      : "it is not a JSON object"
     return {
       success: false,
       error: new ToolTesterError(
@@ -79,6 +83,23 @@ export function mergeConfig(base: OpencodeConfig, next: OpencodeConfig): Opencod
 }
 
 // --- internal ---
+
+/**
+ * Plain JSON first: jsonc-parser ships only a UMD build to Node, and loading it costs more than
+ * the rest of the config code (tens of milliseconds on every CLI start). Files with comments or
+ * trailing commas fall back to it.
+ */
+function parseJsonc(text: string, errors: ParseError[]): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return jsoncParser().parse(text, errors, { allowTrailingComma: true })
+  }
+}
+
+function jsoncParser(): typeof import("jsonc-parser") {
+  return createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser")
+}
 
 function configFilesIn(folder: string, names: readonly string[]): string[] {
   return names.map((name) => path.join(folder, name)).filter((file) => existsSync(file))

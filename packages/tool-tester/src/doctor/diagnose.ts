@@ -32,10 +32,14 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
   }
   findings.push(...collisionFindings(project.tools, options))
   findings.push(...zodCopyFindings(project.tools.map((tool) => ({ file: tool.file, args: tool.definition.args }))))
-  return [
+  const ordered = [
     ...findings.filter((finding) => finding.severity === "error"),
     ...findings.filter((finding) => finding.severity !== "error"),
   ]
+  // The same key order everywhere: code, severity, file, message, then data.
+  return ordered.map(({ code, severity, file, message, data }) =>
+    data === undefined ? { code, severity, file, message } : { code, severity, file, message, data },
+  )
 }
 
 /** The finding for an opencode.json that cannot be parsed: opencode does not start, so nothing else is checked. */

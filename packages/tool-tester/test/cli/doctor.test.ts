@@ -1,0 +1,121 @@
+import { describe, expect, test } from "vitest"
+import { fixture, jsonError, runCli } from "../helpers.ts"
+
+const findingsProject = fixture("doctor-findings")
+const tools = `${findingsProject}/.opencode/tools`
+
+type Finding = { code: string; severity: "error" | "warning"; file: string | null; message: string }
+
+const doctor = async (directory: string) => {
+  const result = await runCli(["doctor", "--dir", directory, "--no-global", "--json"])
+  return { ...result, findings: (JSON.parse(result.stdout) as { findings: Finding[] }).findings }
+}
+
+describe("tool-tester doctor", { timeout: 60_000 }, () => {
+  test("a project without problems exits 0 and says so", async () => {
+    const result = await runCli(["doctor", "--no-global"], { cwd: fixture("cli-basic") })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toBe("No problems found (2 tool files, 2 tools).\n")
+    const json = await doctor(fixture("cli-basic"))
+    expect(json.findings).toEqual([])
+  })
+
+  test("--json prints the findings as {code, severity, file, message}, and exit 3 when one is an error", async () => {
+    const result = await doctor(findingsProject)
+    expect(result.exitCode).toBe(3)
+    for (const finding of result.findings) {
+      expect(Object.keys(finding).slice(0, 4)).toEqual(["code", "severity", "file", "message"])
+    }
+    // Errors come first.
+    const severities = result.findings.map((finding) => finding.severity)
+    expect(severities).toEqual([...severities].sort())
+    expect(jsonError(result).code).toBe("IMPORT_FAILED")
+  })
+
+  test("without --json prints one line per finding, with the file relative to the working directory", async () => {
+    const result = await runCli(["doctor", "--no-global"], { cwd: findingsProject })
+    const lines = result.stdout.trim().split("\n")
+    expect(lines.at(-1)).toMatch(/^3 errors, 13 warnings \(13 tool files, 10 tools\)\.$/)
+    expect(lines.slice(0, -1)).toHaveLength(16)
+    for (const line of lines.slice(0, -1))
+      expect(line).toMatch(/^(✖ error|⚠ warning) {1,3}\.opencode\/tools\/\S+: .+ \[[A-Z0-9_]+\]$/)
+  })
+
+  const cases: Array<[string, string, "error" | "warning", RegExp]> = [
+    [
+      "IMPORT_FAILED",
+      "needs_package.ts",
+      "error",
+      /Cannot find package 'tool-tester-fixture-missing-package'.*install it: cd \.opencode && npm install tool-tester-fixture-missing-package$/,
+    ],
+    ["IGNORED_EXPORT", "half_tool.ts", "warning", /export lookup is ignored by opencode: it has no execute/],
+    ["IGNORED_FILE", "legacy.mjs", "warning", /only \.ts and \.js files .* rename it to legacy\.js/],
+    ["TEST_FILE_IN_TOOLS", "greet.test.ts", "warning", /opencode imports this test file as a tool file/],
+    [
+      "NON_ZOD_ARGS",
+      "plain_args.ts",
+      "warning",
+      /query \(a string\) is silently dropped.*limit is sent verbatim as JSON Schema/,
+    ],
+    [
+      "ZOD3_SCHEMA",
+      "old_zod.ts",
+      "error",
+      /city, days are zod 3 schemas.*"_def".*instead of \{"type":"object","properties":\{"city":\{"type":"string","description":"The city"\}/,
+    ],
+    ["SCHEMA_UNREPRESENTABLE", "when.ts", "error", /Date cannot be represented in JSON Schema \(argument "at"\)/],
+    ["DANGLING_REF", "tree.ts", "warning", /\$refs that point nowhere \(#\/\$defs\/__schema0\)/],
+    ["DEFAULT_NOT_APPLIED", "parsed_args.ts", "warning", /^tool parsed_args: limit relies on \.default\(\)/],
+    ["TRANSFORM_NOT_APPLIED", "parsed_args.ts", "warning", /^tool parsed_args: name relies on \.transform\(\)/],
+    ["COERCE_NOT_APPLIED", "parsed_args.ts", "warning", /^tool parsed_args: count uses z\.coerce/],
+    ["REFINE_NOT_CHECKED", "parsed_args.ts", "warning", /^tool parsed_args: even relies on \.refine\(\)/],
+    [
+      "TOOL_NAME_REJECTED",
+      "web.search.ts",
+      "warning",
+      /tool name "web\.search" has "\.", which OpenAI and Anthropic reject.*web_search$/,
+    ],
+    [
+      "TOOL_COLLISION",
+      "collide_add.ts",
+      "warning",
+      /tool id collide_add is defined 2 times .*collide\.ts \(export add\).*either may win/,
+    ],
+    ["BUILTIN_OVERRIDE", "glob.ts", "warning", /tool glob replaces opencode's built-in glob/],
+    ["SECOND_ZOD_COPY", "other_zod.ts", "warning", /2 zod copies: zod 4\.1\.8 \(.*\), zod 4\.0\.0 \(other_zod\.ts\)/],
+  ]
+  test.each(cases)("reports %s for %s", async (code, file, severity, message) => {
+    const result = await runCli(["doctor", "--no-global", "--json"], { cwd: findingsProject })
+    const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings.filter(
+      (finding) => finding.code === code,
+    )
+    expect(findings).toHaveLength(1)
+    expect(findings[0]).toMatchObject({ severity, file: `${tools}/${file}` })
+    expect(findings[0]!.message).toMatch(message)
+  })
+
+  test("reports an opencode.json that cannot be parsed as CONFIG_INVALID, exit 3", async () => {
+    const result = await doctor(fixture("broken-config"))
+    expect(result.exitCode).toBe(3)
+    expect(result.findings).toMatchObject([
+      { code: "CONFIG_INVALID", severity: "error", file: `${fixture("broken-config")}/.opencode/opencode.json` },
+    ])
+  })
+
+  test("reports a plugin that cannot be loaded as PLUGIN_LOAD_FAILED", async () => {
+    const result = await runCli([
+      "doctor",
+      "--dir",
+      fixture("cli-basic"),
+      "--no-global",
+      "--json",
+      "--plugin",
+      "./nowhere.ts",
+    ])
+    expect(result.exitCode).toBe(3)
+    const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+    expect(findings).toMatchObject([
+      { code: "PLUGIN_LOAD_FAILED", severity: "error", message: expect.stringContaining("nowhere.ts") },
+    ])
+  })
+})

@@ -1,0 +1,88 @@
+import { describe, expect, test } from "vitest"
+import { findOpencode } from "../../src/e2e/index.ts"
+import { fixture, jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+
+const basic = fixture("cli-basic")
+
+describe("tool-tester e2e", { timeout: 120_000 }, () => {
+  test("without --script exits 1", async () => {
+    const result = await runCli(["e2e", "--dir", basic, "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toMatchObject({ code: "USAGE", message: expect.stringContaining("--script") })
+  })
+
+  test("a malformed script exits 1 with SCRIPT_INVALID", async () => {
+    const folder = useTmpDir()
+    writeFiles(folder, { "script.json": JSON.stringify({ turns: [{ calls: [{ args: {} }] }] }) })
+    const result = await runCli(["e2e", "--dir", basic, "--script", `${folder}/script.json`, "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).code).toBe("SCRIPT_INVALID")
+  })
+
+  test("--config that is not a JSON object exits 1", async () => {
+    const result = await runCli(["e2e", "--dir", basic, "--script", "e2e-script.json", "--config", "[1]", "--json"], {
+      cwd: basic,
+    })
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).message).toContain("--config")
+  })
+
+  test("an --opencode path that is not opencode exits 1", async () => {
+    const result = await runCli(["e2e", "--script", "e2e-script.json", "--opencode", "./nowhere/opencode", "--json"], {
+      cwd: basic,
+    })
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).code).toBe("OPENCODE_NOT_FOUND")
+  })
+
+  test("--opencode and --opencode-version together exit 1", async () => {
+    const result = await runCli(
+      ["e2e", "--script", "e2e-script.json", "--opencode", "x", "--opencode-version", "1.18.34", "--json"],
+      { cwd: basic },
+    )
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).message).toContain("--opencode-version")
+  })
+
+  test("a --timeout that is not a positive whole number exits 1", async () => {
+    const result = await runCli(["e2e", "--script", "e2e-script.json", "--timeout", "soon", "--json"], { cwd: basic })
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).message).toContain("--timeout")
+  })
+
+  test.skipIf(findOpencode() === undefined)(
+    "runs the script in the real opencode with --plugin, --model, --provider and --config, and prints what it sent and ran",
+    async () => {
+      const result = await runCli(
+        [
+          "e2e",
+          "--script",
+          "e2e-script.json",
+          "--plugin",
+          "./extra-plugin.ts",
+          "--model",
+          "gpt-5",
+          "--provider",
+          "@ai-sdk/openai-compatible",
+          "--config",
+          '{"permission":{"task":"deny"}}',
+          "--timeout",
+          "90000",
+          "--json",
+        ],
+        { cwd: basic },
+      )
+      expect(result.exitCode, result.stderr).toBe(0)
+      const run = JSON.parse(result.stdout) as {
+        model: string
+        tools: Array<{ function: { name: string } }>
+        calls: Array<{ as_called: { name: string }; result: string; status: string }>
+      }
+      expect(run.model).toBe("mock/gpt-5")
+      const offered = run.tools.map((tool) => tool.function.name)
+      expect(offered).toEqual(expect.arrayContaining(["apply_patch", "greet", "math_add", "shout"]))
+      expect(offered).not.toContain("task")
+      expect(run.calls).toMatchObject([{ as_called: { name: "greet" }, result: "Hello, Ada!", status: "completed" }])
+    },
+  )
+})

@@ -1,0 +1,310 @@
+import { existsSync, readFileSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { fixture, jsonError, runCli, useTmpDir } from "../helpers.ts"
+
+const basic = fixture("cli-basic")
+const outcomes = fixture("cli-run-outcomes")
+
+type RunJson = {
+  name: string
+  id: string
+  status: "completed" | "error"
+  output: string
+  title: string
+  metadata: Record<string, unknown>
+  attachments: unknown[] | null
+  truncated: boolean
+  outputPath: string | null
+  asks: Array<{ permission: string; decision: string }>
+  durationMs: number
+  args: unknown
+  repaired: boolean
+  rerouted: boolean
+  error?: { code: string; message: string }
+  console: { stdout: string; stderr: string; droppedBytes: { stdout: number; stderr: number } }
+}
+
+const run = async (args: string[], options: Parameters<typeof runCli>[1] = {}) => {
+  const result = await runCli(["run", ...args, "--no-global", "--json"], options)
+  return { ...result, json: () => JSON.parse(result.stdout) as RunJson }
+}
+
+describe("tool-tester run", { timeout: 60_000 }, () => {
+  test("--args runs the tool and prints every field of the result as JSON", async () => {
+    const result = await run(["greet", "--dir", basic, "--args", '{"name":"Ada"}'])
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toBe("")
+    const json = result.json()
+    expect(Object.keys(json)).toEqual([
+      "name",
+      "id",
+      "status",
+      "output",
+      "title",
+      "metadata",
+      "attachments",
+      "truncated",
+      "outputPath",
+      "asks",
+      "durationMs",
+      "args",
+      "repaired",
+      "rerouted",
+      "console",
+    ])
+    expect(json).toMatchObject({
+      name: "greet",
+      id: "greet",
+      status: "completed",
+      output: "Hello, Ada!",
+      title: "Greeted Ada",
+      attachments: null,
+      truncated: false,
+      outputPath: null,
+      asks: [],
+    })
+    // The tool runs with the project as working directory, as under opencode.
+    expect(json.metadata).toMatchObject({ cwd: true, truncated: false })
+  })
+
+  test("key=value pairs are read by the tool's schema: numbers, booleans, JSON arrays, text", async () => {
+    const result = await run(["greet", "--dir", basic, "name=007", "times=2", "loud=true", 'tags=["a","b"]'])
+    expect(result.exitCode).toBe(0)
+    expect(result.json().args).toEqual({ name: "007", times: 2, loud: true, tags: ["a", "b"] })
+    expect(result.json().output).toBe("HELLO, 007!\nHELLO, 007!")
+  })
+
+  test("a key=value that does not fit the schema exits 1 with ARGS_UNPARSABLE", async () => {
+    const result = await run(["greet", "--dir", basic, "name=Ada", "times=two"])
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(jsonError(result)).toMatchObject({ code: "ARGS_UNPARSABLE", message: expect.stringContaining("times=two") })
+  })
+
+  test("no argument form runs the tool with {}", async () => {
+    const result = await run(["throws", "--dir", outcomes])
+    expect(result.json().args).toEqual({})
+  })
+
+  test("--raw-args with broken JSON is rerouted to invalid: status completed, exit 6", async () => {
+    const result = await run(["greet", "--dir", basic, "--raw-args", "{not json"])
+    expect(result.exitCode).toBe(6)
+    const json = result.json()
+    expect(json).toMatchObject({
+      name: "greet",
+      id: "invalid",
+      status: "completed",
+      rerouted: true,
+      title: "Invalid Tool",
+    })
+    expect(json.output).toMatch(
+      /^The arguments provided to the tool are invalid: Invalid input for tool greet: JSON parsing failed/,
+    )
+    expect(jsonError(result).code).toBe("TOOL_REROUTED")
+  })
+
+  test("--raw-args with good JSON runs the tool", async () => {
+    const result = await run(["greet", "--dir", basic, "--raw-args", '{"name":"Raw"}'])
+    expect(result.exitCode).toBe(0)
+    expect(result.json().output).toBe("Hello, Raw!")
+  })
+
+  test("a name in the wrong case is repaired to the lowercase tool", async () => {
+    const result = await run(["GREET", "--dir", basic, "--args", '{"name":"Ada"}'])
+    expect(result.exitCode).toBe(0)
+    expect(result.json()).toMatchObject({ name: "GREET", id: "greet", repaired: true, rerouted: false })
+  })
+
+  test("an unknown name is rerouted to invalid with the list of tools, exit 6", async () => {
+    const result = await run(["nope", "--dir", basic])
+    expect(result.exitCode).toBe(6)
+    expect(result.json().output).toContain("Model tried to call unavailable tool 'nope'. Available tools: bash, edit")
+  })
+
+  test("run invalid calls the invalid tool directly, as a model can", async () => {
+    const result = await run(["invalid", "--dir", basic, "--args", '{"tool":"x","error":"y"}'])
+    expect(result.exitCode).toBe(0)
+    expect(result.json()).toMatchObject({ id: "invalid", output: "The arguments provided to the tool are invalid: y" })
+  })
+
+  test("the invalid tool with missing arguments fails validation: exit 2", async () => {
+    const result = await run(["invalid", "--dir", basic, "--args", "{}"])
+    expect(result.exitCode).toBe(2)
+    expect(result.json().error?.code).toBe("ARGS_INVALID")
+  })
+
+  test("--validate checks the arguments with the tool's zod schema: exit 2 with opencode's message", async () => {
+    const result = await run(["greet", "--dir", basic, "--validate", "--args", '{"name":5}'])
+    expect(result.exitCode).toBe(2)
+    const json = result.json()
+    expect(json.status).toBe("error")
+    expect(json.output).toMatch(/^The greet tool was called with invalid arguments: name: /)
+    expect(jsonError(result).code).toBe("ARGS_INVALID")
+  })
+
+  test("without --validate the tool gets the arguments as they are, like opencode 1.18", async () => {
+    const result = await run(["greet", "--dir", basic, "--args", '{"name":5}'])
+    expect(result.exitCode).toBe(0)
+    expect(result.json().output).toBe("Hello, 5!")
+  })
+
+  test("a built-in tool name exits 1: tool-tester runs custom tools only", async () => {
+    const result = await run(["bash", "--dir", basic])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).code).toBe("TOOL_NOT_FOUND")
+  })
+
+  test("a tool that throws exits 4; the model reads the message", async () => {
+    const result = await run(["throws", "--dir", outcomes])
+    expect(result.exitCode).toBe(4)
+    expect(result.json()).toMatchObject({ status: "error", output: "boom from tool", error: { code: "TOOL_THREW" } })
+    expect(jsonError(result).code).toBe("TOOL_THREW")
+  })
+
+  test("a tool that returns something opencode cannot send exits 4", async () => {
+    const result = await run(["bad_result", "--dir", outcomes])
+    expect(result.exitCode).toBe(4)
+    expect(result.json()).toMatchObject({
+      output: "undefined is not an object (evaluating 'mo.output')",
+      error: { code: "TOOL_BAD_RESULT" },
+    })
+  })
+
+  test("a tool that calls process.exit exits 4 and the report still comes, with what it printed", async () => {
+    const result = await run(["exits", "--dir", outcomes])
+    expect(result.exitCode).toBe(4)
+    const json = result.json()
+    expect(json).toMatchObject({ name: "exits", id: "exits", status: "error", error: { code: "TOOL_EXITED" } })
+    expect(json.output).toContain("process.exit(3)")
+    expect(json.console.stdout).toBe("about to exit\n")
+  })
+
+  test("an error thrown from a timer inside the tool exits 4", async () => {
+    const result = await run(["escapes", "--dir", outcomes, "--timeout", "10000"])
+    expect(result.exitCode).toBe(4)
+    expect(result.json().output).toContain("escaped from a timer")
+  })
+
+  test("--timeout fires the tool's abort signal first: exit 5, and what it printed on abort is kept", async () => {
+    const result = await run(["waits_for_abort", "--dir", outcomes, "--timeout", "300"])
+    expect(result.exitCode).toBe(5)
+    const json = result.json()
+    expect(json).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    expect(json.console.stderr).toBe("abort signal received\n")
+    expect(jsonError(result).code).toBe("TOOL_TIMEOUT")
+  })
+
+  test("a tool in a busy loop is stopped after the timeout and grace period: exit 5", async () => {
+    const started = performance.now()
+    const result = await run(["busy_loop", "--dir", outcomes, "--timeout", "300"])
+    expect(result.exitCode).toBe(5)
+    expect(result.json()).toMatchObject({ name: "busy_loop", id: "busy_loop", error: { code: "TOOL_TIMEOUT" } })
+    expect(performance.now() - started).toBeLessThan(20_000)
+  })
+
+  test("a tool that prints a gigabyte cannot break the report: 64 KiB kept, the rest counted", async () => {
+    const result = await run(["prints_a_gigabyte", "--dir", outcomes])
+    expect(result.exitCode).toBe(0)
+    const json = result.json()
+    expect(json.output).toBe("printed a gigabyte")
+    expect(json.console.stdout).toHaveLength(64 * 1024)
+    expect(json.console.droppedBytes.stdout).toBe(1024 * 1024 * 1024 - 64 * 1024)
+  })
+
+  test("the human report marks the model's view and shows the tool's console output apart", async () => {
+    const result = await runCli(["run", "greet", "name=Ada", "--no-global"], { cwd: basic })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain("── output: what the model reads")
+    expect(result.stdout).toContain("\nHello, Ada!\n── end of output")
+    expect(result.stdout).toContain("── tool console: printed by the tool, not sent to the model")
+    expect(result.stdout).toContain("stdout | greeting Ada")
+  })
+
+  test("--max-lines truncates like opencode and saves the full output under --data-dir", async () => {
+    const data = useTmpDir()
+    const result = await run(["many_lines", "--dir", outcomes, "count=10", "--max-lines", "3", "--data-dir", data])
+    expect(result.exitCode).toBe(0)
+    const json = result.json()
+    expect(json.truncated).toBe(true)
+    expect(json.output).toMatch(/^line 1\nline 2\nline 3\n\n\.\.\.7 lines truncated\.\.\./)
+    expect(json.outputPath).toBe(path.join(data, "tool-output", path.basename(json.outputPath!)))
+    expect(existsSync(json.outputPath!)).toBe(true)
+    expect(readFileSync(json.outputPath!, "utf8").split("\n")).toHaveLength(10)
+    expect(json.metadata).toMatchObject({ truncated: true, outputPath: json.outputPath })
+  })
+
+  test("--max-bytes truncates by bytes", async () => {
+    const result = await run([
+      "many_lines",
+      "--dir",
+      outcomes,
+      "count=10",
+      "--max-bytes",
+      "20",
+      "--data-dir",
+      useTmpDir(),
+    ])
+    // 10 lines are 70 bytes; "line 1\nline 2\nline 3" is exactly the 20 allowed.
+    expect(result.json().output).toMatch(/^line 1\nline 2\nline 3\n\n\.\.\.50 bytes truncated\.\.\./)
+  })
+
+  test("--deny task switches the truncation hint, as opencode does", async () => {
+    const common = ["many_lines", "--dir", outcomes, "count=10", "--max-lines", "3", "--data-dir", useTmpDir()]
+    const withTask = await run(common)
+    expect(withTask.json().output).toContain("Use the Task tool to have explore agent process this file")
+    const denied = await run([...common, "--deny", "task"])
+    expect(denied.json().output).toContain("Use Grep to search the full content or Read with offset/limit")
+  })
+
+  test("the config's tool_output limits apply unless a flag overrides them", async () => {
+    const result = await run(["lines", "--dir", fixture("cli-permissions"), "--data-dir", useTmpDir()])
+    expect(result.json().output).toMatch(/^line 1\n(.*\n){4}\n\.\.\.5 lines truncated\.\.\./)
+    // task is denied in that config, so the other hint.
+    expect(result.json().output).toContain("Use Grep to search")
+  })
+
+  test("--deny makes ctx.ask() reject with opencode's message", async () => {
+    const allowed = await run(["asks", "--dir", outcomes, "permission=probe"])
+    expect(allowed.exitCode).toBe(0)
+    expect(allowed.json().asks).toMatchObject([{ permission: "probe", decision: "allow" }])
+    const denied = await run(["asks", "--dir", outcomes, "permission=probe", "--deny", "probe"])
+    expect(denied.exitCode).toBe(4)
+    expect(denied.json().output).toMatch(
+      /^The user has specified a rule which prevents you from using this specific tool call/,
+    )
+  })
+
+  test("--provider and --model change what the tool sees in ctx.extra.model", async () => {
+    const result = await run([
+      "asks",
+      "--dir",
+      outcomes,
+      "permission=x",
+      "--provider",
+      "@ai-sdk/google",
+      "--model",
+      "gemini-2.5-pro",
+    ])
+    expect(result.json().output).toBe("allowed x; model @ai-sdk/google gemini-2.5-pro")
+  })
+
+  test("--provider and --model change the tool list in the invalid tool's text", async () => {
+    const result = await run(["nope", "--dir", basic, "--model", "gpt-5"])
+    expect(result.json().output).toContain("apply_patch")
+    expect(result.json().output).not.toContain(" edit,")
+  })
+
+  test("exits 3 when another tool file fails to load, with the result still on stdout", async () => {
+    const result = await run(["fine", "--dir", fixture("cli-load-error")])
+    expect(result.exitCode).toBe(3)
+    expect(result.json()).toMatchObject({ status: "completed", output: "fine" })
+    expect(jsonError(result).code).toBe("IMPORT_FAILED")
+  })
+
+  test("exits 3 when another tool's schema would break opencode's tool list", async () => {
+    const result = await run(["fine", "--dir", fixture("cli-broken-schema")])
+    expect(result.exitCode).toBe(3)
+    expect(jsonError(result).code).toBe("SCHEMA_UNREPRESENTABLE")
+  })
+})
