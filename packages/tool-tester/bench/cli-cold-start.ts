@@ -1,0 +1,192 @@
+// `tool-tester run` on a TypeScript tool from a cold start (a new process), against `node` running
+// the same tool precompiled to JavaScript, and against `tsx` running the TypeScript tool.
+//
+// Run from packages/tool-tester, after building:  npx tsc -p tsconfig.build.json && node --import tsx bench/cli-cold-start.ts [--rounds N]
+//
+// Every variant is a new process that imports the tool (through @opencode-ai/plugin and zod),
+// calls execute once and prints the output; the commands are timed interleaved, round after round,
+// so load from other processes on this shared machine hits them alike; the median counts. Each
+// variant runs once before timing, so compile caches are warm (tool-tester's and tsx's), as in an
+// edit-run loop where the file did not change. A second table runs each variant with an empty
+// temporary folder (TMPDIR), so both tool-tester and tsx compile the file again: informational.
+//
+// Two more rows measure the isolation choice on their own: a node process that runs the
+// precompiled tool in a worker thread, and one that runs it in a child process.
+//
+// Targets: tool-tester at most 1.5x the precompiled node run, and faster than tsx.
+
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+import { transformSync } from "esbuild"
+
+const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } })
+const rounds = Number(values.rounds)
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const bin = path.join(packageRoot, "bin.js")
+if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
+  console.error("Build first: npx tsc -p tsconfig.build.json")
+  process.exit(1)
+}
+
+const project = createProject()
+const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
+const expected = "Weather in Paris: sunny, 21 degrees"
+
+type Variant = { name: string; command: string[]; read?: (stdout: string) => string; informational?: boolean }
+const variants: Variant[] = [
+  {
+    name: "tool-tester run",
+    command: [
+      process.execPath,
+      bin,
+      "run",
+      "weather",
+      "--dir",
+      project,
+      "--no-global",
+      "--json",
+      "--args",
+      '{"city":"Paris"}',
+    ],
+    read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
+  },
+  { name: "node (precompiled JS)", command: [process.execPath, path.join(project, "run-precompiled.mjs")] },
+  { name: "tsx", command: [process.execPath, tsxCli, path.join(project, "run-typescript.ts")] },
+  {
+    name: "node --import tsx",
+    command: [process.execPath, "--import", "tsx", path.join(project, "run-typescript.ts")],
+    informational: true,
+  },
+  {
+    name: "isolation: worker thread",
+    command: [process.execPath, path.join(project, "in-worker.mjs")],
+    informational: true,
+  },
+  {
+    name: "isolation: child process",
+    command: [process.execPath, path.join(project, "in-child.mjs")],
+    informational: true,
+  },
+]
+
+try {
+  console.log(`Cold start of one tool call, median of ${rounds} interleaved rounds (Node ${process.version})\n`)
+  const warm = measure(variants, {})
+  print(warm)
+  const precompiled = warm.get("node (precompiled JS)")!
+  const toolTester = warm.get("tool-tester run")!
+  const tsx = warm.get("tsx")!
+  const ratio = toolTester / precompiled
+  console.log()
+  console.log(
+    `${ratio <= 1.5 ? "PASS" : "FAIL"}  tool-tester run is ${ratio.toFixed(2)}x the precompiled node run (target: at most 1.5x)`,
+  )
+  console.log(
+    `${toolTester < tsx ? "PASS" : "FAIL"}  tool-tester run ${toolTester < tsx ? "is faster than" : "is not faster than"} tsx (${ms(toolTester)} vs ${ms(tsx)})`,
+  )
+
+  console.log(
+    `\nWith empty compile caches (a fresh TMPDIR per run; informational), median of ${Math.max(3, Math.floor(rounds / 3))}:\n`,
+  )
+  const coldRounds = Math.max(3, Math.floor(rounds / 3))
+  print(
+    measure(
+      variants.filter((variant) => ["tool-tester run", "node (precompiled JS)", "tsx"].includes(variant.name)),
+      { freshTmp: true, rounds: coldRounds },
+    ),
+  )
+} finally {
+  rmSync(project, { recursive: true, force: true })
+}
+
+// --- internal ---
+
+function measure(list: Variant[], options: { freshTmp?: boolean; rounds?: number }): Map<string, number> {
+  const times = new Map<string, number[]>(list.map((variant) => [variant.name, []]))
+  const count = options.rounds ?? rounds
+  for (let round = -1; round < count; round++) {
+    for (const variant of list) {
+      const tmp = options.freshTmp ? mkdtempSync(path.join(project, "tmp-")) : undefined
+      const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env
+      const started = performance.now()
+      const child = spawnSync(variant.command[0]!, variant.command.slice(1), { cwd: project, env, encoding: "utf8" })
+      const elapsed = performance.now() - started
+      if (tmp) rmSync(tmp, { recursive: true, force: true })
+      const output = (variant.read ?? ((stdout: string) => stdout.trim()))(child.stdout)
+      if (child.status !== 0 || output !== expected) {
+        throw new Error(`${variant.name} failed (exit ${child.status}): ${child.stdout}\n${child.stderr}`)
+      }
+      // Round -1 warms the caches and is not counted.
+      if (round >= 0) times.get(variant.name)!.push(elapsed)
+    }
+  }
+  return new Map([...times].map(([name, list]) => [name, median(list)]))
+}
+
+function print(medians: Map<string, number>): void {
+  const base = medians.get("node (precompiled JS)")!
+  for (const [name, value] of medians) {
+    const informational = variants.find((variant) => variant.name === name)?.informational ? "  (informational)" : ""
+    console.log(`  ${name.padEnd(28)} ${ms(value).padStart(8)}  ${(value / base).toFixed(2)}x${informational}`)
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(0)} ms`
+}
+
+/** A project inside the package, so the tool resolves @opencode-ai/plugin and zod from its node_modules. */
+function createProject(): string {
+  const root = path.join(packageRoot, ".tmp")
+  mkdirSync(root, { recursive: true })
+  const directory = mkdtempSync(path.join(root, "bench-cold-start-"))
+  mkdirSync(path.join(directory, ".git"))
+  mkdirSync(path.join(directory, ".opencode", "tools"), { recursive: true })
+  const toolSource = `import { tool } from "@opencode-ai/plugin"
+
+export default tool({
+  description: "Tells the weather in a city",
+  args: { city: tool.schema.string().describe("The city"), unit: tool.schema.enum(["c", "f"]).optional() },
+  async execute(args: { city: string; unit?: "c" | "f" }) {
+    const degrees: number = 21
+    return \`Weather in \${args.city}: sunny, \${degrees} degrees\`
+  },
+})
+`
+  const toolFile = path.join(directory, ".opencode", "tools", "weather.ts")
+  writeFileSync(toolFile, toolSource)
+  writeFileSync(
+    path.join(directory, "weather.mjs"),
+    transformSync(toolSource, { loader: "ts", format: "esm", target: "node20" }).code,
+  )
+  const call = `const context = { sessionID: "ses", messageID: "msg", callID: "call", agent: "build", directory: process.cwd(), worktree: process.cwd(), abort: new AbortController().signal, extra: {}, messages: [], metadata() {}, async ask() {} }
+console.log(await tool.execute({ city: "Paris" }, context))`
+  writeFileSync(
+    path.join(directory, "run-precompiled.mjs"),
+    `const tool = (await import("./weather.mjs")).default\n${call}\n`,
+  )
+  writeFileSync(
+    path.join(directory, "run-typescript.ts"),
+    `const tool = (await import("./.opencode/tools/weather.ts")).default\n${call}\n`,
+  )
+  writeFileSync(
+    path.join(directory, "in-worker.mjs"),
+    `import { Worker } from "node:worker_threads"\nconst worker = new Worker(new URL("./run-precompiled.mjs", import.meta.url), { stdout: true })\nlet text = ""\nworker.stdout.on("data", (chunk) => (text += chunk))\nworker.on("exit", () => process.stdout.write(text))\n`,
+  )
+  writeFileSync(
+    path.join(directory, "in-child.mjs"),
+    `import { execFileSync } from "node:child_process"\nprocess.stdout.write(execFileSync(process.execPath, [new URL("./run-precompiled.mjs", import.meta.url).pathname]))\n`,
+  )
+  writeFileSync(path.join(directory, "package.json"), `{ "type": "module" }\n`)
+  return directory
+}
