@@ -1,0 +1,136 @@
+import { describe, expect, test } from "vitest"
+import { z } from "zod"
+import { z as zod3 } from "zod3"
+import { z as zod4Copy } from "zod3/v4"
+import { argsSchemaFindings } from "../../src/doctor/args-schema.ts"
+import { collisionFindings } from "../../src/doctor/collisions.ts"
+import { installCommand } from "../../src/doctor/load-problems.ts"
+import { rawArgumentFindings } from "../../src/doctor/raw-arguments.ts"
+import { testFileFindings } from "../../src/doctor/tool-files.ts"
+import { toolNameFindings } from "../../src/doctor/tool-names.ts"
+import { zodCopyFindings } from "../../src/doctor/zod-copies.ts"
+import type { LoadedTool, ToolProject } from "../../src/load-tools.ts"
+
+const file = "/p/.opencode/tools/t.ts"
+const codes = (findings: Array<{ code: string }>) => findings.map((finding) => finding.code)
+
+describe("doctor findings (pure modules)", () => {
+  test("zod 4 args that convert give no finding", () => {
+    expect(argsSchemaFindings({ id: "t", file, args: { a: z.string(), b: z.number().optional() } })).toEqual([])
+  })
+
+  test("args given as z.object(...) instead of a shape are an error", () => {
+    const findings = argsSchemaFindings({ id: "t", file, args: z.object({ a: z.string() }) })
+    expect(findings).toMatchObject([{ code: "NON_ZOD_ARGS", severity: "error" }])
+    expect(findings[0]!.message).toContain("without z.object()")
+  })
+
+  test("zod 3 args show what opencode sends and what the schema means", () => {
+    const [finding] = argsSchemaFindings({
+      id: "t",
+      file,
+      args: { n: zod3.number().min(2), s: zod3.string().optional() },
+    })
+    expect(finding).toMatchObject({ code: "ZOD3_SCHEMA", severity: "error" })
+    expect(finding!.data!["meant"]).toEqual({
+      type: "object",
+      properties: { n: { type: "number", minimum: 2 }, s: { type: "string" } },
+      required: ["n"],
+    })
+    expect(JSON.stringify(finding!.data!["sent"])).toContain('"typeName":"ZodNumber"')
+  })
+
+  test("plain values are dropped and plain objects sent verbatim", () => {
+    const [finding] = argsSchemaFindings({ id: "t", file, args: { q: "string", n: { type: "number" }, flag: true } })
+    expect(finding!.code).toBe("NON_ZOD_ARGS")
+    expect(finding!.data).toMatchObject({ dropped: ["q (a string)"], verbatim: ["n", "flag"] })
+  })
+
+  test("z.date() and z.bigint() break the tool list", () => {
+    expect(codes(argsSchemaFindings({ id: "t", file, args: { at: z.date() } }))).toEqual(["SCHEMA_UNREPRESENTABLE"])
+    expect(codes(argsSchemaFindings({ id: "t", file, args: { n: z.bigint() } }))).toEqual(["SCHEMA_UNREPRESENTABLE"])
+  })
+
+  test("a recursive schema has a dangling $ref", () => {
+    const Node: z.ZodType = z.lazy(() => z.object({ children: z.array(Node).optional() }))
+    expect(codes(argsSchemaFindings({ id: "t", file, args: { root: Node } }))).toEqual(["DANGLING_REF"])
+  })
+
+  test("defaults, transforms, trims, coercions and refinements are found where they hide", () => {
+    const findings = rawArgumentFindings({
+      id: "t",
+      file,
+      args: {
+        plain: z.string(),
+        nested: z.object({ limit: z.number().default(1) }).optional(),
+        list: z.array(z.string().trim()),
+        count: z.coerce.number(),
+        even: z.union([z.number().refine((value) => value % 2 === 0), z.null()]),
+      },
+    })
+    expect(findings.map((finding) => [finding.code, finding.data!["args"]])).toEqual([
+      ["DEFAULT_NOT_APPLIED", ["nested.limit"]],
+      ["TRANSFORM_NOT_APPLIED", ["list[]"]],
+      ["COERCE_NOT_APPLIED", ["count"]],
+      ["REFINE_NOT_CHECKED", ["even"]],
+    ])
+  })
+
+  test("tool names: dots and spaces for OpenAI and Anthropic, a digit first for Gemini, length for all", () => {
+    expect(toolNameFindings({ id: "ok_name-1", file, source: "file" })).toEqual([])
+    expect(toolNameFindings({ id: "my.tool", file, source: "file" })[0]!.message).toContain('"."')
+    expect(toolNameFindings({ id: "1tool", file, source: "plugin" })[0]!.message).toContain("Gemini")
+    expect(toolNameFindings({ id: "x".repeat(65), file, source: "file" })[0]!.message).toContain("65 characters")
+  })
+
+  test("collisions name every file and the built-in override", () => {
+    const tool = (id: string, at: string, overrides?: string): LoadedTool => ({
+      id,
+      source: "file",
+      file: at,
+      export: "default",
+      definition: { description: "", args: {}, execute: () => "" },
+      ...(overrides ? { overrides } : {}),
+    })
+    const findings = collisionFindings(
+      [
+        tool("read", "/p/.opencode/tools/read.ts", "builtin"),
+        tool("dup", "/g/tools/dup.ts"),
+        tool("dup", "/p/.opencode/tools/dup.ts"),
+      ],
+      { cwd: "/p" },
+    )
+    expect(codes(findings)).toEqual(["BUILTIN_OVERRIDE", "TOOL_COLLISION"])
+    expect(findings[1]!.message).toContain("opencode keeps only the last, .opencode/tools/dup.ts")
+  })
+
+  test("schemas from two zod copies are reported once", () => {
+    const findings = zodCopyFindings([
+      { file: "/p/a.ts", args: { a: z.string() } },
+      { file: "/p/b.ts", args: { b: zod4Copy.string() } },
+    ])
+    expect(findings).toHaveLength(1)
+    expect(findings[0]!.data).toEqual({ versions: ["4.1.8", "4.0.0"] })
+    expect(zodCopyFindings([{ file: "/p/a.ts", args: { a: z.string(), b: z.number() } }])).toEqual([])
+  })
+
+  test("the install command runs in the config folder that holds the file", () => {
+    const project = { configDirectories: [{ path: "/p/.opencode", kind: "project" }] } as unknown as ToolProject
+    expect(installCommand(project, "/p/.opencode/tools/x.ts", "left-pad", "/p")).toBe(
+      "cd .opencode && npm install left-pad",
+    )
+    expect(installCommand(project, "/p/.opencode/tools/x.ts", "left-pad", "/p/.opencode")).toBe("npm install left-pad")
+  })
+
+  test("test files in tools/ are found by name", () => {
+    const files = ["a.test.ts", "b.spec.js", "c_test.ts", "contest.ts", "d.ts"].map((name) => ({
+      file: `/p/tools/${name}`,
+      ids: [],
+    }))
+    expect(testFileFindings(files).map((finding) => finding.file)).toEqual([
+      "/p/tools/a.test.ts",
+      "/p/tools/b.spec.js",
+      "/p/tools/c_test.ts",
+    ])
+  })
+})
