@@ -8,7 +8,7 @@ import { nextSteps, packageManagerFromUserAgent } from "./next-steps.ts"
 import type { ScaffoldOptions } from "./options.ts"
 import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
-import type { Answers } from "./questions.ts"
+import { type Answers, askQuestions, confirm } from "./questions.ts"
 import { scaffold } from "./scaffold.ts"
 import { displayPath, formatSummary } from "./summary.ts"
 import { findTemplatesDirectory, listTemplates } from "./templates.ts"
@@ -35,16 +35,9 @@ async function main(): Promise<void> {
   const directory = resolve(cwd, args.dir ?? ".")
   const globalDirectory = globalConfigDirectory(process.env, homedir())
   const interactive = args.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true)
-  // prompts is loaded only for a terminal: without one, create-tool starts faster.
-  const questions = interactive ? await import("./questions.ts") : undefined
-  const answers =
-    questions === undefined
-      ? defaultAnswers(args)
-      : await questions.askQuestions(args, {
-          templates: await listTemplates(templatesDirectory),
-          directory,
-          globalDirectory,
-        })
+  const answers = interactive
+    ? await askQuestions(args, { templates: await listTemplates(templatesDirectory), directory, globalDirectory })
+    : defaultAnswers(args)
 
   const options: ScaffoldOptions = {
     name: answers.name,
@@ -64,19 +57,17 @@ async function main(): Promise<void> {
   const notes: string[] = []
   if (plan.builtinOverrides.length > 0) {
     const ids = plan.builtinOverrides.join(", ")
-    if (!args.force && questions !== undefined) {
-      const replace = await questions.confirm(`${ids} would replace opencode's built-in tool of that name. Replace it?`)
+    if (!args.force && interactive) {
+      const replace = await confirm(`${ids} would replace opencode's built-in tool of that name. Replace it?`)
       if (!replace) throw new CreateToolError("CANCELLED", "Operation cancelled")
       options.overrideBuiltin = true
     }
     notes.push(`${ids} replaces opencode's built-in tool of that name in every session that loads it.`)
   }
-  if (plan.existingFiles.length > 0 && !args.force && questions !== undefined) {
+  if (plan.existingFiles.length > 0 && !args.force && interactive) {
     const paths = plan.existingFiles.map((path) => displayPath(path, cwd))
     const listed = paths.length > 3 ? `${paths.slice(0, 3).join(", ")} and ${paths.length - 3} more` : paths.join(", ")
-    const overwrite = await questions.confirm(
-      `${listed} ${paths.length === 1 ? "exists" : "exist"} already. Overwrite?`,
-    )
+    const overwrite = await confirm(`${listed} ${paths.length === 1 ? "exists" : "exist"} already. Overwrite?`)
     if (!overwrite) throw new CreateToolError("CANCELLED", "Operation cancelled")
     options.overwrite = true
   }

@@ -1,4 +1,4 @@
-import prompts, { type PromptObject } from "prompts"
+import type { PromptObject } from "prompts"
 import { CreateToolError } from "./errors.ts"
 import { exportNamesProblem, packageNameProblem, splitPackageName, toolNameProblem } from "./names.ts"
 import type { Language, ToolLocation } from "./options.ts"
@@ -7,6 +7,7 @@ import type { TemplateInfo } from "./templates.ts"
 
 // The questions asked in a terminal. Each one is skipped when its option was given with a valid
 // value; an invalid value is asked again, with the problem shown. Ctrl-C throws CANCELLED.
+// prompts is imported on the first question, so that runs without a terminal never load it.
 
 export type Answers = {
   name: string
@@ -116,6 +117,7 @@ export async function confirm(message: string): Promise<boolean> {
 // --- internal ---
 
 async function ask<T>(question: Omit<PromptObject<"value">, "name">): Promise<T> {
+  const { default: prompts } = await import("prompts")
   const answers = await prompts({ ...question, name: "value" } as PromptObject<"value">, {
     onCancel: () => {
       throw new CreateToolError("CANCELLED", "Operation cancelled")

@@ -12,6 +12,8 @@ export default function setup(): void {
     (file) => statSync(join(packageDirectory, "src", file)).mtimeMs,
   )
   if (sources.every((modified) => modified <= built)) return
+  // The package's build script: tsc for the library, then the bundled CLI.
   const tsc = join(packageDirectory, "node_modules/typescript/bin/tsc")
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: packageDirectory, stdio: "inherit" })
+  execFileSync(process.execPath, ["scripts/build-cli.mjs"], { cwd: packageDirectory, stdio: "inherit" })
 }
