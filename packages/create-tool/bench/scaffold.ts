@@ -5,7 +5,7 @@
 //
 //   pnpm --filter create-tool build && pnpm --filter create-tool bench     (BENCH_RUNS=40 to change)
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -19,29 +19,29 @@ const createVite = createRequire(import.meta.url).resolve("create-vite/index.js"
 const workspace = mkdtempSync(join(tmpdir(), "create-tool-bench-"))
 let counter = 0
 
-type Case = { name: string; args: (folder: string) => string[] }
+// Each run starts in a fresh empty folder and writes into it (create-vite joins even an absolute
+// target to the working folder, so both get relative targets).
+type Case = { name: string; args: string[] }
 
 const cases: Case[] = [
-  { name: "node -e 0 (startup floor)", args: () => ["-e", "0"] },
+  { name: "node -e 0 (startup floor)", args: ["-e", "0"] },
   {
     name: "create-vite --template vanilla-ts",
-    args: (folder) => [createVite, join(folder, "app"), "--template", "vanilla-ts", "--no-interactive"],
+    args: [createVite, "app", "--template", "vanilla-ts", "--no-interactive"],
   },
-  { name: "create-tool NAME", args: (folder) => [bin, "hello", "--dir", folder, "--no-interactive"] },
+  { name: "create-tool NAME", args: [bin, "hello", "--no-interactive"] },
   {
     name: "create-tool NAME --template python --exports a,b --js",
-    args: (folder) => [bin, "count", "--dir", folder, "-t", "python", "--exports", "a,b", "--js", "--no-interactive"],
+    args: [bin, "count", "-t", "python", "--exports", "a,b", "--js", "--no-interactive"],
   },
-  {
-    name: "create-tool NAME --plugin",
-    args: (folder) => [bin, "opencode-hello", "--plugin", "--dir", folder, "--no-interactive"],
-  },
+  { name: "create-tool NAME --plugin", args: [bin, "opencode-hello", "--plugin", "--no-interactive"] },
 ]
 
 function timeOnce(entry: Case): number {
   const folder = join(workspace, String(counter++))
+  mkdirSync(folder)
   const started = performance.now()
-  const result = spawnSync(process.execPath, entry.args(folder), { stdio: ["ignore", "ignore", "pipe"] })
+  const result = spawnSync(process.execPath, entry.args, { cwd: folder, stdio: ["ignore", "ignore", "pipe"] })
   const elapsed = performance.now() - started
   if (result.status !== 0) throw new Error(`${entry.name} failed: ${result.stderr.toString()}`)
   return elapsed

@@ -62,7 +62,7 @@ export async function readTemplate(templatesDirectory: string, name: string): Pr
 export function readFolder(directory: string): Map<string, string> {
   const entries = readdirSync(directory, { withFileTypes: true })
   const files = new Map<string, string>()
-  for (const entry of entries.filter((entry) => entry.isFile()).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of entries.filter((entry) => entry.isFile()).sort((a, b) => byCodePoint(a.name, b.name))) {
     files.set(entry.name, readFileSync(join(directory, entry.name), "utf8"))
   }
   return files
@@ -70,12 +70,17 @@ export function readFolder(directory: string): Map<string, string> {
 
 // --- internal ---
 
+/** Plain string order: localeCompare would load ICU's collator, 15 ms of a 60 ms run. */
+function byCodePoint(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
 function templateNames(templatesDirectory: string): string[] {
   return readdirSync(templatesDirectory, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith("_"))
     .map((entry) => entry.name)
     .filter((name) => existsSync(join(templatesDirectory, name, "template.json")))
-    .sort((left, right) => (left === "default" ? -1 : right === "default" ? 1 : left.localeCompare(right)))
+    .sort((left, right) => (left === "default" ? -1 : right === "default" ? 1 : byCodePoint(left, right)))
 }
 
 function readTemplateFolder(templatesDirectory: string, name: string): Template {
