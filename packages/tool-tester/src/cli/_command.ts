@@ -21,7 +21,12 @@ export type CliIO = {
   writeError: (text: string) => void
   /** Changes the working directory (tools see `process.cwd()` = the project, as under opencode). */
   chdir: (directory: string) => void
+  /** Calls `handler` on Ctrl-C (SIGINT) or SIGTERM instead of dying at once; returns the function that stops listening. */
+  onInterrupt: (handler: () => void) => () => void
 }
+
+/** The exit code after Ctrl-C, as shells report a process ended by SIGINT. */
+export const EXIT_INTERRUPTED = 130
 
 export type Failure = { code: string; message: string }
 

@@ -1,6 +1,8 @@
 // The `tool-tester` bin: argv -> command -> exit code. The only module that reads `process`.
 // The worker that will load the tools is started first, before anything else is imported, so its
 // start-up overlaps ours; commands are imported on demand, so `run` does not load what `e2e` needs.
+// Type-only imports are erased: they do not delay the worker.
+import type { CliIO } from "./_command.ts"
 import type { StartedWorker } from "./isolate.ts"
 import { startWorker } from "./isolate.ts"
 
@@ -16,7 +18,6 @@ const { ToolTesterError } = await import("../errors.ts")
 const { reportFailure } = await import("./_command.ts")
 const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
-type CliIO = import("./_command.ts").CliIO
 
 const helpMessage = `Usage: tool-tester <command> [options]
 
@@ -84,6 +85,14 @@ const io: CliIO = {
   write: (text) => void process.stdout.write(text),
   writeError: (text) => void process.stderr.write(text),
   chdir: (directory) => process.chdir(directory),
+  onInterrupt: (handler) => {
+    process.once("SIGINT", handler)
+    process.once("SIGTERM", handler)
+    return () => {
+      process.off("SIGINT", handler)
+      process.off("SIGTERM", handler)
+    }
+  },
 }
 setColor(shouldColor({ isTTY: io.stdoutIsTTY, json, env: io.env }))
 // A reader that stops early (`| head`) is not an error of ours.

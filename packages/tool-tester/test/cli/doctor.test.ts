@@ -50,7 +50,7 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
     ],
     ["IGNORED_EXPORT", "half_tool.ts", "warning", /export lookup is ignored by opencode: it has no execute/],
     ["IGNORED_FILE", "legacy.mjs", "warning", /only \.ts and \.js files .* rename it to legacy\.js/],
-    ["TEST_FILE_IN_TOOLS", "greet.test.ts", "warning", /opencode imports this test file as a tool file/],
+    ["TEST_FILE_IN_TOOLS", "greet.spec.ts", "warning", /opencode imports this test file as a tool file/],
     [
       "NON_ZOD_ARGS",
       "plain_args.ts",

@@ -110,6 +110,12 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(result.json().output).toBe("Hello, Raw!")
   })
 
+  test("--plugin adds a plugin whose tools can be run", async () => {
+    const result = await run(["shout", "--plugin", "./extra-plugin.ts", "word=hey"], { cwd: basic })
+    expect(result.exitCode).toBe(0)
+    expect(result.json()).toMatchObject({ id: "shout", output: "HEY" })
+  })
+
   test("a name in the wrong case is repaired to the lowercase tool", async () => {
     const result = await run(["GREET", "--dir", basic, "--args", '{"name":"Ada"}'])
     expect(result.exitCode).toBe(0)

@@ -26,6 +26,18 @@ describe("tool-tester schema", { timeout: 60_000 }, () => {
     })
   })
 
+  test("--plugin adds the plugin's tools, as opencode would send them", async () => {
+    const result = await runCli(
+      ["schema", "--no-global", "--json", "--plugin", "./extra-plugin.ts", "--tool", "shout"],
+      {
+        cwd: basic,
+      },
+    )
+    expect(result.exitCode).toBe(0)
+    const { tools } = JSON.parse(result.stdout) as SchemaJson
+    expect(tools).toMatchObject([{ name: "shout", description: "Shouts a word (from a plugin given with --plugin)" }])
+  })
+
   test("--tool prints one tool", async () => {
     const result = await runCli(["schema", "--dir", basic, "--no-global", "--json", "--tool", "greet"])
     const { tools } = JSON.parse(result.stdout) as SchemaJson

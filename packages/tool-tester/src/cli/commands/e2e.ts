@@ -7,7 +7,7 @@ import { formatTranscript } from "../../e2e/transcript.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { parseFlags, reportFailure } from "../_command.ts"
+import { EXIT_INTERRUPTED, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 
 const E2E_FLAGS = {
@@ -52,10 +52,21 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.config !== undefined) options.config = configObject(values.config)
   if (values.timeout !== undefined) options.timeoutMs = positiveInteger(values.timeout)
 
+  // Ctrl-C stops opencode and removes the throw-away folders before the CLI exits.
+  const controller = new AbortController()
+  options.signal = controller.signal
+  const stopListening = io.onInterrupt(() => controller.abort())
   let result: E2EResult
   try {
     result = await runE2E(options)
   } catch (error) {
+    if (controller.signal.aborted) {
+      reportFailure(io, json, {
+        code: "INTERRUPTED",
+        message: "interrupted: opencode was stopped and its folders removed",
+      })
+      return EXIT_INTERRUPTED
+    }
     // A timeout or a failed run still has a result: print it, then the failure.
     const partial = ToolTesterError.isInstance(error) ? error.data?.["result"] : undefined
     if (partial !== undefined && ToolTesterError.isInstance(error)) {
@@ -64,6 +75,8 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
       return error.code === "OPENCODE_FAILED" ? EXIT_LOAD_FAILED : exitCodeFor(error.code)
     }
     throw error
+  } finally {
+    stopListening()
   }
   print(io, json, result)
   const { exitCode, reason } = verdict(result)
