@@ -296,3 +296,13 @@ describe("the context a tool receives", () => {
     expect(rejected.output).toBe("The user rejected permission to use this specific tool call.")
   })
 })
+
+describe("data directories", () => {
+  test("default to a folder under the OS temp dir and name opencode's own only on request", async () => {
+    const { defaultDataDirectory, opencodeDataDirectory } = await import("../src/index.ts")
+    const os = await import("node:os")
+    expect(defaultDataDirectory().startsWith(os.tmpdir())).toBe(true)
+    expect(opencodeDataDirectory({ XDG_DATA_HOME: "/x/data" }, "/home/me")).toBe("/x/data/opencode")
+    expect(opencodeDataDirectory({}, "/home/me")).toBe("/home/me/.local/share/opencode")
+  })
+})
