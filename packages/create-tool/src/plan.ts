@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs"
-import { isAbsolute, join } from "node:path"
+import { basename, isAbsolute, join } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import {
   builtinToolIds,
@@ -156,6 +156,12 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       files.push({ path: file.path, content: file.content, status: "overwrite" })
       existingFiles.push(file.path)
     }
+  }
+
+  if (location === "project" && basename(directory) === ".opencode") {
+    notes.push(
+      `${directory} is itself a .opencode folder: opencode reads ${root} only when started in ${directory}. Use the project folder as --dir.`,
+    )
   }
 
   const toolIds = tools.map((tool) => tool.id)

@@ -27,19 +27,27 @@ export type QuestionContext = {
 }
 
 export async function askQuestions(args: CliArguments, context: QuestionContext): Promise<Answers> {
+  // --global and --plugin answer this question, and so does --dir: a folder was chosen, and without
+  // --plugin the tool goes in its .opencode/tools.
   const location: ToolLocation = args.global
     ? "global"
     : args.plugin
       ? "plugin"
-      : await ask<ToolLocation>({
-          type: "select",
-          message: "Where should the tool go?",
-          choices: [
-            { title: "this project", description: `${context.directory}/.opencode/tools`, value: "project" },
-            { title: "every project (global)", description: `${context.globalDirectory}/tools`, value: "global" },
-            { title: "a plugin package to publish on npm", description: `${context.directory}/NAME`, value: "plugin" },
-          ],
-        })
+      : args.dir !== undefined
+        ? "project"
+        : await ask<ToolLocation>({
+            type: "select",
+            message: "Where should the tool go?",
+            choices: [
+              { title: "this project", description: `${context.directory}/.opencode/tools`, value: "project" },
+              { title: "every project (global)", description: `${context.globalDirectory}/tools`, value: "global" },
+              {
+                title: "a plugin package to publish on npm",
+                description: `${context.directory}/NAME`,
+                value: "plugin",
+              },
+            ],
+          })
 
   const nameProblem = (value: string) => (location === "plugin" ? packageNameProblem(value) : toolNameProblem(value))
   const name =

@@ -54,6 +54,14 @@ test("asks nothing when every question has its option", async () => {
   })
 })
 
+test("--dir answers where the tool goes: the project", async () => {
+  prompts.inject(["hello", "default", "ts", "", "d", true, tooMany])
+  expect(await askQuestions(parseArguments(["--dir", "app"]), await context())).toMatchObject({
+    name: "hello",
+    location: "project",
+  })
+})
+
 test("asks again for an option whose value is invalid", async () => {
   prompts.inject(["fixed-name", "default", "x", tooMany])
   const args = parseArguments(["../bad", "--global", "--template", "rust", "--exports", "a-b", "--description", "d"])

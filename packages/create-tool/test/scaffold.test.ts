@@ -94,6 +94,12 @@ describe("in a project", () => {
     expect(second.notes).toEqual([])
   })
 
+  test("warns when the project folder given is itself a .opencode folder", async () => {
+    const directory = join(useTmpDir(), ".opencode")
+    const result = await scaffold({ name: "hello", directory, templatesDirectory })
+    expect(result.notes).toEqual([expect.stringContaining("is itself a .opencode folder")])
+  })
+
   test("warns when opencode's .gitignore would leave package.json out of git", async () => {
     const directory = useTmpDir()
     mkdirSync(join(directory, ".opencode"))
