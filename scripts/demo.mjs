@@ -20,12 +20,57 @@ try {
   mkdirSync(modules, { recursive: true })
   symlinkSync(path.join(root, "packages", "plugin"), path.join(modules, "plugin"), "dir")
   step("The tools opencode offers in that project", toolTester, ["list", "--dir", project, "--no-global"])
-  step("What the provider receives for it", toolTester, ["schema", "--dir", project, "--no-global", "--tool", "weather"])
-  step("Run it as the model would", toolTester, ["run", "weather", "--dir", project, "--no-global", "--args", '{"name":"Ada"}'])
-  step("The bundled example, as a Gemini model sees it", toolTester, ["schema", "--dir", example, "--no-global", "--model", "gemini-2.5-pro", "--tool", "math_add"])
-  step("A call with key=value arguments", toolTester, ["run", "math_add", "--dir", example, "--no-global", "a=2", "b=40"])
-  step("A call in the wrong case, repaired by opencode", toolTester, ["run", "MATH_ADD", "--dir", example, "--no-global", "--raw-args", '{"a":1,"b":2}'])
-  step("Arguments that are not JSON, rerouted to invalid (exit code 6)", toolTester, ["run", "math_add", "--dir", example, "--no-global", "--raw-args", "{not json"], 6)
+  step("What the provider receives for it", toolTester, [
+    "schema",
+    "--dir",
+    project,
+    "--no-global",
+    "--tool",
+    "weather",
+  ])
+  step("Run it as the model would", toolTester, [
+    "run",
+    "weather",
+    "--dir",
+    project,
+    "--no-global",
+    "--args",
+    '{"name":"Ada"}',
+  ])
+  step("The bundled example, as a Gemini model sees it", toolTester, [
+    "schema",
+    "--dir",
+    example,
+    "--no-global",
+    "--model",
+    "gemini-2.5-pro",
+    "--tool",
+    "math_add",
+  ])
+  step("A call with key=value arguments", toolTester, [
+    "run",
+    "math_add",
+    "--dir",
+    example,
+    "--no-global",
+    "a=2",
+    "b=40",
+  ])
+  step("A call in the wrong case, repaired by opencode", toolTester, [
+    "run",
+    "MATH_ADD",
+    "--dir",
+    example,
+    "--no-global",
+    "--raw-args",
+    '{"a":1,"b":2}',
+  ])
+  step(
+    "Arguments that are not JSON, rerouted to invalid (exit code 6)",
+    toolTester,
+    ["run", "math_add", "--dir", example, "--no-global", "--raw-args", "{not json"],
+    6,
+  )
   step("Why a tool would not work in opencode", toolTester, ["doctor", "--dir", example, "--no-global"])
 } finally {
   rmSync(project, { recursive: true, force: true })
@@ -34,7 +79,10 @@ process.exit(failed ? 1 : 0)
 
 function step(title, bin, args, expectedStatus = 0) {
   console.log(`\n=== ${title}\n$ ${path.basename(path.dirname(bin))} ${args.map(quote).join(" ")}`)
-  const result = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } })
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    stdio: "inherit",
+    env: { ...process.env, FORCE_COLOR: "0" },
+  })
   if (result.status !== expectedStatus) {
     console.log(`!!! exit code ${result.status}, expected ${expectedStatus}`)
     failed = true
