@@ -44,7 +44,7 @@ export function formatFindings(
 ): string {
   const lines = findings.map(
     (finding) =>
-      `${mark(finding.severity)} ${finding.file ? `${shortPath(cwd, finding.file)}: ` : ""}${finding.message} ${dim(`[${finding.code}]`)}`,
+      `${mark(finding.severity)} ${finding.file ? `${shortPath(cwd, finding.file)}: ` : ""}${oneLine(finding.message)} ${dim(`[${finding.code}]`)}`,
   )
   const errors = findings.filter((finding) => finding.severity === "error").length
   const warnings = findings.length - errors
@@ -58,7 +58,12 @@ export function formatFindings(
 }
 
 export function formatFailure(failure: { code: string; message: string }): string {
-  return `${red("✖")} ${failure.message} ${dim(`[${failure.code}]`)}\n`
+  return `${red("✖")} ${oneLine(failure.message)} ${dim(`[${failure.code}]`)}\n`
+}
+
+/** Errors print on one line: a newline inside a message (quoted model text) is shown as \n. */
+export function oneLine(message: string): string {
+  return message.replaceAll("\r", "\\r").replaceAll("\n", "\\n")
 }
 
 /** A path relative to the working directory when it is inside it. */

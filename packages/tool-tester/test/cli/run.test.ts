@@ -104,6 +104,16 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(jsonError(result).code).toBe("TOOL_REROUTED")
   })
 
+  test("without --json the failure is still one line, the quoted newline shown as \\n", async () => {
+    const result = await runCli(["run", "greet", "--dir", basic, "--raw-args", "{not json"])
+    expect(result.exitCode).toBe(6)
+    const failure = result.stderr.trimEnd().split("\n")
+    expect(failure).toHaveLength(1)
+    expect(failure[0]).toContain(
+      "JSON parsing failed: Text: {not json.\\nError message: JSON Parse error: Expected '}' [TOOL_REROUTED]",
+    )
+  })
+
   test("--raw-args with good JSON runs the tool", async () => {
     const result = await run(["greet", "--dir", basic, "--raw-args", '{"name":"Raw"}'])
     expect(result.exitCode).toBe(0)
