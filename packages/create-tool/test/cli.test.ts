@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
-import { printedToolIds, runCli, useTmpDir } from "./helpers.ts"
+import { packageDirectory, printedToolIds, run, runCli, useTmpDir } from "./helpers.ts"
 
 // Every flag and every error, through the built bin with stdin not a terminal (so it never asks).
 
@@ -248,5 +248,19 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     const run = await runCli(["hello"], { cwd })
     expect(run.stderr).toMatch(/^✖ .*package\.json is not valid JSON .* \[INVALID_PACKAGE_JSON\]\n$/)
     expect(files(join(cwd, ".opencode"))).toEqual(["package.json"])
+  })
+
+  test("an installation without its templates", async () => {
+    const installation = useTmpDir()
+    for (const entry of ["package.json", "bin.js", "dist"]) {
+      cpSync(join(packageDirectory, entry), join(installation, entry), { recursive: true })
+    }
+    const cwd = useTmpDir()
+    const ran = await run(process.execPath, [join(installation, "bin.js"), "hello"], { cwd })
+    expect(ran.code).toBe(1)
+    expect(ran.stderr).toMatch(
+      /^✖ The templates folder is missing next to .*: reinstall create-tool\. \[TEMPLATES_NOT_FOUND\]\n$/,
+    )
+    expect(files(cwd)).toEqual([])
   })
 })
