@@ -16,7 +16,7 @@ import { buildOpencodeConfig } from "../src/e2e/opencode-config.ts"
 import { runOpencodeProcess } from "../src/e2e/opencode-process.ts"
 import { findPluginPackage, preparePluginInstall } from "../src/e2e/plugin-package.ts"
 import { createSandbox } from "../src/e2e/sandbox.ts"
-import { runE2E } from "../src/e2e/run-e2e.ts"
+import { opencodeEnvironment, runE2E } from "../src/e2e/run-e2e.ts"
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 3
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -44,23 +44,7 @@ async function baselineOnce(binary: string): Promise<number> {
     })
     await writeFile(path.join(sandbox.globalConfigDirectory, "opencode.json"), JSON.stringify(layers.global))
     await preparePluginInstall(sandbox.globalConfigDirectory, await findPluginPackage(empty), sandbox.onDispose)
-    const env: Record<string, string> = {}
-    for (const [key, value] of Object.entries(process.env))
-      if (value !== undefined && !key.startsWith("OPENCODE_")) env[key] = value
-    Object.assign(env, {
-      HOME: sandbox.home,
-      XDG_CONFIG_HOME: sandbox.configHome,
-      XDG_DATA_HOME: sandbox.dataHome,
-      XDG_CACHE_HOME: sandbox.cacheHome,
-      XDG_STATE_HOME: sandbox.stateHome,
-      PWD: sandbox.project,
-      OPENCODE_DISABLE_AUTOUPDATE: "1",
-      OPENCODE_DISABLE_MODELS_FETCH: "1",
-      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-      OPENCODE_DISABLE_SHARE: "1",
-      OPENCODE_DISABLE_CLAUDE_CODE: "1",
-      OPENCODE_CONFIG_CONTENT: JSON.stringify(layers.content),
-    })
+    const env = opencodeEnvironment(sandbox, JSON.stringify(layers.content))
     const started = performance.now()
     const run = await runOpencodeProcess({
       binary,

@@ -145,7 +145,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
 // --- internal ---
 
 /** The environment of opencode: a throw-away home, no update checks or downloads, our config. */
-function opencodeEnvironment(sandbox: Sandbox, configContent: string): Record<string, string> {
+export function opencodeEnvironment(sandbox: Sandbox, configContent: string): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
     // The user's own opencode settings (config dirs, permissions, ...) must not leak into the run.

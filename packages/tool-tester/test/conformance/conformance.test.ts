@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
 import { callTool, getToolSchemas, listTools, loadTools } from "../../src/index.ts"
 import type { RunResult } from "../../src/index.ts"
+import { BUILTIN_TOOL_IDS } from "../../src/pipeline/builtins.ts"
 
 type GoldenCall = {
   called: { name: string; arguments: string }
@@ -40,19 +41,8 @@ const goldens: Golden[] = readdirSync(goldenDirectory)
   .filter((name) => name.endsWith(".json"))
   .sort()
   .map((name) => JSON.parse(readFileSync(path.join(goldenDirectory, name), "utf8")))
-const BUILTINS = new Set([
-  "bash",
-  "read",
-  "glob",
-  "grep",
-  "edit",
-  "write",
-  "task",
-  "webfetch",
-  "todowrite",
-  "skill",
-  "apply_patch",
-])
+// Built-ins other than `invalid` are opencode's own code: tool-tester does not run them.
+const BUILTINS = new Set(BUILTIN_TOOL_IDS.filter((id) => id !== "invalid"))
 
 /** A copy of the probe outside any git repository (worktree "/"), or its own repository, as the generator ran it. */
 function probeCopy(set: string, git: boolean): { directory: string; env: Record<string, string>; home: string } {
