@@ -13,8 +13,8 @@ const project = await loadTools(
   { directory: folder(".."), global: true, env: { XDG_CONFIG_HOME: folder("../..") } },
   // @end
   // @if plugin
-  // The package folder, loaded as opencode loads a path in the "plugin" list of opencode.json: through
-  // package.json exports["./server"], which the test script builds first.
+  // The package folder, loaded as opencode loads a path in the "plugin" list of opencode.json
+  // (through its package.json exports["./server"]).
   { directory: folder(".."), global: false, plugins: [folder("..")] },
   // @end
 )

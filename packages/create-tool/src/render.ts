@@ -109,7 +109,8 @@ function replaceToolValues(line: string, tool: RenderedTool): string {
 }
 
 function replaceFileValues(text: string, context: RenderContext): string {
-  let result = replaceLiteral(text, '["__TOOL_IDS__"]', JSON.stringify(context.tools.map((tool) => tool.id)))
+  const ids = `[${context.tools.map((tool) => JSON.stringify(tool.id)).join(", ")}]`
+  let result = replaceLiteral(text, '["__TOOL_IDS__"]', ids)
   result = replaceLiteral(result, '"__DESCRIPTION__"', JSON.stringify(context.description))
   result = replaceLiteral(result, "__DESCRIPTION__", context.description)
   for (const [placeholder, value] of Object.entries(context.values)) result = replaceLiteral(result, placeholder, value)

@@ -68,7 +68,7 @@ test("writes the description as a JSON string, so quotes and newlines cannot bre
 test("replaces the id list and plain values", () => {
   const source = 'expect(ids).toEqual(["__TOOL_IDS__"]) // __TOOL_NAME__'
   const rendered = renderTemplate(source, context({ tools: [tool("m_a", "a"), tool("m_b", "b")] }))
-  expect(rendered).toBe('expect(ids).toEqual(["m_a","m_b"]) // math')
+  expect(rendered).toBe('expect(ids).toEqual(["m_a", "m_b"]) // math')
 })
 
 test("topLevelIdentifiers finds imports and declarations", () => {

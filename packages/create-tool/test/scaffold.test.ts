@@ -49,7 +49,7 @@ describe("in a project", () => {
     expect(tool).toContain("export const add = tool({")
     expect(tool).toContain("export const multiply = tool({")
     expect(tool).not.toContain("export default")
-    expect(read(join(directory, ".opencode/test/math.test.ts"))).toContain('["math_add","math_multiply"]')
+    expect(read(join(directory, ".opencode/test/math.test.ts"))).toContain('["math_add", "math_multiply"]')
   })
 
   test("the python template writes one script per tool id, next to the tool file", async () => {
