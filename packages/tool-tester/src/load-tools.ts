@@ -54,7 +54,7 @@ export type LoadedTool = {
 
 /** Something that will not work as the author expects; loading goes on. */
 export type Diagnostic = {
-  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "OVERRIDE"
+  code: ToolTesterErrorCode | "IGNORED_EXPORT"
   severity: "error" | "warning"
   message: string
   file?: string
