@@ -54,7 +54,7 @@ export type LoadedTool = {
 
 /** Something that will not work as the author expects; loading goes on. */
 export type Diagnostic = {
-  code: ToolTesterErrorCode | "IGNORED_EXPORT"
+  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS"
   severity: "error" | "warning"
   message: string
   file?: string
@@ -139,7 +139,16 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
           definition: entry.definition,
         })
       }
-      for (const miss of nearMisses(imported.value)) {
+      const misses = nearMisses(imported.value)
+      if (exports.length === 0 && misses.length === 0) {
+        project.diagnostics.push({
+          code: "NO_TOOLS",
+          severity: "warning",
+          file,
+          message: `${file}: ${noToolsReason(imported.value)}; opencode imports the file and offers nothing from it: export a tool({ description, args, execute }), or move the file out of ${path.basename(path.dirname(file))}/`,
+        })
+      }
+      for (const miss of misses) {
         project.diagnostics.push({
           code: "IGNORED_EXPORT",
           severity: "warning",
@@ -236,6 +245,14 @@ function pluginSpecs(
     byKey.set(key, spec)
   }
   return [...byKey.values()]
+}
+
+function noToolsReason(namespace: Record<string, unknown>): string {
+  const fallback = namespace["default"]
+  if (typeof fallback === "function") return "its default export is a function, not a tool object"
+  if ("default" in namespace)
+    return `its default export is ${fallback === null ? "null" : typeof fallback}, not a tool object`
+  return Object.keys(namespace).length === 0 ? "it exports nothing" : "none of its exports is a tool"
 }
 
 function markOverrides(project: ToolProject): void {

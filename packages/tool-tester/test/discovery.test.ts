@@ -180,3 +180,29 @@ export default tool({
     })
   })
 })
+
+describe("files without tools", () => {
+  test("are reported with the reason, as opencode imports them and offers nothing", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/fn.ts": `export default async function execute() { return "x" }\n`,
+      ".opencode/tools/helpers.ts": `export const slugify = (text: string) => text.toLowerCase()\n`,
+      ".opencode/tools/number.ts": `export default 42\n`,
+    })
+    const { env, home } = isolatedEnvironment()
+    const project = await loadTools({ directory, env, home })
+    const messages = Object.fromEntries(
+      project.diagnostics.map((diagnostic) => [path.basename(diagnostic.file!), [diagnostic.code, diagnostic.message]]),
+    )
+    expect(messages["fn.ts"]).toEqual([
+      "NO_TOOLS",
+      expect.stringContaining(
+        "fn.ts: its default export is a function, not a tool object; opencode imports the file and offers nothing from it",
+      ),
+    ])
+    expect(messages["helpers.ts"]).toEqual(["NO_TOOLS", expect.stringContaining("none of its exports is a tool")])
+    expect(messages["number.ts"]).toEqual([
+      "NO_TOOLS",
+      expect.stringContaining("its default export is number, not a tool object"),
+    ])
+  })
+})

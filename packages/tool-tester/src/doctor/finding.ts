@@ -23,6 +23,8 @@ export type FindingCode =
   | "PLUGIN_LOAD_FAILED"
   /** An export looks like a tool but lacks description, args or execute: opencode skips it silently. */
   | "IGNORED_EXPORT"
+  /** A tool file that exports no tool at all. */
+  | "NO_TOOLS"
   /** A file in tools/ has an extension opencode does not load (.mjs, .cjs, .tsx, .mts, .cts, .jsx). */
   | "IGNORED_FILE"
   /** A test file sits in tools/: opencode imports it as a tool. */

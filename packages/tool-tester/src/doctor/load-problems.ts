@@ -43,7 +43,8 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
     case "PLUGIN_LOAD_FAILED":
       return { code: "PLUGIN_LOAD_FAILED", severity: "error", file, message: `${message}; its tools will be missing` }
     case "IGNORED_EXPORT":
-      return { code: "IGNORED_EXPORT", severity: "warning", file, message }
+    case "NO_TOOLS":
+      return { code: diagnostic.code, severity: "warning", file, message }
     default:
       return undefined
   }

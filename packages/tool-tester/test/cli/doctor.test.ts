@@ -35,8 +35,8 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
   test("without --json prints one line per finding, with the file relative to the working directory", async () => {
     const result = await runCli(["doctor", "--no-global"], { cwd: findingsProject })
     const lines = result.stdout.trim().split("\n")
-    expect(lines.at(-1)).toMatch(/^3 errors, 13 warnings \(13 tool files, 10 tools\)\.$/)
-    expect(lines.slice(0, -1)).toHaveLength(16)
+    expect(lines.at(-1)).toMatch(/^3 errors, 14 warnings \(13 tool files, 10 tools\)\.$/)
+    expect(lines.slice(0, -1)).toHaveLength(17)
     for (const line of lines.slice(0, -1))
       expect(line).toMatch(/^(✖ error|⚠ warning) {1,3}\.opencode\/tools\/\S+: .+ \[[A-Z0-9_]+\]$/)
   })
@@ -51,6 +51,12 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
     ["IGNORED_EXPORT", "half_tool.ts", "warning", /export lookup is ignored by opencode: it has no execute/],
     ["IGNORED_FILE", "legacy.mjs", "warning", /only \.ts and \.js files .* rename it to legacy\.js/],
     ["TEST_FILE_IN_TOOLS", "greet.spec.ts", "warning", /opencode imports this test file as a tool file/],
+    [
+      "NO_TOOLS",
+      "greet.spec.ts",
+      "warning",
+      /none of its exports is a tool; opencode imports the file and offers nothing from it/,
+    ],
     [
       "NON_ZOD_ARGS",
       "plain_args.ts",
