@@ -1,33 +1,5 @@
 // Any new export added here becomes public API.
 
-export { loadTools } from "./load-tools.ts"
-export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProject } from "./load-tools.ts"
-export { getToolSchemas, listTools } from "./list-tools.ts"
-export type { ListedTool, ListOptions } from "./list-tools.ts"
-export { callTool, defaultDataDirectory, opencodeDataDirectory, runTool } from "./run-tool.ts"
-export type { RunOptions, RunResult } from "./run-tool.ts"
-export { checkExternalDirectory } from "./external-directory.ts"
-export type { ExternalDirectoryCheck, ExternalDirectoryRequest } from "./external-directory.ts"
-export { truncateOutput } from "./pipeline/truncate.ts"
-export { toolJsonSchema } from "./schema/tool-json-schema.ts"
-export { providerSchema } from "./schema/provider-schema.ts"
-export { validateArgs } from "./pipeline/validate-args.ts"
-export type { ModelSelection } from "./pipeline/builtins.ts"
-export type { PermissionOverrides } from "./pipeline/permissions.ts"
-export type { ToolSchema } from "./pipeline/tool-schemas.ts"
-export type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
-export type { RawToolCall } from "./pipeline/repair-call.ts"
-export { ToolTesterError } from "./errors.ts"
-export type { Result, ToolTesterErrorCode } from "./errors.ts"
-export {
-  findOpencode,
-  formatTranscript,
-  parseScript,
-  parseScriptText,
-  resolveOpencode,
-  runE2E,
-  testedOpencodeVersion,
-} from "./e2e/index.ts"
 export type {
   CapturedRequest,
   E2ECall,
@@ -41,3 +13,32 @@ export type {
   ScriptTurn,
   TranscriptOptions,
 } from "./e2e/index.ts"
+export {
+  findOpencode,
+  formatTranscript,
+  parseScript,
+  parseScriptText,
+  resolveOpencode,
+  runE2E,
+  testedOpencodeVersion,
+} from "./e2e/index.ts"
+export type { Result, ToolTesterErrorCode } from "./errors.ts"
+export { ToolTesterError } from "./errors.ts"
+export type { ExternalDirectoryCheck, ExternalDirectoryRequest } from "./external-directory.ts"
+export { checkExternalDirectory } from "./external-directory.ts"
+export type { ListedTool, ListOptions } from "./list-tools.ts"
+export { getToolSchemas, listTools } from "./list-tools.ts"
+export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProject } from "./load-tools.ts"
+export { loadTools } from "./load-tools.ts"
+export type { ModelSelection } from "./pipeline/builtins.ts"
+export { defaultDataDirectory, opencodeDataDirectory } from "./pipeline/data-directory.ts"
+export type { PermissionOverrides } from "./pipeline/permissions.ts"
+export type { RawToolCall } from "./pipeline/repair-call.ts"
+export type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
+export type { ToolSchema } from "./pipeline/tool-schemas.ts"
+export { truncateOutput } from "./pipeline/truncate.ts"
+export { validateArgs } from "./pipeline/validate-args.ts"
+export type { RunOptions, RunResult } from "./run-tool.ts"
+export { callTool, runTool } from "./run-tool.ts"
+export { providerSchema } from "./schema/provider-schema.ts"
+export { toolJsonSchema } from "./schema/tool-json-schema.ts"

@@ -2,12 +2,12 @@ import type { Result } from "./errors.ts"
 import type { ToolProject } from "./load-tools.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
 import { DEFAULT_MODEL } from "./pipeline/builtins.ts"
+import { defaultDataDirectory } from "./pipeline/data-directory.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import { agentRules } from "./pipeline/permissions.ts"
 import { offeredTools } from "./pipeline/tool-list.ts"
 import type { ToolSchema } from "./pipeline/tool-schemas.ts"
 import { toolSchemas } from "./pipeline/tool-schemas.ts"
-import { defaultDataDirectory } from "./run-tool.ts"
 
 export type ListOptions = {
   /** The provider npm package, provider id and model id the list is built for. */

@@ -1,8 +1,7 @@
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { pathToFileURL } from "node:url"
-import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
+import type { OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
 import { configDirectories } from "./discovery/config-dirs.ts"
@@ -10,9 +9,9 @@ import { createImporter } from "./discovery/import-module.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import type { PluginHooks } from "./discovery/plugin-module.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
-import type { PluginSpec } from "./discovery/plugin-spec.ts"
+import { pluginSpecs } from "./discovery/plugin-order.ts"
 import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
-import { PLUGIN_FOLDERS, SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
+import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
@@ -201,51 +200,6 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
 }
 
 // --- internal ---
-
-/**
- * Plugin specs in opencode's load order (spec §12): the `plugin` entries of each config file, then
- * each config folder's `{plugin,plugins}/*.{ts,js}` files, then `--plugin` values; deduplicated with
- * the later entry winning (key: file URL for paths, package name for npm specs).
- */
-function pluginSpecs(
-  sources: readonly ConfigSource[],
-  directories: readonly ConfigDirectory[],
-  extra: ReadonlyArray<string | [string, Record<string, unknown>]>,
-  directory: string,
-): PluginSpec[] {
-  const specs: PluginSpec[] = []
-  const fromEntry = (entry: string | [string, Record<string, unknown>], base: string, origin: string): PluginSpec =>
-    typeof entry === "string"
-      ? { spec: entry, options: undefined, base, origin }
-      : { spec: entry[0], options: entry[1], base, origin }
-  const fromSource = (source: ConfigSource) => {
-    const base = source.file === "(config option)" ? directory : path.dirname(source.file)
-    for (const entry of source.plugins) specs.push(fromEntry(entry, base, source.file))
-  }
-  const folderOf = (source: ConfigSource) =>
-    directories.find((entry) => entry.kind !== "global" && path.dirname(source.file) === entry.path)
-  // The global and project opencode.json files first, then folder by folder: its opencode.json, then its files.
-  for (const source of sources) if (!folderOf(source) && source.file !== "(config option)") fromSource(source)
-  for (const configDirectory of directories) {
-    for (const source of sources) if (folderOf(source) === configDirectory) fromSource(source)
-    for (const file of scanFolder(configDirectory.path, PLUGIN_FOLDERS, SCANNED_EXTENSIONS)) {
-      specs.push({ spec: file, options: undefined, base: configDirectory.path, origin: "plugin folder" })
-    }
-  }
-  for (const source of sources) if (source.file === "(config option)") fromSource(source)
-  for (const entry of extra) specs.push(fromEntry(entry, directory, "--plugin"))
-  const byKey = new Map<string, PluginSpec>()
-  for (const spec of specs) {
-    const key = isPathSpec(spec.spec)
-      ? pathToFileURL(
-          spec.spec.startsWith("file://") ? new URL(spec.spec).pathname : path.resolve(spec.base, spec.spec),
-        ).href
-      : spec.spec.replace(/(.)@.*$/, "$1")
-    byKey.delete(key)
-    byKey.set(key, spec)
-  }
-  return [...byKey.values()]
-}
 
 function noToolsReason(namespace: Record<string, unknown>): string {
   const fallback = namespace["default"]

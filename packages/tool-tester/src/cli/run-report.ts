@@ -1,7 +1,8 @@
 // The human report of `run`: what happened, the model's view of the output between clear markers,
 // then what the tool printed on its console (which opencode never sends to the model).
-import type { CapturedConsole } from "./_console-capture.ts"
+
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
+import type { CapturedConsole } from "./_console-capture.ts"
 import { indent, shortPath } from "./report.ts"
 import type { RunJson } from "./tasks/run-task.ts"
 

@@ -1,6 +1,6 @@
 import type { PermissionRule } from "../config/permission.ts"
-import { ToolTesterError } from "../errors.ts"
 import type { Result } from "../errors.ts"
+import { ToolTesterError } from "../errors.ts"
 import type { LoadedTool, ToolProject } from "../load-tools.ts"
 import { providerSchema, strictFlag } from "../schema/provider-schema.ts"
 import { toolJsonSchema } from "../schema/tool-json-schema.ts"

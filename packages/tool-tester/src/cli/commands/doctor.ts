@@ -1,6 +1,6 @@
 import type { CliIO } from "../_command.ts"
-import type { StartedWorker } from "../isolate.ts"
 import { exitForProblems, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import type { StartedWorker } from "../isolate.ts"
 import { formatFindings } from "../report.ts"
 import type { DoctorPayload } from "../tasks/doctor-task.ts"
 

@@ -1,6 +1,6 @@
 import type { CliIO } from "../_command.ts"
-import type { StartedWorker } from "../isolate.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import type { StartedWorker } from "../isolate.ts"
 import { formatDiagnostics, formatSchemas } from "../report.ts"
 import type { SchemaPayload } from "../tasks/schema-task.ts"
 

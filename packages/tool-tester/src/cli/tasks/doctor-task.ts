@@ -1,6 +1,6 @@
-import { ToolTesterError } from "../../errors.ts"
 import type { Finding } from "../../doctor/diagnose.ts"
 import { configFinding, diagnose } from "../../doctor/diagnose.ts"
+import { ToolTesterError } from "../../errors.ts"
 import type { ProjectInput, Reached } from "../worker-protocol.ts"
 import { loadProject } from "./project.ts"
 

@@ -1,6 +1,6 @@
 import { ToolTesterError } from "../../errors.ts"
-import type { Diagnostic } from "../../load-tools.ts"
 import { getToolSchemas, listTools } from "../../list-tools.ts"
+import type { Diagnostic } from "../../load-tools.ts"
 import type { ToolSchema } from "../../pipeline/tool-schemas.ts"
 import type { ProjectInput, Reached } from "../worker-protocol.ts"
 import { diagnosticOf, loadProject } from "./project.ts"

@@ -1,0 +1,47 @@
+import type { LoadedTool, ToolProject } from "../load-tools.ts"
+import type { RunResult } from "../run-tool.ts"
+
+// The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call (spec §9.2, §12).
+
+/** Before hooks, in plugin load order. Only in-place changes of output.args reach the tool. */
+export async function runBeforeHooks(
+  project: ToolProject,
+  tool: LoadedTool,
+  sessionID: string,
+  callID: string,
+  result: RunResult,
+) {
+  // Only in-place changes of output.args reach the tool: opencode keeps its own reference (spec §9.2).
+  const output = { args: result.args }
+  for (const plugin of project.plugins) {
+    const hook = plugin.hooks["tool.execute.before"]
+    if (typeof hook === "function") await hook({ tool: tool.id, sessionID, callID }, output)
+  }
+}
+
+/** After hooks, after truncation: their changes to title, output and metadata are what the model and the part get. */
+export async function runAfterHooks(
+  project: ToolProject,
+  tool: LoadedTool,
+  sessionID: string,
+  callID: string,
+  result: RunResult,
+) {
+  const output: Record<string, unknown> = {
+    title: result.title,
+    output: result.output,
+    metadata: result.metadata,
+    attachments: result.attachments,
+  }
+  let ran = false
+  for (const plugin of project.plugins) {
+    const hook = plugin.hooks["tool.execute.after"]
+    if (typeof hook !== "function") continue
+    ran = true
+    await hook({ tool: tool.id, sessionID, callID, args: result.args }, output)
+  }
+  if (!ran) return
+  result.title = output["title"] as string
+  result.output = output["output"] as string
+  result.metadata = output["metadata"] as Record<string, unknown>
+}

@@ -1,0 +1,30 @@
+import { ToolTesterError } from "../errors.ts"
+
+/**
+ * Waits for a tool at most `timeoutMs`: then fires its abort signal and fails with TOOL_TIMEOUT.
+ * In-process the tool cannot be killed; the CLI runs tools in a worker it can stop.
+ */
+export async function withTimeout<T>(
+  promise: Promise<T>,
+  timeoutMs: number | undefined,
+  controller: AbortController,
+): Promise<T> {
+  if (timeoutMs === undefined) return promise
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error("timeout"))
+      reject(
+        new ToolTesterError(
+          "TOOL_TIMEOUT",
+          `the tool did not finish within ${timeoutMs} ms; its abort signal was fired`,
+        ),
+      )
+    }, timeoutMs)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
