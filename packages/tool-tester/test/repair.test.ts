@@ -56,6 +56,16 @@ describe("a model's raw call", () => {
     expect((await callTool(loaded, { name: "validator", rawArguments: "" })).output).toBe("validator got {}")
   })
 
+  test("in the wrong case with arguments that are not JSON fails unrun instead of going to invalid", async () => {
+    const loaded = await project(tools)
+    const result = await callTool(loaded, { name: "VALIDATOR", rawArguments: "{broken" })
+    expect(result).toMatchObject({ id: "VALIDATOR", status: "error", repaired: true, rerouted: false })
+    expect(result.output).toBe(
+      "Invalid input for tool validator: JSON parsing failed: Text: {broken.\nError message: JSON Parse error: Expected '}'",
+    )
+    expect(result.error?.code).toBe("ARGS_INVALID")
+  })
+
   test("to invalid itself runs it directly, and checks its two string arguments", async () => {
     const loaded = await project(tools)
     expect(

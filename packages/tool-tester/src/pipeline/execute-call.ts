@@ -41,7 +41,8 @@ export async function executeCall(
   const resolved = resolveCall(given ? { name: call.name, rawArguments: "{}" } : call, prepared)
   const result: RunResult = {
     name: call.name,
-    id: resolved.kind === "run" ? resolved.id : "invalid",
+    // A failed repaired call keeps the name as called, as opencode's history does.
+    id: resolved.kind === "run" ? resolved.id : resolved.kind === "failed" ? call.name : "invalid",
     status: "completed",
     output: "",
     title: "",
@@ -49,8 +50,15 @@ export async function executeCall(
     attachments: undefined,
     truncated: false,
     outputPath: undefined,
-    args: resolved.kind === "run" ? (given ? given.parsed : resolved.args) : resolved.args,
-    repaired: resolved.kind === "run" && resolved.repaired,
+    args:
+      resolved.kind === "run"
+        ? given
+          ? given.parsed
+          : resolved.args
+        : resolved.kind === "invalid"
+          ? resolved.args
+          : call.rawArguments,
+    repaired: resolved.kind === "failed" || (resolved.kind === "run" && resolved.repaired),
     rerouted: resolved.kind === "invalid",
     asks: [],
     metadataCalls: [],
@@ -67,6 +75,13 @@ export async function executeCall(
     return finish()
   }
 
+  if (resolved.kind === "failed") {
+    return fail(
+      "ARGS_INVALID",
+      resolved.message,
+      `${call.name} was repaired to ${resolved.id}, but its arguments are not JSON: opencode fails the call without running the tool`,
+    )
+  }
   const entry = prepared.find((candidate) => candidate.id === result.id)
   if (!entry || entry.source === "builtin") {
     if (result.id === "invalid") {

@@ -8,11 +8,15 @@ export type RawToolCall = { name: string; rawArguments: string }
 export type ResolvedCall =
   | { kind: "run"; id: string; args: unknown; repaired: boolean }
   | { kind: "invalid"; args: { tool: string; error: string } }
+  /** A repaired name whose arguments are not JSON: the AI SDK parses once more and the call fails, unrun. */
+  | { kind: "failed"; id: string; message: string }
 
 /**
  * opencode's repair of a model's tool call: a name in the wrong case runs the lowercase tool when
  * it exists; an unknown name, or arguments that are not JSON, reroute the call to `invalid` with
- * the AI SDK's error text. An empty argument string means `{}`.
+ * the AI SDK's error text. An empty argument string means `{}`. A call repaired to lowercase whose
+ * arguments are not JSON is not rerouted: it fails with the parse error and no tool runs (observed
+ * on 1.18.34: the `repair` golden).
  */
 export function resolveCall(call: RawToolCall, prepared: readonly ToolEntry[]): ResolvedCall {
   const ids = prepared.map((entry) => entry.id)
@@ -34,12 +38,8 @@ export function resolveCall(call: RawToolCall, prepared: readonly ToolEntry[]): 
   } catch (error) {
     // The model reads Bun's wording of the parse error, not Node's.
     const reason = jsonParseErrorMessage(call.rawArguments) ?? (error instanceof Error ? error.message : String(error))
-    return {
-      kind: "invalid",
-      args: {
-        tool: call.name,
-        error: `Invalid input for tool ${id}: JSON parsing failed: Text: ${call.rawArguments}.\nError message: ${reason}`,
-      },
-    }
+    const message = `Invalid input for tool ${id}: JSON parsing failed: Text: ${call.rawArguments}.\nError message: ${reason}`
+    if (repaired) return { kind: "failed", id, message }
+    return { kind: "invalid", args: { tool: call.name, error: message } }
   }
 }

@@ -114,6 +114,14 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     )
   })
 
+  test("--raw-args in the wrong case with broken JSON fails without running the tool: exit 2", async () => {
+    const result = await run(["GREET", "--dir", basic, "--raw-args", "{broken"])
+    expect(result.exitCode).toBe(2)
+    expect(result.json()).toMatchObject({ name: "GREET", id: "GREET", status: "error", repaired: true })
+    expect(result.json().output).toMatch(/^Invalid input for tool greet: JSON parsing failed: Text: \{broken\./)
+    expect(jsonError(result).code).toBe("ARGS_INVALID")
+  })
+
   test("--raw-args with good JSON runs the tool", async () => {
     const result = await run(["greet", "--dir", basic, "--raw-args", '{"name":"Raw"}'])
     expect(result.exitCode).toBe(0)

@@ -75,7 +75,10 @@ function reach(project: ToolProject, input: RunInput, dataDirectory: string): Re
   const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
   const rawArguments = input.args.form === "raw" ? input.args.text : "{}"
   const resolved = resolveCall({ name: input.name, rawArguments }, preparedTools(project, input.model, rules))
-  return { name: input.name, id: resolved.kind === "run" ? resolved.id : "invalid" }
+  return {
+    name: input.name,
+    id: resolved.kind === "run" ? resolved.id : resolved.kind === "failed" ? input.name : "invalid",
+  }
 }
 
 /** The JSON Schema of the tool that will run, to read key=value pairs with (none for built-ins). */
