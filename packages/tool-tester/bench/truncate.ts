@@ -22,6 +22,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { defaultTruncationLimits, planTruncation, type TruncationPlan } from "../src/pipeline/truncate.ts"
+import { splitJoinPlan } from "../test/support/split-join-truncation.ts"
 
 const inputBytes = 100 * 1024 * 1024
 /** Calls of each variant on one ~128 KB chunk of the same input before timing, as a long-lived process would be warm. */
@@ -212,31 +213,8 @@ function timeChild(caseName: CaseName): void {
 
 function variantFunction(variant: VariantName): (text: string) => TruncationPlan | number | null {
   if (variant === "plan") return (text) => planTruncation(text, defaultTruncationLimits)
-  if (variant === "split-join") return splitJoinPlan
+  if (variant === "split-join") return (text) => splitJoinPlan(text, defaultTruncationLimits)
   return (text) => Buffer.byteLength(text, "utf8")
-}
-
-/** The rule exactly as spec §4.3 states it: split everything, then walk and join. */
-function splitJoinPlan(text: string): TruncationPlan | null {
-  const { maxLines, maxBytes } = defaultTruncationLimits
-  const lines = text.split("\n")
-  const totalBytes = Buffer.byteLength(text, "utf8")
-  if (lines.length <= maxLines && totalBytes <= maxBytes) return null
-  const kept: string[] = []
-  let bytes = 0
-  let hitBytes = false
-  for (let index = 0; index < lines.length && index < maxLines; index += 1) {
-    const size = Buffer.byteLength(lines[index]!, "utf8") + (index > 0 ? 1 : 0)
-    if (bytes + size > maxBytes) {
-      hitBytes = true
-      break
-    }
-    kept.push(lines[index]!)
-    bytes += size
-  }
-  return hitBytes
-    ? { preview: kept.join("\n"), removed: totalBytes - bytes, unit: "bytes" }
-    : { preview: kept.join("\n"), removed: lines.length - kept.length, unit: "lines" }
 }
 
 /** A flat string (Array.join allocates it in one piece) of at least `size` UTF-8 bytes, in ~128 KB chunks. */

@@ -3,13 +3,8 @@ import os from "node:os"
 import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
 import { ascendingId } from "../src/pipeline/ascending-id.ts"
-import {
-  defaultTruncationLimits,
-  planTruncation,
-  type TruncationLimits,
-  type TruncationPlan,
-  truncateOutput,
-} from "../src/pipeline/truncate.ts"
+import { defaultTruncationLimits, planTruncation, truncateOutput } from "../src/pipeline/truncate.ts"
+import { splitJoinPlan } from "./support/split-join-truncation.ts"
 
 const savedName = /^tool_[0-9a-f]{12}[0-9A-Za-z]{14}$/
 const taskHint =
@@ -155,7 +150,7 @@ describe("planTruncation", () => {
       let text = ""
       for (let index = 0; index < pieceCount; index += 1) text += pieces[Math.floor(random() * pieces.length)]
       const limits = { maxLines: Math.floor(random() * 8), maxBytes: Math.floor(random() * 40) }
-      expect(planTruncation(text, limits), JSON.stringify({ text, limits })).toEqual(referencePlan(text, limits))
+      expect(planTruncation(text, limits), JSON.stringify({ text, limits })).toEqual(splitJoinPlan(text, limits))
     }
   })
 
@@ -170,7 +165,7 @@ describe("planTruncation", () => {
         return line
       })
       const text = lines.join("\n") + (random() < 0.5 ? "\n" : "")
-      expect(planTruncation(text)).toEqual(referencePlan(text, defaultTruncationLimits))
+      expect(planTruncation(text)).toEqual(splitJoinPlan(text, defaultTruncationLimits))
     }
   })
 })
@@ -213,28 +208,6 @@ function numberedLines(count: number): string {
 
 function savedHint(outputPath: string): string {
   return `The tool call succeeded but the output was truncated. Full output saved to: ${outputPath}\n`
-}
-
-/** The rule as spec §4.3 states it, split and join, to check the fast plan against. */
-function referencePlan(text: string, limits: TruncationLimits): TruncationPlan | null {
-  const lines = text.split("\n")
-  const totalBytes = Buffer.byteLength(text, "utf8")
-  if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return null
-  const kept: string[] = []
-  let bytes = 0
-  let hitBytes = false
-  for (let index = 0; index < lines.length && index < limits.maxLines; index += 1) {
-    const size = Buffer.byteLength(lines[index]!, "utf8") + (index > 0 ? 1 : 0)
-    if (bytes + size > limits.maxBytes) {
-      hitBytes = true
-      break
-    }
-    kept.push(lines[index]!)
-    bytes += size
-  }
-  return hitBytes
-    ? { preview: kept.join("\n"), removed: totalBytes - bytes, unit: "bytes" }
-    : { preview: kept.join("\n"), removed: lines.length - kept.length, unit: "lines" }
 }
 
 /** mulberry32: a small seeded generator, so a failing input can be replayed. */

@@ -50,6 +50,9 @@ export async function executeCall(
     attachments: undefined,
     truncated: false,
     outputPath: undefined,
+    asks: [],
+    metadataCalls: [],
+    durationMs: 0,
     args:
       resolved.kind === "run"
         ? given
@@ -60,9 +63,6 @@ export async function executeCall(
           : call.rawArguments,
     repaired: resolved.kind === "failed" || (resolved.kind === "run" && resolved.repaired),
     rerouted: resolved.kind === "invalid",
-    asks: [],
-    metadataCalls: [],
-    durationMs: 0,
   }
   const finish = () => {
     result.durationMs = Math.round((performance.now() - started) * 100) / 100

@@ -11,22 +11,13 @@ import { argsFromPairs } from "../key-value-args.ts"
 import type { Reached, RunInput } from "../worker-protocol.ts"
 import { diagnosticOf, loadProject } from "./project.ts"
 
-/** A run as `run --json` prints it (the CLI adds `console`). */
-export type RunJson = {
-  name: string
-  id: string
-  status: "completed" | "error"
-  output: string
-  title: string
-  metadata: Record<string, unknown>
+/**
+ * A run as `run --json` prints it (the CLI adds `console`): the library's result without the
+ * metadataCalls record, absent values written as null so every key is always present.
+ */
+export type RunJson = Omit<RunResult, "metadataCalls" | "attachments" | "outputPath" | "error"> & {
   attachments: unknown[] | null
-  truncated: boolean
   outputPath: string | null
-  asks: RunResult["asks"]
-  durationMs: number
-  args: unknown
-  repaired: boolean
-  rerouted: boolean
   error?: { code: string; message: string }
 }
 
@@ -91,22 +82,15 @@ function schemaOf(project: ToolProject, id: string): unknown {
 }
 
 function runJson(result: RunResult): RunJson {
-  const json: RunJson = {
-    name: result.name,
-    id: result.id,
-    status: result.status,
-    output: result.output,
-    title: result.title,
-    metadata: result.metadata,
+  // Overriding in place keeps the keys in RunResult's order, which is the documented JSON order.
+  const {
+    metadataCalls: _metadataCalls,
+    error,
+    ...json
+  } = {
+    ...result,
     attachments: result.attachments ?? null,
-    truncated: result.truncated,
     outputPath: result.outputPath ?? null,
-    asks: result.asks,
-    durationMs: result.durationMs,
-    args: result.args,
-    repaired: result.repaired,
-    rerouted: result.rerouted,
   }
-  if (result.error) json.error = result.error
-  return json
+  return error ? { ...json, error } : json
 }

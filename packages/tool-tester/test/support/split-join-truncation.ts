@@ -1,0 +1,27 @@
+import type { TruncationLimits, TruncationPlan } from "../../src/pipeline/truncate.ts"
+
+/**
+ * The truncation rule exactly as spec §4.3 states it: split everything, walk the lines, join.
+ * The reference the fast plan is checked against (test/truncate.test.ts) and timed against
+ * (bench/truncate.ts).
+ */
+export function splitJoinPlan(text: string, limits: TruncationLimits): TruncationPlan | null {
+  const lines = text.split("\n")
+  const totalBytes = Buffer.byteLength(text, "utf8")
+  if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return null
+  const kept: string[] = []
+  let bytes = 0
+  let hitBytes = false
+  for (let index = 0; index < lines.length && index < limits.maxLines; index += 1) {
+    const size = Buffer.byteLength(lines[index]!, "utf8") + (index > 0 ? 1 : 0)
+    if (bytes + size > limits.maxBytes) {
+      hitBytes = true
+      break
+    }
+    kept.push(lines[index]!)
+    bytes += size
+  }
+  return hitBytes
+    ? { preview: kept.join("\n"), removed: totalBytes - bytes, unit: "bytes" }
+    : { preview: kept.join("\n"), removed: lines.length - kept.length, unit: "lines" }
+}
