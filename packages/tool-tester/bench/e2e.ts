@@ -5,7 +5,7 @@
 // Target: under 2x the baseline. From packages/tool-tester:
 //
 //   node --import tsx bench/e2e.ts [--runs N]
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
@@ -15,8 +15,8 @@ import { resolveOpencode } from "../src/e2e/opencode-binary.ts"
 import { buildOpencodeConfig } from "../src/e2e/opencode-config.ts"
 import { runOpencodeProcess } from "../src/e2e/opencode-process.ts"
 import { findPluginPackage, preparePluginInstall } from "../src/e2e/plugin-package.ts"
-import { createSandbox } from "../src/e2e/sandbox.ts"
 import { opencodeEnvironment, runE2E } from "../src/e2e/run-e2e.ts"
+import { createSandbox } from "../src/e2e/sandbox.ts"
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 3
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")

@@ -1,6 +1,6 @@
 // The worker thread that imports user code (tool and plugin files) and runs one task. Its console
 // output is captured before anything else loads. It starts before the CLI has read its arguments:
-// it loads the modules its command needs and the loader hooks, then waits for the task.
+// it loads the modules its command needs, then waits for the task.
 import { parentPort, workerData } from "node:worker_threads"
 import { jsonSafe } from "../_json-safe.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -14,7 +14,7 @@ const send = (message: WorkerMessage) => parentPort!.postMessage(message)
 const loaded = (reached: Reached | undefined) => send({ type: "loaded", reached })
 
 try {
-  const perform = await prepare(command)
+  const perform = await taskRunner(command)
   const task = await new Promise<Task>((resolve) => parentPort!.once("message", resolve))
   const payload = await perform(task)
   send({ type: "done", payload: JSON.stringify(jsonSafe(payload)) })
@@ -28,18 +28,6 @@ try {
 }
 
 // --- internal ---
-
-/**
- * Loads the task module (the library, zod) before the loader hooks are registered: modules loaded
- * after that each cost round trips to the hooks thread. Then registers the hooks, by creating an
- * importer, so the tool files load as soon as the task arrives.
- */
-async function prepare(name: TaskCommand): Promise<(task: Task) => Promise<unknown>> {
-  const perform = await taskRunner(name)
-  const { createImporter } = await import("../discovery/import-module.ts")
-  createImporter()
-  return perform
-}
 
 async function taskRunner(name: TaskCommand): Promise<(task: Task) => Promise<unknown>> {
   switch (name) {

@@ -1,9 +1,8 @@
-import { createRequire, register } from "node:module"
-import os from "node:os"
-import path from "node:path"
 import { pathToFileURL } from "node:url"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
+import { nativeImport } from "./native-import.ts"
+import { preparerFor } from "./prepare-module.ts"
 
 export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
 
@@ -15,11 +14,13 @@ let generation = 0
  * pass sees edited files.
  */
 export function createImporter(): ModuleImporter {
-  registerHooks()
   const pass = ++generation
+  const prepare = preparerFor(pass)
   return async (file) => {
     try {
-      const url = `${pathToFileURL(file).href}?tt-generation=${process.pid}-${pass}`
+      let url = await prepare(file)
+      // A file imported as it is (JavaScript in node_modules) is still a fresh instance per pass.
+      if (url === pathToFileURL(file).href) url += `?tt-generation=${pass}`
       return { success: true, value: (await nativeImport(url)) as Record<string, unknown> }
     } catch (error) {
       return {
@@ -48,26 +49,6 @@ export function describeImportError(error: unknown): string {
 }
 
 // --- internal ---
-
-let registered = false
-
-function registerHooks(): void {
-  if (registered) return
-  registered = true
-  // From source (tests), the hooks come from the build: Node's loader thread cannot read TypeScript.
-  const hooks = import.meta.url.endsWith(".ts")
-    ? new URL("../../dist/discovery/_loader-hooks.js", import.meta.url)
-    : new URL("./_loader-hooks.js", import.meta.url)
-  register(hooks, { data: { cacheDirectory: path.join(os.tmpdir(), "opencode-tool-tester", "compiled") } })
-}
-
-/**
- * A real `import()`, out of reach of test runners that rewrite dynamic imports (vitest would load
- * the tool through Vite instead of Node, unlike opencode). From source it comes from the build.
- */
-const { nativeImport } = createRequire(import.meta.url)(
-  import.meta.url.endsWith(".ts") ? "../../dist/discovery/_native-import.cjs" : "./_native-import.cjs",
-) as { nativeImport: (url: string) => Promise<unknown> }
 
 function missingPackage(error: unknown): string | undefined {
   const message = typeof error === "object" && error !== null ? String((error as { message?: unknown }).message) : ""

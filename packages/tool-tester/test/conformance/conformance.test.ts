@@ -9,8 +9,8 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
-import { callTool, getToolSchemas, listTools, loadTools } from "../../src/index.ts"
 import type { RunResult } from "../../src/index.ts"
+import { callTool, getToolSchemas, listTools, loadTools } from "../../src/index.ts"
 import { BUILTIN_TOOL_IDS } from "../../src/pipeline/builtins.ts"
 
 type GoldenCall = {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, it } from "vitest"
-import { ToolTesterError } from "../../src/errors.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
+import { ToolTesterError } from "../../src/errors.ts"
 import { leftoverFolders, leftoverProcesses, makeTempParent } from "./leftovers.ts"
 
 const project = fileURLToPath(new URL("../fixtures/e2e-hanging-tool", import.meta.url))
