@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, test } from "vitest"
@@ -146,5 +146,24 @@ ${jsonTool("return JSON.stringify([data.value, helper.name, import.meta.url.ends
       "tools",
       "tools/plain.ts",
     ])
+  })
+})
+
+describe("packages", () => {
+  test("are loaded once and shared by every load, even when linked from outside node_modules", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/count.ts": `import { hit } from "linked-counter"\nimport { local } from "../lib/local"\n${jsonTool("return JSON.stringify({ package: hit(), project: local() })")}`,
+      ".opencode/lib/local.ts": "let calls = 0\nexport const local = () => ++calls\n",
+      "packages/linked-counter/package.json": `{ "name": "linked-counter", "type": "module", "main": "index.js" }`,
+      "packages/linked-counter/index.js": "let calls = 0\nexport const hit = () => ++calls\n",
+    })
+    mkdirSync(path.join(directory, ".opencode/node_modules"), { recursive: true })
+    symlinkSync(
+      path.join(directory, "packages/linked-counter"),
+      path.join(directory, ".opencode/node_modules/linked-counter"),
+    )
+    // The project's files are fresh in each load (as after restarting opencode); the package is not.
+    expect(await output(directory, "count")).toEqual({ package: 1, project: 1 })
+    expect(await output(directory, "count")).toEqual({ package: 2, project: 1 })
   })
 })

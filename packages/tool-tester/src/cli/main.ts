@@ -12,6 +12,7 @@ const needsWorker = WORKER_COMMANDS.find(
   (command) => command === argv[0] && !argv.includes("-h") && !argv.includes("--help"),
 )
 const worker = needsWorker ? startWorker(needsWorker) : undefined
+if (worker) (await import("./_warm-up.ts")).warmProcessCaches()
 
 const { readFileSync } = await import("node:fs")
 const { ToolTesterError } = await import("../errors.ts")
@@ -142,10 +143,24 @@ main()
       process.exitCode = EXIT_USAGE
     },
   )
-  // A worker started for a command that then failed its usage checks would keep the process alive.
-  .finally(() => void worker?.worker.terminate())
+  .finally(async () => {
+    if (!worker) return
+    // Exit as soon as the report is out, rather than wait for the worker's thread to wind down;
+    // this also ends a worker started for a command that then failed its usage checks.
+    await Promise.all([drained(process.stdout), drained(process.stderr)])
+    process.exit()
+  })
 
 // --- internal ---
+
+/** Resolves once everything written to the stream has been handed to the system. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0) return Promise.resolve()
+  return new Promise((resolve) => {
+    stream.once("drain", resolve)
+    stream.once("error", resolve)
+  })
+}
 
 function version(): string {
   const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {

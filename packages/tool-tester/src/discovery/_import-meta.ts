@@ -4,9 +4,8 @@
 import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { nativeImport } from "./native-import.ts"
-import { preparerFor } from "./prepare-module.ts"
 import { resolveSpecifier } from "./resolve-specifier.ts"
+import { nativeImport } from "./runtime-files.ts"
 
 const metas = new Map<string, Record<string, unknown>>()
 
@@ -44,6 +43,8 @@ export async function dynamicImport(
   options?: ImportCallOptions,
 ): Promise<unknown> {
   const target = resolveSpecifier(String(specifier), url)
+  // Loaded on the first import(): most tools never call it.
+  const { preparerFor } = await import("./prepare-module.ts")
   const importable = target.startsWith("file:") ? await preparerFor(generation)(fileURLToPath(target)) : target
   return nativeImport(importable, options)
 }

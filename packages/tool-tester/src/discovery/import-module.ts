@@ -1,8 +1,8 @@
 import { pathToFileURL } from "node:url"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
-import { nativeImport } from "./native-import.ts"
 import { preparerFor } from "./prepare-module.ts"
+import { nativeImport } from "./runtime-files.ts"
 
 export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
 

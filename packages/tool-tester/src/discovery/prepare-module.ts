@@ -3,16 +3,17 @@
 // import then costs a round trip to it). TypeScript is compiled; in every project module the
 // import specifiers are resolved here, as Bun resolves them, and written back as absolute URLs;
 // `import.meta` and `import()` are routed to a helper that answers for the original file. The
-// result goes to a module cache and Node imports that. Files in node_modules that are JavaScript,
-// CommonJS files, JSON and built-ins are imported as they are.
+// result goes to a module cache and Node imports that. Packages' JavaScript (imported by name, or
+// found in node_modules), CommonJS files, JSON and built-ins are imported as they are.
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { init, parse } from "es-module-lexer"
-import { compileTypeScript, TYPESCRIPT, writeAtomically } from "./compile-typescript.ts"
-import { resolveSpecifier } from "./resolve-specifier.ts"
+import type { ModuleAnalysis } from "./analyze-module.ts"
+import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
+import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
+import { IMPORT_META_HELPER } from "./runtime-files.ts"
 
 /** Prepares a file and the project files it imports; resolves to the URL to import. */
 export type Preparer = (file: string) => Promise<string>
@@ -39,11 +40,7 @@ export function preparerFor(generation: number): Preparer {
 
 // --- internal ---
 
-type Plan =
-  | { kind: "native"; url: string }
-  | { kind: "prepared"; url: string; file: string; source: string; typescript: boolean }
-
-type Lexed = ReturnType<typeof parse>
+type Plan = { kind: "native"; url: string } | { kind: "prepared"; url: string; file: string; analysis: ModuleAnalysis }
 
 function createPreparer(generation: number): Preparer {
   const known = new Map<string, { url: string; ready: Promise<unknown> }>()
@@ -72,16 +69,12 @@ function createPreparer(generation: number): Preparer {
 
 async function planModule(file: string, generation: number): Promise<Plan> {
   const native = { kind: "native", url: pathToFileURL(file).href } as const
-  const typescript = TYPESCRIPT.test(file)
-  if (!typescript && (!JAVASCRIPT.test(file) || isInNodeModules(file))) return native
+  if (!TYPESCRIPT.test(file) && (!JAVASCRIPT.test(file) || isInNodeModules(file))) return native
   const source = readFileSync(file, "utf8")
-  // JavaScript that is not an ES module (CommonJS, a plain script), or that the lexer cannot read
-  // (Node then reports the syntax error in its own words), is imported as it is.
-  if (!typescript) {
-    const lexed = await lex(source)
-    if (!lexed?.[3]) return native
-  }
-  return { kind: "prepared", url: cacheURL(file, source, generation), file, source, typescript }
+  const analysis = await analyzeModule(file, source)
+  // JavaScript that is not an ES module (CommonJS, a plain script) is imported as it is.
+  if (!TYPESCRIPT.test(file) && !analysis.esModule) return native
+  return { kind: "prepared", url: cacheURL(file, source, generation), file, analysis }
 }
 
 async function writeModule(
@@ -89,35 +82,27 @@ async function writeModule(
   generation: number,
   prepareDependency: (file: string) => Promise<string>,
 ): Promise<void> {
-  const code = plan.typescript ? await compileTypeScript(plan.file, plan.source) : plan.source
-  const lexed = await lex(code)
-  if (!lexed) throw new Error(`${plan.file}: the compiled module could not be read`)
+  const { code, imports } = plan.analysis
   const original = pathToFileURL(plan.file).href
   const edits: Array<{ start: number; end: number; text: string }> = []
-  let usesHelper = false
-  for (const entry of lexed[0]) {
-    if (entry.type === "import-meta") {
-      usesHelper = true
-      edits.push({ start: entry.start, end: entry.end, text: `${META}(${JSON.stringify(original)})` })
-    } else if (entry.type === "dynamic") {
-      usesHelper = true
-      edits.push({
-        start: entry.importStart,
-        end: entry.dynamicStart + 1,
-        text: `${IMPORT}(${JSON.stringify(original)}, ${generation}, `,
-      })
-    } else if (typeof entry.specifier === "string") {
-      const target = resolveSpecifier(entry.specifier, original)
-      const url = target.startsWith("file:") ? await prepareDependency(fileURLToPath(target)) : target
+  for (const site of imports) {
+    if (site.kind === "meta") edits.push({ ...site, text: `${META}(${JSON.stringify(original)})` })
+    else if (site.kind === "dynamic") {
+      edits.push({ ...site, text: `${IMPORT}(${JSON.stringify(original)}, ${generation}, ` })
+    } else {
+      const target = resolveSpecifier(site.specifier, original)
+      // A package's JavaScript is used as it is, even when the package is linked from elsewhere.
+      const packaged = !isPathLike(site.specifier) && !TYPESCRIPT.test(new URL(target).pathname)
+      const url = target.startsWith("file:") && !packaged ? await prepareDependency(fileURLToPath(target)) : target
       // The quotes are replaced too: the URL is written as a JSON string.
-      edits.push({ start: entry.start - 1, end: entry.end + 1, text: JSON.stringify(url) })
+      edits.push({ start: site.start - 1, end: site.end + 1, text: JSON.stringify(url) })
     }
   }
   let output = code
   for (const edit of edits.sort((left, right) => right.start - left.start)) {
     output = output.slice(0, edit.start) + edit.text + output.slice(edit.end)
   }
-  if (usesHelper) output = withHelperImport(output)
+  if (imports.some((site) => site.kind !== "static")) output = withHelperImport(output)
   const file = fileURLToPath(plan.url)
   let current: string | undefined
   try {
@@ -126,33 +111,14 @@ async function writeModule(
   if (current !== output) writeAtomically(file, output)
 }
 
-let lexerReady: Promise<void> | undefined
-
-async function lex(code: string): Promise<Lexed | undefined> {
-  lexerReady ??= init()
-  await lexerReady
-  try {
-    return parse(code)
-  } catch {
-    return undefined
-  }
-}
-
 /** The helper import goes on the first line (after a hashbang), so line numbers stay the same. */
 function withHelperImport(code: string): string {
-  const helper = JSON.stringify(helperURL())
+  const helper = JSON.stringify(IMPORT_META_HELPER)
   const declaration = `import { moduleMeta as ${META}, dynamicImport as ${IMPORT} } from ${helper};`
   if (!code.startsWith("#!")) return declaration + code
   const lineEnd = code.indexOf("\n")
   if (lineEnd === -1) return `${code}\n${declaration}`
   return code.slice(0, lineEnd + 1) + declaration + code.slice(lineEnd + 1)
-}
-
-/** From source (this package's tests), the helper comes from the build, like the other runtime files. */
-function helperURL(): string {
-  return import.meta.url.endsWith(".ts")
-    ? new URL("../../dist/discovery/_import-meta.js", import.meta.url).href
-    : new URL("./_import-meta.js", import.meta.url).href
 }
 
 /** Named by the original path, its content and the pass: readable in stack traces, never shared by two files. */

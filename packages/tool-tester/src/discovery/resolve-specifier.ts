@@ -29,8 +29,7 @@ export function resolveSpecifier(specifier: string, parentURL: string): string {
   }
 }
 
-// --- internal ---
-
-function isPathLike(specifier: string): boolean {
+/** A relative or absolute path (or file URL), as opposed to a package name or a built-in. */
+export function isPathLike(specifier: string): boolean {
   return specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("file:")
 }

@@ -331,4 +331,14 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(result.exitCode).toBe(3)
     expect(jsonError(result).code).toBe("SCHEMA_UNREPRESENTABLE")
   })
+  test("loads a TypeScript tool as opencode does: paths without extension, its own import.meta, import() at run time", async () => {
+    const directory = fixture("cli-module-loading")
+    const result = await run(["where", "--dir", directory])
+    expect(result.exitCode).toBe(0)
+    expect(result.json().output).toBe("label.ts where.ts true true late.ts")
+    // The tool file is read, never written to.
+    expect(readFileSync(path.join(directory, ".opencode", "tools", "where.ts"), "utf8")).toContain(
+      "import.meta as ImportMeta",
+    )
+  })
 })

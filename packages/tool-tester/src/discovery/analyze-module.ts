@@ -1,0 +1,95 @@
+// What preparing a module needs to know about a file: its JavaScript (TypeScript compiled by
+// esbuild, which strips types as Bun does, without a type check), whether it is an ES module, and
+// where its imports, `import.meta`s and `import()`s are (found by es-module-lexer). Cached on disk
+// by file and content, so an unchanged file costs one small read: neither esbuild nor the lexer
+// (whose WebAssembly start-up alone costs more than the rest of a warm load) is loaded then.
+import { createHash } from "node:crypto"
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+
+export const TYPESCRIPT = /\.(ts|tsx|mts)$/
+
+export type ImportSite =
+  /** A static import or re-export: the specifier's text is from start to end, inside quotes. */
+  | { kind: "static"; specifier: string; start: number; end: number }
+  /** `import(`: from the keyword's start to just after the parenthesis. */
+  | { kind: "dynamic"; start: number; end: number }
+  /** `import.meta`. */
+  | { kind: "meta"; start: number; end: number }
+
+export type ModuleAnalysis = { code: string; esModule: boolean; imports: ImportSite[] }
+
+const CACHE_DIRECTORY = path.join(os.tmpdir(), "opencode-tool-tester", "analyzed")
+/** The oldest Node this package supports: an older target would drop import attributes (`with { type: "json" }`). */
+const TARGET = "node20.19"
+/** Bumped when the analysis changes shape, so old cache entries are not read. */
+const FORMAT = 1
+
+/** Compiles (TypeScript) and lexes a file; throws esbuild's error on a TypeScript syntax error. */
+export async function analyzeModule(file: string, source: string): Promise<ModuleAnalysis> {
+  const typescript = TYPESCRIPT.test(file)
+  const key = createHash("sha256").update(`${FORMAT}\0${TARGET}\0${file}\0`).update(source).digest("hex").slice(0, 32)
+  const cached = path.join(CACHE_DIRECTORY, `${key}.json`)
+  try {
+    const stored = JSON.parse(readFileSync(cached, "utf8")) as Omit<ModuleAnalysis, "code"> & { code?: string }
+    return { ...stored, code: stored.code ?? source }
+  } catch {}
+  const code = typescript ? await compile(file, source) : source
+  const lexed = await lex(code)
+  // JavaScript the lexer cannot read is left to Node, which reports the syntax error in its words.
+  if (!lexed && typescript) throw new Error(`${file}: esbuild's output could not be read`)
+  const analysis: ModuleAnalysis = { code, esModule: lexed?.esModule ?? false, imports: lexed?.imports ?? [] }
+  try {
+    // JavaScript's code is its source: not stored twice.
+    writeAtomically(cached, JSON.stringify(typescript ? analysis : { ...analysis, code: undefined }))
+  } catch {}
+  return analysis
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+export function writeAtomically(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true })
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+  writeFileSync(temporary, text)
+  renameSync(temporary, file)
+}
+
+// --- internal ---
+
+async function compile(file: string, source: string): Promise<string> {
+  const { transform } = await import("esbuild")
+  const output = await transform(source, {
+    loader: file.endsWith(".tsx") ? "tsx" : "ts",
+    format: "esm",
+    target: TARGET,
+    sourcefile: file,
+  })
+  return output.code
+}
+
+let lexer: Promise<typeof import("es-module-lexer")> | undefined
+
+async function lex(code: string): Promise<{ esModule: boolean; imports: ImportSite[] } | undefined> {
+  lexer ??= import("es-module-lexer").then(async (module) => {
+    await module.init()
+    return module
+  })
+  const { parse } = await lexer
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(code)
+  } catch {
+    return undefined
+  }
+  const imports: ImportSite[] = []
+  for (const entry of parsed[0]) {
+    if (entry.type === "import-meta") imports.push({ kind: "meta", start: entry.start, end: entry.end })
+    else if (entry.type === "dynamic") {
+      imports.push({ kind: "dynamic", start: entry.importStart, end: entry.dynamicStart + 1 })
+    } else if (typeof entry.specifier === "string") {
+      imports.push({ kind: "static", specifier: entry.specifier, start: entry.start, end: entry.end })
+    }
+  }
+  return { esModule: parsed[3], imports }
+}

@@ -1,0 +1,20 @@
+// The files that prepared modules and the loader need at run time, found next to this module in the
+// build (from source, this package's tests take them from the build too). The CLI's worker bundle
+// keeps this module apart, so these paths stay right.
+import { createRequire } from "node:module"
+
+const FROM_SOURCE = import.meta.url.endsWith(".ts")
+
+/**
+ * A real `import()`, out of reach of test runners that rewrite dynamic imports (vitest would load
+ * the tool through Vite instead of Node, unlike opencode).
+ */
+export const { nativeImport } = createRequire(import.meta.url)(
+  FROM_SOURCE ? "../../dist/discovery/_native-import.cjs" : "./_native-import.cjs",
+) as { nativeImport: (url: string, options?: ImportCallOptions) => Promise<unknown> }
+
+/** The module that answers `import.meta` and `import()` for prepared modules. */
+export const IMPORT_META_HELPER = new URL(
+  FROM_SOURCE ? "../../dist/discovery/_import-meta.js" : "./_import-meta.js",
+  import.meta.url,
+).href
