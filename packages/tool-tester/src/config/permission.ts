@@ -39,16 +39,7 @@ export function rulesFromConfig(config: PermissionConfig | undefined, home = os.
 
 /** opencode's wildcard: `*` is any text, `?` one character, the rest literal; a trailing ` *` may match nothing. */
 export function wildcardMatch(subject: string, pattern: string): boolean {
-  const normalizedSubject = subject.replaceAll("\\", "/")
-  const normalizedPattern = pattern.replaceAll("\\", "/")
-  let source = ""
-  for (const character of normalizedPattern) {
-    if (character === "*") source += ".*"
-    else if (character === "?") source += "."
-    else source += character.replace(/[.+^${}()|[\]\\/]/g, "\\$&")
-  }
-  if (normalizedPattern.endsWith(" *")) source = `${source.slice(0, -" .*".length)}( .*)?`
-  return new RegExp(`^${source}$`, "s").test(normalizedSubject)
+  return wildcardRegExp(pattern).test(subject.replaceAll("\\", "/"))
 }
 
 /** The last rule matching both the permission and the pattern wins; no match means `ask`. */
@@ -82,6 +73,25 @@ export function deniedMessage(permission: string, rules: readonly PermissionRule
 }
 
 // --- internal ---
+
+/** Patterns are few and tested against every tool and call: each is compiled once. */
+const compiled = new Map<string, RegExp>()
+
+function wildcardRegExp(pattern: string): RegExp {
+  let regExp = compiled.get(pattern)
+  if (regExp) return regExp
+  const normalizedPattern = pattern.replaceAll("\\", "/")
+  let source = ""
+  for (const character of normalizedPattern) {
+    if (character === "*") source += ".*"
+    else if (character === "?") source += "."
+    else source += character.replace(/[.+^${}()|[\]\\/]/g, "\\$&")
+  }
+  if (normalizedPattern.endsWith(" *")) source = `${source.slice(0, -" .*".length)}( .*)?`
+  regExp = new RegExp(`^${source}$`, "s")
+  compiled.set(pattern, regExp)
+  return regExp
+}
 
 function expandHome(pattern: string, home: string): string {
   if (pattern === "~" || pattern === "$HOME") return home
