@@ -133,8 +133,12 @@ ${jsonTool("return JSON.stringify([data.value, helper.name, import.meta.url.ends
     const first = await load(directory)
     writeFiles(directory, { ".opencode/lib/note.js": `export const note = "second"\n` })
     const second = await load(directory)
+    // An edit that keeps the length (and, here, the modification time's second) is seen too.
+    writeFiles(directory, { ".opencode/lib/note.js": `export const note = "secant"\n` })
+    const third = await load(directory)
     expect((await runTool(first, "reads", {})).output).toBe('"first"')
     expect((await runTool(second, "reads", {})).output).toBe('"second"')
+    expect((await runTool(third, "reads", {})).output).toBe('"secant"')
   })
 
   test("user files are never written to: prepared copies live in the temporary folder", async () => {

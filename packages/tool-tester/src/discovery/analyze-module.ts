@@ -3,10 +3,11 @@
 // where its imports, `import.meta`s and `import()`s are (found by es-module-lexer). Cached on disk
 // by file and content, so an unchanged file costs one small read: neither esbuild nor the lexer
 // (whose WebAssembly start-up alone costs more than the rest of a warm load) is loaded then.
-import { createHash } from "node:crypto"
+// Entries hold the file's path and text, and are used only when both match.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { fingerprint } from "./_fingerprint.ts"
 
 export const TYPESCRIPT = /\.(ts|tsx|mts)$/
 
@@ -20,20 +21,25 @@ export type ImportSite =
 
 export type ModuleAnalysis = { code: string; esModule: boolean; imports: ImportSite[] }
 
+type StoredAnalysis = Omit<ModuleAnalysis, "code"> & { file: string; source: string; code: string | undefined }
+
 const CACHE_DIRECTORY = path.join(os.tmpdir(), "opencode-tool-tester", "analyzed")
 /** The oldest Node this package supports: an older target would drop import attributes (`with { type: "json" }`). */
 const TARGET = "node20.19"
 /** Bumped when the analysis changes shape, so old cache entries are not read. */
-const FORMAT = 1
+const FORMAT = 2
 
 /** Compiles (TypeScript) and lexes a file; throws esbuild's error on a TypeScript syntax error. */
 export async function analyzeModule(file: string, source: string): Promise<ModuleAnalysis> {
   const typescript = TYPESCRIPT.test(file)
-  const key = createHash("sha256").update(`${FORMAT}\0${TARGET}\0${file}\0`).update(source).digest("hex").slice(0, 32)
-  const cached = path.join(CACHE_DIRECTORY, `${key}.json`)
+  const name = fingerprint(`${FORMAT}\0${TARGET}\0${file}`) + fingerprint(source)
+  const cached = path.join(CACHE_DIRECTORY, `${name}.json`)
   try {
-    const stored = JSON.parse(readFileSync(cached, "utf8")) as Omit<ModuleAnalysis, "code"> & { code?: string }
-    return { ...stored, code: stored.code ?? source }
+    const stored = JSON.parse(readFileSync(cached, "utf8")) as StoredAnalysis
+    // The name is only a fingerprint: what was stored must be for this very file and text.
+    if (stored.file === file && stored.source === source) {
+      return { code: stored.code ?? source, esModule: stored.esModule, imports: stored.imports }
+    }
   } catch {}
   const code = typescript ? await compile(file, source) : source
   const lexed = await lex(code)
@@ -42,7 +48,8 @@ export async function analyzeModule(file: string, source: string): Promise<Modul
   const analysis: ModuleAnalysis = { code, esModule: lexed?.esModule ?? false, imports: lexed?.imports ?? [] }
   try {
     // JavaScript's code is its source: not stored twice.
-    writeAtomically(cached, JSON.stringify(typescript ? analysis : { ...analysis, code: undefined }))
+    const stored: StoredAnalysis = { file, source, ...analysis, code: typescript ? analysis.code : undefined }
+    writeAtomically(cached, JSON.stringify(stored))
   } catch {}
   return analysis
 }

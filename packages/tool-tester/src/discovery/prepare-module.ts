@@ -5,11 +5,11 @@
 // `import.meta` and `import()` are routed to a helper that answers for the original file. The
 // result goes to a module cache and Node imports that. Packages' JavaScript (imported by name, or
 // found in node_modules), CommonJS files, JSON and built-ins are imported as they are.
-import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { fingerprint } from "./_fingerprint.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
@@ -123,10 +123,8 @@ function withHelperImport(code: string): string {
 
 /** Named by the original path, its content and the pass: readable in stack traces, never shared by two files. */
 function cacheURL(file: string, source: string, generation: number): string {
-  const folder = createHash("sha256").update(file).digest("hex").slice(0, 16)
-  const content = createHash("sha256").update(source).digest("hex").slice(0, 12)
-  const name = `${path.basename(file)}.${content}.g${generation}.mjs`
-  return pathToFileURL(path.join(MODULE_DIRECTORY, folder, name)).href
+  const name = `${path.basename(file)}.${fingerprint(source).slice(0, 12)}.g${generation}.mjs`
+  return pathToFileURL(path.join(MODULE_DIRECTORY, fingerprint(file), name)).href
 }
 
 function isInNodeModules(file: string): boolean {

@@ -2,8 +2,6 @@
 // The hex part grows with time, so ids created later sort after earlier ones, even within one
 // millisecond (a counter fills the low 12 bits). The base62 tail keeps ids unique across processes.
 
-import { randomBytes } from "node:crypto"
-
 /** Prefixes opencode uses for ascending ids: saved tool output, parts, sessions and messages. */
 export type AscendingIdPrefix = "tool" | "prt" | "ses" | "msg"
 
@@ -38,10 +36,13 @@ function timeHex(stamp: bigint): string {
   return hex
 }
 
-/** Each char is `byte % 62` of a random byte, like opencode (slightly biased, by design). */
+/**
+ * Each char is `byte % 62` of a random byte, like opencode (slightly biased, by design). The bytes
+ * come from Math.random: the ids need to be unique, not unguessable, and loading node:crypto costs
+ * a worker thread 5-7 ms on the way to every tool call.
+ */
 function randomBase62(length: number): string {
-  const bytes = randomBytes(length)
   let text = ""
-  for (const byte of bytes) text += base62Alphabet[byte % 62]
+  for (let index = 0; index < length; index++) text += base62Alphabet[Math.floor(Math.random() * 256) % 62]
   return text
 }
