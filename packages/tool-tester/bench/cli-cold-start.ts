@@ -1,7 +1,7 @@
 // `tool-tester run` on a TypeScript tool from a cold start (a new process), against `node` running
 // the same tool precompiled to JavaScript, and against `tsx` running the TypeScript tool.
 //
-// Run from packages/tool-tester, after building:  npx tsc -p tsconfig.build.json && node --import tsx bench/cli-cold-start.ts [--rounds N]
+// Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/cli-cold-start.ts [--rounds N]
 //
 // Every variant is a new process that imports the tool (through @opencode-ai/plugin and zod),
 // calls execute once and prints the output; the commands are timed interleaved, round after round,
@@ -28,7 +28,7 @@ const rounds = Number(values.rounds)
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const bin = path.join(packageRoot, "bin.js")
 if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
-  console.error("Build first: npx tsc -p tsconfig.build.json")
+  console.error("Build first: npm run build")
   process.exit(1)
 }
 

@@ -1,6 +1,6 @@
 // `tool-tester list` over projects with 50, 100 and 200 tool files: how the time grows.
 //
-// Run from packages/tool-tester, after building:  npx tsc -p tsconfig.build.json && node --import tsx bench/list-scaling.ts [--rounds N]
+// Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/list-scaling.ts [--rounds N]
 //
 // Each tool file is a TypeScript tool made with tool() and three zod args, as a user writes them.
 // Every `list --json` is a new process (a cold start), so the figures include starting Node and
@@ -24,7 +24,7 @@ const sizes = [0, 50, 100, 200]
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const bin = path.join(packageRoot, "bin.js")
 if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
-  console.error("Build first: npx tsc -p tsconfig.build.json")
+  console.error("Build first: npm run build")
   process.exit(1)
 }
 

@@ -40,7 +40,7 @@ export function runCli(
   options: { cwd?: string; env?: Record<string, string | undefined>; home?: string } = {},
 ): Promise<CliResult> {
   if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
-    throw new Error("Build tool-tester first: cd packages/tool-tester && npx tsc -p tsconfig.build.json")
+    throw new Error("Build tool-tester first: cd packages/tool-tester && npm run build")
   }
   const home = options.home ?? useTmpDir("tool-tester-home-")
   const inherited = Object.fromEntries(

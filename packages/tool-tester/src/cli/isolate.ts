@@ -41,7 +41,7 @@ export type StartedWorker = { worker: Worker; capture: SharedArrayBuffer; comman
 export function startWorker(command: TaskCommand): StartedWorker {
   const capture = createCaptureBuffer()
   const workerData: WorkerData = { command, capture }
-  const worker = new Worker(new URL("./worker.js", import.meta.url), {
+  const worker = new Worker(new URL(`./workers/${command}.js`, import.meta.url), {
     workerData,
     // Anything that still reaches the worker's own stdio is drained here, never printed.
     stdout: true,

@@ -1,51 +1,38 @@
-// The worker thread that imports user code (tool and plugin files) and runs one task. Its console
-// output is captured before anything else loads. It starts before the CLI has read its arguments:
-// it loads the modules its command needs, then waits for the task.
+// The worker thread's side of a task: capture the console, take the task, run it, answer once.
+// Each command has its own entry in workers/ (bundled into one file each by the build), so a
+// worker loads only what its command needs, in one read. Tool files are user code: they are only
+// ever imported in a worker, and only once the capture is in place.
 import { parentPort, workerData } from "node:worker_threads"
 import { jsonSafe } from "../_json-safe.ts"
 import { ToolTesterError } from "../errors.ts"
 import { installCapture } from "./_console-capture.ts"
 import type { Reached, Task, TaskCommand, WorkerData, WorkerMessage } from "./worker-protocol.ts"
 
-const { command, capture } = workerData as WorkerData
-installCapture(capture, { stdout: process.stdout, stderr: process.stderr })
+/** What a command's worker does with its task; `loaded` says the tools are loaded (and which one a run reaches). */
+export type Perform<C extends TaskCommand> = (
+  input: InputOf<C>,
+  loaded: (reached: Reached | undefined) => void,
+) => Promise<unknown>
 
-const send = (message: WorkerMessage) => parentPort!.postMessage(message)
-const loaded = (reached: Reached | undefined) => send({ type: "loaded", reached })
+type InputOf<C extends TaskCommand> = Extract<Task, { command: C }>["input"]
 
-try {
-  const perform = await taskRunner(command)
-  const task = await new Promise<Task>((resolve) => parentPort!.once("message", resolve))
-  const payload = await perform(task)
-  send({ type: "done", payload: JSON.stringify(jsonSafe(payload)) })
-} catch (error) {
-  send({
-    type: "failed",
-    error: ToolTesterError.isInstance(error)
-      ? { code: error.code, message: error.message }
-      : { code: "INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
-  })
-}
-
-// --- internal ---
-
-async function taskRunner(name: TaskCommand): Promise<(task: Task) => Promise<unknown>> {
-  switch (name) {
-    case "list": {
-      const { listTask } = await import("./tasks/list-task.ts")
-      return (task) => listTask(task.input, loaded)
-    }
-    case "schema": {
-      const { schemaTask } = await import("./tasks/schema-task.ts")
-      return (task) => schemaTask((task as Extract<Task, { command: "schema" }>).input, loaded)
-    }
-    case "doctor": {
-      const { doctorTask } = await import("./tasks/doctor-task.ts")
-      return (task) => doctorTask((task as Extract<Task, { command: "doctor" }>).input, loaded)
-    }
-    case "run": {
-      const { runTask } = await import("./tasks/run-task.ts")
-      return (task) => runTask((task as Extract<Task, { command: "run" }>).input, loaded)
-    }
+/** Serves the one task the CLI sends this worker. */
+export async function serveTask<C extends TaskCommand>(command: C, perform: Perform<C>): Promise<void> {
+  const data = workerData as WorkerData
+  installCapture(data.capture, { stdout: process.stdout, stderr: process.stderr })
+  const send = (message: WorkerMessage) => parentPort!.postMessage(message)
+  try {
+    if (data.command !== command) throw new Error(`the ${command} worker was started for ${data.command}`)
+    const task = await new Promise<Task>((resolve) => parentPort!.once("message", resolve))
+    const input = task.input as InputOf<C>
+    const payload = await perform(input, (reached) => send({ type: "loaded", reached }))
+    send({ type: "done", payload: JSON.stringify(jsonSafe(payload)) })
+  } catch (error) {
+    send({
+      type: "failed",
+      error: ToolTesterError.isInstance(error)
+        ? { code: error.code, message: error.message }
+        : { code: "INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+    })
   }
 }

@@ -1,11 +1,14 @@
 // Imported by every prepared module that uses `import.meta` or `import()` (see prepare-module.ts):
 // both answer for the original file, not for its copy in the module cache. `import.meta` also has
 // Bun's names (dir, file, path, main, env, require), because opencode runs tools on Bun.
+//
+// It imports no part of the loader: it uses the loader that prepared the module, which registered
+// itself (loader-registry.ts) before any prepared module could run. So a bundled CLI worker and
+// the library share one loader, and nothing is loaded twice.
 import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { resolveSpecifier } from "./resolve-specifier.ts"
-import { nativeImport } from "./runtime-files.ts"
+import { registeredLoader } from "./loader-registry.ts"
 
 const metas = new Map<string, Record<string, unknown>>()
 
@@ -20,7 +23,7 @@ export function moduleMeta(url: string): Record<string, unknown> {
     url,
     filename,
     dirname,
-    resolve: (specifier: string) => resolveSpecifier(String(specifier), url),
+    resolve: (specifier: string) => registeredLoader().resolveSpecifier(String(specifier), url),
     dir: dirname,
     file: path.basename(filename),
     path: filename,
@@ -35,16 +38,18 @@ export function moduleMeta(url: string): Record<string, unknown> {
   return meta
 }
 
-/** `import(specifier, options)` written in the file at `url`, in its discovery pass. */
+/**
+ * `import(specifier, options)` written in the file at `url`, in its discovery pass. This module
+ * is loaded by Node from a prepared module, never by a test runner, so its `import()` is Node's.
+ */
 export async function dynamicImport(
   url: string,
   generation: number,
   specifier: unknown,
   options?: ImportCallOptions,
 ): Promise<unknown> {
-  const target = resolveSpecifier(String(specifier), url)
-  // Loaded on the first import(): most tools never call it.
-  const { preparerFor } = await import("./prepare-module.ts")
-  const importable = target.startsWith("file:") ? await preparerFor(generation)(fileURLToPath(target)) : target
-  return nativeImport(importable, options)
+  const loader = registeredLoader()
+  const target = loader.resolveSpecifier(String(specifier), url)
+  const importable = target.startsWith("file:") ? await loader.preparerFor(generation)(fileURLToPath(target)) : target
+  return options === undefined ? import(importable) : import(importable, options)
 }

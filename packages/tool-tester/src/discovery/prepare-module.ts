@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { fingerprint } from "./_fingerprint.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
+import { registerLoader } from "./loader-registry.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
 import { IMPORT_META_HELPER } from "./runtime-files.ts"
 
@@ -24,6 +25,8 @@ const META = "__opencodeToolTesterMeta"
 const IMPORT = "__opencodeToolTesterImport"
 
 const preparers = new Map<number, Preparer>()
+
+registerLoader({ resolveSpecifier, preparerFor })
 
 /**
  * The preparer of one discovery pass. A pass's modules are fresh instances: their cache files are
