@@ -33,7 +33,8 @@ export async function executeCall(
   given: { parsed: unknown } | undefined,
   options: RunOptions,
 ): Promise<RunResult> {
-  const started = performance.now()
+  // process.hrtime, not performance.now(): the first use of `performance` loads perf_hooks (~1 ms in a worker).
+  const started = process.hrtime.bigint()
   const model: ModelSelection = { ...DEFAULT_MODEL, ...options.model }
   const dataDirectory = options.dataDirectory ?? defaultDataDirectory()
   const rules = agentRules({ config: project.config.permission, overrides: options.permissions, dataDirectory })
@@ -65,7 +66,7 @@ export async function executeCall(
     rerouted: resolved.kind === "invalid",
   }
   const finish = () => {
-    result.durationMs = Math.round((performance.now() - started) * 100) / 100
+    result.durationMs = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100
     return result
   }
   const fail = (code: ToolTesterErrorCode, output: string, message = output) => {

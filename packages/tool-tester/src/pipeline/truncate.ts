@@ -7,7 +7,6 @@
 // remaining newlines with indexOf (line limit hit). On 100 MB that is one native pass instead of
 // millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
 
-import { mkdir, open, rename, rm } from "node:fs/promises"
 import path from "node:path"
 import { ascendingId } from "./ascending-id.ts"
 
@@ -181,6 +180,8 @@ const writeChunkLength = 1 << 20
  * by a crash is swept by opencode's 7-day cleanup.
  */
 async function writeAtomically(finalPath: string, text: string): Promise<void> {
+  // Loaded here: most runs truncate nothing, and a worker pays ~1 ms to load node:fs/promises.
+  const { mkdir, open, rename, rm } = await import("node:fs/promises")
   await mkdir(path.dirname(finalPath), { recursive: true })
   const temporaryPath = `${finalPath}.tmp`
   const handle = await open(temporaryPath, "wx")
