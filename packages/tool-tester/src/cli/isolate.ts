@@ -35,8 +35,8 @@ export type IsolateOptions = {
 export type StartedWorker = { worker: Worker; capture: SharedArrayBuffer; command: TaskCommand }
 
 /**
- * Starts the worker for a command: it loads the library and the loader hooks, then waits for the
- * task. It does not keep the process alive until a task is given to it.
+ * Starts the worker for a command (workers/<command>.js): it loads what the command needs, then
+ * waits for the task. It does not keep the process alive until a task is given to it.
  */
 export function startWorker(command: TaskCommand): StartedWorker {
   const capture = createCaptureBuffer()
