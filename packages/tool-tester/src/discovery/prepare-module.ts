@@ -6,12 +6,12 @@
 // result goes to a module cache and Node imports that. Packages' JavaScript (imported by name, or
 // found in node_modules), CommonJS files, JSON and built-ins are imported as they are.
 import { readFileSync } from "node:fs"
-import os from "node:os"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { fingerprint } from "./_fingerprint.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
+import { cacheDirectory } from "./cache-directory.ts"
 import { registerLoader } from "./loader-registry.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
 import { IMPORT_META_HELPER } from "./runtime-files.ts"
@@ -19,7 +19,7 @@ import { IMPORT_META_HELPER } from "./runtime-files.ts"
 /** Prepares a file and the project files it imports; resolves to the URL to import. */
 export type Preparer = (file: string) => Promise<string>
 
-const MODULE_DIRECTORY = path.join(os.tmpdir(), "opencode-tool-tester", "modules")
+const MODULE_DIRECTORY = cacheDirectory("modules")
 const JAVASCRIPT = /\.(js|mjs)$/
 const META = "__opencodeToolTesterMeta"
 const IMPORT = "__opencodeToolTesterImport"
@@ -111,7 +111,15 @@ async function writeModule(
   try {
     current = readFileSync(file, "utf8")
   } catch {}
-  if (current !== output) writeAtomically(file, output)
+  if (current === output) return
+  try {
+    writeAtomically(file, output)
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error)
+    throw new Error(
+      `cannot write its prepared copy to ${MODULE_DIRECTORY} (${reason}): make the temporary folder writable, or point TMPDIR to one that is`,
+    )
+  }
 }
 
 /** The helper import goes on the first line (after a hashbang), so line numbers stay the same. */

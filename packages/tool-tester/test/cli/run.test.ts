@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, runCli, useTmpDir } from "../helpers.ts"
@@ -340,5 +340,16 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(readFileSync(path.join(directory, ".opencode", "tools", "where.ts"), "utf8")).toContain(
       "import.meta as ImportMeta",
     )
+  })
+  test("a temporary folder it cannot write to fails the load with what to do, and writes nothing", async () => {
+    const notAFolder = path.join(useTmpDir(), "file")
+    writeFileSync(notAFolder, "")
+    const result = await run(["where", "--dir", fixture("cli-module-loading")], { env: { TMPDIR: notAFolder } })
+    expect(result.exitCode).toBe(3)
+    const error = jsonError(result)
+    expect(error.code).toBe("IMPORT_FAILED")
+    expect(error.message).toContain(`cannot write its prepared copy to ${notAFolder}/`)
+    expect(error.message).toContain("(ENOTDIR): make the temporary folder writable, or point TMPDIR to one that is")
+    expect(readFileSync(notAFolder, "utf8")).toBe("")
   })
 })
