@@ -151,6 +151,20 @@ ${jsonTool("return JSON.stringify([data.value, helper.name, import.meta.url.ends
       "tools/plain.ts",
     ])
   })
+
+  test("a tool folder reached through a symbolic link is loaded once, under its real path", async () => {
+    const directory = tmpProject({
+      "shared/tools/linked.ts": `import { hits } from "../lib/hits"\n${jsonTool("return JSON.stringify({ hits: hits(), url: import.meta.url })")}`,
+      "shared/lib/hits.ts": "let calls = 0\nexport const hits = () => ++calls\n",
+      ".opencode/tools/direct.ts": `import { hits } from "../../shared/lib/hits"\nhits()\n${jsonTool("return JSON.stringify(hits())")}`,
+    })
+    symlinkSync(path.join(directory, "shared/tools/linked.ts"), path.join(directory, ".opencode/tools/linked.ts"))
+    // direct.ts's import of hits() ran first; the linked tool shares the same helper instance.
+    expect(await output(directory, "linked")).toEqual({
+      hits: 2,
+      url: pathToFileURL(path.join(directory, "shared/tools/linked.ts")).href,
+    })
+  })
 })
 
 describe("packages", () => {

@@ -5,7 +5,7 @@
 // `import.meta` and `import()` are routed to a helper that answers for the original file. The
 // result goes to a module cache and Node imports that. Packages' JavaScript (imported by name, or
 // found in node_modules), CommonJS files, JSON and built-ins are imported as they are.
-import { readFileSync } from "node:fs"
+import { readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { fingerprint } from "./_fingerprint.ts"
@@ -67,7 +67,18 @@ function createPreparer(generation: number): Preparer {
     await ready
     return plan.url
   }
-  return (file) => prepare(path.resolve(file), new Set())
+  // By its real path, as Node names a module (and as resolution names the files it imports), so a
+  // file reached through a symbolic link is one module, not two.
+  return (file) => prepare(realPath(path.resolve(file)), new Set())
+}
+
+function realPath(file: string): string {
+  try {
+    return realpathSync(file)
+  } catch {
+    // A missing file fails when it is read, with the path as given.
+    return file
+  }
 }
 
 async function planModule(file: string, generation: number): Promise<Plan> {
