@@ -1,7 +1,6 @@
 import { CreateToolError } from "./errors.ts"
-import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
-import { type FileStatus, planScaffold } from "./plan.ts"
-import type { TemplateInfo } from "./templates.ts"
+import type { ScaffoldOptions } from "./options.ts"
+import { type FileStatus, planScaffold, type ScaffoldPlan } from "./plan.ts"
 import { writeFilesAtomically } from "./write-files.ts"
 
 // scaffold(): validate, plan, refuse what needs a --force, write all or nothing. It never touches
@@ -13,22 +12,20 @@ export type WrittenFile = {
   status: "created" | "overwritten" | "updated" | "kept"
 }
 
-export type ScaffoldResult = {
-  location: ToolLocation
-  language: Language
-  template: TemplateInfo
-  /** The folder the files went in: `<dir>/.opencode`, the global config folder, or the package folder. */
-  root: string
-  /** The project folder (`project`), the global config folder, or the package folder (`plugin`). */
-  directory: string
-  toolName: string
-  packageName: string | undefined
-  /** The ids opencode will offer the model. */
-  toolIds: string[]
-  files: WrittenFile[]
-  notes: string[]
-  test: boolean
-}
+/** What was scaffolded: the plan's facts (see ScaffoldPlan), with the files as written. */
+export type ScaffoldResult = Pick<
+  ScaffoldPlan,
+  | "location"
+  | "language"
+  | "template"
+  | "root"
+  | "directory"
+  | "toolName"
+  | "packageName"
+  | "toolIds"
+  | "notes"
+  | "test"
+> & { files: WrittenFile[] }
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const plan = await planScaffold(options)
