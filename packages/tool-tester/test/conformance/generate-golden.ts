@@ -5,6 +5,8 @@
 //
 // Probes: `probes/<set>/` is an opencode project (`.opencode/tools/*.ts`) with a `probe.json`:
 //   { "description": string,
+//     "engines"?: string[],            // engines the set needs, e.g. ["bun"] for tools using Bun's API;
+//                                      // copied as is into the golden file (the conformance test reads it)
 //     "runs": [{ "name": string,
 //                "model"?: string,      // default "mock-model" (ids with gemini / gpt- change the output)
 //                "provider"?: string,   // npm package, default "@ai-sdk/openai-compatible"
@@ -13,7 +15,7 @@
 //                "script": Script }] }  // the model's turns (src/e2e/script.ts)
 //
 // Golden: `../golden/<set>.json` =
-//   { "set", "description", "opencodeVersion",
+//   { "set", "description", "engines" (only when probe.json has it), "opencodeVersion",
 //     "runs": [{ "name", "model", "provider", "config" (object or null), "git",
 //                "requests": ["title" | "main", ...] (the kinds of the model requests, in arrival order),
 //                "toolNames": [names in the order sent] or null when no main request was made,
@@ -50,6 +52,7 @@ interface ProbeRun {
 
 interface Probe {
   description: string
+  engines?: string[]
   runs: ProbeRun[]
 }
 
@@ -72,7 +75,8 @@ async function main(): Promise<void> {
       runs.push(await generateRun(join(probesDirectory, set), run, opencode))
       process.stdout.write(`${((Date.now() - started) / 1000).toFixed(1)} s\n`)
     }
-    const golden = { set, description: probe.description, opencodeVersion, runs }
+    const engines = probe.engines === undefined ? {} : { engines: probe.engines }
+    const golden = { set, description: probe.description, ...engines, opencodeVersion, runs }
     writeFileSync(join(goldenDirectory, `${set}.json`), `${JSON.stringify(golden, null, 2)}\n`)
   }
 }
