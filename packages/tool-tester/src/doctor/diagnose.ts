@@ -5,6 +5,7 @@ import type { ToolProject } from "../load-tools.ts"
 import { isZodSchema } from "../schema/tool-json-schema.ts"
 import { withoutFilePrefix } from "./_paths.ts"
 import { argsSchemaFindings } from "./args-schema.ts"
+import { bunApiFindings } from "./bun-api.ts"
 import { collisionFindings } from "./collisions.ts"
 import type { Finding } from "./finding.ts"
 import { loadProblems } from "./load-problems.ts"
@@ -19,6 +20,7 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
     ...loadProblems(project, options),
     ...ignoredFileFindings(project.configDirectories),
     ...testFileFindings(project.files),
+    ...bunApiFindings(project),
   ]
   const seen = new Set<unknown>()
   for (const tool of project.tools) {

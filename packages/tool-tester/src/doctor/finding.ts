@@ -29,6 +29,11 @@ export type FindingCode =
   | "IGNORED_FILE"
   /** A test file sits in tools/: opencode imports it as a tool. */
   | "TEST_FILE_IN_TOOLS"
+  /**
+   * A tool file or plugin entry uses Bun's API (the `Bun` global, modules `bun` and `bun:*`): it works
+   * in opencode, which runs tools in Bun, but not under the node engine. Reported under Node only.
+   */
+  | "BUN_API"
   /** Args that are not zod 4 schemas: opencode drops them or sends them verbatim as JSON Schema. */
   | "NON_ZOD_ARGS"
   /** Args made with zod 3: opencode sends the schema objects' internals as JSON Schema. */
