@@ -1,8 +1,9 @@
 // Bundles each command's worker (src/cli/workers/*.ts and the library code it uses) into one file,
-// over tsc's output. A worker's start is on the way to every tool call, and one file per concept
-// costs a read, a parse and a link each: bundled, `tool-tester run` reaches the tool ~10 ms sooner
-// (bench/cli-cold-start.ts). Packages stay external (zod must be the copy tools use) but one, and
-// so does the module that finds files next to itself at run time. Run by `npm run build`, after tsc.
+// over tsc's output, and the bun engine's entry (src/engine/bun/serve.ts) likewise. A worker's start
+// is on the way to every tool call, and one file per concept costs a read, a parse and a link
+// each: bundled, `tool-tester run` reaches the tool ~10 ms sooner (bench/cli-cold-start.ts).
+// Packages stay external (zod must be the copy tools use) but one, and so does the module that
+// finds files next to itself at run time. Run by `npm run build`, after tsc.
 import { readdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -14,32 +15,62 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
 const bundledPackages = ["import-meta-resolve"]
 const external = Object.keys(manifest.dependencies).filter((name) => !bundledPackages.includes(name))
 const located = path.join(root, "src", "discovery", "runtime-files.ts")
+const prepared = path.join(root, "src", "discovery", "prepare-module.ts")
 const workers = path.join(root, "src", "cli", "workers")
 
-await build({
-  entryPoints: readdirSync(workers).map((name) => path.join(workers, name)),
-  outdir: path.join(root, "dist", "cli", "workers"),
+/** The located module stays a file of its own, imported from where the bundle lands. */
+const keepLocatedModuleApart = (fromBundle) => ({
+  name: "keep-located-module-apart",
+  setup(context) {
+    context.onResolve({ filter: /^\./ }, (args) =>
+      path.resolve(args.resolveDir, args.path) === located
+        ? { path: `${fromBundle}/discovery/runtime-files.js`, external: true }
+        : undefined,
+    )
+  },
+})
+
+/** Bun imports tool files natively: Node's module preparation (esbuild, the lexer) stays out of its bundle. */
+const leaveNodeLoaderOut = {
+  name: "leave-node-loader-out",
+  setup(context) {
+    context.onResolve({ filter: /prepare-module\.ts$/ }, (args) =>
+      path.resolve(args.resolveDir, args.path) === prepared ? { path: prepared, namespace: "node-loader" } : undefined,
+    )
+    context.onLoad({ filter: /.*/, namespace: "node-loader" }, () => ({
+      contents: 'export function preparerFor() { throw new Error("the bun engine imports modules natively") }',
+      loader: "js",
+    }))
+  },
+}
+
+const common = {
   bundle: true,
   format: "esm",
   platform: "node",
-  target: "node20.19",
   external: external.flatMap((name) => [name, `${name}/*`]),
   logLevel: "warning",
-  plugins: [
-    {
-      name: "keep-located-module-apart",
-      setup(context) {
-        context.onResolve({ filter: /^\./ }, (args) =>
-          path.resolve(args.resolveDir, args.path) === located
-            ? { path: "../../discovery/runtime-files.js", external: true }
-            : undefined,
-        )
-      },
-    },
-  ],
+}
+
+await build({
+  ...common,
+  entryPoints: readdirSync(workers).map((name) => path.join(workers, name)),
+  outdir: path.join(root, "dist", "cli", "workers"),
+  target: "node20.19",
+  plugins: [keepLocatedModuleApart("../..")],
+})
+
+await build({
+  ...common,
+  entryPoints: [path.join(root, "src", "engine", "bun", "serve.ts")],
+  outfile: path.join(root, "dist", "engine", "bun-serve.js"),
+  target: "esnext",
+  plugins: [keepLocatedModuleApart(".."), leaveNodeLoaderOut],
 })
 
 // tsc's source maps describe the files the bundles replaced.
-for (const name of readdirSync(path.join(root, "dist", "cli", "workers"))) {
-  if (name.endsWith(".js.map")) rmSync(path.join(root, "dist", "cli", "workers", name))
+for (const folder of [path.join(root, "dist", "cli", "workers"), path.join(root, "dist", "engine")]) {
+  for (const name of readdirSync(folder)) {
+    if (name.endsWith(".js.map")) rmSync(path.join(folder, name))
+  }
 }

@@ -35,6 +35,10 @@ export type ToolTesterErrorCode =
   | "USAGE"
   /** No opencode binary was found for e2e. */
   | "OPENCODE_NOT_FOUND"
+  /** The bun engine was asked for and no Bun could be found or installed, or the engine name is unknown. */
+  | "ENGINE_NOT_FOUND"
+  /** The engine process failed to start, or ended outside any tool call. */
+  | "ENGINE_FAILED"
   /** The opencode binary failed to start or ended with an error. */
   | "OPENCODE_FAILED"
   /** An e2e script is malformed. */

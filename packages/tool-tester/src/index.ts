@@ -22,6 +22,7 @@ export {
   runE2E,
   testedOpencodeVersion,
 } from "./e2e/index.ts"
+export type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
 export type { Result, ToolTesterErrorCode } from "./errors.ts"
 export { ToolTesterError } from "./errors.ts"
 export type { ExternalDirectoryCheck, ExternalDirectoryRequest } from "./external-directory.ts"
@@ -39,6 +40,6 @@ export type { ToolSchema } from "./pipeline/tool-schemas.ts"
 export { truncateOutput } from "./pipeline/truncate.ts"
 export { validateArgs } from "./pipeline/validate-args.ts"
 export type { RunOptions, RunResult } from "./run-tool.ts"
-export { callTool, runTool } from "./run-tool.ts"
+export { callTool, closeProject, runTool } from "./run-tool.ts"
 export { providerSchema } from "./schema/provider-schema.ts"
 export { toolJsonSchema } from "./schema/tool-json-schema.ts"

@@ -1,4 +1,6 @@
-import type { Result } from "./errors.ts"
+import { remoteEngineOf } from "./engine/bun/remote-project.ts"
+import type { Result, ToolTesterErrorCode } from "./errors.ts"
+import { ToolTesterError } from "./errors.ts"
 import type { ToolProject } from "./load-tools.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
 import { DEFAULT_MODEL } from "./pipeline/builtins.ts"
@@ -42,8 +44,19 @@ export function listTools(project: ToolProject, options: ListOptions = {}): List
  * The custom and plugin tools exactly as the provider receives them for this model, in request
  * order. Fails with SCHEMA_UNREPRESENTABLE when opencode could not build its tool list at all.
  */
-export function getToolSchemas(project: ToolProject, options: ListOptions = {}): Promise<Result<ToolSchema[]>> {
-  return toolSchemas(project, modelOf(options), rulesOf(project, options))
+export async function getToolSchemas(project: ToolProject, options: ListOptions = {}): Promise<Result<ToolSchema[]>> {
+  const remote = remoteEngineOf(project)
+  if (!remote) return toolSchemas(project, modelOf(options), rulesOf(project, options))
+  const result = (await remote.schemas(options)) as Result<
+    ToolSchema[],
+    { code: string; message: string; data?: Record<string, unknown> }
+  >
+  if (result.success) return result
+  const { code, message, data } = result.error
+  return {
+    success: false,
+    error: new ToolTesterError(code as ToolTesterErrorCode, message, data === undefined ? {} : { data }),
+  }
 }
 
 // --- internal ---

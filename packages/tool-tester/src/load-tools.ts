@@ -17,6 +17,10 @@ import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
 import type { ToolTesterErrorCode } from "./errors.ts"
 import { ToolTesterError } from "./errors.ts"
+import type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
+import { chooseEngine } from "./engine/choose-engine.ts"
+import { engineHere, inBun } from "./engine/here.ts"
+import { openRemoteProject } from "./engine/bun/remote-project.ts"
 import { BUILTIN_TOOL_IDS } from "./pipeline/builtins.ts"
 
 export type LoadToolsOptions = {
@@ -32,6 +36,14 @@ export type LoadToolsOptions = {
   home?: string
   /** Config merged over every opencode.json, like opencode's `OPENCODE_CONFIG_CONTENT`. */
   config?: OpencodeConfig
+  /**
+   * What loads and runs the tools: `bun` (the runtime opencode runs tools in, in a process of its
+   * own), `node` (this process), or `auto` (bun when one is found, else node). Default: the
+   * TOOL_TESTER_ENGINE environment variable, else `auto`. See docs/testing-a-tool.md.
+   */
+  engine?: EngineChoice
+  /** The bun engine's binary (an opencode or bun executable). Default: TOOL_TESTER_ENGINE_BINARY, else found. */
+  engineBinary?: string
 }
 
 /** A custom tool opencode would register: from a tool file or a plugin's `tool` hook. */
@@ -44,11 +56,17 @@ export type LoadedTool = {
   export?: string
   /** The plugin spec for a plugin tool. */
   plugin?: string
+  /** The tool's description, as it gives it. */
+  description: string
   /** What this tool replaces: `builtin` or the file of an earlier tool with the same id. */
   overrides?: string
   /** Set when a later tool with the same id replaces this one: opencode keeps only the last. */
   overriddenBy?: string
-  definition: ToolDefinitionLike
+  /**
+   * The tool object itself. Only where the module was imported: under the bun engine it lives in
+   * the engine's process, and `runTool` / `getToolSchemas` reach it there.
+   */
+  definition?: ToolDefinitionLike
 }
 
 /** Something that will not work as the author expects; loading goes on. */
@@ -60,10 +78,20 @@ export type Diagnostic = {
   data?: Record<string, unknown>
 }
 
-export type LoadedPlugin = { spec: string; file: string; exportName: string; hooks: PluginHooks }
+export type LoadedPlugin = {
+  spec: string
+  file: string
+  exportName: string
+  /** The hooks the plugin returned, by name. */
+  hookNames: string[]
+  /** The hooks themselves, only where the plugin was initialised (see `LoadedTool.definition`). */
+  hooks?: PluginHooks
+}
 
 /** Everything opencode would know about a project's custom tools. Pass it to the other functions. */
 export type ToolProject = {
+  /** What loaded the tools, and runs them. */
+  engine: EngineInfo
   directory: string
   worktree: string
   configDirectories: ConfigDirectory[]
@@ -81,15 +109,29 @@ export type ToolProject = {
  * Discovers a project's custom tools as opencode 1.18.34 does: config folders in opencode's order,
  * `{tool,tools}/*.{js,ts}` in each, TypeScript loaded without a build step, every export shaped like
  * a tool, plugin `tool` hooks after them. A file that fails to import becomes a diagnostic.
- * Throws only when `directory` does not exist or a config file cannot be parsed.
+ * Under the bun engine this happens in a Bun process of the project's own, kept for the calls
+ * that follow; `closeProject()` ends it (it also ends with this process).
+ * Throws only when `directory` does not exist, a config file cannot be parsed, or the engine asked
+ * for cannot be found.
  */
 export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
-  const directory = path.resolve(options.directory ?? process.cwd())
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
-    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory`, {
-      data: { directory },
-    })
-  }
+  const directory = projectDirectory(options)
+  if (inBun) return loadProjectHere(options)
+  const chosen = await chooseEngine({
+    engine: options.engine,
+    engineBinary: options.engineBinary,
+    env: process.env,
+    directory,
+  })
+  if (chosen.notice) noticeOnce(chosen.notice)
+  if (chosen.selection.name === "node") return loadProjectHere(options)
+  const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
+  return openRemoteProject(chosen.selection.location, { ...remote, directory })
+}
+
+/** {@link loadTools} in this process, with the engine this process is. */
+export async function loadProjectHere(options: LoadToolsOptions = {}): Promise<ToolProject> {
+  const directory = projectDirectory(options)
   const worktree = findWorktree(directory)
   const env = options.env ?? process.env
   const home = options.home ?? os.homedir()
@@ -108,6 +150,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
 
   const importModule = createImporter()
   const project: ToolProject = {
+    engine: engineHere(),
     directory,
     worktree,
     configDirectories: directories,
@@ -135,6 +178,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
           source: "file",
           file,
           export: entry.exportName,
+          description: descriptionOf(entry.definition),
           definition: entry.definition,
         })
       }
@@ -180,7 +224,13 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
     })
     for (const error of initialized.errors) project.diagnostics.push(diagnosticOf(error, entry.value))
     for (const plugin of initialized.plugins) {
-      project.plugins.push({ spec: spec.spec, file: entry.value, exportName: plugin.exportName, hooks: plugin.hooks })
+      project.plugins.push({
+        spec: spec.spec,
+        file: entry.value,
+        exportName: plugin.exportName,
+        hookNames: Object.keys(plugin.hooks),
+        hooks: plugin.hooks,
+      })
       const tools = plugin.hooks.tool
       if (typeof tools !== "object" || tools === null) continue
       for (const [id, definition] of Object.entries(tools)) {
@@ -189,6 +239,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
           source: "plugin",
           file: entry.value,
           plugin: spec.spec,
+          description: descriptionOf(definition as ToolDefinitionLike),
           definition: definition as ToolDefinitionLike,
         })
       }
@@ -200,6 +251,30 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
 }
 
 // --- internal ---
+
+function projectDirectory(options: LoadToolsOptions): string {
+  const directory = path.resolve(options.directory ?? process.cwd())
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory`, {
+      data: { directory },
+    })
+  }
+  return directory
+}
+
+function descriptionOf(definition: ToolDefinitionLike | undefined): string {
+  const description = (definition as { description?: unknown } | undefined)?.description
+  return typeof description === "string" ? description : ""
+}
+
+const noticed = new Set<string>()
+
+/** The library says why it fell back to node once per process, on stderr. */
+function noticeOnce(notice: string): void {
+  if (noticed.has(notice)) return
+  noticed.add(notice)
+  process.stderr.write(`${notice}\n`)
+}
 
 function noToolsReason(namespace: Record<string, unknown>): string {
   const fallback = namespace["default"]

@@ -1,6 +1,7 @@
 import type { ToolTesterErrorCode } from "./errors.ts"
 import type { ToolProject } from "./load-tools.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
+import { remoteEngineOf } from "./engine/bun/remote-project.ts"
 import { executeCall } from "./pipeline/execute-call.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
@@ -67,6 +68,8 @@ export function runTool(
   args: unknown,
   options: RunOptions = {},
 ): Promise<RunResult> {
+  const remote = remoteEngineOf(project)
+  if (remote) return remote.run(project, { name, args }, options)
   return executeCall(project, { name, rawArguments: "" }, { parsed: args }, options)
 }
 
@@ -75,5 +78,15 @@ export function runTool(
  * unknown names and unparsable JSON rerouted to `invalid`.
  */
 export function callTool(project: ToolProject, call: RawToolCall, options: RunOptions = {}): Promise<RunResult> {
+  const remote = remoteEngineOf(project)
+  if (remote) return remote.run(project, { call }, options)
   return executeCall(project, call, undefined, options)
+}
+
+/**
+ * Ends the bun engine's process of a project and everything its tools started. Optional: the
+ * engine never keeps the process alive, and ends with it. Does nothing under the node engine.
+ */
+export function closeProject(project: ToolProject): void {
+  remoteEngineOf(project)?.close()
 }

@@ -114,7 +114,7 @@ export default tool({
       loadTools({ directory: cwd, env: { ...env, ...extraEnv }, home })
     const winner = async (project: Awaited<ReturnType<typeof run>>) => {
       const listed = listTools(project).find((tool) => tool.id === "dup")!
-      return project.tools.find((tool) => tool.file === listed.file)!.definition.description
+      return project.tools.find((tool) => tool.file === listed.file)!.description
     }
 
     const all = await run({ OPENCODE_CONFIG_DIR: configDir })
@@ -150,8 +150,7 @@ export default tool({
       ".opencode/tools/math_add.ts": toolSource("from math_add.ts"),
     })
     const project = await load(directory)
-    const byDescription = (description: string) =>
-      project.tools.find((tool) => tool.definition.description === description)!
+    const byDescription = (description: string) => project.tools.find((tool) => tool.description === description)!
     expect(byDescription("CUSTOM bash override").overrides).toBe("builtin")
     expect(byDescription("my invalid").overrides).toBe("builtin")
     expect(byDescription("from math_add.ts").overrides).toBe(path.join(directory, ".opencode/tools/math.ts"))
@@ -168,9 +167,9 @@ export default tool({
       ".opencode/tools/changing.ts": `import { note } from "../lib/note"\nexport default { description: note, args: {}, execute: async () => note }\n`,
       ".opencode/lib/note.ts": `export const note = "first"\n`,
     })
-    expect((await load(directory)).tools[0]!.definition.description).toBe("first")
+    expect((await load(directory)).tools[0]!.description).toBe("first")
     writeFiles(directory, { ".opencode/lib/note.ts": `export const note = "second"\n` })
-    expect((await load(directory)).tools[0]!.definition.description).toBe("second")
+    expect((await load(directory)).tools[0]!.description).toBe("second")
   })
 
   test("fails clearly when the project directory does not exist", async () => {

@@ -5,13 +5,13 @@ import { describe, expect, test } from "vitest"
 import { loadTools, runTool } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, writeFiles } from "./support/tmp-project.ts"
 
-// How tool files and what they import are loaded: as Bun loads them under opencode (TypeScript
+// The node engine (the bun engine imports natively, as opencode does). How tool files and what they import are loaded: as Bun loads them under opencode (TypeScript
 // without a build, Bun's lenient relative paths, import.meta of the file itself), by preparing
 // each project module rather than through module hooks.
 
 async function load(directory: string) {
   const { env, home } = isolatedEnvironment()
-  return loadTools({ directory, env, home })
+  return loadTools({ directory, env, home, engine: "node" })
 }
 
 async function output(directory: string, tool: string): Promise<unknown> {

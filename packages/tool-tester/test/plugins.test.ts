@@ -76,7 +76,7 @@ describe("plugins", () => {
       false,
     ])
     const winner = listTools(loaded).find((tool) => tool.id === "who")!
-    expect(loaded.tools.find((tool) => tool.file === winner.file)!.definition.description).toBe("project entry")
+    expect(loaded.tools.find((tool) => tool.file === winner.file)!.description).toBe("project entry")
   })
 
   test("reject a module with a non-function export and report a throwing plugin function", async () => {

@@ -4,6 +4,8 @@ import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
+import type { EngineInfo } from "../engine/choose-engine.ts"
+import type { BunSource } from "../engine/find-bun.ts"
 import { ToolTesterError } from "../errors.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, exitCodeFor } from "./exit-codes.ts"
 import type { IsolatedOutcome, StartedWorker } from "./isolate.ts"
@@ -38,6 +40,8 @@ export const PROJECT_FLAGS = {
   dir: { type: "string" },
   plugin: { type: "string", multiple: true },
   "no-global": { type: "boolean" },
+  engine: { type: "string" },
+  "engine-binary": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const
@@ -121,17 +125,26 @@ export async function performTask<T>(
   json: boolean,
   task: Task,
   worker: StartedWorker | undefined,
-): Promise<{ payload: T; exitCode?: never } | { exitCode: number }> {
+): Promise<{ payload: T; engine: EngineReport; exitCode?: never } | { exitCode: number }> {
   const outcome = await runIsolated(
     task,
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
     worker,
   )
   const failure = loadFailure(outcome, LOAD_TIMEOUT_MS)
-  if (outcome.kind === "done" && !failure) return { payload: outcome.payload as T }
+  if (outcome.kind === "done" && !failure) return { payload: outcome.payload as T, engine: engineReport(outcome) }
   const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
   reportFailure(io, json, reported)
   return { exitCode: exitCodeFor(reported.code) }
+}
+
+/** Which engine ran a task, and where its Bun came from. */
+export type EngineReport = { info: EngineInfo; source?: BunSource }
+
+export function engineReport(outcome: IsolatedOutcome): EngineReport {
+  return outcome.engineSource === undefined
+    ? { info: outcome.engine }
+    : { info: outcome.engine, source: outcome.engineSource }
 }
 
 /** Exit 3 when there are errors (with the JSON failure line naming the first), else 0. */

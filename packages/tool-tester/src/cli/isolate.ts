@@ -1,19 +1,35 @@
-// Runs a task (load the tools, then list, describe, diagnose or run them) in a worker thread, so
-// that user code cannot break the CLI: process.exit only ends the worker, a busy loop is stopped
-// with terminate(), prints are captured (first 64 KiB per stream, the rest counted), and a tool
-// that never settles is aborted, then killed. docs/cli.md explains why a worker and not a child
-// process: the same guarantees for what tools do in practice, at a fraction of the start-up cost.
+// Runs a task (load the tools, then list, describe, diagnose or run them) away from the CLI, so
+// that user code cannot break it: process.exit only ends the engine's thread or process, a busy
+// loop is stopped from outside, prints are captured (first 64 KiB per stream, the rest counted),
+// and a tool that never settles is aborted, then killed. Two hosts: the node engine runs the task
+// in a worker thread (docs/cli.md explains why a thread: the same guarantees at a fraction of the
+// start-up cost); the bun engine runs it in a Bun process of its own, whose process group is ended
+// with it, so nothing a tool started outlives the run.
 import { Worker } from "node:worker_threads"
+import type { EngineInfo, EngineSelection } from "../engine/choose-engine.ts"
+import { engineHere } from "../engine/here.ts"
+import type { BunLocation } from "../engine/find-bun.ts"
+import type { FromEngine } from "../engine/bun/protocol.ts"
+import type { EngineProcess } from "../engine/bun/spawn-engine.ts"
+import { endEngine, spawnEngine } from "../engine/bun/spawn-engine.ts"
 import type { CapturedConsole } from "./_console-capture.ts"
 import { createCaptureBuffer, readCapture } from "./_console-capture.ts"
+import type { StreamCapture } from "./_stream-capture.ts"
+import { captureStreams } from "./_stream-capture.ts"
 import type { Reached, Task, TaskCommand, WorkerData, WorkerMessage } from "./worker-protocol.ts"
 
-export type IsolatedOutcome = { console: CapturedConsole; durationMs: number } & (
+export type IsolatedOutcome = {
+  console: CapturedConsole
+  durationMs: number
+  engine: EngineInfo
+  /** Where the bun engine's Bun was found. */
+  engineSource?: BunLocation["source"]
+} & (
   | { kind: "done"; payload: unknown }
   | { kind: "failed"; error: { code: string; message: string } }
   /** Nothing came back in time: in `load` while importing the tool files, in `run` while the tool ran. */
   | { kind: "timeout"; phase: Phase; reached: Reached | undefined }
-  /** The worker ended before answering: process.exit (with its code), or a crash (with its message). */
+  /** The engine ended before answering: process.exit (with its code), or a crash (with its message). */
   | { kind: "exited"; phase: Phase; reached: Reached | undefined; exitCode: number; crash: string | undefined }
 )
 
@@ -26,19 +42,29 @@ export type IsolateOptions = {
   runTimeoutMs: number
   /**
    * After the timeout: how long the tool gets to react to its abort signal (fired inside the
-   * worker at the timeout) before the worker is terminated.
+   * engine at the timeout) before the engine is stopped.
    */
   graceMs: number
 }
 
-/** A worker started ahead of its task, so its start-up overlaps the CLI's own argument handling. */
-export type StartedWorker = { worker: Worker; capture: SharedArrayBuffer; command: TaskCommand }
+/** An engine started ahead of its task, so its start-up overlaps the CLI's own argument handling. */
+export type StartedWorker =
+  | { kind: "thread"; command: TaskCommand; worker: Worker; capture: SharedArrayBuffer }
+  | { kind: "process"; command: TaskCommand; child: EngineProcess; capture: StreamCapture; location: BunLocation }
 
 /**
- * Starts the worker for a command (workers/<command>.js): it loads what the command needs, then
- * waits for the task. It does not keep the process alive until a task is given to it.
+ * Starts the engine for a command: a worker thread (workers/<command>.js) for the node engine, a
+ * Bun process for the bun engine. It loads what the command needs, then waits for the task; it
+ * does not keep the process alive until a task is given to it.
  */
-export function startWorker(command: TaskCommand): StartedWorker {
+export function startWorker(command: TaskCommand, selection: EngineSelection = { name: "node" }): StartedWorker {
+  if (selection.name === "bun") {
+    const child = spawnEngine(selection.location, { cwd: process.cwd(), console: "pipe" })
+    const capture = captureStreams(child.stdout!, child.stderr!)
+    child.unref()
+    child.channel?.unref()
+    return { kind: "process", command, child, capture, location: selection.location }
+  }
   const capture = createCaptureBuffer()
   const workerData: WorkerData = { command, capture }
   const worker = new Worker(new URL(`./workers/${command}.js`, import.meta.url), {
@@ -51,21 +77,20 @@ export function startWorker(command: TaskCommand): StartedWorker {
   worker.stdout.resume()
   worker.stderr.resume()
   worker.unref()
-  return { worker, capture, command }
+  return { kind: "thread", command, worker, capture }
 }
 
-/** Gives the task to a started worker (or a new one) and waits for the outcome, within the timeouts. */
+/** Gives the task to a started engine (or a new node one) and waits for the outcome, within the timeouts. */
 export function runIsolated(
   task: Task,
   options: IsolateOptions,
   started: StartedWorker = startWorker(task.command),
 ): Promise<IsolatedOutcome> {
   const startedAt = performance.now()
-  const { worker, capture } = started
   if (started.command !== task.command)
-    throw new Error(`the worker was started for ${started.command}, not ${task.command}`)
-  worker.ref()
-  worker.postMessage(task)
+    throw new Error(`the engine was started for ${started.command}, not ${task.command}`)
+  const host = hostOf(started)
+  host.give(task)
 
   return new Promise((resolve) => {
     let phase: Phase = "load"
@@ -75,23 +100,19 @@ export function runIsolated(
     let crash: string | undefined
     let timer: NodeJS.Timeout | undefined
 
-    const finish = (outcome: DistributiveOmit<IsolatedOutcome, "console" | "durationMs">, waitMs = 0) => {
+    const finish = (outcome: DistributiveOmit<IsolatedOutcome, Reported>, waitMs = 0) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       // From when the tool was reached, else from when the task was given.
       const durationMs = Math.round(performance.now() - (reachedAt ?? startedAt))
-      const stop = () => {
-        resolve({ ...outcome, console: readCapture(capture), durationMs })
-        // The report does not wait for the thread to wind down; the process exits once it has.
-        void worker.terminate()
-      }
-      if (waitMs === 0) return stop()
-      // Give the tool time to clean up after its abort signal, unless the worker ends sooner.
-      const graceTimer = setTimeout(stop, waitMs)
-      worker.once("exit", () => {
-        clearTimeout(graceTimer)
-        resolve({ ...outcome, console: readCapture(capture), durationMs })
+      void host.stop(waitMs).then(() => {
+        const reported = { console: host.console(), durationMs, engine: host.engine() }
+        resolve({
+          ...outcome,
+          ...reported,
+          ...(started.kind === "process" ? { engineSource: started.location.source } : {}),
+        })
       })
     }
     const arm = (milliseconds: number) => {
@@ -100,25 +121,27 @@ export function runIsolated(
     }
 
     arm(options.loadTimeoutMs)
-    worker.on("message", (message: WorkerMessage) => {
+    host.onMessage((message) => {
       if (message.type === "loaded") {
         phase = "run"
         reached = message.reached
         reachedAt = performance.now()
-        // The worker fires the tool's abort signal at timeoutMs itself; this is the backstop for a
-        // tool that keeps the worker's thread busy and never lets the abort run.
+        // The engine fires the tool's abort signal at timeoutMs itself; this is the backstop for a
+        // tool that keeps the engine's thread busy and never lets the abort run.
         arm(options.runTimeoutMs + options.graceMs)
       } else if (message.type === "done") {
         const payload = JSON.parse(message.payload) as unknown
         finish({ kind: "done", payload }, timedOut(payload) ? options.graceMs : 0)
-      } else {
+      } else if (message.type === "failed") {
         finish({ kind: "failed", error: message.error })
+      } else if (message.type === "crash") {
+        crash = message.message
       }
     })
-    worker.on("error", (error) => {
-      crash = error instanceof Error ? error.message : String(error)
+    host.onCrash((message) => {
+      crash = message
     })
-    worker.on("exit", (exitCode) => finish({ kind: "exited", phase, reached, exitCode, crash }))
+    host.onExit((exitCode) => finish({ kind: "exited", phase, reached, exitCode, crash }))
   })
 }
 
@@ -126,7 +149,117 @@ export function runIsolated(
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
 
-/** A run that the worker ended itself at the timeout: the tool may still be cleaning up. */
+type Reported = "console" | "durationMs" | "engine" | "engineSource"
+
+type HostMessage = WorkerMessage | { type: "crash"; message: string } | { type: "ready"; engine: EngineInfo }
+
+/** What runIsolated needs of an engine, whichever it is. */
+type Host = {
+  give: (task: Task) => void
+  onMessage: (listener: (message: HostMessage) => void) => void
+  onCrash: (listener: (message: string) => void) => void
+  onExit: (listener: (exitCode: number) => void) => void
+  /** Ends the engine, after giving it up to `waitMs` to end by itself. */
+  stop: (waitMs: number) => Promise<void>
+  console: () => CapturedConsole
+  engine: () => EngineInfo
+}
+
+function hostOf(started: StartedWorker): Host {
+  return started.kind === "thread"
+    ? threadHost(started.worker, started.capture)
+    : processHost(started.child, started.capture, started.location)
+}
+
+function threadHost(worker: Worker, capture: SharedArrayBuffer): Host {
+  let exited = false
+  worker.once("exit", () => {
+    exited = true
+  })
+  return {
+    give: (task) => {
+      worker.ref()
+      worker.postMessage(task)
+    },
+    onMessage: (listener) => worker.on("message", listener),
+    onCrash: (listener) =>
+      worker.on("error", (error) => listener(error instanceof Error ? error.message : String(error))),
+    onExit: (listener) => worker.on("exit", listener),
+    stop: (waitMs) =>
+      new Promise((resolve) => {
+        // The report does not wait for the thread to wind down; the process exits once it has.
+        if (waitMs === 0 || exited) {
+          resolve()
+          void worker.terminate()
+          return
+        }
+        // Give the tool time to clean up after its abort signal, unless the worker ends sooner.
+        const graceTimer = setTimeout(() => {
+          resolve()
+          void worker.terminate()
+        }, waitMs)
+        worker.once("exit", () => {
+          clearTimeout(graceTimer)
+          resolve()
+        })
+      }),
+    console: () => readCapture(capture),
+    engine: engineHere,
+  }
+}
+
+/** Once the engine's group is ended, how long its output pipes may take to drain. */
+const DRAIN_MS = 1_000
+
+function processHost(child: EngineProcess, capture: StreamCapture, location: BunLocation): Host {
+  let engine: EngineInfo = { name: "bun", version: "unknown", binary: location.binary }
+  child.on("message", (message: FromEngine) => {
+    if (message.type === "ready") engine = message.engine
+  })
+  let exited = false
+  const exit = new Promise<void>((resolve) => {
+    child.once("exit", () => {
+      exited = true
+      resolve()
+    })
+  })
+  return {
+    give: (task) => {
+      child.ref()
+      child.channel?.ref()
+      child.send({ type: "task", cwd: process.cwd(), task })
+    },
+    onMessage: (listener) => child.on("message", listener),
+    onCrash: (listener) =>
+      child.on("error", (error: Error) => listener(`the bun engine could not start: ${error.message}`)),
+    onExit: (listener) =>
+      child.on("exit", (code: number | null, signal: NodeJS.Signals | null) =>
+        listener(code ?? exitCodeOfSignal(signal)),
+      ),
+    stop: async (waitMs) => {
+      // The engine flushes its output before it answers. A timed-out tool gets its grace period;
+      // then the whole group goes, and what it printed is read to the end.
+      if (!exited && waitMs > 0) await Promise.race([exit, delay(waitMs)])
+      endEngine(child)
+      await Promise.race([capture.ended, delay(DRAIN_MS)])
+      child.stdout?.destroy()
+      child.stderr?.destroy()
+      child.disconnect?.()
+    },
+    console: () => capture.read(),
+    engine: () => engine,
+  }
+}
+
+function exitCodeOfSignal(signal: NodeJS.Signals | null): number {
+  return signal === "SIGKILL" ? 137 : signal === "SIGTERM" ? 143 : 1
+}
+
+function delay(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds).unref())
+}
+
+/** A run that the engine ended itself at the timeout: the tool may still be cleaning up. */
 function timedOut(payload: unknown): boolean {
   const result = (payload as { result?: { error?: { code?: unknown } } } | null)?.result
   return result?.error?.code === "TOOL_TIMEOUT"

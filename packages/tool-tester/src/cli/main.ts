@@ -3,6 +3,7 @@
 // start-up overlaps ours; commands are imported on demand, so `run` does not load what `e2e` needs.
 // Type-only imports are erased: they do not delay the worker.
 import type { CliIO } from "./_command.ts"
+import { chooseEngineEarly } from "./engine-option.ts"
 import type { StartedWorker } from "./isolate.ts"
 import { startWorker } from "./isolate.ts"
 
@@ -11,7 +12,10 @@ const WORKER_COMMANDS = ["list", "schema", "run", "doctor"] as const
 const needsWorker = WORKER_COMMANDS.find(
   (command) => command === argv[0] && !argv.includes("-h") && !argv.includes("--help"),
 )
-const worker = needsWorker ? startWorker(needsWorker) : undefined
+// The engine is chosen from --engine / --engine-binary / the environment before anything else, so
+// that it starts while the rest of the CLI loads. A bad choice is reported once the CLI is up.
+const early = needsWorker ? chooseEngineEarly(argv, process.env) : undefined
+const worker = needsWorker && early?.chosen ? startWorker(needsWorker, early.chosen.selection) : undefined
 if (worker) (await import("./_warm-up.ts")).warmProcessCaches()
 
 const { readFileSync } = await import("node:fs")
@@ -19,6 +23,7 @@ const { ToolTesterError } = await import("../errors.ts")
 const { reportFailure } = await import("./_command.ts")
 const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
+const { installEngine } = await import("./engine-option.ts")
 
 const helpMessage = `Usage: tool-tester <command> [options]
 
@@ -124,7 +129,13 @@ async function main(): Promise<number> {
     io.write(`${helpMessage}\n`)
     return 0
   }
-  return (await load())(rest, io, worker)
+  const command = await load()
+  if (early?.error) throw early.error
+  if (early?.chosen?.notice && !json) io.writeError(`${early.chosen.notice}\n`)
+  // The bun engine was asked for and no Bun is here yet: install npm's, then start it.
+  const started =
+    worker ?? (needsWorker && early ? startWorker(needsWorker, (await installEngine(argv, io)).selection) : undefined)
+  return command(rest, io, started)
 }
 
 main()
@@ -144,7 +155,7 @@ main()
     },
   )
   .finally(async () => {
-    if (!worker) return
+    if (!needsWorker) return
     // Exit as soon as the report is out, rather than wait for the worker's thread to wind down;
     // this also ends a worker started for a command that then failed its usage checks.
     await Promise.all([drained(process.stdout), drained(process.stderr)])

@@ -6,7 +6,9 @@ import type { ListedTool } from "../list-tools.ts"
 import type { Diagnostic } from "../load-tools.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
+import type { EngineReport } from "./_command.ts"
 
 export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))
@@ -55,6 +57,11 @@ export function formatFindings(
       : bold(`${plural(errors, "error")}, ${plural(warnings, "warning")} (${scanned}).`),
   )
   return `${lines.join("\n")}\n`
+}
+
+/** The engine line of list, schema and doctor (on stderr, beside the diagnostics). */
+export function formatEngine(engine: EngineReport): string {
+  return `${dim(`engine: ${describeEngine(engine.info, engine.source)}`)}\n`
 }
 
 export function formatFailure(failure: { code: string; message: string }): string {

@@ -1,12 +1,19 @@
 // The human report of `run`: what happened, the model's view of the output between clear markers,
 // then what the tool printed on its console (which opencode never sends to the model).
 
+import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
+import type { EngineReport } from "./_command.ts"
 import type { CapturedConsole } from "./_console-capture.ts"
 import { indent, shortPath } from "./report.ts"
 import type { RunJson } from "./tasks/run-task.ts"
 
-export function formatRun(result: RunJson, captured: CapturedConsole | undefined, cwd: string): string {
+export function formatRun(
+  result: RunJson,
+  captured: CapturedConsole | undefined,
+  cwd: string,
+  engine?: EngineReport,
+): string {
   const lines: string[] = []
   const called =
     result.name === result.id
@@ -42,6 +49,7 @@ export function formatRun(result: RunJson, captured: CapturedConsole | undefined
       ),
     )
   }
+  if (engine) lines.push(field("engine", describeEngine(engine.info, engine.source)))
   if (captured) lines.push(...consoleLines(captured))
   return `${lines.join("\n")}\n`
 }

@@ -4,6 +4,7 @@
 // ever imported in a worker, and only once the capture is in place.
 import { parentPort, workerData } from "node:worker_threads"
 import { jsonSafe } from "../_json-safe.ts"
+import { engineHere } from "../engine/here.ts"
 import { ToolTesterError } from "../errors.ts"
 import { installCapture } from "./_console-capture.ts"
 import type { Reached, Task, TaskCommand, WorkerData, WorkerMessage } from "./worker-protocol.ts"
@@ -26,7 +27,7 @@ export async function serveTask<C extends TaskCommand>(command: C, perform: Perf
     const task = await new Promise<Task>((resolve) => parentPort!.once("message", resolve))
     const input = task.input as InputOf<C>
     const payload = await perform(input, (reached) => send({ type: "loaded", reached }))
-    send({ type: "done", payload: JSON.stringify(jsonSafe(payload)) })
+    send({ type: "done", payload: JSON.stringify(jsonSafe({ ...(payload as object), engine: engineHere() })) })
   } catch (error) {
     send({
       type: "failed",

@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
+import { inBun } from "../engine/here.ts"
 import { preparerFor } from "./prepare-module.ts"
 import { nativeImport } from "./runtime-files.ts"
 
@@ -10,17 +11,19 @@ let generation = 0
 
 /**
  * An importer for one discovery pass: TypeScript and JavaScript tool files load as opencode loads
- * them (no build step, always ES modules), and each pass gets fresh module instances, so a second
+ * them (no build step, always ES modules). In Bun they are imported natively, as opencode imports
+ * them (Bun keeps one instance per file for the life of the process: the bun engine loads each
+ * project in a process of its own). In Node each pass gets fresh module instances, so a second
  * pass sees edited files.
  */
 export function createImporter(): ModuleImporter {
   const pass = ++generation
-  const prepare = preparerFor(pass)
+  const prepare = inBun ? async (file: string) => pathToFileURL(file).href : preparerFor(pass)
   return async (file) => {
     try {
       let url = await prepare(file)
       // A file imported as it is (JavaScript in node_modules) is still a fresh instance per pass.
-      if (url === pathToFileURL(file).href) url += `?tt-generation=${pass}`
+      if (!inBun && url === pathToFileURL(file).href) url += `?tt-generation=${pass}`
       return { success: true, value: (await nativeImport(url)) as Record<string, unknown> }
     } catch (error) {
       return {
@@ -36,6 +39,13 @@ export function createImporter(): ModuleImporter {
 
 /** One line saying why an import failed, without the stack. */
 export function describeImportError(error: unknown): string {
+  // Bun reports a file with syntax errors as an AggregateError of BuildMessages ("3 errors
+  // building ..."), each keeping where it is apart from its message: the first one says enough.
+  const first = (error as { errors?: unknown[] } | null)?.errors?.[0] ?? error
+  const position = (first as { position?: { file?: string; line?: number; column?: number } } | null)?.position
+  if (position?.file && typeof (first as { message?: unknown }).message === "string") {
+    return `syntax error at ${position.file}:${position.line}:${position.column}: ${(first as { message: string }).message}`
+  }
   if (typeof error === "object" && error !== null && "message" in error) {
     const message = String((error as { message: unknown }).message)
     // esbuild reports syntax errors as "Transform failed with N error(s):\n<file>:<line>:<col>: ERROR: <text>".

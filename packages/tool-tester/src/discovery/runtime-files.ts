@@ -2,6 +2,7 @@
 // build (from source, this package's tests take them from the build too). The CLI's worker bundle
 // keeps this module apart, so these paths stay right.
 import { createRequire } from "node:module"
+import { fileURLToPath } from "node:url"
 
 const FROM_SOURCE = import.meta.url.endsWith(".ts")
 
@@ -18,3 +19,8 @@ export const IMPORT_META_HELPER = new URL(
   FROM_SOURCE ? "../../dist/discovery/_import-meta.js" : "./_import-meta.js",
   import.meta.url,
 ).href
+
+/** The bun engine's entry, bundled by the build (scripts/bundle-worker.mjs). */
+export const BUN_ENGINE_ENTRY = fileURLToPath(
+  new URL(FROM_SOURCE ? "../../dist/engine/bun-serve.js" : "../engine/bun-serve.js", import.meta.url),
+)

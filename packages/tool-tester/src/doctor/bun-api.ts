@@ -14,7 +14,7 @@ export type BunApiUse = { api: string; line: number }
  * in Node, one finding per file and API, at its first use.
  */
 export function bunApiFindings(project: ToolProject, options: { inBun?: boolean } = {}): Finding[] {
-  if (options.inBun ?? typeof process.versions.bun === "string") return []
+  if (options.inBun ?? project.engine.name === "bun") return []
   // Plugin entries that failed to import are only in the diagnostics, and Bun's API is a likely reason.
   const failed = project.diagnostics.filter(
     (item) => item.code === "IMPORT_FAILED" || item.code === "PLUGIN_LOAD_FAILED",

@@ -13,6 +13,7 @@ import { rawArgumentFindings } from "./raw-arguments.ts"
 import { ignoredFileFindings, testFileFindings } from "./tool-files.ts"
 import { toolNameFindings } from "./tool-names.ts"
 import { zodCopyFindings } from "./zod-copies.ts"
+import { liveDefinition } from "../engine/live.ts"
 
 /** Every finding for a project, errors first, then in discovery order. */
 export function diagnose(project: ToolProject, options: { cwd: string }): Finding[] {
@@ -26,14 +27,15 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
   for (const tool of project.tools) {
     findings.push(...toolNameFindings(tool))
     // One definition exported twice (export default x; export const y = x) is checked once.
-    if (seen.has(tool.definition)) continue
-    seen.add(tool.definition)
-    const args = tool.definition.args
+    const definition = liveDefinition(tool)
+    if (seen.has(definition)) continue
+    seen.add(definition)
+    const args = definition.args
     findings.push(...argsSchemaFindings({ id: tool.id, file: tool.file, args }))
     if (isShapeOfZod(args)) findings.push(...rawArgumentFindings({ id: tool.id, file: tool.file, args }))
   }
   findings.push(...collisionFindings(project.tools, options))
-  findings.push(...zodCopyFindings(project.tools.map((tool) => ({ file: tool.file, args: tool.definition.args }))))
+  findings.push(...zodCopyFindings(project.tools.map((tool) => ({ file: tool.file, args: liveDefinition(tool).args }))))
   const ordered = [
     ...findings.filter((finding) => finding.severity === "error"),
     ...findings.filter((finding) => finding.severity !== "error"),

@@ -16,9 +16,11 @@ export const testedOpencodeVersion = "1.18.34"
 
 export interface FindOpencodeOptions {
   /** Also look for the platform package from this project folder. */
-  directory?: string
+  directory?: string | undefined
   /** Where to read PATH from (defaults to `process.env`). */
   env?: Record<string, string | undefined>
+  /** Also look on PATH (default true). */
+  path?: boolean
 }
 
 /** The path of an installed opencode binary, or undefined. Never installs anything. */
@@ -37,7 +39,7 @@ export function findOpencode(options: FindOpencodeOptions = {}): string | undefi
       }
     }
   }
-  return findOnPath("opencode", options.env ?? process.env)
+  return options.path === false ? undefined : findOnPath("opencode", options.env ?? process.env)
 }
 
 export interface ResolveOpencodeOptions extends FindOpencodeOptions {
@@ -109,8 +111,33 @@ async function installOpencode(version: string, signal: AbortSignal | undefined)
     throw new ToolTesterError("OPENCODE_NOT_FOUND", `"${version}" is not an opencode version (like 1.18.34).`)
   }
   const [packageName] = platformPackageNames() as [string]
-  const target = join(cacheDirectory(), `${packageName}@${version}`)
-  const binary = join(target, "node_modules", packageName, "bin", binaryName())
+  return installCachedBinary({
+    packageName,
+    version,
+    binary: join("bin", binaryName()),
+    code: "OPENCODE_NOT_FOUND",
+    instead: "pass --opencode PATH",
+    signal,
+  })
+}
+
+/**
+ * Installs `packageName@version` with npm into tool-tester's cache folder, once, and returns the
+ * path of its `binary` (relative to the package). An install is staged in a folder of its own and
+ * renamed into place, so a failed or concurrent install never leaves half a package behind.
+ */
+export async function installCachedBinary(options: {
+  packageName: string
+  version: string
+  binary: string
+  code: "OPENCODE_NOT_FOUND" | "ENGINE_NOT_FOUND"
+  /** What to do instead, for the error message ("pass --opencode PATH"). */
+  instead: string
+  signal?: AbortSignal | undefined
+}): Promise<string> {
+  const { packageName, version } = options
+  const target = cachedPackageDirectory(packageName, version)
+  const binary = join(target, "node_modules", packageName, options.binary)
   if (isExecutable(binary)) return binary
   await mkdir(dirname(target), { recursive: true })
   const staging = await mkdtemp(`${target}.installing-`)
@@ -121,25 +148,25 @@ async function installOpencode(version: string, signal: AbortSignal | undefined)
       execFile(
         npm,
         [...args, `${packageName}@${version}`],
-        { signal, shell: process.platform === "win32" },
+        { signal: options.signal, shell: process.platform === "win32" },
         (error, _stdout, stderr) => {
           if (error === null) return resolvePromise()
           const reason = npmReason(stderr) ?? error.message
           reject(
             new ToolTesterError(
-              "OPENCODE_NOT_FOUND",
-              `Could not install ${packageName}@${version} with npm (${reason}). Check the version, or install it yourself and pass --opencode PATH.`,
+              options.code,
+              `Could not install ${packageName}@${version} with npm (${reason}). Check the version, or install it yourself and ${options.instead}.`,
               { cause: error },
             ),
           )
         },
       )
     })
-    const installed = join(staging, "node_modules", packageName, "bin", binaryName())
+    const installed = join(staging, "node_modules", packageName, options.binary)
     if (!isExecutable(installed)) {
       throw new ToolTesterError(
-        "OPENCODE_NOT_FOUND",
-        `${packageName}@${version} installed but has no bin/${binaryName()}. Pass --opencode PATH instead.`,
+        options.code,
+        `${packageName}@${version} installed but has no ${options.binary}. Install it yourself and ${options.instead}.`,
       )
     }
     // Another process may have finished the same install meanwhile: keep the first one.
@@ -148,6 +175,11 @@ async function installOpencode(version: string, signal: AbortSignal | undefined)
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
+}
+
+/** Where {@link installCachedBinary} keeps `packageName@version`. */
+export function cachedPackageDirectory(packageName: string, version: string): string {
+  return join(cacheDirectory(), `${packageName.replace("/", "+")}@${version}`)
 }
 
 /** The first telling line of npm's error output ("No matching version found for ..."). */
@@ -163,7 +195,7 @@ function moduleDirectory(): string {
   return dirname(fileURLToPath(import.meta.url))
 }
 
-function findOnPath(command: string, env: Record<string, string | undefined>): string | undefined {
+export function findOnPath(command: string, env: Record<string, string | undefined>): string | undefined {
   const extensions = process.platform === "win32" ? [".exe", ".cmd", ""] : [""]
   for (const folder of (env.PATH ?? env.Path ?? "").split(delimiter)) {
     if (folder === "") continue
@@ -179,7 +211,7 @@ function binaryName(): string {
   return process.platform === "win32" ? "opencode.exe" : "opencode"
 }
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false
     accessSync(path, constants.X_OK)

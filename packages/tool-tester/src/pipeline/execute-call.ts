@@ -20,6 +20,7 @@ import { truncateOutput } from "./truncate.ts"
 import { userMessage } from "./user-message.ts"
 import { validateArgs } from "./validate-args.ts"
 import { withTimeout } from "./with-timeout.ts"
+import { liveDefinition } from "../engine/live.ts"
 
 /**
  * One call as opencode runs it (spec §3.3, §7, §9.2): name repair or rerouting to `invalid`, the
@@ -111,14 +112,16 @@ export async function executeCall(
   }
 
   if (options.validate) {
-    const validated = validateArgs(tool.id, tool.definition, result.args)
+    const validated = validateArgs(tool.id, liveDefinition(tool), result.args)
     if (!validated.success) return fail("ARGS_INVALID", validated.message)
     result.args = validated.value
   }
 
   const controller = new AbortController()
   const abortFromCaller = () => controller.abort(options.signal?.reason)
-  options.signal?.addEventListener("abort", abortFromCaller, { once: true })
+  // A signal aborted before the call still reaches the tool's context.abort.
+  if (options.signal?.aborted) abortFromCaller()
+  else options.signal?.addEventListener("abort", abortFromCaller, { once: true })
   const context = createToolContext({
     sessionID,
     messageID,
@@ -185,11 +188,12 @@ export async function executeCall(
 }
 
 function callExecute(tool: LoadedTool, args: unknown, context: Record<string, unknown>): unknown {
-  const execute = tool.definition.execute
+  const definition = liveDefinition(tool)
+  const execute = definition.execute
   if (typeof execute !== "function") {
     throw new TypeError(`${tool.id}'s execute is ${typeof execute}, not a function`)
   }
-  return execute.call(tool.definition, args, context)
+  return execute.call(definition, args, context)
 }
 
 function customIds(prepared: ReturnType<typeof preparedTools>): string[] {

@@ -1,5 +1,6 @@
 import type { LoadedTool, ToolProject } from "../load-tools.ts"
 import type { RunResult } from "../run-tool.ts"
+import { liveHooks } from "../engine/live.ts"
 
 // The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call (spec §9.2, §12).
 
@@ -14,7 +15,7 @@ export async function runBeforeHooks(
   // Only in-place changes of output.args reach the tool: opencode keeps its own reference (spec §9.2).
   const output = { args: result.args }
   for (const plugin of project.plugins) {
-    const hook = plugin.hooks["tool.execute.before"]
+    const hook = liveHooks(plugin)["tool.execute.before"]
     if (typeof hook === "function") await hook({ tool: tool.id, sessionID, callID }, output)
   }
 }
@@ -35,7 +36,7 @@ export async function runAfterHooks(
   }
   let ran = false
   for (const plugin of project.plugins) {
-    const hook = plugin.hooks["tool.execute.after"]
+    const hook = liveHooks(plugin)["tool.execute.after"]
     if (typeof hook !== "function") continue
     ran = true
     await hook({ tool: tool.id, sessionID, callID, args: result.args }, output)

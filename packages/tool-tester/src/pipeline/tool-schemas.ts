@@ -6,6 +6,7 @@ import { providerSchema, strictFlag } from "../schema/provider-schema.ts"
 import { toolJsonSchema } from "../schema/tool-json-schema.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { offeredTools } from "./tool-list.ts"
+import { liveDefinition, liveHooks } from "../engine/live.ts"
 
 /** One custom or plugin tool as it appears in the provider request. */
 export type ToolSchema = { name: string; description: string; parameters: Record<string, unknown>; strict?: false }
@@ -26,15 +27,15 @@ export async function toolSchemas(
   const schemas: ToolSchema[] = []
   for (const entry of offeredTools(project, model, rules)) {
     if (entry.source === "builtin") continue
-    const converted = toolJsonSchema(entry.tool.definition.args)
+    const converted = toolJsonSchema(liveDefinition(entry.tool).args)
     if (!converted.success) return { success: false, error: withTool(converted.error, entry.tool) }
     const output: Record<string, unknown> = {
-      description: entry.tool.definition.description,
+      description: liveDefinition(entry.tool).description,
       parameters: OPAQUE_PARAMETERS,
       jsonSchema: converted.value,
     }
     for (const plugin of project.plugins) {
-      const hook = plugin.hooks["tool.definition"]
+      const hook = liveHooks(plugin)["tool.definition"]
       if (typeof hook !== "function") continue
       try {
         await hook({ toolID: entry.id }, output)

@@ -10,7 +10,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
 import type { RunResult } from "../../src/index.ts"
-import { callTool, getToolSchemas, listTools, loadTools } from "../../src/index.ts"
+import { callTool, closeProject, getToolSchemas, listTools, loadTools } from "../../src/index.ts"
 import { BUILTIN_TOOL_IDS } from "../../src/pipeline/builtins.ts"
 
 type GoldenCall = {
@@ -32,7 +32,8 @@ type GoldenRun = {
   calls: GoldenCall[]
   toolOutputFiles: Array<{ bytes: number; sha256: string }>
 }
-type Golden = { set: string; opencodeVersion: string; runs: GoldenRun[] }
+/** `engines`: the engines that can run the set (Bun's API exists only in Bun); every engine when absent. */
+type Golden = { set: string; opencodeVersion: string; engines?: string[]; runs: GoldenRun[] }
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const packageRoot = path.resolve(here, "..", "..")
@@ -72,12 +73,21 @@ function modelVisible(result: RunResult, directory: string): string {
   return text.replaceAll(directory, "<directory>")
 }
 
-for (const golden of goldens) {
-  describe(`conformance with opencode ${golden.opencodeVersion}: ${golden.set}`, () => {
+// Every set under both engines: the bun engine is opencode's own runtime (CI has the opencode
+// binary installed for e2e), the node engine is tool-tester's loader.
+const ENGINES = ["bun", "node"] as const
+
+for (const [golden, engine] of goldens.flatMap((golden) =>
+  ENGINES.filter((engine) => golden.engines?.includes(engine) ?? true).map((engine) => [golden, engine] as const),
+)) {
+  describe(`conformance with opencode ${golden.opencodeVersion}: ${golden.set} (${engine} engine)`, () => {
     for (const run of golden.runs) {
-      test(`run ${run.name} matches`, async () => {
+      test(`run ${run.name} matches`, { timeout: 120_000 }, async () => {
         const { directory, env, home } = probeCopy(golden.set, run.git)
-        const project = await loadTools({ directory, env, home, ...(run.config ? { config: run.config } : {}) })
+        const config = run.config ? { config: run.config } : {}
+        const project = await loadTools({ directory, env, home, engine, ...config })
+        onTestFinished(() => closeProject(project))
+        expect(project.engine.name).toBe(engine)
         const model = { npm: run.provider, providerID: "mock", modelID: run.model }
         const schemas = await getToolSchemas(project, { model })
 

@@ -8,7 +8,13 @@ import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
 async function doctor(files: Record<string, string>, plugins: string[] = []) {
   const directory = tmpProject(files)
   const { env, home } = isolatedEnvironment()
-  const project = await loadTools({ directory, env, home, plugins: plugins.map((file) => path.join(directory, file)) })
+  const project = await loadTools({
+    directory,
+    env,
+    home,
+    engine: "node",
+    plugins: plugins.map((file) => path.join(directory, file)),
+  })
   return { directory, project, findings: diagnose(project, { cwd: directory }) }
 }
 

@@ -89,6 +89,7 @@ describe("doctor findings (pure modules)", () => {
       source: "file",
       file: at,
       export: "default",
+      description: "",
       definition: { description: "", args: {}, execute: () => "" },
       ...(overrides ? { overrides } : {}),
     })

@@ -1,7 +1,7 @@
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import type { StartedWorker } from "../isolate.ts"
-import { formatFindings } from "../report.ts"
+import { formatEngine, formatFindings } from "../report.ts"
 import type { DoctorPayload } from "../tasks/doctor-task.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
@@ -12,7 +12,10 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedW
   const task = await performTask<DoctorPayload>(io, json, { command: "doctor", input }, worker)
   if (task.exitCode !== undefined) return task.exitCode
   const { findings } = task.payload
-  if (json) io.write(`${JSON.stringify({ findings })}\n`)
-  else io.write(formatFindings(findings, task.payload, io.cwd))
+  if (json) io.write(`${JSON.stringify({ findings, engine: task.engine.info })}\n`)
+  else {
+    io.write(formatFindings(findings, task.payload, io.cwd))
+    io.writeError(formatEngine(task.engine))
+  }
   return exitForProblems(io, json, findings)
 }

@@ -1,7 +1,7 @@
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import type { StartedWorker } from "../isolate.ts"
-import { formatDiagnostics, formatList } from "../report.ts"
+import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
 import type { ListPayload } from "../tasks/list-task.ts"
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
@@ -12,10 +12,10 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedWor
   const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker)
   if (task.exitCode !== undefined) return task.exitCode
   const { tools, diagnostics } = task.payload
-  if (json) io.write(`${JSON.stringify({ tools, diagnostics })}\n`)
+  if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
   else {
     io.write(formatList(tools, input.model, io.cwd))
-    io.writeError(formatDiagnostics(diagnostics, io.cwd))
+    io.writeError(formatDiagnostics(diagnostics, io.cwd) + formatEngine(task.engine))
   }
   return exitForProblems(io, json, diagnostics)
 }

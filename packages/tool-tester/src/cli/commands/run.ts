@@ -2,6 +2,7 @@ import path from "node:path"
 import { ToolTesterError } from "../../errors.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import {
+  engineReport,
   LOAD_TIMEOUT_MS,
   loadFailure,
   MODEL_FLAGS,
@@ -13,6 +14,7 @@ import {
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
 import type { IsolatedOutcome, StartedWorker } from "../isolate.ts"
 import { runIsolated } from "../isolate.ts"
+import { bunApiHint } from "../../doctor/bun-api.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
 import type { RunJson, RunPayload } from "../tasks/run-task.ts"
@@ -75,10 +77,13 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedWork
     return exitCodeFor(failure.code)
   }
   const { result, diagnostics } = reachedResult(outcome, timeoutMs)
-  if (json) io.write(`${JSON.stringify({ ...result, console: outcome.console })}\n`)
+  const engine = engineReport(outcome)
+  if (json) io.write(`${JSON.stringify({ ...result, console: outcome.console, engine: engine.info })}\n`)
   else {
-    io.write(formatRun(result, outcome.console, io.cwd))
+    io.write(formatRun(result, outcome.console, io.cwd, engine))
     io.writeError(formatDiagnostics(diagnostics, io.cwd))
+    const hint = result.status === "error" && engine.info.name === "node" ? bunApiHint(result.output) : undefined
+    if (hint) io.writeError(`${hint}\n`)
   }
 
   const { exitCode, reason } = verdict(result, diagnostics)

@@ -1,7 +1,7 @@
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import type { StartedWorker } from "../isolate.ts"
-import { formatDiagnostics, formatSchemas } from "../report.ts"
+import { formatDiagnostics, formatEngine, formatSchemas } from "../report.ts"
 import type { SchemaPayload } from "../tasks/schema-task.ts"
 
 /** `tool-tester schema`: the custom and plugin tools exactly as the provider receives them for that model. */
@@ -12,10 +12,10 @@ export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedW
   const task = await performTask<SchemaPayload>(io, json, { command: "schema", input }, worker)
   if (task.exitCode !== undefined) return task.exitCode
   const { tools, diagnostics } = task.payload
-  if (json) io.write(`${JSON.stringify({ tools, diagnostics })}\n`)
+  if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
   else {
     io.write(formatSchemas(tools, input.model))
-    io.writeError(formatDiagnostics(diagnostics, io.cwd))
+    io.writeError(formatDiagnostics(diagnostics, io.cwd) + formatEngine(task.engine))
   }
   return exitForProblems(io, json, diagnostics)
 }

@@ -1,11 +1,11 @@
 import type { ToolTesterError } from "../../errors.ts"
 import type { Diagnostic, ToolProject } from "../../load-tools.ts"
-import { loadTools } from "../../load-tools.ts"
+import { loadProjectHere } from "../../load-tools.ts"
 import type { ProjectInput } from "../worker-protocol.ts"
 
-/** Loads the project as the shared flags describe it (in the worker: this imports user code). */
+/** Loads the project as the shared flags describe it, in the engine this task runs in (this imports user code). */
 export function loadProject(input: ProjectInput): Promise<ToolProject> {
-  return loadTools({ directory: input.directory, global: input.global, plugins: input.plugins })
+  return loadProjectHere({ directory: input.directory, global: input.global, plugins: input.plugins })
 }
 
 /** A failure of the tool list as a diagnostic, next to the loading ones. */

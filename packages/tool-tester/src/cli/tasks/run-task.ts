@@ -10,6 +10,7 @@ import { toolJsonSchema } from "../../schema/tool-json-schema.ts"
 import { argsFromPairs } from "../key-value-args.ts"
 import type { Reached, RunInput } from "../worker-protocol.ts"
 import { diagnosticOf, loadProject } from "./project.ts"
+import { liveDefinition } from "../../engine/live.ts"
 
 /**
  * A run as `run --json` prints it (the CLI adds `console`): the library's result without the
@@ -77,7 +78,7 @@ function schemaOf(project: ToolProject, id: string): unknown {
   if (id === "invalid") return { properties: { tool: { type: "string" }, error: { type: "string" } } }
   const tool = project.tools.findLast((candidate) => candidate.id === id)
   if (!tool) return undefined
-  const converted = toolJsonSchema(tool.definition.args)
+  const converted = toolJsonSchema(liveDefinition(tool).args)
   return converted.success ? converted.value : undefined
 }
 

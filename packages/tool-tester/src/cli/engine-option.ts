@@ -1,0 +1,46 @@
+// `--engine auto|bun|node` and `--engine-binary PATH`, read by main.ts before the command parses
+// its flags (the engine starts while the CLI loads), with TOOL_TESTER_ENGINE and
+// TOOL_TESTER_ENGINE_BINARY as defaults. The commands accept both flags as shared flags.
+import type { ChosenEngine } from "../engine/choose-engine.ts"
+import { chooseEngine, chooseEngineNow } from "../engine/choose-engine.ts"
+import type { CliIO } from "./_command.ts"
+
+/** The engine flags as they appear in argv (`--engine bun` or `--engine=bun`). */
+export function engineFlags(argv: readonly string[]): { engine?: string; engineBinary?: string } {
+  const flags: { engine?: string; engineBinary?: string } = {}
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!
+    if (argument === "--") break
+    for (const [flag, key] of [
+      ["--engine", "engine"],
+      ["--engine-binary", "engineBinary"],
+    ] as const) {
+      if (argument === flag && index + 1 < argv.length) flags[key] = argv[++index]!
+      else if (argument.startsWith(`${flag}=`)) flags[key] = argument.slice(flag.length + 1)
+    }
+  }
+  return flags
+}
+
+/** The engine chosen without installing anything; `chosen` is undefined when Bun must be installed first. */
+export function chooseEngineEarly(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): { chosen?: ChosenEngine | undefined; error?: unknown } {
+  try {
+    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, directory: directoryFlag(argv) }) }
+  } catch (error) {
+    return { error }
+  }
+}
+
+/** The bun engine asked for with no Bun on this machine: npm's Bun is installed into the cache, once. */
+export async function installEngine(argv: readonly string[], io: CliIO): Promise<ChosenEngine> {
+  io.writeError("tool-tester: no opencode or Bun found; installing npm's bun into tool-tester's cache (once)...\n")
+  return chooseEngine({ ...engineFlags(argv), env: io.env, directory: directoryFlag(argv) })
+}
+
+function directoryFlag(argv: readonly string[]): string | undefined {
+  const index = argv.indexOf("--dir")
+  return index >= 0 ? argv[index + 1] : argv.find((argument) => argument.startsWith("--dir="))?.slice(6)
+}

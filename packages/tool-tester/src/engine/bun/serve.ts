@@ -1,0 +1,151 @@
+// The bun engine's process: the entry Bun runs (`BUN_BE_BUN=1 opencode serve.js`, or `bun
+// serve.js`), bundled into dist/engine/bun-serve.js. It loads one project natively, as opencode
+// does, and runs the whole pipeline here, where the tools' zod objects live: either the CLI's one
+// task, or the library's calls for as long as the Node side keeps the project. Tool output goes to
+// this process's own stdout and stderr; messages go over the IPC channel only.
+import { doctorTask } from "../../cli/tasks/doctor-task.ts"
+import { listTask } from "../../cli/tasks/list-task.ts"
+import { runTask } from "../../cli/tasks/run-task.ts"
+import { schemaTask } from "../../cli/tasks/schema-task.ts"
+import type { Perform } from "../../cli/worker.ts"
+import type { Task, TaskCommand } from "../../cli/worker-protocol.ts"
+import { jsonSafe } from "../../_json-safe.ts"
+import type { ToolTesterErrorCode } from "../../errors.ts"
+import { ToolTesterError } from "../../errors.ts"
+import { getToolSchemas } from "../../list-tools.ts"
+import type { ToolProject } from "../../load-tools.ts"
+import { loadProjectHere } from "../../load-tools.ts"
+import { callTool, runTool } from "../../run-tool.ts"
+import { engineHere } from "../here.ts"
+import type { EngineCall, FromEngine, ToEngine } from "./protocol.ts"
+import { projectSnapshot } from "./snapshot.ts"
+
+// Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
+// that starts `opencode` would get a Bun).
+delete process.env["BUN_BE_BUN"]
+
+const tasks: { [C in TaskCommand]: Perform<C> } = {
+  list: listTask,
+  schema: schemaTask,
+  doctor: doctorTask,
+  run: runTask,
+}
+
+const send = (message: FromEngine) => {
+  if (process.connected) process.send?.(message)
+}
+
+// An error that escapes the tool ends this process, as an uncaught error ends a worker; the Node
+// side reports it with this message.
+const crash = (error: unknown) => {
+  send({ type: "crash", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) })
+  process.exit(70)
+}
+process.on("uncaughtException", crash)
+process.on("unhandledRejection", crash)
+// The Node side went away (it exited, or was killed): end this process and whatever the tools
+// started in its process group.
+process.on("disconnect", () => endGroup())
+
+send({ type: "ready", engine: engineHere() })
+
+let project: Promise<ToolProject> | undefined
+const controllers = new Map<number, AbortController>()
+/** Calls aborted before they reached their tool (the abort can overtake the call while the project loads). */
+const abortedEarly = new Set<number>()
+
+function abort(id: number): void {
+  const controller = controllers.get(id)
+  if (controller) controller.abort(new Error("aborted"))
+  else abortedEarly.add(id)
+}
+
+process.on("message", (message: ToEngine) => {
+  if (message.type === "task") void serveTask(message.cwd, message.task)
+  else if (message.type === "call") void serveCall(message.id, message)
+  else abort(message.id)
+})
+
+async function serveTask(cwd: string, task: Task): Promise<void> {
+  process.chdir(cwd)
+  try {
+    const perform = tasks[task.command] as Perform<TaskCommand>
+    const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
+    const text = JSON.stringify(jsonSafe({ ...(payload as object), engine: engineHere() }))
+    // What the tool printed is in the pipes before the answer; the CLI then ends this process.
+    await flushed()
+    send({ type: "done", payload: text })
+  } catch (error) {
+    await flushed()
+    send({ type: "failed", error: failureOf(error) })
+  }
+}
+
+async function serveCall(id: number, call: EngineCall): Promise<void> {
+  try {
+    const value = await perform(id, call)
+    send({ type: "reply", id, value: JSON.stringify(jsonSafe(value)) })
+  } catch (error) {
+    const failure = failureOf(error)
+    const data = ToolTesterError.isInstance(error) ? error.data : undefined
+    send({ type: "reply", id, error: data === undefined ? failure : { ...failure, data: jsonSafe(data) as never } })
+  } finally {
+    controllers.delete(id)
+  }
+}
+
+async function perform(id: number, call: EngineCall): Promise<unknown> {
+  if (call.method === "load") {
+    if (call.params.directory !== undefined) process.chdir(call.params.directory)
+    project = loadProjectHere(call.params)
+    return projectSnapshot(await project)
+  }
+  if (!project) throw new Error("the engine got a call before the project was loaded")
+  const loaded = await project
+  if (call.method === "schemas") {
+    const schemas = await getToolSchemas(loaded, call.params)
+    if (schemas.success) return schemas
+    const { code, message, data } = schemas.error
+    return { success: false, error: { code, message, data } }
+  }
+  const controller = new AbortController()
+  controllers.set(id, controller)
+  if (abortedEarly.delete(id)) controller.abort(new Error("aborted"))
+  const options = { ...call.params.options, signal: controller.signal }
+  return call.method === "run"
+    ? runTool(loaded, call.params.name, call.params.args, options)
+    : callTool(loaded, call.params.call, options)
+}
+
+function failureOf(error: unknown): { code: ToolTesterErrorCode | "INTERNAL"; message: string } {
+  return ToolTesterError.isInstance(error)
+    ? { code: error.code, message: error.message }
+    : { code: "INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+}
+
+/**
+ * Resolves once everything written to stdout and stderr is handed to the system. Bun keeps what a
+ * full pipe cannot take in memory, and a write's callback does not wait for it: only ending the
+ * stream does (the task is over, nothing the CLI reports is printed after it).
+ */
+function flushed(): Promise<unknown> {
+  return Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise((resolve) => {
+          if (stream.writableFinished) return resolve(undefined)
+          stream.once("finish", resolve)
+          stream.once("error", resolve)
+          stream.end()
+        }),
+    ),
+  )
+}
+
+function endGroup(): never {
+  try {
+    // The engine leads its own process group (it is started detached): this ends the tools' children too.
+    process.kill(-process.pid, "SIGKILL")
+  } catch {}
+  process.exit(0)
+}

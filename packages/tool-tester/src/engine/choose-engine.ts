@@ -1,0 +1,70 @@
+// The one place that decides which engine loads and runs the tools: `bun` (the runtime opencode
+// runs tools in) or `node` (tool-tester's own loader, for machines without opencode or Bun).
+// `--engine` / the `engine` option first, then TOOL_TESTER_ENGINE, then `auto`: bun when one is
+// found on this machine, else node with a notice.
+import { ToolTesterError } from "../errors.ts"
+import type { BunLocation, FindBunOptions } from "./find-bun.ts"
+import { describeBunSource, findBun, resolveBun } from "./find-bun.ts"
+
+export const ENGINE_CHOICES = ["auto", "bun", "node"] as const
+export type EngineChoice = (typeof ENGINE_CHOICES)[number]
+
+/** Which engine loaded and ran the tools: every `--json` document and every project says it. */
+export type EngineInfo = { name: "node" | "bun"; version: string; binary: string }
+
+export type EngineSelection = { name: "node" } | { name: "bun"; location: BunLocation }
+
+export type ChooseEngineOptions = FindBunOptions & {
+  /** `auto` (the default), `bun` or `node`; TOOL_TESTER_ENGINE when not given. */
+  engine?: string | undefined
+}
+
+export type ChosenEngine = {
+  selection: EngineSelection
+  /** One line for stderr when `auto` fell back to node. */
+  notice?: string
+}
+
+/** The engine as asked: the option, else TOOL_TESTER_ENGINE, else auto. Throws for an unknown name. */
+export function engineChoice(options: ChooseEngineOptions): EngineChoice {
+  const fromOption = options.engine !== undefined
+  const given = options.engine ?? options.env["TOOL_TESTER_ENGINE"] ?? "auto"
+  const choice = given === "" ? "auto" : given
+  if ((ENGINE_CHOICES as readonly string[]).includes(choice)) return choice as EngineChoice
+  throw new ToolTesterError(
+    "USAGE",
+    `${fromOption ? "--engine" : "TOOL_TESTER_ENGINE"} is "${given}": use auto, bun or node`,
+    { data: { engine: given } },
+  )
+}
+
+/**
+ * The engine to use without installing anything, or undefined when the bun engine was asked for by
+ * name and no Bun is on this machine yet (then {@link chooseEngine} installs npm's).
+ */
+export function chooseEngineNow(
+  options: ChooseEngineOptions,
+  find: (options: FindBunOptions) => BunLocation | undefined = findBun,
+): ChosenEngine | undefined {
+  const choice = engineChoice(options)
+  if (choice === "node") return { selection: { name: "node" } }
+  const location = find(options)
+  if (location) return { selection: { name: "bun", location } }
+  if (choice === "bun") return undefined
+  return {
+    selection: { name: "node" },
+    notice:
+      "tool-tester: no opencode or Bun found, so tools run on Node, not in the Bun opencode runs them in: install opencode, or pass --engine bun to download Bun",
+  }
+}
+
+/** {@link chooseEngineNow}, installing npm's Bun when the bun engine is asked for and none is here. */
+export async function chooseEngine(options: ChooseEngineOptions & { signal?: AbortSignal }): Promise<ChosenEngine> {
+  return chooseEngineNow(options) ?? { selection: { name: "bun", location: await resolveBun(options) } }
+}
+
+/** "bun 1.3.14 (opencode on PATH: /usr/local/bin/opencode)", for human reports. */
+export function describeEngine(engine: EngineInfo, source?: BunLocation["source"]): string {
+  const where = source === undefined ? engine.binary : `${describeBunSource(source)}: ${engine.binary}`
+  return `${engine.name} ${engine.version} (${where})`
+}

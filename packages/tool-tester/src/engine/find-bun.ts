@@ -1,0 +1,176 @@
+// Where the bun engine's Bun comes from (docs/cli.md, "Engines"), in this order: the binary named
+// by --engine-binary / TOOL_TESTER_ENGINE_BINARY, the user's own `opencode` on PATH (the very Bun
+// their opencode embeds, run with BUN_BE_BUN=1), an opencode binary installed as e2e installs it,
+// then npm's Bun at the version the tested opencode embeds. Only the last one is ever downloaded,
+// and only when the bun engine is asked for by name.
+import { closeSync, openSync, readSync, realpathSync } from "node:fs"
+import path from "node:path"
+import { ToolTesterError } from "../errors.ts"
+import {
+  cachedPackageDirectory,
+  findOnPath,
+  findOpencode,
+  installCachedBinary,
+  isExecutable,
+  platformPackageNames,
+  testedOpencodeVersion,
+} from "../e2e/opencode-binary.ts"
+
+/** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
+export const testedBunVersion = "1.3.14"
+
+/** Where a Bun was found, for the report ("opencode on PATH"). */
+export type BunSource = "option" | "env" | "path" | "opencode-package" | "bun-package" | "current"
+
+export type BunLocation = { binary: string; source: BunSource }
+
+export type FindBunOptions = {
+  /** An explicit binary: a Bun, or an opencode executable. */
+  engineBinary?: string | undefined
+  /** Read for TOOL_TESTER_ENGINE_BINARY and PATH. */
+  env: Record<string, string | undefined>
+  /** The project: an opencode platform package installed there counts as installed. */
+  directory?: string | undefined
+}
+
+/** A Bun already on this machine, or undefined. Never installs anything. Throws when an explicit binary is not executable. */
+export function findBun(options: FindBunOptions): BunLocation | undefined {
+  const explicit = explicitBinary(options)
+  if (explicit) return explicit
+  // tool-tester itself running in Bun: the engine is the Bun it runs in.
+  if (typeof process.versions.bun === "string") return { binary: process.execPath, source: "current" }
+  const onPath = findOnPath("opencode", options.env)
+  const real = onPath === undefined ? undefined : opencodeExecutable(onPath)
+  if (real) return { binary: real, source: "path" }
+  const installed = findOpencode({ directory: options.directory, env: options.env, path: false }) ?? cachedOpencode()
+  if (installed) return { binary: installed, source: "opencode-package" }
+  const bun = cachedBun()
+  return bun ? { binary: bun, source: "bun-package" } : undefined
+}
+
+/** {@link findBun}, else npm's `bun` at {@link testedBunVersion}, installed once into tool-tester's cache. */
+export async function resolveBun(options: FindBunOptions & { signal?: AbortSignal }): Promise<BunLocation> {
+  const found = findBun(options)
+  if (found) return found
+  const [packageName] = bunPackageNames() as [string]
+  const binary = await installCachedBinary({
+    packageName,
+    version: testedBunVersion,
+    binary: path.join("bin", bunBinaryName()),
+    code: "ENGINE_NOT_FOUND",
+    instead: "pass --engine-binary PATH (or install opencode), or use --engine node",
+    signal: options.signal,
+  })
+  return { binary, source: "bun-package" }
+}
+
+/** How the report names where the Bun came from. */
+export function describeBunSource(source: BunSource): string {
+  switch (source) {
+    case "option":
+      return "--engine-binary"
+    case "env":
+      return "TOOL_TESTER_ENGINE_BINARY"
+    case "path":
+      return "opencode on PATH"
+    case "opencode-package":
+      return `installed opencode`
+    case "bun-package":
+      return `npm bun@${testedBunVersion}`
+    case "current":
+      return "the running Bun"
+  }
+}
+
+// --- internal ---
+
+function explicitBinary(options: FindBunOptions): BunLocation | undefined {
+  const fromOption = options.engineBinary !== undefined
+  const given = options.engineBinary ?? options.env["TOOL_TESTER_ENGINE_BINARY"]
+  if (given === undefined || given === "") return undefined
+  const binary = path.resolve(given)
+  if (!isExecutable(binary)) {
+    const name = fromOption ? "--engine-binary" : "TOOL_TESTER_ENGINE_BINARY"
+    throw new ToolTesterError(
+      "ENGINE_NOT_FOUND",
+      `${name} names ${binary}, which is not an executable file: give the path of an opencode or bun binary`,
+      { data: { path: binary } },
+    )
+  }
+  return { binary: opencodeExecutable(binary) ?? binary, source: fromOption ? "option" : "env" }
+}
+
+/**
+ * The executable behind an `opencode` command: itself when it is a binary, else (npm's
+ * `opencode-ai` launcher is a Node script, which would not pass BUN_BE_BUN's process on) the
+ * platform binary installed beside that launcher.
+ */
+function opencodeExecutable(command: string): string | undefined {
+  let real: string
+  try {
+    real = realpathSync(command)
+  } catch {
+    return undefined
+  }
+  if (!isScript(real)) return real
+  for (let directory = path.dirname(real); directory !== path.dirname(directory); directory = path.dirname(directory)) {
+    if (path.basename(directory) !== "opencode-ai") continue
+    for (const name of platformPackageNames()) {
+      for (const candidate of [path.join(directory, "node_modules", name), path.join(path.dirname(directory), name)]) {
+        const binary = path.join(candidate, "bin", process.platform === "win32" ? "opencode.exe" : "opencode")
+        if (isExecutable(binary)) return binary
+      }
+    }
+    return undefined
+  }
+  return undefined
+}
+
+function isScript(file: string): boolean {
+  const head = Buffer.alloc(2)
+  let descriptor: number | undefined
+  try {
+    descriptor = openSync(file, "r")
+    readSync(descriptor, head, 0, 2, 0)
+    return head.toString("latin1") === "#!"
+  } catch {
+    return false
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor)
+  }
+}
+
+/** The opencode binary `e2e --opencode-version` installs, at the tested version. */
+function cachedOpencode(): string | undefined {
+  for (const name of platformPackageNames()) {
+    const binary = path.join(
+      cachedPackageDirectory(name, testedOpencodeVersion),
+      "node_modules",
+      name,
+      "bin",
+      process.platform === "win32" ? "opencode.exe" : "opencode",
+    )
+    if (isExecutable(binary)) return binary
+  }
+  return undefined
+}
+
+function cachedBun(): string | undefined {
+  for (const name of bunPackageNames()) {
+    const installed = path.join(cachedPackageDirectory(name, testedBunVersion), "node_modules", name)
+    const binary = path.join(installed, "bin", bunBinaryName())
+    if (isExecutable(binary)) return binary
+  }
+  return undefined
+}
+
+/** npm's platform packages of Bun (`@oven/bun-linux-x64` ...), most common first. */
+function bunPackageNames(): string[] {
+  const platform = process.platform === "win32" ? "windows" : process.platform
+  const base = `@oven/bun-${platform}-${process.arch}`
+  return [base, `${base}-baseline`, `${base}-musl`, `${base}-musl-baseline`]
+}
+
+function bunBinaryName(): string {
+  return process.platform === "win32" ? "bun.exe" : "bun"
+}

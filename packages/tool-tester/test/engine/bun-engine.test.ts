@@ -1,0 +1,140 @@
+// The library under the bun engine: loadTools() starts one Bun process per project (the opencode
+// binary this repository installs for e2e, run with BUN_BE_BUN=1) and every call goes there.
+import { copyFileSync, mkdirSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, onTestFinished, test } from "vitest"
+import type { ToolProject } from "../../src/index.ts"
+import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../../src/index.ts"
+import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const docsExample = path.join(here, "..", "conformance", "probes", "bun-apis", ".opencode", "tools")
+
+async function load(directory: string): Promise<ToolProject> {
+  const { env, home } = isolatedEnvironment()
+  const project = await loadTools({ directory, env, home, engine: "bun" })
+  onTestFinished(() => closeProject(project))
+  return project
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe("the bun engine, from the library", { timeout: 120_000 }, () => {
+  test("runs the custom-tools docs' Python example (Bun.$) and returns 5", async () => {
+    const directory = tmpProject({})
+    mkdirSync(path.join(directory, ".opencode", "tools"), { recursive: true })
+    for (const file of ["python-add.ts", "add.py"]) {
+      copyFileSync(path.join(docsExample, file), path.join(directory, ".opencode", "tools", file))
+    }
+    const project = await load(directory)
+    expect(project.engine).toMatchObject({ name: "bun", version: "1.3.14" })
+    expect(listTools(project).map((tool) => tool.id)).toContain("python-add")
+    const result = await runTool(project, "python-add", { a: 2, b: 3 })
+    expect(result).toMatchObject({ status: "completed", output: "5", outputPath: undefined })
+  })
+
+  test("one engine process serves every call of a project, and schemas come from where zod lives", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/pid.ts": toolSource(
+        "the engine's pid",
+        "return `${process.pid} ${typeof Bun} ${import.meta.path}`",
+        "{ n: tool.schema.number().describe('a number') }",
+      ),
+    })
+    const project = await load(directory)
+    expect(project.tools[0]).toMatchObject({ id: "pid", description: "the engine's pid" })
+    expect(project.tools[0]!.definition).toBeUndefined()
+    const schemas = await getToolSchemas(project)
+    expect(schemas.success && schemas.value[0]!.parameters).toMatchObject({
+      properties: { n: { type: "number", description: "a number" } },
+    })
+    const outputs = new Set<string>()
+    for (let index = 0; index < 100; index++) outputs.add((await runTool(project, "pid", { n: index })).output)
+    expect(outputs.size).toBe(1)
+    const [pid, bun, file] = [...outputs][0]!.split(" ")
+    expect(Number(pid)).not.toBe(process.pid)
+    expect(bun).toBe("object")
+    // Modules load natively: import.meta is the user's own file, not a prepared copy.
+    expect(file).toBe(path.join(directory, ".opencode/tools/pid.ts"))
+  })
+
+  test("a tool that ends the engine fails its call; the next call gets a new engine", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/pid.ts": toolSource("pid", "return String(process.pid)"),
+      ".opencode/tools/exits.ts": toolSource("exits", "process.exit(3)"),
+      ".opencode/tools/escapes.ts": toolSource(
+        "escapes",
+        'setTimeout(() => { throw new RangeError("from a timer") }, 1); return new Promise(() => {})',
+      ),
+    })
+    const project = await load(directory)
+    const first = Number((await runTool(project, "pid", {})).output)
+    const exited = await runTool(project, "exits", {})
+    expect(exited).toMatchObject({ status: "error", id: "exits", error: { code: "TOOL_EXITED" } })
+    expect(exited.output).toContain("process.exit(3)")
+    const second = Number((await runTool(project, "pid", {})).output)
+    expect(second).not.toBe(first)
+    expect(alive(first)).toBe(false)
+    const escaped = await callTool(project, { name: "ESCAPES", rawArguments: "{}" })
+    expect(escaped).toMatchObject({ id: "escapes", repaired: true, error: { code: "TOOL_EXITED" } })
+    expect(escaped.output).toContain("RangeError: from a timer")
+  })
+
+  test("a busy loop is stopped after its timeout and grace; an abort signal reaches the tool", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/busy.ts": toolSource("busy", "for (;;) {}"),
+      ".opencode/tools/waits.ts": toolSource(
+        "waits",
+        'return new Promise((resolve) => context.abort.addEventListener("abort", () => resolve("aborted: " + String(context.abort.reason))))',
+      ),
+    })
+    const project = await load(directory)
+    const busy = await runTool(project, "busy", {}, { timeoutMs: 200 })
+    expect(busy).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    const controller = new AbortController()
+    const waiting = runTool(project, "waits", {}, { signal: controller.signal })
+    setTimeout(() => controller.abort(new Error("stop")), 100)
+    const waited = await waiting
+    expect(waited.output).toContain("aborted")
+  })
+
+  test("closeProject ends the engine and the processes its tools left running", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/spawns.ts": toolSource(
+        "spawns",
+        'const child = Bun.spawn(["sleep", "600"]); return String(child.pid)',
+      ),
+    })
+    const project = await load(directory)
+    const pid = Number((await runTool(project, "spawns", {})).output)
+    expect(alive(pid)).toBe(true)
+    closeProject(project)
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false)
+  })
+
+  test("a tool file that ends the engine while loading is an IMPORT_FAILED error", async () => {
+    const directory = tmpProject({ ".opencode/tools/bye.ts": "process.exit(9)\n" })
+    const { env, home } = isolatedEnvironment()
+    await expect(loadTools({ directory, env, home, engine: "bun" })).rejects.toMatchObject({
+      code: "IMPORT_FAILED",
+      message: expect.stringContaining("process.exit(9)"),
+    })
+  })
+
+  test("a missing engine binary, and an unknown engine, are clear errors", async () => {
+    const directory = tmpProject({})
+    await expect(loadTools({ directory, engineBinary: "/nope/opencode" })).rejects.toMatchObject({
+      code: "ENGINE_NOT_FOUND",
+      message: expect.stringContaining("/nope/opencode"),
+    })
+    await expect(loadTools({ directory, engine: "deno" as never })).rejects.toMatchObject({ code: "USAGE" })
+  })
+})
