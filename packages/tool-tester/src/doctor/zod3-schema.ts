@@ -1,4 +1,4 @@
-import { zodToJsonSchema } from "zod-to-json-schema"
+import { createRequire } from "node:module"
 
 /** A zod 3 schema (from any copy): it has `_def.typeName` and no `_zod`, so opencode does not treat it as zod. */
 export function isZod3Schema(value: unknown): boolean {
@@ -26,6 +26,7 @@ export function zod3ShapeSchema(shape: Record<string, unknown>): Record<string, 
     // An optional arg is an absent key, not an "anything or nothing" schema: convert what it wraps.
     const def = (value as { _def: { typeName: string; innerType?: unknown } })._def
     const inner = def.typeName === "ZodOptional" && isZod3Schema(def.innerType) ? def.innerType : value
+    const { zodToJsonSchema } = converter()
     const { $schema: _, ...schema } = zodToJsonSchema(inner as Parameters<typeof zodToJsonSchema>[0], {
       $refStrategy: "none",
     }) as Record<string, unknown>
@@ -33,4 +34,11 @@ export function zod3ShapeSchema(shape: Record<string, unknown>): Record<string, 
     if (!optional) required.push(key)
   }
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) }
+}
+
+// --- internal ---
+
+/** Loaded on the first zod 3 schema only: the package costs ~15 ms to load, and most projects have none. */
+function converter(): typeof import("zod-to-json-schema") {
+  return createRequire(import.meta.url)("zod-to-json-schema") as typeof import("zod-to-json-schema")
 }

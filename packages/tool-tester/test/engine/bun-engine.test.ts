@@ -45,7 +45,7 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     const directory = tmpProject({
       ".opencode/tools/pid.ts": toolSource(
         "the engine's pid",
-        "return `${process.pid} ${typeof Bun} ${import.meta.path}`",
+        'return [process.pid, typeof Bun, import.meta.path].join(" ")',
         "{ n: tool.schema.number().describe('a number') }",
       ),
     })
