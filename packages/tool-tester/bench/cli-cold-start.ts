@@ -13,7 +13,10 @@
 // Two more rows measure the isolation choice on their own: a node process that runs the
 // precompiled tool in a worker thread, and one that runs it in a child process.
 //
-// Targets: tool-tester at most 1.5x the precompiled node run, and faster than tsx.
+// Targets: tool-tester (node engine) at most 1.5x the precompiled node run, and faster than tsx;
+// tool-tester with the bun engine (the opencode binary this repository installs, run as Bun) at
+// most 1.0x the precompiled node run. "bun alone" is that Bun running the TypeScript tool file
+// with no tool-tester at all: the floor of the bun engine.
 
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -22,6 +25,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { transformSync } from "esbuild"
+import { findBun } from "../src/engine/find-bun.ts"
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } })
 const rounds = Number(values.rounds)
@@ -35,24 +39,29 @@ if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
 const project = createProject()
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
 const expected = "Weather in Paris: sunny, 21 degrees"
+const bun = findBun({ env: process.env, directory: packageRoot })
+if (!bun) {
+  console.error("No opencode or Bun found for the bun engine rows: install the repository's dependencies")
+  process.exit(1)
+}
+const runArgs = ["run", "weather", "--dir", project, "--no-global", "--json", "--args", '{"city":"Paris"}']
 
 type Variant = { name: string; command: string[]; read?: (stdout: string) => string; informational?: boolean }
 const variants: Variant[] = [
   {
     name: "tool-tester run",
-    command: [
-      process.execPath,
-      bin,
-      "run",
-      "weather",
-      "--dir",
-      project,
-      "--no-global",
-      "--json",
-      "--args",
-      '{"city":"Paris"}',
-    ],
+    command: [process.execPath, bin, ...runArgs, "--engine", "node"],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
+  },
+  {
+    name: "tool-tester run, bun engine",
+    command: [process.execPath, bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
+    read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
+  },
+  {
+    name: "bun alone (TypeScript)",
+    command: [bun.binary, path.join(project, "run-typescript.ts")],
+    informational: true,
   },
   { name: "node (precompiled JS)", command: [process.execPath, path.join(project, "run-precompiled.mjs")] },
   { name: "tsx", command: [process.execPath, tsxCli, path.join(project, "run-typescript.ts")] },
@@ -85,6 +94,10 @@ try {
   console.log(
     `${ratio <= 1.5 ? "PASS" : "FAIL"}  tool-tester run is ${ratio.toFixed(2)}x the precompiled node run (target: at most 1.5x)`,
   )
+  const bunRatio = warm.get("tool-tester run, bun engine")! / precompiled
+  console.log(
+    `${bunRatio <= 1.0 ? "PASS" : "FAIL"}  tool-tester run with the bun engine is ${bunRatio.toFixed(2)}x the precompiled node run (target: at most 1.0x)`,
+  )
   console.log(
     `${toolTester < tsx ? "PASS" : "FAIL"}  tool-tester run ${toolTester < tsx ? "is faster than" : "is not faster than"} tsx (${ms(toolTester)} vs ${ms(tsx)})`,
   )
@@ -111,7 +124,7 @@ function measure(list: Variant[], options: { freshTmp?: boolean; rounds?: number
   for (let round = -1; round < count; round++) {
     for (const variant of list) {
       const tmp = options.freshTmp ? mkdtempSync(path.join(project, "tmp-")) : undefined
-      const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env
+      const env = { ...process.env, BUN_BE_BUN: "1", ...(tmp ? { TMPDIR: tmp } : {}) }
       const started = performance.now()
       const child = spawnSync(variant.command[0]!, variant.command.slice(1), { cwd: project, env, encoding: "utf8" })
       const elapsed = performance.now() - started
