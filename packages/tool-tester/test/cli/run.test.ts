@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { fixture, jsonError, runCli, useTmpDir } from "../helpers.ts"
+import { fixture, jsonError, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 const basic = fixture("cli-basic")
 const outcomes = fixture("cli-run-outcomes")
@@ -185,63 +185,6 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(jsonError(result).code).toBe("TOOL_NOT_FOUND")
   })
 
-  test("a tool that throws exits 4; the model reads the message", async () => {
-    const result = await run(["throws", "--dir", outcomes])
-    expect(result.exitCode).toBe(4)
-    expect(result.json()).toMatchObject({ status: "error", output: "boom from tool", error: { code: "TOOL_THREW" } })
-    expect(jsonError(result).code).toBe("TOOL_THREW")
-  })
-
-  test("a tool that returns something opencode cannot send exits 4", async () => {
-    const result = await run(["bad_result", "--dir", outcomes])
-    expect(result.exitCode).toBe(4)
-    expect(result.json()).toMatchObject({
-      output: "undefined is not an object (evaluating 'mo.output')",
-      error: { code: "TOOL_BAD_RESULT" },
-    })
-  })
-
-  test("a tool that calls process.exit exits 4 and the report still comes, with what it printed", async () => {
-    const result = await run(["exits", "--dir", outcomes])
-    expect(result.exitCode).toBe(4)
-    const json = result.json()
-    expect(json).toMatchObject({ name: "exits", id: "exits", status: "error", error: { code: "TOOL_EXITED" } })
-    expect(json.output).toContain("process.exit(3)")
-    expect(json.console.stdout).toBe("about to exit\n")
-  })
-
-  test("an error thrown from a timer inside the tool exits 4", async () => {
-    const result = await run(["escapes", "--dir", outcomes, "--timeout", "10000"])
-    expect(result.exitCode).toBe(4)
-    expect(result.json().output).toContain("escaped from a timer")
-  })
-
-  test("--timeout fires the tool's abort signal first: exit 5, and what it printed on abort is kept", async () => {
-    const result = await run(["waits_for_abort", "--dir", outcomes, "--timeout", "300"])
-    expect(result.exitCode).toBe(5)
-    const json = result.json()
-    expect(json).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
-    expect(json.console.stderr).toBe("abort signal received\n")
-    expect(jsonError(result).code).toBe("TOOL_TIMEOUT")
-  })
-
-  test("a tool in a busy loop is stopped after the timeout and grace period: exit 5", async () => {
-    const started = performance.now()
-    const result = await run(["busy_loop", "--dir", outcomes, "--timeout", "300"])
-    expect(result.exitCode).toBe(5)
-    expect(result.json()).toMatchObject({ name: "busy_loop", id: "busy_loop", error: { code: "TOOL_TIMEOUT" } })
-    expect(performance.now() - started).toBeLessThan(20_000)
-  })
-
-  test("a tool that prints a gigabyte cannot break the report: 64 KiB kept, the rest counted", async () => {
-    const result = await run(["prints_a_gigabyte", "--dir", outcomes])
-    expect(result.exitCode).toBe(0)
-    const json = result.json()
-    expect(json.output).toBe("printed a gigabyte")
-    expect(json.console.stdout).toHaveLength(64 * 1024)
-    expect(json.console.droppedBytes.stdout).toBe(1024 * 1024 * 1024 - 64 * 1024)
-  })
-
   test("the human report marks the model's view and shows the tool's console output apart", async () => {
     const result = await runCli(["run", "greet", "name=Ada", "--no-global"], { cwd: basic })
     expect(result.exitCode).toBe(0)
@@ -360,5 +303,142 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(error.message).toContain(`cannot write its prepared copy to ${notAFolder}/`)
     expect(error.message).toContain("(ENOTDIR): make the temporary folder writable, or point TMPDIR to one that is")
     expect(readFileSync(notAFolder, "utf8")).toBe("")
+  })
+})
+
+// Every isolation promise holds under both engines: the bun engine's process and the node
+// engine's worker thread.
+describe.each(["bun", "node"])(
+  "tool-tester run isolates the tool under the %s engine",
+  { timeout: 60_000 },
+  (engine) => {
+    const engineFlag = ["--engine", engine]
+    test("a tool that throws exits 4; the model reads the message", async () => {
+      const result = await run([...engineFlag, "throws", "--dir", outcomes])
+      expect(result.exitCode).toBe(4)
+      expect(result.json()).toMatchObject({ status: "error", output: "boom from tool", error: { code: "TOOL_THREW" } })
+      expect(jsonError(result).code).toBe("TOOL_THREW")
+    })
+
+    test("a tool that returns something opencode cannot send exits 4", async () => {
+      const result = await run([...engineFlag, "bad_result", "--dir", outcomes])
+      expect(result.exitCode).toBe(4)
+      expect(result.json()).toMatchObject({
+        output: "undefined is not an object (evaluating 'mo.output')",
+        error: { code: "TOOL_BAD_RESULT" },
+      })
+    })
+
+    test("a tool that calls process.exit exits 4 and the report still comes, with what it printed", async () => {
+      const result = await run([...engineFlag, "exits", "--dir", outcomes])
+      expect(result.exitCode).toBe(4)
+      const json = result.json()
+      expect(json).toMatchObject({ name: "exits", id: "exits", status: "error", error: { code: "TOOL_EXITED" } })
+      expect(json.output).toContain("process.exit(3)")
+      expect(json.console.stdout).toBe("about to exit\n")
+    })
+
+    test("an error thrown from a timer inside the tool exits 4", async () => {
+      const result = await run([...engineFlag, "escapes", "--dir", outcomes, "--timeout", "10000"])
+      expect(result.exitCode).toBe(4)
+      expect(result.json().output).toContain("escaped from a timer")
+    })
+
+    test("--timeout fires the tool's abort signal first: exit 5, and what it printed on abort is kept", async () => {
+      const result = await run([...engineFlag, "waits_for_abort", "--dir", outcomes, "--timeout", "300"])
+      expect(result.exitCode).toBe(5)
+      const json = result.json()
+      expect(json).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+      expect(json.console.stderr).toBe("abort signal received\n")
+      expect(jsonError(result).code).toBe("TOOL_TIMEOUT")
+    })
+
+    test("a tool in a busy loop is stopped after the timeout and grace period: exit 5", async () => {
+      const started = performance.now()
+      const result = await run([...engineFlag, "busy_loop", "--dir", outcomes, "--timeout", "300"])
+      expect(result.exitCode).toBe(5)
+      expect(result.json()).toMatchObject({ name: "busy_loop", id: "busy_loop", error: { code: "TOOL_TIMEOUT" } })
+      expect(performance.now() - started).toBeLessThan(20_000)
+    })
+
+    test("a tool that prints a gigabyte cannot break the report: 64 KiB kept, the rest counted", async () => {
+      const result = await run([...engineFlag, "prints_a_gigabyte", "--dir", outcomes])
+      expect(result.exitCode).toBe(0)
+      const json = result.json()
+      expect(json.output).toBe("printed a gigabyte")
+      expect(json.console.stdout).toHaveLength(64 * 1024)
+      expect(json.console.droppedBytes.stdout).toBe(1024 * 1024 * 1024 - 64 * 1024)
+    })
+  },
+)
+
+describe("tool-tester run and the engine", { timeout: 60_000 }, () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  test("bun engine: a child process the tool started and did not wait for is gone once run exits", async () => {
+    const directory = useTmpDir()
+    writeFiles(directory, {
+      ".opencode/tools/leaves_a_child.ts": `import { spawn } from "node:child_process"
+export default {
+  description: "starts sleep and returns its pid without waiting",
+  args: {},
+  async execute() {
+    const child = spawn("sleep", ["600"], { stdio: "ignore" })
+    return String(child.pid)
+  },
+}
+`,
+    })
+    const result = await run(["leaves_a_child", "--dir", directory, "--engine", "bun"])
+    expect(result.exitCode).toBe(0)
+    const pid = Number(result.json().output)
+    expect(pid).toBeGreaterThan(0)
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false)
+  })
+
+  test("the docs' Python example returns 5 under the bun engine; under node, run says why it cannot", async () => {
+    const directory = useTmpDir()
+    const example = path.join(packageRoot, "test", "conformance", "probes", "bun-apis", ".opencode", "tools")
+    writeFiles(directory, {
+      ".opencode/tools/python-add.ts": readFileSync(path.join(example, "python-add.ts"), "utf8"),
+      ".opencode/tools/add.py": readFileSync(path.join(example, "add.py"), "utf8"),
+      ".git/HEAD": "ref: refs/heads/main\n",
+      // The tool imports @opencode-ai/plugin, from this package's node_modules as under .opencode/.
+    })
+    symlinkSync(path.join(packageRoot, "node_modules"), path.join(directory, "node_modules"), "dir")
+    const bun = await runCli(["run", "python-add", "a=2", "b=3", "--dir", directory, "--no-global", "--engine", "bun"])
+    expect(bun.exitCode).toBe(0)
+    expect(bun.stdout).toContain("\n5\n── end of output")
+    expect(bun.stdout).toMatch(/engine {6}bun 1\.3\.14 \(/)
+    const node = await runCli([
+      "run",
+      "python-add",
+      "a=2",
+      "b=3",
+      "--dir",
+      directory,
+      "--no-global",
+      "--engine",
+      "node",
+    ])
+    expect(node.exitCode).toBe(4)
+    expect(node.stdout).toContain("Bun is not defined")
+    expect(node.stderr).toContain("this tool uses Bun's API, which opencode has and the node engine does not")
+  })
+
+  test("an unknown --engine and a missing --engine-binary are one-line usage errors", async () => {
+    const unknown = await run(["greet", "--dir", basic, "--engine", "deno"])
+    expect(unknown.exitCode).toBe(1)
+    expect(jsonError(unknown)).toMatchObject({ code: "USAGE", message: expect.stringContaining('"deno"') })
+    const missing = await run(["greet", "--dir", basic, "--engine-binary", "/nope/opencode"])
+    expect(missing.exitCode).toBe(1)
+    expect(jsonError(missing)).toMatchObject({ code: "ENGINE_NOT_FOUND" })
   })
 })
