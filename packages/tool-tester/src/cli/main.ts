@@ -43,6 +43,7 @@ Usage:
                      [--validate] [--deny PERMISSION]... [--max-lines N] [--max-bytes N] [--timeout MS]
                      [--provider NPM] [--model ID] [--data-dir DIR] [--no-global] [--json]
   tool-tester doctor [--dir DIR] [--plugin SPEC]... [--no-global] [--json]
+  (list, schema, run and doctor also take [--engine auto|bun|node] [--engine-binary PATH])
   tool-tester e2e    [--dir DIR] [--plugin SPEC]... --script SCRIPT.json [--opencode PATH | --opencode-version V]
                      [--model ID] [--provider NPM] [--config JSON] [--timeout MS] [--json]
 
@@ -50,6 +51,10 @@ Options:
   --dir DIR            Project directory (default: the working directory)
   --plugin SPEC        Also load this plugin: a module path, a package folder or a package name
   --no-global          Leave out the user-level config folders (~/.config/opencode, ~/.opencode)
+  --engine E           What loads and runs the tools: bun (opencode's runtime, from the opencode
+                       on PATH, an installed opencode or npm's bun), node, or auto (default: bun when
+                       found, else node); also TOOL_TESTER_ENGINE
+  --engine-binary PATH The opencode or bun executable for the bun engine; also TOOL_TESTER_ENGINE_BINARY
   --provider NPM       The provider's npm package (default @ai-sdk/openai-compatible)
   --model ID           The model id (default mock-model); with --provider it selects built-ins and schema fixes
   --tool ID            schema: only this tool
@@ -67,7 +72,7 @@ Options:
   -v, --version        Show the version
 
 Exit codes:
-  0 ran and completed    1 usage    2 arguments failed validation    3 a file failed to load or the
+  0 ran and completed    1 usage (or no engine)    2 arguments failed validation    3 a file failed to load or the
   tool list would break  4 the tool threw or returned something opencode cannot send
   5 timeout              6 the call was rerouted to invalid
 

@@ -1,6 +1,7 @@
 import path from "node:path"
 import type { Diagnostic, ToolProject } from "../load-tools.ts"
 import { displayPath, withoutFilePrefix } from "./_paths.ts"
+import { bunApiHint } from "./bun-api.ts"
 import type { Finding } from "./finding.ts"
 
 /**
@@ -34,8 +35,11 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
   switch (diagnostic.code) {
     case "IMPORT_FAILED": {
       const missing = diagnostic.data?.["missingPackage"]
-      const advice =
-        typeof missing === "string" && file !== null
+      // `bun` and `bun:*` are Bun's own modules: nothing to install, the node engine lacks them.
+      const bunHint = project.engine.name === "node" ? bunApiHint(diagnostic.message) : undefined
+      const advice = bunHint
+        ? `; ${bunHint}`
+        : typeof missing === "string" && file !== null
           ? `; install it: ${installCommand(project, file, missing, cwd)}`
           : "; opencode fails its whole tool list when one file does not import: fix the file"
       return { code: "IMPORT_FAILED", severity: "error", file, message: message + advice }

@@ -3,6 +3,7 @@
 // their opencode embeds, run with BUN_BE_BUN=1), an opencode binary installed as e2e installs it,
 // then npm's Bun at the version the tested opencode embeds. Only the last one is ever downloaded,
 // and only when the bun engine is asked for by name.
+import { execFile } from "node:child_process"
 import { closeSync, openSync, readSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
@@ -62,6 +63,16 @@ export async function resolveBun(options: FindBunOptions & { signal?: AbortSigna
     signal: options.signal,
   })
   return { binary, source: "bun-package" }
+}
+
+/** The version of the Bun an opencode (or bun) executable is: `BUN_BE_BUN=1 <binary> --version`; "unknown" when it does not say. */
+export function embeddedBunVersion(binary: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(binary, ["--version"], { env: { ...process.env, BUN_BE_BUN: "1" }, timeout: 10_000 }, (error, stdout) => {
+      const version = String(stdout).trim()
+      resolve(error === null && /^\d+\.\d+\.\d+/.test(version) ? version : "unknown")
+    })
+  })
 }
 
 /** How the report names where the Bun came from. */

@@ -74,11 +74,15 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
       )
       expect(result.exitCode, result.stderr).toBe(0)
       const run = JSON.parse(result.stdout) as {
+        opencode: string
+        engine: { name: string; version: string; binary: string }
         model: string
         tools: Array<{ function: { name: string } }>
         calls: Array<{ as_called: { name: string }; result: string; status: string }>
       }
       expect(run.model).toBe("mock/gpt-5")
+      // The tools ran in the Bun that this opencode embeds.
+      expect(run.engine).toEqual({ name: "bun", version: "1.3.14", binary: run.opencode })
       const offered = run.tools.map((tool) => tool.function.name)
       expect(offered).toEqual(expect.arrayContaining(["apply_patch", "greet", "math_add", "shout"]))
       expect(offered).not.toContain("task")

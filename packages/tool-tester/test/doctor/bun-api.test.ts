@@ -158,4 +158,17 @@ describe("bunApiHint", () => {
     expect(bunApiHint("ReferenceError: Deno is not defined")).toBeUndefined()
     expect(bunApiHint("Received protocol 'https:'")).toBeUndefined()
   })
+
+  test("a tool file that fails to import Bun's module gets the engine advice, not an npm install", async () => {
+    const { findings } = await doctor({
+      ".opencode/tools/db.ts": `import { Database } from "bun:sqlite"\n${tool("new Database()")}`,
+      ".opencode/tools/shell.ts": `import { $ } from "bun"\n${tool("await $`ls`")}`,
+    })
+    const failures = findings.filter((finding) => finding.code === "IMPORT_FAILED")
+    expect(failures).toHaveLength(2)
+    for (const failure of failures) {
+      expect(failure.message).toContain("run with --engine bun")
+      expect(failure.message).not.toContain("npm install")
+    }
+  })
 })

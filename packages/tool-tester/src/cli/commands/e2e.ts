@@ -4,6 +4,8 @@ import type { E2EResult } from "../../e2e/e2e-result.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
 import { parseScriptText } from "../../e2e/script.ts"
 import { formatTranscript } from "../../e2e/transcript.ts"
+import type { EngineInfo } from "../../engine/choose-engine.ts"
+import { embeddedBunVersion } from "../../engine/find-bun.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
@@ -70,7 +72,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     // A timeout or a failed run still has a result: print it, then the failure.
     const partial = ToolTesterError.isInstance(error) ? error.data?.["result"] : undefined
     if (partial !== undefined && ToolTesterError.isInstance(error)) {
-      print(io, json, partial as E2EResult)
+      await print(io, json, partial as E2EResult)
       reportFailure(io, json, { code: error.code, message: error.message })
       return error.code === "OPENCODE_FAILED" ? EXIT_LOAD_FAILED : exitCodeFor(error.code)
     }
@@ -78,7 +80,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   } finally {
     stopListening()
   }
-  print(io, json, result)
+  await print(io, json, result)
   const { exitCode, reason } = verdict(result)
   if (reason) reportFailure(io, json, reason)
   return exitCode
@@ -86,8 +88,15 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
 
 // --- internal ---
 
-function print(io: CliIO, json: boolean, result: E2EResult): void {
-  io.write(json ? `${JSON.stringify(result)}\n` : formatTranscript(result, { color: colorEnabled() }))
+/** The transcript, or the JSON document with the engine the tools ran in: the Bun that opencode embeds. */
+async function print(io: CliIO, json: boolean, result: E2EResult): Promise<void> {
+  if (!json) return io.write(formatTranscript(result, { color: colorEnabled() }))
+  const engine: EngineInfo = {
+    name: "bun",
+    version: await embeddedBunVersion(result.opencode),
+    binary: result.opencode,
+  }
+  io.write(`${JSON.stringify({ ...result, engine })}\n`)
 }
 
 /**
