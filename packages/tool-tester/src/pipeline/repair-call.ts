@@ -1,3 +1,4 @@
+import { inBun } from "../engine/here.ts"
 import { jsonParseErrorMessage } from "./json-parse-error.ts"
 import type { ToolEntry } from "./tool-list.ts"
 
@@ -36,8 +37,9 @@ export function resolveCall(call: RawToolCall, prepared: readonly ToolEntry[]): 
   try {
     return { kind: "run", id, args: JSON.parse(call.rawArguments), repaired }
   } catch (error) {
-    // The model reads Bun's wording of the parse error, not Node's.
-    const reason = jsonParseErrorMessage(call.rawArguments) ?? (error instanceof Error ? error.message : String(error))
+    // The model reads Bun's wording of the parse error: the engine's own in Bun, else rebuilt.
+    const thrown = error instanceof Error ? error.message : String(error)
+    const reason = inBun ? thrown : (jsonParseErrorMessage(call.rawArguments) ?? thrown)
     const message = `Invalid input for tool ${id}: JSON parsing failed: Text: ${call.rawArguments}.\nError message: ${reason}`
     if (repaired) return { kind: "failed", id, message }
     return { kind: "invalid", args: { tool: call.name, error: message } }
