@@ -71,6 +71,14 @@ try {
     ["run", "math_add", "--dir", example, "--no-global", "--raw-args", "{not json"],
     6,
   )
+  step("A tool that uses Bun's API (Bun.file, Bun.$), run in Bun as opencode runs it", toolTester, [
+    "run",
+    "line_count",
+    "--dir",
+    example,
+    "--no-global",
+    "file=.opencode/tools/math.ts",
+  ])
   step("Why a tool would not work in opencode", toolTester, ["doctor", "--dir", example, "--no-global"])
 } finally {
   rmSync(project, { recursive: true, force: true })
