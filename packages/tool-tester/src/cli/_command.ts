@@ -103,6 +103,14 @@ export function loadFailure(outcome: IsolatedOutcome, loadTimeoutMs: number): Fa
           }
         : undefined
     case "exited":
+      if (!outcome.started) {
+        const why = outcome.crash ?? `it exited with code ${outcome.exitCode}`
+        const said = outcome.console.stderr.trim().split("\n")[0]
+        return {
+          code: "ENGINE_FAILED",
+          message: `the bun engine ${outcome.engine.binary} did not start (${why}${said ? `: ${said}` : ""}); give --engine-binary an opencode or bun executable, or use --engine node`,
+        }
+      }
       return outcome.phase === "load"
         ? {
             code: "IMPORT_FAILED",

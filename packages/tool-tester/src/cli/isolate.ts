@@ -30,7 +30,15 @@ export type IsolatedOutcome = {
   /** Nothing came back in time: in `load` while importing the tool files, in `run` while the tool ran. */
   | { kind: "timeout"; phase: Phase; reached: Reached | undefined }
   /** The engine ended before answering: process.exit (with its code), or a crash (with its message). */
-  | { kind: "exited"; phase: Phase; reached: Reached | undefined; exitCode: number; crash: string | undefined }
+  | {
+      kind: "exited"
+      phase: Phase
+      reached: Reached | undefined
+      exitCode: number
+      crash: string | undefined
+      /** False when the engine ended before it was up (a binary that is not a Bun): no user code ran. */
+      started: boolean
+    }
 )
 
 export type Phase = "load" | "run"
@@ -48,9 +56,12 @@ export type IsolateOptions = {
 }
 
 /** An engine started ahead of its task, so its start-up overlaps the CLI's own argument handling. */
-export type StartedWorker =
-  | { kind: "thread"; command: TaskCommand; worker: Worker; capture: SharedArrayBuffer }
-  | { kind: "process"; command: TaskCommand; child: EngineProcess; capture: StreamCapture; location: BunLocation }
+export type StartedWorker = {
+  command: TaskCommand
+  host: Host
+  /** Where the bun engine's Bun was found; undefined for the node engine's thread. */
+  source: BunLocation["source"] | undefined
+}
 
 /**
  * Starts the engine for a command: a worker thread (workers/<command>.js) for the node engine, a
@@ -63,7 +74,7 @@ export function startWorker(command: TaskCommand, selection: EngineSelection = {
     const capture = captureStreams(child.stdout!, child.stderr!)
     child.unref()
     child.channel?.unref()
-    return { kind: "process", command, child, capture, location: selection.location }
+    return { command, host: processHost(child, capture, selection.location), source: selection.location.source }
   }
   const capture = createCaptureBuffer()
   const workerData: WorkerData = { command, capture }
@@ -77,7 +88,7 @@ export function startWorker(command: TaskCommand, selection: EngineSelection = {
   worker.stdout.resume()
   worker.stderr.resume()
   worker.unref()
-  return { kind: "thread", command, worker, capture }
+  return { command, host: threadHost(worker, capture), source: undefined }
 }
 
 /** Gives the task to a started engine (or a new node one) and waits for the outcome, within the timeouts. */
@@ -89,7 +100,7 @@ export function runIsolated(
   const startedAt = performance.now()
   if (started.command !== task.command)
     throw new Error(`the engine was started for ${started.command}, not ${task.command}`)
-  const host = hostOf(started)
+  const { host } = started
   host.give(task)
 
   return new Promise((resolve) => {
@@ -111,7 +122,7 @@ export function runIsolated(
         resolve({
           ...outcome,
           ...reported,
-          ...(started.kind === "process" ? { engineSource: started.location.source } : {}),
+          ...(started.source === undefined ? {} : { engineSource: started.source }),
         })
       })
     }
@@ -141,7 +152,7 @@ export function runIsolated(
     host.onCrash((message) => {
       crash = message
     })
-    host.onExit((exitCode) => finish({ kind: "exited", phase, reached, exitCode, crash }))
+    host.onExit((exitCode) => finish({ kind: "exited", phase, reached, exitCode, crash, started: host.started() }))
   })
 }
 
@@ -153,7 +164,7 @@ type Reported = "console" | "durationMs" | "engine" | "engineSource"
 
 type HostMessage = WorkerMessage | { type: "crash"; message: string } | { type: "ready"; engine: EngineInfo }
 
-/** What runIsolated needs of an engine, whichever it is. */
+/** What runIsolated needs of an engine, whichever it is. Made when the engine starts, so nothing it says is missed. */
 type Host = {
   give: (task: Task) => void
   onMessage: (listener: (message: HostMessage) => void) => void
@@ -163,12 +174,8 @@ type Host = {
   stop: (waitMs: number) => Promise<void>
   console: () => CapturedConsole
   engine: () => EngineInfo
-}
-
-function hostOf(started: StartedWorker): Host {
-  return started.kind === "thread"
-    ? threadHost(started.worker, started.capture)
-    : processHost(started.child, started.capture, started.location)
+  /** Whether the engine came up (a thread always does). */
+  started: () => boolean
 }
 
 function threadHost(worker: Worker, capture: SharedArrayBuffer): Host {
@@ -205,6 +212,7 @@ function threadHost(worker: Worker, capture: SharedArrayBuffer): Host {
       }),
     console: () => readCapture(capture),
     engine: engineHere,
+    started: () => true,
   }
 }
 
@@ -213,33 +221,44 @@ const DRAIN_MS = 1_000
 
 function processHost(child: EngineProcess, capture: StreamCapture, location: BunLocation): Host {
   let engine: EngineInfo = { name: "bun", version: "unknown", binary: location.binary }
+  let ready = false
   child.on("message", (message: FromEngine) => {
-    if (message.type === "ready") engine = message.engine
+    if (message.type !== "ready") return
+    engine = message.engine
+    ready = true
   })
-  let exited = false
+  // The engine may end (a binary that is not a Bun) before the CLI gives it the task: its exit
+  // and its spawn error are kept for listeners that come later.
+  let exitCode: number | undefined
+  let spawnError: string | undefined
   const exit = new Promise<void>((resolve) => {
-    child.once("exit", () => {
-      exited = true
+    child.once("exit", (code: number | null, signal: NodeJS.Signals | null) => {
+      exitCode ??= code ?? exitCodeOfSignal(signal)
       resolve()
+    })
+    // A binary that cannot be started at all gets no "exit" event.
+    child.once("error", (error: Error) => {
+      spawnError = `the bun engine could not start: ${error.message}`
+      if (child.pid === undefined) {
+        exitCode ??= 127
+        resolve()
+      }
     })
   })
   return {
     give: (task) => {
+      if (!child.connected) return
       child.ref()
       child.channel?.ref()
       child.send({ type: "task", cwd: process.cwd(), task })
     },
     onMessage: (listener) => child.on("message", listener),
-    onCrash: (listener) =>
-      child.on("error", (error: Error) => listener(`the bun engine could not start: ${error.message}`)),
-    onExit: (listener) =>
-      child.on("exit", (code: number | null, signal: NodeJS.Signals | null) =>
-        listener(code ?? exitCodeOfSignal(signal)),
-      ),
+    onCrash: (listener) => void exit.then(() => spawnError !== undefined && listener(spawnError)),
+    onExit: (listener) => void exit.then(() => listener(exitCode!)),
     stop: async (waitMs) => {
       // The engine flushes its output before it answers. A timed-out tool gets its grace period;
       // then the whole group goes, and what it printed is read to the end.
-      if (!exited && waitMs > 0) await Promise.race([exit, delay(waitMs)])
+      if (exitCode === undefined && waitMs > 0) await Promise.race([exit, delay(waitMs)])
       endEngine(child)
       await Promise.race([capture.ended, delay(DRAIN_MS)])
       child.stdout?.destroy()
@@ -248,6 +267,7 @@ function processHost(child: EngineProcess, capture: StreamCapture, location: Bun
     },
     console: () => capture.read(),
     engine: () => engine,
+    started: () => ready,
   }
 }
 

@@ -440,5 +440,8 @@ export default {
     const missing = await run(["greet", "--dir", basic, "--engine-binary", "/nope/opencode"])
     expect(missing.exitCode).toBe(1)
     expect(jsonError(missing)).toMatchObject({ code: "ENGINE_NOT_FOUND" })
+    const notBun = await run(["greet", "--dir", basic, "--engine-binary", "/bin/false"])
+    expect(notBun.exitCode).toBe(1)
+    expect(jsonError(notBun)).toMatchObject({ code: "ENGINE_FAILED", message: expect.stringContaining("/bin/false") })
   })
 })

@@ -129,6 +129,14 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     })
   })
 
+  test("a binary that is not a Bun is ENGINE_FAILED, not blamed on a tool file", async () => {
+    const directory = tmpProject({ ".opencode/tools/fine.ts": toolSource("fine") })
+    await expect(loadTools({ directory, engine: "bun", engineBinary: "/bin/false" })).rejects.toMatchObject({
+      code: "ENGINE_FAILED",
+      message: expect.stringContaining("/bin/false"),
+    })
+  })
+
   test("a missing engine binary, and an unknown engine, are clear errors", async () => {
     const directory = tmpProject({})
     await expect(loadTools({ directory, engineBinary: "/nope/opencode" })).rejects.toMatchObject({

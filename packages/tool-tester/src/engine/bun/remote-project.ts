@@ -135,6 +135,7 @@ export class RemoteEngine {
   ): Promise<Outcome> {
     const child = this.#start()
     const id = this.#nextId++
+    if (!child.connected) return Promise.resolve({ kind: "exited", exitCode: child.exitCode, crash: this.#crash })
     return new Promise<Outcome>((resolve) => {
       let timer: NodeJS.Timeout | undefined
       const abort = () => child.send({ type: "abort", id })
@@ -176,7 +177,9 @@ export class RemoteEngine {
     const child = spawnEngine(this.#location, { cwd: this.#options.directory, console: "inherit" })
     this.#child = child
     this.#crash = undefined
+    let ready = false
     child.on("message", (message: FromEngine) => {
+      if (message.type === "ready") ready = true
       if (message.type === "crash") this.#crash = message.message
       if (message.type !== "reply") return
       this.#settle(
@@ -194,7 +197,13 @@ export class RemoteEngine {
       }),
     )
     child.on("exit", (code: number | null, signal: NodeJS.Signals | null) =>
-      this.#ended(child, { kind: "exited", exitCode: code ?? (signal ? 128 : null), crash: this.#crash }),
+      this.#ended(child, {
+        kind: "exited",
+        exitCode: code ?? (signal ? 128 : null),
+        crash: ready
+          ? this.#crash
+          : `could not start ${this.#location.binary}: it exited with code ${code ?? signal} before it was up`,
+      }),
     )
     idle(child)
     return child
