@@ -16,7 +16,8 @@ const needsWorker = WORKER_COMMANDS.find(
 // that it starts while the rest of the CLI loads. A bad choice is reported once the CLI is up.
 const early = needsWorker ? chooseEngineEarly(argv, process.env) : undefined
 const worker = needsWorker && early?.chosen ? startWorker(needsWorker, early.chosen.selection) : undefined
-if (worker) (await import("./_warm-up.ts")).warmProcessCaches()
+// The node engine's worker sorts the tool list in this process; the bun engine does it in Bun.
+if (worker && worker.source === undefined) (await import("./_warm-up.ts")).warmProcessCaches()
 
 const { readFileSync } = await import("node:fs")
 const { ToolTesterError } = await import("../errors.ts")
