@@ -16,7 +16,8 @@
 // Targets: tool-tester (node engine) at most 1.5x the precompiled node run, and faster than tsx;
 // tool-tester with the bun engine (the opencode binary this repository installs, run as Bun) at
 // most 1.0x the precompiled node run. "bun alone" is that Bun running the TypeScript tool file
-// with no tool-tester at all: the floor of the bun engine.
+// with no tool-tester at all; "floor: node + bun engine" is what any CLI run by Node pays before
+// it can report: Node starting, the engine starting with its task ready, Node exiting at the answer.
 
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -61,6 +62,11 @@ const variants: Variant[] = [
   {
     name: "bun alone (TypeScript)",
     command: [bun.binary, path.join(project, "run-typescript.ts")],
+    informational: true,
+  },
+  {
+    name: "floor: node + bun engine",
+    command: [process.execPath, path.join(project, "engine-floor.cjs"), bun.binary],
     informational: true,
   },
   { name: "node (precompiled JS)", command: [process.execPath, path.join(project, "run-precompiled.mjs")] },
@@ -195,6 +201,39 @@ console.log(await tool.execute({ city: "Paris" }, context))`
   writeFileSync(
     path.join(directory, "in-worker.mjs"),
     `import { Worker } from "node:worker_threads"\nconst worker = new Worker(new URL("./run-precompiled.mjs", import.meta.url), { stdout: true })\nlet text = ""\nworker.stdout.on("data", (chunk) => (text += chunk))\nworker.on("exit", () => process.stdout.write(text))\n`,
+  )
+  // The floor of any Node-hosted CLI with the bun engine: Node starts, spawns the engine with the
+  // task ready, and exits at its answer (no flags read, no report printed).
+  const task = {
+    type: "task",
+    cwd: directory,
+    task: {
+      command: "run",
+      input: {
+        directory,
+        global: false,
+        plugins: [],
+        model: { npm: "@ai-sdk/openai-compatible", providerID: "mock", modelID: "mock-model" },
+        name: "weather",
+        args: { form: "json", value: { city: "Paris" } },
+        validate: false,
+        deny: [],
+        timeoutMs: 60_000,
+      },
+    },
+  }
+  writeFileSync(
+    path.join(directory, "engine-floor.cjs"),
+    `const { spawn } = require("node:child_process")
+const child = spawn(process.argv[2], [${JSON.stringify(path.join(packageRoot, "dist", "engine", "bun-serve.js"))}], { env: { ...process.env, BUN_BE_BUN: "1" }, stdio: ["ignore", "ignore", "ignore", "ipc"], serialization: "json", detached: true })
+child.send(${JSON.stringify(task)})
+child.on("message", (message) => {
+  if (message.type !== "done") return
+  console.log(JSON.parse(message.payload).result.output)
+  process.kill(-child.pid, "SIGKILL")
+  process.exit(0)
+})
+`,
   )
   writeFileSync(
     path.join(directory, "in-child.mjs"),
