@@ -5,6 +5,7 @@ import { remoteEngineOf } from "./engine/bun/remote-project.ts"
 import { executeCall } from "./pipeline/execute-call.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
+import type { ThrownDetails } from "./pipeline/normalize-result.ts"
 import type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
 
 export type RunOptions = {
@@ -58,7 +59,12 @@ export type RunResult = {
   metadataCalls: MetadataRecord[]
   durationMs: number
   /** Why the call failed, when it did (the model still reads `output`). */
-  error?: { code: ToolTesterErrorCode; message: string }
+  error?: {
+    code: ToolTesterErrorCode
+    message: string
+    /** What the tool threw, beyond the message the model reads (TOOL_THREW). */
+    thrown?: ThrownDetails
+  }
 }
 
 /** Runs a tool by name with arguments already parsed, as opencode runs a model's call. */

@@ -9,7 +9,7 @@ import type { ModelSelection } from "./builtins.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
 import { defaultDataDirectory } from "./data-directory.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
-import { normalizeResult, thrownText } from "./normalize-result.ts"
+import { normalizeResult, thrownDetails, thrownText } from "./normalize-result.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
 import type { RawToolCall } from "./repair-call.ts"
@@ -70,10 +70,10 @@ export async function executeCall(
     result.durationMs = Math.round(Number(process.hrtime.bigint() - started) / 10_000) / 100
     return result
   }
-  const fail = (code: ToolTesterErrorCode, output: string, message = output) => {
+  const fail = (code: ToolTesterErrorCode, output: string, message = output, thrown?: unknown) => {
     result.status = "error"
     result.output = output
-    result.error = { code, message }
+    result.error = thrown === undefined ? { code, message } : { code, message, thrown: thrownDetails(thrown) }
     return finish()
   }
 
@@ -108,7 +108,7 @@ export async function executeCall(
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
   } catch (error) {
-    return fail("TOOL_THREW", thrownText(error), `a tool.execute.before hook threw: ${thrownText(error)}`)
+    return fail("TOOL_THREW", thrownText(error), `a tool.execute.before hook threw: ${thrownText(error)}`, error)
   }
 
   if (options.validate) {
@@ -149,7 +149,7 @@ export async function executeCall(
     )
   } catch (error) {
     if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT") return fail("TOOL_TIMEOUT", error.message)
-    return fail("TOOL_THREW", thrownText(error), `${tool.file}: ${tool.id} threw: ${thrownText(error)}`)
+    return fail("TOOL_THREW", thrownText(error), `${tool.file}: ${tool.id} threw: ${thrownText(error)}`, error)
   } finally {
     options.signal?.removeEventListener("abort", abortFromCaller)
   }
@@ -182,7 +182,7 @@ export async function executeCall(
   try {
     await runAfterHooks(project, tool, sessionID, callID, result)
   } catch (error) {
-    return fail("TOOL_THREW", thrownText(error), `a tool.execute.after hook threw: ${thrownText(error)}`)
+    return fail("TOOL_THREW", thrownText(error), `a tool.execute.after hook threw: ${thrownText(error)}`, error)
   }
   return finish()
 }

@@ -51,6 +51,30 @@ export function normalizeResult(
 }
 
 /** The text the model reads when a tool throws: the message of an Error, the value of anything else. */
+/** What was thrown, for the report: the model reads only its message (thrownText). */
+export type ThrownDetails = {
+  /** The class (`TypeError`, `MyError`), or the type of a non-Error value (`string`). */
+  name: string
+  message: string
+  code?: string | number
+  /** The cause, described the same way (one level deep is kept per cause, up to 5 causes). */
+  cause?: ThrownDetails
+  stack?: string
+}
+
+export function thrownDetails(error: unknown, depth = 0): ThrownDetails {
+  if (typeof error !== "object" || error === null) return { name: typeof error, message: String(error) }
+  const record = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown; stack?: unknown }
+  const details: ThrownDetails = {
+    name: typeof record.name === "string" ? record.name : (error.constructor?.name ?? "Object"),
+    message: thrownText(error),
+  }
+  if (typeof record.code === "string" || typeof record.code === "number") details.code = record.code
+  if (record.cause !== undefined && depth < 5) details.cause = thrownDetails(record.cause, depth + 1)
+  if (typeof record.stack === "string") details.stack = record.stack
+  return details
+}
+
 export function thrownText(error: unknown): string {
   if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
     return error.message

@@ -4,6 +4,7 @@ import { defaultDataDirectory } from "../../pipeline/data-directory.ts"
 import { agentRules } from "../../pipeline/permissions.ts"
 import { resolveCall } from "../../pipeline/repair-call.ts"
 import { preparedTools } from "../../pipeline/tool-list.ts"
+import type { ThrownDetails } from "../../pipeline/normalize-result.ts"
 import type { RunOptions, RunResult } from "../../run-tool.ts"
 import { callTool, runTool } from "../../run-tool.ts"
 import { toolJsonSchema } from "../../schema/tool-json-schema.ts"
@@ -19,7 +20,7 @@ import { liveDefinition } from "../../engine/live.ts"
 export type RunJson = Omit<RunResult, "metadataCalls" | "attachments" | "outputPath" | "error"> & {
   attachments: unknown[] | null
   outputPath: string | null
-  error?: { code: string; message: string }
+  error?: { code: string; message: string; thrown?: ThrownDetails }
 }
 
 export type RunPayload = { result: RunJson; diagnostics: Diagnostic[] }
