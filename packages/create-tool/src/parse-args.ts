@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util"
+import { closestName } from "./did-you-mean.ts"
 import { CreateToolError } from "./errors.ts"
 
 // The command line, read into plain values. No defaults are applied here: a value left undefined
@@ -56,7 +57,7 @@ export function parseArguments(argv: readonly string[]): CliArguments {
   try {
     parsed = parse(argv)
   } catch (error) {
-    throw usageError(error)
+    throw usageError(error, argv)
   }
   const { values, positionals } = parsed
   if (positionals.length > 1) {
@@ -90,40 +91,76 @@ export function parseArguments(argv: readonly string[]): CliArguments {
 
 // --- internal ---
 
+const options = {
+  dir: { type: "string" },
+  global: { type: "boolean" },
+  plugin: { type: "boolean" },
+  exports: { type: "string" },
+  template: { type: "string", short: "t" },
+  js: { type: "boolean" },
+  description: { type: "string" },
+  "no-test": { type: "boolean" },
+  force: { type: "boolean" },
+  "no-interactive": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies Record<string, { type: "string" | "boolean"; short?: string }>
+
+type OptionName = keyof typeof options
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      dir: { type: "string" },
-      global: { type: "boolean" },
-      plugin: { type: "boolean" },
-      exports: { type: "string" },
-      template: { type: "string", short: "t" },
-      js: { type: "boolean" },
-      description: { type: "string" },
-      "no-test": { type: "boolean" },
-      force: { type: "boolean" },
-      "no-interactive": { type: "boolean" },
-      yes: { type: "boolean", short: "y" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-  })
+  return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
 }
 
-function usageError(error: unknown): CreateToolError {
+/**
+ * parseArgs names only the letter it stopped at (`-r` of `-rf`); the message names what the user
+ * typed. The tokens of a lenient parse say which word of argv holds the option at fault.
+ */
+function usageError(error: unknown, argv: readonly string[]): CreateToolError {
   const code = (error as { code?: string }).code
-  const message = (error as Error).message
-  const option = /'(-[^' ]*)/.exec(message)?.[1] ?? ""
+  const fault = faultyOption(argv, code)
+  if (fault === undefined) {
+    return new CreateToolError("USAGE", `${(error as Error).message} See create-tool --help.`, { cause: error })
+  }
   const text =
-    code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
-      ? `Unknown option ${option}: see create-tool --help.`
-      : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing|ambiguous/.test(message)
-        ? `Option ${option} needs a value: see create-tool --help.`
-        : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
-          ? `Option ${option} takes no value: see create-tool --help.`
-          : `${message} See create-tool --help.`
-  return new CreateToolError("USAGE", text, { cause: error })
+    fault.kind === "unknown"
+      ? unknownOptionText(fault.word)
+      : fault.kind === "no-value"
+        ? `Option ${fault.option} needs a value: see create-tool --help.`
+        : fault.kind === "dash-value"
+          ? `Option ${fault.option} needs a value, not the option ${JSON.stringify(fault.word)} (for a value that starts with -, write ${fault.option}=VALUE): see create-tool --help.`
+          : `Option ${fault.option} takes no value: see create-tool --help.`
+  return new CreateToolError("USAGE", text, { cause: error, data: { argument: fault.word } })
+}
+
+type Fault = { kind: "unknown" | "no-value" | "dash-value" | "value"; word: string; option: string }
+
+function faultyOption(argv: readonly string[], code: string | undefined): Fault | undefined {
+  const { tokens } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: false, tokens: true })
+  for (const token of tokens) {
+    if (token.kind !== "option") continue
+    const word = argv[token.index] ?? token.rawName
+    const option = Object.hasOwn(options, token.name) ? options[token.name as OptionName] : undefined
+    if (option === undefined) {
+      if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return { kind: "unknown", word, option: token.rawName }
+      continue
+    }
+    if (code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") continue
+    if (option.type === "boolean" && token.value !== undefined) return { kind: "value", word, option: token.rawName }
+    if (option.type === "string" && token.value === undefined) return { kind: "no-value", word, option: token.rawName }
+    if (option.type === "string" && !token.inlineValue && token.value?.startsWith("-")) {
+      return { kind: "dash-value", word: token.value, option: token.rawName }
+    }
+  }
+  return undefined
+}
+
+/** `Unknown option "-rf"`, with the option meant when the word is close to one (`--forse`, `-plugin`). */
+function unknownOptionText(word: string): string {
+  // Compared without its dashes, so a long option typed with one dash (-plugin) finds its name.
+  const name = word.replace(/^-+/, "").split("=")[0]!
+  const meant = closestName(name, Object.keys(options))
+  const hint = meant === undefined ? "see create-tool --help." : `did you mean --${meant}? See create-tool --help.`
+  return `Unknown option ${JSON.stringify(word)}: ${hint}`
 }
