@@ -46,6 +46,51 @@ describe("opencode.json merging", () => {
   })
 })
 
+describe("tool_output limits", () => {
+  const refused: Array<[string, unknown, string]> = [
+    ["max_lines", 0, "0"],
+    ["max_lines", -1, "-1"],
+    ["max_lines", "2", '"2"'],
+    ["max_lines", 1.5, "1.5"],
+    ["max_lines", null, "null"],
+    ["max_bytes", 0, "0"],
+    ["max_bytes", -1, "-1"],
+    ["max_bytes", "2", '"2"'],
+    ["max_bytes", 0.5, "0.5"],
+    ["max_bytes", true, "true"],
+  ]
+  test.each(refused)(
+    "tool_output.%s = %j fails with the file, the key, the value and what opencode requires",
+    async (key, value, shown) => {
+      const directory = tmpProject({ "opencode.json": JSON.stringify({ tool_output: { [key]: value } }) })
+      const file = path.join(directory, "opencode.json")
+      const error = await loadTools({ directory, global: false }).catch((caught: unknown) => caught)
+      expect(error).toMatchObject({ code: "CONFIG_INVALID", data: { file, key: `tool_output.${key}`, value } })
+      expect((error as Error).message).toBe(
+        `${file}: tool_output.${key} is ${shown}, but opencode requires a whole number greater than 0; opencode refuses to start with it: set a positive whole number, or remove the key for the default (${key === "max_lines" ? 2000 : 51200})`,
+      )
+    },
+  )
+
+  test("a tool_output that is not an object fails too", async () => {
+    const directory = tmpProject({ ".opencode/opencode.json": `{ "tool_output": 5 }` })
+    await expect(loadTools({ directory, global: false })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringContaining("tool_output is 5, but opencode requires an object"),
+      data: { file: path.join(directory, ".opencode", "opencode.json"), key: "tool_output", value: 5 },
+    })
+  })
+
+  test("whole numbers greater than 0 are taken, in every file", async () => {
+    const directory = tmpProject({
+      "opencode.json": `{ "tool_output": { "max_lines": 1 } }`,
+      ".opencode/opencode.json": `{ "tool_output": { "max_bytes": 1e6 } }`,
+    })
+    const loaded = await loadTools({ directory, global: false })
+    expect(loaded.config.tool_output).toEqual({ max_lines: 1, max_bytes: 1_000_000 })
+  })
+})
+
 describe("permission rules", () => {
   test("match opencode's wildcards", () => {
     expect(wildcardMatch("/tmp/x/*", "/tmp/*")).toBe(true)

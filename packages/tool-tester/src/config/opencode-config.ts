@@ -72,6 +72,17 @@ export function readConfigFile(file: string): Result<OpencodeConfig> {
       ),
     }
   }
+  const problem = toolOutputProblem((value as OpencodeConfig).tool_output)
+  if (problem) {
+    return {
+      success: false,
+      error: new ToolTesterError(
+        "CONFIG_INVALID",
+        `${file}: ${problem.message}; opencode refuses to start with it: ${problem.fix}`,
+        { data: { file, key: problem.key, value: problem.value } },
+      ),
+    }
+  }
   return { success: true, value: value as OpencodeConfig }
 }
 
@@ -99,6 +110,46 @@ function parseJsonc(text: string, errors: ParseError[]): unknown {
 
 function jsoncParser(): typeof import("jsonc-parser") {
   return createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser")
+}
+
+/** The truncation limits opencode reads from `tool_output`, with their defaults (spec §4.1). */
+const toolOutputLimits = { max_lines: 2000, max_bytes: 51200 } as const
+
+/**
+ * What is wrong with `tool_output`, if anything. opencode refuses to start when a limit is not a
+ * number greater than 0 (0, -1 and "2" observed, spec §14.4); a fraction is refused here too, since
+ * a limit counts whole lines and bytes.
+ */
+function toolOutputProblem(
+  toolOutput: unknown,
+): { key: string; value: unknown; message: string; fix: string } | undefined {
+  if (toolOutput === undefined) return undefined
+  if (!isPlainObject(toolOutput)) {
+    return {
+      key: "tool_output",
+      value: toolOutput,
+      message: `tool_output is ${describeValue(toolOutput)}, but opencode requires an object such as {"max_lines": 2000, "max_bytes": 51200}`,
+      fix: "make it an object, or remove it for the defaults",
+    }
+  }
+  for (const [name, fallback] of Object.entries(toolOutputLimits)) {
+    const value = toolOutput[name]
+    if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value > 0)) continue
+    return {
+      key: `tool_output.${name}`,
+      value,
+      message: `tool_output.${name} is ${describeValue(value)}, but opencode requires a whole number greater than 0`,
+      fix: `set a positive whole number, or remove the key for the default (${fallback})`,
+    }
+  }
+  return undefined
+}
+
+/** A config value as it reads in the file: strings quoted, so "2" is told apart from 2. */
+function describeValue(value: unknown): string {
+  if (typeof value === "number") return String(value)
+  const json = JSON.stringify(value)
+  return json === undefined ? String(value) : json
 }
 
 function configFilesIn(folder: string, names: readonly string[]): string[] {

@@ -108,6 +108,35 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
     ])
   })
 
+  test.each(["bun", "node"])(
+    'reports a tool_output limit opencode refuses (0, -1, "2", 1.5) as CONFIG_INVALID, exit 3 (%s engine)',
+    async (engine) => {
+      const cases = [
+        ["tool-output-zero", "tool_output.max_lines is 0"],
+        ["tool-output-negative", "tool_output.max_bytes is -1"],
+        ["tool-output-string", 'tool_output.max_lines is "2"'],
+        ["tool-output-fraction", "tool_output.max_bytes is 1.5"],
+      ]
+      for (const [name, said] of cases) {
+        const directory = fixture(`hostile/${name}`)
+        const result = await runCli(["doctor", "--dir", directory, "--no-global", "--json", "--engine", engine!])
+        expect(result.exitCode).toBe(3)
+        const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+        expect(findings).toEqual([
+          {
+            code: "CONFIG_INVALID",
+            severity: "error",
+            file: `${directory}/opencode.json`,
+            message: expect.stringContaining(`${said}, but opencode requires a whole number greater than 0`),
+          },
+        ])
+        const human = await runCli(["doctor", "--no-global", "--engine", engine!], { cwd: directory })
+        expect(human.exitCode).toBe(3)
+        expect(human.stdout).toContain(`✖ error   opencode.json: ${said}, but opencode requires`)
+      }
+    },
+  )
+
   test("reports a plugin that cannot be loaded as PLUGIN_LOAD_FAILED", async () => {
     const result = await runCli([
       "doctor",

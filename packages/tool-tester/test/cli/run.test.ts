@@ -237,6 +237,20 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(result.json().output).toContain("Use Grep to search")
   })
 
+  test.each(["bun", "node"])(
+    "a tool_output limit opencode refuses fails before the tool runs: CONFIG_INVALID, exit 3 (%s engine)",
+    async (engine) => {
+      const directory = fixture("hostile/tool-output-string")
+      const result = await run(["lines", "--dir", directory, "--engine", engine])
+      expect(result.exitCode).toBe(3)
+      expect(result.stdout).toBe("")
+      expect(jsonError(result)).toEqual({
+        code: "CONFIG_INVALID",
+        message: `${directory}/opencode.json: tool_output.max_lines is "2", but opencode requires a whole number greater than 0; opencode refuses to start with it: set a positive whole number, or remove the key for the default (2000)`,
+      })
+    },
+  )
+
   test("--deny makes ctx.ask() reject with opencode's message", async () => {
     const allowed = await run(["asks", "--dir", outcomes, "permission=probe"])
     expect(allowed.exitCode).toBe(0)
