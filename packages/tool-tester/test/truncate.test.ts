@@ -118,6 +118,18 @@ describe("truncateOutput", () => {
     expect(await readdir(outputDir)).toEqual([path.basename(result.outputPath)])
   })
 
+  test.each([
+    ["a surrogate pair across the 1 MiB write boundary", `${"a".repeat((1 << 20) - 1)}😀\n${numberedLines(3000)}`],
+    ["a lone low surrogate right after the boundary, a pair before it", `${"a".repeat((1 << 20) - 2)}😀\udc00 tail`],
+    ["a lone high surrogate right before the boundary", `${"a".repeat((1 << 20) - 1)}\ud800x tail`],
+    ["a lone low surrogate right at the boundary", `${"a".repeat(1 << 20)}\udc00 tail`],
+    ["a pair right after the boundary", `${"a".repeat(1 << 20)}😀 tail`],
+  ])("saves exactly Buffer.from(text) with %s", async (_case, text) => {
+    const result = await truncateOutput(text, { hasTaskTool: true, outputDir: await useTmpDir() })
+    if (!result.truncated) throw new Error("expected a truncated result")
+    expect((await readFile(result.outputPath)).equals(Buffer.from(text))).toBe(true)
+  })
+
   test("rejects when the output folder cannot be created, leaving nothing behind", async () => {
     const directory = await useTmpDir()
     const blocker = path.join(directory, "not-a-folder")

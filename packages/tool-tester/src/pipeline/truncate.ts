@@ -114,7 +114,7 @@ function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
       if (code === newline) break
       if (code < 0x80) size += 1
       else if (code < 0x800) size += 2
-      else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
+      else if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1))) {
         size += 4
         index += 1
       } else size += 3 // rest of the BMP, and lone surrogates (written as U+FFFD)
@@ -131,6 +131,10 @@ function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
 }
 
 const newline = 10
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff
@@ -175,9 +179,10 @@ function hint(outputPath: string, hasTaskTool: boolean): string {
 const writeChunkLength = 1 << 20
 
 /**
- * Writes `text` as UTF-8 to a `.tmp` sibling, flushes it, then renames it into place, so the
- * final name never holds half a file. The temporary name starts with `tool_` too, so a file left
- * by a crash is swept by opencode's 7-day cleanup.
+ * Writes `text` as UTF-8, byte for byte what `Buffer.from(text)` holds (lone surrogates as U+FFFD,
+ * as opencode's write of the string encodes them, in Bun as in Node), to a `.tmp` sibling, flushes
+ * it, then renames it into place, so the final name never holds half a file. The temporary name
+ * starts with `tool_` too, so a file left by a crash is swept by opencode's 7-day cleanup.
  */
 async function writeAtomically(finalPath: string, text: string): Promise<void> {
   // Loaded here: most runs truncate nothing, and a worker pays ~1 ms to load node:fs/promises.
@@ -189,8 +194,12 @@ async function writeAtomically(finalPath: string, text: string): Promise<void> {
     try {
       for (let start = 0; start < text.length; ) {
         let end = Math.min(start + writeChunkLength, text.length)
-        // Never cut a surrogate pair in two: each half alone would be written as U+FFFD.
-        if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end -= 1
+        // Never cut a surrogate pair in two: each half alone would be written as U+FFFD. Only a
+        // high surrogate just before the cut and a low one just after it are a pair; a lone low
+        // surrogate after the cut is U+FFFD either way, and moving the cut back would split the
+        // pair before it.
+        if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end)))
+          end -= 1
         const bytes = Buffer.from(text.slice(start, end), "utf8")
         for (let written = 0; written < bytes.length; ) {
           written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten

@@ -375,6 +375,17 @@ describe.each(["bun", "node"])(
       expect(performance.now() - started).toBeLessThan(20_000)
     })
 
+    test("the saved full output is byte for byte Buffer.from(output), lone surrogates at the write boundary too", async () => {
+      const data = useTmpDir()
+      const directory = fixture("hostile/surrogate-at-write-boundary")
+      const result = await run([...engineFlag, "surrogate_at_boundary", "--dir", directory, "--data-dir", data])
+      expect(result.exitCode).toBe(0)
+      const json = result.json()
+      expect(json.truncated).toBe(true)
+      const expected = Buffer.from(`${"a".repeat(2 ** 20 - 2)}\ud83d\ude00\udc00 tail`)
+      expect(readFileSync(json.outputPath!).equals(expected)).toBe(true)
+    })
+
     test("a tool that prints a gigabyte cannot break the report: 64 KiB kept, the rest counted", async () => {
       const result = await run([...engineFlag, "prints_a_gigabyte", "--dir", outcomes])
       expect(result.exitCode).toBe(0)
