@@ -1,4 +1,4 @@
-import { builtinModules } from "node:module"
+import { npmPackageNameProblem } from "./npm-package-name.ts"
 
 // What a name must be for opencode to offer the tool and for model providers to accept it. Each
 // check returns the problem as a one-line message, or undefined when the name is fine, so the CLI
@@ -38,7 +38,7 @@ export const maximumToolIdLength = 64
  */
 export function toolNameProblem(name: string): string | undefined {
   if (name.trim() === "") return "The tool name is empty: give one, such as my-tool."
-  if (name.includes("/") || name.includes("\\") || name === "." || name === "..") {
+  if (isPath(name)) {
     return `"${name}" is a path: give a plain name such as my-tool, and the folder with --dir.`
   }
   const badCharacter = [...name].find((character) => !/[A-Za-z0-9_-]/.test(character))
@@ -91,21 +91,27 @@ export function exportNamesProblem(
   return undefined
 }
 
-/** Problem with the npm package name of a --plugin package, or undefined. */
+/**
+ * Problem with the npm package name of a --plugin package, or undefined: npm's rules for a new
+ * package (see npm-package-name.ts), a lowercase scope, and a last part that can name the package
+ * folder and the tool.
+ */
 export function packageNameProblem(packageName: string): string | undefined {
+  if (packageName.trim() === "") return "The package name is empty: give one, such as opencode-my-tool."
   const { scope, name } = splitPackageName(packageName)
+  if (isPath(name)) return toolNameProblem(name)
+  if (scope === undefined && packageName.startsWith("@")) {
+    return `"${packageName}" is a scope without a name: write ${packageName}/NAME, such as ${packageName}/opencode-my-tool.`
+  }
   if (scope !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(scope)) {
     return `"${packageName}" has an invalid scope: npm scopes are lowercase letters, digits, -, . and _.`
   }
-  const toolProblem = toolNameProblem(name)
-  if (toolProblem !== undefined) return toolProblem
-  if (name !== name.toLowerCase()) return `"${packageName}" has capital letters: npm package names are lowercase.`
-  if (name.startsWith("_")) return `"${packageName}" starts with _: npm package names cannot.`
-  if (scope === undefined && builtinModules.includes(name)) {
-    return `"${packageName}" is the name of a Node.js core module: npm refuses it.`
+  const npmProblem = npmPackageNameProblem(packageName)
+  if (npmProblem !== undefined) return npmProblem
+  if (name === "node_modules") {
+    return `"${packageName}" would go in a node_modules folder, which package managers own: choose another name.`
   }
-  if (packageName.length > 214) return `"${packageName}" is longer than the 214 characters npm accepts.`
-  return undefined
+  return toolNameProblem(name)
 }
 
 /** The id opencode gives an export of `<toolName>.ts`: the file name, or `<file>_<export>`. */
@@ -130,6 +136,10 @@ export function pascalCase(name: string): string {
 }
 
 // --- internal ---
+
+function isPath(name: string): boolean {
+  return name.includes("/") || name.includes("\\") || name === "." || name === ".."
+}
 
 const windowsReservedNames = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i
 

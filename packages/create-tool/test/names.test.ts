@@ -73,6 +73,15 @@ describe("packageNameProblem", () => {
     ["http", "Node.js core module"],
     ["my.plugin", 'contains "."'],
     ["", "empty"],
+    ["node_modules", "is a name npm reserves"],
+    ["favicon.ico", "is a name npm reserves"],
+    [".hidden", 'starts with "."'],
+    ["-weather", 'starts with "-"'],
+    ["@me/.weather", 'starts with "."'],
+    ["@me/node_modules", "node_modules folder, which package managers own"],
+    ["@me", "a scope without a name: write @me/NAME"],
+    ["@me/wea(ther", 'contains "("'],
+    [`@${"a".repeat(210)}/weather`, "at most 214"],
   ])("rejects %j: %s", (name, reason) => {
     expect(packageNameProblem(name)).toContain(reason)
   })

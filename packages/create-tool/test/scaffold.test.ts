@@ -200,6 +200,7 @@ describe("refuses", () => {
     [{ name: "" }, "INVALID_NAME"],
     [{ name: "my.tool" }, "INVALID_NAME"],
     [{ name: "Weather", location: "plugin" as const }, "INVALID_PACKAGE_NAME"],
+    [{ name: "node_modules", location: "plugin" as const }, "INVALID_PACKAGE_NAME"],
     [{ name: "hello", template: "rust" }, "UNKNOWN_TEMPLATE"],
     [{ name: "hello", exports: ["a-b"] }, "INVALID_EXPORT_NAME"],
     [{ name: "hello", template: "python", exports: ["python"] }, "INVALID_EXPORT_NAME"],
