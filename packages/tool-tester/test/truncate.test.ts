@@ -135,7 +135,12 @@ describe("truncateOutput", () => {
     const blocker = path.join(directory, "not-a-folder")
     await writeFile(blocker, "")
     const outputDir = path.join(blocker, "tool-output")
-    await expect(truncateOutput("x".repeat(51201), { hasTaskTool: true, outputDir })).rejects.toThrow()
+    await expect(truncateOutput("x".repeat(51201), { hasTaskTool: true, outputDir })).rejects.toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^cannot save the full output of a truncated call in .*\/not-a-folder\/tool-output \(ENOTDIR: .*\): use a data folder you can write to \(run --data-dir, or the dataDirectory option\)$/,
+      ),
+    })
     expect(await readdir(directory)).toEqual(["not-a-folder"])
   })
 

@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
@@ -12,4 +13,33 @@ export function opencodeDataDirectory(
   home = os.homedir(),
 ): string {
   return path.join(env["XDG_DATA_HOME"] || path.join(home, ".local", "share"), "opencode")
+}
+
+/**
+ * Why truncated outputs could not be saved under `directory` (in `directory/tool-output`), or
+ * undefined when they can: the nearest part of that path that exists must be a folder this
+ * process can write to (the rest is created). Checked before a run, so a bad data folder fails
+ * at once rather than after the tool ran.
+ */
+export function dataDirectoryProblem(directory: string): string | undefined {
+  let existing = path.join(path.resolve(directory), "tool-output")
+  for (;;) {
+    try {
+      if (!statSync(existing).isDirectory()) return `${existing} is a file, not a folder`
+      break
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      // ENOTDIR: a file further up, found on the way up.
+      if (code !== "ENOENT" && code !== "ENOTDIR") return `${existing} cannot be read (${code ?? String(error)})`
+      const parent = path.dirname(existing)
+      if (parent === existing) return `no part of ${directory} exists`
+      existing = parent
+    }
+  }
+  try {
+    accessSync(existing, constants.W_OK | constants.X_OK)
+  } catch (error) {
+    return `${existing} cannot be written to (${(error as NodeJS.ErrnoException).code ?? String(error)})`
+  }
+  return undefined
 }

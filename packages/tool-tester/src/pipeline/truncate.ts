@@ -8,6 +8,7 @@
 // millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
 
 import path from "node:path"
+import { ToolTesterError } from "../errors.ts"
 import { ascendingId } from "./ascending-id.ts"
 
 export interface TruncationLimits {
@@ -75,7 +76,8 @@ export function formatTruncatedContent(plan: TruncationPlan, outputPath: string,
 /**
  * opencode's `Truncate.output` for custom tools: returns `text` untouched when it is within the
  * limits, otherwise saves the full text to `outputDir/tool_<ascending id>` (no extension,
- * written to a temporary file then renamed) and returns the preview with the hint.
+ * written to a temporary file then renamed) and returns the preview with the hint. Throws a
+ * `USAGE` ToolTesterError when the file cannot be saved there.
  */
 export async function truncateOutput(text: string, options: TruncateOptions): Promise<TruncateResult> {
   const plan = planTruncation(text, {
@@ -84,7 +86,17 @@ export async function truncateOutput(text: string, options: TruncateOptions): Pr
   })
   if (plan === null) return { content: text, truncated: false }
   const outputPath = path.resolve(options.outputDir, ascendingId("tool"))
-  await writeAtomically(outputPath, text)
+  try {
+    await writeAtomically(outputPath, text)
+  } catch (error) {
+    // opencode dies here (its write is `orDie`); tool-tester's data folder is the caller's choice.
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ToolTesterError(
+      "USAGE",
+      `cannot save the full output of a truncated call in ${path.dirname(outputPath)} (${reason}): use a data folder you can write to (run --data-dir, or the dataDirectory option)`,
+      { data: { outputDir: path.dirname(outputPath) }, cause: error },
+    )
+  }
   return { content: formatTruncatedContent(plan, outputPath, options.hasTaskTool), truncated: true, outputPath }
 }
 

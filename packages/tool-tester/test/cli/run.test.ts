@@ -386,6 +386,64 @@ describe.each(["bun", "node"])(
       expect(readFileSync(json.outputPath!).equals(expected)).toBe(true)
     })
 
+    test("--data-dir naming a file is refused before the tool is reached: one USAGE line, exit 1", async () => {
+      const file = path.join(useTmpDir(), "not-a-folder")
+      writeFileSync(file, "")
+      for (const dataDir of [file, path.join(file, "below")]) {
+        const result = await run([...engineFlag, "many_lines", "--dir", outcomes, "--data-dir", dataDir])
+        expect(result.exitCode).toBe(1)
+        expect(result.stdout).toBe("")
+        expect(jsonError(result)).toEqual({
+          code: "USAGE",
+          message: `--data-dir ${dataDir}: ${file} is a file, not a folder; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one`,
+        })
+      }
+      const human = await runCli(["run", ...engineFlag, "many_lines", "--dir", outcomes, "--data-dir", file])
+      expect(human.exitCode).toBe(1)
+      expect(human.stdout).toBe("")
+      expect(human.stderr).toBe(
+        `✖ --data-dir ${file}: ${file} is a file, not a folder; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one [USAGE]\n`,
+      )
+    })
+
+    test("a data folder whose tool-output is a file is refused before the tool is reached", async () => {
+      const data = useTmpDir()
+      writeFileSync(path.join(data, "tool-output"), "")
+      const result = await run([...engineFlag, "many_lines", "--dir", outcomes, "--data-dir", data])
+      expect(result.exitCode).toBe(1)
+      expect(result.stdout).toBe("")
+      expect(jsonError(result)).toMatchObject({
+        code: "USAGE",
+        message: expect.stringContaining(`${data}/tool-output is a file, not a folder`),
+      })
+    })
+
+    test("a data folder that cannot be written when the output is saved is one USAGE line, not a stack", async () => {
+      const directory = fixture("hostile/blocks-its-output-folder")
+      const argsFor = (data: string) => [
+        "blocks_output_folder",
+        "--dir",
+        directory,
+        "--data-dir",
+        data,
+        `path=${data}/tool-output`,
+      ]
+      const data = path.join(useTmpDir(), "data")
+      const result = await run([...engineFlag, ...argsFor(data)])
+      expect(result.exitCode).toBe(1)
+      const error = jsonError(result)
+      expect(error.code).toBe("USAGE")
+      expect(error.message).toMatch(
+        new RegExp(
+          `^cannot save the full output of a truncated call in ${data}/tool-output \\(.*EEXIST.*\\): use a data folder you can write to \\(run --data-dir, or the dataDirectory option\\)$`,
+        ),
+      )
+      const human = await runCli(["run", ...engineFlag, ...argsFor(path.join(useTmpDir(), "data")), "--no-global"])
+      expect(human.exitCode).toBe(1)
+      expect(human.stderr.trimEnd().split("\n")).toHaveLength(1)
+      expect(human.stderr).toMatch(/^✖ cannot save the full output of a truncated call in .* \[USAGE\]\n$/)
+    })
+
     test("a tool that prints a gigabyte cannot break the report: 64 KiB kept, the rest counted", async () => {
       const result = await run([...engineFlag, "prints_a_gigabyte", "--dir", outcomes])
       expect(result.exitCode).toBe(0)

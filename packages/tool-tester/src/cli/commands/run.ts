@@ -15,6 +15,7 @@ import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-c
 import type { IsolatedOutcome, StartedWorker } from "../isolate.ts"
 import { runIsolated } from "../isolate.ts"
 import { bunApiHint } from "../../doctor/bun-api.ts"
+import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
 import type { RunJson, RunPayload } from "../tasks/run-task.ts"
@@ -59,7 +60,8 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedWork
     maxLines: positiveInteger("--max-lines", values["max-lines"]),
     maxBytes: positiveInteger("--max-bytes", values["max-bytes"]),
     timeoutMs,
-    dataDirectory: values["data-dir"] === undefined ? undefined : pathFrom(io, values["data-dir"]),
+    dataDirectory:
+      values["data-dir"] === undefined ? undefined : writableDataDirectory(pathFrom(io, values["data-dir"])),
   }
   // Tools see process.cwd() = the project directory, as under opencode.
   io.chdir(input.directory)
@@ -131,6 +133,17 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
 
 function pathFrom(io: CliIO, value: string): string {
   return path.resolve(io.cwd, value)
+}
+
+/** `--data-dir`, refused before anything runs when truncated outputs could not be saved there. */
+function writableDataDirectory(directory: string): string {
+  const problem = dataDirectoryProblem(directory)
+  if (problem === undefined) return directory
+  throw new ToolTesterError(
+    "USAGE",
+    `--data-dir ${directory}: ${problem}; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one`,
+    { data: { directory } },
+  )
 }
 
 /** The run result: from the worker, or made up here when the tool timed out or ended the worker. */
