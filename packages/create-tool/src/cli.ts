@@ -8,6 +8,7 @@ import { nextSteps, packageManagerFromUserAgent } from "./next-steps.ts"
 import type { ScaffoldOptions } from "./options.ts"
 import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
+import { printable } from "./printable.ts"
 import { type Answers, askQuestions, confirm } from "./questions.ts"
 import { scaffold } from "./scaffold.ts"
 import { displayPath, formatSummary } from "./summary.ts"
@@ -107,10 +108,13 @@ main().catch((error: unknown) => {
       process.stdout.write(`${red("✖")} Operation cancelled\n`)
       return
     }
-    process.stderr.write(`${red("✖")} ${error.message} ${yellow(`[${error.code}]`)}\n`)
+    // The messages already show user input escaped; printable() again keeps any message on one line
+    // and the terminal in the state it was, whatever its origin.
+    process.stderr.write(`${red("✖")} ${printable(error.message)} ${yellow(`[${error.code}]`)}\n`)
     process.exitCode = 1
     return
   }
-  process.stderr.write(`${red("✖")} Unexpected error, please report it:\n${(error as Error)?.stack ?? String(error)}\n`)
+  const stack = ((error as Error)?.stack ?? String(error)).split("\n").map(printable).join("\n")
+  process.stderr.write(`${red("✖")} Unexpected error, please report it:\n${stack}\n`)
   process.exitCode = 1
 })

@@ -1,4 +1,5 @@
 import { npmPackageNameProblem } from "./npm-package-name.ts"
+import { hiddenCharacter, printable, quoted } from "./printable.ts"
 
 // What a name must be for opencode to offer the tool and for model providers to accept it. Each
 // check returns the problem as a one-line message, or undefined when the name is fine, so the CLI
@@ -38,21 +39,23 @@ export const maximumToolIdLength = 64
  */
 export function toolNameProblem(name: string): string | undefined {
   if (name.trim() === "") return "The tool name is empty: give one, such as my-tool."
+  const hidden = hiddenCharacterProblem(name, "letters, digits, _ and -")
+  if (hidden !== undefined) return hidden
   if (isPath(name)) {
-    return `"${name}" is a path: give a plain name such as my-tool, and the folder with --dir.`
+    return `${quoted(name)} is a path: give a plain name such as my-tool, and the folder with --dir.`
   }
   const badCharacter = [...name].find((character) => !/[A-Za-z0-9_-]/.test(character))
   if (badCharacter !== undefined) {
-    return `"${name}" contains ${JSON.stringify(badCharacter)}: use only letters, digits, _ and - (model providers reject other characters in tool names).`
+    return `${quoted(name)} contains ${quoted(badCharacter)}: use only letters, digits, _ and - (model providers reject other characters in tool names).`
   }
   if (!/^[A-Za-z_]/.test(name)) {
-    return `"${name}" must start with a letter or _ (Gemini rejects tool names that start with a digit or -).`
+    return `${quoted(name)} must start with a letter or _ (Gemini rejects tool names that start with a digit or -).`
   }
   if (name.length > maximumToolIdLength) {
-    return `"${name}" is ${name.length} characters long: model providers accept at most ${maximumToolIdLength}.`
+    return `${quoted(name)} is ${name.length} characters long: model providers accept at most ${maximumToolIdLength}.`
   }
   if (windowsReservedNames.test(name)) {
-    return `"${name}" is a reserved file name on Windows: choose another name.`
+    return `${quoted(name)} is a reserved file name on Windows: choose another name.`
   }
   return undefined
 }
@@ -70,22 +73,24 @@ export function exportNamesProblem(
   const seen = new Set<string>()
   for (const exportName of exportNames) {
     if (exportName === "") return "--exports has an empty name: write names separated by commas, such as add,multiply."
+    const hidden = hiddenCharacterProblem(exportName, "letters, digits and _", "Export name ")
+    if (hidden !== undefined) return hidden
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(exportName)) {
-      return `Export name "${exportName}" must be a JavaScript identifier made of letters, digits and _ (it becomes part of the tool id).`
+      return `Export name ${quoted(exportName)} must be a JavaScript identifier made of letters, digits and _ (it becomes part of the tool id).`
     }
     if (exportName === "default")
       return `Export name "default" is the default export: leave --exports out for one default export.`
     if (javascriptReservedWords.has(exportName)) {
-      return `Export name "${exportName}" is a reserved word in JavaScript: choose another name.`
+      return `Export name ${quoted(exportName)} is a reserved word in JavaScript: choose another name.`
     }
     if (reserved.includes(exportName)) {
-      return `Export name "${exportName}" clashes with a name the template uses: choose another name.`
+      return `Export name ${quoted(exportName)} clashes with a name the template uses: choose another name.`
     }
-    if (seen.has(exportName)) return `Export name "${exportName}" is given twice.`
+    if (seen.has(exportName)) return `Export name ${quoted(exportName)} is given twice.`
     seen.add(exportName)
     const id = toolId(toolName, exportName)
     if (id.length > maximumToolIdLength) {
-      return `Tool id "${id}" is ${id.length} characters long: model providers accept at most ${maximumToolIdLength}.`
+      return `Tool id ${quoted(id)} is ${id.length} characters long: model providers accept at most ${maximumToolIdLength}.`
     }
   }
   return undefined
@@ -98,18 +103,20 @@ export function exportNamesProblem(
  */
 export function packageNameProblem(packageName: string): string | undefined {
   if (packageName.trim() === "") return "The package name is empty: give one, such as opencode-my-tool."
+  const hidden = hiddenCharacterProblem(packageName, "lowercase letters, digits, -, . and _")
+  if (hidden !== undefined) return hidden
   const { scope, name } = splitPackageName(packageName)
   if (isPath(name)) return toolNameProblem(name)
   if (scope === undefined && packageName.startsWith("@")) {
-    return `"${packageName}" is a scope without a name: write ${packageName}/NAME, such as ${packageName}/opencode-my-tool.`
+    return `${quoted(packageName)} is a scope without a name: write ${printable(packageName)}/NAME, such as ${printable(packageName)}/opencode-my-tool.`
   }
   if (scope !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(scope)) {
-    return `"${packageName}" has an invalid scope: npm scopes are lowercase letters, digits, -, . and _.`
+    return `${quoted(packageName)} has an invalid scope: npm scopes are lowercase letters, digits, -, . and _.`
   }
   const npmProblem = npmPackageNameProblem(packageName)
   if (npmProblem !== undefined) return npmProblem
   if (name === "node_modules") {
-    return `"${packageName}" would go in a node_modules folder, which package managers own: choose another name.`
+    return `${quoted(packageName)} would go in a node_modules folder, which package managers own: choose another name.`
   }
   return toolNameProblem(name)
 }
@@ -136,6 +143,13 @@ export function pascalCase(name: string): string {
 }
 
 // --- internal ---
+
+/** A name with a character that does not show (see printable.ts): refused, the character shown escaped. */
+function hiddenCharacterProblem(value: string, allowed: string, prefix = ""): string | undefined {
+  const character = hiddenCharacter(value)
+  if (character === undefined) return undefined
+  return `${prefix}${quoted(value)} contains ${printable(character)}, a character that does not show (invisible, a control or a bidirectional one, often pasted by accident): type it again with ${allowed} only.`
+}
 
 function isPath(name: string): boolean {
   return name.includes("/") || name.includes("\\") || name === "." || name === ".."

@@ -1,4 +1,5 @@
 import { relative } from "node:path"
+import { hiddenCharacter, isHidden, printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
 
 // The commands printed after scaffolding, for the package manager that ran create-tool.
@@ -48,9 +49,22 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
   return { commands, hint: hintFor(result) }
 }
 
-/** Quotes a word for a POSIX shell when it needs it. */
+/**
+ * Quotes a word for a POSIX shell when it needs it. A word with a character a terminal would not show
+ * (see printable.ts) is written `$'...'` with that character escaped, so the command both reads as
+ * what it does and runs (bash, zsh, ksh and POSIX.1-2024 shells read $'...').
+ */
 export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word
+  if (hiddenCharacter(word) === undefined) return `'${word.replaceAll("'", "'\\''")}'`
+  const escaped = [...word].map((character) => {
+    if (character === "\\" || character === "'") return `\\${character}`
+    if (!isHidden(character)) return character
+    const code = character.codePointAt(0)!
+    const digits = code.toString(16).padStart(code < 0x80 ? 2 : code <= 0xffff ? 4 : 8, "0")
+    return `${code < 0x80 ? "\\x" : code <= 0xffff ? "\\u" : "\\U"}${digits}`
+  })
+  return `$'${escaped.join("")}'`
 }
 
 // --- internal ---
@@ -74,8 +88,8 @@ function commandsFor(packageManager: NextStepsOptions["packageManager"]) {
 function hintFor(result: ScaffoldResult): string {
   const ids = result.toolIds.join(", ")
   if (result.location === "plugin") {
-    return `To use it, add "${result.packageName}" to the "plugin" list of opencode.json once published, or its folder ${result.root} before (after installing and building it there). opencode will offer ${ids}.`
+    return `To use it, add "${result.packageName}" to the "plugin" list of opencode.json once published, or its folder ${printable(result.root)} before (after installing and building it there). opencode will offer ${ids}.`
   }
   if (result.location === "global") return `opencode will offer ${ids} in every project.`
-  return `Start opencode in ${result.directory}: it will offer ${ids}.`
+  return `Start opencode in ${printable(result.directory)}: it will offer ${ids}.`
 }

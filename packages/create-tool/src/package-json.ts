@@ -1,4 +1,5 @@
 import { CreateToolError } from "./errors.ts"
+import { printable } from "./printable.ts"
 
 // package.json files are parsed, changed as objects and written back as npm writes them.
 
@@ -11,14 +12,18 @@ export function parsePackageJson(text: string, path: string): PackageJson {
   } catch (error) {
     throw new CreateToolError(
       "INVALID_PACKAGE_JSON",
-      `${path} is not valid JSON (${(error as Error).message}): fix it, or move it away, and run again.`,
+      `${printable(path)} is not valid JSON (${printable((error as Error).message)}): fix it, or move it away, and run again.`,
       { data: { path }, cause: error },
     )
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new CreateToolError("INVALID_PACKAGE_JSON", `${path} does not hold a JSON object: fix it and run again.`, {
-      data: { path },
-    })
+    throw new CreateToolError(
+      "INVALID_PACKAGE_JSON",
+      `${printable(path)} does not hold a JSON object: fix it and run again.`,
+      {
+        data: { path },
+      },
+    )
   }
   return value as PackageJson
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util"
 import { closestName } from "./did-you-mean.ts"
 import { CreateToolError } from "./errors.ts"
+import { printable, quoted } from "./printable.ts"
 
 // The command line, read into plain values. No defaults are applied here: a value left undefined
 // is asked for in a terminal, or takes its documented default otherwise.
@@ -63,7 +64,7 @@ export function parseArguments(argv: readonly string[]): CliArguments {
   if (positionals.length > 1) {
     throw new CreateToolError(
       "USAGE",
-      `Unexpected argument "${positionals[1]}": give one NAME. See create-tool --help.`,
+      `Unexpected argument ${quoted(positionals[1]!)}: give one NAME. See create-tool --help.`,
     )
   }
   if (values.global && values.plugin) {
@@ -121,7 +122,9 @@ function usageError(error: unknown, argv: readonly string[]): CreateToolError {
   const code = (error as { code?: string }).code
   const fault = faultyOption(argv, code)
   if (fault === undefined) {
-    return new CreateToolError("USAGE", `${(error as Error).message} See create-tool --help.`, { cause: error })
+    return new CreateToolError("USAGE", `${printable((error as Error).message)} See create-tool --help.`, {
+      cause: error,
+    })
   }
   const text =
     fault.kind === "unknown"
@@ -129,7 +132,7 @@ function usageError(error: unknown, argv: readonly string[]): CreateToolError {
       : fault.kind === "no-value"
         ? `Option ${fault.option} needs a value: see create-tool --help.`
         : fault.kind === "dash-value"
-          ? `Option ${fault.option} needs a value, not the option ${JSON.stringify(fault.word)} (for a value that starts with -, write ${fault.option}=VALUE): see create-tool --help.`
+          ? `Option ${fault.option} needs a value, not the option ${quoted(fault.word)} (for a value that starts with -, write ${fault.option}=VALUE): see create-tool --help.`
           : `Option ${fault.option} takes no value: see create-tool --help.`
   return new CreateToolError("USAGE", text, { cause: error, data: { argument: fault.word } })
 }
@@ -162,5 +165,5 @@ function unknownOptionText(word: string): string {
   const name = word.replace(/^-+/, "").split("=")[0]!
   const meant = closestName(name, Object.keys(options))
   const hint = meant === undefined ? "see create-tool --help." : `did you mean --${meant}? See create-tool --help.`
-  return `Unknown option ${JSON.stringify(word)}: ${hint}`
+  return `Unknown option ${quoted(word)}: ${hint}`
 }

@@ -13,6 +13,7 @@ import {
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, parsePackageJson } from "./package-json.ts"
 import { pluginPackageJson, projectPackageJson } from "./package-json-for.ts"
+import { printable, quoted } from "./printable.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
 import { findTemplatesDirectory, readFolder, readTemplate, type TemplateInfo } from "./templates.ts"
 
@@ -141,7 +142,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       files.push({ path: file.path, content: existing, status: "keep" })
       if (test && file.path.endsWith(".gitignore") && /^\/?package\.json$/m.test(existing)) {
         notes.push(
-          `${file.path} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
+          `${printable(file.path)} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
         )
       }
     } else if (file.mode === "merge") {
@@ -150,7 +151,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       files.push({ path: file.path, content, status: content === existing ? "keep" : "update" })
       // A different version of a dependency is the user's (or opencode's) choice: not worth a note.
       for (const entry of merged.kept.filter((kept) => !/^(dev)?[dD]ependencies\./.test(kept))) {
-        notes.push(`${file.path}: kept your "${entry}" as it is.`)
+        notes.push(`${printable(file.path)}: kept your ${quoted(entry)} as it is.`)
       }
     } else {
       files.push({ path: file.path, content: file.content, status: "overwrite" })
@@ -160,7 +161,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
 
   if (location === "project" && basename(directory) === ".opencode") {
     notes.push(
-      `${directory} is itself a .opencode folder: opencode reads ${root} only when started in ${directory}. Use the project folder as --dir.`,
+      `${printable(directory)} is itself a .opencode folder: opencode reads ${printable(root)} only when started in ${printable(directory)}. Use the project folder as --dir.`,
     )
   }
 

@@ -3,6 +3,7 @@ import { CreateToolError } from "./errors.ts"
 import { exportNamesProblem, packageNameProblem, splitPackageName, toolNameProblem } from "./names.ts"
 import type { Language, ToolLocation } from "./options.ts"
 import type { CliArguments } from "./parse-args.ts"
+import { printable, quoted } from "./printable.ts"
 import type { TemplateInfo } from "./templates.ts"
 
 // The questions asked in a terminal. Each one is skipped when its option was given with a valid
@@ -39,11 +40,19 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
             type: "select",
             message: "Where should the tool go?",
             choices: [
-              { title: "this project", description: `${context.directory}/.opencode/tools`, value: "project" },
-              { title: "every project (global)", description: `${context.globalDirectory}/tools`, value: "global" },
+              {
+                title: "this project",
+                description: `${printable(context.directory)}/.opencode/tools`,
+                value: "project",
+              },
+              {
+                title: "every project (global)",
+                description: `${printable(context.globalDirectory)}/tools`,
+                value: "global",
+              },
               {
                 title: "a plugin package to publish on npm",
-                description: `${context.directory}/NAME`,
+                description: `${printable(context.directory)}/NAME`,
                 value: "plugin",
               },
             ],
@@ -66,7 +75,7 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
     knownTemplate?.name ??
     (await ask<string>({
       type: "select",
-      message: args.template === undefined ? "Template:" : `There is no template "${args.template}". Template:`,
+      message: args.template === undefined ? "Template:" : `There is no template ${quoted(args.template)}. Template:`,
       choices: context.templates.map((entry) => ({ title: entry.name, description: entry.summary, value: entry.name })),
     }))
   const info = context.templates.find((entry) => entry.name === template)!

@@ -1,6 +1,7 @@
 import { CreateToolError } from "./errors.ts"
 import type { ScaffoldOptions } from "./options.ts"
 import { type FileStatus, planScaffold, type ScaffoldPlan } from "./plan.ts"
+import { printable } from "./printable.ts"
 import { writeFilesAtomically } from "./write-files.ts"
 
 // scaffold(): validate, plan, refuse what needs a --force, write all or nothing. It never touches
@@ -42,7 +43,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     const more = plan.existingFiles.length > 1 ? ` (and ${plan.existingFiles.length - 1} more)` : ""
     throw new CreateToolError(
       "FILE_EXISTS",
-      `${first}${more} exists already: choose another name, or pass --force to overwrite.`,
+      `${printable(first!)}${more} exists already: choose another name, or pass --force to overwrite.`,
       { data: { paths: plan.existingFiles } },
     )
   }

@@ -1,6 +1,7 @@
 import { relative } from "node:path"
 import { bold, cyan, dim, green, yellow } from "kleur/colors"
 import type { NextSteps } from "./next-steps.ts"
+import { printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
 
 // What the CLI prints after writing: the files, the tool ids opencode will see, what to run next.
@@ -27,10 +28,10 @@ export function formatSummary(result: ScaffoldResult, steps: NextSteps, cwd: str
   return lines.join("\n")
 }
 
-/** A path relative to `cwd` when it is inside it, else absolute. */
+/** A path relative to `cwd` when it is inside it, else absolute; made printable (see printable.ts). */
 export function displayPath(path: string, cwd: string): string {
   const relativePath = relative(cwd, path)
-  return relativePath === "" ? "." : relativePath.startsWith("..") ? path : relativePath
+  return printable(relativePath === "" ? "." : relativePath.startsWith("..") ? path : relativePath)
 }
 
 // --- internal ---

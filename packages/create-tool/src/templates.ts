@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { CreateToolError } from "./errors.ts"
+import { printable, quoted } from "./printable.ts"
 import { topLevelIdentifiers } from "./render.ts"
 
 // The templates are real files: in the repository's top-level templates/ folder, and inside the
@@ -36,7 +37,7 @@ export function findTemplatesDirectory(): string {
   }
   throw new CreateToolError(
     "TEMPLATES_NOT_FOUND",
-    `The templates folder is missing next to ${fileURLToPath(new URL(".", import.meta.url))}: reinstall create-tool.`,
+    `The templates folder is missing next to ${printable(fileURLToPath(new URL(".", import.meta.url)))}: reinstall create-tool.`,
   )
 }
 
@@ -51,9 +52,13 @@ export async function listTemplates(templatesDirectory: string): Promise<Templat
 export async function readTemplate(templatesDirectory: string, name: string): Promise<Template> {
   const names = templateNames(templatesDirectory)
   if (!names.includes(name)) {
-    throw new CreateToolError("UNKNOWN_TEMPLATE", `Unknown template "${name}": choose one of ${names.join(", ")}.`, {
-      data: { template: name },
-    })
+    throw new CreateToolError(
+      "UNKNOWN_TEMPLATE",
+      `Unknown template ${quoted(name)}: choose one of ${names.join(", ")}.`,
+      {
+        data: { template: name },
+      },
+    )
   }
   return readTemplateFolder(templatesDirectory, name)
 }

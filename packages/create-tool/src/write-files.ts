@@ -1,6 +1,7 @@
 import { constants, copyFileSync, linkSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
 import { basename, dirname, join } from "node:path"
 import { CreateToolError } from "./errors.ts"
+import { printable } from "./printable.ts"
 
 // Writes a set of files all or nothing. Every file is first written in full to a temporary file
 // next to its target (named so that opencode's `tools/*.{js,ts}` scan never matches it); only when
@@ -95,10 +96,14 @@ function rollBack(state: {
 function writeError(error: unknown, path: string, phase: "folder" | "file" | "place"): CreateToolError {
   const code = (error as NodeJS.ErrnoException).code
   if (code === "EEXIST" && phase === "place") {
-    return new CreateToolError("FILE_EXISTS", `${path} appeared while writing: nothing was written; run again.`, {
-      data: { path },
-      cause: error,
-    })
+    return new CreateToolError(
+      "FILE_EXISTS",
+      `${printable(path)} appeared while writing: nothing was written; run again.`,
+      {
+        data: { path },
+        cause: error,
+      },
+    )
   }
   const reasons: Record<string, string> = {
     EACCES: "permission denied",
@@ -112,7 +117,7 @@ function writeError(error: unknown, path: string, phase: "folder" | "file" | "pl
   const reason = (code !== undefined && reasons[code]) || (error as Error).message
   return new CreateToolError(
     "UNWRITABLE",
-    `Cannot write ${path}: ${reason}. Nothing was written: choose another folder or fix its permissions.`,
+    `Cannot write ${printable(path)}: ${printable(reason)}. Nothing was written: choose another folder or fix its permissions.`,
     { data: { path, ...(code === undefined ? {} : { errorCode: code }) }, cause: error },
   )
 }

@@ -8,6 +8,8 @@ import { packageDirectory, printedToolIds, run, runCli, useTmpDir } from "./help
 const files = (directory: string) =>
   existsSync(directory) ? readdirSync(directory, { recursive: true, encoding: "utf8" }).sort() : []
 const read = (path: string) => readFileSync(path, "utf8")
+/** A character a terminal would not show as itself (what create-tool escapes), but the plain space and newline. */
+const hiddenCharacter = /(?![ \n])[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u
 
 describe("options", () => {
   test("--help shows the usage, every option and the templates", async () => {
@@ -150,6 +152,21 @@ describe("options", () => {
     expect(stdout).toContain("! bash replaces opencode's built-in tool of that name")
   })
 
+  test("a --dir with characters that do not show is printed escaped, and the cd command still runs", async () => {
+    const cwd = useTmpDir()
+    const { code, stdout, stderr } = await runCli(["hello", "--dir", "app\u202E'x"], { cwd })
+    expect([code, stderr]).toEqual([0, ""])
+    expect(existsSync(join(cwd, "app\u202E'x/.opencode/tools/hello.ts"))).toBe(true)
+    expect(stdout).toContain("in app\\u{202E}'x/.opencode\n")
+    expect(stdout).toContain("created     app\\u{202E}'x/.opencode/tools/hello.ts\n")
+    expect(stdout).toContain(`Start opencode in ${cwd}/app\\u{202E}'x: it will offer hello.`)
+    expect(stdout).not.toMatch(hiddenCharacter)
+    const cdLine = stdout.split("\n").find((line) => line.startsWith("  cd "))!
+    expect(cdLine).toBe("  cd $'app\\u202e\\'x/.opencode'")
+    const bash = await run("bash", ["-c", `${cdLine.trim()} && pwd`], { cwd })
+    expect(bash.stdout).toBe(`${join(cwd, "app\u202E'x/.opencode")}\n`)
+  })
+
   test("the next commands follow the package manager that ran create-tool", async () => {
     const cwd = useTmpDir()
     const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
@@ -200,6 +217,18 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     [["hello", "extra"], "USAGE", 'Unexpected argument "extra"'],
     [["hello", "--global", "--plugin"], "CONFLICTING_OPTIONS", "--global and --plugin cannot go together"],
     [["hello", "--global", "--dir", "x"], "CONFLICTING_OPTIONS", "--global and --dir cannot go together"],
+    // Characters that do not show are refused in names, and shown escaped wherever input is echoed.
+    [["a\u202Eb"], "INVALID_NAME", '"a\\u{202E}b" contains \\u{202E}, a character that does not show'],
+    [["a\u200Bb", "--plugin"], "INVALID_PACKAGE_NAME", '"a\\u{200B}b" contains \\u{200B}'],
+    [["@me/a\u2067b", "--plugin"], "INVALID_PACKAGE_NAME", '"@me/a\\u{2067}b" contains \\u{2067}'],
+    [["red\u001b[31m"], "INVALID_NAME", '"red\\u{1B}[31m" contains \\u{1B}'],
+    [["\uFEFFhello"], "INVALID_NAME", '"\\u{FEFF}hello" contains \\u{FEFF}'],
+    [["no\u00A0break"], "INVALID_NAME", '"no\\u{A0}break" contains \\u{A0}'],
+    [["two\nlines"], "INVALID_NAME", '"two\\nlines" contains \\n'],
+    [["hello", "--exports", "add\u2066"], "INVALID_EXPORT_NAME", 'Export name "add\\u{2066}" contains \\u{2066}'],
+    [["hello", "--template", "r\u202Eust"], "UNKNOWN_TEMPLATE", 'Unknown template "r\\u{202E}ust"'],
+    [["hello", "-\u202Erf"], "USAGE", 'Unknown option "-\\u{202E}rf"'],
+    [["hello", "x\u200B"], "USAGE", 'Unexpected argument "x\\u{200B}"'],
   ])("%j: %s", async (args, code, message) => {
     const cwd = useTmpDir()
     const run = await runCli(args, { cwd, env: { XDG_CONFIG_HOME: join(cwd, "config") } })
@@ -207,7 +236,20 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     expect(run.stdout).toBe("")
     expect(run.stderr).toContain(message)
     expect(run.stderr).toMatch(new RegExp(`^✖ [^\\n]+ \\[${code}\\]\\n$`))
+    expect(run.stderr).not.toMatch(hiddenCharacter)
     expect(files(cwd)).toEqual([])
+  })
+
+  test("a path with a character that does not show is echoed escaped", async () => {
+    const cwd = useTmpDir()
+    writeFileSync(join(cwd, "file\u202E"), "")
+    const run = await runCli(["hello", "--dir", "file\u202E/app"], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(
+      /^✖ Cannot write .*\/file\\u\{202E\}\/app\/\.opencode\/tools: part of that path is a file.* \[UNWRITABLE\]\n$/,
+    )
+    expect(run.stderr).not.toMatch(hiddenCharacter)
+    expect(files(cwd)).toEqual(["file\u202E"])
   })
 
   test("an existing file is never overwritten without --force", async () => {

@@ -30,6 +30,9 @@ describe("toolNameProblem", () => {
     ["x".repeat(65), "at most 64"],
     ["con", "reserved file name on Windows"],
     ["LPT1", "reserved file name on Windows"],
+    ["a\u202Eb", '"a\\u{202E}b" contains \\u{202E}, a character that does not show'],
+    ["\u200B", "\\u{200B}, a character that does not show"],
+    ["../\u202Ex", '"../\\u{202E}x" contains \\u{202E}'],
   ])("rejects %j: %s", (name, reason) => {
     expect(toolNameProblem(name)).toContain(reason)
   })
@@ -51,6 +54,7 @@ describe("exportNamesProblem", () => {
     [["await"], "reserved word"],
     [["add", "add"], "given twice"],
     [["tool"], "clashes with a name the template uses"],
+    [["add\u2066"], 'Export name "add\\u{2066}" contains \\u{2066}'],
   ])("rejects %j", (names, reason) => {
     expect(exportNamesProblem("math", names, ["tool", "execFile"])).toContain(reason)
   })
@@ -81,6 +85,8 @@ describe("packageNameProblem", () => {
     ["@me/node_modules", "node_modules folder, which package managers own"],
     ["@me", "a scope without a name: write @me/NAME"],
     ["@me/wea(ther", 'contains "("'],
+    ["a\u200Bb", '"a\\u{200B}b" contains \\u{200B}, a character that does not show'],
+    ["@m\u202Ee/x", '"@m\\u{202E}e/x" contains \\u{202E}'],
     [`@${"a".repeat(210)}/weather`, "at most 214"],
   ])("rejects %j: %s", (name, reason) => {
     expect(packageNameProblem(name)).toContain(reason)

@@ -95,3 +95,10 @@ test("shellQuote leaves plain words alone and single-quotes the rest", () => {
   expect(shellQuote("my app")).toBe("'my app'")
   expect(shellQuote(`it's`)).toBe(`'it'\\''s'`)
 })
+
+test("shellQuote writes a word with characters that do not show as $'...' with escapes", () => {
+  expect(shellQuote("app\u202E")).toBe("$'app\\u202e'")
+  expect(shellQuote("it's\u200B")).toBe("$'it\\'s\\u200b'")
+  expect(shellQuote("a\\b\u001b")).toBe("$'a\\\\b\\x1b'")
+  expect(shellQuote("x\u{E0001}")).toBe("$'x\\U000e0001'")
+})
