@@ -1,28 +1,79 @@
+// Reports carry user values (tool metadata, arguments, schema internals). This writes them as JSON
+// whatever they are and whatever the tool did to the engine: the built-ins it uses were kept
+// before any user code ran (a tool may replace JSON.stringify or Array.prototype.map, or set
+// Object.prototype.toJSON), and nesting is bounded, so a value a few thousand levels deep is cut
+// with a marker instead of overflowing the stack.
+import { pristineStringify } from "./_pristine.ts"
+
+/** Deeper than this, a value is replaced by a marker string. */
+export const MAX_DEPTH = 100
+
+const isArray = Array.isArray
+const ownKeys = Object.keys
+const setPrototypeOf = Object.setPrototypeOf
+const create = Object.create
+const objectToJSON = Object.prototype
+const arrayToJSON = Array.prototype
+const getPrototypeOf = Object.getPrototypeOf
+const describe = Object.getOwnPropertyDescriptor
+const apply = Reflect.apply
+
 /**
- * A copy of `value` that JSON.stringify can always write, for reports about user values (tool
- * metadata, schema internals): cycles become "[Circular]", bigints their digits with an `n`,
- * functions and symbols are left out as JSON.stringify leaves them, `toJSON` is honoured.
+ * A copy of `value` that JSON.stringify can always write, for reports about user values: cycles
+ * become "[Circular]", bigints their digits with an `n`, functions and symbols are left out as
+ * JSON.stringify leaves them, `toJSON` is honoured (but not one added to Object.prototype or
+ * Array.prototype), and what lies deeper than MAX_DEPTH levels becomes "[cut: deeper than 100 levels]".
+ * Objects and arrays in the copy have no prototype, so nothing a tool adds to the built-in
+ * prototypes changes how they are written.
  */
 export function jsonSafe(value: unknown, ancestors: unknown[] = []): unknown {
   if (typeof value === "bigint") return `${value}n`
   if (typeof value !== "object" || value === null) {
     return typeof value === "function" || typeof value === "symbol" ? undefined : value
   }
-  if (ancestors.includes(value)) return "[Circular]"
-  const toJSON = (value as { toJSON?: unknown }).toJSON
+  for (let index = 0; index < ancestors.length; index++) if (ancestors[index] === value) return "[Circular]"
+  if (ancestors.length >= MAX_DEPTH) return `[cut: deeper than ${MAX_DEPTH} levels]`
+  const toJSON = ownToJSON(value)
   if (typeof toJSON === "function") {
     try {
-      return jsonSafe(toJSON.call(value), ancestors)
+      return jsonSafe(apply(toJSON, value, []), ancestors)
     } catch {
-      return String(value)
+      return "[toJSON threw]"
     }
   }
-  const inside = [...ancestors, value]
-  if (Array.isArray(value)) return value.map((item) => jsonSafe(item, inside) ?? null)
-  const copy: Record<string, unknown> = {}
-  for (const [key, child] of Object.entries(value)) {
-    const safe = jsonSafe(child, inside)
+  const inside: unknown[] = []
+  for (let index = 0; index < ancestors.length; index++) inside[index] = ancestors[index]
+  inside[ancestors.length] = value
+  if (isArray(value)) {
+    const copy: unknown[] = []
+    for (let index = 0; index < value.length; index++) copy[index] = jsonSafe(value[index], inside) ?? null
+    return setPrototypeOf(copy, null)
+  }
+  const copy = create(null) as Record<string, unknown>
+  const keys = ownKeys(value)
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    const safe = jsonSafe((value as Record<string, unknown>)[key], inside)
     if (safe !== undefined) copy[key] = safe
   }
   return copy
+}
+
+/** `JSON.stringify(jsonSafe(value))`, with the JSON.stringify the engine had before any tool ran. */
+export function safeStringify(value: unknown): string {
+  return pristineStringify(jsonSafe(value)) ?? "null"
+}
+
+// --- internal ---
+
+/** A toJSON of the value's own class (Date's, a user class's), not one planted on every object. */
+function ownToJSON(value: object): unknown {
+  let prototype: unknown = value
+  while (prototype !== null && prototype !== undefined) {
+    if (prototype === objectToJSON || prototype === arrayToJSON) return undefined
+    const candidate = describe(prototype, "toJSON")
+    if (candidate !== undefined) return candidate.value
+    prototype = getPrototypeOf(prototype)
+  }
+  return undefined
 }

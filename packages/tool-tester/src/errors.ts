@@ -25,6 +25,8 @@ export type ToolTesterErrorCode =
   | "TOOL_TIMEOUT"
   /** The tool ended or crashed the process running it (process.exit, out of memory): opencode itself would stop. */
   | "TOOL_EXITED"
+  /** The tool replaced or added to the engine's built-ins (JSON.stringify, Object.prototype.toJSON, an Array method), which opencode shares with it. */
+  | "TOOL_TAMPERED"
   /** The call went to the `invalid` tool instead (unknown name or unparsable arguments), as opencode reroutes it. */
   | "TOOL_REROUTED"
   /** An opencode.json / opencode.jsonc could not be parsed. */

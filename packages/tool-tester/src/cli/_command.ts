@@ -99,7 +99,9 @@ export function loadFailure(outcome: IsolatedOutcome, loadTimeoutMs: number): Fa
       return outcome.phase === "load"
         ? {
             code: "TOOL_TIMEOUT",
-            message: `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`,
+            message: outcome.loadingFile
+              ? `${outcome.loadingFile}: importing it did not finish within ${loadTimeoutMs} ms (a top-level await that never settles, or a loop at import time); opencode would wait for it forever, with no tool at all`
+              : `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`,
           }
         : undefined
     case "exited":
@@ -111,17 +113,21 @@ export function loadFailure(outcome: IsolatedOutcome, loadTimeoutMs: number): Fa
           message: `the bun engine ${outcome.engine.binary} did not start (${why}${said ? `: ${said}` : ""}); give --engine-binary an opencode or bun executable, or use --engine node`,
         }
       }
-      return outcome.phase === "load"
-        ? {
-            code: "IMPORT_FAILED",
-            message: outcome.crash
-              ? `a tool or plugin file crashed while loading: ${outcome.crash}`
-              : `a tool or plugin file ended the process while loading (process.exit(${outcome.exitCode})); opencode itself would exit: remove the process.exit call`,
-          }
-        : undefined
+      if (outcome.phase !== "load") return undefined
+      return { code: "IMPORT_FAILED", message: loadExitMessage(outcome) }
     default:
       return undefined
   }
+}
+
+/** Why the engine ended while importing, naming the file it was on. */
+function loadExitMessage(outcome: Extract<IsolatedOutcome, { kind: "exited" }>): string {
+  const file = outcome.loadingFile ?? "a tool or plugin file"
+  if (outcome.crash) return `${file}: crashed the engine while loading: ${outcome.crash}`
+  // Node ends a thread whose only work left is a top-level await that can never settle with 13.
+  if (outcome.exitCode === 13 && outcome.engine.name === "node")
+    return `${file}: its top-level await never settles; opencode would wait for it forever, with no tool at all: do that work in execute`
+  return `${file}: ended the process while loading (process.exit(${outcome.exitCode})); opencode itself would exit: remove the process.exit call`
 }
 
 /**

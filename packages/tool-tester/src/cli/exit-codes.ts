@@ -30,6 +30,7 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
     case "TOOL_THREW":
     case "TOOL_BAD_RESULT":
     case "TOOL_EXITED":
+    case "TOOL_TAMPERED":
       return EXIT_TOOL_FAILED
     case "TOOL_TIMEOUT":
       return EXIT_TIMEOUT

@@ -24,6 +24,8 @@ export type IsolatedOutcome = {
   engine: EngineInfo
   /** Where the bun engine's Bun was found. */
   engineSource?: BunLocation["source"]
+  /** The tool or plugin file being imported when loading stopped (timeout, exit). */
+  loadingFile?: string
 } & (
   | { kind: "done"; payload: unknown }
   | { kind: "failed"; error: { code: string; message: string } }
@@ -35,6 +37,8 @@ export type IsolatedOutcome = {
       phase: Phase
       reached: Reached | undefined
       exitCode: number
+      /** The signal that killed a bun engine (SIGKILL from the kernel when memory runs out). */
+      signal?: string
       crash: string | undefined
       /** False when the engine ended before it was up (a binary that is not a Bun): no user code ran. */
       started: boolean
@@ -107,6 +111,7 @@ export function runIsolated(
     let phase: Phase = "load"
     let reached: Reached | undefined
     let reachedAt: number | undefined
+    let loadingFile: string | undefined
     let settled = false
     let crash: string | undefined
     let timer: NodeJS.Timeout | undefined
@@ -123,6 +128,7 @@ export function runIsolated(
           ...outcome,
           ...reported,
           ...(started.source === undefined ? {} : { engineSource: started.source }),
+          ...(loadingFile === undefined || phase !== "load" ? {} : { loadingFile }),
         })
       })
     }
@@ -133,7 +139,9 @@ export function runIsolated(
 
     arm(options.loadTimeoutMs)
     host.onMessage((message) => {
-      if (message.type === "loaded") {
+      if (message.type === "loading") {
+        loadingFile = message.file
+      } else if (message.type === "loaded") {
         phase = "run"
         reached = message.reached
         reachedAt = performance.now()
@@ -152,7 +160,17 @@ export function runIsolated(
     host.onCrash((message) => {
       crash = message
     })
-    host.onExit((exitCode) => finish({ kind: "exited", phase, reached, exitCode, crash, started: host.started() }))
+    host.onExit((exitCode, signal) =>
+      finish({
+        kind: "exited",
+        phase,
+        reached,
+        exitCode,
+        crash,
+        started: host.started(),
+        ...(signal === undefined ? {} : { signal }),
+      }),
+    )
   })
 }
 
@@ -160,7 +178,7 @@ export function runIsolated(
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
 
-type Reported = "console" | "durationMs" | "engine" | "engineSource"
+type Reported = "console" | "durationMs" | "engine" | "engineSource" | "loadingFile"
 
 type HostMessage = WorkerMessage | { type: "crash"; message: string } | { type: "ready"; engine: EngineInfo }
 
@@ -169,7 +187,7 @@ type Host = {
   give: (task: Task) => void
   onMessage: (listener: (message: HostMessage) => void) => void
   onCrash: (listener: (message: string) => void) => void
-  onExit: (listener: (exitCode: number) => void) => void
+  onExit: (listener: (exitCode: number, signal?: string) => void) => void
   /** Ends the engine, after giving it up to `waitMs` to end by itself. */
   stop: (waitMs: number) => Promise<void>
   console: () => CapturedConsole
@@ -190,7 +208,10 @@ function threadHost(worker: Worker, capture: SharedArrayBuffer): Host {
     },
     onMessage: (listener) => worker.on("message", listener),
     onCrash: (listener) =>
-      worker.on("error", (error) => listener(error instanceof Error ? error.message : String(error))),
+      // As the bun engine reports it: the class, then the message.
+      worker.on("error", (error) =>
+        listener(error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+      ),
     onExit: (listener) => worker.on("exit", listener),
     stop: (waitMs) =>
       new Promise((resolve) => {
@@ -230,10 +251,12 @@ function processHost(child: EngineProcess, capture: StreamCapture, location: Bun
   // The engine may end (a binary that is not a Bun) before the CLI gives it the task: its exit
   // and its spawn error are kept for listeners that come later.
   let exitCode: number | undefined
+  let exitSignal: string | undefined
   let spawnError: string | undefined
   const exit = new Promise<void>((resolve) => {
     child.once("exit", (code: number | null, signal: NodeJS.Signals | null) => {
       exitCode ??= code ?? exitCodeOfSignal(signal)
+      if (signal !== null) exitSignal = signal
       resolve()
     })
     // A binary that cannot be started at all gets no "exit" event.
@@ -254,7 +277,7 @@ function processHost(child: EngineProcess, capture: StreamCapture, location: Bun
     },
     onMessage: (listener) => child.on("message", listener),
     onCrash: (listener) => void exit.then(() => spawnError !== undefined && listener(spawnError)),
-    onExit: (listener) => void exit.then(() => listener(exitCode!)),
+    onExit: (listener) => void exit.then(() => listener(exitCode!, exitSignal)),
     stop: async (waitMs) => {
       // The engine flushes its output before it answers. A timed-out tool gets its grace period;
       // then the whole group goes, and what it printed is read to the end.

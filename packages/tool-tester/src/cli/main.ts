@@ -161,7 +161,9 @@ main()
     },
   )
   .finally(async () => {
-    if (!needsWorker) return
+    if (!needsWorker)
+      return // Nothing a tool started outlives the run (the bun engine's process group is ended already).
+    ;(await import("./_descendants.ts")).killDescendants(process.pid)
     // Exit as soon as the report is out, rather than wait for the worker's thread to wind down;
     // this also ends a worker started for a command that then failed its usage checks.
     await Promise.all([drained(process.stdout), drained(process.stderr)])

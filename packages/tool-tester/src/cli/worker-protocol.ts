@@ -42,6 +42,8 @@ export type Task =
 export type Reached = { name: string; id: string }
 
 export type WorkerMessage =
+  /** A tool or plugin file is about to be imported (user code runs now). */
+  | { type: "loading"; file: string }
   /** The tool files are loaded; for `run`, the tool is about to be called. */
   | { type: "loaded"; reached: Reached | undefined }
   /** The task's result, as JSON text (user values made JSON-safe in the worker). */

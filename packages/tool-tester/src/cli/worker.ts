@@ -3,10 +3,13 @@
 // worker loads only what its command needs, in one read. Tool files are user code: they are only
 // ever imported in a worker, and only once the capture is in place.
 import { parentPort, workerData } from "node:worker_threads"
-import { jsonSafe } from "../_json-safe.ts"
+import { safeStringify } from "../_json-safe.ts"
+import { restoreBuiltins } from "../_pristine.ts"
 import { engineHere } from "../engine/here.ts"
 import { ToolTesterError } from "../errors.ts"
+import { importEvents } from "../discovery/import-module.ts"
 import { installCapture } from "./_console-capture.ts"
+import { settle } from "./_settle.ts"
 import type { Reached, Task, TaskCommand, WorkerData, WorkerMessage } from "./worker-protocol.ts"
 
 /** What a command's worker does with its task; `loaded` says the tools are loaded (and which one a run reaches). */
@@ -26,8 +29,11 @@ export async function serveTask<C extends TaskCommand>(command: C, perform: Perf
     if (data.command !== command) throw new Error(`the ${command} worker was started for ${data.command}`)
     const task = await new Promise<Task>((resolve) => parentPort!.once("message", resolve))
     const input = task.input as InputOf<C>
+    importEvents.onImport = (file) => send({ type: "loading", file })
     const payload = await perform(input, (reached) => send({ type: "loaded", reached }))
-    send({ type: "done", payload: JSON.stringify(jsonSafe({ ...(payload as object), engine: engineHere() })) })
+    if (command === "run") await settle()
+    restoreBuiltins()
+    send({ type: "done", payload: safeStringify({ ...(payload as object), engine: engineHere() }) })
   } catch (error) {
     send({
       type: "failed",

@@ -7,6 +7,12 @@ import { nativeImport } from "./runtime-files.ts"
 
 export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
 
+/**
+ * Told the file about to be imported, so that a host whose load never ends (a top-level await
+ * that never settles, a loop at import time) can name the file it was on.
+ */
+export const importEvents: { onImport: ((file: string) => void) | undefined } = { onImport: undefined }
+
 let generation = 0
 
 /**
@@ -20,6 +26,7 @@ export function createImporter(): ModuleImporter {
   const pass = ++generation
   const prepare = inBun ? async (file: string) => pathToFileURL(file).href : preparerFor(pass)
   return async (file) => {
+    importEvents.onImport?.(file)
     try {
       let url = await prepare(file)
       // A file imported as it is (JavaScript in node_modules) is still a fresh instance per pass.

@@ -4,6 +4,7 @@ import type { ToolTesterErrorCode } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { LoadedTool, ToolProject } from "../load-tools.ts"
 import type { RunOptions, RunResult } from "../run-tool.ts"
+import { restoreBuiltins } from "../_pristine.ts"
 import { ascendingId } from "./ascending-id.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
@@ -154,6 +155,16 @@ export async function executeCall(
     options.signal?.removeEventListener("abort", abortFromCaller)
   }
 
+  // Tools share the engine's built-ins with opencode: put back what this one replaced before the
+  // pipeline goes on with them, and fail the call, since in opencode it would break opencode.
+  const tampered = restoreBuiltins()
+  if (tampered.length > 0) {
+    return fail(
+      "TOOL_TAMPERED",
+      `the tool changed the engine's built-ins (${tampered.join(", ")})`,
+      `${tool.file}: ${tool.id} changed the engine's built-ins (${tampered.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
+    )
+  }
   const normalized = normalizeResult(value)
   if (!normalized.success)
     return fail("TOOL_BAD_RESULT", normalized.modelText, `${tool.file}: ${tool.id}: ${normalized.message}`)

@@ -93,7 +93,8 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
       ".opencode/tools/busy.ts": toolSource("busy", "for (;;) {}"),
       ".opencode/tools/waits.ts": toolSource(
         "waits",
-        'return new Promise((resolve) => context.abort.addEventListener("abort", () => resolve("aborted: " + String(context.abort.reason))))',
+        // A signal can be aborted before execute starts (here while the engine restarts): check it first.
+        'return new Promise((resolve) => { const done = () => resolve("aborted: " + String(context.abort.reason)); if (context.abort.aborted) done(); else context.abort.addEventListener("abort", done) })',
       ),
     })
     const project = await load(directory)

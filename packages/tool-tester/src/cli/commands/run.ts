@@ -156,15 +156,7 @@ function reachedResult(outcome: IsolatedOutcome, timeoutMs: number): RunPayload 
           code: "TOOL_TIMEOUT",
           message: `the tool did not finish within ${timeoutMs} ms and kept its thread busy, so its abort signal could not even run: it was stopped`,
         }
-      : outcome.kind === "exited" && outcome.crash
-        ? {
-            code: "TOOL_EXITED",
-            message: `an error escaped the tool (thrown outside the promise execute returns, such as in a timer): ${outcome.crash}; opencode may crash: catch it inside execute`,
-          }
-        : {
-            code: "TOOL_EXITED",
-            message: `the tool ended its process with process.exit(${outcome.kind === "exited" ? outcome.exitCode : "?"}); under opencode that stops opencode itself: throw an Error instead`,
-          }
+      : { code: "TOOL_EXITED", message: exitedMessage(outcome) }
   const result: RunJson = {
     name: reached.name,
     id: reached.id,
@@ -183,6 +175,18 @@ function reachedResult(outcome: IsolatedOutcome, timeoutMs: number): RunPayload 
     error,
   }
   return { result, diagnostics: [] }
+}
+
+/** Why the engine ended while the tool ran: out of memory, killed, an escaped error, or process.exit. */
+function exitedMessage(outcome: IsolatedOutcome): string {
+  if (outcome.kind !== "exited") return "the engine ended while the tool ran"
+  if (outcome.crash && /out of memory|memory limit/i.test(outcome.crash))
+    return `the tool ran out of memory (${outcome.crash}); in opencode it would take opencode down with it: keep less in memory, or stream`
+  if (outcome.signal)
+    return `the engine was killed by ${outcome.signal} while the tool ran (the system ends a process that runs out of memory this way); in opencode it would take opencode down with it`
+  if (outcome.crash)
+    return `an error escaped the tool (thrown outside the promise execute returns, such as in a timer): ${outcome.crash}; opencode may crash: catch it inside execute`
+  return `the tool ended its process with process.exit(${outcome.exitCode}); under opencode that stops opencode itself: throw an Error instead`
 }
 
 /**

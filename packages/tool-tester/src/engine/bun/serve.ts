@@ -7,9 +7,12 @@ import { doctorTask } from "../../cli/tasks/doctor-task.ts"
 import { listTask } from "../../cli/tasks/list-task.ts"
 import { runTask } from "../../cli/tasks/run-task.ts"
 import { schemaTask } from "../../cli/tasks/schema-task.ts"
+import { settle } from "../../cli/_settle.ts"
 import type { Perform } from "../../cli/worker.ts"
+import { importEvents } from "../../discovery/import-module.ts"
 import type { Task, TaskCommand } from "../../cli/worker-protocol.ts"
-import { jsonSafe } from "../../_json-safe.ts"
+import { jsonSafe, safeStringify } from "../../_json-safe.ts"
+import { restoreBuiltins } from "../../_pristine.ts"
 import type { ToolTesterErrorCode } from "../../errors.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { getToolSchemas } from "../../list-tools.ts"
@@ -70,8 +73,11 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
   process.chdir(cwd)
   try {
     const perform = tasks[task.command] as Perform<TaskCommand>
+    importEvents.onImport = (file) => send({ type: "loading", file })
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
-    const text = JSON.stringify(jsonSafe({ ...(payload as object), engine: engineHere() }))
+    if (task.command === "run") await settle()
+    restoreBuiltins()
+    const text = safeStringify({ ...(payload as object), engine: engineHere() })
     // What the tool printed is in the pipes before the answer; the CLI then ends this process.
     await flushed()
     send({ type: "done", payload: text })
@@ -84,7 +90,8 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
 async function serveCall(id: number, call: EngineCall): Promise<void> {
   try {
     const value = await perform(id, call)
-    send({ type: "reply", id, value: JSON.stringify(jsonSafe(value)) })
+    restoreBuiltins()
+    send({ type: "reply", id, value: safeStringify(value) })
   } catch (error) {
     const failure = failureOf(error)
     const data = ToolTesterError.isInstance(error) ? error.data : undefined

@@ -1,0 +1,10 @@
+// After a tool returns, a run waits a moment before it reports: an error the tool throws just
+// after (from a timer it set, or a promise it left to reject) ends the engine as it would end
+// opencode, and must fail the run as the same throw just before returning does (TOOL_EXITED).
+
+/** Long enough for timers of 0-1 ms and for unhandled rejections to be noticed. */
+export const SETTLE_MS = 10
+
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+}
