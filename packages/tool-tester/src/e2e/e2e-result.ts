@@ -44,8 +44,12 @@ export interface E2EToolOutputFile {
 }
 
 export interface E2EError {
-  /** `event`: an opencode error event; `log`: a WARN or ERROR line of its log; `stderr`: anything else it printed there. */
-  source: "event" | "stderr" | "log"
+  /**
+   * `event`: an opencode error event; `log`: a WARN or ERROR line of its log; `stderr`: anything
+   * else it printed there; `exit`: opencode ended while a tool call was still running (a tool
+   * that called process.exit ends opencode with it).
+   */
+  source: "event" | "stderr" | "log" | "exit"
   message: string
 }
 
@@ -109,6 +113,16 @@ export function collectCalls(servedCalls: ServedCall[], requests: CapturedReques
 }
 
 /** The messages of opencode's error events. */
+/** Calls opencode never finished because it ended first, whatever its exit code. */
+export function unfinishedCalls(calls: E2ECall[], exitCode: number | null): E2EError[] {
+  return calls
+    .filter((call) => call.result === null && call.status !== "completed" && call.status !== "error")
+    .map((call) => ({
+      source: "exit" as const,
+      message: `opencode ended (exit code ${exitCode ?? "none: killed"}) while ${call.as_called.name} was running, before the model got its result; a tool that calls process.exit ends opencode itself`,
+    }))
+}
+
 export function eventErrors(events: unknown[]): E2EError[] {
   return events.flatMap((event) => {
     const record = asObject(event)

@@ -13,6 +13,7 @@ import {
   parseEvents,
   readToolOutputFiles,
   stderrLines,
+  unfinishedCalls,
 } from "./e2e-result.ts"
 import { type MockModel, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "./opencode-binary.ts"
@@ -112,15 +113,16 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     if (run.aborted) throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
     const events = parseEvents(run.stdout)
     const stderrErrors = stderrLines(run.stderr)
+    const calls = collectCalls(mock.servedCalls, mock.requests, events)
     const result: E2EResult = {
       opencode: binary,
       model: modelId,
       tools: firstMainTools(mock),
       requests: mock.requests,
-      calls: collectCalls(mock.servedCalls, mock.requests, events),
+      calls,
       events,
       toolOutputFiles: await readToolOutputFiles(sandbox.dataHome),
-      errors: [...eventErrors(events), ...stderrErrors],
+      errors: [...eventErrors(events), ...stderrErrors, ...(run.timedOut ? [] : unfinishedCalls(calls, run.exitCode))],
       exitCode: run.exitCode,
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },

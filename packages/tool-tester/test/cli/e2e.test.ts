@@ -11,6 +11,18 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(jsonError(result)).toMatchObject({ code: "USAGE", message: expect.stringContaining("--script") })
   })
 
+  test("a tool that ends opencode with process.exit(0) mid-call is TOOL_EXITED, exit 4, not a clean run", async () => {
+    const directory = fixture("hostile/exits-zero")
+    const result = await runCli(["e2e", "--dir", directory, "--script", "e2e-script.json", "--json"], {
+      cwd: directory,
+    })
+    expect(result.exitCode, result.stderr).toBe(4)
+    expect(jsonError(result)).toMatchObject({ code: "TOOL_EXITED", message: expect.stringContaining("exits_zero") })
+    const run = JSON.parse(result.stdout) as { exitCode: number; errors: Array<{ source: string }> }
+    expect(run.exitCode).toBe(0)
+    expect(run.errors.map((error) => error.source)).toContain("exit")
+  })
+
   test("a malformed script exits 1 with SCRIPT_INVALID", async () => {
     const folder = useTmpDir()
     writeFiles(folder, { "script.json": JSON.stringify({ turns: [{ calls: [{ args: {} }] }] }) })

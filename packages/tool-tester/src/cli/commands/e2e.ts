@@ -107,6 +107,10 @@ function verdict(result: E2EResult): {
   exitCode: number
   reason?: { code: string; message: string }
 } {
+  const unfinished = result.errors.find((error) => error.source === "exit")
+  if (unfinished) {
+    return { exitCode: EXIT_TOOL_FAILED, reason: { code: "TOOL_EXITED", message: unfinished.message } }
+  }
   if (result.exitCode !== 0) {
     const detail = result.errors.at(-1)?.message ?? `exit code ${result.exitCode}`
     return {
