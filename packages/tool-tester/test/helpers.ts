@@ -78,3 +78,16 @@ export function jsonError(result: CliResult): { code: string; message: string } 
   const lines = result.stderr.trim().split("\n")
   return (JSON.parse(lines.at(-1)!) as { error: { code: string; message: string } }).error
 }
+
+/** The characters in `text` a terminal would act on rather than show (tab and newline aside). */
+export function rawControlCharacters(text: string): string[] {
+  return [...text].filter((char) => {
+    const code = char.codePointAt(0)!
+    return (
+      (code < 0x20 && char !== "\n" && char !== "\t") ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    )
+  })
+}

@@ -1,5 +1,6 @@
 // Human reports for list, schema and doctor, and failure lines. Plain text that reads the same
-// without colour; `--json` output never goes through here.
+// without colour; `--json` output never goes through here. What tools and files chose (ids,
+// descriptions, paths, messages) goes through terminalSafe: a terminal must show it, not obey it.
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import type { ListedTool } from "../list-tools.ts"
@@ -9,12 +10,13 @@ import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
 import type { EngineReport } from "./_command.ts"
+import { terminalSafe } from "./_terminal-safe.ts"
 
 export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))
   const lines = [bold(`${tools.length} tools offered to ${model.npm} ${model.modelID}, in opencode's order:`)]
   for (const tool of tools) {
-    lines.push(`  ${cyan(tool.id.padEnd(width))}  ${describeSource(tool, cwd)}`)
+    lines.push(`  ${cyan(terminalSafe(tool.id.padEnd(width)))}  ${describeSource(tool, cwd)}`)
   }
   return `${lines.join("\n")}\n`
 }
@@ -22,9 +24,9 @@ export function formatList(tools: readonly ListedTool[], model: ModelSelection, 
 export function formatSchemas(tools: readonly ToolSchema[], model: ModelSelection): string {
   if (tools.length === 0) return `${dim(`No custom or plugin tool is offered to ${model.npm} ${model.modelID}.`)}\n`
   const blocks = tools.map((tool) => {
-    const header = `${bold(cyan(tool.name))}${tool.strict === false ? dim("  (strict: false)") : ""}`
-    const description = tool.description === "" ? dim("(no description)") : tool.description
-    return `${header}\n${indent(description)}\n${indent(JSON.stringify(tool.parameters, null, 2))}`
+    const header = `${bold(cyan(terminalSafe(tool.name)))}${tool.strict === false ? dim("  (strict: false)") : ""}`
+    const description = tool.description === "" ? dim("(no description)") : terminalSafe(tool.description)
+    return `${header}\n${indent(description)}\n${indent(terminalSafe(JSON.stringify(tool.parameters, null, 2)))}`
   })
   return `${blocks.join("\n\n")}\n`
 }
@@ -34,7 +36,7 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], cwd: strin
   const lines = diagnostics.map((diagnostic) => {
     const file = diagnostic.file ? `${shortPath(cwd, diagnostic.file)}: ` : ""
     const message = diagnostic.file ? withoutPrefix(diagnostic.message, `${diagnostic.file}: `) : diagnostic.message
-    return `${mark(diagnostic.severity)} ${file}${message} ${dim(`[${diagnostic.code}]`)}`
+    return `${mark(diagnostic.severity)} ${terminalSafe(file + message)} ${dim(`[${diagnostic.code}]`)}`
   })
   return `${lines.join("\n")}\n`
 }
@@ -46,7 +48,7 @@ export function formatFindings(
 ): string {
   const lines = findings.map(
     (finding) =>
-      `${mark(finding.severity)} ${finding.file ? `${shortPath(cwd, finding.file)}: ` : ""}${oneLine(finding.message)} ${dim(`[${finding.code}]`)}`,
+      `${mark(finding.severity)} ${oneLine(`${finding.file ? `${shortPath(cwd, finding.file)}: ` : ""}${finding.message}`)} ${dim(`[${finding.code}]`)}`,
   )
   const errors = findings.filter((finding) => finding.severity === "error").length
   const warnings = findings.length - errors
@@ -61,16 +63,19 @@ export function formatFindings(
 
 /** The engine line of list, schema and doctor (on stderr, beside the diagnostics). */
 export function formatEngine(engine: EngineReport): string {
-  return `${dim(`engine: ${describeEngine(engine.info, engine.source)}`)}\n`
+  return `${dim(`engine: ${terminalSafe(describeEngine(engine.info, engine.source))}`)}\n`
 }
 
 export function formatFailure(failure: { code: string; message: string }): string {
   return `${red("✖")} ${oneLine(failure.message)} ${dim(`[${failure.code}]`)}\n`
 }
 
-/** Errors print on one line: a newline inside a message (quoted model text) is shown as \n. */
+/**
+ * Errors print on one line: a newline inside a message (quoted model text) is shown as \n, and
+ * what a terminal would act on (escape sequences, carriage returns, bidi overrides) is escaped.
+ */
 export function oneLine(message: string): string {
-  return message.replaceAll("\r", "\\r").replaceAll("\n", "\\n")
+  return terminalSafe(message).replaceAll("\n", "\\n")
 }
 
 /** A path relative to the working directory when it is inside it. */
@@ -90,11 +95,11 @@ export function indent(text: string, prefix = "  "): string {
 
 function describeSource(tool: ListedTool, cwd: string): string {
   if (tool.source === "builtin") return dim("built-in")
-  const where = tool.file ? shortPath(cwd, tool.file) : ""
-  const parts = [tool.source === "plugin" ? `plugin ${tool.plugin ?? where}` : where]
-  if (tool.export && tool.export !== "default") parts.push(`export ${tool.export}`)
+  const where = tool.file ? terminalSafe(shortPath(cwd, tool.file)) : ""
+  const parts = [tool.source === "plugin" ? `plugin ${tool.plugin ? terminalSafe(tool.plugin) : where}` : where]
+  if (tool.export && tool.export !== "default") parts.push(`export ${terminalSafe(tool.export)}`)
   if (tool.overrides === "builtin") parts.push(yellow("replaces the built-in"))
-  else if (tool.overrides) parts.push(yellow(`replaces ${shortPath(cwd, tool.overrides)}`))
+  else if (tool.overrides) parts.push(yellow(`replaces ${terminalSafe(shortPath(cwd, tool.overrides))}`))
   return parts.join(", ")
 }
 

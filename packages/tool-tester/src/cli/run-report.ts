@@ -1,10 +1,12 @@
 // The human report of `run`: what happened, the model's view of the output between clear markers,
-// then what the tool printed on its console (which opencode never sends to the model).
+// then what the tool printed on its console (which opencode never sends to the model). Everything
+// the tool chose (names, texts, paths) goes through terminalSafe: a terminal must show it, not obey it.
 
 import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
 import type { EngineReport } from "./_command.ts"
 import type { CapturedConsole } from "./_console-capture.ts"
+import { terminalSafe } from "./_terminal-safe.ts"
 import { indent, shortPath } from "./report.ts"
 import type { RunJson } from "./tasks/run-task.ts"
 
@@ -18,23 +20,25 @@ export function formatRun(
   const called =
     result.name === result.id
       ? ""
-      : dim(` (called as ${result.name}${result.rerouted ? ", rerouted" : ", name repaired"})`)
+      : dim(` (called as ${terminalSafe(result.name)}${result.rerouted ? ", rerouted" : ", name repaired"})`)
   const status = result.status === "completed" ? green("completed") : red("error")
-  lines.push(`${bold(cyan(result.id))}${called}  ${status}  ${dim(`${result.durationMs} ms`)}`)
-  if (result.error) lines.push(`${red(result.error.code)}  ${result.error.message}`)
-  lines.push(field("args", JSON.stringify(result.args)))
-  if (result.title !== "") lines.push(field("title", String(result.title)))
+  lines.push(`${bold(cyan(terminalSafe(result.id)))}${called}  ${status}  ${dim(`${result.durationMs} ms`)}`)
+  if (result.error) lines.push(`${red(result.error.code)}  ${terminalSafe(result.error.message)}`)
+  lines.push(field("args", terminalSafe(JSON.stringify(result.args) ?? "undefined")))
+  if (result.title !== "") lines.push(field("title", terminalSafe(String(result.title))))
 
   lines.push("", rule("output: what the model reads"))
-  lines.push(result.output === "" ? dim("(empty string)") : result.output)
+  lines.push(result.output === "" ? dim("(empty string)") : terminalSafe(result.output))
   lines.push(rule("end of output"), "")
 
-  lines.push(field("metadata", JSON.stringify(result.metadata)))
+  lines.push(field("metadata", terminalSafe(JSON.stringify(result.metadata) ?? "undefined")))
   lines.push(
     field(
       "truncated",
       result.truncated
-        ? yellow(`yes, full output saved to ${result.outputPath ? shortPath(cwd, result.outputPath) : "(unknown)"}`)
+        ? yellow(
+            `yes, full output saved to ${result.outputPath ? terminalSafe(shortPath(cwd, result.outputPath)) : "(unknown)"}`,
+          )
         : "no",
     ),
   )
@@ -45,11 +49,12 @@ export function formatRun(
     lines.push(
       field(
         "ask",
-        `${ask.permission} ${JSON.stringify(ask.patterns)} → ${decision} ${dim(`(rule ${ask.rule.permission}: ${ask.rule.action})`)}`,
+        terminalSafe(`${ask.permission} ${JSON.stringify(ask.patterns)} → `) +
+          `${decision} ${dim(terminalSafe(`(rule ${ask.rule.permission}: ${ask.rule.action})`))}`,
       ),
     )
   }
-  if (engine) lines.push(field("engine", describeEngine(engine.info, engine.source)))
+  if (engine) lines.push(field("engine", terminalSafe(describeEngine(engine.info, engine.source))))
   if (captured) lines.push(...consoleLines(captured))
   return `${lines.join("\n")}\n`
 }
@@ -63,7 +68,7 @@ function consoleLines(captured: CapturedConsole): string[] {
   if (streams.length === 0) return []
   const lines = ["", rule("tool console: printed by the tool, not sent to the model")]
   for (const stream of streams) {
-    const text = captured[stream].replace(/\n$/, "")
+    const text = terminalSafe(captured[stream].replace(/\n$/, ""))
     if (text !== "") lines.push(indent(text, dim(`${stream} | `)))
     const dropped = captured.droppedBytes[stream]
     if (dropped > 0) lines.push(dim(`${stream} | ... ${dropped} more bytes not kept (the first 64 KiB are shown)`))

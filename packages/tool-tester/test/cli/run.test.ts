@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { fixture, jsonError, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { fixture, jsonError, packageRoot, rawControlCharacters, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 const basic = fixture("cli-basic")
 const outcomes = fixture("cli-run-outcomes")
@@ -454,6 +454,46 @@ describe.each(["bun", "node"])(
     })
   },
 )
+
+// Tools choose the text of the human report: what a terminal would act on is shown escaped there,
+// and left as it is in --json (the exact text the model reads).
+describe.each(["bun", "node"])("tool-tester run shows terminal control characters escaped (%s engine)", (engine) => {
+  const directory = fixture("hostile/terminal-escapes")
+  const hostile =
+    "\x1b[?1049h\x1b[?25l\x1b[31mred\x1b]0;pwned\x07 bell\x07 back\bspace over\rwrite \u009b2J" +
+    " \u202eevil\u202c \u2066isolate\u2069 \x00nul \x7fdel"
+  const shown = String.raw`\u001b[?1049h\u001b[?25l\u001b[31mred\u001b]0;pwned\u0007 bell\u0007 back\bspace over\rwrite \u009b2J \u202eevil\u202c \u2066isolate\u2069 \u0000nul \u007fdel`
+
+  test("in the output, title, metadata and console of the human report; tabs and newlines kept", async () => {
+    const result = await runCli(["run", "terminal_escapes", "--dir", directory, "--no-global", "--engine", engine])
+    expect(result.exitCode).toBe(0)
+    expect(rawControlCharacters(result.stdout + result.stderr)).toEqual([])
+    expect(result.stdout).toContain(`title       title${shown}\n`)
+    expect(result.stdout).toContain(`metadata    {"hostile":"${shown}","truncated":false}\n`)
+    expect(result.stdout).toContain(`\nfirst${shown}\n\tsecond line\n── end of output`)
+    expect(result.stdout).toContain(`stdout | console${shown}\n`)
+    expect(result.stdout).toContain(`stderr | stderr${shown}`)
+  })
+
+  test("in the failure line and the error of a tool that throws", async () => {
+    const args = ["run", "terminal_escapes", "fail=true", "--dir", directory, "--no-global", "--engine", engine]
+    const result = await runCli(args)
+    expect(result.exitCode).toBe(4)
+    expect(rawControlCharacters(result.stdout + result.stderr)).toEqual([])
+    expect(result.stderr).toMatch(/^✖ .* \[TOOL_THREW\]\n$/)
+    expect(result.stderr).toContain(`thrown${shown}`)
+    expect(result.stdout).toContain(`\nthrown${shown}\n── end of output`)
+  })
+
+  test("--json keeps the exact text the model reads", async () => {
+    const result = await run(["terminal_escapes", "--dir", directory, "--engine", engine])
+    expect(result.exitCode).toBe(0)
+    const json = result.json()
+    expect(json.output).toBe(`first${hostile}\n\tsecond line`)
+    expect(json.title).toBe(`title${hostile}`)
+    expect(json.console.stdout).toBe(`console${hostile}\n`)
+  })
+})
 
 describe("tool-tester run and the engine", { timeout: 60_000 }, () => {
   const alive = (pid: number) => {

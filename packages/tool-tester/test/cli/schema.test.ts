@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { fixture, jsonError, runCli } from "../helpers.ts"
+import { fixture, jsonError, rawControlCharacters, runCli } from "../helpers.ts"
 
 const basic = fixture("cli-basic")
 
@@ -83,5 +83,23 @@ describe("tool-tester schema", { timeout: 60_000 }, () => {
     expect(payload.tools.map((tool) => tool.name)).toEqual(["fine"])
     expect(payload.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["SCHEMA_UNREPRESENTABLE"])
     expect(jsonError(result).code).toBe("SCHEMA_UNREPRESENTABLE")
+  })
+})
+
+describe.each(["bun", "node"])("tool-tester schema and list with terminal control characters (%s engine)", (engine) => {
+  const directory = fixture("hostile/terminal-escapes")
+
+  test("the human reports show a description's control characters escaped; --json keeps them", async () => {
+    const common = ["--dir", directory, "--no-global", "--engine", engine]
+    const schema = await runCli(["schema", ...common])
+    expect(schema.exitCode).toBe(0)
+    expect(rawControlCharacters(schema.stdout + schema.stderr)).toEqual([])
+    expect(schema.stdout).toContain(String.raw`Returns text full of terminal control sequences\u001b[?1049h\u001b[?25l`)
+    expect(schema.stdout).toContain(String.raw`\u202eevil\u202c`)
+    const list = await runCli(["list", ...common])
+    expect(list.exitCode).toBe(0)
+    expect(rawControlCharacters(list.stdout + list.stderr)).toEqual([])
+    const json = JSON.parse((await runCli(["schema", ...common, "--json"])).stdout) as SchemaJson
+    expect(json.tools[0]!.description).toContain("\x1b[?1049h\x1b[?25l")
   })
 })
