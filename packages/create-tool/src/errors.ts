@@ -27,7 +27,10 @@ export type CreateToolErrorCode =
   | "FILE_EXISTS"
   /** An existing package.json to update is not valid JSON. */
   | "INVALID_PACKAGE_JSON"
-  /** A folder could not be created or a file could not be written; nothing was left behind. */
+  /**
+   * A folder could not be created or a file could not be written, or a file to replace is read-only
+   * (no write bit, which counts for root too, or no permission); nothing was left behind.
+   */
   | "UNWRITABLE"
   /** The templates folder is missing from the installation. */
   | "TEMPLATES_NOT_FOUND"

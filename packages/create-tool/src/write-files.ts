@@ -1,4 +1,19 @@
-import { constants, copyFileSync, linkSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  constants,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { basename, dirname, join } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import { printable } from "./printable.ts"
@@ -7,8 +22,10 @@ import { printable } from "./printable.ts"
 // next to its target (named so that opencode's `tools/*.{js,ts}` scan never matches it); only when
 // all are written are they moved into place. New files are placed without replacing anything that
 // appeared meanwhile, replaced files are backed up until the end, and on any failure every file,
-// backup and folder this call created is removed again. Synchronous calls, as create-vite makes:
-// for a handful of small files they are faster than promises.
+// backup and folder this call created is removed again. A replaced file is written where it really
+// is, through a symlink (which stays a symlink), and keeps its mode and, where allowed, its owner; a
+// read-only one is refused before anything is written. Synchronous calls, as create-vite makes: for
+// a handful of small files they are faster than promises.
 
 export type FileToWrite = {
   path: string
@@ -18,6 +35,7 @@ export type FileToWrite = {
 }
 
 export async function writeFilesAtomically(files: readonly FileToWrite[]): Promise<void> {
+  const targets = files.map((file) => (file.replace ? replacedFile(file.path) : { path: file.path, stats: undefined }))
   // Unique enough for files that live a few milliseconds; node:crypto would add 20 ms to every run.
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
   const createdDirectories: string[] = []
@@ -31,21 +49,23 @@ export async function writeFilesAtomically(files: readonly FileToWrite[]): Promi
       const created = mkdirSync(directory, { recursive: true })
       if (created !== undefined) createdDirectories.push(created)
     }
-    const staged: Array<{ file: FileToWrite; temporary: string }> = []
-    for (const file of files) {
+    const staged: Array<{ file: FileToWrite; target: string; temporary: string }> = []
+    for (const [index, file] of files.entries()) {
+      const { path: target, stats } = targets[index]!
       current = { path: file.path, phase: "file" }
-      const temporary = join(dirname(file.path), `.${basename(file.path)}.${suffix}.tmp`)
-      writeFileSync(temporary, file.content, { flag: "wx" })
+      const temporary = join(dirname(target), `.${basename(target)}.${suffix}.tmp`)
+      writeFileSync(temporary, file.content, { flag: "wx", mode: stats === undefined ? 0o666 : stats.mode & 0o777 })
       temporaries.push(temporary)
-      staged.push({ file, temporary })
+      if (stats !== undefined) keepModeAndOwner(temporary, stats)
+      staged.push({ file, target, temporary })
     }
-    for (const { file, temporary } of staged) {
+    for (const { file, target, temporary } of staged) {
       current = { path: file.path, phase: "place" }
       if (file.replace) {
-        const backup = join(dirname(file.path), `.${basename(file.path)}.${suffix}.backup`)
-        copyFileSync(file.path, backup)
-        backups.push({ path: file.path, backup })
-        renameSync(temporary, file.path)
+        const backup = join(dirname(target), `.${basename(target)}.${suffix}.backup`)
+        copyFileSync(target, backup)
+        backups.push({ path: target, backup })
+        renameSync(temporary, target)
       } else {
         placeWithoutReplacing(temporary, file.path)
         placed.push(file.path)
@@ -60,6 +80,48 @@ export async function writeFilesAtomically(files: readonly FileToWrite[]): Promi
 }
 
 // --- internal ---
+
+/**
+ * Where a file to replace really is (a symlink's target, so that the link stays), and its stats; or
+ * an UNWRITABLE error when it may not be written. A file without any write bit counts as read-only
+ * whoever runs create-tool: root passes access(W_OK) for every file, and a file made read-only was
+ * made so on purpose (as rm asks before removing one).
+ */
+function replacedFile(path: string): { path: string; stats: Stats } {
+  let target: string
+  let stats: Stats
+  try {
+    target = realpathSync(path)
+    stats = statSync(target)
+  } catch (error) {
+    throw writeError(error, path, "file")
+  }
+  const shown = target === path ? printable(path) : `${printable(path)} (a link to ${printable(target)})`
+  if ((stats.mode & 0o222) === 0) {
+    throw new CreateToolError(
+      "UNWRITABLE",
+      `Cannot write ${shown}: the file is read-only. Nothing was written: make it writable (chmod u+w) or move it away, and run again.`,
+      { data: { path, target, reason: "read-only" } },
+    )
+  }
+  try {
+    accessSync(target, constants.W_OK)
+  } catch (error) {
+    throw writeError(error, path, "file", shown)
+  }
+  return { path: target, stats }
+}
+
+/** Gives the new file the replaced one's permissions and, where the system allows it, its owner. */
+function keepModeAndOwner(path: string, stats: Stats): void {
+  try {
+    chownSync(path, stats.uid, stats.gid)
+  } catch {
+    // Only root may give a file away: anyone else's file that is writable to them becomes theirs.
+  }
+  // After chown, which clears the set-user-ID and set-group-ID bits.
+  chmodSync(path, stats.mode & 0o7777)
+}
 
 /** Hard-links `from` to `to`, failing with EEXIST rather than replacing; copies where links are not supported. */
 function placeWithoutReplacing(from: string, to: string): void {
@@ -93,17 +155,18 @@ function rollBack(state: {
   }
 }
 
-function writeError(error: unknown, path: string, phase: "folder" | "file" | "place"): CreateToolError {
+function writeError(
+  error: unknown,
+  path: string,
+  phase: "folder" | "file" | "place",
+  shown = printable(path),
+): CreateToolError {
   const code = (error as NodeJS.ErrnoException).code
   if (code === "EEXIST" && phase === "place") {
-    return new CreateToolError(
-      "FILE_EXISTS",
-      `${printable(path)} appeared while writing: nothing was written; run again.`,
-      {
-        data: { path },
-        cause: error,
-      },
-    )
+    return new CreateToolError("FILE_EXISTS", `${shown} appeared while writing: nothing was written; run again.`, {
+      data: { path },
+      cause: error,
+    })
   }
   const reasons: Record<string, string> = {
     EACCES: "permission denied",
@@ -117,7 +180,7 @@ function writeError(error: unknown, path: string, phase: "folder" | "file" | "pl
   const reason = (code !== undefined && reasons[code]) || (error as Error).message
   return new CreateToolError(
     "UNWRITABLE",
-    `Cannot write ${printable(path)}: ${printable(reason)}. Nothing was written: choose another folder or fix its permissions.`,
+    `Cannot write ${shown}: ${printable(reason)}. Nothing was written: choose another folder or fix its permissions.`,
     { data: { path, ...(code === undefined ? {} : { errorCode: code }) }, cause: error },
   )
 }

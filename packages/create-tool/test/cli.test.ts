@@ -1,4 +1,16 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
 import { packageDirectory, printedToolIds, run, runCli, useTmpDir } from "./helpers.ts"
@@ -167,6 +179,37 @@ describe("options", () => {
     expect(bash.stdout).toBe(`${join(cwd, "app\u202E'x/.opencode")}\n`)
   })
 
+  test("merging into a package.json that is a symlink writes its target and keeps the link", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    mkdirSync(join(cwd, "shared"))
+    writeFileSync(join(cwd, "shared/package.json"), '{ "name": "shared" }\n', { mode: 0o640 })
+    chmodSync(join(cwd, "shared/package.json"), 0o640)
+    symlinkSync("../shared/package.json", join(cwd, ".opencode/package.json"))
+    const { code, stdout, stderr } = await runCli(["hello"], { cwd })
+    expect([code, stderr]).toEqual([0, ""])
+    expect(stdout).toContain("updated     .opencode/package.json")
+    expect(lstatSync(join(cwd, ".opencode/package.json")).isSymbolicLink()).toBe(true)
+    expect(readlinkSync(join(cwd, ".opencode/package.json"))).toBe("../shared/package.json")
+    expect(JSON.parse(read(join(cwd, "shared/package.json")))).toMatchObject({ name: "shared", type: "module" })
+    expect(statSync(join(cwd, "shared/package.json")).mode & 0o7777).toBe(0o640)
+    expect(files(join(cwd, "shared"))).toEqual(["package.json"]) // no temporary or backup left
+  })
+
+  test("merging into a package.json keeps its mode", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    const packageJson = join(cwd, ".opencode/package.json")
+    writeFileSync(packageJson, "{}\n")
+    chmodSync(packageJson, 0o600)
+    expect((await runCli(["hello"], { cwd })).code).toBe(0)
+    expect(JSON.parse(read(packageJson)).type).toBe("module")
+    expect(statSync(packageJson).mode & 0o7777).toBe(0o600)
+    chmodSync(packageJson, 0o664)
+    expect((await runCli(["other", "--exports", "x"], { cwd })).code).toBe(0)
+    expect(statSync(packageJson).mode & 0o7777).toBe(0o664)
+  })
+
   test("the next commands follow the package manager that ran create-tool", async () => {
     const cwd = useTmpDir()
     const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
@@ -295,6 +338,49 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
       /^✖ Cannot write .*: (permission denied|operation not permitted|the file system is read-only)\. Nothing was written.* \[UNWRITABLE\]\n$/,
     )
     expect(existsSync(join(directory, ".opencode"))).toBe(false)
+  })
+
+  test("a read-only package.json is not rewritten: refused, nothing written", async () => {
+    // Root may write any file, so a package.json without a write bit counts as read-only for it too.
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    const packageJson = join(cwd, ".opencode/package.json")
+    writeFileSync(packageJson, '{ "name": "mine" }\n')
+    chmodSync(packageJson, 0o444)
+    const run = await runCli(["hello"], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe("")
+    expect(run.stderr).toMatch(
+      /^✖ Cannot write .*\.opencode\/package\.json: the file is read-only\. Nothing was written: make it writable \(chmod u\+w\) or move it away, and run again\. \[UNWRITABLE\]\n$/,
+    )
+    expect(read(packageJson)).toBe('{ "name": "mine" }\n')
+    expect(statSync(packageJson).mode & 0o777).toBe(0o444)
+    expect(files(join(cwd, ".opencode"))).toEqual(["package.json"])
+  })
+
+  test("a read-only file is not overwritten even with --force", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+    writeFileSync(join(cwd, ".opencode/tools/hello.ts"), "mine")
+    chmodSync(join(cwd, ".opencode/tools/hello.ts"), 0o444)
+    const run = await runCli(["hello", "--force"], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/^✖ Cannot write .*\/tools\/hello\.ts: the file is read-only\. .* \[UNWRITABLE\]\n$/)
+    expect(read(join(cwd, ".opencode/tools/hello.ts"))).toBe("mine")
+    expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
+  })
+
+  test("a package.json linked to a read-only file is refused, naming the link's target", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    writeFileSync(join(cwd, "shared.json"), "{}\n", { mode: 0o444 })
+    symlinkSync("../shared.json", join(cwd, ".opencode/package.json"))
+    const run = await runCli(["hello"], { cwd })
+    expect(run.stderr).toMatch(
+      /^✖ Cannot write .*\.opencode\/package\.json \(a link to .*\/shared\.json\): the file is read-only\. .* \[UNWRITABLE\]\n$/,
+    )
+    expect(read(join(cwd, "shared.json"))).toBe("{}\n")
+    expect(files(cwd)).toEqual([".opencode", ".opencode/package.json", "shared.json"])
   })
 
   test("a package.json that is not JSON", async () => {

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { join } from "node:path"
 import { expect, test } from "vitest"
 import { writeFilesAtomically } from "../src/write-files.ts"
@@ -69,4 +79,42 @@ test("a file that cannot be moved into place rolls back the files placed before 
   expect(existsSync(join(directory, "a.ts"))).toBe(false)
   expect(readFileSync(join(directory, "package.json"), "utf8")).toBe("old")
   expect(tree(directory)).toEqual(["package.json", "z.ts"])
+})
+
+test("replaces a symlinked file through its link, and keeps the link", async () => {
+  const directory = useTmpDir()
+  mkdirSync(join(directory, "shared"))
+  writeFileSync(join(directory, "shared/package.json"), "old")
+  symlinkSync("shared/package.json", join(directory, "package.json"))
+  await writeFilesAtomically([{ path: join(directory, "package.json"), content: "new", replace: true }])
+  expect(readlinkSync(join(directory, "package.json"))).toBe("shared/package.json")
+  expect(readFileSync(join(directory, "shared/package.json"), "utf8")).toBe("new")
+  expect(tree(directory)).toEqual(["package.json", "shared", "shared/package.json"])
+})
+
+test("keeps the mode of a replaced file", async () => {
+  const directory = useTmpDir()
+  for (const mode of [0o600, 0o664, 0o755]) {
+    writeFileSync(join(directory, "file"), "old")
+    chmodSync(join(directory, "file"), mode)
+    await writeFilesAtomically([{ path: join(directory, "file"), content: "new", replace: true }])
+    expect(statSync(join(directory, "file")).mode & 0o7777).toBe(mode)
+  }
+})
+
+test("refuses to replace a file without any write bit, before writing anything", async () => {
+  const directory = useTmpDir()
+  writeFileSync(join(directory, "package.json"), "old", { mode: 0o444 })
+  await expect(
+    writeFilesAtomically([
+      { path: join(directory, "tools/x.ts"), content: "tool", replace: false },
+      { path: join(directory, "package.json"), content: "new", replace: true },
+    ]),
+  ).rejects.toMatchObject({
+    code: "UNWRITABLE",
+    message: expect.stringContaining("package.json: the file is read-only. Nothing was written"),
+    data: { reason: "read-only" },
+  })
+  expect(tree(directory)).toEqual(["package.json"])
+  expect(readFileSync(join(directory, "package.json"), "utf8")).toBe("old")
 })
