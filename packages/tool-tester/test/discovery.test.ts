@@ -1,6 +1,9 @@
+import { symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { folderLinkLoops, symlinkLoop } from "../src/discovery/scan.ts"
 import { listTools, loadTools } from "../src/index.ts"
+import { packageRoot } from "./helpers.ts"
 import { isolatedEnvironment, tmpProject, toolSource, writeFiles } from "./support/tmp-project.ts"
 
 async function load(directory: string, extra: Parameters<typeof loadTools>[0] = {}) {
@@ -203,5 +206,63 @@ describe("files without tools", () => {
       "NO_TOOLS",
       expect.stringContaining("its default export is number, not a tool object"),
     ])
+  })
+})
+
+describe("symbolic link loops in tools/", () => {
+  const files = path.join(packageRoot, "test", "fixtures", "hostile", "symlink-loop-files")
+  const folder = path.join(packageRoot, "test", "fixtures", "hostile", "symlink-loop-folder")
+
+  // opencode 1.18.34 lists a.ts and b.ts (a.ts -> b.ts -> a.ts), fails to import them with ELOOP
+  // and offers no tool at all; a link to a folder (loop -> .) it skips (both seen through e2e).
+  test.each(["bun", "node"] as const)(
+    "a file link loop fails to import, naming the file, as in opencode (%s engine)",
+    async (engine) => {
+      const project = await load(files, { engine, global: false })
+      expect(project.tools.map((tool) => tool.id)).toEqual(["fine"])
+      const tools = path.join(files, ".opencode", "tools")
+      expect(project.diagnostics).toEqual(
+        ["a.ts", "b.ts"].map((name) => ({
+          code: "IMPORT_FAILED",
+          severity: "error",
+          file: path.join(tools, name),
+          message: expect.stringMatching(new RegExp(`^${path.join(tools, name)}: failed to import: .*ELOOP`)),
+          data: expect.objectContaining({ file: path.join(tools, name) }),
+        })),
+      )
+    },
+  )
+
+  test.each(["bun", "node"] as const)("a link to a folder that holds it is skipped (%s engine)", async (engine) => {
+    const project = await load(folder, { engine, global: false })
+    expect(project.tools.map((tool) => tool.id)).toEqual(["fine"])
+    expect(project.diagnostics).toEqual([])
+  })
+
+  test("symlinkLoop shows the chain, and nothing for a file or a link that resolves", () => {
+    const tools = path.join(files, ".opencode", "tools")
+    expect(symlinkLoop(path.join(tools, "a.ts"))).toBe("a.ts -> b.ts -> a.ts")
+    expect(symlinkLoop(path.join(tools, "fine.ts"))).toBeUndefined()
+    expect(symlinkLoop(path.join(folder, ".opencode", "tools", "loop"))).toBeUndefined()
+    const directory = tmpProject({ "x.ts": "" })
+    symlinkSync("x.ts", path.join(directory, "y.ts"))
+    symlinkSync("self.ts", path.join(directory, "self.ts"))
+    symlinkSync("self.ts", path.join(directory, "to-self.ts"))
+    expect(symlinkLoop(path.join(directory, "y.ts"))).toBeUndefined()
+    expect(symlinkLoop(path.join(directory, "self.ts"))).toBe("self.ts -> self.ts")
+    expect(symlinkLoop(path.join(directory, "to-self.ts"))).toBe("to-self.ts -> self.ts -> self.ts")
+  })
+
+  test("folderLinkLoops finds links to the folder or one above it, not links elsewhere", () => {
+    const directory = tmpProject({ "tools/fine.ts": "", "elsewhere/x.ts": "" })
+    const tools = path.join(directory, "tools")
+    symlinkSync(".", path.join(tools, "here"))
+    symlinkSync("..", path.join(tools, "up"))
+    symlinkSync("../elsewhere", path.join(tools, "shared"))
+    expect(folderLinkLoops(tools)).toEqual([
+      { file: path.join(tools, "here"), target: "." },
+      { file: path.join(tools, "up"), target: ".." },
+    ])
+    expect(folderLinkLoops(path.join(directory, "missing"))).toEqual([])
   })
 })

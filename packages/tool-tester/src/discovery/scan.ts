@@ -1,10 +1,12 @@
-import { readdirSync, statSync } from "node:fs"
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs"
 import path from "node:path"
 
 /**
  * The files opencode would import from one config folder for a pattern like `{tool,tools}/*.{js,ts}`:
  * direct children only (no recursion), only the given extensions (so `.mjs`, `.cjs`, `.tsx` are ignored,
- * while `x.d.ts` matches `.ts`), dotfiles included, symlinks followed.
+ * while `x.d.ts` matches `.ts`), dotfiles included, symlinks followed. A symbolic link loop with such
+ * a name (`a.ts -> b.ts -> a.ts`) is listed too, as opencode's glob lists it: importing it then fails
+ * with ELOOP, and that failure is opencode's (on 1.18.34, its whole tool list fails with it).
  *
  * opencode takes them in the order its glob returns, which is not sorted. We sort them by name in
  * each folder so runs are reproducible; doctor warns when two files in one folder define the same id.
@@ -32,6 +34,60 @@ export function scanFolder(
   return files
 }
 
+/**
+ * For a symbolic link that leads back to itself, the chain as `ls -l` would show it
+ * (`a.ts -> b.ts -> a.ts`); undefined for anything else. Such a file cannot be imported, by
+ * opencode or anyone: point the link at a real file, or delete it.
+ */
+export function symlinkLoop(file: string): string | undefined {
+  if (errorCode(() => statSync(file)) !== "ELOOP") return undefined
+  const chain = [file]
+  let current = file
+  // The kernel gives up after 40 links; so does this.
+  for (let hop = 0; hop < 40; hop += 1) {
+    let target: string
+    try {
+      target = path.resolve(path.dirname(current), readlinkSync(current))
+    } catch {
+      break
+    }
+    chain.push(target)
+    if (chain.indexOf(target) < chain.length - 1) break
+    current = target
+  }
+  const folder = path.dirname(file)
+  return chain.map((entry) => (path.dirname(entry) === folder ? path.basename(entry) : entry)).join(" -> ")
+}
+
+/**
+ * Symbolic links directly in `folder` that lead to a folder containing them (`loop -> .`,
+ * `up -> ..`): following them never ends. opencode's glob looks only at the files directly in
+ * tools/, so it skips them; each is returned with its target as written.
+ */
+export function folderLinkLoops(folder: string): Array<{ file: string; target: string }> {
+  let names: string[]
+  let real: string
+  try {
+    names = readdirSync(folder).sort()
+    real = realpathSync(folder)
+  } catch {
+    return []
+  }
+  const loops: Array<{ file: string; target: string }> = []
+  for (const name of names) {
+    const file = path.join(folder, name)
+    try {
+      if (!lstatSync(file).isSymbolicLink() || !statSync(file).isDirectory()) continue
+      const target = realpathSync(file)
+      if (real === target || real.startsWith(target.endsWith(path.sep) ? target : target + path.sep))
+        loops.push({ file, target: readlinkSync(file) })
+    } catch {
+      // A dangling link or a file loop: not a folder loop.
+    }
+  }
+  return loops
+}
+
 export const TOOL_FOLDERS = ["tool", "tools"] as const
 export const PLUGIN_FOLDERS = ["plugin", "plugins"] as const
 export const SCANNED_EXTENSIONS = [".js", ".ts"] as const
@@ -41,7 +97,16 @@ export const SCANNED_EXTENSIONS = [".js", ".ts"] as const
 function isFile(file: string): boolean {
   try {
     return statSync(file).isFile()
-  } catch {
-    return false
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ELOOP"
+  }
+}
+
+function errorCode(action: () => unknown): string | undefined {
+  try {
+    action()
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code
   }
 }

@@ -10,7 +10,7 @@ import { collisionFindings } from "./collisions.ts"
 import type { Finding } from "./finding.ts"
 import { loadProblems } from "./load-problems.ts"
 import { rawArgumentFindings } from "./raw-arguments.ts"
-import { ignoredFileFindings, testFileFindings } from "./tool-files.ts"
+import { folderLoopFindings, ignoredFileFindings, testFileFindings } from "./tool-files.ts"
 import { toolNameFindings } from "./tool-names.ts"
 import { zodCopyFindings } from "./zod-copies.ts"
 import { liveDefinition } from "../engine/live.ts"
@@ -20,6 +20,7 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
   const findings: Finding[] = [
     ...loadProblems(project, options),
     ...ignoredFileFindings(project.configDirectories),
+    ...folderLoopFindings(project.configDirectories),
     ...testFileFindings(project.files),
     ...bunApiFindings(project),
   ]

@@ -29,6 +29,8 @@ export type FindingCode =
   | "IGNORED_FILE"
   /** A test file sits in tools/: opencode imports it as a tool. */
   | "TEST_FILE_IN_TOOLS"
+  /** A symbolic link in tools/ to a folder that holds it (`loop -> .`): opencode skips it; recursive walks never end. */
+  | "SYMLINK_LOOP"
   /**
    * A tool file or plugin entry uses Bun's API (the `Bun` global, modules `bun` and `bun:*`): it works
    * in opencode, which runs tools in Bun, but not under the node engine. Reported under Node only.

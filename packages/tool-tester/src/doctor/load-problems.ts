@@ -1,4 +1,5 @@
 import path from "node:path"
+import { symlinkLoop } from "../discovery/scan.ts"
 import type { Diagnostic, ToolProject } from "../load-tools.ts"
 import { displayPath, withoutFilePrefix } from "./_paths.ts"
 import { bunApiHint } from "./bun-api.ts"
@@ -37,11 +38,14 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
       const missing = diagnostic.data?.["missingPackage"]
       // `bun` and `bun:*` are Bun's own modules: nothing to install, the node engine lacks them.
       const bunHint = project.engine.name === "node" ? bunApiHint(diagnostic.message) : undefined
+      const loop = file === null ? undefined : symlinkLoop(file)
       const advice = bunHint
         ? `; ${bunHint}`
-        : typeof missing === "string" && file !== null
-          ? `; install it: ${installCommand(project, file, missing, cwd)}`
-          : "; opencode fails its whole tool list when one file does not import: fix the file"
+        : loop
+          ? `; it is a symbolic link loop (${loop}), which nothing can import, opencode included, and opencode then offers no tool at all: point the link at a real file, or delete it`
+          : typeof missing === "string" && file !== null
+            ? `; install it: ${installCommand(project, file, missing, cwd)}`
+            : "; opencode fails its whole tool list when one file does not import: fix the file"
       return { code: "IMPORT_FAILED", severity: "error", file, message: message + advice }
     }
     case "PLUGIN_LOAD_FAILED":

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs"
 import path from "node:path"
 import type { ConfigDirectory } from "../discovery/config-dirs.ts"
-import { TOOL_FOLDERS } from "../discovery/scan.ts"
+import { folderLinkLoops, TOOL_FOLDERS } from "../discovery/scan.ts"
 import type { Finding } from "./finding.ts"
 
 const TEST_FILE = /[._-](test|spec)\.(js|ts)$/
@@ -38,6 +38,20 @@ export function ignoredFileFindings(directories: readonly ConfigDirectory[]): Fi
     }
   }
   return findings
+}
+
+/** Symbolic links in tool/ or tools/ that loop back to a folder holding them (`loop -> .`). */
+export function folderLoopFindings(directories: readonly ConfigDirectory[]): Finding[] {
+  return directories.flatMap((directory) =>
+    TOOL_FOLDERS.flatMap((folderName) =>
+      folderLinkLoops(path.join(directory.path, folderName)).map(({ file, target }) => ({
+        code: "SYMLINK_LOOP" as const,
+        severity: "warning" as const,
+        file,
+        message: `a symbolic link to a folder that holds it (${path.basename(file)} -> ${target}): opencode looks only at the files directly in ${folderName}/ and skips it, but anything that walks ${folderName}/ recursively follows it forever: delete the link`,
+      })),
+    ),
+  )
 }
 
 // --- internal ---

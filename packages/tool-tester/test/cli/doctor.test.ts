@@ -137,6 +137,49 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
     },
   )
 
+  test.each(["bun", "node"])(
+    "reports a symbolic link loop in tools/ (a.ts -> b.ts -> a.ts) as IMPORT_FAILED with what to do (%s engine)",
+    async (engine) => {
+      const directory = fixture("hostile/symlink-loop-files")
+      const result = await runCli(["doctor", "--dir", directory, "--no-global", "--json", "--engine", engine])
+      expect(result.exitCode).toBe(3)
+      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      expect(findings).toEqual(
+        [
+          ["a.ts", "a.ts -> b.ts -> a.ts"],
+          ["b.ts", "b.ts -> a.ts -> b.ts"],
+        ].map(([name, chain]) => ({
+          code: "IMPORT_FAILED",
+          severity: "error",
+          file: `${directory}/.opencode/tools/${name}`,
+          message: expect.stringMatching(
+            new RegExp(
+              `^failed to import: .*ELOOP.*; it is a symbolic link loop \\(${chain!.replaceAll(".", "\\.")}\\), which nothing can import, opencode included, and opencode then offers no tool at all: point the link at a real file, or delete it$`,
+            ),
+          ),
+        })),
+      )
+    },
+  )
+
+  test.each(["bun", "node"])(
+    "warns about a link in tools/ to a folder that holds it (loop -> .) as SYMLINK_LOOP (%s engine)",
+    async (engine) => {
+      const directory = fixture("hostile/symlink-loop-folder")
+      const result = await runCli(["doctor", "--dir", directory, "--no-global", "--json", "--engine", engine])
+      expect(result.exitCode).toBe(0)
+      expect((JSON.parse(result.stdout) as { findings: Finding[] }).findings).toEqual([
+        {
+          code: "SYMLINK_LOOP",
+          severity: "warning",
+          file: `${directory}/.opencode/tools/loop`,
+          message:
+            "a symbolic link to a folder that holds it (loop -> .): opencode looks only at the files directly in tools/ and skips it, but anything that walks tools/ recursively follows it forever: delete the link",
+        },
+      ])
+    },
+  )
+
   test("reports a plugin that cannot be loaded as PLUGIN_LOAD_FAILED", async () => {
     const result = await runCli([
       "doctor",

@@ -112,3 +112,18 @@ describe("tool-tester list", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("tool when")
   })
 })
+
+describe.each(["bun", "node"])("tool-tester list with a symbolic link loop in tools/ (%s engine)", (engine) => {
+  test("a.ts -> b.ts -> a.ts fails to import as in opencode: exit 3, each file named, the other tools listed", async () => {
+    const directory = fixture("hostile/symlink-loop-files")
+    const result = await runCli(["list", "--dir", directory, "--no-global", "--json", "--engine", engine])
+    expect(result.exitCode).toBe(3)
+    const listed = JSON.parse(result.stdout) as ListJson
+    expect(listed.tools.filter((tool) => tool.source === "file").map((tool) => tool.id)).toEqual(["fine"])
+    expect(listed.diagnostics.map(({ code, file }) => ({ code, file }))).toEqual([
+      { code: "IMPORT_FAILED", file: `${directory}/.opencode/tools/a.ts` },
+      { code: "IMPORT_FAILED", file: `${directory}/.opencode/tools/b.ts` },
+    ])
+    expect(jsonError(result)).toMatchObject({ code: "IMPORT_FAILED", message: expect.stringContaining("ELOOP") })
+  })
+})
