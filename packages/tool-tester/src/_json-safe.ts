@@ -7,6 +7,10 @@ import { pristineStringify } from "./_pristine.ts"
 
 /** Deeper than this, a value is replaced by a marker string. */
 export const MAX_DEPTH = 100
+/** Longer strings are cut, with a marker saying how much was left out (UTF-16 code units). */
+export const MAX_STRING = 16 * 1024 * 1024
+/** Arrays and objects keep this many items or keys, then a marker. */
+export const MAX_ITEMS = 100_000
 
 const isArray = Array.isArray
 const ownKeys = Object.keys
@@ -22,12 +26,17 @@ const apply = Reflect.apply
  * A copy of `value` that JSON.stringify can always write, for reports about user values: cycles
  * become "[Circular]", bigints their digits with an `n`, functions and symbols are left out as
  * JSON.stringify leaves them, `toJSON` is honoured (but not one added to Object.prototype or
- * Array.prototype), and what lies deeper than MAX_DEPTH levels becomes "[cut: deeper than 100 levels]".
+ * Array.prototype), what lies deeper than MAX_DEPTH levels becomes "[cut: deeper than 100 levels]",
+ * and strings over MAX_STRING characters, arrays and objects over MAX_ITEMS entries end with a
+ * "[cut: ...]" marker saying how much was left out.
  * Objects and arrays in the copy have no prototype, so nothing a tool adds to the built-in
  * prototypes changes how they are written.
  */
 export function jsonSafe(value: unknown, ancestors: unknown[] = []): unknown {
   if (typeof value === "bigint") return `${value}n`
+  if (typeof value === "string" && value.length > MAX_STRING) {
+    return `${value.slice(0, MAX_STRING)}[cut: ${value.length - MAX_STRING} more characters]`
+  }
   if (typeof value !== "object" || value === null) {
     return typeof value === "function" || typeof value === "symbol" ? undefined : value
   }
@@ -46,12 +55,16 @@ export function jsonSafe(value: unknown, ancestors: unknown[] = []): unknown {
   inside[ancestors.length] = value
   if (isArray(value)) {
     const copy: unknown[] = []
-    for (let index = 0; index < value.length; index++) copy[index] = jsonSafe(value[index], inside) ?? null
+    const kept = value.length > MAX_ITEMS ? MAX_ITEMS : value.length
+    for (let index = 0; index < kept; index++) copy[index] = jsonSafe(value[index], inside) ?? null
+    if (kept < value.length) copy[kept] = `[cut: ${value.length - kept} more items]`
     return setPrototypeOf(copy, null)
   }
   const copy = create(null) as Record<string, unknown>
   const keys = ownKeys(value)
-  for (let index = 0; index < keys.length; index++) {
+  const kept = keys.length > MAX_ITEMS ? MAX_ITEMS : keys.length
+  if (kept < keys.length) copy["[cut]"] = `${keys.length - kept} more keys`
+  for (let index = 0; index < kept; index++) {
     const key = keys[index]!
     const safe = jsonSafe((value as Record<string, unknown>)[key], inside)
     if (safe !== undefined) copy[key] = safe
