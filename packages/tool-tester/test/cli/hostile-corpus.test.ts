@@ -2,7 +2,8 @@
 // run, under both engines, and must get what docs/cli.md promises: one JSON document on stdout
 // where the contract says so (else one JSON failure line on stderr), the documented code and exit
 // status, and no process left behind.
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import os from "node:os"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, runCli } from "../helpers.ts"
@@ -86,18 +87,32 @@ test("every hostile fixture has its expectations here", () => {
   expect(readdirSync(hostile).sort()).toEqual(Object.keys(CASES).sort())
 })
 
-describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_000 }, (engine) => {
+// The cases are independent (each command gets its own TMPDIR and marker), and most of their time
+// is waiting for processes: they run concurrently, which keeps the suite's wall time down.
+describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_000, concurrent: true }, (engine) => {
   for (const [name, expected] of Object.entries(CASES)) {
     if (expected.engines && !expected.engines.includes(engine)) continue
     const directory = path.join(hostile, name)
     const cli = async (args: string[]) => {
       const marker = `hostile-${engine}-${name}-${Math.random().toString(36).slice(2)}`
-      const result = await runCli([...args, "--dir", directory, "--no-global", "--json", "--engine", engine], {
-        env: { TOOL_TESTER_CORPUS_MARKER: marker },
-      })
-      // Nothing the command started is still running.
-      expect(processesMarked(marker), `${args.join(" ")} left processes behind`).toEqual([])
-      return result
+      // Made and removed here, not with onTestFinished: these tests run concurrently.
+      const tmp = mkdtempSync(path.join(os.tmpdir(), "tool-tester-corpus-"))
+      const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-corpus-home-"))
+      try {
+        const result = await runCli([...args, "--dir", directory, "--no-global", "--json", "--engine", engine], {
+          env: { TOOL_TESTER_CORPUS_MARKER: marker, TMPDIR: tmp },
+          home,
+        })
+        // Nothing the command started is still running, and it wrote only where it may: the
+        // default data folder and the node engine's module cache.
+        expect(processesMarked(marker), `${args.join(" ")} left processes behind`).toEqual([])
+        const allowed = ["opencode-tool-tester", `opencode-tool-tester-${process.getuid?.() ?? "user"}`]
+        expect(readdirSync(tmp).filter((entry) => !allowed.includes(entry))).toEqual([])
+        return result
+      } finally {
+        rmSync(tmp, { recursive: true, force: true })
+        rmSync(home, { recursive: true, force: true })
+      }
     }
     const check = (result: Awaited<ReturnType<typeof cli>>, outcome: Outcome) => {
       expect(result.exitCode, result.stderr).toBe(outcome.exit)
@@ -127,40 +142,22 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
   }
 
   test("deep metadata is cut with a marker, not a stack overflow", async () => {
-    const result = await runCli([
-      "run",
-      "deep_metadata",
-      "--dir",
-      path.join(hostile, "deep-metadata"),
-      "--no-global",
-      "--json",
-      "--engine",
-      engine,
-    ])
+    const result = await runInOwnHome(["run", "deep_metadata", "--dir", path.join(hostile, "deep-metadata")], engine)
     expect(result.stdout).toContain("[cut: deeper than 100 levels]")
   })
 
-  test("a child process the tool did not wait for is gone once run exits", async () => {
-    const result = await runCli([
-      "run",
-      "leaves_a_child",
-      "--dir",
-      path.join(hostile, "leaves-a-child"),
-      "--no-global",
-      "--json",
-      "--engine",
-      engine,
-    ])
+  test("a child process the tool did not wait for is gone once run exits", async ({ expect }) => {
+    const result = await runInOwnHome(["run", "leaves_a_child", "--dir", path.join(hostile, "leaves-a-child")], engine)
     const pid = Number((JSON.parse(result.stdout) as { output: string }).output)
     await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false)
   })
 })
 
-test("bun engine: a top-level await that never settles fails the load at its bound, naming the file", {
+test.concurrent("bun engine: a top-level await that never settles fails the load at its bound, naming the file", {
   timeout: 240_000,
 }, async () => {
   const directory = path.join(hostile, "tla-never-settles")
-  const result = await runCli(["list", "--dir", directory, "--no-global", "--json", "--engine", "bun"])
+  const result = await runInOwnHome(["list", "--dir", directory], "bun")
   expect(result.exitCode).toBe(5)
   const error = lastJsonLine(result.stderr).error
   expect(error.code).toBe("TOOL_TIMEOUT")
@@ -168,6 +165,16 @@ test("bun engine: a top-level await that never settles fails the load at its bou
 })
 
 // --- helpers ---
+
+/** runCli with a home folder made and removed here: onTestFinished cannot tell concurrent tests apart. */
+async function runInOwnHome(args: string[], engine: string) {
+  const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-corpus-home-"))
+  try {
+    return await runCli([...args, "--no-global", "--json", "--engine", engine], { home })
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+}
 
 function oneJsonDocument(stdout: string): unknown {
   const lines = stdout.split("\n").filter((line) => line !== "")
