@@ -27,6 +27,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { transformSync } from "esbuild"
 import { findBun } from "../src/engine/find-bun.ts"
+import { median, ms } from "./_stats.ts"
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } })
 const rounds = Number(values.rounds)
@@ -152,16 +153,6 @@ function print(medians: Map<string, number>): void {
     const informational = variants.find((variant) => variant.name === name)?.informational ? "  (informational)" : ""
     console.log(`  ${name.padEnd(28)} ${ms(value).padStart(8)}  ${(value / base).toFixed(2)}x${informational}`)
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-function ms(value: number): string {
-  return `${value.toFixed(0)} ms`
 }
 
 /** A project inside the package, so the tool resolves @opencode-ai/plugin and zod from its node_modules. */

@@ -22,6 +22,9 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import type { ToolProject } from "../src/index.ts"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
+import { ms as milliseconds, quantile } from "./_stats.ts"
+
+const ms = (value: number) => milliseconds(value, 2)
 
 const { values } = parseArgs({ options: { calls: { type: "string", default: "200" } } })
 const calls = Number(values.calls)
@@ -110,19 +113,6 @@ async function time(engine: Engine, call: number): Promise<Sample> {
   if (result.status !== "completed") throw new Error(`the ${engine} engine's call failed: ${result.output}`)
   const reported = JSON.parse(result.output) as { pid: number; ms: number; sum: number }
   return { wall, tool: reported.ms, pid: reported.pid }
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((left, right) => left - right)
-  if (q === 0.5) {
-    const middle = Math.floor(sorted.length / 2)
-    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-  }
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-}
-
-function ms(value: number): string {
-  return `${value.toFixed(2)} ms`
 }
 
 /** A project inside the package, so the tool resolves @opencode-ai/plugin and zod from its node_modules. */

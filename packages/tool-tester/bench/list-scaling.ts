@@ -25,6 +25,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { findBun } from "../src/engine/find-bun.ts"
+import { median, ms } from "./_stats.ts"
 
 // Below this a per-file slope is within this machine's run-to-run noise (~50 ms over 50 files):
 // the bun engine's ~1 ms per file measured a slope of -0.01 ms from 50 to 100 files once.
@@ -139,16 +140,6 @@ function list(project: string, size: number, engine: Engine, freshTmp: boolean):
       `list of ${size} files with the ${engine} engine failed (exit ${child.status}, ${custom} tools, engine ${listed?.engine?.name}): ${child.stderr}`,
     )
   return elapsed
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-function ms(value: number): string {
-  return `${value.toFixed(0)} ms`
 }
 
 /** A project inside the package, so tools resolve @opencode-ai/plugin and zod from its node_modules. */
