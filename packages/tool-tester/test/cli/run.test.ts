@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
@@ -566,5 +567,31 @@ export default {
     const notBun = await run(["greet", "--dir", basic, "--engine-binary", "/bin/false"])
     expect(notBun.exitCode).toBe(1)
     expect(jsonError(notBun)).toMatchObject({ code: "ENGINE_FAILED", message: expect.stringContaining("/bin/false") })
+  })
+})
+
+describe("tool-tester run out of memory", { timeout: 120_000 }, () => {
+  test("node engine: a tool that fills the heap is TOOL_EXITED saying it ran out of memory", async () => {
+    const directory = fixture("out-of-memory")
+    // The worker inherits --max-old-space-size, so the heap fills in a second instead of gigabytes.
+    const child = spawnSync(
+      process.execPath,
+      [
+        "--max-old-space-size=96",
+        path.join(packageRoot, "bin.js"),
+        "run",
+        "oom",
+        "--dir",
+        directory,
+        "--no-global",
+        "--json",
+        "--engine",
+        "node",
+      ],
+      { encoding: "utf8", env: { ...process.env, HOME: useTmpDir(), NO_COLOR: "1" } },
+    )
+    expect(child.status).toBe(4)
+    const json = JSON.parse(child.stdout) as RunJson
+    expect(json.error).toMatchObject({ code: "TOOL_EXITED", message: expect.stringContaining("ran out of memory") })
   })
 })
