@@ -10,7 +10,7 @@ import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
 import type { EngineReport } from "./_command.ts"
-import { terminalSafe } from "./_terminal-safe.ts"
+import { terminalSafe } from "../_terminal-safe.ts"
 
 export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))

@@ -6,7 +6,7 @@ import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
 import type { EngineReport } from "./_command.ts"
 import type { CapturedConsole } from "./_console-capture.ts"
-import { terminalSafe } from "./_terminal-safe.ts"
+import { terminalSafe } from "../_terminal-safe.ts"
 import { indent, shortPath } from "./report.ts"
 import type { RunJson } from "./tasks/run-task.ts"
 

@@ -3,6 +3,7 @@
 // tool-output files and opencode's errors. Plain text; colour only when asked.
 
 import { bold, cyan, dim, green, red, yellow } from "kleur/colors"
+import { terminalSafe } from "../_terminal-safe.ts"
 import type { E2ECall, E2EResult } from "./e2e-result.ts"
 
 export interface TranscriptOptions {
@@ -21,7 +22,11 @@ export function formatTranscript(result: E2EResult, options: TranscriptOptions =
     paint.bold(`opencode e2e run with ${result.model}`) +
       paint.dim(` (exit ${result.exitCode ?? "killed"}, ${result.requests.length} model requests, ${seconds} s)`),
   )
-  lines.push(result.tools === null ? paint.red("No tools were offered.") : `Tools offered: ${toolNames(result.tools)}`)
+  lines.push(
+    result.tools === null
+      ? paint.red("No tools were offered.")
+      : `Tools offered: ${terminalSafe(toolNames(result.tools))}`,
+  )
 
   let turn = -1
   for (const call of result.calls) {
@@ -32,15 +37,16 @@ export function formatTranscript(result: E2EResult, options: TranscriptOptions =
     lines.push(...formatCall(call, paint, maxLines))
   }
   const said = modelTexts(result.events)
-  if (said.length > 0) lines.push("", paint.bold("Model text"), ...said.map((text) => `  ${text}`))
+  if (said.length > 0) lines.push("", paint.bold("Model text"), ...said.map((text) => `  ${terminalSafe(text)}`))
 
   if (result.toolOutputFiles.length > 0) {
     lines.push("", paint.bold("Tool output files"))
-    for (const file of result.toolOutputFiles) lines.push(`  ${file.name} ${paint.dim(`(${file.bytes} bytes)`)}`)
+    for (const file of result.toolOutputFiles)
+      lines.push(`  ${terminalSafe(file.name)} ${paint.dim(`(${file.bytes} bytes)`)}`)
   }
   if (result.errors.length > 0) {
     lines.push("", paint.bold(paint.red("opencode errors")))
-    for (const error of result.errors) lines.push(`  ${paint.dim(`[${error.source}]`)} ${error.message}`)
+    for (const error of result.errors) lines.push(`  ${paint.dim(`[${error.source}]`)} ${terminalSafe(error.message)}`)
   }
   return `${lines.join("\n")}\n`
 }
@@ -69,12 +75,15 @@ const plainPalette: Palette = {
 }
 
 function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
-  const lines = [`  ${paint.cyan("→")} ${paint.bold(call.as_called.name)} ${call.as_called.arguments}`]
+  // What tools and the model wrote is shown escaped: it must not drive the terminal (../_terminal-safe.ts).
+  const lines = [
+    `  ${paint.cyan("→")} ${paint.bold(terminalSafe(call.as_called.name))} ${terminalSafe(call.as_called.arguments)}`,
+  ]
   const run = call.as_run
   if (run !== null && run.name !== call.as_called.name) {
     const how = run.name === "invalid" ? "rerouted to" : "repaired to"
     lines.push(
-      `    ${paint.yellow(how)} ${paint.bold(run.name)} ${run.name === "invalid" ? run.arguments : ""}`.trimEnd(),
+      `    ${paint.yellow(how)} ${paint.bold(terminalSafe(run.name))} ${run.name === "invalid" ? terminalSafe(run.arguments) : ""}`.trimEnd(),
     )
   }
   const status =
@@ -84,13 +93,13 @@ function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
         ? paint.green(call.status)
         : paint.red(call.status)
   const details = [status]
-  if (call.title !== null && call.title !== "") details.push(`title ${JSON.stringify(call.title)}`)
-  if (call.metadata !== null) details.push(`metadata ${JSON.stringify(call.metadata)}`)
+  if (call.title !== null && call.title !== "") details.push(`title ${terminalSafe(JSON.stringify(call.title))}`)
+  if (call.metadata !== null) details.push(`metadata ${terminalSafe(JSON.stringify(call.metadata))}`)
   lines.push(`    ${details.join(paint.dim(" · "))}`)
   const text = call.result ?? call.error
   if (text !== null) {
     const resultLines = text.split("\n")
-    for (const line of resultLines.slice(0, maxLines)) lines.push(`    ${paint.dim("│")} ${line}`)
+    for (const line of resultLines.slice(0, maxLines)) lines.push(`    ${paint.dim("│")} ${terminalSafe(line)}`)
     if (resultLines.length > maxLines) {
       const more = resultLines.length - maxLines
       lines.push(`    ${paint.dim(`│ … ${more} more line${more === 1 ? "" : "s"}`)}`)

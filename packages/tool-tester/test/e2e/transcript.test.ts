@@ -83,4 +83,22 @@ describe("formatTranscript", () => {
   it("adds no escape codes unless colour is asked for", () => {
     expect(formatTranscript(result)).not.toContain("\u001b[")
   })
+
+  it("shows what tools and the model wrote with control characters escaped, so it cannot drive the terminal", () => {
+    const hostile = "\u001b[?1049h\u001b[?25lgone\u202e"
+    const call = {
+      ...result.calls[0]!,
+      result: hostile,
+      title: hostile,
+      as_called: { name: hostile, arguments: hostile },
+    }
+    const text = formatTranscript({
+      ...result,
+      calls: [call],
+      events: [{ part: { type: "text", text: hostile } }],
+      errors: [{ source: "stderr", message: hostile }],
+    })
+    expect(text).not.toMatch(/[\u001b\u202e]/)
+    expect(text).toContain("\\u001b[?1049h\\u001b[?25lgone\\u202e")
+  })
 })
