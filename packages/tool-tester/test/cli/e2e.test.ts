@@ -23,6 +23,20 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(run.errors.map((error) => error.source)).toContain("exit")
   })
 
+  test("a tool that throws from a timer after returning: the model got its result, then opencode crashed (exit 3)", async () => {
+    // Observed on 1.18.34: the call completes, then the escaped error ends opencode with code 1
+    // (tool-tester run reports the same tool as TOOL_EXITED).
+    const directory = fixture("hostile/throws-after-return")
+    const result = await runCli(["e2e", "--dir", directory, "--script", "e2e-script.json", "--json"], {
+      cwd: directory,
+    })
+    expect(result.exitCode, result.stderr).toBe(3)
+    expect(jsonError(result).code).toBe("OPENCODE_FAILED")
+    const run = JSON.parse(result.stdout) as { exitCode: number; calls: Array<{ status: string; result: string }> }
+    expect(run.exitCode).toBe(1)
+    expect(run.calls).toMatchObject([{ status: "completed", result: "returned" }])
+  })
+
   test("a malformed script exits 1 with SCRIPT_INVALID", async () => {
     const folder = useTmpDir()
     writeFiles(folder, { "script.json": JSON.stringify({ turns: [{ calls: [{ args: {} }] }] }) })
