@@ -42,7 +42,7 @@ const leaveNodeLoaderOut = {
       [prepared, 'export function preparerFor() { throw new Error("the bun engine imports modules natively") }'],
       [
         located,
-        `export const nativeImport = (url, options) => import(url, options)
+        `export const nativeImport = (url) => import(url)
 export const BUN_ENGINE_ENTRY = new URL(import.meta.url).pathname`,
       ],
     ])

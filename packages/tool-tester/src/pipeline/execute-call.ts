@@ -13,6 +13,7 @@ import { runInvalidTool } from "./invalid-tool.ts"
 import { normalizeResult, thrownDetails, thrownText } from "./normalize-result.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
+import { runSessionHooks } from "./session-hooks.ts"
 import type { RawToolCall } from "./repair-call.ts"
 import { resolveCall } from "./repair-call.ts"
 import { createToolContext } from "./tool-context.ts"
@@ -105,7 +106,15 @@ export async function executeCall(
   const sessionID = options.sessionID ?? ascendingId("ses")
   const callID = options.callID ?? `call_${ascendingId("prt").slice(4, 16)}`
   const messageID = options.messageID ?? ascendingId("msg")
+  const agent = options.agent ?? "build"
+  const messages = options.messages ?? [userMessage(sessionID, options.prompt ?? "tool-tester", model, agent)]
 
+  try {
+    await runSessionHooks(project, { sessionID, agent, model, messages })
+  } catch (error) {
+    const text = thrownText(error)
+    return fail("TOOL_THREW", text, `a plugin's chat.message or chat.system.transform hook threw: ${text}`, error)
+  }
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
   } catch (error) {
@@ -127,14 +136,12 @@ export async function executeCall(
     sessionID,
     messageID,
     callID,
-    agent: options.agent ?? "build",
+    agent,
     directory: project.directory,
     worktree: project.worktree,
     abort: controller.signal,
     model,
-    messages: options.messages ?? [
-      userMessage(sessionID, options.prompt ?? "tool-tester", model, options.agent ?? "build"),
-    ],
+    messages,
     rules,
     askPolicy: options.permissions?.ask ?? "allow",
     asks: result.asks,

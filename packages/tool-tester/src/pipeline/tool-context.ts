@@ -93,7 +93,7 @@ export function createToolContext(options: ContextOptions): Record<string, unkno
 const UNRUN_EFFECT = Object.freeze({})
 
 /** The model object opencode passes in `ctx.extra.model`, with its keys in opencode's order. */
-function modelInfo(model: ModelSelection): Record<string, unknown> {
+export function modelInfo(model: ModelSelection): Record<string, unknown> {
   return {
     id: model.modelID,
     api: { id: model.modelID, url: "", npm: model.npm },

@@ -116,7 +116,8 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
             const result = await callTool(
               project,
               { name: call.called.name, rawArguments: call.called.arguments },
-              { model, dataDirectory, callID: `call_${index + 1}` },
+              // One session per run, as one `opencode run` is: the session hooks count on it.
+              { model, dataDirectory, callID: `call_${index + 1}`, sessionID: `ses_conformance_${run.name}` },
             )
             const label = `${call.called.name}(${call.called.arguments.slice(0, 60)})`
             expect(result.id, label).toBe(call.ran.name)
