@@ -39,6 +39,18 @@ export async function toolSchemas(
       if (typeof hook !== "function") continue
       try {
         await hook({ toolID: entry.id }, output)
+        // opencode reads its own Effect Schema back from `parameters`: anything else kills the run
+        // before any request (observed: "undefined is not an object (evaluating 'X.encoding')").
+        if (output["parameters"] !== OPAQUE_PARAMETERS) {
+          return {
+            success: false,
+            error: new ToolTesterError(
+              "PLUGIN_LOAD_FAILED",
+              `${plugin.file}: its tool.definition hook replaced parameters for ${entry.id}; opencode then crashes before sending any request (TypeError: undefined is not an object (evaluating '...encoding')): change output.jsonSchema instead`,
+              { data: { file: plugin.file, tool: entry.id } },
+            ),
+          }
+        }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
         return {

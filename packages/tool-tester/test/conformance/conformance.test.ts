@@ -94,7 +94,8 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
         if (run.toolNames === null) {
           // opencode never sent a request with tools: the tool list broke.
           expect(schemas.success).toBe(false)
-          expect(!schemas.success && schemas.error.code).toBe("SCHEMA_UNREPRESENTABLE")
+          // A schema zod cannot express, or a plugin's tool.definition hook that breaks the list.
+          expect(["SCHEMA_UNREPRESENTABLE", "PLUGIN_LOAD_FAILED"]).toContain(!schemas.success && schemas.error.code)
           return
         }
         expect(listTools(project, { model }).map((tool) => tool.id)).toEqual(run.toolNames)
