@@ -47,9 +47,10 @@ export interface E2EError {
   /**
    * `event`: an opencode error event; `log`: a WARN or ERROR line of its log; `stderr`: anything
    * else it printed there; `exit`: opencode ended while a tool call was still running (a tool
-   * that called process.exit ends opencode with it).
+   * that called process.exit ends opencode with it); `plugin`: a configured plugin e2e could not
+   * give opencode (an npm spec whose package is not installed in the project).
    */
-  source: "event" | "stderr" | "log" | "exit"
+  source: "event" | "stderr" | "log" | "exit" | "plugin"
   message: string
 }
 

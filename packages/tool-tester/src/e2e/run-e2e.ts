@@ -6,6 +6,7 @@ import { existsSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import { dirname, isAbsolute, join, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
+import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
   collectCalls,
   type E2EResult,
@@ -89,6 +90,11 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     for (const configDirectory of [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)]) {
       await preparePluginInstall(configDirectory, pluginPackage, sandbox.onDispose)
     }
+    const pluginErrors = await prepareConfiguredPlugins({
+      sandbox,
+      directory,
+      contentPlugins: Array.isArray(layers.content.plugin) ? layers.content.plugin : [],
+    })
     const modelId = `${mockProviderId}/${model}`
     const run = await runOpencodeProcess({
       binary,
@@ -122,7 +128,12 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       calls,
       events,
       toolOutputFiles: await readToolOutputFiles(sandbox.dataHome),
-      errors: [...eventErrors(events), ...stderrErrors, ...(run.timedOut ? [] : unfinishedCalls(calls, run.exitCode))],
+      errors: [
+        ...pluginErrors,
+        ...eventErrors(events),
+        ...stderrErrors,
+        ...(run.timedOut ? [] : unfinishedCalls(calls, run.exitCode)),
+      ],
       exitCode: run.exitCode,
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },

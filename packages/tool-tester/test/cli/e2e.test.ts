@@ -115,4 +115,41 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
       expect(run.calls).toMatchObject([{ as_called: { name: "greet" }, result: "Hello, Ada!", status: "completed" }])
     },
   )
+
+  test.skipIf(findOpencode() === undefined)(
+    "offers and runs the tool of a plugin package the project installed and lists by name with options",
+    async () => {
+      const directory = fixture("e2e-npm-plugin")
+      const result = await runCli(["e2e", "--script", "e2e-script.json", "--json"], { cwd: directory })
+      expect(result.exitCode, result.stderr).toBe(0)
+      const run = JSON.parse(result.stdout) as {
+        tools: Array<{ function: { name: string } }>
+        calls: Array<{ as_run: { name: string }; result: string; status: string }>
+        errors: unknown[]
+      }
+      expect(run.tools.map((tool) => tool.function.name)).toContain("plugin_options")
+      expect(run.calls).toMatchObject([
+        { as_run: { name: "plugin_options" }, result: '{"greeting":"hi"}', status: "completed" },
+      ])
+      expect(run.errors).toEqual([])
+    },
+  )
+
+  test.skipIf(findOpencode() === undefined)(
+    "reports a plugin package that is not installed among the errors, not an empty list",
+    async () => {
+      const directory = fixture("e2e-npm-plugin")
+      const result = await runCli(
+        ["e2e", "--script", "e2e-script.json", "--plugin", "not-installed-plugin", "--json"],
+        { cwd: directory },
+      )
+      const run = JSON.parse(result.stdout) as { errors: Array<{ source: string; message: string }> }
+      expect(run.errors).toContainEqual({
+        source: "plugin",
+        message: expect.stringContaining(
+          "plugin not-installed-plugin (from the e2e config (--plugin, --config)) is not installed",
+        ),
+      })
+    },
+  )
 })
