@@ -44,8 +44,9 @@ export type RunResult = {
   status: "completed" | "error"
   /** Exactly what the model reads. */
   output: string
-  title: string
-  metadata: Record<string, unknown>
+  /** The part's title and metadata; null when the call failed: opencode stores none then (spec §14.3). */
+  title: string | null
+  metadata: Record<string, unknown> | null
   attachments: unknown[] | undefined
   truncated: boolean
   outputPath: string | undefined

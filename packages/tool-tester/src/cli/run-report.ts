@@ -25,13 +25,20 @@ export function formatRun(
   lines.push(`${bold(cyan(terminalSafe(result.id)))}${called}  ${status}  ${dim(`${result.durationMs} ms`)}`)
   if (result.error) lines.push(`${red(result.error.code)}  ${terminalSafe(result.error.message)}`)
   lines.push(field("args", terminalSafe(JSON.stringify(result.args) ?? "undefined")))
-  if (result.title !== "") lines.push(field("title", terminalSafe(String(result.title))))
+  if (result.title) lines.push(field("title", terminalSafe(String(result.title))))
 
   lines.push("", rule("output: what the model reads"))
   lines.push(result.output === "" ? dim("(empty string)") : terminalSafe(result.output))
   lines.push(rule("end of output"), "")
 
-  lines.push(field("metadata", terminalSafe(JSON.stringify(result.metadata) ?? "undefined")))
+  lines.push(
+    field(
+      "metadata",
+      result.metadata === null
+        ? dim("none (opencode stores no title or metadata for a failed call)")
+        : terminalSafe(JSON.stringify(result.metadata) ?? "undefined"),
+    ),
+  )
   lines.push(
     field(
       "truncated",

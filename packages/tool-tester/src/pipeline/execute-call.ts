@@ -75,6 +75,9 @@ export async function executeCall(
   const fail = (code: ToolTesterErrorCode, output: string, message = output, thrown?: unknown) => {
     result.status = "error"
     result.output = output
+    // A failed call's part has no title and no metadata in opencode (spec §14.3).
+    result.title = null
+    result.metadata = null
     result.error = thrown === undefined ? { code, message } : { code, message, thrown: thrownDetails(thrown) }
     return finish()
   }
