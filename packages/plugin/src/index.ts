@@ -1,8 +1,8 @@
 // Any new export added here becomes public API: it must exist in the real `@opencode-ai/plugin`
 // with the same name and shape, because tool files import either one unchanged.
 
-export { tool } from "./tool.ts"
-export type { ToolAttachment, ToolContext, ToolDefinition, ToolResult } from "./tool.ts"
+export { tool } from "./tool.js"
+export type { ToolAttachment, ToolContext, ToolDefinition, ToolResult } from "./tool.js"
 export type {
   AuthHook,
   AuthOAuthResult,
@@ -19,7 +19,7 @@ export type {
   WorkspaceAdapter,
   WorkspaceInfo,
   WorkspaceTarget,
-} from "./plugin.ts"
+} from "./plugin.js"
 export type {
   BunShell,
   BunShellError,
@@ -27,4 +27,4 @@ export type {
   BunShellPromise,
   ShellExpression,
   ShellFunction,
-} from "./shell.ts"
+} from "./shell.js"

@@ -11,8 +11,8 @@ import type {
   createOpencodeClient,
 } from "@opencode-ai/sdk"
 import type { Auth, Model as ModelV2, Provider as ProviderV2 } from "@opencode-ai/sdk/v2"
-import type { BunShell } from "./shell.ts"
-import type { ToolDefinition } from "./tool.ts"
+import type { BunShell } from "./shell.js"
+import type { ToolDefinition } from "./tool.js"
 
 // The plugin API of opencode 1.18: what a plugin module exports and the hooks it may return.
 // SDK types come from the real `@opencode-ai/sdk`, as the real plugin package does.
