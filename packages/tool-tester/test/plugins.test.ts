@@ -38,16 +38,16 @@ describe("plugins", () => {
     expect((await runTool(loaded, "pkg_greet", { name: "Bo" })).output).toBe(`hi Bo in ${loaded.directory}`)
   })
 
-  test("skip a package that only has exports['.'] and say why", async () => {
+  test("skip a package that only has exports['.'] and no index file, and say why", async () => {
     const loaded = await project({
       "opencode.json": `{ "plugin": ["./pkgs/exports-only"] }`,
-      "pkgs/exports-only/package.json": `{ "name": "x", "type": "module", "exports": { ".": { "import": "./index.ts" } } }`,
-      "pkgs/exports-only/index.ts": greetPlugin("never", "x"),
+      "pkgs/exports-only/package.json": `{ "name": "x", "type": "module", "exports": { ".": { "import": "./dist/index.js" } } }`,
+      "pkgs/exports-only/dist/index.js": greetPlugin("never", "x"),
     })
     expect(loaded.tools).toEqual([])
     expect(loaded.diagnostics[0]).toMatchObject({ code: "PLUGIN_LOAD_FAILED" })
     expect(loaded.diagnostics[0]!.message).toContain(
-      `has no "main" and no exports["./server"]; opencode skips it silently`,
+      `has no "main", "module" or exports["./server"], and ${loaded.directory}/pkgs/exports-only has no index.{ts,tsx,js,mjs,cjs}: opencode finds no entry and skips the package silently (exports["."] is not read)`,
     )
   })
 
@@ -124,16 +124,109 @@ export const c_ok = async () => ({ tool: { thrower_c_ok: { description: "", args
     expect(result).toMatchObject({ status: "error", output: "blocked by tool.execute.before" })
   })
 
-  test("awaiting input.client during init is reported as the hang it causes in opencode", async () => {
+  test("load a package with only a module entry, one with only index.ts, and one with exports['.'] beside index.js", async () => {
     const loaded = await project({
-      ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }\n`,
+      "opencode.json": `{ "plugin": ["./pkgs/with-module", "./pkgs/with-index", "./pkgs/exports-index"] }`,
+      "pkgs/exports-index/package.json": `{ "name": "exports-index", "type": "module", "exports": { ".": "./dist/index.js" } }`,
+      "pkgs/exports-index/index.js": greetPlugin("exports_index_tool", "from index.js"),
+      "pkgs/with-module/package.json": `{ "name": "with-module", "type": "module", "module": "src/entry.ts" }`,
+      "pkgs/with-module/src/entry.ts": greetPlugin("module_tool", "from module"),
+      "pkgs/with-index/package.json": `{ "name": "with-index", "type": "module" }`,
+      "pkgs/with-index/index.ts": greetPlugin("index_tool", "from index.ts"),
     })
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.tools.map((tool) => [tool.id, path.relative(loaded.directory, tool.file)])).toEqual([
+      ["module_tool", path.join("pkgs", "with-module", "src", "entry.ts")],
+      ["index_tool", path.join("pkgs", "with-index", "index.ts")],
+      ["exports_index_tool", path.join("pkgs", "exports-index", "index.js")],
+    ])
+  })
+
+  test("load an npm-style file: spec as the package folder, relative to the project directory", async () => {
+    const loaded = await project({
+      ".opencode/opencode.json": `{ "plugin": [["file:./pkgs/pkg-file", { "greeting": "hi" }]] }`,
+      "pkgs/pkg-file/package.json": `{ "name": "pkg-file", "type": "module", "main": "./lib/index.ts" }`,
+      "pkgs/pkg-file/lib/index.ts": greetPlugin("file_tool", "from a file: spec"),
+    })
+    expect(loaded.diagnostics).toEqual([])
+    expect((await runTool(loaded, "file_tool", { name: "Cy" })).output).toBe(`hi Cy in ${loaded.directory}`)
+  })
+
+  test("a file: spec naming no folder says it is resolved against the project directory", async () => {
+    const loaded = await project({ "opencode.json": `{ "plugin": ["file:../nowhere"] }` })
+    expect(loaded.diagnostics[0]).toMatchObject({ code: "PLUGIN_LOAD_FAILED" })
     expect(loaded.diagnostics[0]!.message).toContain(
-      "plugin function UsesClient uses input.client during init: in opencode 1.18 awaiting the client there never resolves and the whole run hangs",
+      `${path.resolve(loaded.directory, "../nowhere")} is not a folder (a file: spec is resolved against the project directory`,
     )
   })
 
-  test("using input.client or input.$ in a tool fails with a message that says so", async () => {
+  test("reading input.client during init (keys, destructuring, keeping it) loads the plugin and its tools", async () => {
+    const loaded = await project({
+      ".opencode/plugins/client.ts": `let kept
+export const ReadsClient = async (input) => {
+  const keys = Object.keys(input.client)
+  const { app, session } = input.client
+  kept = input.client
+  return { tool: {
+    client_keys: { description: "", args: {}, execute: async () => keys.join(",") },
+    client_kept: { description: "", args: {}, execute: async () => typeof app.agents + " " + typeof session.prompt + " " + Object.keys(kept.session) },
+  } }
+}
+`,
+    })
+    expect(loaded.diagnostics).toEqual([])
+    expect((await runTool(loaded, "client_keys", {})).output).toBe(
+      "_client,global,project,pty,config,tool,instance,path,vcs,session,command,provider,find,file,app,mcp,lsp,formatter,tui,auth,event",
+    )
+    expect((await runTool(loaded, "client_kept", {})).output).toBe("function function _client")
+  })
+
+  test("a client call from a tool rejects with a message pointing to e2e", async () => {
+    const loaded = await project({
+      ".opencode/plugins/client.ts": `export const CallsClient = async ({ client }) => ({ tool: { agents: { description: "", args: {}, execute: async () => JSON.stringify(await client.app.agents()) } } })
+`,
+    })
+    expect(await runTool(loaded, "agents", {})).toMatchObject({
+      status: "error",
+      output:
+        "input.client.app.agents() needs an opencode server, and tool-tester list/run has none: test code that calls the client with tool-tester e2e, where the real opencode provides the real client",
+    })
+  })
+
+  test("awaiting input.client during init is reported as the hang it causes in opencode", async () => {
+    const loaded = await project({
+      ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }
+`,
+      ".opencode/plugins/caught.ts": `export const CatchesClient = async ({ client }) => { try { await client.app.log({ body: {} }) } catch {} return {} }
+`,
+      ".opencode/plugins/chained.ts": `export const ChainsClient = async ({ client }) => { await client.tui.showToast({}).catch(() => {}); return {} }
+`,
+    })
+    expect(loaded.plugins).toEqual([])
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(Array(3).fill("PLUGIN_LOAD_FAILED"))
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.message).sort()).toEqual([
+      expect.stringContaining(
+        "plugin function CatchesClient awaits input.client.app.log() during init: opencode 1.18.34 would hang there",
+      ),
+      expect.stringContaining("plugin function ChainsClient awaits input.client.tui.showToast() during init"),
+      expect.stringContaining("plugin function UsesClient awaits input.client.app.agents() during init"),
+    ])
+  })
+
+  test("a client call during init that is not awaited does not stop the plugin", async () => {
+    const loaded = await project({
+      ".opencode/plugins/log.ts": `export const Logs = async ({ client }) => {
+  client.app.log({ body: { service: "x", level: "info", message: "loaded" } }).catch(() => {})
+  client.app.log({ body: {} })
+  return { tool: { logged: { description: "", args: {}, execute: async () => "ok" } } }
+}
+`,
+    })
+    expect(loaded.diagnostics).toEqual([])
+    expect((await runTool(loaded, "logged", {})).output).toBe("ok")
+  })
+
+  test("using input.$ in a tool fails with a message that says so", async () => {
     const loaded = await project({
       ".opencode/plugins/shell.ts": `export const UsesShell = async (input) => ({ tool: { sh: { description: "", args: {}, execute: async () => input.$\`echo hi\`.text() } } })\n`,
     })

@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url"
 import { ToolTesterError } from "../errors.ts"
+import { isClientCallError, watchPluginInit } from "./plugin-input.ts"
 
 /** The hooks tool-tester applies: `tool` adds tools, the three others change definitions and calls. */
 export type PluginHooks = {
@@ -93,22 +94,23 @@ async function callPlugin(
   plugin: Function,
   options: { input: Record<string, unknown>; pluginOptions: Record<string, unknown> | undefined },
 ): Promise<{ plugin: InitializedPlugin } | { error: string; cause: unknown }> {
-  let hooks: unknown
-  try {
-    hooks = await plugin(options.input, options.pluginOptions)
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    if (ToolTesterError.isInstance(error) && String(error.data?.["unavailable"]).startsWith("input.client")) {
-      return {
-        error: `plugin function ${exportName} uses input.client during init: in opencode 1.18 awaiting the client there never resolves and the whole run hangs; call the client inside a tool's execute or a hook instead`,
-        cause: error,
-      }
-    }
+  const called = await watchPluginInit(options.input, async () => plugin(options.input, options.pluginOptions))
+  const awaitedClient =
+    called.awaitedClientCall ?? ("error" in called && isClientCallError(called.error) ? "input.client" : undefined)
+  if (awaitedClient !== undefined) {
     return {
-      error: `plugin function ${exportName} threw during init: ${message}; opencode drops it and the exports after it`,
-      cause: error,
+      error: `plugin function ${exportName} awaits ${awaitedClient} during init: opencode 1.18.34 would hang there (the call never resolves and the whole run stops): call the client inside a tool's execute or a hook, or without awaiting it during init`,
+      cause: "error" in called ? called.error : undefined,
     }
   }
+  if ("error" in called) {
+    const message = called.error instanceof Error ? called.error.message : String(called.error)
+    return {
+      error: `plugin function ${exportName} threw during init: ${message}; opencode drops it and the exports after it`,
+      cause: called.error,
+    }
+  }
+  const hooks = called.value
   if (typeof hooks !== "object" || hooks === null) {
     return {
       error: `plugin function ${exportName} returned ${hooks === null ? "null" : typeof hooks}, not a hooks object; opencode crashes the whole run on this ("Unexpected server error"): return {} at least, and do not export helper functions from a plugin entry`,

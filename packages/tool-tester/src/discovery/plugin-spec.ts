@@ -24,10 +24,12 @@ export function isPathSpec(spec: string): boolean {
 
 /**
  * The module file opencode would import for a plugin spec. A folder with package.json uses
- * `exports["./server"]` (string, or its `import`/`default`), else `main`; `exports["."]` alone is
- * skipped by opencode (returned as an error saying so). A folder without package.json uses
- * `index.{ts,tsx,js,mjs,cjs}`. npm specs are resolved from the project, where opencode would have
- * installed them.
+ * `exports["./server"]` (string, or its `import`/`default`), else `main`, else `module`, else the
+ * folder's index file (spec §14.1; `exports["."]` is never read, and a package with none of these
+ * is skipped by opencode: returned as an error saying so). A folder without package.json uses its
+ * index file. npm specs
+ * are resolved from the project, where opencode would have installed them; an npm-style
+ * `file:<folder>` spec is the folder, relative to the project directory (npm links it there).
  */
 export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string): Result<string> {
   if (isPathSpec(plugin.spec)) {
@@ -36,6 +38,15 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
       : path.resolve(plugin.base, plugin.spec)
     if (!existsSync(target)) return failure(plugin, `${target} does not exist; fix the path`)
     return statSync(target).isDirectory() ? folderEntry(plugin, target) : { success: true, value: target }
+  }
+  if (plugin.spec.startsWith("file:")) {
+    const folder = path.resolve(projectDirectory, plugin.spec.slice("file:".length))
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      return failure(
+        plugin,
+        `${folder} is not a folder (a file: spec is resolved against the project directory, ${projectDirectory}); opencode fails to install it: fix the path`,
+      )
+    return folderEntry(plugin, folder)
   }
   const name = packageName(plugin.spec)
   const require = createRequire(path.join(projectDirectory, "noop.js"))
@@ -56,28 +67,44 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
 
 // --- internal ---
 
+/** The index files a folder import finds, in the order Bun tries them. */
+const INDEX_EXTENSIONS = [".ts", ".tsx", ".js", ".mjs", ".cjs"]
+
 function folderEntry(plugin: PluginSpec, folder: string): Result<string> {
   const manifestFile = path.join(folder, "package.json")
   if (!existsSync(manifestFile)) {
-    for (const extension of [".ts", ".tsx", ".js", ".mjs", ".cjs"]) {
-      const index = path.join(folder, `index${extension}`)
-      if (existsSync(index)) return { success: true, value: index }
-    }
+    const index = indexFile(folder)
+    if (index) return { success: true, value: index }
     return failure(plugin, `${folder} has no package.json and no index.{ts,tsx,js,mjs,cjs}; add an entry file`)
   }
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { main?: unknown; exports?: unknown }
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as {
+    main?: unknown
+    module?: unknown
+    exports?: unknown
+  }
   const server = serverExport(manifest.exports)
-  const entry = server ?? (typeof manifest.main === "string" ? manifest.main : undefined)
+  const main = typeof manifest.main === "string" ? manifest.main : undefined
+  const entry = server ?? main ?? (typeof manifest.module === "string" ? manifest.module : undefined)
   if (!entry) {
+    const index = indexFile(folder)
+    if (index) return { success: true, value: index }
     return failure(
       plugin,
-      `${manifestFile} has no "main" and no exports["./server"]; opencode skips it silently (exports["."] alone is not read): add "main"`,
+      `${manifestFile} has no "main", "module" or exports["./server"], and ${folder} has no index.{ts,tsx,js,mjs,cjs}: opencode finds no entry and skips the package silently (exports["."] is not read): add "main"`,
     )
   }
   const file = path.resolve(folder, entry)
   if (!existsSync(file))
     return failure(plugin, `${file} (the entry of ${manifestFile}) does not exist; build the package`)
   return { success: true, value: file }
+}
+
+function indexFile(folder: string): string | undefined {
+  for (const extension of INDEX_EXTENSIONS) {
+    const index = path.join(folder, `index${extension}`)
+    if (existsSync(index)) return index
+  }
+  return undefined
 }
 
 function serverExport(exports: unknown): string | undefined {

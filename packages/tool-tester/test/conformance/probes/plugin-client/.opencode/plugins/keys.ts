@@ -1,0 +1,13 @@
+// Lists the client's keys during init (spec §14.5: reading input.client during init is fine).
+export const ClientKeys = async (input: { client: object }) => {
+  const keys = Object.keys(input.client)
+  return {
+    tool: {
+      client_keys: {
+        description: "The keys of input.client, as listed during plugin init",
+        args: {},
+        execute: async () => keys.join(","),
+      },
+    },
+  }
+}
