@@ -143,6 +143,9 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
         ["e2e", "--script", "e2e-script.json", "--plugin", "not-installed-plugin", "--json"],
         { cwd: directory },
       )
+      // A plugin opencode could not load fails the run as a load failure does in list and run.
+      expect(result.exitCode).toBe(3)
+      expect(jsonError(result).code).toBe("PLUGIN_LOAD_FAILED")
       const run = JSON.parse(result.stdout) as { errors: Array<{ source: string; message: string }> }
       expect(run.errors).toContainEqual({
         source: "plugin",

@@ -111,6 +111,10 @@ function verdict(result: E2EResult): {
   if (unfinished) {
     return { exitCode: EXIT_TOOL_FAILED, reason: { code: "TOOL_EXITED", message: unfinished.message } }
   }
+  const plugin = result.errors.find((error) => error.source === "plugin")
+  if (plugin) {
+    return { exitCode: EXIT_LOAD_FAILED, reason: { code: "PLUGIN_LOAD_FAILED", message: plugin.message } }
+  }
   if (result.exitCode !== 0) {
     const detail = result.errors.at(-1)?.message ?? `exit code ${result.exitCode}`
     return {
