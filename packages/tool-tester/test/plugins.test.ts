@@ -195,16 +195,15 @@ export const ReadsClient = async (input) => {
 
   test("awaiting input.client during init is reported as the hang it causes in opencode", async () => {
     const loaded = await project({
-      ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }
-`,
-      ".opencode/plugins/caught.ts": `export const CatchesClient = async ({ client }) => { try { await client.app.log({ body: {} }) } catch {} return {} }
-`,
-      ".opencode/plugins/chained.ts": `export const ChainsClient = async ({ client }) => { await client.tui.showToast({}).catch(() => {}); return {} }
-`,
+      ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }\n`,
+      ".opencode/plugins/caught.ts": `export const CatchesClient = async ({ client }) => { try { await client.app.log({ body: {} }) } catch {} return {} }\n`,
+      ".opencode/plugins/chained.ts": `export const ChainsClient = async ({ client }) => { await client.tui.showToast({}).catch(() => {}); return {} }\n`,
+      ".opencode/plugins/all.ts": `export const AwaitsAll = async ({ client }) => { await Promise.allSettled([client.session.list(), client.project.current().then((p) => p)]); return {} }\n`,
     })
     expect(loaded.plugins).toEqual([])
-    expect(loaded.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(Array(3).fill("PLUGIN_LOAD_FAILED"))
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(Array(4).fill("PLUGIN_LOAD_FAILED"))
     expect(loaded.diagnostics.map((diagnostic) => diagnostic.message).sort()).toEqual([
+      expect.stringContaining("plugin function AwaitsAll awaits input.client.session.list() during init"),
       expect.stringContaining(
         "plugin function CatchesClient awaits input.client.app.log() during init: opencode 1.18.34 would hang there",
       ),
@@ -218,6 +217,7 @@ export const ReadsClient = async (input) => {
       ".opencode/plugins/log.ts": `export const Logs = async ({ client }) => {
   client.app.log({ body: { service: "x", level: "info", message: "loaded" } }).catch(() => {})
   client.app.log({ body: {} })
+  client.app.agents().then((agents) => agents.length)
   return { tool: { logged: { description: "", args: {}, execute: async () => "ok" } } }
 }
 `,

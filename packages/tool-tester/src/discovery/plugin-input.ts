@@ -156,7 +156,8 @@ function namespaceObject(
 /**
  * A client method: its call returns a promise that rejects with an error saying there is no opencode
  * server. The rejection is marked handled (a call nobody awaits does not crash the process), and
- * awaiting or chaining the promise while a plugin initialises is recorded for {@link watchPluginInit}.
+ * awaiting the promise (or one chained from it) while a plugin initialises is recorded for
+ * {@link watchPluginInit}.
  */
 function clientMethod(path: string, watch: ClientWatch): (...args: unknown[]) => Promise<never> {
   return (..._args: unknown[]) => {
@@ -166,16 +167,20 @@ function clientMethod(path: string, watch: ClientWatch): (...args: unknown[]) =>
       { data: { unavailable: `input.client.${path}` } },
     )
     const rejected = Promise.reject(error)
-    rejected.catch(() => {})
     const calledDuringInit = watch.initializing
-    // `await` and `Promise.all` call `then` of a promise whose constructor is not Promise's own.
+    // `await` (and `Promise.all`, an async function's return) calls `then` of a promise whose
+    // constructor is not Promise's own, with the engine's own resolving functions; a user's
+    // `.then(callback)` passes a callback. Derived promises are watched the same way, and marked
+    // handled: in opencode the call would have resolved.
     const observed = (promise: Promise<never>): Promise<never> => {
       const then = promise.then.bind(promise)
+      then(undefined, () => {})
       const define = (key: string, value: unknown) => Object.defineProperty(promise, key, { value })
       define("constructor", undefined)
       define("then", (onFulfilled?: (value: never) => unknown, onRejected?: (reason: unknown) => unknown) => {
-        if (calledDuringInit && watch.initializing) watch.awaited ??= `input.client.${path}()`
-        return then(onFulfilled, onRejected)
+        if (calledDuringInit && watch.initializing && isEngineFunction(onFulfilled))
+          watch.awaited ??= `input.client.${path}()`
+        return observed(then(onFulfilled, onRejected) as Promise<never>)
       })
       define("catch", (onRejected?: (reason: unknown) => unknown) =>
         observed(then(undefined, onRejected) as Promise<never>),
@@ -198,6 +203,11 @@ function clientMethod(path: string, watch: ClientWatch): (...args: unknown[]) =>
     }
     return observed(rejected)
   }
+}
+
+/** A function of the engine itself (`[native code]`), such as the resolving functions `await` passes. */
+function isEngineFunction(value: unknown): boolean {
+  return typeof value === "function" && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(value))
 }
 
 function capitalize(text: string): string {
