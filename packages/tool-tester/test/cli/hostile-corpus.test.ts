@@ -7,6 +7,7 @@ import os from "node:os"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, runCli } from "../helpers.ts"
+import { isRunning } from "../support/processes.ts"
 
 type Outcome = {
   exit: number
@@ -149,7 +150,7 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
   test("a child process the tool did not wait for is gone once run exits", async ({ expect }) => {
     const result = await runInOwnHome(["run", "leaves_a_child", "--dir", path.join(hostile, "leaves-a-child")], engine)
     const pid = Number((JSON.parse(result.stdout) as { output: string }).output)
-    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false)
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 })
 
@@ -195,21 +196,10 @@ function processesMarked(marker: string): number[] {
     const pid = Number(entry)
     if (!Number.isInteger(pid)) continue
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, "latin1").includes(marker)) continue
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      if (stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z") found.push(pid)
+      if (readFileSync(`/proc/${pid}/environ`, "latin1").includes(marker) && isRunning(pid)) found.push(pid)
     } catch {
       // Gone, or not ours to read.
     }
   }
   return found
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
-  } catch {
-    return false
-  }
 }

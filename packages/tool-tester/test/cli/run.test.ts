@@ -3,6 +3,7 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, packageRoot, rawControlCharacters, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { isRunning } from "../support/processes.ts"
 
 const basic = fixture("cli-basic")
 const outcomes = fixture("cli-run-outcomes")
@@ -497,34 +498,13 @@ describe.each(["bun", "node"])("tool-tester run shows terminal control character
 })
 
 describe("tool-tester run and the engine", { timeout: 60_000 }, () => {
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0)
-      return true
-    } catch {
-      return false
-    }
-  }
-
   test("bun engine: a child process the tool started and did not wait for is gone once run exits", async () => {
-    const directory = useTmpDir()
-    writeFiles(directory, {
-      ".opencode/tools/leaves_a_child.ts": `import { spawn } from "node:child_process"
-export default {
-  description: "starts sleep and returns its pid without waiting",
-  args: {},
-  async execute() {
-    const child = spawn("sleep", ["600"], { stdio: "ignore" })
-    return String(child.pid)
-  },
-}
-`,
-    })
+    const directory = fixture("hostile/leaves-a-child")
     const result = await run(["leaves_a_child", "--dir", directory, "--engine", "bun"])
     expect(result.exitCode).toBe(0)
     const pid = Number(result.json().output)
     expect(pid).toBeGreaterThan(0)
-    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false)
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 
   test("the docs' Python example returns 5 under the bun engine; under node, run says why it cannot", async () => {

@@ -7,6 +7,7 @@ import { describe, expect, onTestFinished, test } from "vitest"
 import type { ToolProject } from "../../src/index.ts"
 import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
+import { isRunning } from "../support/processes.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const docsExample = path.join(here, "..", "conformance", "probes", "bun-apis", ".opencode", "tools")
@@ -16,15 +17,6 @@ async function load(directory: string): Promise<ToolProject> {
   const project = await loadTools({ directory, env, home, engine: "bun" })
   onTestFinished(() => closeProject(project))
   return project
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 describe("the bun engine, from the library", { timeout: 120_000 }, () => {
@@ -82,7 +74,7 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     expect(exited.output).toContain("process.exit(3)")
     const second = Number((await runTool(project, "pid", {})).output)
     expect(second).not.toBe(first)
-    expect(alive(first)).toBe(false)
+    expect(isRunning(first)).toBe(false)
     const escaped = await callTool(project, { name: "ESCAPES", rawArguments: "{}" })
     expect(escaped).toMatchObject({ id: "escapes", repaired: true, error: { code: "TOOL_EXITED" } })
     expect(escaped.output).toContain("RangeError: from a timer")
@@ -116,9 +108,9 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     })
     const project = await load(directory)
     const pid = Number((await runTool(project, "spawns", {})).output)
-    expect(alive(pid)).toBe(true)
+    expect(isRunning(pid)).toBe(true)
     closeProject(project)
-    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false)
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 
   test("a tool file that ends the engine while loading is an IMPORT_FAILED error", async () => {
