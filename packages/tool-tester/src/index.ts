@@ -33,6 +33,7 @@ export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProjec
 export { loadTools } from "./load-tools.ts"
 export type { ModelSelection } from "./pipeline/builtins.ts"
 export { defaultDataDirectory, opencodeDataDirectory } from "./pipeline/data-directory.ts"
+export type { HookError } from "./pipeline/part-events.ts"
 export type { PermissionOverrides } from "./pipeline/permissions.ts"
 export type { RawToolCall } from "./pipeline/repair-call.ts"
 export type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"

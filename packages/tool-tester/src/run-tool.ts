@@ -1,11 +1,12 @@
+import { remoteEngineOf } from "./engine/bun/remote-project.ts"
 import type { ToolTesterErrorCode } from "./errors.ts"
 import type { ToolProject } from "./load-tools.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
-import { remoteEngineOf } from "./engine/bun/remote-project.ts"
 import { executeCall } from "./pipeline/execute-call.ts"
+import type { ThrownDetails } from "./pipeline/normalize-result.ts"
+import type { HookError } from "./pipeline/part-events.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
-import type { ThrownDetails } from "./pipeline/normalize-result.ts"
 import type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
 
 export type RunOptions = {
@@ -59,6 +60,8 @@ export type RunResult = {
   asks: AskRecord[]
   metadataCalls: MetadataRecord[]
   durationMs: number
+  /** Errors of plugins' `event` hooks during the call: opencode prints them and goes on, so the call is not failed. */
+  hookErrors?: HookError[]
   /** Why the call failed, when it did (the model still reads `output`). */
   error?: {
     code: ToolTesterErrorCode

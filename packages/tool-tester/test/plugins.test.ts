@@ -234,4 +234,47 @@ export const ReadsClient = async (input) => {
       "input.$ (Bun's shell) exists only inside opencode; tool-tester cannot provide it: test this part with tool-tester e2e",
     )
   })
+
+  test("a throwing event hook does not fail the call; its error is reported with the call", async () => {
+    const loaded = await project({
+      ".opencode/plugins/events.ts": `export const Seen = async () => {
+  const states = []
+  return {
+    event: async ({ event }) => { states.push(event.properties.part.state.status) },
+    tool: { seen: { description: "", args: {}, execute: async () => states.join(",") } },
+  }
+}
+export const Breaks = async () => ({ event: async ({ event }) => { if (event.properties.part.state.status === "running") throw new Error("event boom") } })
+`,
+    })
+    const first = await runTool(loaded, "seen", {}, { sessionID: "ses_events" })
+    expect(first).toMatchObject({ status: "completed", output: "pending,running" })
+    expect(first.hookErrors).toEqual([
+      {
+        hook: "event",
+        file: path.join(loaded.directory, ".opencode/plugins/events.ts"),
+        message: "threw on message.part.updated (running): event boom",
+      },
+    ])
+    const second = await runTool(loaded, "seen", {}, { sessionID: "ses_events" })
+    expect(second.output).toBe("pending,running,completed,pending,running")
+  })
+
+  test("chat.params and chat.headers share one output per model request across plugins", async () => {
+    const loaded = await project({
+      ".opencode/plugins/params.ts": `const seen = []
+export const First = async () => ({
+  "chat.params": async (_input, output) => { output.options.first = true; output.temperature = 0.5 },
+  "chat.headers": async (_input, output) => { output.headers["x-first"] = "1" },
+})
+export const Second = async () => ({
+  "chat.params": async (input, output) => { seen.push(input.provider.id + ":" + input.model.id + ":" + output.temperature + ":" + Object.keys(output.options)) },
+  "chat.headers": async (_input, output) => { seen.push(Object.keys(output.headers).join()) },
+  tool: { params: { description: "", args: {}, execute: async () => seen.join(" ") } },
+})
+`,
+    })
+    const result = await runTool(loaded, "params", {}, { model: { providerID: "acme", modelID: "m1" } })
+    expect(result.output).toBe("acme:m1:0.5:first x-first acme:m1:0.5:first x-first")
+  })
 })

@@ -2,11 +2,11 @@
 // then what the tool printed on its console (which opencode never sends to the model). Everything
 // the tool chose (names, texts, paths) goes through terminalSafe: a terminal must show it, not obey it.
 
+import { terminalSafe } from "../_terminal-safe.ts"
 import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
 import type { EngineReport } from "./_command.ts"
 import type { CapturedConsole } from "./_console-capture.ts"
-import { terminalSafe } from "../_terminal-safe.ts"
 import { indent, shortPath } from "./report.ts"
 import type { RunJson } from "./tasks/run-task.ts"
 
@@ -60,6 +60,9 @@ export function formatRun(
           `${decision} ${dim(terminalSafe(`(rule ${ask.rule.permission}: ${ask.rule.action})`))}`,
       ),
     )
+  }
+  for (const { hook, file, message } of result.hookErrors ?? []) {
+    lines.push(field("hook error", yellow(terminalSafe(`${shortPath(cwd, file)}: the ${hook} hook ${message}`))))
   }
   if (engine) lines.push(field("engine", terminalSafe(describeEngine(engine.info, engine.source))))
   if (captured) lines.push(...consoleLines(captured))

@@ -196,6 +196,33 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(result.stdout).toContain("stdout | greeting Ada")
   })
 
+  test.each(["bun", "node"])(
+    "a throwing event hook is shown as a hook error; the call still completes (%s engine)",
+    async (engine) => {
+      const directory = useTmpDir()
+      writeFiles(directory, {
+        ".opencode/plugins/events.ts": `export const Breaks = async () => ({
+  event: async () => { throw new Error("event boom") },
+  tool: { calm: { description: "", args: {}, execute: async () => "fine" } },
+})
+`,
+      })
+      const human = await runCli(["run", "calm", "--no-global", "--engine", engine], { cwd: directory })
+      expect(human.exitCode).toBe(0)
+      expect(human.stdout).toMatch(
+        /hook error +\.opencode\/plugins\/events\.ts: the event hook threw on message\.part\.updated \(pending\): event boom/,
+      )
+      const json = await run(["calm", "--engine", engine], { cwd: directory })
+      expect(json.exitCode).toBe(0)
+      expect(json.json()).toMatchObject({ status: "completed", output: "fine" })
+      expect(
+        (json.json() as RunJson & { hookErrors: Array<{ message: string }> }).hookErrors.map((error) => error.message),
+      ).toEqual(
+        ["pending", "running", "completed"].map((status) => `threw on message.part.updated (${status}): event boom`),
+      )
+    },
+  )
+
   test("--max-lines truncates like opencode and saves the full output under --data-dir", async () => {
     const data = useTmpDir()
     const result = await run(["many_lines", "--dir", outcomes, "count=10", "--max-lines", "3", "--data-dir", data])
