@@ -1,4 +1,5 @@
 import { jsonSafe } from "../_json-safe.ts"
+import { danglingRefs } from "../schema/refs.ts"
 import { isZodSchema, toolJsonSchema } from "../schema/tool-json-schema.ts"
 import type { Finding } from "./finding.ts"
 import { isZod3Schema, zod3ShapeSchema } from "./zod3-schema.ts"
@@ -108,32 +109,6 @@ function kindOf(value: unknown): string {
   if (value === null) return "null"
   if (Array.isArray(value)) return "an array"
   return `a ${typeof value}`
-}
-
-/** `$ref`s of the form `#/...` whose JSON pointer does not resolve inside the schema. */
-function danglingRefs(schema: Record<string, unknown>): string[] {
-  const refs = new Set<string>()
-  const visit = (value: unknown) => {
-    if (Array.isArray(value)) return value.forEach(visit)
-    if (typeof value !== "object" || value === null) return
-    for (const [key, child] of Object.entries(value)) {
-      if (key === "$ref" && typeof child === "string" && child.startsWith("#") && !resolves(schema, child))
-        refs.add(child)
-      else visit(child)
-    }
-  }
-  visit(schema)
-  return [...refs]
-}
-
-function resolves(root: unknown, ref: string): boolean {
-  let current: unknown = root
-  for (const segment of ref.slice(1).split("/").filter(Boolean)) {
-    const key = decodeURIComponent(segment).replaceAll("~1", "/").replaceAll("~0", "~")
-    if (typeof current !== "object" || current === null || !(key in current)) return false
-    current = (current as Record<string, unknown>)[key]
-  }
-  return true
 }
 
 function preview(value: unknown): string {
