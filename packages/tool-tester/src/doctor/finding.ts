@@ -54,6 +54,8 @@ export type FindingCode =
   | "REFINE_NOT_CHECKED"
   /** A tool name some providers reject (characters, length, first character). */
   | "TOOL_NAME_REJECTED"
+  /** A provider rejects the tool as opencode sends it (after opencode's fixes for that provider): see docs/provider-lint.md. */
+  | "PROVIDER_REJECTS"
   /** Two tools with one id: opencode keeps only the last. */
   | "TOOL_COLLISION"
   /** A custom tool with the name of a built-in: it replaces the built-in. */

@@ -1,6 +1,8 @@
 import type { Finding } from "../../doctor/diagnose.ts"
 import { configFinding, diagnose } from "../../doctor/diagnose.ts"
+import { providerLintFindings } from "../../doctor/provider-lint.ts"
 import { ToolTesterError } from "../../errors.ts"
+import type { LintProvider } from "../../lint/providers.ts"
 import type { ProjectInput, Reached } from "../worker-protocol.ts"
 import { loadProject } from "./project.ts"
 
@@ -8,7 +10,7 @@ export type DoctorPayload = { findings: Finding[]; files: number; tools: number 
 
 /** Loads the project and lists every finding; an unreadable opencode.json is a finding too. */
 export async function doctorTask(
-  input: ProjectInput & { cwd: string },
+  input: ProjectInput & { cwd: string; lintProviders?: LintProvider[] },
   loaded: (reached: Reached | undefined) => void,
 ): Promise<DoctorPayload> {
   let project: Awaited<ReturnType<typeof loadProject>>
@@ -21,5 +23,16 @@ export async function doctorTask(
     throw error
   }
   loaded(undefined)
-  return { findings: diagnose(project, { cwd: input.cwd }), files: project.files.length, tools: project.tools.length }
+  const findings = diagnose(project, { cwd: input.cwd })
+  // A project whose schemas cannot be built at all is already a finding of diagnose.
+  const linted = await providerLintFindings(project, input.lintProviders)
+  if (linted.success) findings.push(...linted.value)
+  return { findings: errorsFirst(findings), files: project.files.length, tools: project.tools.length }
+}
+
+function errorsFirst(findings: Finding[]): Finding[] {
+  return [
+    ...findings.filter((finding) => finding.severity === "error"),
+    ...findings.filter((finding) => finding.severity !== "error"),
+  ]
 }
