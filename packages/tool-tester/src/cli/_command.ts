@@ -8,9 +8,12 @@ import type { EngineInfo } from "../engine/choose-engine.ts"
 import type { BunSource } from "../engine/find-bun.ts"
 import { ToolTesterError } from "../errors.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, exitCodeFor } from "./exit-codes.ts"
+import type { FlagContext } from "./flag-errors.ts"
+import { flagError } from "./flag-errors.ts"
 import type { IsolatedOutcome, StartedWorker } from "./isolate.ts"
 import { runIsolated } from "./isolate.ts"
 import { modelSelection } from "./model-option.ts"
+import { projectDirectory } from "./project-directory.ts"
 import { formatFailure } from "./report.ts"
 import type { ProjectInput, Task } from "./worker-protocol.ts"
 
@@ -19,6 +22,8 @@ export type CliIO = {
   cwd: string
   env: Record<string, string | undefined>
   stdoutIsTTY: boolean
+  /** Whether stderr is a terminal: progress lines are drawn only then. */
+  stderrIsTTY: boolean
   write: (text: string) => void
   writeError: (text: string) => void
   /** Changes the working directory (tools see `process.cwd()` = the project, as under opencode). */
@@ -52,23 +57,38 @@ export const MODEL_FLAGS = {
   model: { type: "string" },
 } as const
 
-/** node:util parseArgs in strict mode, with its errors turned into usage errors. */
-export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+/**
+ * node:util parseArgs in strict mode, with its errors turned into usage errors that say what was
+ * meant (the closest option; for run, a tool's argument as key=value).
+ */
+export function parseFlags<T extends ParseArgsConfig>(
+  config: T,
+  context: FlagContext = {},
+): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config)
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    throw new ToolTesterError("USAGE", `${message.replace(/\.$/, "")}; see tool-tester --help`)
+    throw flagError(error, config, context)
   }
 }
 
-/** The project the shared flags describe; relative paths are taken from the working directory. */
+/**
+ * The project the shared flags describe; relative paths are taken from the working directory.
+ * Without --dir, inside a `.opencode` folder, the project is its parent (project-directory.ts).
+ */
 export function projectInput(
-  values: { dir?: string | undefined; plugin?: string[] | undefined; "no-global"?: boolean | undefined },
+  values: {
+    dir?: string | undefined
+    plugin?: string[] | undefined
+    "no-global"?: boolean | undefined
+    json?: boolean | undefined
+  },
   model: { provider?: string | undefined; model?: string | undefined },
   io: CliIO,
 ): ProjectInput {
-  const directory = path.resolve(io.cwd, values.dir ?? ".")
+  const selection = modelSelection(model)
+  const { directory, notice } = projectDirectory(io.cwd, values.dir)
+  if (notice && values.json !== true) io.writeError(`${notice}\n`)
   if (!existsSync(directory) || !statSync(directory).isDirectory()) {
     throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory with --dir`, {
       data: { directory },
@@ -79,7 +99,7 @@ export function projectInput(
     global: values["no-global"] !== true,
     // A relative plugin path means "from here", like every other path on the command line.
     plugins: (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec)),
-    model: modelSelection(model),
+    model: selection,
   }
 }
 

@@ -6,12 +6,12 @@
 // start-up cost); the bun engine runs it in a Bun process of its own, whose process group is ended
 // with it, so nothing a tool started outlives the run.
 import { Worker } from "node:worker_threads"
-import type { EngineInfo, EngineSelection } from "../engine/choose-engine.ts"
-import { engineHere } from "../engine/here.ts"
-import type { BunLocation } from "../engine/find-bun.ts"
 import type { FromEngine } from "../engine/bun/protocol.ts"
 import type { EngineProcess } from "../engine/bun/spawn-engine.ts"
 import { endEngine, spawnEngine } from "../engine/bun/spawn-engine.ts"
+import type { EngineInfo, EngineSelection } from "../engine/choose-engine.ts"
+import type { BunLocation } from "../engine/find-bun.ts"
+import { engineHere } from "../engine/here.ts"
 import type { CapturedConsole } from "./_console-capture.ts"
 import { createCaptureBuffer, readCapture } from "./_console-capture.ts"
 import type { StreamCapture } from "./_stream-capture.ts"

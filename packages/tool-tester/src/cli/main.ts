@@ -26,58 +26,8 @@ const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
 const { installEngine } = await import("./engine-option.ts")
 
-const helpMessage = `Usage: tool-tester <command> [options]
-
-Run opencode custom tools through opencode's own tool pipeline, without a model.
-
-Commands:
-  list     The tools opencode would offer, in its order
-  schema   The custom and plugin tools exactly as the provider receives them
-  run      Run one tool; prints exactly what the model would read
-  doctor   Why a tool will not work in opencode, one line per finding
-  e2e      Drive the real opencode binary with a scripted mock model
-
-Usage:
-  tool-tester list   [--dir DIR] [--plugin SPEC]... [--provider NPM] [--model ID] [--no-global] [--json]
-  tool-tester schema [--dir DIR] [--plugin SPEC]... [--tool ID] [--provider NPM] [--model ID] [--no-global] [--json]
-  tool-tester run    NAME [--dir DIR] [--plugin SPEC]... [--args JSON | --raw-args TEXT | key=value ...]
-                     [--validate] [--deny PERMISSION]... [--max-lines N] [--max-bytes N] [--timeout MS]
-                     [--provider NPM] [--model ID] [--data-dir DIR] [--no-global] [--json]
-  tool-tester doctor [--dir DIR] [--plugin SPEC]... [--no-global] [--json]
-  (list, schema, run and doctor also take [--engine auto|bun|node] [--engine-binary PATH])
-  tool-tester e2e    [--dir DIR] [--plugin SPEC]... --script SCRIPT.json [--opencode PATH | --opencode-version V]
-                     [--model ID] [--provider NPM] [--config JSON] [--timeout MS] [--json]
-
-Options:
-  --dir DIR            Project directory (default: the working directory)
-  --plugin SPEC        Also load this plugin: a module path, a package folder or a package name
-  --no-global          Leave out the user-level config folders (~/.config/opencode, ~/.opencode)
-  --engine E           What loads and runs the tools: bun (opencode's runtime, from the opencode
-                       on PATH, an installed opencode or npm's bun), node, or auto (default: bun when
-                       found, else node); also TOOL_TESTER_ENGINE
-  --engine-binary PATH The opencode or bun executable for the bun engine; also TOOL_TESTER_ENGINE_BINARY
-  --provider NPM       The provider's npm package (default @ai-sdk/openai-compatible)
-  --model ID           The model id (default mock-model); with --provider it selects built-ins and schema fixes
-  --tool ID            schema: only this tool
-  --args JSON          run: the arguments as a JSON object
-  --raw-args TEXT      run: the argument text as a model sends it (bad JSON is rerouted to invalid)
-  key=value            run: arguments read by the tool's schema (n=5 is a number where it says number)
-  --validate           run: check the arguments with the tool's zod schema first (opencode 1.18 does not)
-  --deny PERMISSION    run: add a deny rule (--deny task switches the truncation hint)
-  --max-lines N        run: truncation line limit (default: config tool_output, else 2000)
-  --max-bytes N        run: truncation byte limit (default: config tool_output, else 51200)
-  --timeout MS         run: abort the tool after MS ms, then stop it (default 60000); e2e: bound the whole run (default 90000)
-  --data-dir DIR       run: where truncated outputs are saved (default: a temporary folder)
-  --json               Machine-readable output on stdout; failures as one JSON line on stderr
-  -h, --help           Show this help
-  -v, --version        Show the version
-
-Exit codes:
-  0 ran and completed    1 usage (or no engine)    2 arguments failed validation    3 a file failed to load or the
-  tool list would break  4 the tool threw or returned something opencode cannot send
-  5 timeout              6 the call was rerouted to invalid
-
-Docs: docs/cli.md`
+const { commandHelp, globalHelp } = await import("./command-help.ts")
+const { didYouMean } = await import("./did-you-mean.ts")
 
 type Command = (argv: string[], io: CliIO, worker: StartedWorker | undefined) => Promise<number>
 
@@ -94,6 +44,7 @@ const io: CliIO = {
   cwd: process.cwd(),
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
   write: (text) => void process.stdout.write(text),
   writeError: (text) => void process.stderr.write(text),
   chdir: (directory) => process.chdir(directory),
@@ -117,8 +68,12 @@ for (const stream of [process.stdout, process.stderr]) {
 
 async function main(): Promise<number> {
   const [name, ...rest] = argv
-  if (name === "-h" || name === "--help" || name === "help") {
-    io.write(`${helpMessage}\n`)
+  if (name === "-h" || name === "--help" || (name === "help" && rest[0] === undefined)) {
+    io.write(`${globalHelp()}\n`)
+    return 0
+  }
+  if (name === "help") {
+    io.write(`${commandHelp(rest[0]!) ?? unknownCommand(rest[0]!)}\n`)
     return 0
   }
   if (name === "-v" || name === "--version") {
@@ -126,13 +81,13 @@ async function main(): Promise<number> {
     return 0
   }
   if (name === undefined) {
-    io.writeError(`${helpMessage}\n`)
+    io.writeError(`${globalHelp()}\n`)
     return EXIT_USAGE
   }
   const load = commands[name]
-  if (!load) throw new ToolTesterError("USAGE", `unknown command "${name}": use list, schema, run, doctor or e2e`)
+  if (!load) unknownCommand(name)
   if (rest.includes("-h") || rest.includes("--help")) {
-    io.write(`${helpMessage}\n`)
+    io.write(`${commandHelp(name)}\n`)
     return 0
   }
   const command = await load()
@@ -171,6 +126,17 @@ main()
   })
 
 // --- internal ---
+
+function unknownCommand(name: string): never {
+  const names = Object.keys(commands)
+  throw new ToolTesterError(
+    "USAGE",
+    `unknown command "${name}"${didYouMean(name, names)} (commands: ${names.join(", ")}; see tool-tester --help)`,
+    {
+      data: { command: name },
+    },
+  )
+}
 
 /** Resolves once everything written to the stream has been handed to the system. */
 function drained(stream: NodeJS.WriteStream): Promise<void> {

@@ -1,8 +1,10 @@
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import { DEFAULT_MODEL } from "../pipeline/builtins.ts"
+import { providerPackage } from "./provider-names.ts"
 
 /**
- * The model `--provider NPM` and `--model ID` select. opencode keys its fixes off three values
+ * The model `--provider NAME` and `--model ID` select (a short name such as `openai` is its npm
+ * package, see provider-names.ts). opencode keys its fixes off three values
  * (spec §5.2, §5.4, §6.3): the npm package (OpenAI sanitiser, `strict: false`), the provider id
  * (`google` → Gemini fixes, `moonshotai` → Moonshot fixes, `opencode` → websearch) and the model id
  * (`gpt-*` → apply_patch, `*gemini*`, `*kimi*`). The command line only names the package, so the
@@ -12,7 +14,7 @@ import { DEFAULT_MODEL } from "../pipeline/builtins.ts"
  * `mock`, so only the model id can trigger a fix, as with a custom provider in opencode.
  */
 export function modelSelection(options: { provider?: string | undefined; model?: string | undefined }): ModelSelection {
-  const npm = options.provider ?? DEFAULT_MODEL.npm
+  const npm = options.provider === undefined ? DEFAULT_MODEL.npm : providerPackage(options.provider)
   return { npm, providerID: providerIdOf(npm), modelID: options.model ?? DEFAULT_MODEL.modelID }
 }
 

@@ -2,15 +2,15 @@
 // without colour; `--json` output never goes through here. What tools and files chose (ids,
 // descriptions, paths, messages) goes through terminalSafe: a terminal must show it, not obey it.
 import path from "node:path"
+import { terminalSafe } from "../_terminal-safe.ts"
 import type { Finding } from "../doctor/finding.ts"
+import { describeEngine } from "../engine/choose-engine.ts"
 import type { ListedTool } from "../list-tools.ts"
 import type { Diagnostic } from "../load-tools.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
-import { describeEngine } from "../engine/choose-engine.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
 import type { EngineReport } from "./_command.ts"
-import { terminalSafe } from "../_terminal-safe.ts"
 
 export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))

@@ -24,6 +24,10 @@ export function formatRun(
   const status = result.status === "completed" ? green("completed") : red("error")
   lines.push(`${bold(cyan(terminalSafe(result.id)))}${called}  ${status}  ${dim(`${result.durationMs} ms`)}`)
   if (result.error) lines.push(`${red(result.error.code)}  ${terminalSafe(result.error.message)}`)
+  if (result.suggestion)
+    lines.push(
+      yellow(`no tool is named ${terminalSafe(result.name)}; did you mean ${terminalSafe(result.suggestion)}?`),
+    )
   lines.push(field("args", terminalSafe(JSON.stringify(result.args) ?? "undefined")))
   if (result.title) lines.push(field("title", terminalSafe(String(result.title))))
 

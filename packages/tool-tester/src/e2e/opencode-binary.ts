@@ -48,6 +48,8 @@ export interface ResolveOpencodeOptions extends FindOpencodeOptions {
   /** Install this version of the platform package into the cache (once) and use it. */
   opencodeVersion?: string
   signal?: AbortSignal
+  /** Told when an install starts ("installing opencode-linux-x64@1.18.34 with npm (about 180 MB, once)"). */
+  onProgress?: ((phase: string) => void) | undefined
 }
 
 /** The binary to run; throws OPENCODE_NOT_FOUND with a way to get one. */
@@ -61,7 +63,8 @@ export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Pro
       { data: { path: binary } },
     )
   }
-  if (options.opencodeVersion !== undefined) return installOpencode(options.opencodeVersion, options.signal)
+  if (options.opencodeVersion !== undefined)
+    return installOpencode(options.opencodeVersion, options.signal, options.onProgress)
   const found = findOpencode(options)
   if (found !== undefined) return found
   throw opencodeNotFoundError()
@@ -106,7 +109,11 @@ export function cacheDirectory(env: Record<string, string | undefined> = process
 
 // --- internal ---
 
-async function installOpencode(version: string, signal: AbortSignal | undefined): Promise<string> {
+async function installOpencode(
+  version: string,
+  signal: AbortSignal | undefined,
+  onProgress: ((phase: string) => void) | undefined,
+): Promise<string> {
   if (!/^[0-9A-Za-z.+-]+$/.test(version)) {
     throw new ToolTesterError("OPENCODE_NOT_FOUND", `"${version}" is not an opencode version (like 1.18.34).`)
   }
@@ -118,6 +125,8 @@ async function installOpencode(version: string, signal: AbortSignal | undefined)
     code: "OPENCODE_NOT_FOUND",
     instead: "pass --opencode PATH",
     signal,
+    onProgress,
+    size: "about 180 MB",
   })
 }
 
@@ -134,11 +143,17 @@ export async function installCachedBinary(options: {
   /** What to do instead, for the error message ("pass --opencode PATH"). */
   instead: string
   signal?: AbortSignal | undefined
+  /** Told when the install starts, so a terminal can show it; not called when the cache has it. */
+  onProgress?: ((phase: string) => void) | undefined
+  /** How much the install downloads, for the progress line ("about 180 MB"). */
+  size?: string | undefined
 }): Promise<string> {
   const { packageName, version } = options
   const target = cachedPackageDirectory(packageName, version)
   const binary = join(target, "node_modules", packageName, options.binary)
   if (isExecutable(binary)) return binary
+  const size = options.size === undefined ? "" : `, ${options.size}`
+  options.onProgress?.(`installing ${packageName}@${version} with npm (once${size})`)
   await mkdir(dirname(target), { recursive: true })
   const staging = await mkdtemp(`${target}.installing-`)
   try {

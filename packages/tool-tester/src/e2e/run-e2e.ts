@@ -50,6 +50,8 @@ export interface E2EOptions {
    */
   copyProject?: boolean
   signal?: AbortSignal
+  /** Told each start-up phase as it begins ("installing opencode 1.18.34 with npm", "running opencode"), for a progress line. */
+  onProgress?: (phase: string) => void
   /** Port of the mock model (default 0: any free port). */
   port?: number
   /** Parent folder of the throw-away folders (default: the OS temp folder). */
@@ -63,12 +65,16 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
   const script = parseScript(options.script)
   options.signal?.throwIfAborted()
   const directory = resolve(options.directory)
+  const progress = options.onProgress ?? (() => {})
+  progress("finding opencode")
   const binary = await resolveOpencode({
     directory,
     ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
     ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onProgress: progress,
   })
+  progress("copying the project into a throw-away folder")
   const sandbox = await createSandbox({
     directory,
     copyProject: options.copyProject ?? true,
@@ -76,6 +82,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
   })
   let mock: MockModel | undefined
   try {
+    progress("starting the mock model")
     mock = await startMockModel({ script, ...(options.port === undefined ? {} : { port: options.port }) })
     const model = options.model ?? defaultModel
     const layers = buildOpencodeConfig({
@@ -86,6 +93,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       config: options.config,
     })
     await writeFile(join(sandbox.globalConfigDirectory, "opencode.json"), `${JSON.stringify(layers.global, null, 2)}\n`)
+    progress("preparing plugins")
     const pluginPackage = await findPluginPackage(directory)
     for (const configDirectory of [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)]) {
       await preparePluginInstall(configDirectory, pluginPackage, sandbox.onDispose)
@@ -96,6 +104,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       contentPlugins: Array.isArray(layers.content.plugin) ? layers.content.plugin : [],
     })
     const modelId = `${mockProviderId}/${model}`
+    progress("running opencode")
     const run = await runOpencodeProcess({
       binary,
       // Warnings and errors of opencode's log go to stderr: they hold the causes behind its terse error events.

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { fixture, jsonError, packageRoot, runCli } from "../helpers.ts"
+import { fixture, jsonError, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 const basic = fixture("cli-basic")
 const version = (JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string })
@@ -16,10 +16,11 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(result.stdout).toContain("Exit codes")
   })
 
-  test("-h after a command prints the same help", async () => {
+  test("-h after a command prints that command's help", async () => {
     const result = await runCli(["run", "-h"])
     expect(result.exitCode).toBe(0)
-    expect(result.stdout).toContain("Usage: tool-tester <command>")
+    expect(result.stdout).toMatch(/^Usage: tool-tester run NAME/)
+    expect(result.stdout).not.toContain("Commands:")
   })
 
   test("-v and --version print the package version", async () => {
@@ -37,9 +38,109 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
   })
 
   test("an unknown command exits 1 with a readable message", async () => {
-    const result = await runCli(["lint"])
+    const result = await runCli(["deploy"])
     expect(result.exitCode).toBe(1)
-    expect(result.stderr).toContain('unknown command "lint"')
+    expect(result.stderr).toContain('unknown command "deploy"')
+    expect(result.stderr).toContain("commands: list, schema, run, doctor, e2e")
+    expect(result.stderr).not.toContain("did you mean")
+  })
+
+  test("a mistyped command suggests the closest one", async () => {
+    for (const [typed, meant] of [
+      ["lst", "list"],
+      ["shcema", "schema"],
+      ["doctr", "doctor"],
+    ]) {
+      const result = await runCli([typed!, "--json"])
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toMatchObject({
+        code: "USAGE",
+        message: expect.stringContaining(`unknown command "${typed}"; did you mean "${meant}"?`),
+      })
+    }
+  })
+
+  test("a mistyped option suggests the closest option of that command", async () => {
+    for (const [command, typed, meant] of [
+      ["list", "--no-globl", "--no-global"],
+      ["list", "--jsn", "--json"],
+      ["schema", "--tol", "--tool"],
+      ["doctor", "--plugn", "--plugin"],
+      ["run", "--validte", "--validate"],
+      ["e2e", "--scrpt", "--script"],
+    ]) {
+      const name = command === "run" ? ["greet"] : []
+      const result = await runCli([command!, ...name, "--dir", basic, typed!])
+      expect(result.exitCode, `${command} ${typed}`).toBe(1)
+      expect(result.stderr).toContain(
+        `unknown option ${typed}; did you mean ${meant}? (see tool-tester ${command} --help)`,
+      )
+      // Node's own parser text does not reach the user.
+      expect(result.stderr).not.toContain("To specify a positional argument")
+    }
+  })
+
+  test("an unknown option with no close match names the command's help", async () => {
+    const result = await runCli(["list", "--dir", basic, "--frobnicate", "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).message).toBe("unknown option --frobnicate (see tool-tester list --help)")
+  })
+
+  test("a tool's argument given to run as an option suggests key=value and --args", async () => {
+    const cases: Array<[string[], string, string]> = [
+      [["--name", "Ada"], "name=Ada", `--args '{"name":"Ada"}'`],
+      [["--name=Ada Lovelace"], "'name=Ada Lovelace'", `--args '{"name":"Ada Lovelace"}'`],
+      [["--times", "3"], "times=3", `--args '{"times":3}'`],
+      [["--loud"], "loud=true", `--args '{"loud":true}'`],
+      [["--loud", "name=Ada"], "loud=true", `--args '{"loud":true}'`],
+    ]
+    for (const [flags, pair, json] of cases) {
+      const result = await runCli(["run", "greet", "--dir", basic, "--no-global", ...flags])
+      expect(result.exitCode, flags.join(" ")).toBe(1)
+      expect(result.stdout).toBe("")
+      expect(result.stderr).toContain(`${flags[0]!.split("=")[0]} is not an option of run`)
+      expect(result.stderr).toContain(`key=value: ${pair} (or ${json})`)
+      expect(result.stderr).toContain("[USAGE]")
+      expect(result.stderr).not.toContain("Unknown option")
+    }
+  })
+
+  test("run with an unknown tool name keeps opencode's reroute (exit 6) and suggests the closest tool", async () => {
+    const directory = useTmpDir()
+    writeFiles(directory, {
+      ".opencode/tools/weather.ts": `export default { description: "The weather in a city", args: {}, async execute() { return "sunny" } }\n`,
+    })
+    const json = await runCli(["run", "wether", "--dir", directory, "--no-global", "--engine", "node", "--json"])
+    expect(json.exitCode).toBe(6)
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      name: "wether",
+      id: "invalid",
+      rerouted: true,
+      suggestion: "weather",
+    })
+    expect(jsonError(json)).toMatchObject({
+      code: "TOOL_REROUTED",
+      message: expect.stringContaining("did you mean weather?"),
+    })
+
+    const human = await runCli(["run", "wether", "--dir", directory, "--no-global", "--engine", "node"])
+    expect(human.exitCode).toBe(6)
+    expect(human.stdout).toContain("no tool is named wether; did you mean weather?")
+
+    const far = await runCli(["run", "forecast", "--dir", directory, "--no-global", "--engine", "node", "--json"])
+    expect(far.exitCode).toBe(6)
+    expect(JSON.parse(far.stdout)).toMatchObject({ rerouted: true, suggestion: null })
+
+    const known = await runCli(["run", "weather", "--dir", directory, "--no-global", "--engine", "node", "--json"])
+    expect(known.exitCode).toBe(0)
+    expect(JSON.parse(known.stdout)).not.toHaveProperty("suggestion")
+  })
+
+  test("a value missing after an option is a usage error pointing at the command's help", async () => {
+    const result = await runCli(["list", "--dir", "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain("--dir")
+    expect(result.stderr).toContain("see tool-tester list --help")
   })
 
   test("an unknown flag exits 1 with one JSON error line on stderr under --json", async () => {

@@ -6,7 +6,7 @@ import type { DoctorPayload } from "../tasks/doctor-task.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
 export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: PROJECT_FLAGS })
+  const { values } = parseFlags({ args: argv, options: PROJECT_FLAGS }, { command: "doctor" })
   const json = values.json === true
   const input = { ...projectInput(values, {}, io), cwd: io.cwd }
   const task = await performTask<DoctorPayload>(io, json, { command: "doctor", input }, worker)

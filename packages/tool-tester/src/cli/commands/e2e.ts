@@ -11,6 +11,9 @@ import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_INTERRUPTED, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import { silentProgress, terminalProgress } from "../progress-line.ts"
+import { projectDirectory } from "../project-directory.ts"
+import { providerPackage } from "../provider-names.ts"
 
 const E2E_FLAGS = {
   dir: { type: "string" },
@@ -32,17 +35,20 @@ const E2E_FLAGS = {
  * opencode's own process, so isolation is opencode's; the whole run is bounded by `--timeout`.
  */
 export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: E2E_FLAGS })
+  const { values } = parseFlags({ args: argv, options: E2E_FLAGS }, { command: "e2e" })
   const json = values.json === true
   if (values.script === undefined)
     throw new ToolTesterError("USAGE", "e2e needs --script SCRIPT.json (the model's turns)")
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
+  const provider = values.provider === undefined ? undefined : providerPackage(values.provider)
   const scriptFile = path.resolve(io.cwd, values.script)
   const script = parseScriptText(readText(scriptFile))
+  const project = projectDirectory(io.cwd, values.dir)
+  if (project.notice && !json) io.writeError(`${project.notice}\n`)
   const options: Parameters<typeof runE2E>[0] = {
-    directory: path.resolve(io.cwd, values.dir ?? "."),
+    directory: project.directory,
     // Relative plugin paths are taken from here, like every path on the command line.
     plugins: (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec)),
     script,
@@ -50,7 +56,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.opencode !== undefined) options.opencode = path.resolve(io.cwd, values.opencode)
   if (values["opencode-version"] !== undefined) options.opencodeVersion = values["opencode-version"]
   if (values.model !== undefined) options.model = values.model
-  if (values.provider !== undefined) options.provider = values.provider
+  if (provider !== undefined) options.provider = provider
   if (values.config !== undefined) options.config = configObject(values.config)
   if (values.timeout !== undefined) options.timeoutMs = positiveInteger(values.timeout)
 
@@ -58,10 +64,13 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   const controller = new AbortController()
   options.signal = controller.signal
   const stopListening = io.onInterrupt(() => controller.abort())
+  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
+  options.onProgress = progress.phase
   let result: E2EResult
   try {
     result = await runE2E(options)
   } catch (error) {
+    progress.done()
     if (controller.signal.aborted) {
       reportFailure(io, json, {
         code: "INTERRUPTED",
@@ -78,6 +87,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     }
     throw error
   } finally {
+    progress.done()
     stopListening()
   }
   await print(io, json, result)

@@ -6,7 +6,7 @@ import type { ListPayload } from "../tasks/list-task.ts"
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
 export async function listCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } })
+  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } }, { command: "list" })
   const json = values.json === true
   const input = projectInput(values, values, io)
   const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker)

@@ -1,5 +1,7 @@
 import path from "node:path"
+import { bunApiHint } from "../../doctor/bun-api.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import {
   engineReport,
@@ -14,8 +16,6 @@ import {
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
 import type { IsolatedOutcome, StartedWorker } from "../isolate.ts"
 import { runIsolated } from "../isolate.ts"
-import { bunApiHint } from "../../doctor/bun-api.ts"
-import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
 import type { RunJson, RunPayload } from "../tasks/run-task.ts"
@@ -45,7 +45,10 @@ const RUN_FLAGS = {
  * tool was reached.
  */
 export async function runCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
-  const { values, positionals } = parseFlags({ args: argv, options: RUN_FLAGS, allowPositionals: true })
+  const { values, positionals } = parseFlags(
+    { args: argv, options: RUN_FLAGS, allowPositionals: true },
+    { command: "run", toolArguments: true },
+  )
   const json = values.json === true
   const [name, ...pairs] = positionals
   if (name === undefined)
@@ -204,9 +207,10 @@ function verdict(result: RunJson, diagnostics: RunPayload["diagnostics"]): { exi
   } else if (result.rerouted) {
     const args = result.args as { error?: unknown } | null
     exitCode = EXIT_REROUTED
+    const hint = result.suggestion ? `; did you mean ${result.suggestion}?` : ""
     reason = {
       code: "TOOL_REROUTED",
-      message: `the call to ${result.name} was rerouted to the invalid tool: ${String(args?.error ?? "")}`,
+      message: `the call to ${result.name} was rerouted to the invalid tool: ${String(args?.error ?? "").replace(hint ? /\.$/ : /$^/, "")}${hint}`,
     }
   }
   const first = problems[0]

@@ -6,7 +6,10 @@ import type { SchemaPayload } from "../tasks/schema-task.ts"
 
 /** `tool-tester schema`: the custom and plugin tools exactly as the provider receives them for that model. */
 export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS, tool: { type: "string" } } })
+  const { values } = parseFlags(
+    { args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS, tool: { type: "string" } } },
+    { command: "schema" },
+  )
   const json = values.json === true
   const input = { ...projectInput(values, values, io), tool: values.tool }
   const task = await performTask<SchemaPayload>(io, json, { command: "schema", input }, worker)

@@ -1,17 +1,18 @@
+import { liveDefinition } from "../../engine/live.ts"
 import { getToolSchemas } from "../../list-tools.ts"
 import type { Diagnostic, ToolProject } from "../../load-tools.ts"
 import { defaultDataDirectory } from "../../pipeline/data-directory.ts"
+import type { ThrownDetails } from "../../pipeline/normalize-result.ts"
 import { agentRules } from "../../pipeline/permissions.ts"
 import { resolveCall } from "../../pipeline/repair-call.ts"
 import { preparedTools } from "../../pipeline/tool-list.ts"
-import type { ThrownDetails } from "../../pipeline/normalize-result.ts"
 import type { RunOptions, RunResult } from "../../run-tool.ts"
 import { callTool, runTool } from "../../run-tool.ts"
 import { toolJsonSchema } from "../../schema/tool-json-schema.ts"
+import { closestMatch } from "../did-you-mean.ts"
 import { argsFromPairs } from "../key-value-args.ts"
 import type { Reached, RunInput } from "../worker-protocol.ts"
 import { diagnosticOf, loadProject } from "./project.ts"
-import { liveDefinition } from "../../engine/live.ts"
 
 /**
  * A run as `run --json` prints it (the CLI adds `console`): the library's result without the
@@ -21,6 +22,8 @@ export type RunJson = Omit<RunResult, "metadataCalls" | "attachments" | "outputP
   attachments: unknown[] | null
   outputPath: string | null
   error?: { code: string; message: string; thrown?: ThrownDetails }
+  /** Only when the name matched no tool (and the call was rerouted): the closest tool id, or null when none is close. */
+  suggestion?: string | null
 }
 
 export type RunPayload = { result: RunJson; diagnostics: Diagnostic[] }
@@ -38,7 +41,7 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   if (!schemas.success) diagnostics.push(diagnosticOf(schemas.error))
 
   const dataDirectory = input.dataDirectory ?? defaultDataDirectory()
-  const reached = reach(project, input, dataDirectory)
+  const { reached, suggestion } = reach(project, input, dataDirectory)
   const options: RunOptions = {
     model: input.model,
     validate: input.validate,
@@ -58,20 +61,33 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
     args.form === "raw"
       ? await callTool(project, { name: input.name, rawArguments: args.text }, options)
       : await runTool(project, input.name, parsed, options)
-  return { result: runJson(result), diagnostics }
+  const json = runJson(result)
+  return { result: suggestion === undefined ? json : { ...json, suggestion }, diagnostics }
 }
 
 // --- internal ---
 
-/** The tool opencode's repair sends the call to, for the report when the tool never returns. */
-function reach(project: ToolProject, input: RunInput, dataDirectory: string): Reached {
+/**
+ * The tool opencode's repair sends the call to, for the report when the tool never returns; and
+ * for a name that matches no tool (rerouted to invalid), the closest tool id as a suggestion.
+ */
+function reach(
+  project: ToolProject,
+  input: RunInput,
+  dataDirectory: string,
+): { reached: Reached; suggestion?: string | null } {
   const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
   const rawArguments = input.args.form === "raw" ? input.args.text : "{}"
-  const resolved = resolveCall({ name: input.name, rawArguments }, preparedTools(project, input.model, rules))
-  return {
+  const prepared = preparedTools(project, input.model, rules)
+  const resolved = resolveCall({ name: input.name, rawArguments }, prepared)
+  const reached = {
     name: input.name,
     id: resolved.kind === "run" ? resolved.id : resolved.kind === "failed" ? input.name : "invalid",
   }
+  const ids = prepared.map((entry) => entry.id).filter((id) => id !== "invalid")
+  const known = input.name === "invalid" || ids.includes(input.name) || ids.includes(input.name.toLowerCase())
+  if (known) return { reached }
+  return { reached, suggestion: closestMatch(input.name, ids) ?? null }
 }
 
 /** The JSON Schema of the tool that will run, to read key=value pairs with (none for built-ins). */

@@ -1,0 +1,206 @@
+// What `tool-tester --help` and `tool-tester <command> --help` (or `tool-tester help <command>`)
+// print: for each command its usage, every option with its meaning and default, and examples.
+// No link here is relative to the repository: once installed, only the package's own files exist.
+import { PROVIDER_PACKAGES } from "./provider-names.ts"
+
+type OptionHelp = readonly [flag: string, meaning: string]
+type CommandHelp = {
+  summary: string
+  usage: string
+  about?: string
+  options: readonly OptionHelp[]
+  examples: readonly string[]
+}
+
+export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "e2e"] as const
+
+const DOCS =
+  "Docs: README.md in node_modules/@opencode-ai/tool-tester, and the CLI reference (docs/cli.md in the tool-tester repository)."
+
+const dir: OptionHelp = [
+  "--dir DIR",
+  "Project directory (default: the working directory; inside a .opencode folder, its parent)",
+]
+const plugin: OptionHelp = [
+  "--plugin SPEC",
+  "Also load this plugin: a module path, a package folder or a package name (repeatable)",
+]
+const noGlobal: OptionHelp = [
+  "--no-global",
+  "Leave out the user-level config folders (~/.config/opencode, ~/.opencode)",
+]
+const provider: OptionHelp = [
+  "--provider NAME",
+  `The provider: a short name (${Object.keys(PROVIDER_PACKAGES).slice(0, 6).join(", ")}, ...) or its npm package (default openai-compatible)`,
+]
+const model: OptionHelp = [
+  "--model ID",
+  "The model id (default mock-model); with --provider it selects built-ins and schema fixes",
+]
+const engine: OptionHelp = [
+  "--engine E",
+  "What loads the tools: bun (opencode's runtime), node, or auto (default: bun when found, else node); also TOOL_TESTER_ENGINE",
+]
+const engineBinary: OptionHelp = [
+  "--engine-binary PATH",
+  "The opencode or bun executable for the bun engine; also TOOL_TESTER_ENGINE_BINARY",
+]
+const json: OptionHelp = ["--json", "Machine-readable output on stdout; failures as one JSON line on stderr"]
+const help: OptionHelp = ["-h, --help", "Show this help"]
+
+const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
+  list: {
+    summary: "The tools opencode would offer, in its order",
+    usage: "tool-tester list [--dir DIR] [--plugin SPEC]... [--provider NAME] [--model ID] [--no-global] [--json]",
+    about: "Built-in, file and plugin tools, as opencode lists them for that model. Exit 3 when a file failed to load.",
+    options: [dir, plugin, provider, model, noGlobal, engine, engineBinary, json, help],
+    examples: ["tool-tester list", "tool-tester list --provider openai --model gpt-5 --json"],
+  },
+  schema: {
+    summary: "The custom and plugin tools exactly as the provider receives them",
+    usage:
+      "tool-tester schema [--dir DIR] [--plugin SPEC]... [--tool ID] [--provider NAME] [--model ID] [--no-global] [--json]",
+    about: "The JSON Schema of each custom and plugin tool after opencode's conversion and the provider's fixes.",
+    options: [
+      dir,
+      plugin,
+      ["--tool ID", "Only this tool (exit 1 with TOOL_NOT_FOUND when it is not offered)"],
+      provider,
+      model,
+      noGlobal,
+      engine,
+      engineBinary,
+      json,
+      help,
+    ],
+    examples: ["tool-tester schema --tool weather", "tool-tester schema --provider google --model gemini-2.5-pro"],
+  },
+  run: {
+    summary: "Run one tool; prints exactly what the model would read",
+    usage: "tool-tester run NAME [key=value ...] [--args JSON | --raw-args TEXT] [options]",
+    about:
+      "Arguments in one form: key=value pairs (read with the tool's schema: n=5 is a number where it says number),\n" +
+      "--args JSON, or --raw-args TEXT. A tool's own argument is never an option: write city=Paris, not --city Paris.\n" +
+      "An unknown NAME is rerouted to opencode's invalid tool, as for a model's call (exit 6).",
+    options: [
+      ["key=value", "An argument of the tool (repeatable; values that are JSON arrays or objects are parsed)"],
+      ["--args JSON", "The arguments as one JSON object"],
+      ["--raw-args TEXT", "The argument text as a model sends it (text that is not JSON is rerouted to invalid)"],
+      ["--validate", "Check the arguments with the tool's zod schema first (opencode 1.18 does not)"],
+      ["--deny PERMISSION", "Add a deny rule (repeatable; --deny task switches the truncation hint)"],
+      ["--max-lines N", "Truncation line limit (default: config tool_output, else 2000)"],
+      ["--max-bytes N", "Truncation byte limit (default: config tool_output, else 51200)"],
+      ["--timeout MS", "Abort the tool after MS ms, then stop it (default 60000)"],
+      ["--data-dir DIR", "Where truncated outputs are saved (default: a temporary folder)"],
+      dir,
+      plugin,
+      provider,
+      model,
+      noGlobal,
+      engine,
+      engineBinary,
+      json,
+      help,
+    ],
+    examples: [
+      "tool-tester run weather city=Paris",
+      `tool-tester run weather --args '{"city":"Paris","days":3}' --json`,
+      "tool-tester run weather --raw-args '{not json'",
+    ],
+  },
+  doctor: {
+    summary: "Why a tool will not work in opencode, one line per finding",
+    usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--no-global] [--json]",
+    about: "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.",
+    options: [dir, plugin, noGlobal, engine, engineBinary, json, help],
+    examples: ["tool-tester doctor", "tool-tester doctor --json"],
+  },
+  e2e: {
+    summary: "Drive the real opencode binary with a scripted mock model",
+    usage:
+      "tool-tester e2e --script SCRIPT.json [--dir DIR] [--plugin SPEC]... [--opencode PATH | --opencode-version V]\n" +
+      "                [--model ID] [--provider NAME] [--config JSON] [--timeout MS] [--json]",
+    about:
+      "Runs `opencode run` offline in a copy of the project; a mock model plays the script's turns and the\n" +
+      "report shows what opencode offered, ran and returned. The script is JSON, the model's turns:\n" +
+      '  {"prompt": "use the tools", "turns": [\n' +
+      '    {"calls": [{"tool": "weather", "args": {"city": "Paris"}}]},\n' +
+      '    {"calls": [{"tool": "weather", "rawArgs": "{not json"}]},\n' +
+      '    {"text": "done"}\n' +
+      "  ]}\n" +
+      "A turn has `calls` (sent as one parallel batch), `text`, or both; a call has `tool` and `args` (an object)\n" +
+      "or `rawArgs` (text sent as it is), and an optional `id`. A bare list of turns works too.",
+    options: [
+      ["--script FILE", "The script: the JSON file of the model's turns (required)"],
+      [
+        "--opencode PATH",
+        "The opencode binary to run (default: opencode-ai's platform package from the project or tool-tester, else opencode on PATH)",
+      ],
+      [
+        "--opencode-version V",
+        "Install this opencode version with npm into tool-tester's cache (once, about 180 MB) and run it",
+      ],
+      ["--config JSON", `opencode config merged over the project's, such as '{"permission":{"task":"deny"}}'`],
+      ["--timeout MS", "Bound of the whole opencode run (default 90000)"],
+      dir,
+      plugin,
+      ["--model ID", "The model id (default mock-model); gemini or gpt- ids change what opencode sends"],
+      provider,
+      json,
+      help,
+    ],
+    examples: [
+      "tool-tester e2e --script weather.e2e.json",
+      "tool-tester e2e --script weather.e2e.json --opencode-version 1.18.34 --provider openai --json",
+    ],
+  },
+}
+
+/** `tool-tester --help`. */
+export function globalHelp(): string {
+  const commands = COMMAND_NAMES.map((name) => `  ${name.padEnd(8)} ${COMMANDS[name].summary}`).join("\n")
+  return `Usage: tool-tester <command> [options]
+
+Run opencode custom tools through opencode's own tool pipeline, without a model.
+
+Commands:
+${commands}
+
+Usage:
+${COMMAND_NAMES.map((name) => `  ${COMMANDS[name].usage.split("\n").join("\n  ")}`).join("\n")}
+  tool-tester help <command>   (or tool-tester <command> --help): every option of that command, with examples
+
+Options:
+${formatOptions([dir, plugin, noGlobal, provider, model, engine, engineBinary, json, help, ["-v, --version", "Show the version"]])}
+
+Exit codes:
+  0 ran and completed    1 usage (also: no engine, Node too old)    2 arguments failed validation
+  3 a file failed to load or the tool list would break    4 the tool threw or returned something opencode cannot send
+  5 timeout    6 the call was rerouted to invalid
+
+${DOCS}`
+}
+
+/** `tool-tester <command> --help`, or undefined for a name that is not a command. */
+export function commandHelp(name: string): string | undefined {
+  const command = (COMMANDS as Record<string, CommandHelp | undefined>)[name]
+  if (command === undefined) return undefined
+  return `Usage: ${command.usage}
+
+${command.summary}.${command.about ? `\n${command.about}` : ""}
+
+Options:
+${formatOptions(command.options)}
+
+Examples:
+${command.examples.map((example) => `  ${example}`).join("\n")}
+
+${DOCS}`
+}
+
+// --- internal ---
+
+function formatOptions(options: readonly OptionHelp[]): string {
+  const width = Math.max(...options.map(([flag]) => flag.length)) + 2
+  return options.map(([flag, meaning]) => `  ${flag.padEnd(width)}${meaning}`).join("\n")
+}

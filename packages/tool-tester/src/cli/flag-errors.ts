@@ -1,0 +1,92 @@
+// What a command line that node:util parseArgs refused should have said: the closest option for
+// a typo (`--jsn` → `--json`), and for `run`, a tool's own argument given as an option
+// (`--city Paris`) rewritten as the key=value pair run takes (`city=Paris`).
+import type { ParseArgsConfig } from "node:util"
+import { parseArgs } from "node:util"
+import { ToolTesterError } from "../errors.ts"
+import { closestMatch } from "./did-you-mean.ts"
+
+export type FlagContext = {
+  /** The command, for the help to point at (`tool-tester run --help`). */
+  command?: string | undefined
+  /** The command takes a tool's arguments as key=value pairs (run). */
+  toolArguments?: boolean | undefined
+}
+
+/** The usage error for a command line parseArgs refused with `error`. */
+export function flagError(error: unknown, config: ParseArgsConfig, context: FlagContext = {}): ToolTesterError {
+  const help = `see tool-tester ${context.command === undefined ? "" : `${context.command} `}--help`
+  const unknown = unknownOption(config)
+  if (unknown) {
+    const known = Object.keys(config.options ?? {})
+    const match = unknown.name.length > 1 ? closestMatch(unknown.name, known) : undefined
+    if (match !== undefined) {
+      return new ToolTesterError("USAGE", `unknown option ${unknown.rawName}; did you mean --${match}? (${help})`, {
+        data: { option: unknown.rawName, suggestion: `--${match}` },
+      })
+    }
+    if (context.toolArguments && unknown.rawName.startsWith("--")) return toolArgumentError(unknown, help)
+    return new ToolTesterError("USAGE", `unknown option ${unknown.rawName} (${help})`, {
+      data: { option: unknown.rawName },
+    })
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  // Node adds advice about `--` that fits its own parser, not this command line.
+  const plain = message.replace(/\s*To specify a positional argument.*$/s, "").replace(/\.$/, "")
+  return new ToolTesterError("USAGE", `${plain}; ${help}`)
+}
+
+/** How a shell needs `text` written: as it is when it is plain, else in single quotes. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`
+}
+
+// --- internal ---
+
+type UnknownOption = { name: string; rawName: string; value: string | undefined }
+
+/** The first option the config does not define, with the value written after it (`--city Paris`, `--city=Paris`). */
+function unknownOption(config: ParseArgsConfig): UnknownOption | undefined {
+  const options = config.options ?? {}
+  const shorts = new Set(Object.values(options).map((option) => option.short))
+  const tokens = tokensOf(config)
+  for (const [position, token] of tokens.entries()) {
+    if (token.kind !== "option") continue
+    const known = token.rawName.startsWith("--") ? token.name in options : shorts.has(token.name)
+    if (known) continue
+    const next = tokens[position + 1]
+    const value =
+      token.inlineValue === true
+        ? token.value
+        : next?.kind === "positional" && next.index === token.index + 1 && !next.value.includes("=")
+          ? next.value
+          : undefined
+    return { name: token.name, rawName: token.rawName, value }
+  }
+  return undefined
+}
+
+function tokensOf(config: ParseArgsConfig) {
+  try {
+    return parseArgs({ ...config, strict: false, allowPositionals: true, tokens: true }).tokens
+  } catch {
+    return []
+  }
+}
+
+/** `--city Paris` given to run: the tool's argument, written the way run takes it. */
+function toolArgumentError(unknown: UnknownOption, help: string): ToolTesterError {
+  const pair = `${unknown.name}=${unknown.value ?? "true"}`
+  const value =
+    unknown.value === undefined
+      ? true
+      : /^(-?\d+(\.\d+)?|true|false)$/.test(unknown.value)
+        ? JSON.parse(unknown.value)
+        : unknown.value
+  const json = JSON.stringify({ [unknown.name]: value })
+  return new ToolTesterError(
+    "USAGE",
+    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellQuote(pair)} (or --args ${shellQuote(json)}) (${help})`,
+    { data: { option: unknown.rawName, suggestion: pair } },
+  )
+}

@@ -1,0 +1,16 @@
+// The project a command tests when no --dir is given. create-tool installs tool-tester in the
+// project's `.opencode` folder, so `cd .opencode && npx tool-tester list` is natural; opencode
+// started there would load the parent's `.opencode` anyway, so the project is the parent.
+import path from "node:path"
+
+/** The project folder for `--dir` (or the working directory), and a one-line notice when it moved up. */
+export function projectDirectory(cwd: string, dir: string | undefined): { directory: string; notice?: string } {
+  if (dir !== undefined) return { directory: path.resolve(cwd, dir) }
+  const directory = path.resolve(cwd)
+  if (path.basename(directory) !== ".opencode") return { directory }
+  const parent = path.dirname(directory)
+  return {
+    directory: parent,
+    notice: `tool-tester: testing the project ${parent}, which this .opencode folder belongs to (pass --dir . to test the folder itself)`,
+  }
+}

@@ -1,0 +1,50 @@
+// `--provider`: a short name (`openai`, `anthropic`, ...) or the provider's npm package. opencode
+// keys its per-provider behaviour off the npm package and the provider id (spec §5.4, §6.3), so a
+// short name must become the package that carries that behaviour, never silently the neutral one.
+import { ToolTesterError } from "../errors.ts"
+import { closestMatch } from "./did-you-mean.ts"
+
+/**
+ * Short names and their npm packages: the providers whose requests opencode changes (OpenAI's
+ * sanitiser and `strict: false` for openai, azure and amazon-bedrock-mantle; Gemini fixes for
+ * google; Moonshot fixes for moonshotai) and the common ones of opencode's catalogue.
+ */
+export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
+  openai: "@ai-sdk/openai",
+  "openai-compatible": "@ai-sdk/openai-compatible",
+  anthropic: "@ai-sdk/anthropic",
+  google: "@ai-sdk/google",
+  "google-vertex": "@ai-sdk/google-vertex",
+  azure: "@ai-sdk/azure",
+  "amazon-bedrock": "@ai-sdk/amazon-bedrock",
+  "amazon-bedrock-mantle": "@ai-sdk/amazon-bedrock/mantle",
+  mistral: "@ai-sdk/mistral",
+  groq: "@ai-sdk/groq",
+  xai: "@ai-sdk/xai",
+  deepseek: "@ai-sdk/deepseek",
+  moonshotai: "@ai-sdk/moonshotai",
+  cerebras: "@ai-sdk/cerebras",
+  togetherai: "@ai-sdk/togetherai",
+  deepinfra: "@ai-sdk/deepinfra",
+  perplexity: "@ai-sdk/perplexity",
+  openrouter: "@openrouter/ai-sdk-provider",
+}
+
+/**
+ * The npm package `--provider` names: a short name's package, or the text itself when it is a
+ * package name (scoped, like `@ai-sdk/openai`, or a community provider, like `ollama-ai-provider`).
+ * Anything else is a usage error with the closest short name and the accepted ones.
+ */
+export function providerPackage(value: string): string {
+  const short = PROVIDER_PACKAGES[value.toLowerCase()]
+  if (short !== undefined) return short
+  if (/^@[a-z0-9][\w.-]*\/[\w.-]+(\/[\w.-]+)?$/i.test(value) || /^[a-z0-9][\w.-]*provider$/i.test(value)) return value
+  const names = Object.keys(PROVIDER_PACKAGES)
+  const match = closestMatch(value, names)
+  const suggestion = match === undefined ? "" : `did you mean ${match}? `
+  throw new ToolTesterError(
+    "USAGE",
+    `--provider ${value} is not a provider name: ${suggestion}use one of ${names.join(", ")}, or the provider's npm package (such as @ai-sdk/openai)`,
+    { data: { provider: value, accepted: names, ...(match === undefined ? {} : { suggestion: match }) } },
+  )
+}

@@ -1,0 +1,52 @@
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { projectDirectory } from "../../src/cli/project-directory.ts"
+import { runCli, useTmpDir, writeFiles } from "../helpers.ts"
+
+const weather = `export default { description: "The weather in a city", args: {}, async execute() { return "sunny" } }\n`
+
+describe("the project a command tests without --dir", { timeout: 60_000 }, () => {
+  test("is the working directory, or the parent of a .opencode folder, with a notice", () => {
+    expect(projectDirectory("/p", undefined)).toEqual({ directory: "/p" })
+    expect(projectDirectory("/p/.opencode", "sub")).toEqual({ directory: "/p/.opencode/sub" })
+    expect(projectDirectory("/p/.opencode", ".")).toEqual({ directory: "/p/.opencode" })
+    const moved = projectDirectory("/p/.opencode", undefined)
+    expect(moved.directory).toBe("/p")
+    expect(moved.notice).toContain("testing the project /p")
+  })
+
+  test("from inside .opencode, list tests the project that folder belongs to and says so on stderr", async () => {
+    const project = useTmpDir()
+    writeFiles(project, { ".opencode/tools/weather.ts": weather, ".opencode/package.json": "{}\n" })
+    const result = await runCli(["list", "--no-global", "--engine", "node"], { cwd: path.join(project, ".opencode") })
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toContain("weather")
+    expect(result.stderr.split("\n")[0]).toBe(
+      `tool-tester: testing the project ${project}, which this .opencode folder belongs to (pass --dir . to test the folder itself)`,
+    )
+  })
+
+  test("run from inside .opencode runs the tool with the project as its working directory", async () => {
+    const project = useTmpDir()
+    writeFiles(project, {
+      ".opencode/tools/where.ts": `export default { description: "Where", args: {}, async execute() { return process.cwd() } }\n`,
+    })
+    const result = await runCli(["run", "where", "--no-global", "--engine", "node", "--json"], {
+      cwd: path.join(project, ".opencode"),
+    })
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ output: project })
+    // --json keeps stderr for the failure line only.
+    expect(result.stderr).toBe("")
+  })
+
+  test("--dir . inside .opencode means that folder itself, with no notice", async () => {
+    const project = useTmpDir()
+    writeFiles(project, { ".opencode/tools/weather.ts": weather })
+    const result = await runCli(["list", "--dir", ".", "--no-global", "--engine", "node", "--json"], {
+      cwd: path.join(project, ".opencode"),
+    })
+    expect(result.exitCode).toBe(0)
+    expect(result.stderr).toBe("")
+  })
+})

@@ -1,0 +1,111 @@
+import { describe, expect, test } from "vitest"
+import { PROVIDER_PACKAGES, providerPackage } from "../../src/cli/provider-names.ts"
+import { ToolTesterError } from "../../src/errors.ts"
+import { fixture, jsonError, runCli } from "../helpers.ts"
+
+const basic = fixture("cli-basic")
+
+describe("--provider names", () => {
+  test("short names map to their npm packages", () => {
+    expect(providerPackage("openai")).toBe("@ai-sdk/openai")
+    expect(providerPackage("anthropic")).toBe("@ai-sdk/anthropic")
+    expect(providerPackage("google")).toBe("@ai-sdk/google")
+    expect(providerPackage("google-vertex")).toBe("@ai-sdk/google-vertex")
+    expect(providerPackage("openai-compatible")).toBe("@ai-sdk/openai-compatible")
+    expect(providerPackage("azure")).toBe("@ai-sdk/azure")
+    expect(providerPackage("amazon-bedrock")).toBe("@ai-sdk/amazon-bedrock")
+    expect(providerPackage("mistral")).toBe("@ai-sdk/mistral")
+    expect(providerPackage("groq")).toBe("@ai-sdk/groq")
+    expect(providerPackage("xai")).toBe("@ai-sdk/xai")
+    expect(providerPackage("moonshotai")).toBe("@ai-sdk/moonshotai")
+    expect(providerPackage("openrouter")).toBe("@openrouter/ai-sdk-provider")
+    expect(providerPackage("OpenAI")).toBe("@ai-sdk/openai")
+  })
+
+  test("npm package names pass through unchanged", () => {
+    for (const name of [
+      "@ai-sdk/openai",
+      "@ai-sdk/amazon-bedrock/mantle",
+      "@openrouter/ai-sdk-provider",
+      "ollama-ai-provider",
+      ...Object.values(PROVIDER_PACKAGES),
+    ])
+      expect(providerPackage(name)).toBe(name)
+  })
+
+  test("an unknown name is a usage error with the closest name and the accepted ones", () => {
+    const error = catchError(() => providerPackage("antropic"))
+    expect(error.code).toBe("USAGE")
+    expect(error.message).toContain("did you mean anthropic?")
+    expect(error.message).toContain(Object.keys(PROVIDER_PACKAGES).join(", "))
+    expect(catchError(() => providerPackage("foo")).message).not.toContain("did you mean")
+  })
+})
+
+describe("--provider on the command line", { timeout: 60_000 }, () => {
+  test("schema --provider openai gives exactly what --provider @ai-sdk/openai gives, not the neutral schema", async () => {
+    const args = ["schema", "--dir", basic, "--no-global", "--engine", "node", "--json"]
+    const [short, full, neutral] = await Promise.all([
+      runCli([...args, "--provider", "openai"]),
+      runCli([...args, "--provider", "@ai-sdk/openai"]),
+      runCli(args),
+    ])
+    expect(short.exitCode, short.stderr).toBe(0)
+    expect(full.exitCode).toBe(0)
+    expect(short.stdout).toBe(full.stdout)
+    expect(short.stdout).not.toBe(neutral.stdout)
+    const tools = (JSON.parse(short.stdout) as { tools: Array<{ strict?: boolean }> }).tools
+    expect(tools.length).toBeGreaterThan(0)
+    for (const tool of tools) expect(tool.strict).toBe(false)
+  })
+
+  test("an unknown provider exits 1 (USAGE) with a suggestion, for every command that takes one", async () => {
+    for (const command of ["list", "schema", "run greet"]) {
+      const result = await runCli([
+        ...command.split(" "),
+        "--dir",
+        basic,
+        "--no-global",
+        "--provider",
+        "opnai",
+        "--json",
+      ])
+      expect(result.exitCode).toBe(1)
+      expect(result.stdout).toBe("")
+      expect(jsonError(result).code).toBe("USAGE")
+      expect(jsonError(result).message).toContain("did you mean openai?")
+    }
+  })
+
+  test("e2e refuses an unknown provider before looking for opencode", async () => {
+    const result = await runCli([
+      "e2e",
+      "--dir",
+      basic,
+      "--script",
+      "e2e-script.json",
+      "--opencode",
+      "/nonexistent/opencode",
+      "--provider",
+      "anthropc",
+      "--json",
+    ])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toMatchObject({
+      code: "USAGE",
+      message: expect.stringContaining("did you mean anthropic?"),
+    })
+  })
+})
+
+// --- internal ---
+
+function catchError(action: () => unknown): ToolTesterError {
+  try {
+    action()
+  } catch (error) {
+    if (ToolTesterError.isInstance(error)) return error
+    throw error
+  }
+  throw new Error("expected a ToolTesterError")
+}
