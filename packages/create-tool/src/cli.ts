@@ -6,6 +6,7 @@ import { CreateToolError } from "./errors.ts"
 import { globalConfigDirectory } from "./global-directory.ts"
 import { nextSteps, packageManagerFromUserAgent } from "./next-steps.ts"
 import type { ScaffoldOptions } from "./options.ts"
+import { runsGeneratedTests, testNodeVersions } from "./package-json-for.ts"
 import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
 import { printable } from "./printable.ts"
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   const options: ScaffoldOptions = {
     name: answers.name,
     location: answers.location,
+    ...(answers.toolName === undefined ? {} : { toolName: answers.toolName }),
     directory,
     globalDirectory,
     template: answers.template,
@@ -74,6 +76,11 @@ async function main(): Promise<void> {
   }
 
   const result = await scaffold(options)
+  if (result.test && !runsGeneratedTests(process.versions.node)) {
+    notes.push(
+      `The test needs Node.js ${testNodeVersions} (vitest 4), and this is Node.js ${process.versions.node}: update Node.js before running it.`,
+    )
+  }
   result.notes.unshift(...notes)
   const steps = nextSteps(result, {
     packageManager: packageManagerFromUserAgent(process.env.npm_config_user_agent),
@@ -93,6 +100,7 @@ function defaultAnswers(args: CliArguments): Answers {
   return {
     name: args.name,
     location: args.global ? "global" : args.plugin ? "plugin" : "project",
+    toolName: args.toolName,
     template: args.template ?? "default",
     language: args.js ? "js" : "ts",
     exports: args.exports,

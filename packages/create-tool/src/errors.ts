@@ -23,6 +23,12 @@ export type CreateToolErrorCode =
   | "UNKNOWN_TEMPLATE"
   /** A tool id would replace one of opencode's built-in tools, and neither --force nor a confirmation allowed it. */
   | "BUILTIN_OVERRIDE"
+  /**
+   * A tool file already in the folder gives one of the new tool ids: the same name in another
+   * extension (`weather.js` beside a new `weather.ts`), or a default or named export with that id.
+   * Refused even with --force, which replaces files but never deletes one.
+   */
+  | "DUPLICATE_TOOL_ID"
   /** A file to write exists already, and neither --force nor a confirmation allowed overwriting it. */
   | "FILE_EXISTS"
   /** An existing package.json to update is not valid JSON. */
@@ -34,6 +40,11 @@ export type CreateToolErrorCode =
   | "UNWRITABLE"
   /** The templates folder is missing from the installation. */
   | "TEMPLATES_NOT_FOUND"
+  /**
+   * The Node.js running create-tool is older than its `engines` allow. Raised by bin.js before any
+   * other module is loaded, so it is printed in the same form but never thrown as a CreateToolError.
+   */
+  | "UNSUPPORTED_NODE"
   /** The user cancelled a question (Ctrl-C); nothing was written. */
   | "CANCELLED"
 

@@ -126,6 +126,19 @@ export function toolId(toolName: string, exportName: string): string {
   return exportName === "default" ? toolName : `${toolName}_${exportName}`
 }
 
+/**
+ * The tool id a plugin package registers when --tool-name is not given: the package name without
+ * its scope and without an `opencode-` prefix (`@me/opencode-weather` -> `weather`), since the model
+ * sees the id next to opencode's own tools and the prefix tells it nothing. When what is left is not a
+ * valid tool name, or is a built-in tool's id (`opencode-read`), the last part of the name as it is.
+ */
+export function defaultPluginToolName(packageName: string): string {
+  const { name } = splitPackageName(packageName)
+  const stripped = name.replace(/^opencode-/, "")
+  if (stripped === name || toolNameProblem(stripped) !== undefined || builtinToolIds.includes(stripped)) return name
+  return stripped
+}
+
 /** `@scope/name` -> { scope: "scope", name: "name" }; `name` -> { name: "name" }. */
 export function splitPackageName(packageName: string): { scope?: string; name: string } {
   const match = /^@([^/]*)\/(.*)$/.exec(packageName)

@@ -1,4 +1,4 @@
-import { relative } from "node:path"
+import { isAbsolute, relative } from "node:path"
 import { hiddenCharacter, isHidden, printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
 
@@ -30,9 +30,10 @@ export type NextSteps = {
 }
 
 export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): NextSteps {
+  if (result.location === "project") return { commands: projectCommands(result, options), hint: hintFor(result) }
   const manager = commandsFor(options.packageManager)
   const commands: string[] = []
-  const folder = relative(options.cwd, result.root)
+  const folder = cdTarget(options.cwd, result.root)
   if (folder !== "") commands.push(`cd ${shellQuote(folder)}`)
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
@@ -68,6 +69,69 @@ export function shellQuote(word: string): string {
 }
 
 // --- internal ---
+
+/**
+ * A project's commands run from the project folder, without `cd .opencode`: tool-tester's default
+ * --dir is then the project, and nothing is typed in the wrong package. npm takes the folder with
+ * --prefix (npx too, which leaves the working folder where it is); pnpm with --dir, yarn with --cwd,
+ * bun with --cwd after the command. pnpm, yarn and bun run the bin inside .opencode, which
+ * tool-tester reads as its project. With the project elsewhere, a `cd` into it comes first.
+ */
+function projectCommands(result: ScaffoldResult, options: NextStepsOptions): string[] {
+  const commands: string[] = []
+  const project = cdTarget(options.cwd, result.directory)
+  if (project !== "") commands.push(`cd ${shellQuote(project)}`)
+  const folder = shellQuote(relative(result.directory, result.root))
+  const manager = projectCommandsFor(options.packageManager, folder)
+  commands.push(manager.install)
+  if (result.test) commands.push(manager.test)
+  const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
+  const [firstId] = result.toolIds
+  commands.push(`${toolTester} run ${firstId} --args ${shellQuote(JSON.stringify(result.template.exampleArgs))}`)
+  return commands
+}
+
+/** `to` relative to `from` when it is below it or next to it, else absolute ("" when they are the same). */
+function cdTarget(from: string, to: string): string {
+  const path = relative(from, to)
+  return path.startsWith("../..") || isAbsolute(path) ? to : path
+}
+
+function projectCommandsFor(packageManager: NextStepsOptions["packageManager"], folder: string) {
+  switch (packageManager.name) {
+    case "pnpm":
+      return {
+        install: `pnpm --dir ${folder} install`,
+        test: `pnpm --dir ${folder} test`,
+        exec: `pnpm --dir ${folder} exec`,
+        dlx: "pnpm dlx",
+      }
+    case "yarn": {
+      const classic = packageManager.version?.startsWith("1.") ?? true
+      return {
+        install: `yarn --cwd ${folder} install`,
+        test: `yarn --cwd ${folder} test`,
+        exec: `yarn --cwd ${folder}`,
+        dlx: classic ? "npx" : "yarn dlx",
+      }
+    }
+    case "bun":
+      // `bun test` would run Bun's own test runner, not the package's test script.
+      return {
+        install: `bun install --cwd ${folder}`,
+        test: `bun run --cwd ${folder} test`,
+        exec: `bun run --cwd ${folder}`,
+        dlx: "bunx",
+      }
+    default:
+      return {
+        install: `npm install --prefix ${folder}`,
+        test: `npm test --prefix ${folder}`,
+        exec: `npx --prefix ${folder}`,
+        dlx: "npx",
+      }
+  }
+}
 
 function commandsFor(packageManager: NextStepsOptions["packageManager"]) {
   switch (packageManager.name) {

@@ -11,6 +11,11 @@ export type ScaffoldOptions = {
    * the npm package name (`my-tool` or `@me/my-tool`), whose last part names the folder and the tool.
    */
   name: string
+  /**
+   * With `location: "plugin"` only: the tool id the plugin registers (and the tool module's name).
+   * Default: the package name without scope and `opencode-` prefix (see defaultPluginToolName()).
+   */
+  toolName?: string
   /** Default `"project"`. */
   location?: ToolLocation
   /**

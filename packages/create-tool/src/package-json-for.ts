@@ -4,6 +4,19 @@ import { omitEntries, type PackageJson } from "./package-json.ts"
 // The package.json entries each kind of scaffold needs, cut from the templates' package.json files
 // (which hold the TypeScript-with-test case).
 
+/**
+ * The Node.js versions the generated test runs on: vitest 4 runs on vite 8 and rolldown, which need
+ * `^20.19.0 || >=22.12.0` (their `engines`); on Node 20.12 vitest crashes while starting. Written as
+ * `engines.node` of a project's `.opencode/package.json` when it gets a test.
+ */
+export const testNodeVersions = "^20.19.0 || >=22.12.0"
+
+/** Whether Node.js `version` (`22.3.0`) is one of testNodeVersions. */
+export function runsGeneratedTests(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number)
+  return (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major > 22
+}
+
 /** Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. */
 const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest"]
 
@@ -11,7 +24,8 @@ const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester",
 export function projectPackageJson(template: PackageJson, options: { language: Language; test: boolean }): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
   if (options.language === "js") omitted.push("scripts.typecheck", "devDependencies.typescript")
-  return omitEntries(template, omitted)
+  const additions = omitEntries(template, omitted)
+  return options.test ? { ...additions, engines: { node: testNodeVersions } } : additions
 }
 
 /** The package.json of a plugin package. */

@@ -11,6 +11,8 @@ export type CliArguments = {
   dir: string | undefined
   global: boolean
   plugin: boolean
+  /** --tool-name: a plugin's tool id. */
+  toolName: string | undefined
   exports: string[] | undefined
   template: string | undefined
   js: boolean
@@ -35,6 +37,8 @@ Options:
   --global              put the tool in opencode's global config folder instead
                         ($XDG_CONFIG_HOME/opencode/tools, else ~/.config/opencode/tools)
   --plugin              create a publishable npm package whose plugin registers the tools
+  --tool-name ID        with --plugin: the tool id its plugin registers (default: the package name
+                        without scope and opencode- prefix: opencode-weather -> weather)
   --exports A,B,...     named exports, tool ids NAME_A, NAME_B (default: one default export, id NAME)
   -t, --template NAME   default, python or shell (default: default)
   --js                  JavaScript instead of TypeScript
@@ -51,7 +55,8 @@ TEMPLATES
 Examples:
   npm create tool hello
   npm create tool math -- --exports add,multiply --js
-  npm create tool opencode-weather -- --plugin --template python --no-interactive`
+  npm create tool opencode-weather -- --plugin --template python --no-interactive
+  npm create tool @me/opencode-forecast -- --plugin --tool-name weather_forecast`
 
 export function parseArguments(argv: readonly string[]): CliArguments {
   let parsed: ReturnType<typeof parse>
@@ -70,6 +75,12 @@ export function parseArguments(argv: readonly string[]): CliArguments {
   if (values.global && values.plugin) {
     throw new CreateToolError("CONFLICTING_OPTIONS", "--global and --plugin cannot go together: a plugin is a package.")
   }
+  if (values["tool-name"] !== undefined && !values.plugin) {
+    throw new CreateToolError(
+      "CONFLICTING_OPTIONS",
+      "--tool-name goes with --plugin only: without it, NAME is the tool name.",
+    )
+  }
   if (values.global && values.dir !== undefined) {
     throw new CreateToolError("CONFLICTING_OPTIONS", "--global and --dir cannot go together: --global sets the folder.")
   }
@@ -78,6 +89,7 @@ export function parseArguments(argv: readonly string[]): CliArguments {
     dir: values.dir,
     global: values.global ?? false,
     plugin: values.plugin ?? false,
+    toolName: values["tool-name"],
     exports: values.exports?.split(",").map((name) => name.trim()),
     template: values.template,
     js: values.js ?? false,
@@ -96,6 +108,7 @@ const options = {
   dir: { type: "string" },
   global: { type: "boolean" },
   plugin: { type: "boolean" },
+  "tool-name": { type: "string" },
   exports: { type: "string" },
   template: { type: "string", short: "t" },
   js: { type: "boolean" },

@@ -1,8 +1,10 @@
 import { readFileSync, statSync } from "node:fs"
 import { basename, isAbsolute, join } from "node:path"
 import { CreateToolError } from "./errors.ts"
+import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
 import {
   builtinToolIds,
+  defaultPluginToolName,
   exportNamesProblem,
   packageNameProblem,
   pascalCase,
@@ -12,7 +14,7 @@ import {
 } from "./names.ts"
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, parsePackageJson } from "./package-json.ts"
-import { pluginPackageJson, projectPackageJson } from "./package-json-for.ts"
+import { pluginPackageJson, projectPackageJson, testNodeVersions } from "./package-json-for.ts"
 import { printable, quoted } from "./printable.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
 import { findTemplatesDirectory, readFolder, readTemplate, type TemplateInfo } from "./templates.ts"
@@ -35,7 +37,7 @@ export type ScaffoldPlan = {
   root: string
   /** The project folder (`project`), the global config folder, or the package folder (`plugin`). */
   directory: string
-  /** The tool name: the tool file's name without extension. */
+  /** The tool name: the tool file's name without extension (for `plugin`, the id its plugin registers). */
   toolName: string
   /** The npm package name, for `plugin`. */
   packageName: string | undefined
@@ -44,6 +46,11 @@ export type ScaffoldPlan = {
   files: PlannedFile[]
   /** Files to be replaced: scaffold() needs `overwrite` for them. */
   existingFiles: string[]
+  /**
+   * Tool files already in the config folder that give one of the new ids (`weather.js` beside a new
+   * `weather.ts`): scaffold() refuses them, even with `overwrite`. Always empty for `plugin`.
+   */
+  idCollisions: IdCollision[]
   /** Tool ids that replace a built-in tool: scaffold() needs `overrideBuiltin` for them. */
   builtinOverrides: string[]
   /** Things the user should know, one line each. */
@@ -55,7 +62,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const location = options.location ?? "project"
   const language = options.language ?? "ts"
   const test = options.test ?? true
-  const { toolName, packageName } = checkName(options.name, location)
+  const { toolName, packageName, folderName } = checkName(options, location)
   const templatesDirectory = options.templatesDirectory ?? findTemplatesDirectory()
   const template = await readTemplate(templatesDirectory, options.template ?? "default")
   const toolSource = requiredFile(template.files, `tool.${language}`, template.name)
@@ -68,7 +75,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   if (description.trim() === "") {
     throw new CreateToolError("INVALID_DESCRIPTION", "The description is empty: say what the tool does, for the model.")
   }
-  const directory = resolveDirectory(options, location, toolName)
+  const directory = resolveDirectory(options, location, folderName)
   const root = location === "project" ? join(directory, ".opencode") : directory
   const exportNames = options.exports ?? ["default"]
   const tools: RenderedTool[] = exportNames.map((exportName) => ({
@@ -79,13 +86,15 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       location === "plugin" ? `../python/${toolId(toolName, exportName)}.py` : `./${toolId(toolName, exportName)}.py`,
   }))
   const context: RenderContext = {
-    flags: new Set<string>([location, language]),
+    flags: new Set<string>([location, language, test ? "test" : "no-test"]),
     tools,
     description,
     values: {
       __TOOL_NAME__: toolName,
       __PACKAGE_NAME__: packageName ?? toolName,
-      __PLUGIN_EXPORT__: `${pascalCase(toolName) || "Tool"}Plugin`,
+      __PACKAGE_FOLDER__: folderName,
+      __PLUGIN_EXPORT__: `${pascalCase(folderName) || "Tool"}Plugin`,
+      __NODE_RANGE__: testNodeVersions,
     },
   }
 
@@ -166,6 +175,15 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   const toolIds = tools.map((tool) => tool.id)
+  const idCollisions =
+    location === "plugin"
+      ? []
+      : findIdCollisions(
+          root,
+          toolName,
+          toolIds,
+          files.map((file) => file.path),
+        )
   return {
     location,
     language,
@@ -177,6 +195,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     toolIds,
     files,
     existingFiles,
+    idCollisions,
     builtinOverrides: toolIds.filter((id) => builtinToolIds.includes(id)),
     notes,
     test,
@@ -185,24 +204,39 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
 
 // --- internal ---
 
-function checkName(name: string, location: ToolLocation): { toolName: string; packageName: string | undefined } {
+function checkName(
+  options: ScaffoldOptions,
+  location: ToolLocation,
+): { toolName: string; packageName: string | undefined; folderName: string } {
+  const { name } = options
   if (location === "plugin") {
     const problem = packageNameProblem(name)
     if (problem !== undefined) throw new CreateToolError("INVALID_PACKAGE_NAME", problem, { data: { name } })
-    return { toolName: splitPackageName(name).name, packageName: name }
+    const toolName = options.toolName ?? defaultPluginToolName(name)
+    const toolProblem = toolNameProblem(toolName)
+    if (toolProblem !== undefined) {
+      throw new CreateToolError("INVALID_NAME", `--tool-name: ${toolProblem}`, { data: { toolName } })
+    }
+    return { toolName, packageName: name, folderName: splitPackageName(name).name }
+  }
+  if (options.toolName !== undefined) {
+    throw new CreateToolError(
+      "CONFLICTING_OPTIONS",
+      "--tool-name goes with --plugin only: without it, NAME is the tool name.",
+    )
   }
   const problem = toolNameProblem(name)
   if (problem !== undefined) throw new CreateToolError("INVALID_NAME", problem, { data: { name } })
-  return { toolName: name, packageName: undefined }
+  return { toolName: name, packageName: undefined, folderName: name }
 }
 
-function resolveDirectory(options: ScaffoldOptions, location: ToolLocation, toolName: string): string {
+function resolveDirectory(options: ScaffoldOptions, location: ToolLocation, folderName: string): string {
   const directory = location === "global" ? options.globalDirectory : options.directory
   const option = location === "global" ? "globalDirectory" : "directory"
   if (directory === undefined || !isAbsolute(directory)) {
     throw new CreateToolError("USAGE", `scaffold() needs an absolute ${option} for location "${location}".`)
   }
-  return location === "plugin" ? join(directory, toolName) : directory
+  return location === "plugin" ? join(directory, folderName) : directory
 }
 
 function requiredFile(files: ReadonlyMap<string, string>, name: string, folder: string): string {

@@ -1,6 +1,6 @@
 import type { PromptObject } from "prompts"
 import { CreateToolError } from "./errors.ts"
-import { exportNamesProblem, packageNameProblem, splitPackageName, toolNameProblem } from "./names.ts"
+import { defaultPluginToolName, exportNamesProblem, packageNameProblem, toolNameProblem } from "./names.ts"
 import type { Language, ToolLocation } from "./options.ts"
 import type { CliArguments } from "./parse-args.ts"
 import { printable, quoted } from "./printable.ts"
@@ -13,6 +13,8 @@ import type { TemplateInfo } from "./templates.ts"
 export type Answers = {
   name: string
   location: ToolLocation
+  /** A plugin's tool id; undefined for other locations. */
+  toolName: string | undefined
   template: string
   language: Language
   exports: string[] | undefined
@@ -64,11 +66,25 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
       ? args.name
       : await ask<string>({
           type: "text",
-          message: location === "plugin" ? "Package name (also the tool name):" : "Tool name (the tool id):",
+          message: location === "plugin" ? "Package name:" : "Tool name (the tool id):",
           initial: args.name ?? (location === "plugin" ? "opencode-my-tool" : "my-tool"),
           validate: (value: string) => nameProblem(value.trim()) ?? true,
           format: (value: string) => value.trim(),
         })
+
+  // A plugin's tool id is its own question: the package name is for npm, the id is what the model reads.
+  const pluginToolName =
+    location !== "plugin"
+      ? undefined
+      : args.toolName !== undefined && toolNameProblem(args.toolName) === undefined
+        ? args.toolName
+        : await ask<string>({
+            type: "text",
+            message: "Tool name (the tool id the model sees):",
+            initial: args.toolName ?? defaultPluginToolName(name),
+            validate: (value: string) => toolNameProblem(value.trim()) ?? true,
+            format: (value: string) => value.trim(),
+          })
 
   const knownTemplate = context.templates.find((template) => template.name === args.template)
   const template =
@@ -91,7 +107,7 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
         ],
       })
 
-  const toolName = location === "plugin" ? splitPackageName(name).name : name
+  const toolName = pluginToolName ?? name
   const exportsProblem = (names: string[]) => exportNamesProblem(toolName, names, info.reservedExportNames)
   const exports =
     args.exports !== undefined && exportsProblem(args.exports) === undefined
@@ -123,7 +139,7 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
         initial: true,
       })
 
-  return { name, location, template, language, exports, description, test }
+  return { name, location, toolName: pluginToolName, template, language, exports, description, test }
 }
 
 /** A yes/no question; no by default. */

@@ -30,6 +30,15 @@ export type ScaffoldResult = Pick<
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const plan = await planScaffold(options)
+  const [collision] = plan.idCollisions
+  if (collision !== undefined) {
+    // Not even with --force: replacing a file of another extension would mean deleting it.
+    throw new CreateToolError(
+      "DUPLICATE_TOOL_ID",
+      `${printable(collision.file)} already gives tool id ${collision.id}, and opencode would load both files as one tool: choose another name, or delete or rename that file first (--force does not).`,
+      { data: { collisions: plan.idCollisions } },
+    )
+  }
   if (plan.builtinOverrides.length > 0 && options.overrideBuiltin !== true) {
     const ids = plan.builtinOverrides.join(", ")
     throw new CreateToolError(

@@ -62,7 +62,12 @@ describe("options", () => {
     expect(stdout).toContain("created     .opencode/tools/hello.ts")
     expect(printedToolIds(stdout)).toEqual(["hello"])
     expect(stdout).toContain(
-      ["Next steps:", "  cd .opencode", "  npm install", "  npm test", "  npx tool-tester run hello"].join("\n"),
+      [
+        "Next steps:",
+        "  npm install --prefix .opencode",
+        "  npm test --prefix .opencode",
+        `  npx --prefix .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+      ].join("\n"),
     )
     expect(stdout).not.toContain(String.fromCharCode(27)) // no colour codes when not a terminal
   })
@@ -80,7 +85,7 @@ describe("options", () => {
     const { code, stdout } = await runCli(["hello", "--dir", "apps/web"], { cwd })
     expect(code).toBe(0)
     expect(existsSync(join(cwd, "apps/web/.opencode/tools/hello.ts"))).toBe(true)
-    expect(stdout).toContain("  cd apps/web/.opencode\n")
+    expect(stdout).toContain("  cd apps/web\n  npm install --prefix .opencode\n")
   })
 
   test("--global writes to $XDG_CONFIG_HOME/opencode/tools", async () => {
@@ -106,8 +111,38 @@ describe("options", () => {
     expect(code).toBe(0)
     expect(files(join(cwd, "packages/opencode-weather"))).toContain("src/index.ts")
     expect(stdout).toContain("✔ Created plugin package opencode-weather (default template, TypeScript)")
-    expect(printedToolIds(stdout)).toEqual(["opencode-weather"])
+    expect(printedToolIds(stdout)).toEqual(["weather"])
+    expect(files(join(cwd, "packages/opencode-weather"))).toContain("src/weather.ts")
     expect(stdout).toContain('add "opencode-weather" to the "plugin" list of opencode.json')
+  })
+
+  test("--plugin names the tool after the package, without scope and opencode- prefix", async () => {
+    const cwd = useTmpDir()
+    const { code, stdout } = await runCli(["@me/opencode-weather", "--plugin"], { cwd })
+    expect(code).toBe(0)
+    expect(printedToolIds(stdout)).toEqual(["weather"])
+    expect(files(join(cwd, "opencode-weather"))).toEqual(
+      expect.arrayContaining(["src/weather.ts", "test/weather.test.ts"]),
+    )
+    expect(read(join(cwd, "opencode-weather/src/index.ts"))).toContain("weather: tools.default,")
+    const readme = read(join(cwd, "opencode-weather/README.md"))
+    expect(readme).toMatch(/^# @me\/opencode-weather\n/)
+    expect(readme).toMatch(/^- `weather`$/m)
+    // What is left must be a usable id that is not a built-in's: else the name stays as it is.
+    expect(printedToolIds((await runCli(["opencode-read", "--plugin"], { cwd })).stdout)).toEqual(["opencode-read"])
+    expect(printedToolIds((await runCli(["opencode-9x", "--plugin"], { cwd })).stdout)).toEqual(["opencode-9x"])
+    expect(printedToolIds((await runCli(["forecast", "--plugin"], { cwd })).stdout)).toEqual(["forecast"])
+  })
+
+  test("--tool-name sets a plugin's tool id, named exports included", async () => {
+    const cwd = useTmpDir()
+    const args = ["opencode-weather", "--plugin", "--tool-name", "forecast", "--exports", "today,week"]
+    const { code, stdout } = await runCli(args, { cwd })
+    expect(code).toBe(0)
+    expect(printedToolIds(stdout)).toEqual(["forecast_today", "forecast_week"])
+    expect(stdout).toContain("✔ Created plugin package opencode-weather")
+    expect(stdout).toContain("created     opencode-weather/src/forecast.ts")
+    expect(read(join(cwd, "opencode-weather/src/index.ts"))).toContain("forecast_week: tools.week,")
   })
 
   test("--exports makes named exports, one tool id each", async () => {
@@ -174,9 +209,9 @@ describe("options", () => {
     expect(stdout).toContain(`Start opencode in ${cwd}/app\\u{202E}'x: it will offer hello.`)
     expect(stdout).not.toMatch(hiddenCharacter)
     const cdLine = stdout.split("\n").find((line) => line.startsWith("  cd "))!
-    expect(cdLine).toBe("  cd $'app\\u202e\\'x/.opencode'")
+    expect(cdLine).toBe("  cd $'app\\u202e\\'x'")
     const bash = await run("bash", ["-c", `${cdLine.trim()} && pwd`], { cwd })
-    expect(bash.stdout).toBe(`${join(cwd, "app\u202E'x/.opencode")}\n`)
+    expect(bash.stdout).toBe(`${join(cwd, "app\u202E'x")}\n`)
   })
 
   test("merging into a package.json that is a symlink writes its target and keeps the link", async () => {
@@ -214,7 +249,9 @@ describe("options", () => {
     const cwd = useTmpDir()
     const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
     const { stdout } = await runCli(["hello"], { cwd, env })
-    expect(stdout).toContain("  pnpm install\n  pnpm test\n  pnpm exec tool-tester run hello --dir .. --args")
+    expect(stdout).toContain(
+      "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello --args",
+    )
   })
 })
 
@@ -244,6 +281,11 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
       "UNKNOWN_TEMPLATE",
       'Unknown template "rust": choose one of default, python, shell',
     ],
+    [["hello", "--tool-name", "hi"], "CONFLICTING_OPTIONS", "--tool-name goes with --plugin only"],
+    [["opencode-weather", "--plugin", "--tool-name", "my.tool"], "INVALID_NAME", '--tool-name: "my.tool" contains "."'],
+    [["opencode-weather", "--plugin", "--tool-name", "9x"], "INVALID_NAME", "must start with a letter"],
+    [["opencode-weather", "--plugin", "--tool-name", "bash"], "BUILTIN_OVERRIDE", "Tool id bash would replace"],
+    [["opencode-weather", "--plugin", "--tool-nam", "w"], "USAGE", "did you mean --tool-name?"],
     [["hello", "--exports", "add,add"], "INVALID_EXPORT_NAME", "given twice"],
     [["hello", "--exports", "default"], "INVALID_EXPORT_NAME", "default export"],
     [["hello", "--exports", ""], "INVALID_EXPORT_NAME", "empty name"],
@@ -304,6 +346,81 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     expect(run.stderr).toMatch(/^✖ .*\.opencode\/tools\/hello\.ts exists already: .*--force.* \[FILE_EXISTS\]\n$/)
     expect(read(join(cwd, ".opencode/tools/hello.ts"))).toBe("mine")
     expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
+  })
+
+  describe("a tool file that already gives the new id: refused, even with --force", () => {
+    const tools = (cwd: string) => join(cwd, ".opencode/tools")
+    test.each([
+      ["weather.ts", "export default {}", ["weather", "--js"], "weather.ts already gives tool id weather"],
+      [
+        "weather.js",
+        "export default {}",
+        ["weather", "--template", "python"],
+        "weather.js already gives tool id weather",
+      ],
+      [
+        "weather.ts",
+        "export const a = {}",
+        ["weather", "--js", "--exports", "b"],
+        "weather.ts already gives tool id weather",
+      ],
+      [
+        "weather_a.ts",
+        "export default {}",
+        ["weather", "--exports", "a,b"],
+        "weather_a.ts already gives tool id weather_a",
+      ],
+      [
+        "weather_a.js",
+        "export { x as default }",
+        ["weather", "--exports", "a"],
+        "weather_a.js already gives tool id weather_a",
+      ],
+      ["math.ts", "export const add = {}", ["math_add"], "math.ts already gives tool id math_add"],
+      ["math.js", "const add = {}\nexport { add }", ["math_add", "--js"], "math.js already gives tool id math_add"],
+      ["math.ts", "export async function add() {}", ["math_add"], "math.ts already gives tool id math_add"],
+    ])("%s (%s), then %j", async (file, source, args, message) => {
+      for (const force of [[], ["--force"]]) {
+        const cwd = useTmpDir()
+        mkdirSync(tools(cwd), { recursive: true })
+        writeFileSync(join(tools(cwd), file), source)
+        const run = await runCli([...args, ...force], { cwd })
+        expect(run.code).toBe(1)
+        expect(run.stdout).toBe("")
+        expect(run.stderr).toContain(message)
+        expect(run.stderr).toMatch(
+          /^✖ [^\n]+: choose another name, or delete or rename that file first \(--force does not\)\. \[DUPLICATE_TOOL_ID\]\n$/,
+        )
+        expect(files(join(cwd, ".opencode"))).toEqual(["tools", `tools/${file}`])
+      }
+    })
+
+    test("opencode's tool/ folder counts too", async () => {
+      const cwd = useTmpDir()
+      mkdirSync(join(cwd, ".opencode/tool"), { recursive: true })
+      writeFileSync(join(cwd, ".opencode/tool/weather.js"), "export default {}")
+      const run = await runCli(["weather"], { cwd })
+      expect(run.stderr).toMatch(/\.opencode\/tool\/weather\.js already gives tool id weather.*\[DUPLICATE_TOOL_ID\]/)
+    })
+
+    test("the global folder is checked the same way", async () => {
+      const cwd = useTmpDir()
+      const config = join(cwd, "config")
+      mkdirSync(join(config, "opencode/tools"), { recursive: true })
+      writeFileSync(join(config, "opencode/tools/weather.js"), "export default {}")
+      const run = await runCli(["weather", "--global"], { cwd, env: { XDG_CONFIG_HOME: config } })
+      expect(run.stderr).toMatch(/weather\.js already gives tool id weather.*\[DUPLICATE_TOOL_ID\]/)
+    })
+
+    test("files whose exports give other ids are no collision", async () => {
+      const cwd = useTmpDir()
+      mkdirSync(tools(cwd), { recursive: true })
+      writeFileSync(join(tools(cwd), "weather_a.ts"), "export const today = {}") // weather_a_today
+      writeFileSync(join(tools(cwd), "math.ts"), "export const addition = {}\nexport default {}") // math_addition, math
+      writeFileSync(join(tools(cwd), "weather.py"), "") // not a tool file
+      expect((await runCli(["weather", "--exports", "a,b"], { cwd })).code).toBe(0)
+      expect((await runCli(["math_add"], { cwd })).code).toBe(0)
+    })
   })
 
   test("an existing plugin folder is never overwritten without --force", async () => {

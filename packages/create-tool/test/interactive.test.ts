@@ -95,3 +95,15 @@ test.skipIf(!hasScript)("asks before replacing a built-in tool, and a no writes 
   expect(code).toBe(0)
   expect(readdirSync(cwd)).toEqual([])
 })
+
+test.skipIf(!hasScript)("a plugin asks for its tool id, offering the package name without opencode-", async () => {
+  const cwd = useTmpDir()
+  const args = ["@me/opencode-weather", "--plugin", "-t", "default", "--js", "--description", "d", "--no-test"]
+  const { code, output } = await runInTerminal(args, cwd, [
+    { when: "Tool name (the tool id the model sees)", keys: enter },
+    { when: "Named exports", keys: enter },
+  ])
+  expect(output).toMatch(/Tool name \(the tool id the model sees\).*weather/)
+  expect(output).toMatch(/Tool ids opencode will see:\r?\n {2}weather\r?\n/)
+  expect(code).toBe(0)
+})

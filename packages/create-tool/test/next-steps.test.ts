@@ -34,13 +34,12 @@ test.each([
   expect(packageManagerFromUserAgent(userAgent)).toEqual({ name, version })
 })
 
-test("for npm in the project folder: install and test in .opencode, then run the tool", () => {
+test("for npm in the project folder: install, test and run .opencode's package from the project folder", () => {
   const steps = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app" })
   expect(steps.commands).toEqual([
-    "cd .opencode",
-    "npm install",
-    "npm test",
-    `npx tool-tester run hello --dir .. --args '{"name":"Ada"}'`,
+    "npm install --prefix .opencode",
+    "npm test --prefix .opencode",
+    `npx --prefix .opencode tool-tester run hello --args '{"name":"Ada"}'`,
   ])
   expect(steps.hint).toBe("Start opencode in /work/app: it will offer hello.")
 })
@@ -48,24 +47,61 @@ test("for npm in the project folder: install and test in .opencode, then run the
 test("pnpm, yarn and bun get their own commands; bun runs the test script, not bun test", () => {
   const options = (name: "pnpm" | "yarn" | "bun", version: string) => ({
     packageManager: { name, version },
-    cwd: "/work/app/.opencode",
+    cwd: "/work/app",
   })
   expect(nextSteps(result(), options("pnpm", "10.0.0")).commands).toEqual([
-    "pnpm install",
-    "pnpm test",
-    `pnpm exec tool-tester run hello --dir .. --args '{"name":"Ada"}'`,
+    "pnpm --dir .opencode install",
+    "pnpm --dir .opencode test",
+    `pnpm --dir .opencode exec tool-tester run hello --args '{"name":"Ada"}'`,
   ])
-  expect(nextSteps(result(), options("yarn", "4.0.0")).commands.slice(1)).toEqual([
-    "yarn test",
-    `yarn tool-tester run hello --dir .. --args '{"name":"Ada"}'`,
+  for (const version of ["1.22.22", "4.9.2"]) {
+    expect(nextSteps(result(), options("yarn", version)).commands).toEqual([
+      "yarn --cwd .opencode install",
+      "yarn --cwd .opencode test",
+      `yarn --cwd .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+    ])
+  }
+  expect(nextSteps(result(), options("bun", "1.3.14")).commands).toEqual([
+    "bun install --cwd .opencode",
+    "bun run --cwd .opencode test",
+    `bun run --cwd .opencode tool-tester run hello --args '{"name":"Ada"}'`,
   ])
-  expect(nextSteps(result(), options("bun", "1.2.0")).commands.slice(1, 2)).toEqual(["bun run test"])
+})
+
+test("from another folder, a cd into the project comes first; the commands stay the same", () => {
+  const steps = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work" })
+  expect(steps.commands).toEqual([
+    "cd app",
+    "npm install --prefix .opencode",
+    "npm test --prefix .opencode",
+    `npx --prefix .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+  ])
+  const inside = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app/.opencode" })
+  expect(inside.commands[0]).toBe("cd ..")
+})
+
+test("the global folder keeps cd, and runs the tool with that folder as the project", () => {
+  const global = result({
+    location: "global",
+    root: "/home/me/.config/opencode",
+    directory: "/home/me/.config/opencode",
+  })
+  const steps = nextSteps(global, { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app" })
+  expect(steps.commands).toEqual([
+    "cd /home/me/.config/opencode",
+    "npm install",
+    "npm test",
+    `npx tool-tester run hello --dir . --args '{"name":"Ada"}'`,
+  ])
 })
 
 test("without a test, tool-tester is fetched to run the tool", () => {
   const commands = (name: "npm" | "pnpm" | "yarn", version: string) =>
     nextSteps(result({ test: false }), { packageManager: { name, version }, cwd: "/work/app" }).commands
-  expect(commands("npm", "10.0.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run hello /)
+  expect(commands("npm", "10.0.0")).toEqual([
+    "npm install --prefix .opencode",
+    `npx @opencode-ai/tool-tester run hello --args '{"name":"Ada"}'`,
+  ])
   expect(commands("pnpm", "10.0.0").at(-1)).toMatch(/^pnpm dlx @opencode-ai\/tool-tester run /)
   expect(commands("yarn", "1.22.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run /)
   expect(commands("yarn", "4.1.0").at(-1)).toMatch(/^yarn dlx @opencode-ai\/tool-tester run /)

@@ -23,6 +23,7 @@ test("asks every question when no option is given", async () => {
   expect(await askQuestions(parseArguments([]), await context())).toEqual({
     name: "math",
     location: "project",
+    toolName: undefined,
     template: "python",
     language: "js",
     exports: ["add", "multiply"],
@@ -42,15 +43,38 @@ test("an empty exports answer means one default export", async () => {
 
 test("asks nothing when every question has its option", async () => {
   prompts.inject([tooMany])
-  const args = parseArguments(["hello", "--plugin", "-t", "shell", "--js", "--exports", "run", "--description", "Runs"])
+  const args = parseArguments([
+    "hello",
+    "--plugin",
+    "--tool-name",
+    "greet",
+    "-t",
+    "shell",
+    "--js",
+    "--exports",
+    "run",
+    "--description",
+    "Runs",
+  ])
   expect(await askQuestions({ ...args, test: false }, await context())).toEqual({
     name: "hello",
     location: "plugin",
+    toolName: "greet",
     template: "shell",
     language: "js",
     exports: ["run"],
     description: "Runs",
     test: false,
+  })
+})
+
+test("a plugin gets a tool name question of its own; the exports question names that tool", async () => {
+  prompts.inject(["plugin", "@me/opencode-weather", "forecast", "default", "ts", "today", "d", true, tooMany])
+  expect(await askQuestions(parseArguments([]), await context())).toMatchObject({
+    name: "@me/opencode-weather",
+    location: "plugin",
+    toolName: "forecast",
+    exports: ["today"],
   })
 })
 
