@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest"
 import {
   builtinToolIds,
+  defaultPluginToolName,
   exportNamesProblem,
   packageNameProblem,
   pascalCase,
@@ -111,4 +112,17 @@ test("the built-in list holds the tools opencode 1.18 registers", () => {
   for (const id of ["bash", "read", "write", "edit", "glob", "grep", "task", "webfetch", "todowrite", "invalid"]) {
     expect(builtinToolIds).toContain(id)
   }
+})
+
+test.each([
+  ["opencode-weather", "weather"],
+  ["@me/opencode-weather", "weather"],
+  ["@opencode/weather", "weather"],
+  ["weather", "weather"],
+  ["opencode-read", "opencode-read"],
+  ["opencode-9lives", "opencode-9lives"],
+  ["opencode-", "opencode-"],
+  ["my-opencode-tool", "my-opencode-tool"],
+])("a plugin named %s offers the tool id %s by default", (packageName, id) => {
+  expect(defaultPluginToolName(packageName)).toBe(id)
 })

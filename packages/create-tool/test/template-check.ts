@@ -41,7 +41,9 @@ export function checkTemplate(template: string): void {
         expect(created.stderr).toBe("")
         expect(created.code).toBe(0)
         const printed = printedToolIds(created.stdout)
-        expect(printed).toEqual(variant.exports ? [`${name}_first`, `${name}_second`] : [name])
+        // A plugin's tool id is its package name without the opencode- prefix.
+        const id = "sample"
+        expect(printed).toEqual(variant.exports ? [`${id}_first`, `${id}_second`] : [id])
 
         const root =
           variant.location === "project"
