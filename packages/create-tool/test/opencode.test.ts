@@ -39,10 +39,12 @@ test.skipIf(!hasOpencode)(
     const project = join(cwd, "project")
     mkdirSync(project)
     const text = `it's "quoted"; $(echo no)`
-    const result = await e2e(project, [{ tool: "opencode-count", args: { text } }], ["--plugin", root])
-    expect(result.tools.map((tool) => tool.function.name)).toContain(printedToolIds(created.stdout)[0])
+    // The plugin's tool id is the package name without its opencode- prefix.
+    expect(printedToolIds(created.stdout)).toEqual(["count"])
+    const result = await e2e(project, [{ tool: "count", args: { text } }], ["--plugin", root])
+    expect(result.tools.map((tool) => tool.function.name)).toContain("count")
     expect(result.calls).toHaveLength(1)
-    expect(result.calls[0]).toMatchObject({ tool: "opencode-count", status: "completed" })
+    expect(result.calls[0]).toMatchObject({ tool: "count", status: "completed" })
     expect(JSON.parse(result.calls[0]!.result)).toEqual({ text, words: 4, characters: text.length })
   },
   180_000,

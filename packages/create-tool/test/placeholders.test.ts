@@ -25,7 +25,8 @@ const variants = templates.flatMap((template) =>
 /** Every placeholder name the templates use (`TOOL_NAME` of `__TOOL_NAME__`). */
 const placeholderNames = new Set(
   readdirSync(templatesDirectory, { recursive: true, encoding: "utf8" })
-    .filter((path) => statSync(join(templatesDirectory, path)).isFile())
+    // templates/README.md explains the placeholders; it is not a template file.
+    .filter((path) => path !== "README.md" && statSync(join(templatesDirectory, path)).isFile())
     .flatMap((path) => [...readFileSync(join(templatesDirectory, path), "utf8").matchAll(/__([A-Z][A-Z0-9_]*)__/g)])
     .map((match) => match[1]!),
 )
