@@ -11,7 +11,7 @@ import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
 import { printable } from "./printable.ts"
 import { type Answers, askQuestions, confirm } from "./questions.ts"
-import { scaffold } from "./scaffold.ts"
+import { duplicateToolIdError, scaffold } from "./scaffold.ts"
 import { displayPath, formatSummary } from "./summary.ts"
 import { findTemplatesDirectory, listTemplates } from "./templates.ts"
 
@@ -57,6 +57,9 @@ async function main(): Promise<void> {
     ...(answers.description === undefined ? {} : { description: answers.description }),
   }
   const plan = await planScaffold(options)
+  // Refused whatever the answers: no point asking about built-ins or overwriting first.
+  const duplicate = duplicateToolIdError(plan)
+  if (duplicate !== undefined) throw duplicate
   const notes: string[] = []
   if (plan.builtinOverrides.length > 0) {
     const ids = plan.builtinOverrides.join(", ")

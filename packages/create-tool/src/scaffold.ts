@@ -30,15 +30,9 @@ export type ScaffoldResult = Pick<
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const plan = await planScaffold(options)
-  const [collision] = plan.idCollisions
-  if (collision !== undefined) {
-    // Not even with --force: replacing a file of another extension would mean deleting it.
-    throw new CreateToolError(
-      "DUPLICATE_TOOL_ID",
-      `${printable(collision.file)} already gives tool id ${collision.id}, and opencode would load both files as one tool: choose another name, or delete or rename that file first (--force does not).`,
-      { data: { collisions: plan.idCollisions } },
-    )
-  }
+  // Not even with --force: replacing a file of another extension would mean deleting it.
+  const duplicate = duplicateToolIdError(plan)
+  if (duplicate !== undefined) throw duplicate
   if (plan.builtinOverrides.length > 0 && options.overrideBuiltin !== true) {
     const ids = plan.builtinOverrides.join(", ")
     throw new CreateToolError(
@@ -74,6 +68,17 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     notes: plan.notes,
     test: plan.test,
   }
+}
+
+/** The DUPLICATE_TOOL_ID error for a plan whose ids an existing tool file already gives, else undefined. */
+export function duplicateToolIdError(plan: Pick<ScaffoldPlan, "idCollisions">): CreateToolError | undefined {
+  const [collision] = plan.idCollisions
+  if (collision === undefined) return undefined
+  return new CreateToolError(
+    "DUPLICATE_TOOL_ID",
+    `${printable(collision.file)} already gives tool id ${collision.id}, and opencode would load both files as one tool: choose another name, or delete or rename that file first (--force does not).`,
+    { data: { collisions: plan.idCollisions } },
+  )
 }
 
 // --- internal ---

@@ -28,10 +28,12 @@ describe("options", () => {
     const { code, stdout } = await runCli(["--help"], { cwd: useTmpDir() })
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Usage: create-tool \[NAME\]/)
-    for (const option of ["--dir", "--global", "--plugin", "--exports", "--template", "--js", "--description"]) {
+    for (const option of ["--dir", "--global", "--plugin", "--tool-name", "--exports", "--template", "--js"]) {
       expect(stdout).toContain(option)
     }
-    for (const option of ["--no-test", "--force", "--no-interactive", "--yes"]) expect(stdout).toContain(option)
+    for (const option of ["--description", "--no-test", "--force", "--no-interactive", "--yes"]) {
+      expect(stdout).toContain(option)
+    }
     expect(stdout).toMatch(/^ {2}default +a tool that greets/m)
     expect(stdout).toMatch(/^ {2}python +/m)
     expect(stdout).toMatch(/^ {2}shell +/m)

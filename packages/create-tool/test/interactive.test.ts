@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, test } from "vitest"
 import { binFile, cleanEnvironment, useTmpDir } from "./helpers.ts"
@@ -106,4 +106,21 @@ test.skipIf(!hasScript)("a plugin asks for its tool id, offering the package nam
   expect(output).toMatch(/Tool name \(the tool id the model sees\).*weather/)
   expect(output).toMatch(/Tool ids opencode will see:\r?\n {2}weather\r?\n/)
   expect(code).toBe(0)
+})
+
+test.skipIf(!hasScript)("a second file for one tool id is refused before any confirmation", async () => {
+  const cwd = useTmpDir()
+  mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+  writeFileSync(join(cwd, ".opencode/tools/bash.js"), "export default {}")
+  const { code, output } = await runInTerminal(["bash", "-t", "default", "--exports", "", "--no-test"], cwd, [
+    { when: "Where should the tool go?", keys: enter },
+    { when: "Language:", keys: enter },
+    { when: "Named exports", keys: enter },
+    { when: "Description", keys: enter },
+  ])
+  expect(output).not.toContain("Replace it?")
+  expect(output).toContain("bash.js already gives tool id bash")
+  expect(output).toContain("[DUPLICATE_TOOL_ID]")
+  expect(code).toBe(1)
+  expect(readdirSync(join(cwd, ".opencode/tools"))).toEqual(["bash.js"])
 })
