@@ -41,6 +41,17 @@ describe.each(packages)("$name", (info) => {
     expect(manifest.homepage).toBe(`${repository}/tree/main/${directory}#readme`)
     expect(manifest.bugs).toEqual({ url: `${repository}/issues` })
   })
+
+  test("the README in the tarball links only to absolute URLs, which still work once installed", async () => {
+    const result = await run("tar", ["-xzOf", inject("tarballs")[info.name] as string, "package/README.md"], {
+      cwd: root,
+      timeout: 60_000,
+    })
+    expect(result.status, describeRun(result)).toBe(0)
+    const targets = [...result.stdout.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string)
+    expect(targets.length).toBeGreaterThan(0)
+    expect(targets.filter((target) => !/^(https?:\/\/|#)/.test(target))).toEqual([])
+  })
 })
 
 test("the release dry run packs and checks every package without registry credentials", async () => {
