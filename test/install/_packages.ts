@@ -29,5 +29,7 @@ export type Tarballs = Record<string, string>
 declare module "vitest" {
   export interface ProvidedContext {
     tarballs: Tarballs
+    /** What `pnpm -r publish --dry-run --no-git-checks` printed, run by the global setup. */
+    releaseDryRun: { status: number | null; stdout: string; stderr: string }
   }
 }
