@@ -95,11 +95,8 @@ await build({
 })
 
 // tsc's source maps describe the files the bundles replaced.
-for (const folder of [
-  path.join(root, "dist", "cli"),
-  path.join(root, "dist", "cli", "workers"),
-  path.join(root, "dist", "engine"),
-]) {
+// (dist/engine keeps its maps: only bun-serve.js there is a bundle, and tsc wrote no map for it.)
+for (const folder of [path.join(root, "dist", "cli"), path.join(root, "dist", "cli", "workers")]) {
   for (const name of readdirSync(folder)) {
     if (name === "main.js.map") rmSync(path.join(folder, name))
     else if (name.endsWith(".js.map") && folder !== path.join(root, "dist", "cli")) rmSync(path.join(folder, name))

@@ -1,5 +1,7 @@
 // doctor: why a tool will not work in opencode. Pure functions over a loaded project (no process
 // access), so every finding is unit-testable; the CLI only loads the project and prints.
+
+import { liveDefinition } from "../engine/live.ts"
 import type { ToolTesterError } from "../errors.ts"
 import type { ToolProject } from "../load-tools.ts"
 import { isZodSchema } from "../schema/tool-json-schema.ts"
@@ -13,7 +15,6 @@ import { rawArgumentFindings } from "./raw-arguments.ts"
 import { folderLoopFindings, ignoredFileFindings, testFileFindings } from "./tool-files.ts"
 import { toolNameFindings } from "./tool-names.ts"
 import { zodCopyFindings } from "./zod-copies.ts"
-import { liveDefinition } from "../engine/live.ts"
 
 /** Every finding for a project, errors first, then in discovery order. */
 export function diagnose(project: ToolProject, options: { cwd: string }): Finding[] {

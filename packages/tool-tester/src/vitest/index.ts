@@ -1,0 +1,23 @@
+// `@opencode-ai/tool-tester/vitest`: importing it adds the matchers to vitest's expect.
+//   import "@opencode-ai/tool-tester/vitest"            (in a test file or a setupFiles entry)
+//   import { toolTester } from "@opencode-ai/tool-tester/vitest"   (plugin for vitest.config.ts)
+import { expect } from "vitest"
+import type { LintProvider } from "../lint/providers.ts"
+import { toolTesterMatchers } from "./matchers.ts"
+
+expect.extend(toolTesterMatchers)
+
+declare module "vitest" {
+  interface Matchers<T = any> {
+    /** Snapshots what the model reads from this call (tool, status, output; paths normalised). */
+    toMatchModelView(hint?: string): T
+    /** Snapshots the tools' schemas as each provider receives them from opencode. Await it. */
+    toMatchProviderSchemas(providers: readonly LintProvider[], hint?: string): Promise<T>
+    /** Passes when the provider rejects none of the tools (docs/provider-lint.md). Await it. */
+    toBeAcceptedBy(provider: LintProvider): Promise<T>
+  }
+}
+
+export type { LintProvider } from "../lint/providers.ts"
+export { modelView } from "./model-view.ts"
+export { type ToolTesterPluginOptions, toolTester } from "./watch-plugin.ts"

@@ -1,0 +1,78 @@
+// The matchers `@opencode-ai/tool-tester/vitest` adds to vitest's expect. Snapshots go through
+// vitest's own snapshot state (Snapshots.toMatchSnapshot), so `-u` updates them and a mismatch
+// shows vitest's diff.
+import { Snapshots } from "vitest"
+import { lintProject } from "../lint/lint.ts"
+import { isLintProvider, LINT_PROVIDER_NAMES, LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
+import { getToolSchemas } from "../list-tools.ts"
+import type { ToolProject } from "../load-tools.ts"
+import { isRunResult, modelView } from "./model-view.ts"
+
+type MatcherState = ThisParameterType<typeof Snapshots.toMatchSnapshot>
+type MatcherResult = { pass: boolean; message: () => string }
+
+export const toolTesterMatchers = {
+  toMatchModelView(this: MatcherState, received: unknown, hint?: string): MatcherResult {
+    if (!isRunResult(received)) {
+      throw new TypeError("toMatchModelView() expects what runTool() or callTool() resolved to: await the call first")
+    }
+    return Snapshots.toMatchSnapshot.call(this, modelView(received), hint)
+  },
+
+  async toMatchProviderSchemas(
+    this: MatcherState,
+    received: unknown,
+    providers: readonly LintProvider[],
+    hint?: string,
+  ): Promise<MatcherResult> {
+    const project = projectOf(received, "toMatchProviderSchemas")
+    const snapshot: Record<string, unknown> = {}
+    for (const provider of checkedProviders(providers)) {
+      const schemas = await getToolSchemas(project, { model: LINT_PROVIDERS[provider].model })
+      if (!schemas.success) throw schemas.error
+      snapshot[provider] = schemas.value
+    }
+    return Snapshots.toMatchSnapshot.call(this, snapshot, hint)
+  },
+
+  async toBeAcceptedBy(this: MatcherState, received: unknown, provider: LintProvider): Promise<MatcherResult> {
+    const project = projectOf(received, "toBeAcceptedBy")
+    const [checked] = checkedProviders([provider])
+    const linted = await lintProject(project, [checked as LintProvider])
+    if (!linted.success) throw linted.error
+    const errors = linted.value.filter((finding) => finding.severity === "error")
+    const label = LINT_PROVIDERS[checked as LintProvider].label
+    return {
+      pass: errors.length === 0,
+      message: () =>
+        errors.length === 0
+          ? `expected ${label} to reject a tool, but it accepts every one`
+          : [
+              `expected ${label} to accept every tool, but it rejects:`,
+              ...errors.map((e) => `  - ${e.message} (rule ${e.rule})`),
+            ].join("\n"),
+    }
+  },
+}
+
+// --- internal ---
+
+function projectOf(received: unknown, matcher: string): ToolProject {
+  const record = received as Record<string, unknown> | null
+  if (typeof record !== "object" || record === null || !Array.isArray(record["tools"]) || !("engine" in record)) {
+    throw new TypeError(`${matcher}() expects the project loadTools() resolved to: await loadTools() first`)
+  }
+  return received as ToolProject
+}
+
+function checkedProviders(providers: readonly string[]): LintProvider[] {
+  if (!Array.isArray(providers) || providers.length === 0) {
+    throw new TypeError(`name at least one provider: ${LINT_PROVIDER_NAMES.join(", ")}`)
+  }
+  for (const provider of providers) {
+    if (!isLintProvider(provider)) {
+      throw new TypeError(`unknown provider ${JSON.stringify(provider)}: use one of ${LINT_PROVIDER_NAMES.join(", ")}`)
+    }
+  }
+  return [...providers] as LintProvider[]
+}

@@ -1,0 +1,38 @@
+// What the model reads from one call, as text a snapshot can hold: the tool that ran, the status
+// opencode records, and the output with the run-specific parts (the saved full output's path, the
+// temp folder, home, the working folder) replaced by placeholders. Durations are left out.
+import os from "node:os"
+import type { RunResult } from "../run-tool.ts"
+
+export function modelView(result: RunResult): string {
+  const called =
+    result.name === result.id ? "" : ` (called as ${result.name}${result.rerouted ? ", rerouted" : ", name repaired"})`
+  return [
+    `tool: ${result.id}${called}`,
+    `status: ${result.status}`,
+    "output:",
+    normalizePaths(result.output, result),
+  ].join("\n")
+}
+
+export function isRunResult(value: unknown): value is RunResult {
+  if (typeof value !== "object" || value === null) return false
+  const record = value as Record<string, unknown>
+  return (
+    typeof record["output"] === "string" && typeof record["id"] === "string" && typeof record["status"] === "string"
+  )
+}
+
+// --- internal ---
+
+function normalizePaths(text: string, result: RunResult): string {
+  const replacements: Array<[string, string]> = []
+  if (result.outputPath) replacements.push([result.outputPath, "<outputPath>"])
+  replacements.push([process.cwd(), "<cwd>"], [os.homedir(), "<home>"], [os.tmpdir(), "<tmp>"])
+  let normalized = text
+  // Longest first, so a path inside another is replaced as the longer one.
+  for (const [path, placeholder] of replacements.sort((a, b) => b[0].length - a[0].length)) {
+    if (path.length > 1) normalized = normalized.replaceAll(path, placeholder)
+  }
+  return normalized
+}
