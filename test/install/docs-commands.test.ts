@@ -1,7 +1,8 @@
 // Every ```sh block of README.md and docs/*.md, run as a newcomer would: in a fresh opencode
 // project, block after block as the page goes, with this repository's packages served as if they
 // were published. Blocks that cannot run here carry a marker (_command-blocks.ts, CONTRIBUTING.md).
-import { mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import os from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { type CommandBlock, commandBlocks, strayMarkers } from "./_command-blocks.ts"
@@ -18,10 +19,17 @@ const pagesWithBlocks = pages.filter(({ markdown }) => commandBlocks(markdown).l
 const blockTimeout = 600_000
 
 let registry: LocalRegistry
+// npx keeps what it installed by name and version: with the user's cache, `npx create-tool` would
+// run the create-tool of an earlier run. One cache for this file's tests instead.
+let npmCache: string
 beforeAll(async () => {
   registry = await startLocalRegistry(inject("tarballs"))
+  npmCache = mkdtempSync(path.join(os.tmpdir(), "docs-npm-cache-"))
 })
-afterAll(() => registry.close())
+afterAll(async () => {
+  await registry.close()
+  rmSync(npmCache, { recursive: true, force: true })
+})
 
 test("every marker stands right before a sh block", () => {
   expect(pages.flatMap(({ page, markdown }) => strayMarkers(markdown).map((line) => `${page}:${line}`))).toEqual([])
@@ -54,6 +62,7 @@ describe.sequential("the command blocks run as written", () => {
         // package, answered as the reader does.
         const env = cleanEnv({
           npm_config_registry: registry.url,
+          npm_config_cache: npmCache,
           npm_config_yes: "true",
           XDG_CONFIG_HOME: path.join(home, ".config"),
         })
