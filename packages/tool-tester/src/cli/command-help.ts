@@ -12,7 +12,7 @@ type CommandHelp = {
   examples: readonly string[]
 }
 
-export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "e2e"] as const
+export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e"] as const
 
 const DOCS =
   "Docs: README.md in node_modules/@opencode-ai/tool-tester, and the CLI reference (docs/cli.md in the tool-tester repository)."
@@ -114,6 +114,29 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     about: "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.",
     options: [dir, plugin, noGlobal, engine, engineBinary, json, help],
     examples: ["tool-tester doctor", "tool-tester doctor --json"],
+  },
+  fuzz: {
+    summary: "Call a tool with generated arguments, as models send them, and report what breaks it",
+    usage: "tool-tester fuzz NAME [--runs N] [--seed S] [--timeout MS] [--dir DIR] [--plugin SPEC]... [--json]",
+    about:
+      "Arguments come from the tool's JSON Schema: valid ones, and what models send that opencode passes on\n" +
+      "unchecked (missing keys, wrong types, numbers as strings, extra keys, {}, empty, huge and unicode strings).\n" +
+      "A failure is a TypeError/ReferenceError/RangeError (a bug the input reached), a result opencode cannot send,\n" +
+      "a timeout, or a tool that ends the process; an Error the tool throws on purpose is not. Each distinct failure\n" +
+      "is shown with the smallest arguments that cause it. Exit 4 when one is found.",
+    options: [
+      ["--runs N", "How many calls (default 200)"],
+      ["--seed S", "The seed: the same seed replays the same arguments (default: random, printed)"],
+      ["--timeout MS", "Bound of each call (default 5000): a call past it is a timeout failure"],
+      dir,
+      plugin,
+      noGlobal,
+      engine,
+      engineBinary,
+      json,
+      help,
+    ],
+    examples: ["tool-tester fuzz weather", "tool-tester fuzz weather --runs 1000 --seed 42 --json"],
   },
   e2e: {
     summary: "Drive the real opencode binary with a scripted mock model",

@@ -8,7 +8,7 @@ import type { StartedWorker } from "./isolate.ts"
 import { startWorker } from "./isolate.ts"
 
 const argv = process.argv.slice(2)
-const WORKER_COMMANDS = ["list", "schema", "run", "doctor"] as const
+const WORKER_COMMANDS = ["list", "schema", "run", "doctor", "fuzz"] as const
 const needsWorker = WORKER_COMMANDS.find(
   (command) => command === argv[0] && !argv.includes("-h") && !argv.includes("--help"),
 )
@@ -36,6 +36,7 @@ const commands: Record<string, () => Promise<Command>> = {
   schema: async () => (await import("./commands/schema.ts")).schemaCommand,
   run: async () => (await import("./commands/run.ts")).runCommand,
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand,
+  fuzz: async () => (await import("./commands/fuzz.ts")).fuzzCommand,
   e2e: async () => (await import("./commands/e2e.ts")).e2eCommand,
 }
 

@@ -32,11 +32,15 @@ export type RunInput = ProjectInput & {
 
 export type TaskCommand = Task["command"]
 
+/** `fuzz`: the tool, how many calls, the seed (chosen by the CLI, so a report can always name it) and each call's bound. */
+export type FuzzInput = ProjectInput & { name: string; runs: number; seed: number; timeoutMs: number }
+
 export type Task =
   | { command: "list"; input: ProjectInput }
   | { command: "schema"; input: ProjectInput & { tool: string | undefined } }
   | { command: "doctor"; input: ProjectInput & { cwd: string } }
   | { command: "run"; input: RunInput }
+  | { command: "fuzz"; input: FuzzInput }
 
 /** The tool a run reaches: the name as called and the id that runs (`invalid` when rerouted). */
 export type Reached = { name: string; id: string }

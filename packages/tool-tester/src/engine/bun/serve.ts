@@ -3,16 +3,18 @@
 // does, and runs the whole pipeline here, where the tools' zod objects live: either the CLI's one
 // task, or the library's calls for as long as the Node side keeps the project. Tool output goes to
 // this process's own stdout and stderr; messages go over the IPC channel only.
+
+import { jsonSafe, safeStringify } from "../../_json-safe.ts"
+import { restoreBuiltins } from "../../_pristine.ts"
+import { settle } from "../../cli/_settle.ts"
 import { doctorTask } from "../../cli/tasks/doctor-task.ts"
+import { fuzzTask } from "../../cli/tasks/fuzz-task.ts"
 import { listTask } from "../../cli/tasks/list-task.ts"
 import { runTask } from "../../cli/tasks/run-task.ts"
 import { schemaTask } from "../../cli/tasks/schema-task.ts"
-import { settle } from "../../cli/_settle.ts"
 import type { Perform } from "../../cli/worker.ts"
-import { importEvents } from "../../discovery/import-module.ts"
 import type { Task, TaskCommand } from "../../cli/worker-protocol.ts"
-import { jsonSafe, safeStringify } from "../../_json-safe.ts"
-import { restoreBuiltins } from "../../_pristine.ts"
+import { importEvents } from "../../discovery/import-module.ts"
 import type { ToolTesterErrorCode } from "../../errors.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { getToolSchemas } from "../../list-tools.ts"
@@ -32,6 +34,7 @@ const tasks: { [C in TaskCommand]: Perform<C> } = {
   schema: schemaTask,
   doctor: doctorTask,
   run: runTask,
+  fuzz: fuzzTask,
 }
 
 const send = (message: FromEngine) => {

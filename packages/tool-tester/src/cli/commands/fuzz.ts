@@ -1,0 +1,134 @@
+import { randomInt } from "node:crypto"
+import { terminalSafe } from "../../_terminal-safe.ts"
+import { ToolTesterError } from "../../errors.ts"
+import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
+import { bold, cyan, dim, green, red } from "../_color.ts"
+import type { CliIO, Failure } from "../_command.ts"
+import {
+  engineReport,
+  LOAD_TIMEOUT_MS,
+  loadFailure,
+  PROJECT_FLAGS,
+  parseFlags,
+  projectInput,
+  reportFailure,
+} from "../_command.ts"
+import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import type { StartedWorker } from "../isolate.ts"
+import { runIsolated } from "../isolate.ts"
+import { formatDiagnostics, formatEngine } from "../report.ts"
+import type { FuzzPayload } from "../tasks/fuzz-task.ts"
+
+const DEFAULT_RUNS = 200
+const DEFAULT_CALL_TIMEOUT_MS = 5_000
+/** After a call's timeout fired its abort signal: how long before a busy engine is stopped. */
+const GRACE_MS = 1_000
+
+const FUZZ_FLAGS = {
+  ...PROJECT_FLAGS,
+  runs: { type: "string" },
+  seed: { type: "string" },
+  timeout: { type: "string" },
+} as const
+
+/**
+ * `tool-tester fuzz NAME`: calls the tool with arguments generated from its schema, as models send
+ * them, and reports each distinct failure with the smallest arguments that cause it and the seed
+ * that replays the run. Exit 4 when a failure was found.
+ */
+export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+  const { values, positionals } = parseFlags(
+    { args: argv, options: FUZZ_FLAGS, allowPositionals: true },
+    { command: "fuzz" },
+  )
+  const json = values.json === true
+  const [name, ...extra] = positionals
+  if (name === undefined)
+    throw new ToolTesterError("USAGE", "fuzz needs a tool name: tool-tester fuzz NAME [--runs N] [--seed S]")
+  if (extra.length > 0) {
+    throw new ToolTesterError(
+      "USAGE",
+      `fuzz takes one tool name, not ${positionals.length}: the arguments are generated`,
+    )
+  }
+  const runs = wholeNumber("--runs", values.runs, 1) ?? DEFAULT_RUNS
+  const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
+  const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS
+  const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
+  const outcome = await runIsolated(
+    { command: "fuzz", input },
+    { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
+    worker,
+  )
+  const replay = `tool-tester fuzz ${name} --seed ${seed} --runs ${runs}`
+  const failure = loadFailure(outcome, LOAD_TIMEOUT_MS) ?? engineEnded(outcome, timeoutMs, replay)
+  if (failure || outcome.kind !== "done") {
+    const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
+    reportFailure(io, json, reported)
+    return exitCodeFor(reported.code)
+  }
+  const report = outcome.payload as FuzzPayload
+  const engine = engineReport(outcome)
+  if (json) io.write(`${JSON.stringify({ ...report, replay, engine: engine.info })}\n`)
+  else {
+    io.write(formatReport(report, replay))
+    io.writeError(formatDiagnostics(report.diagnostics, io.cwd) + formatEngine(engine))
+  }
+  if (report.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return EXIT_LOAD_FAILED
+  return report.failures.length > 0 ? EXIT_TOOL_FAILED : EXIT_OK
+}
+
+// --- internal ---
+
+/** The engine stopped during the calls: a busy loop past the timeout, or a tool that ended the process. */
+function engineEnded(
+  outcome: Awaited<ReturnType<typeof runIsolated>>,
+  timeoutMs: number,
+  replay: string,
+): Failure | undefined {
+  if (outcome.kind === "timeout") {
+    return {
+      code: "TOOL_TIMEOUT",
+      message: `a call kept the engine busy past ${timeoutMs} ms and its abort signal never ran (a busy loop?), so fuzzing stopped; replay with ${replay} and run the tool on the arguments it reached`,
+    }
+  }
+  if (outcome.kind === "exited") {
+    return {
+      code: "TOOL_EXITED",
+      message: `a call ended the engine's process (process.exit or a crash${outcome.crash ? `: ${outcome.crash}` : ""}), so fuzzing stopped; in opencode this ends opencode itself: replay with ${replay}`,
+    }
+  }
+  return undefined
+}
+
+function formatReport(report: FuzzPayload, replay: string): string {
+  const lines: string[] = []
+  const found = report.failures.length
+  const status = found === 0 ? green("no failure found") : red(`${found} failure${found === 1 ? "" : "s"} found`)
+  lines.push(
+    `${bold(cyan(terminalSafe(report.tool)))}  ${status}  ${dim(`${report.calls} calls, seed ${report.seed}`)}`,
+  )
+  for (const [index, failure] of report.failures.entries()) lines.push("", ...failureLines(index + 1, failure))
+  lines.push("", dim(`replay: ${terminalSafe(replay)}`))
+  return `${lines.join("\n")}\n`
+}
+
+function failureLines(number: number, failure: FuzzFailure): string[] {
+  const what = failure.thrown ? `${failure.kind} (${failure.thrown})` : failure.kind
+  const args = JSON.stringify(failure.args) ?? "undefined"
+  const shown = args.length > 300 ? `${args.slice(0, 297)}...` : args
+  return [
+    `${red(`${number}. ${what}`)}  ${dim(failure.code)}`,
+    `   ${dim("args")}     ${terminalSafe(shown)}`,
+    `   ${dim("message")}  ${terminalSafe(failure.message)}`,
+  ]
+}
+
+function wholeNumber(flag: string, value: string | undefined, minimum: number): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < minimum) {
+    throw new ToolTesterError("USAGE", `${flag} needs a whole number of at least ${minimum}, not "${value}"`)
+  }
+  return number
+}

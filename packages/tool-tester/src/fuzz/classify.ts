@@ -1,0 +1,62 @@
+// Which call results are failures worth reporting when fuzzing. A tool that throws an Error of its
+// own ("city is required") is rejecting bad input on purpose; the model reads the message and can
+// retry. A TypeError, ReferenceError or RangeError thrown by the engine is a bug the input reached
+// (reading a property of undefined), and so is a result opencode cannot send, a timeout, or a tool
+// that ends or breaks the process.
+import type { RunResult } from "../run-tool.ts"
+
+export type FailureKind = "crash" | "bad-result" | "timeout" | "exit"
+
+export type Failure = {
+  kind: FailureKind
+  /** The error code of the call (TOOL_THREW, TOOL_BAD_RESULT, TOOL_TIMEOUT, ...). */
+  code: string
+  /** What was thrown or why the call failed, in one line. */
+  message: string
+  /** The class thrown, for crashes. */
+  thrown?: string
+}
+
+const ENGINE_ERRORS = new Set(["TypeError", "ReferenceError", "RangeError", "SyntaxError", "InternalError", "URIError"])
+
+/** The failure this result shows, or undefined when the call completed or failed on purpose. */
+export function failureOf(result: RunResult): Failure | undefined {
+  const error = result.error
+  if (result.status === "completed" || error === undefined) return undefined
+  switch (error.code) {
+    case "TOOL_THREW": {
+      const name = error.thrown?.name ?? "Error"
+      if (!ENGINE_ERRORS.has(name)) return undefined
+      return {
+        kind: "crash",
+        code: error.code,
+        message: firstLine(error.thrown?.message ?? error.message),
+        thrown: name,
+      }
+    }
+    case "TOOL_BAD_RESULT":
+      return { kind: "bad-result", code: error.code, message: firstLine(error.message) }
+    case "TOOL_TIMEOUT":
+      return { kind: "timeout", code: error.code, message: firstLine(error.message) }
+    case "TOOL_EXITED":
+    case "TOOL_TAMPERED":
+    case "ENGINE_FAILED":
+      return { kind: "exit", code: error.code, message: firstLine(error.message) }
+    default:
+      return undefined
+  }
+}
+
+/** Failures that differ only in the values quoted or counted in their message are one failure. */
+export function failureKey(failure: Failure): string {
+  const shape = failure.message
+    .replace(/(["'`]).*?\1/g, "<text>")
+    .replace(/\d+(\.\d+)?/g, "<n>")
+    .slice(0, 200)
+  return `${failure.kind} ${failure.code} ${failure.thrown ?? ""} ${shape}`
+}
+
+function firstLine(text: string): string {
+  const [line = ""] = text.split("\n")
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line
+}

@@ -1,0 +1,83 @@
+import { describe, expect, test } from "vitest"
+import { runCli } from "../helpers.ts"
+import { tmpProject } from "../support/tmp-project.ts"
+
+type FuzzJson = {
+  tool: string
+  seed: number
+  runs: number
+  calls: number
+  replay: string
+  failures: Array<{ kind: string; code: string; thrown?: string; message: string; args: unknown }>
+  engine: { name: string }
+}
+
+const fragile = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string(), days: tool.schema.number().optional() },
+  async execute(args) { return args.city.toUpperCase() + " for " + (args.days ?? 1) + " days" },
+})
+`
+
+const robust = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string() },
+  async execute(args) {
+    if (typeof args.city !== "string") throw new Error("city must be a string")
+    return "weather in " + args.city.slice(0, 50)
+  },
+})
+`
+
+describe("tool-tester fuzz", { timeout: 120_000 }, () => {
+  test.each(["bun", "node"])(
+    "reports the planted crash with shrunk arguments and the seed, exit 4 (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({ ".opencode/tools/weather.ts": fragile })
+      const result = await runCli(
+        ["fuzz", "weather", "--runs", "200", "--seed", "7", "--json", "--no-global", "--engine", engine],
+        {
+          cwd: directory,
+        },
+      )
+      expect(result.exitCode, result.stderr).toBe(4)
+      const report = JSON.parse(result.stdout) as FuzzJson
+      expect(report).toMatchObject({ tool: "weather", seed: 7, runs: 200, engine: { name: engine } })
+      expect(report.replay).toBe("tool-tester fuzz weather --seed 7 --runs 200")
+      expect(report.failures.map((failure) => failure.args)).toContainEqual({})
+      expect(report.failures.every((failure) => failure.kind === "crash" && failure.thrown === "TypeError")).toBe(true)
+
+      const again = await runCli(
+        ["fuzz", "weather", "--runs", "200", "--seed", "7", "--json", "--no-global", "--engine", engine],
+        {
+          cwd: directory,
+        },
+      )
+      expect((JSON.parse(again.stdout) as FuzzJson).failures).toEqual(report.failures)
+    },
+  )
+
+  test("a robust tool: no failure, exit 0, and the human report names the seed to replay", async () => {
+    const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
+    const result = await runCli(["fuzz", "weather", "--runs", "100", "--seed", "3", "--no-global"], { cwd: directory })
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toContain("no failure found")
+    expect(result.stdout).toContain("100 calls, seed 3")
+    expect(result.stdout).toContain("replay: tool-tester fuzz weather --seed 3 --runs 100")
+  })
+
+  test("bad input: no name, a bad --runs, an unknown tool", async () => {
+    const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
+    const noName = await runCli(["fuzz", "--no-global"], { cwd: directory })
+    expect(noName.exitCode).toBe(1)
+    expect(noName.stderr).toContain("fuzz needs a tool name")
+    const badRuns = await runCli(["fuzz", "weather", "--runs", "0", "--no-global"], { cwd: directory })
+    expect(badRuns.exitCode).toBe(1)
+    expect(badRuns.stderr).toContain('--runs needs a whole number of at least 1, not "0"')
+    const unknown = await runCli(["fuzz", "wether", "--no-global"], { cwd: directory })
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.stderr).toContain("no custom or plugin tool is named wether: fuzz one of weather")
+  })
+})

@@ -1,0 +1,76 @@
+import { describe, expect, test } from "vitest"
+import { fuzzTool, loadTools } from "../../src/index.ts"
+import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
+
+async function project(source: string) {
+  const { env, home } = isolatedEnvironment()
+  return loadTools({ directory: tmpProject({ ".opencode/tools/sample.ts": source }), env, home })
+}
+
+// A crash planted where models go wrong: `city` missing or not a string.
+const fragile = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string(), days: tool.schema.number().int().min(1).max(7).optional() },
+  async execute(args) { return args.city.toUpperCase() + " for " + (args.days ?? 1) + " days" },
+})
+`
+
+const robust = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string(), days: tool.schema.number().int().min(1).max(7).optional() },
+  async execute(args) {
+    if (typeof args.city !== "string" || args.city.trim() === "") throw new Error("city must be a non-empty string")
+    const days = typeof args.days === "number" ? args.days : 1
+    return args.city.slice(0, 100) + " for " + days + " days"
+  },
+})
+`
+
+describe("fuzzTool", { timeout: 120_000 }, () => {
+  test("finds the planted crash within 200 runs and shrinks it to the minimal object", async () => {
+    const report = await fuzzTool(await project(fragile), "sample", { runs: 200, seed: 7 })
+    expect(report.failures.length).toBeGreaterThan(0)
+    expect(report.failures.every((failure) => failure.kind === "crash" && failure.thrown === "TypeError")).toBe(true)
+    expect(report.failures.map((failure) => failure.args)).toContainEqual({})
+    const missing = report.failures.find((failure) => JSON.stringify(failure.args) === "{}")
+    expect(missing?.output).toMatch(/undefined/)
+    expect(report).toMatchObject({ tool: "sample", seed: 7 })
+  })
+
+  test("finds nothing in a tool that checks its arguments and rejects bad ones on purpose", async () => {
+    const report = await fuzzTool(await project(robust), "sample", { runs: 300, seed: 11 })
+    expect(report.failures).toEqual([])
+    expect(report.calls).toBe(300)
+  })
+
+  test("the same seed gives the same report", async () => {
+    const loaded = await project(fragile)
+    const first = await fuzzTool(loaded, "sample", { runs: 100, seed: 1234 })
+    const second = await fuzzTool(loaded, "sample", { runs: 100, seed: 1234 })
+    expect(second).toEqual(first)
+  })
+
+  test("a call that hangs is a timeout failure", async () => {
+    const hangs = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Waits",
+  args: { count: tool.schema.number() },
+  async execute(args) {
+    if (typeof args.count !== "number") await new Promise(() => {})
+    return "counted " + args.count
+  },
+})
+`
+    const report = await fuzzTool(await project(hangs), "sample", { runs: 50, seed: 3, timeoutMs: 300 })
+    expect(report.failures.map((failure) => [failure.kind, failure.code])).toContainEqual(["timeout", "TOOL_TIMEOUT"])
+  })
+
+  test("an unknown tool name fails with TOOL_NOT_FOUND naming the tools there are", async () => {
+    await expect(fuzzTool(await project(robust), "samples")).rejects.toMatchObject({
+      code: "TOOL_NOT_FOUND",
+      message: "no custom or plugin tool is named samples: fuzz one of sample",
+    })
+  })
+})
