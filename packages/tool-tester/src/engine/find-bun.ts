@@ -6,7 +6,6 @@
 import { execFile } from "node:child_process"
 import { closeSync, openSync, readSync, realpathSync } from "node:fs"
 import path from "node:path"
-import { ToolTesterError } from "../errors.ts"
 import {
   cachedPackageDirectory,
   findOnPath,
@@ -16,6 +15,7 @@ import {
   platformPackageNames,
   testedOpencodeVersion,
 } from "../e2e/opencode-binary.ts"
+import { ToolTesterError } from "../errors.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
 export const testedBunVersion = "1.3.14"

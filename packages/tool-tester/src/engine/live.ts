@@ -1,8 +1,9 @@
 // The live objects of a project (tool definitions, plugin hooks) exist only in the process that
 // imported the modules. The pipeline reaches them through these two functions, which say so
 // plainly when a project loaded by the bun engine is used where only its snapshot is.
-import type { ToolDefinitionLike } from "../discovery/tool-exports.ts"
+
 import type { PluginHooks } from "../discovery/plugin-module.ts"
+import type { ToolDefinitionLike } from "../discovery/tool-exports.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { LoadedPlugin, LoadedTool } from "../load-tools.ts"
 

@@ -2,11 +2,11 @@
 // to each other, over Node's IPC channel with JSON serialization (which Bun speaks too). User
 // values cross as JSON text made safe in the engine (cycles, bigints), never as live objects.
 import type { Task, WorkerMessage } from "../../cli/worker-protocol.ts"
-import type { EngineInfo } from "../choose-engine.ts"
 import type { ListOptions } from "../../list-tools.ts"
 import type { LoadToolsOptions } from "../../load-tools.ts"
 import type { RawToolCall } from "../../pipeline/repair-call.ts"
 import type { RunOptions } from "../../run-tool.ts"
+import type { EngineInfo } from "../choose-engine.ts"
 
 /** RunOptions as they cross: the abort signal becomes an `abort` message. */
 export type RemoteRunOptions = Omit<RunOptions, "signal">

@@ -11,9 +11,9 @@ import type { RawToolCall } from "../../pipeline/repair-call.ts"
 import type { RunOptions, RunResult } from "../../run-tool.ts"
 import type { BunLocation } from "../find-bun.ts"
 import type { EngineCall, FromEngine, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
-import { unreachedResult } from "./unreached-result.ts"
 import type { EngineProcess } from "./spawn-engine.ts"
 import { endEngine, spawnEngine } from "./spawn-engine.ts"
+import { unreachedResult } from "./unreached-result.ts"
 
 /** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
 const GRACE_MS = 1_000
