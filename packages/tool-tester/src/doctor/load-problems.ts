@@ -17,7 +17,11 @@ export function loadProblems(project: ToolProject, options: { cwd: string }): Fi
   })
 }
 
-/** The install command for a package a tool file imports: in the config folder holding the file. */
+/**
+ * The install command for a package a tool file imports: in the config folder holding the file.
+ * `--prefix`, not `cd`: in a folder without its own package.json npm would install into the
+ * nearest one above it (the project's).
+ */
 export function installCommand(project: ToolProject, file: string, packageName: string, cwd: string): string {
   const folder =
     project.configDirectories
@@ -25,7 +29,7 @@ export function installCommand(project: ToolProject, file: string, packageName: 
       .filter((candidate) => file.startsWith(candidate + path.sep))
       .sort((left, right) => right.length - left.length)[0] ?? path.dirname(file)
   const where = displayPath(cwd, folder)
-  return where === "." ? `npm install ${packageName}` : `cd ${where} && npm install ${packageName}`
+  return where === "." ? `npm install ${packageName}` : `npm install --prefix ${shellWord(where)} ${packageName}`
 }
 
 // --- internal ---
@@ -56,4 +60,8 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
     default:
       return undefined
   }
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
 }

@@ -46,7 +46,7 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
       "IMPORT_FAILED",
       "needs_package.ts",
       "error",
-      /Cannot find package 'tool-tester-fixture-missing-package'.*install it: cd \.opencode && npm install tool-tester-fixture-missing-package$/,
+      /Cannot find package 'tool-tester-fixture-missing-package'.*install it: npm install --prefix \.opencode tool-tester-fixture-missing-package$/,
     ],
     ["IGNORED_EXPORT", "half_tool.ts", "warning", /export lookup is ignored by opencode: it has no execute/],
     ["IGNORED_FILE", "legacy.mjs", "warning", /only \.ts and \.js files .* rename it to legacy\.js/],

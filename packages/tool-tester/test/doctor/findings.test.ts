@@ -118,7 +118,11 @@ describe("doctor findings (pure modules)", () => {
   test("the install command runs in the config folder that holds the file", () => {
     const project = { configDirectories: [{ path: "/p/.opencode", kind: "project" }] } as unknown as ToolProject
     expect(installCommand(project, "/p/.opencode/tools/x.ts", "left-pad", "/p")).toBe(
-      "cd .opencode && npm install left-pad",
+      "npm install --prefix .opencode left-pad",
+    )
+    const spaced = { configDirectories: [{ path: "/my app/.opencode", kind: "project" }] } as unknown as ToolProject
+    expect(installCommand(spaced, "/my app/.opencode/tools/x.ts", "left-pad", "/")).toBe(
+      "npm install --prefix 'my app/.opencode' left-pad",
     )
     expect(installCommand(project, "/p/.opencode/tools/x.ts", "left-pad", "/p/.opencode")).toBe("npm install left-pad")
   })
