@@ -1,6 +1,7 @@
 // @ts-check
 import { fileURLToPath } from "node:url"
 import { loadTools, runTool } from "@opencode-ai/tool-tester"
+import "@opencode-ai/tool-tester/vitest"
 import { expect, test } from "vitest"
 
 /** @param {string} relativePath */
@@ -29,8 +30,12 @@ test("opencode sees the tools of __TOOL_NAME__", () => {
 
 // @tool-begin
 test("__TOOL_ID__ greets by name", async () => {
-  const result = await runTool(project, "__TOOL_ID__", { name: "Ada" })
-  expect(result.status).toBe("completed")
-  expect(result.output).toBe("Hello, Ada!")
+  // Exactly what the model reads from the call. Changed the tool on purpose? `npx vitest -u` rewrites it.
+  expect(await runTool(project, "__TOOL_ID__", { name: "Ada" })).toMatchInlineModelView(`
+    "tool: __TOOL_ID__
+    status: completed
+    output:
+    Hello, Ada!"
+  `)
 })
 // @tool-end

@@ -59,6 +59,7 @@ describe("options", () => {
       "tools",
       "tools/hello.ts",
       "tsconfig.json",
+      "vitest.config.js",
     ])
     expect(stdout).toContain("✔ Created tool hello (default template, TypeScript) in .opencode")
     expect(stdout).toContain("created     .opencode/tools/hello.ts")
@@ -172,6 +173,7 @@ describe("options", () => {
       "test/hello.test.js",
       "tools",
       "tools/hello.js",
+      "vitest.config.js",
     ])
     expect(stdout).toContain("(default template, JavaScript)")
   })

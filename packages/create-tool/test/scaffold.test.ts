@@ -21,6 +21,7 @@ describe("in a project", () => {
       [".opencode/package.json", "created"],
       [".opencode/tsconfig.json", "created"],
       [".opencode/.gitignore", "created"],
+      [".opencode/vitest.config.js", "created"],
     ])
     const tool = read(join(directory, ".opencode/tools/hello.ts"))
     expect(tool).toContain("export default tool({")
@@ -91,7 +92,7 @@ describe("in a project", () => {
     const directory = useTmpDir()
     await scaffold({ name: "one", directory, templatesDirectory })
     const second = await scaffold({ name: "two", directory, templatesDirectory })
-    expect(second.files.map((file) => file.status)).toEqual(["created", "created", "kept", "kept", "kept"])
+    expect(second.files.map((file) => file.status)).toEqual(["created", "created", "kept", "kept", "kept", "kept"])
     expect(second.notes).toEqual([])
   })
 
@@ -124,6 +125,7 @@ test("global puts the tool in the global config folder", async () => {
     "tools",
     "tools/hello.ts",
     "tsconfig.json",
+    "vitest.config.js",
   ])
   expect(read(join(globalDirectory, "test/hello.test.ts"))).toContain("global: true")
 })

@@ -11,6 +11,8 @@ declare module "vitest" {
   interface Matchers<T = any> {
     /** Snapshots what the model reads from this call (tool, status, output; paths normalised). */
     toMatchModelView(hint?: string): T
+    /** The same, kept in the test file itself (written there by vitest -u, or by create-tool). */
+    toMatchInlineModelView(inlineSnapshot?: string): T
     /** Snapshots the tools' schemas as each provider receives them from opencode. Await it. */
     toMatchProviderSchemas(providers: readonly LintProvider[], hint?: string): Promise<T>
     /** Passes when the provider rejects none of the tools (docs/provider-lint.md). Await it. */

@@ -19,6 +19,13 @@ export const toolTesterMatchers = {
     return Snapshots.toMatchSnapshot.call(this, modelView(received), hint)
   },
 
+  toMatchInlineModelView(this: MatcherState, received: unknown, inlineSnapshot?: string): MatcherResult {
+    if (!isRunResult(received)) {
+      throw new TypeError("toMatchInlineModelView() expects what runTool() or callTool() resolved to: await the call first")
+    }
+    return Snapshots.toMatchInlineSnapshot.call(this, modelView(received), inlineSnapshot)
+  },
+
   async toMatchProviderSchemas(
     this: MatcherState,
     received: unknown,
