@@ -118,4 +118,34 @@ test("accepted by google", async () => {
     expect(snapshot).toContain("saved in <cwd>")
     expect(existsSync(directory)).toBe(true)
   })
+
+  test("toMatchInlineModelView: checked against the text in the test file, rewritten there by -u", async () => {
+    const inline = (greeting: string) => `import { expect, test } from "vitest"
+import "@opencode-ai/tool-tester/vitest"
+import { loadTools, runTool } from "@opencode-ai/tool-tester"
+
+test("greet", async () => {
+  const project = await loadTools({ directory: import.meta.dirname, global: false })
+  expect(await runTool(project, "greet", { name: "Ada" })).toMatchInlineModelView(\`
+    "tool: greet
+    status: completed
+    output:
+    ${greeting}, Ada!"
+  \`)
+})
+`
+    const directory = userProject({ ".opencode/tools/greet.ts": greetTool("Hello"), "greet.test.ts": inline("Hello") })
+    const passes = await vitest(directory)
+    expect(passes.code, passes.output).toBe(0)
+
+    writeFileSync(path.join(directory, ".opencode/tools/greet.ts"), greetTool("Howdy"))
+    const changed = await vitest(directory)
+    expect(changed.code).toBe(1)
+    expect(changed.output).toMatch(/- +Hello, Ada!/)
+    expect(changed.output).toMatch(/\+ +Howdy, Ada!/)
+
+    const updated = await vitest(directory, ["-u"])
+    expect(updated.code, updated.output).toBe(0)
+    expect(readFileSync(path.join(directory, "greet.test.ts"), "utf8")).toBe(inline("Howdy"))
+  })
 })
