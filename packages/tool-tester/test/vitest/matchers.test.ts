@@ -76,6 +76,18 @@ describe("@opencode-ai/tool-tester/vitest", { timeout: 180_000 }, () => {
     const updated = await vitest(directory, ["-u"])
     expect(updated.code, updated.output).toBe(0)
     expect(readFileSync(snapshotFile, "utf8")).toContain("Howdy, Ada!")
+
+    // A schema change: only the provider schemas' snapshot fails, with the changed description in the diff.
+    writeFileSync(
+      path.join(directory, ".opencode/tools/greet.ts"),
+      greetTool("Howdy").replace('"Who to greet"', '"The person to greet"'),
+    )
+    const schemaChanged = await vitest(directory)
+    expect(schemaChanged.code).toBe(1)
+    expect(schemaChanged.output).toContain("Snapshot `greet 2` mismatched")
+    expect(schemaChanged.output).not.toContain("Snapshot `greet 1` mismatched")
+    expect(schemaChanged.output).toMatch(/- +"description": "Who to greet"/)
+    expect(schemaChanged.output).toMatch(/\+ +"description": "The person to greet"/)
   })
 
   test("toBeAcceptedBy fails with the provider's rule; paths in the model view are normalised", async () => {
