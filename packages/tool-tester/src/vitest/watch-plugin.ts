@@ -1,7 +1,8 @@
 // vitest's watch mode re-runs a test when a module it imported changes. Tool files never enter that
 // graph (tool-tester loads them in the bun engine's process, or through prepared copies), so an edit
 // of a tool left its tests green and stale. This plugin makes an edit in opencode's tool and plugin
-// folders re-run the tests, through vitest's `forceRerunTriggers`.
+// folders (and the files next to them that they import) re-run the tests, through vitest's
+// `forceRerunTriggers`. Files a tool imports from outside the config folders need `extraTriggers`.
 //
 // The triggers are absolute: vitest matches them without `dot`, so `**` would not cross a folder
 // such as `.opencode` or `~/.config`. Folders outside the root are added to vite's watcher.
@@ -11,7 +12,8 @@ import path from "node:path"
 
 /** vitest's own defaults, kept: setting the option replaces them. */
 const VITEST_DEFAULT_TRIGGERS = ["**/package.json/**", "**/{vitest,vite}.config.*/**"]
-const TOOL_FOLDERS = "{tool,tools,plugin,plugins}"
+/** Under a config folder: every folder but installed packages and tests (tools, plugins, the helpers they import), and opencode's config. */
+const WATCHED = ["!(node_modules|test|tests|__snapshots__)/**", "opencode.{json,jsonc}"]
 
 export type ToolTesterPluginOptions = {
   /** More globs whose changes re-run the tests (files your tools read, for example). */
@@ -22,9 +24,10 @@ type ViteConfig = { root?: string; test?: { forceRerunTriggers?: string[] } }
 type ViteServer = { watcher: { add(paths: string | string[]): unknown } }
 
 /**
- * A vite plugin for vitest.config.ts: `plugins: [toolTester()]`. Edits in the `tool(s)/` and
- * `plugin(s)/` folders of the config folders opencode reads for this root (every `.opencode`
- * from the root up, the root itself when it is one, and the global `~/.config/opencode`) re-run the tests.
+ * A vite plugin for vitest.config.ts: `plugins: [toolTester()]`. Edits in the config folders opencode
+ * reads for this root (every `.opencode` from the root up, the root itself when it is one, and the
+ * global `~/.config/opencode`) re-run the tests: their tool and plugin folders, helper folders,
+ * and opencode.json; not node_modules, test folders or snapshots.
  */
 export function toolTester(options: ToolTesterPluginOptions = {}) {
   let folders: string[] = []
@@ -33,7 +36,7 @@ export function toolTester(options: ToolTesterPluginOptions = {}) {
     config(config: ViteConfig) {
       folders = configFolders(path.resolve(config.root ?? process.cwd()))
       const own = [
-        ...folders.map((folder) => `${escapeGlob(folder)}/${TOOL_FOLDERS}/**`),
+        ...folders.flatMap((folder) => WATCHED.map((glob) => `${escapeGlob(folder)}/${glob}`)),
         ...(options.extraTriggers ?? []),
       ]
       // vite concatenates arrays a plugin returns with the user's: add vitest's defaults only when the user set none.

@@ -22,25 +22,34 @@ describe("toolTester() vitest plugin", { timeout: 180_000 }, () => {
     const plugin = toolTester({ extraTriggers: ["**/data/*.json"] })
     const { forceRerunTriggers } = plugin.config({ root }).test
     const escaped = path.join(packageRoot, ".tmp").replace(/[()]/g, "\\$&")
-    expect(forceRerunTriggers.slice(0, 3)).toEqual([
+    expect(forceRerunTriggers.slice(0, 4)).toEqual([
       "**/package.json/**",
       "**/{vitest,vite}.config.*/**",
-      `${escaped}/app \\(1\\)/.opencode/{tool,tools,plugin,plugins}/**`,
+      `${escaped}/app \\(1\\)/.opencode/!(node_modules|test|tests|__snapshots__)/**`,
+      `${escaped}/app \\(1\\)/.opencode/opencode.{json,jsonc}`,
     ])
-    expect(forceRerunTriggers).toContain(`${escaped}/.opencode/{tool,tools,plugin,plugins}/**`)
+    expect(forceRerunTriggers).toContain(`${escaped}/.opencode/!(node_modules|test|tests|__snapshots__)/**`)
     expect(forceRerunTriggers.at(-1)).toBe("**/data/*.json")
     expect(plugin.config({ root, test: { forceRerunTriggers: ["x"] } }).test.forceRerunTriggers[0]).toBe(
-      `${escaped}/app \\(1\\)/.opencode/{tool,tools,plugin,plugins}/**`,
+      `${escaped}/app \\(1\\)/.opencode/!(node_modules|test|tests|__snapshots__)/**`,
     )
     // A root that is itself a .opencode folder (create-tool's layout) watches its own tools/.
     expect(plugin.config({ root: path.join(root, ".opencode") }).test.forceRerunTriggers[2]).toBe(
-      `${escaped}/app \\(1\\)/.opencode/{tool,tools,plugin,plugins}/**`,
+      `${escaped}/app \\(1\\)/.opencode/!(node_modules|test|tests|__snapshots__)/**`,
     )
   })
 
-  test("in watch mode, saving a tool file re-runs its test", async () => {
+  test("in watch mode, saving a helper a tool imports, or the tool itself, re-runs its test", async () => {
     const directory = tmpProject({
-      ".opencode/tools/greet.ts": greetTool("Hello"),
+      ".opencode/tools/greet.ts": `import { tool } from "@opencode-ai/plugin"
+import { greeting } from "../lib/greeting.ts"
+export default tool({
+  description: "Greets someone",
+  args: { name: tool.schema.string() },
+  async execute(args) { return greeting + ", " + args.name + "!" },
+})
+`,
+      ".opencode/lib/greeting.ts": 'export const greeting = "Hello"\n',
       "vitest.config.mjs": `import { toolTester } from "@opencode-ai/tool-tester/vitest"\nexport default { plugins: [toolTester()] }\n`,
       "greet.test.ts": `import { expect, test } from "vitest"
 import { loadTools, runTool } from "@opencode-ai/tool-tester"
@@ -82,9 +91,14 @@ test("greet", async () => {
     await waitFor(/Waiting for file changes/, 0)
     expect(output).toMatch(/Tests +1 passed/)
     const before = output.length
-    writeFileSync(path.join(directory, ".opencode/tools/greet.ts"), greetTool("Howdy"))
+    writeFileSync(path.join(directory, ".opencode/lib/greeting.ts"), 'export const greeting = "Howdy"\n')
     await waitFor(/(Waiting|Watching) for file changes/, before)
     expect(output.slice(before)).toMatch(/Tests +1 failed/)
     expect(output.slice(before)).toContain("Howdy, Ada!")
+
+    const later = output.length
+    writeFileSync(path.join(directory, ".opencode/tools/greet.ts"), greetTool("Hello"))
+    await waitFor(/(Waiting|Watching) for file changes/, later)
+    expect(output.slice(later)).toMatch(/Tests +1 passed/)
   })
 })
