@@ -38,6 +38,7 @@ const commands: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand,
   fuzz: async () => (await import("./commands/fuzz.ts")).fuzzCommand,
   e2e: async () => (await import("./commands/e2e.ts")).e2eCommand,
+  dev: async () => (await import("./commands/dev.ts")).devCommand,
 }
 
 const json = argv.includes("--json")

@@ -1,0 +1,41 @@
+// The page talks only to the server that served it: every URL is relative to the page, which
+// lives under /<token>/, so the token goes along on every request.
+import type { CallRequest, HistoryEntry, ProjectView } from "./types.ts"
+
+async function post<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? "{}" : JSON.stringify(body),
+  })
+  const value = (await response.json()) as T & { error?: { message: string } }
+  if (!response.ok) throw new Error(value.error?.message ?? response.statusText)
+  return value
+}
+
+export const api = {
+  call: (request: CallRequest) => post<HistoryEntry>("./api/call", request),
+  replay: (id: number) => post<HistoryEntry>(`./api/history/${id}/replay`),
+  reload: () => post<ProjectView | null>("./api/reload"),
+  outputUrl: (id: number) => `./api/history/${id}/output`,
+}
+
+export type ServerEvent =
+  | { type: "hello"; view: ProjectView | null; history: HistoryEntry[] }
+  | { type: "project"; view: ProjectView }
+  | { type: "reloading"; files: string[] }
+  | { type: "call"; entry: HistoryEntry }
+
+/** Every load and call, as the server sends them; reconnects by itself (EventSource does). */
+export function listen(onEvent: (event: ServerEvent) => void, onState: (connected: boolean) => void): () => void {
+  const source = new EventSource("./api/events")
+  for (const type of ["hello", "project", "reloading", "call"] as const) {
+    source.addEventListener(type, (message) => {
+      const data = JSON.parse((message as MessageEvent<string>).data) as Record<string, unknown>
+      onEvent({ ...data, type } as ServerEvent)
+    })
+  }
+  source.onopen = () => onState(true)
+  source.onerror = () => onState(false)
+  return () => source.close()
+}

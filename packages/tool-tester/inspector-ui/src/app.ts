@@ -1,0 +1,163 @@
+// The inspector page: tools on the left; the selected tool's call form or provider schemas in the
+// middle; the result and the history on the right. Everything arrives over the event stream, so
+// a save on disk shows up here without a touch.
+import { useEffect, useState } from "preact/hooks"
+import { api, listen, type ServerEvent } from "./api.ts"
+import { HistoryView } from "./history-view.ts"
+import { html } from "./html.ts"
+import { ResultView } from "./result-view.ts"
+import { initialValue, SchemaField } from "./schema-form.ts"
+import { SchemasView } from "./schemas-view.ts"
+import { origin, ToolList } from "./tool-list.ts"
+import type { HistoryEntry, JsonSchema, ProjectView } from "./types.ts"
+
+type Mode = "form" | "json" | "raw"
+
+export function App(): unknown {
+  const [view, setView] = useState<ProjectView | null>(null)
+  const [history, setHistory] = useState<HistoryEntry[]>([])
+  const [connected, setConnected] = useState(false)
+  const [reloading, setReloading] = useState(false)
+  const [selectedTool, setSelectedTool] = useState<string | undefined>(undefined)
+  const [shownEntry, setShownEntry] = useState<number | undefined>(undefined)
+  const [tab, setTab] = useState<"call" | "schemas">("call")
+
+  useEffect(
+    () =>
+      listen((event: ServerEvent) => {
+        if (event.type === "hello") {
+          setView(event.view)
+          setHistory(event.history)
+          setShownEntry(event.history.at(-1)?.id)
+        } else if (event.type === "project") {
+          setView(event.view)
+          setReloading(false)
+        } else if (event.type === "reloading") setReloading(true)
+        else if (event.type === "call") {
+          setHistory((old) => [...old.filter((entry) => entry.id !== event.entry.id), event.entry])
+          setShownEntry(event.entry.id)
+        }
+      }, setConnected),
+    [],
+  )
+
+  const custom = view?.tools.filter((tool) => tool.source !== "builtin") ?? []
+  const toolId = selectedTool ?? custom[0]?.id
+  const tool = custom.find((candidate) => candidate.id === toolId)
+  const entry = history.find((candidate) => candidate.id === shownEntry)
+
+  return html`<div class="layout">
+    <header>
+      <b>tool-tester dev</b>
+      <span class="hint">${view?.directory}</span>
+      <span class="hint" data-testid="engine">${view?.engine ? `engine ${view.engine.name} ${view.engine.version}` : ""}</span>
+      <span class="hint">${view ? `load #${view.generation} in ${view.loadMs} ms` : "loading..."}</span>
+      ${reloading ? html`<span class="badge">reloading...</span>` : null}
+      <span class=${connected ? "badge ok" : "badge warn"} data-testid="connection">${connected ? "live" : "disconnected"}</span>
+      <button type="button" class="small" onClick=${() => void api.reload()}>reload</button>
+    </header>
+    ${view?.error ? html`<div class="problem error" data-testid="load-error"><b>${view.error.code}</b> ${view.error.message}</div>` : null}
+    <aside>${view ? html`<${ToolList} view=${view} selected=${toolId} onSelect=${setSelectedTool} />` : null}</aside>
+    <main>
+      ${
+        tool && view
+          ? html`<div class="tool-head">
+              <h2 data-testid="tool-name">${tool.id}</h2>
+              <div class="hint">${origin(tool, view.directory)}</div>
+              <p>${tool.description}</p>
+              <div class="tabs">
+                <button type="button" class=${tab === "call" ? "tab active" : "tab"} data-tab="call" onClick=${() => setTab("call")}>Call</button>
+                <button type="button" class=${tab === "schemas" ? "tab active" : "tab"} data-tab="schemas" onClick=${() => setTab("schemas")}>Schemas by provider</button>
+              </div>
+            </div>
+            ${
+              tab === "call"
+                ? html`<${CallForm} key=${`${tool.id}`} name=${tool.id} schema=${parametersOf(view, tool.id)} />`
+                : html`<${SchemasView} view=${view} toolId=${tool.id} />`
+            }`
+          : html`<div class="hint">Select a tool.</div>`
+      }
+    </main>
+    <section class="side">
+      ${entry ? html`<${ResultView} entry=${entry} />` : html`<div class="hint">Run a call to see what the model reads.</div>`}
+      <h3>History</h3>
+      <${HistoryView} history=${history} selected=${shownEntry} onSelect=${setShownEntry}
+        onReplay=${(id: number) => void api.replay(id)} />
+    </section>
+  </div>`
+}
+
+function CallForm({ name, schema }: { name: string; schema: JsonSchema | undefined }): unknown {
+  const [mode, setMode] = useState<Mode>("form")
+  const [value, setValue] = useState<unknown>(() => (schema ? initialValue(schema) : {}))
+  const [jsonText, setJsonText] = useState("{}")
+  const [rawText, setRawText] = useState("{}")
+  const [problem, setProblem] = useState<string | undefined>(undefined)
+  const [running, setRunning] = useState(false)
+
+  const switchTo = (next: Mode) => {
+    if (next !== "form") {
+      const text = JSON.stringify(value ?? {}, null, 2)
+      if (next === "json") setJsonText(text)
+      if (next === "raw" && mode === "form") setRawText(JSON.stringify(value ?? {}))
+    }
+    if (next === "form" && mode === "json") {
+      try {
+        setValue(JSON.parse(jsonText))
+      } catch {
+        // The form keeps its own value when the JSON does not parse.
+      }
+    }
+    setMode(next)
+  }
+
+  const run = async (event: Event) => {
+    event.preventDefault()
+    setProblem(undefined)
+    let request: Parameters<typeof api.call>[0]
+    if (mode === "raw") request = { name, form: "raw", text: rawText }
+    else if (mode === "json") {
+      try {
+        request = { name, form: "args", args: JSON.parse(jsonText) }
+      } catch (error) {
+        setProblem(`not JSON: ${(error as Error).message}; use "raw text" to send it as a model would`)
+        return
+      }
+    } else request = { name, form: "args", args: value }
+    setRunning(true)
+    try {
+      await api.call(request)
+    } catch (error) {
+      setProblem((error as Error).message)
+    } finally {
+      setRunning(false)
+    }
+  }
+
+  return html`<form class="call" data-testid="call-form" onSubmit=${run}>
+    <div class="tabs">
+      ${(["form", "json", "raw"] as const).map(
+        (
+          candidate,
+        ) => html`<button type="button" class=${mode === candidate ? "tab active" : "tab"} data-mode=${candidate}
+          onClick=${() => switchTo(candidate)}>${candidate === "form" ? "form" : candidate === "json" ? "JSON arguments" : "raw text (repaired as opencode does)"}</button>`,
+      )}
+    </div>
+    ${
+      mode === "form"
+        ? schema
+          ? html`<${SchemaField} schema=${schema} value=${value} path="" onChange=${setValue} />`
+          : html`<div class="hint">No schema for this tool: use JSON arguments.</div>`
+        : mode === "json"
+          ? html`<textarea data-testid="json-editor" rows="10" value=${jsonText} onInput=${(event: Event) => setJsonText((event.target as HTMLTextAreaElement).value)}></textarea>`
+          : html`<textarea data-testid="raw-editor" rows="10" value=${rawText} onInput=${(event: Event) => setRawText((event.target as HTMLTextAreaElement).value)}></textarea>`
+    }
+    ${problem ? html`<div class="problem error">${problem}</div>` : null}
+    <button type="submit" class="primary" data-testid="run" disabled=${running}>${running ? "running..." : `Run ${name}`}</button>
+  </form>`
+}
+
+function parametersOf(view: ProjectView, id: string): JsonSchema | undefined {
+  const entry = view.schemas["openai-compatible"]
+  return entry && "tools" in entry ? entry.tools[id]?.parameters : undefined
+}

@@ -1,0 +1,26 @@
+// Every call of this session, newest first; any can be shown again or replayed as it was made.
+import { html } from "./html.ts"
+import type { HistoryEntry } from "./types.ts"
+
+export function HistoryView(props: {
+  history: HistoryEntry[]
+  selected: number | undefined
+  onSelect: (id: number) => void
+  onReplay: (id: number) => void
+}): unknown {
+  if (props.history.length === 0) return html`<div class="hint">No calls yet.</div>`
+  return html`<ol class="history" data-testid="history">
+    ${[...props.history].reverse().map(
+      (
+        entry,
+      ) => html`<li key=${entry.id} class=${entry.id === props.selected ? "selected" : ""} data-history=${entry.id}>
+        <button type="button" class="link" onClick=${() => props.onSelect(entry.id)}>
+          #${entry.id} ${entry.request.name}
+          <span class=${`status ${entry.result?.status ?? "error"}`}>${entry.result?.status ?? entry.error?.code}</span>
+          <span class="hint">${entry.trigger} · ${new Date(entry.at).toLocaleTimeString()}</span>
+        </button>
+        <button type="button" class="small" data-replay=${entry.id} onClick=${() => props.onReplay(entry.id)}>replay</button>
+      </li>`,
+    )}
+  </ol>`
+}

@@ -1,0 +1,47 @@
+// One call's result as `tool-tester run` reports it: the model's view first, exactly as the model
+// reads it, then what opencode records on the tool part.
+import { api } from "./api.ts"
+import { html } from "./html.ts"
+import type { HistoryEntry } from "./types.ts"
+
+export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
+  const { result, error } = entry
+  const engine = entry.engine ? `${entry.engine.name} ${entry.engine.version}` : "no engine"
+  if (!result)
+    return html`<section class="result" data-testid="result">
+      <div class="status error">${error?.code ?? "ERROR"}</div>
+      <div class="problem" data-testid="result-error">${error?.message}</div>
+    </section>`
+  const rerouted = result.rerouted ? html`<span class="badge warn">rerouted to invalid</span>` : null
+  const repaired = result.repaired ? html`<span class="badge">name repaired to ${result.id}</span>` : null
+  return html`<section class="result" data-testid="result" data-call=${entry.id}>
+    <div class="result-head">
+      <span class=${`status ${result.status}`} data-testid="status">${result.status}</span>
+      <span class="title" data-testid="title">${result.title ?? "(no title)"}</span>
+      ${rerouted} ${repaired}
+      <span class="timing" data-testid="timing">${result.durationMs} ms · ${engine} · call #${entry.id} (${entry.trigger})</span>
+    </div>
+    ${result.error ? html`<div class="problem">${result.error.code}: ${result.error.message}</div>` : null}
+    <h3>What the model reads</h3>
+    ${
+      result.truncated
+        ? html`<div class="notice" data-testid="truncated">The output was truncated, as opencode truncates it.
+            ${result.outputPath ? html` The full output: <a href=${api.outputUrl(entry.id)} target="_blank" rel="noopener">saved file</a> (${result.outputPath}).` : null}</div>`
+        : null
+    }
+    <pre class="model-view" data-testid="model-view">${result.output}</pre>
+    ${section("Arguments the tool received", result.args)}
+    ${section("Metadata", result.metadata)}
+    ${result.attachments && result.attachments.length > 0 ? section("Attachments", result.attachments) : null}
+    ${result.asks.length > 0 ? section("ctx.ask records", result.asks) : null}
+    ${result.metadataCalls.length > 0 ? section("ctx.metadata records", result.metadataCalls) : null}
+    ${result.hookErrors && result.hookErrors.length > 0 ? section("Plugin event hook errors", result.hookErrors) : null}
+  </section>`
+}
+
+function section(title: string, value: unknown): unknown {
+  return html`<details open=${value !== null && value !== undefined}>
+    <summary>${title}</summary>
+    <pre class="code">${JSON.stringify(value ?? null, null, 2)}</pre>
+  </details>`
+}

@@ -1,0 +1,155 @@
+// A form built from the tool's JSON Schema (as the openai-compatible provider receives it): a
+// field per property, with enums as selects, numbers, booleans, arrays with add/remove, nested
+// objects, and optional fields that are left out of the call until switched on.
+import { html } from "./html.ts"
+import type { JsonSchema } from "./types.ts"
+
+type FieldProps = { schema: JsonSchema; value: unknown; onChange: (value: unknown) => void; path: string }
+
+/** The value a new field starts with: its default, else the empty value of its type. */
+export function initialValue(schema: JsonSchema): unknown {
+  const resolved = resolve(schema)
+  if (resolved.default !== undefined) return resolved.default
+  if (resolved.const !== undefined) return resolved.const
+  if (resolved.enum) return resolved.enum[0]
+  switch (typeOf(resolved)) {
+    case "object": {
+      const value: Record<string, unknown> = {}
+      for (const name of resolved.required ?? []) {
+        const property = resolved.properties?.[name]
+        if (property) value[name] = initialValue(property)
+      }
+      return value
+    }
+    case "array":
+      return []
+    case "boolean":
+      return false
+    case "number":
+    case "integer":
+      return 0
+    case "string":
+      return ""
+    default:
+      return null
+  }
+}
+
+export function SchemaField({ schema, value, onChange, path }: FieldProps): unknown {
+  const resolved = resolve(schema)
+  const type = typeOf(resolved)
+  const id = `field-${path}`
+  if (resolved.enum) {
+    const index = resolved.enum.indexOf(value)
+    return html`<select id=${id} data-field=${path} value=${String(index)}
+      onChange=${(event: Event) => onChange(resolved.enum![Number((event.target as HTMLSelectElement).value)])}>
+      ${resolved.enum.map((option, position) => html`<option value=${String(position)}>${JSON.stringify(option)}</option>`)}
+    </select>`
+  }
+  switch (type) {
+    case "boolean":
+      return html`<input id=${id} data-field=${path} type="checkbox" checked=${value === true}
+        onChange=${(event: Event) => onChange((event.target as HTMLInputElement).checked)} />`
+    case "number":
+    case "integer":
+      return html`<input id=${id} data-field=${path} type="number" step=${type === "integer" ? "1" : "any"}
+        min=${resolved.minimum} max=${resolved.maximum} value=${typeof value === "number" ? value : ""}
+        onInput=${(event: Event) => {
+          const text = (event.target as HTMLInputElement).value
+          onChange(text === "" ? undefined : Number(text))
+        }} />`
+    case "string":
+      return html`<input id=${id} data-field=${path} type="text" value=${typeof value === "string" ? value : ""}
+        onInput=${(event: Event) => onChange((event.target as HTMLInputElement).value)} />`
+    case "array":
+      return ArrayField({ schema: resolved, value, onChange, path })
+    case "object":
+      return ObjectField({ schema: resolved, value, onChange, path })
+    default:
+      return JsonField({ schema: resolved, value, onChange, path })
+  }
+}
+
+// --- internal ---
+
+function ObjectField({ schema, value, onChange, path }: FieldProps): unknown {
+  const object = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
+  const required = new Set(schema.required ?? [])
+  const properties = Object.entries(schema.properties ?? {})
+  if (properties.length === 0 && path !== "") return JsonField({ schema, value, onChange, path })
+  const set = (name: string, next: unknown) => {
+    const copy = { ...object }
+    if (next === undefined) delete copy[name]
+    else copy[name] = next
+    onChange(copy)
+  }
+  return html`<div class="object">
+    ${properties.map(([name, property]) => {
+      const fieldPath = path === "" ? name : `${path}.${name}`
+      const included = required.has(name) || name in object
+      return html`<div class="field" key=${name}>
+        <label for=${`field-${fieldPath}`}>
+          ${
+            required.has(name)
+              ? null
+              : html`<input type="checkbox" class="include" data-include=${fieldPath} title="send this optional field"
+                  checked=${included} onChange=${(event: Event) =>
+                    set(name, (event.target as HTMLInputElement).checked ? initialValue(property) : undefined)} />`
+          }
+          <span class="name">${name}</span>
+          <span class="type">${describe(property)}${required.has(name) ? "" : " (optional)"}</span>
+        </label>
+        ${property.description ? html`<div class="hint">${property.description}</div>` : null}
+        ${included ? html`<${SchemaField} schema=${property} value=${object[name]} path=${fieldPath} onChange=${(next: unknown) => set(name, next)} />` : null}
+      </div>`
+    })}
+  </div>`
+}
+
+function ArrayField({ schema, value, onChange, path }: FieldProps): unknown {
+  const items = Array.isArray(value) ? value : []
+  const itemSchema = schema.items ?? {}
+  return html`<div class="array">
+    ${items.map(
+      (item, index) => html`<div class="item" key=${index}>
+        <${SchemaField} schema=${itemSchema} value=${item} path=${`${path}.${index}`}
+          onChange=${(next: unknown) => onChange(items.map((old, position) => (position === index ? next : old)))} />
+        <button type="button" class="small" onClick=${() => onChange(items.filter((_, position) => position !== index))}>remove</button>
+      </div>`,
+    )}
+    <button type="button" class="small" data-add=${path} onClick=${() => onChange([...items, initialValue(itemSchema)])}>add item</button>
+  </div>`
+}
+
+/** A value the form cannot describe (a union, any): edited as JSON. */
+function JsonField({ value, onChange, path }: FieldProps): unknown {
+  return html`<textarea class="json" data-field=${path} rows="3"
+    onChange=${(event: Event) => {
+      try {
+        onChange(JSON.parse((event.target as HTMLTextAreaElement).value))
+      } catch {
+        // Kept as typed; the call is made with the last value that parsed.
+      }
+    }}>${JSON.stringify(value ?? null)}</textarea>`
+}
+
+/** A nullable type (anyOf [T, null]) is edited as T. */
+function resolve(schema: JsonSchema): JsonSchema {
+  const options = schema.anyOf?.filter((option) => option.type !== "null")
+  if (options?.length === 1) return { ...options[0], description: schema.description ?? options[0]!.description }
+  return schema
+}
+
+function typeOf(schema: JsonSchema): string | undefined {
+  if (Array.isArray(schema.type)) return schema.type.find((type) => type !== "null")
+  if (schema.type) return schema.type
+  if (schema.properties) return "object"
+  return undefined
+}
+
+function describe(schema: JsonSchema): string {
+  const resolved = resolve(schema)
+  if (resolved.enum) return resolved.enum.map((option) => JSON.stringify(option)).join(" | ")
+  const type = typeOf(resolved) ?? "any"
+  return type === "array" ? `${typeOf(resolved.items ?? {}) ?? "any"}[]` : type
+}

@@ -1,0 +1,101 @@
+import { spawn } from "node:child_process"
+import os from "node:os"
+import type { EngineChoice } from "../../engine/choose-engine.ts"
+import { chooseEngine, describeEngine, engineChoice } from "../../engine/choose-engine.ts"
+import { ToolTesterError } from "../../errors.ts"
+import type { CliIO } from "../_command.ts"
+import { LOAD_TIMEOUT_MS, PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
+import { EXIT_OK } from "../exit-codes.ts"
+import { runIsolated, startWorker } from "../isolate.ts"
+import type { DoctorPayload } from "../tasks/doctor-task.ts"
+
+const DEV_FLAGS = {
+  ...PROJECT_FLAGS,
+  port: { type: "string" },
+  "no-open": { type: "boolean" },
+} as const
+
+/**
+ * `tool-tester dev`: serves the inspector on 127.0.0.1, prints its URL (with this start's token)
+ * and opens it; reloads the project on every save until Ctrl-C.
+ */
+export async function devCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseFlags({ args: argv, options: DEV_FLAGS }, { command: "dev" })
+  const json = values.json === true
+  const input = projectInput(values, {}, io)
+  const port = portOf(values.port)
+  const engine = engineChoice({ engine: values.engine, env: io.env })
+  const chosen = await chooseEngine({
+    engine,
+    engineBinary: values["engine-binary"],
+    env: io.env,
+    directory: input.directory,
+  })
+  if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
+  const loadEngine: EngineChoice = chosen.selection.name
+  const engineBinary = chosen.selection.name === "bun" ? chosen.selection.location.binary : undefined
+  // Tools see process.cwd() = the project directory, as under opencode.
+  io.chdir(input.directory)
+  const { startInspector } = await import("../../inspector/server.ts")
+  const inspector = await startInspector({
+    directory: input.directory,
+    global: input.global,
+    plugins: input.plugins,
+    engine: loadEngine,
+    ...(engineBinary === undefined ? {} : { engineBinary }),
+    cwd: io.cwd,
+    ...(port === undefined ? {} : { port }),
+    // doctor runs in an engine of its own, as `tool-tester doctor` does: it needs the live tools.
+    diagnose: async () => {
+      const outcome = await runIsolated(
+        { command: "doctor", input: { ...input, cwd: io.cwd } },
+        { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
+        startWorker("doctor", chosen.selection),
+      )
+      return outcome.kind === "done" ? (outcome.payload as DoctorPayload).findings : []
+    },
+  })
+  const view = inspector.session.view()
+  if (json) io.write(`${JSON.stringify({ url: inspector.url, port: inspector.port, engine: view?.engine ?? null })}\n`)
+  else {
+    const engineLine = view?.engine ? describeEngine(view.engine) : (view?.error?.message ?? "")
+    io.write(`tool-tester dev: ${inspector.url}\n`)
+    io.writeError(`  ${input.directory}, engine ${engineLine}\n  reloads on save; Ctrl-C to stop\n`)
+  }
+  if (values["no-open"] !== true && !io.env["CI"]) openInBrowser(inspector.url)
+  await new Promise<void>((resolve) => {
+    const stop = io.onInterrupt(() => {
+      stop()
+      resolve()
+    })
+  })
+  await inspector.close()
+  return EXIT_OK
+}
+
+// --- internal ---
+
+function portOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const port = Number(value)
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new ToolTesterError("USAGE", `--port needs a port number from 0 to 65535, not "${value}"`)
+  return port
+}
+
+/** The system's way to open a URL; a machine without one (a server, a container) just prints it. */
+function openInBrowser(url: string): void {
+  const [command, ...args] =
+    os.platform() === "darwin"
+      ? ["open", url]
+      : os.platform() === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url]
+  try {
+    const child = spawn(command!, args, { stdio: "ignore", detached: true })
+    child.on("error", () => undefined)
+    child.unref()
+  } catch {
+    // Nothing to open it with: the URL is printed.
+  }
+}

@@ -1,0 +1,107 @@
+// The inspector's HTTP surface, as a Hono app: the page and its assets, the API the page calls,
+// and the event stream that carries every load and call to it. All behind the guard.
+import { Hono } from "hono"
+import { streamSSE } from "hono/streaming"
+import type { Asset } from "./assets.ts"
+import { guard } from "./security.ts"
+import type { CallRequest, InspectorEvent, InspectorSession } from "./session.ts"
+
+export type InspectorAppOptions = {
+  session: InspectorSession
+  assets: Map<string, Asset>
+  token: string
+  /** The port the server listens on (known once it listens). */
+  port: () => number
+}
+
+/** Every path is `/<token>/...`: the page at `/<token>/`, the API under `/<token>/api/`. */
+export function createInspectorApp(options: InspectorAppOptions): Hono {
+  const { session, assets, token } = options
+  const app = new Hono()
+  app.use("*", guard({ token, port: options.port }))
+  app.use("*", async (context, next) => {
+    await next()
+    context.header("Cache-Control", "no-store")
+    context.header("X-Content-Type-Options", "nosniff")
+    context.header("Referrer-Policy", "no-referrer")
+  })
+  const api = new Hono()
+
+  api.get("/project", (context) => context.json(session.view() ?? null))
+  api.get("/history", (context) => context.json(session.history()))
+  api.post("/call", async (context) => {
+    const request = callRequest(await context.req.json().catch(() => undefined))
+    if (!request)
+      return context.json({ error: { code: "USAGE", message: "a call needs a name and args or text" } }, 400)
+    return context.json(await session.call(request))
+  })
+  api.post("/history/:id/replay", async (context) => {
+    const replayed = session.replay(Number(context.req.param("id")))
+    if (!replayed) return context.json({ error: { code: "USAGE", message: "no such call in the history" } }, 404)
+    return context.json(await replayed)
+  })
+  api.post("/reload", async (context) => {
+    await session.reload()
+    return context.json(session.view() ?? null)
+  })
+  api.get("/history/:id/output", (context) => {
+    const output = session.savedOutput(Number(context.req.param("id")))
+    if (output === undefined) return context.text("no saved output for this call", 404)
+    return context.text(output)
+  })
+  api.get("/events", (context) =>
+    streamSSE(context, async (stream) => {
+      const queue: InspectorEvent[] = []
+      let wake: (() => void) | undefined
+      const unsubscribe = session.subscribe((event) => {
+        queue.push(event)
+        wake?.()
+      })
+      stream.onAbort(() => {
+        unsubscribe()
+        wake?.()
+      })
+      // The state as it is now, so a page that (re)connects needs nothing else.
+      await stream.writeSSE({
+        event: "hello",
+        data: JSON.stringify({ view: session.view() ?? null, history: session.history() }),
+      })
+      while (!stream.aborted && !stream.closed) {
+        const event = queue.shift()
+        if (event) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) })
+          continue
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve
+        })
+        wake = undefined
+      }
+    }),
+  )
+  app.route(`/${token}/api`, api)
+
+  app.get(`/${token}/*`, (context) => {
+    const wanted = context.req.path.slice(token.length + 2) || "index.html"
+    const asset = assets.get(wanted)
+    if (!asset) return context.text("not found", 404)
+    if (wanted === "index.html") context.header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    return context.body(asset.body as Uint8Array<ArrayBuffer>, 200, { "Content-Type": asset.type })
+  })
+  return app
+}
+
+// --- internal ---
+
+/** The page runs only its own scripts and styles, talks only to this server, and cannot be framed. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+function callRequest(body: unknown): CallRequest | undefined {
+  if (typeof body !== "object" || body === null) return undefined
+  const { name, form, args, text } = body as Record<string, unknown>
+  if (typeof name !== "string" || name === "") return undefined
+  if (form === "raw" && typeof text === "string") return { name, form, text }
+  if (form === "args") return { name, form, args }
+  return undefined
+}

@@ -1,0 +1,139 @@
+// What the page shows of a loaded project: the tools in the order opencode offers them, each with
+// where it comes from, what it overrides, its load diagnostics and doctor findings, and its schema
+// as each provider receives it (after opencode's fixes for that provider's model).
+import path from "node:path"
+import type { Finding } from "../doctor/finding.ts"
+import type { EngineInfo } from "../engine/choose-engine.ts"
+import type { LintFinding } from "../lint/lint.ts"
+import { lintSchemas } from "../lint/lint.ts"
+import type { LintProvider } from "../lint/providers.ts"
+import { LINT_PROVIDERS } from "../lint/providers.ts"
+import type { ListedTool } from "../list-tools.ts"
+import { getToolSchemas, listTools } from "../list-tools.ts"
+import type { Diagnostic, ToolProject } from "../load-tools.ts"
+import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+
+/** The providers shown side by side, each with the one model the provider lint builds its request for. */
+export const INSPECTOR_PROVIDERS = ["openai-compatible", "openai", "anthropic", "google", "moonshot"] as const
+
+export type ProviderView = {
+  name: LintProvider
+  label: string
+  model: { npm: string; providerID: string; modelID: string }
+}
+
+export type ToolView = ListedTool & {
+  description?: string
+  /** The files of earlier tools with this id that this one replaces. */
+  replaces: string[]
+  diagnostics: Diagnostic[]
+  /** doctor's findings for this tool's file, and what each provider rejects of its schema. */
+  findings: Array<Finding | LintFinding>
+}
+
+export type ProjectView = {
+  /** Counts loads: a call's result names the load it ran in. */
+  generation: number
+  engine: EngineInfo | undefined
+  directory: string
+  loadMs: number
+  /** Why the project could not be loaded at all (an opencode.json that cannot be parsed, no Bun). */
+  error?: { code: string; message: string }
+  tools: ToolView[]
+  /** Diagnostics and findings that belong to no offered tool (a file that failed to import, say). */
+  problems: Array<Diagnostic | Finding>
+  providers: ProviderView[]
+  /** Per provider: the tools' schemas by id, or why opencode could not build the list. */
+  schemas: Record<string, { tools: Record<string, ToolSchema> } | { error: { code: string; message: string } }>
+  /** False until doctor's findings arrived (they are computed after the tools are shown). */
+  diagnosed: boolean
+}
+
+/** The view of a project that loaded. */
+export async function projectView(
+  project: ToolProject,
+  context: { generation: number; loadMs: number },
+): Promise<ProjectView> {
+  const tools: ToolView[] = listTools(project).map((listed) => {
+    const loaded = listed.source === "builtin" ? undefined : project.tools.find((tool) => offered(tool, listed))
+    const view: ToolView = { ...listed, replaces: [], diagnostics: [], findings: [] }
+    if (loaded) view.description = loaded.description
+    view.replaces = project.tools
+      .filter((tool) => tool.id === listed.id && tool !== loaded && tool.overriddenBy !== undefined)
+      .map((tool) => tool.file)
+    if (listed.file !== undefined) view.diagnostics = project.diagnostics.filter((item) => item.file === listed.file)
+    return view
+  })
+  const claimed = new Set(tools.flatMap((tool) => tool.diagnostics))
+  const providers = INSPECTOR_PROVIDERS.map((name) => ({ name, ...LINT_PROVIDERS[name] }))
+  const schemas: ProjectView["schemas"] = {}
+  const results = await Promise.all(providers.map((provider) => getToolSchemas(project, { model: provider.model })))
+  for (const [index, provider] of providers.entries()) {
+    const result = results[index]!
+    if (!result.success) {
+      schemas[provider.name] = { error: { code: result.error.code, message: result.error.message } }
+      continue
+    }
+    schemas[provider.name] = { tools: Object.fromEntries(result.value.map((schema) => [schema.name, schema])) }
+    for (const finding of lintSchemas(provider.name, result.value, { toolCount: tools.length }))
+      tools.find((tool) => tool.id === finding.tool)?.findings.push(finding)
+  }
+  return {
+    generation: context.generation,
+    engine: project.engine,
+    directory: project.directory,
+    loadMs: context.loadMs,
+    tools,
+    problems: project.diagnostics.filter((item) => !claimed.has(item)),
+    providers,
+    schemas,
+    diagnosed: false,
+  }
+}
+
+/** The view of a project that could not be loaded. */
+export function failedView(
+  directory: string,
+  error: { code: string; message: string },
+  context: { generation: number; loadMs: number },
+): ProjectView {
+  return {
+    generation: context.generation,
+    engine: undefined,
+    directory,
+    loadMs: context.loadMs,
+    error,
+    tools: [],
+    problems: [],
+    providers: INSPECTOR_PROVIDERS.map((name) => ({ name, ...LINT_PROVIDERS[name] })),
+    schemas: {},
+    diagnosed: true,
+  }
+}
+
+/** Adds doctor's findings: each to the tools of its file, the rest to the project's problems. */
+export function withFindings(view: ProjectView, findings: Finding[], cwd: string): ProjectView {
+  // A load diagnostic and doctor's finding for it say the same: keep doctor's.
+  const tools = view.tools.map((tool) => ({
+    ...tool,
+    diagnostics: [],
+    findings: [
+      ...findings.filter((finding) => finding.file !== null && path.resolve(cwd, finding.file) === tool.file),
+      ...tool.findings,
+    ],
+  }))
+  const files = new Set(view.tools.flatMap((tool) => (tool.file === undefined ? [] : [tool.file])))
+  const rest = findings.filter((finding) => finding.file === null || !files.has(path.resolve(cwd, finding.file)))
+  return { ...view, tools, problems: rest, diagnosed: true }
+}
+
+// --- internal ---
+
+function offered(tool: ToolProject["tools"][number], listed: ListedTool): boolean {
+  return (
+    tool.id === listed.id &&
+    tool.file === listed.file &&
+    tool.overriddenBy === undefined &&
+    tool.export === listed.export
+  )
+}

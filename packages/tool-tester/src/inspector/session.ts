@@ -1,0 +1,271 @@
+// One inspected project over time: loaded, shown, called, and loaded again on every save, with the
+// last call re-run so the page shows what the edit changed. Everything the page sees arrives as
+// an event; the HTTP layer only forwards them.
+import { readFileSync } from "node:fs"
+import { configDirectories } from "../discovery/config-dirs.ts"
+import { findWorktree } from "../discovery/worktree.ts"
+import type { Finding } from "../doctor/finding.ts"
+import type { EngineChoice } from "../engine/choose-engine.ts"
+import { ToolTesterError } from "../errors.ts"
+import type { ToolProject } from "../load-tools.ts"
+import { loadTools } from "../load-tools.ts"
+import type { RunResult } from "../run-tool.ts"
+import { callTool, closeProject, runTool } from "../run-tool.ts"
+import type { ProjectView } from "./project-view.ts"
+import { failedView, projectView, withFindings } from "./project-view.ts"
+import { watchProject, watchTargets } from "./watch-project.ts"
+
+export type InspectorOptions = {
+  directory: string
+  /** False leaves out the user-level config folders (--no-global). */
+  global?: boolean
+  plugins?: string[]
+  engine?: EngineChoice
+  engineBinary?: string
+  /** Paths in findings are relative to it. */
+  cwd: string
+  /** How long one call may run. Default 60 s. */
+  timeoutMs?: number
+  /**
+   * doctor's findings for the project. The CLI runs doctor in an engine of its own (under the bun
+   * engine the tools live in Bun, where doctor must look at them). Default: none.
+   */
+  diagnose?: (project: ToolProject) => Promise<Finding[]>
+  /** Reload on save. Default true. */
+  watch?: boolean
+}
+
+/** A call as the page asks for it: parsed arguments, or the raw text a model sent (through opencode's repair). */
+export type CallRequest = { name: string } & ({ form: "args"; args: unknown } | { form: "raw"; text: string })
+
+export type HistoryEntry = {
+  id: number
+  at: string
+  /** What made the call: the page, a replay of an earlier one, or a save. */
+  trigger: "run" | "replay" | "reload"
+  request: CallRequest
+  /** The load it ran in (ProjectView.generation). */
+  generation: number
+  engine: ProjectView["engine"]
+  result?: RunResult
+  /** Why there is no result: the project did not load, or the engine failed. */
+  error?: { code: string; message: string }
+}
+
+export type InspectorEvent =
+  | { type: "project"; view: ProjectView }
+  | { type: "reloading"; files: string[] }
+  | { type: "call"; entry: HistoryEntry }
+
+/** History kept for replay; older calls are dropped. */
+const HISTORY_LIMIT = 100
+
+export class InspectorSession {
+  readonly #options: InspectorOptions
+  #project: ToolProject | undefined
+  #view: ProjectView | undefined
+  #loadError: { code: string; message: string } | undefined
+  #generation = 0
+  #history: HistoryEntry[] = []
+  #nextId = 1
+  #lastRequest: CallRequest | undefined
+  #listeners = new Set<(event: InspectorEvent) => void>()
+  #stopWatching: (() => void) | undefined
+  #loading: Promise<void> | undefined
+  #again: string[] | undefined
+  #closed = false
+
+  constructor(options: InspectorOptions) {
+    this.#options = options
+  }
+
+  /** Loads the project and starts watching it. */
+  async start(): Promise<void> {
+    await this.#show(await this.#load())
+    if (this.#options.watch === false) return
+    const directory = this.#options.directory
+    const folders = configDirectories({
+      directory,
+      worktree: findWorktree(directory),
+      global: this.#options.global ?? true,
+    })
+    this.#stopWatching = watchProject(
+      watchTargets({ directory, configDirectories: folders, configFiles: this.#project?.configFiles ?? [] }),
+      (files) => void this.reload(files),
+    )
+  }
+
+  view(): ProjectView | undefined {
+    return this.#view
+  }
+
+  history(): HistoryEntry[] {
+    return this.#history
+  }
+
+  entry(id: number): HistoryEntry | undefined {
+    return this.#history.find((entry) => entry.id === id)
+  }
+
+  subscribe(listener: (event: InspectorEvent) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** Runs a call and records it; the result is also sent as an event. */
+  async call(request: CallRequest, trigger: HistoryEntry["trigger"] = "run"): Promise<HistoryEntry> {
+    if (trigger !== "reload") this.#lastRequest = request
+    const entry: HistoryEntry = {
+      id: this.#nextId++,
+      at: new Date().toISOString(),
+      trigger,
+      request,
+      generation: this.#generation,
+      engine: this.#project?.engine ?? this.#view?.engine,
+    }
+    const project = this.#project
+    if (!project) entry.error = this.#loadError ?? { code: "ENGINE_FAILED", message: "the project is not loaded" }
+    else {
+      try {
+        entry.result = await this.#run(project, request)
+      } catch (error) {
+        entry.error = errorOf(error)
+      }
+    }
+    this.#history.push(entry)
+    if (this.#history.length > HISTORY_LIMIT) this.#history.shift()
+    this.#emit({ type: "call", entry })
+    return entry
+  }
+
+  /** Runs an earlier call again, as it was made. */
+  replay(id: number): Promise<HistoryEntry> | undefined {
+    const entry = this.entry(id)
+    return entry ? this.call(entry.request, "replay") : undefined
+  }
+
+  /** The full output a truncated call saved, when that call is in the history. */
+  savedOutput(id: number): string | undefined {
+    const path = this.entry(id)?.result?.outputPath
+    if (path === undefined) return undefined
+    try {
+      return readFileSync(path, "utf8")
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Loads the project again (a save), then re-runs the last call. Saves during a reload are batched into one more. */
+  async reload(files: string[] = []): Promise<void> {
+    if (this.#closed) return
+    if (this.#loading) {
+      this.#again = [...(this.#again ?? []), ...files]
+      return this.#loading
+    }
+    this.#emit({ type: "reloading", files })
+    this.#loading = (async () => {
+      const loaded = await this.#load()
+      // The call first: its result is what the author waits for; the tool list follows.
+      const last = this.#lastRequest
+      await Promise.all([this.#show(loaded), last && !this.#closed ? this.call(last, "reload") : undefined])
+    })()
+    try {
+      await this.#loading
+    } finally {
+      this.#loading = undefined
+    }
+    const again = this.#again
+    this.#again = undefined
+    if (again) await this.reload(again)
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    this.#stopWatching?.()
+    this.#listeners.clear()
+    await this.#loading?.catch(() => undefined)
+    if (this.#project) closeProject(this.#project)
+    this.#project = undefined
+  }
+
+  // --- internal ---
+
+  /** Loads the project (again); the previous engine ends once the new one answers. */
+  async #load(): Promise<{ generation: number; loadMs: number; error?: { code: string; message: string } }> {
+    const generation = ++this.#generation
+    const startedAt = performance.now()
+    const previous = this.#project
+    let error: { code: string; message: string } | undefined
+    try {
+      this.#project = await loadTools({
+        directory: this.#options.directory,
+        global: this.#options.global ?? true,
+        plugins: this.#options.plugins ?? [],
+        ...(this.#options.engine === undefined ? {} : { engine: this.#options.engine }),
+        ...(this.#options.engineBinary === undefined ? {} : { engineBinary: this.#options.engineBinary }),
+      })
+    } catch (thrown) {
+      this.#project = undefined
+      error = errorOf(thrown)
+    }
+    if (previous) closeProject(previous)
+    this.#loadError = error
+    const loadMs = Math.round(performance.now() - startedAt)
+    return error ? { generation, loadMs, error } : { generation, loadMs }
+  }
+
+  /** Builds the page's view of the load and sends it; doctor's findings follow when they arrive. */
+  async #show(loaded: {
+    generation: number
+    loadMs: number
+    error?: { code: string; message: string }
+  }): Promise<void> {
+    const project = this.#project
+    let view: ProjectView
+    if (!project || loaded.error)
+      view = failedView(
+        this.#options.directory,
+        loaded.error ?? { code: "ENGINE_FAILED", message: "the project is not loaded" },
+        loaded,
+      )
+    else {
+      try {
+        view = await projectView(project, loaded)
+      } catch (error) {
+        view = failedView(this.#options.directory, errorOf(error), loaded)
+      }
+    }
+    if (loaded.generation !== this.#generation) return
+    this.#view = view
+    this.#emit({ type: "project", view })
+    if (project && !loaded.error) this.#diagnoseLater(project, loaded.generation)
+  }
+
+  async #run(project: ToolProject, request: CallRequest): Promise<RunResult> {
+    const options = { timeoutMs: this.#options.timeoutMs ?? 60_000 }
+    if (request.form === "raw") return callTool(project, { name: request.name, rawArguments: request.text }, options)
+    return runTool(project, request.name, request.args, options)
+  }
+
+  #diagnoseLater(project: ToolProject, generation: number): void {
+    const diagnose = this.#options.diagnose
+    if (!diagnose) return
+    diagnose(project).then(
+      (findings) => {
+        if (generation !== this.#generation || !this.#view || this.#closed) return
+        this.#view = withFindings(this.#view, findings, this.#options.cwd)
+        this.#emit({ type: "project", view: this.#view })
+      },
+      () => undefined,
+    )
+  }
+
+  #emit(event: InspectorEvent): void {
+    for (const listener of this.#listeners) listener(event)
+  }
+}
+
+function errorOf(error: unknown): { code: string; message: string } {
+  if (ToolTesterError.isInstance(error)) return { code: error.code, message: error.message }
+  return { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) }
+}
