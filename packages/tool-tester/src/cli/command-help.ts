@@ -154,7 +154,11 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "A turn has `calls` (sent as one parallel batch), `text`, or both; a call has `tool` and `args` (an object)\n" +
       "or `rawArgs` (text sent as it is), and an optional `id`. A bare list of turns works too.",
     options: [
-      ["--script FILE", "The script: the JSON file of the model's turns (required)"],
+      ["--script FILE", "The script: the JSON file of the model's turns (required, except with --init)"],
+      [
+        "--init",
+        "Write a starter script instead (to --script FILE, default e2e.json): one call to each tool, example arguments",
+      ],
       [
         "--opencode PATH",
         "The opencode binary to run (default: opencode-ai's platform package from the project or tool-tester, else opencode on PATH)",
@@ -173,6 +177,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       help,
     ],
     examples: [
+      "tool-tester e2e --init",
       "tool-tester e2e --script weather.e2e.json",
       "tool-tester e2e --script weather.e2e.json --opencode-version 1.18.34 --provider openai --json",
     ],

@@ -26,6 +26,7 @@ const E2E_FLAGS = {
   config: { type: "string" },
   timeout: { type: "string" },
   json: { type: "boolean" },
+  init: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const
 
@@ -37,8 +38,12 @@ const E2E_FLAGS = {
 export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags({ args: argv, options: E2E_FLAGS }, { command: "e2e" })
   const json = values.json === true
+  if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
   if (values.script === undefined)
-    throw new ToolTesterError("USAGE", "e2e needs --script SCRIPT.json (the model's turns)")
+    throw new ToolTesterError(
+      "USAGE",
+      "e2e needs --script SCRIPT.json (the model's turns); tool-tester e2e --init writes a starter script",
+    )
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }

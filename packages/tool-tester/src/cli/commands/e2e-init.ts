@@ -1,0 +1,68 @@
+import { existsSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { starterScript } from "../../e2e/starter-script.ts"
+import { ToolTesterError } from "../../errors.ts"
+import { getToolSchemas } from "../../list-tools.ts"
+import { loadTools } from "../../load-tools.ts"
+import { closeProject } from "../../run-tool.ts"
+import type { CliIO } from "../_command.ts"
+import { EXIT_OK } from "../exit-codes.ts"
+import { projectDirectory } from "../project-directory.ts"
+
+/** The default file `e2e --init` writes, in the working folder. */
+export const STARTER_SCRIPT_FILE = "e2e.json"
+
+/**
+ * `tool-tester e2e --init [--script FILE]`: writes a starter script that calls each custom and
+ * plugin tool once. Never overwrites a file; writes nothing when a tool file fails to load.
+ */
+export async function writeStarterScript(
+  values: {
+    dir?: string | undefined
+    plugin?: string[] | undefined
+    script?: string | undefined
+    json?: boolean | undefined
+  },
+  io: CliIO,
+): Promise<number> {
+  const json = values.json === true
+  const file = path.resolve(io.cwd, values.script ?? STARTER_SCRIPT_FILE)
+  if (existsSync(file)) {
+    throw new ToolTesterError("USAGE", `${file} exists already: give --script another file name, or remove it first`, {
+      data: { file },
+    })
+  }
+  const project = projectDirectory(io.cwd, values.dir)
+  if (project.notice && !json) io.writeError(`${project.notice}\n`)
+  const plugins = (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec))
+  // No global tools: e2e runs opencode with a home of its own.
+  const loaded = await loadTools({ directory: project.directory, plugins, global: false })
+  try {
+    const failed = loaded.diagnostics.find((diagnostic) => diagnostic.severity === "error")
+    if (failed) {
+      const code = failed.code === "IGNORED_EXPORT" || failed.code === "NO_TOOLS" ? "IMPORT_FAILED" : failed.code
+      throw new ToolTesterError(code, `${failed.message}; fix it first (no script written)`)
+    }
+    const schemas = await getToolSchemas(loaded)
+    if (!schemas.success) throw schemas.error
+    if (schemas.value.length === 0) {
+      throw new ToolTesterError(
+        "USAGE",
+        `no custom or plugin tool in ${project.directory}: nothing to script (add one with npm create tool)`,
+      )
+    }
+    const script = starterScript(schemas.value)
+    writeFileSync(file, `${JSON.stringify(script, null, 2)}\n`, { flag: "wx" })
+    const tools = schemas.value.map((schema) => schema.name)
+    const shown = path.relative(io.cwd, file) || file
+    if (json) io.write(`${JSON.stringify({ script: file, tools })}\n`)
+    else {
+      io.write(
+        `Wrote ${shown}: one call to each of ${tools.join(", ")}, with example arguments to edit.\nRun it: tool-tester e2e --script ${shown}\n`,
+      )
+    }
+    return EXIT_OK
+  } finally {
+    closeProject(loaded)
+  }
+}
