@@ -19,7 +19,7 @@ import { runIsolated } from "../isolate.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
 import type { RunJson, RunPayload } from "../tasks/run-task.ts"
-import type { RunArgs } from "../worker-protocol.ts"
+import type { RunArgs, RunInput } from "../worker-protocol.ts"
 
 /** Default `--timeout`: how long the tool may run (and, separately, how long loading may take). */
 export const DEFAULT_TIMEOUT_MS = 60_000
@@ -37,6 +37,7 @@ const RUN_FLAGS = {
   "max-bytes": { type: "string" },
   timeout: { type: "string" },
   "data-dir": { type: "string" },
+  watch: { type: "boolean" },
 } as const
 
 /**
@@ -68,6 +69,20 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedWork
   }
   // Tools see process.cwd() = the project directory, as under opencode.
   io.chdir(input.directory)
+  const exitCode = await runAndReport(io, json, input, worker)
+  if (values.watch !== true) return exitCode
+  // --watch: the same call again on every save, each in a fresh engine, until Ctrl-C.
+  const { watchRuns } = await import("../run-watch.ts")
+  return watchRuns(
+    io,
+    { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode },
+    (next) => runAndReport(io, json, input, next),
+  )
+}
+
+/** One run, reported: what the model reads, then the verdict as the exit code. */
+async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: StartedWorker): Promise<number> {
+  const { timeoutMs } = input
   // Loading gets its own bound: a short --timeout is about the tool, not about importing files.
   const loadTimeoutMs = Math.max(LOAD_TIMEOUT_MS, timeoutMs)
   const outcome = await runIsolated(

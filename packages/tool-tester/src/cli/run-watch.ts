@@ -1,0 +1,72 @@
+// `tool-tester run NAME ... --watch`: after the first run, the same call again on every save of
+// the project's tool, plugin and config files (the inspector's watcher), each in a fresh engine,
+// so the edit is what runs. Ends on Ctrl-C with the last run's exit code.
+import path from "node:path"
+import { configDirectories } from "../discovery/config-dirs.ts"
+import { findWorktree } from "../discovery/worktree.ts"
+import { chooseEngine } from "../engine/choose-engine.ts"
+import { watchProject, watchTargets } from "../inspector/watch-project.ts"
+import type { CliIO } from "./_command.ts"
+import type { StartedWorker } from "./isolate.ts"
+import { startWorker } from "./isolate.ts"
+import type { RunInput } from "./worker-protocol.ts"
+
+export async function watchRuns(
+  io: CliIO,
+  options: {
+    input: RunInput
+    json: boolean
+    engine: string | undefined
+    engineBinary: string | undefined
+    /** The first run's exit code. */
+    exitCode: number
+  },
+  run: (worker: StartedWorker) => Promise<number>,
+): Promise<number> {
+  const { directory, global } = options.input
+  const chosen = await chooseEngine({
+    engine: options.engine,
+    engineBinary: options.engineBinary,
+    env: io.env,
+    directory,
+  })
+  let exitCode = options.exitCode
+  let running: Promise<void> | undefined
+  let again: string[] | undefined
+  const rerun = async (files: string[]): Promise<void> => {
+    if (running) {
+      again = [...(again ?? []), ...files]
+      return
+    }
+    if (!options.json) io.writeError(`\n--- ${describe(files, io.cwd)} changed: running again ---\n`)
+    running = run(startWorker("run", chosen.selection)).then((code) => {
+      exitCode = code
+    })
+    await running
+    running = undefined
+    const pending = again
+    again = undefined
+    if (pending) await rerun(pending)
+  }
+  const folders = configDirectories({ directory, worktree: findWorktree(directory), env: io.env, global })
+  const stop = watchProject(watchTargets({ directory, configDirectories: folders, configFiles: [] }), (files) => {
+    void rerun(files)
+  })
+  if (!options.json) io.writeError("watching the tool, plugin and config files; Ctrl-C to stop\n")
+  await new Promise<void>((resolve) => {
+    const stopListening = io.onInterrupt(() => {
+      stopListening()
+      resolve()
+    })
+  })
+  stop()
+  await running
+  return exitCode
+}
+
+// --- internal ---
+
+function describe(files: string[], cwd: string): string {
+  const names = [...new Set(files)].map((file) => path.relative(cwd, file) || file)
+  return names.length > 2 ? `${names.slice(0, 2).join(", ")} and ${names.length - 2} more` : names.join(", ")
+}
