@@ -62,3 +62,32 @@ export type FindingCode =
   | "BUILTIN_OVERRIDE"
   /** The tools' zod schemas come from more than one copy of zod. */
   | "SECOND_ZOD_COPY"
+  // preflight: a plugin package as npm packs it and opencode installs it.
+  /** preflight: `npm pack` (or `pnpm pack`) failed, so there is no tarball to check. */
+  | "PACK_FAILED"
+  /** preflight: `workspace:` / `catalog:` versions with no pnpm to pack them: npm ships them as they are and cannot install them. */
+  | "WORKSPACE_PROTOCOL"
+  /** preflight: the entry opencode reads (exports["./server"], main, module, index file) is not in the tarball, or there is none. */
+  | "ENTRY_NOT_PACKED"
+  /** preflight: a module of the package imports a relative file that is not in the tarball. */
+  | "FILE_NOT_PACKED"
+  /** preflight: a built file in the tarball is older than its TypeScript source. */
+  | "STALE_BUILD"
+  /** preflight: the entry imports a package (such as @opencode-ai/plugin) that is only in devDependencies: users do not get it. */
+  | "DEV_DEPENDENCY_AT_RUNTIME"
+  /** preflight: the entry imports a package that package.json does not declare. */
+  | "UNDECLARED_DEPENDENCY"
+  /** preflight: `engines.opencode` is not a range, or leaves out the opencode version tool-tester follows: opencode does not load the plugin. */
+  | "ENGINES_OPENCODE"
+  /** preflight: what publint says about the packed package.json and files. */
+  | "PUBLINT"
+  /** preflight: what arethetypeswrong says about the tarball's types (ES module resolution). */
+  | "TYPES_WRONG"
+  /** preflight: npm cannot install the tarball, as opencode would. */
+  | "INSTALL_FAILED"
+  /** preflight: the installed plugin loads but offers no tool. */
+  | "PLUGIN_NO_TOOLS"
+  /** preflight: a tool called once with arguments that fit its schema returned what opencode cannot send, ended the process, or timed out. */
+  | "SMOKE_RUN_FAILED"
+  /** preflight --e2e: the real opencode did not offer a tool, failed, or sent no result for a call. */
+  | "E2E_FAILED"

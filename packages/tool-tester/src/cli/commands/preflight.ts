@@ -1,0 +1,130 @@
+import { existsSync, statSync } from "node:fs"
+import path from "node:path"
+import { terminalSafe } from "../../_terminal-safe.ts"
+import { testedOpencodeVersion } from "../../e2e/opencode-binary.ts"
+import { chooseEngine } from "../../engine/choose-engine.ts"
+import { ToolTesterError } from "../../errors.ts"
+import type { E2ESummary, SmokeRun } from "../../preflight/load-installed.ts"
+import { loadInstalled } from "../../preflight/load-installed.ts"
+import type { PreflightReport } from "../../preflight/preflight.ts"
+import { preflight } from "../../preflight/preflight.ts"
+import { bold, cyan, dim, green, red } from "../_color.ts"
+import type { CliIO, EngineReport } from "../_command.ts"
+import { exitForProblems, parseFlags } from "../_command.ts"
+import { silentProgress, terminalProgress } from "../progress-line.ts"
+import { formatEngine, formatFindings } from "../report.ts"
+
+const PREFLIGHT_FLAGS = {
+  e2e: { type: "boolean" },
+  timeout: { type: "string" },
+  engine: { type: "string" },
+  "engine-binary": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const
+
+const DEFAULT_CALL_TIMEOUT_MS = 10_000
+
+/**
+ * `tool-tester preflight [DIR]`: the plugin package in DIR packed as npm publishes it, installed as
+ * opencode installs a plugin named in opencode.json, loaded by name from there and each tool called
+ * once; every reason users would get no tools (or broken ones) is a finding. Exit 3 when one is an error.
+ */
+export async function preflightCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(
+    { args: argv, options: PREFLIGHT_FLAGS, allowPositionals: true },
+    { command: "preflight" },
+  )
+  const json = values.json === true
+  if (positionals.length > 1)
+    throw new ToolTesterError("USAGE", `preflight takes one package folder, not ${positionals.length}`)
+  const directory = path.resolve(io.cwd, positionals[0] ?? ".")
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the plugin package's folder`, {
+      data: { directory },
+    })
+  }
+  const timeoutMs = positiveInteger(values.timeout) ?? DEFAULT_CALL_TIMEOUT_MS
+  const chosen = await chooseEngine({
+    engine: values.engine,
+    engineBinary: values["engine-binary"],
+    env: io.env,
+    directory,
+  })
+  if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
+  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
+  let engine: EngineReport | undefined
+  let report: PreflightReport
+  try {
+    report = await preflight({
+      directory,
+      env: io.env,
+      opencodeVersion: testedOpencodeVersion,
+      onStep: progress.phase,
+      loadInstalled: async (installed) => {
+        const loaded = await loadInstalled(installed, {
+          selection: chosen.selection,
+          timeoutMs,
+          e2e: values.e2e === true,
+          onStep: progress.phase,
+        })
+        engine = loaded.engine
+        return loaded
+      },
+    })
+  } finally {
+    progress.done()
+  }
+  if (json) io.write(`${JSON.stringify({ ...report, engine: engine?.info ?? null })}\n`)
+  else {
+    io.write(formatReport(report, io.cwd))
+    if (engine) io.writeError(formatEngine(engine))
+  }
+  return exitForProblems(io, json, report.findings)
+}
+
+// --- internal ---
+
+function formatReport(report: PreflightReport, cwd: string): string {
+  const { package: packed } = report
+  const lines: string[] = []
+  const name = packed.name === null ? "(no name)" : `${packed.name}${packed.version ? `@${packed.version}` : ""}`
+  lines.push(`${bold(cyan(terminalSafe(name)))}  ${dim(terminalSafe(packed.directory))}`)
+  if (packed.packer) {
+    lines.push(
+      `${dim("packed ")} ${packed.files.length} files with ${packed.packer}: ${terminalSafe(shortList(packed.files))}`,
+    )
+  }
+  if (packed.entry) lines.push(`${dim("entry  ")} ${terminalSafe(packed.entry.file)} ${dim(`(${packed.entry.field})`)}`)
+  if (report.tools.length > 0) lines.push(`${dim("tools  ")} ${terminalSafe(report.tools.join(", "))}`)
+  for (const run of report.runs as SmokeRun[]) {
+    const status =
+      run.status === "completed" ? green("completed") : red(`error${run.error ? ` ${run.error.code}` : ""}`)
+    const args = JSON.stringify(run.args) ?? "undefined"
+    lines.push(
+      `${dim("call   ")} ${terminalSafe(run.tool)} ${dim(terminalSafe(args.length > 80 ? `${args.slice(0, 77)}...` : args))} ${status}`,
+    )
+  }
+  const e2e = report.e2e as E2ESummary | undefined
+  for (const call of e2e?.calls ?? []) {
+    const status = call.status === "completed" ? green("completed") : red(call.status ?? "no result")
+    lines.push(`${dim("opencode")} ${terminalSafe(call.tool)} ${status}`)
+  }
+  lines.push("")
+  const findings = formatFindings(report.findings, { files: packed.files.length, tools: report.tools.length }, cwd)
+  return `${lines.join("\n")}\n${findings.replace(/\(\d+ tool files?, /, `(${packed.files.length} packed files, `)}`
+}
+
+function shortList(files: string[]): string {
+  const shown = files.slice(0, 6).join(", ")
+  return files.length > 6 ? `${shown}, ... (${files.length - 6} more)` : shown
+}
+
+function positiveInteger(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!/^\d+$/.test(value.trim()) || number <= 0) {
+    throw new ToolTesterError("USAGE", `--timeout needs a positive whole number of milliseconds, not "${value}"`)
+  }
+  return number
+}

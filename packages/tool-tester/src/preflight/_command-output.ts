@@ -1,0 +1,54 @@
+// Runs npm or pnpm for preflight and keeps what it printed, for the finding that names a failure.
+import { spawn } from "node:child_process"
+
+export type CommandOutput = { exitCode: number; stdout: string; stderr: string }
+
+/**
+ * Runs `command args` in `cwd` and resolves with its exit code and output (never rejects: a
+ * command that cannot start exits 127 with the reason on stderr).
+ */
+export function commandOutput(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<CommandOutput> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: childEnv(options.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    child.on("error", (error) => resolve({ exitCode: 127, stdout, stderr: `${stderr}${error.message}` }))
+    child.on("close", (code) => resolve({ exitCode: code ?? 1, stdout, stderr }))
+  })
+}
+
+/** The last lines of what a command printed, for a one-line message. */
+export function lastLines(output: CommandOutput, count = 3): string {
+  const lines = `${output.stderr}\n${output.stdout}`
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+  return lines.slice(-count).join(" / ")
+}
+
+// --- internal ---
+
+/**
+ * The environment without what an outer npm or pnpm run passes down and would change the result:
+ * `npm publish --dry-run` running preflight in prepublishOnly sets npm_config_dry_run, which would
+ * make the pack write no tarball.
+ */
+function childEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) continue
+    if (/^npm_config_(dry_run|dry-run|global|prefix|workspaces?|include_workspace_root)$/i.test(key)) continue
+    kept[key] = value
+  }
+  return kept
+}

@@ -1,0 +1,51 @@
+// The tarball installed as opencode installs a plugin named in the "plugin" list of opencode.json:
+// with npm, into a fresh folder of its own (opencode's is <cache>/opencode/packages/<name>@latest),
+// which brings the package's dependencies and peers but never its devDependencies. That folder is
+// also the opencode project preflight loads: its opencode.json names the plugin by package name,
+// so it is found in node_modules and loaded exactly as an npm plugin.
+import { mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import type { Finding } from "../doctor/finding.ts"
+import { commandOutput, lastLines } from "./_command-output.ts"
+import type { PackedPackage } from "./pack-package.ts"
+
+export type InstalledPlugin = {
+  /** The opencode project that lists the plugin. */
+  project: string
+  /** The installed package folder (node_modules/<name>). */
+  packageFolder: string
+  /** The plugin spec in opencode.json: the package name. */
+  spec: string
+}
+
+export async function installTarball(
+  packed: PackedPackage,
+  options: { folder: string; env: Record<string, string | undefined> },
+): Promise<{ installed?: InstalledPlugin; findings: Finding[] }> {
+  const name = String(packed.manifest["name"] ?? "")
+  const project = options.folder
+  mkdirSync(project, { recursive: true })
+  writeFileSync(
+    path.join(project, "package.json"),
+    `${JSON.stringify({ name: "preflight-project", private: true }, null, 2)}\n`,
+  )
+  writeFileSync(path.join(project, "opencode.json"), `${JSON.stringify({ plugin: [name] }, null, 2)}\n`)
+  const output = await commandOutput(
+    "npm",
+    ["install", packed.tarball, "--no-audit", "--no-fund", "--loglevel=error"],
+    { cwd: project, env: options.env },
+  )
+  if (output.exitCode !== 0) {
+    return {
+      findings: [
+        {
+          code: "INSTALL_FAILED",
+          severity: "error",
+          file: path.join(packed.directory, "package.json"),
+          message: `npm install of the tarball failed, as it would for opencode (exit ${output.exitCode}): ${lastLines(output)}`,
+        },
+      ],
+    }
+  }
+  return { installed: { project, packageFolder: path.join(project, "node_modules", name), spec: name }, findings: [] }
+}

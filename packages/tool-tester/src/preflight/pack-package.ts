@@ -1,0 +1,135 @@
+// Packs the plugin package as it will be published: npm's file list (`files`, .npmignore, what npm
+// always adds or leaves out) and its lifecycle scripts (prepack, prepare). A pnpm workspace package
+// whose manifest holds `workspace:` or `catalog:` versions is packed with pnpm, which writes the
+// real versions in; npm would ship those protocols as they are, and npm cannot install them.
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import path from "node:path"
+import type { Finding } from "../doctor/finding.ts"
+import { ToolTesterError } from "../errors.ts"
+import { commandOutput, lastLines } from "./_command-output.ts"
+import { readTarball, type TarballFile } from "./_tarball.ts"
+
+export type Manifest = Record<string, unknown>
+
+export type PackedPackage = {
+  /** The package folder. */
+  directory: string
+  /** The tarball written. */
+  tarball: string
+  packer: "npm" | "pnpm"
+  /** Every file in the tarball, paths relative to the package. */
+  files: TarballFile[]
+  /** The package.json in the tarball (what users install). */
+  manifest: Manifest
+}
+
+export const DEPENDENCY_FIELDS = [
+  "dependencies",
+  "peerDependencies",
+  "optionalDependencies",
+  "devDependencies",
+] as const
+
+/** Reads DIR/package.json, or throws the usage error that says preflight needs a package folder. */
+export function readManifest(directory: string): Manifest {
+  const file = path.join(directory, "package.json")
+  if (!existsSync(file)) {
+    throw new ToolTesterError(
+      "PATH_NOT_FOUND",
+      `${directory} has no package.json: preflight checks a plugin package; pass its folder (tool-tester preflight DIR)`,
+      { data: { directory } },
+    )
+  }
+  try {
+    const value = JSON.parse(readFileSync(file, "utf8")) as unknown
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Manifest
+  } catch {}
+  throw new ToolTesterError("USAGE", `${file} is not a JSON object: fix it, npm cannot pack the package`, {
+    data: { file },
+  })
+}
+
+/**
+ * Packs `directory` into `destination`. Returns the packed package and the findings about how it
+ * was packed, or only findings when no tarball could be made.
+ */
+export async function packPackage(
+  directory: string,
+  options: { destination: string; env: Record<string, string | undefined> },
+): Promise<{ packed: PackedPackage | undefined; findings: Finding[] }> {
+  const manifest = readManifest(directory)
+  const findings: Finding[] = []
+  const protocols = protocolVersions(manifest)
+  const pnpm = protocols.length > 0 ? findPnpm(options.env) : undefined
+  if (protocols.length > 0 && pnpm === undefined) findings.push(protocolFinding(directory, protocols))
+  const packer = pnpm === undefined ? "npm" : "pnpm"
+  const [command, ...prefix] = pnpm ?? ["npm"]
+  const args =
+    packer === "npm"
+      ? ["pack", "--json", "--pack-destination", options.destination]
+      : ["pack", "--pack-destination", options.destination]
+  const output = await commandOutput(command!, [...prefix, ...args], { cwd: directory, env: options.env })
+  const tarball = readdirSync(options.destination).find((name) => name.endsWith(".tgz"))
+  if (output.exitCode !== 0 || tarball === undefined) {
+    findings.push({
+      code: "PACK_FAILED",
+      severity: "error",
+      file: path.join(directory, "package.json"),
+      message: `${packer} pack failed (exit ${output.exitCode}): ${lastLines(output)}; fix it: npm publish runs the same pack`,
+    })
+    return { packed: undefined, findings }
+  }
+  const file = path.join(options.destination, tarball)
+  const files = readTarball(readFileSync(file))
+  const packedManifest = files.find((entry) => entry.path === "package.json")
+  return {
+    packed: {
+      directory,
+      tarball: file,
+      packer,
+      files,
+      manifest: packedManifest ? (JSON.parse(packedManifest.content.toString("utf8")) as Manifest) : manifest,
+    },
+    findings,
+  }
+}
+
+// --- internal ---
+
+type ProtocolVersion = { field: string; name: string; version: string }
+
+function protocolVersions(manifest: Manifest): ProtocolVersion[] {
+  const found: ProtocolVersion[] = []
+  for (const field of DEPENDENCY_FIELDS) {
+    const entries = manifest[field]
+    if (typeof entries !== "object" || entries === null) continue
+    for (const [name, version] of Object.entries(entries as Record<string, unknown>)) {
+      if (typeof version === "string" && /^(workspace|catalog):/.test(version)) found.push({ field, name, version })
+    }
+  }
+  return found
+}
+
+/** pnpm: the one running this (npm_execpath under `pnpm run`), else `pnpm` on PATH. */
+function findPnpm(env: Record<string, string | undefined>): string[] | undefined {
+  const execPath = env["npm_execpath"]
+  if (execPath && /pnpm/i.test(path.basename(execPath)) && existsSync(execPath)) {
+    return /\.(c?js|mjs)$/.test(execPath) ? [process.execPath, execPath] : [execPath]
+  }
+  for (const folder of (env["PATH"] ?? "").split(path.delimiter)) {
+    if (folder && existsSync(path.join(folder, "pnpm"))) return [path.join(folder, "pnpm")]
+  }
+  return undefined
+}
+
+function protocolFinding(directory: string, protocols: ProtocolVersion[]): Finding {
+  const runtime = protocols.filter((entry) => entry.field !== "devDependencies")
+  const shown = protocols.map((entry) => `${entry.field}.${entry.name} "${entry.version}"`).join(", ")
+  return {
+    code: "WORKSPACE_PROTOCOL",
+    severity: runtime.length > 0 ? "error" : "warning",
+    file: path.join(directory, "package.json"),
+    message: `package.json has pnpm workspace versions (${shown}) and pnpm was not found: npm publish would ship them as they are${runtime.length > 0 ? ", and npm cannot install them for users" : ""}; publish with pnpm publish (it writes the real versions), or put versions in their place`,
+    data: { versions: protocols },
+  }
+}
