@@ -12,7 +12,7 @@ type CommandHelp = {
   examples: readonly string[]
 }
 
-export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e"] as const
+export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "preflight"] as const
 
 const DOCS =
   "Docs: README.md in node_modules/@opencode-ai/tool-tester, and the CLI reference (docs/cli.md in the tool-tester repository)."
@@ -181,6 +181,25 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "tool-tester e2e --script weather.e2e.json",
       "tool-tester e2e --script weather.e2e.json --opencode-version 1.18.34 --provider openai --json",
     ],
+  },
+  preflight: {
+    summary: "Check a plugin package as npm packs it and opencode installs and loads it",
+    usage: "tool-tester preflight [DIR] [--e2e] [--timeout MS] [--json]",
+    about:
+      "Packs the package in DIR (default: the working directory) as npm publish would (pnpm for workspace: and\n" +
+      "catalog: versions), checks the tarball (the entry opencode reads, a build older than its sources, runtime\n" +
+      "dependencies, engines.opencode, publint, arethetypeswrong), installs it with npm into a fresh opencode\n" +
+      "project that names it in opencode.json, loads it by name from there and calls each tool once with\n" +
+      "arguments that fit its schema. Exit 3 when a finding is an error. Run it in prepublishOnly.",
+    options: [
+      ["--e2e", "Also load the install in the real opencode and call each tool once (as tool-tester e2e)"],
+      ["--timeout MS", "Bound of each tool call (default 10000)"],
+      engine,
+      engineBinary,
+      json,
+      help,
+    ],
+    examples: ["tool-tester preflight", "tool-tester preflight packages/opencode-weather --e2e --json"],
   },
 }
 

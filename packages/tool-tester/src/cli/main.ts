@@ -39,6 +39,7 @@ const commands: Record<string, () => Promise<Command>> = {
   fuzz: async () => (await import("./commands/fuzz.ts")).fuzzCommand,
   e2e: async () => (await import("./commands/e2e.ts")).e2eCommand,
   dev: async () => (await import("./commands/dev.ts")).devCommand,
+  preflight: async () => (await import("./commands/preflight.ts")).preflightCommand,
 }
 
 const json = argv.includes("--json")
