@@ -46,7 +46,7 @@ export function App(): unknown {
   const tool = custom.find((candidate) => candidate.id === toolId)
   const entry = history.find((candidate) => candidate.id === shownEntry)
 
-  return html`<div class="layout">
+  return html`<div class=${tool && tab === "schemas" ? "layout wide" : "layout"}>
     <header>
       <b>tool-tester dev</b>
       <span class="hint">${view?.directory}</span>

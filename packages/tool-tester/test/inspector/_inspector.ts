@@ -1,0 +1,86 @@
+// Starting `tool-tester dev` (the built bin) on a throw-away project, and Debian's chromium driven
+// by playwright-core, for the inspector's browser tests. Both are stopped by the tests.
+import type { ChildProcess } from "node:child_process"
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import type { Browser } from "playwright-core"
+import { chromium } from "playwright-core"
+import { packageRoot } from "../helpers.ts"
+
+/** Where `apt-get install chromium` puts it (.ci/run installs it when missing). */
+export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file))
+
+export function launchChromium(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error("chromium is not installed: apt-get install -y chromium (as .ci/run does)")
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] })
+}
+
+/** A project folder with tool files (relative path -> source) that import @opencode-ai/plugin as under .opencode/. */
+export function makeProject(files: Record<string, string>): { directory: string; remove: () => void } {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "tool-tester-inspector-"))
+  symlinkSync(path.join(packageRoot, "node_modules"), path.join(directory, "node_modules"), "dir")
+  for (const [name, content] of Object.entries(files)) writeTool(directory, name, content)
+  return { directory, remove: () => rmSync(directory, { recursive: true, force: true }) }
+}
+
+export function writeTool(directory: string, name: string, content: string): void {
+  const file = path.join(directory, name)
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, content)
+}
+
+export type RunningDev = { url: string; port: number; token: string; child: ChildProcess; stop: () => Promise<void> }
+
+/** `tool-tester dev --json --no-open --no-global` in the project, with a throw-away HOME; resolves once it printed its URL. */
+export function startDev(directory: string, extra: string[] = []): Promise<RunningDev> {
+  if (!existsSync(path.join(packageRoot, "dist", "inspector-ui", "index.html")))
+    throw new Error("Build tool-tester first: cd packages/tool-tester && npm run build")
+  const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-home-"))
+  const child = spawn(
+    process.execPath,
+    [path.join(packageRoot, "bin.js"), "dev", "--json", "--no-open", "--no-global", ...extra],
+    {
+      cwd: directory,
+      env: { ...withoutOpencode(process.env), HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  )
+  let stderr = ""
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve))
+      child.kill("SIGINT")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      await exited
+      clearTimeout(timer)
+    }
+    rmSync(home, { recursive: true, force: true })
+  }
+  return new Promise((resolve, reject) => {
+    let stdout = ""
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk
+      const line = stdout.split("\n")[0]
+      if (!stdout.includes("\n") || line === undefined) return
+      const { url, port } = JSON.parse(line) as { url: string; port: number }
+      resolve({ url, port, token: new URL(url).pathname.split("/")[1]!, child, stop })
+    })
+    child.once("exit", (code) =>
+      reject(new Error(`tool-tester dev exited with ${code} before printing its URL: ${stderr}`)),
+    )
+  })
+}
+
+// --- internal ---
+
+function withoutOpencode(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined && !entry[0].startsWith("OPENCODE_") && entry[0] !== "NODE_OPTIONS",
+    ),
+  )
+}
