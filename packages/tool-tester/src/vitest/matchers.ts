@@ -21,7 +21,9 @@ export const toolTesterMatchers = {
 
   toMatchInlineModelView(this: MatcherState, received: unknown, inlineSnapshot?: string): MatcherResult {
     if (!isRunResult(received)) {
-      throw new TypeError("toMatchInlineModelView() expects what runTool() or callTool() resolved to: await the call first")
+      throw new TypeError(
+        "toMatchInlineModelView() expects what runTool() or callTool() resolved to: await the call first",
+      )
     }
     return Snapshots.toMatchInlineSnapshot.call(this, modelView(received), inlineSnapshot)
   },
