@@ -47,6 +47,8 @@ export type LoadOptions = {
   /** Also run the real opencode on the install. */
   e2e: boolean
   onStep?: (step: string) => void
+  /** Stops between tasks (Ctrl-C). */
+  signal?: AbortSignal
 }
 
 /** After a call's timeout fired its abort signal: how long before a busy engine is stopped. */
@@ -56,7 +58,10 @@ export async function loadInstalled(
   installed: InstalledPlugin,
   options: LoadOptions,
 ): Promise<LoadedReport & { engine: EngineReport | undefined }> {
-  const step = options.onStep ?? (() => {})
+  const step = (name: string) => {
+    options.signal?.throwIfAborted()
+    options.onStep?.(name)
+  }
   const project = { directory: installed.project, global: false, plugins: [], model: modelSelection({}) }
   step(`loading ${installed.spec} by name, as opencode loads it`)
   const doctor = await isolated({ command: "doctor", input: { ...project, cwd: installed.packageFolder } }, options)
@@ -108,6 +113,7 @@ export async function loadInstalled(
         ],
       },
       timeoutMs: 180_000,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     }).catch((error: unknown) => {
       const partial = ToolTesterError.isInstance(error) ? (error.data?.["result"] as E2EResult | undefined) : undefined
       if (partial) return partial

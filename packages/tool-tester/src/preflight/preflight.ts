@@ -25,6 +25,8 @@ export type PreflightOptions = {
   loadInstalled: (installed: InstalledPlugin) => Promise<LoadedReport>
   /** Called as each step starts, for a progress line. */
   onStep?: (step: string) => void
+  /** Stops between steps (Ctrl-C); the temporary folders are removed all the same. */
+  signal?: AbortSignal
 }
 
 /** What loading the installed plugin found. */
@@ -67,7 +69,10 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
 // --- internal ---
 
 async function checkPackage(options: PreflightOptions, work: string): Promise<PreflightReport> {
-  const step = options.onStep ?? (() => {})
+  const step = (name: string) => {
+    options.signal?.throwIfAborted()
+    options.onStep?.(name)
+  }
   const directory = options.directory
   step("packing the package")
   const destination = path.join(work, "pack")
@@ -106,20 +111,30 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
   findings.push(...dependencyFindings(packed, imported.imports, install.installed?.packageFolder))
   if (!install.installed) return ordered(report)
 
+  options.signal?.throwIfAborted()
   const loaded = await options.loadInstalled(install.installed)
   // Name the package's own files, not their installed copies (removed after the run).
-  const installedFolder = install.installed.packageFolder
-  findings.push(...loaded.findings.map((finding) => inPackage(finding, installedFolder, directory)))
+  findings.push(...loaded.findings.map((finding) => inPackage(finding, install.installed!, directory)))
   report.tools = loaded.tools
   report.runs = loaded.runs
   if (loaded.e2e !== undefined) report.e2e = loaded.e2e
   return ordered(report)
 }
 
-function inPackage(finding: Finding, installed: string, directory: string): Finding {
-  const swap = (text: string) => text.replaceAll(installed, directory)
-  const moved: Finding = { ...finding, message: swap(finding.message), file: finding.file && swap(finding.file) }
-  return moved
+function inPackage(finding: Finding, installed: InstalledPlugin, directory: string): Finding {
+  const swap = (text: string) =>
+    text
+      .replaceAll(installed.packageFolder, directory)
+      .replaceAll(path.join(installed.project, "opencode.json"), "the opencode.json of a fresh opencode project")
+      .replaceAll(installed.project, "a fresh opencode project")
+  // A file of the fresh project (removed after the run) is no file to change.
+  const file =
+    finding.file === null || finding.file.startsWith(installed.packageFolder)
+      ? finding.file && swap(finding.file)
+      : finding.file.startsWith(installed.project)
+        ? null
+        : finding.file
+  return { ...finding, message: swap(finding.message), file }
 }
 
 function ordered(report: PreflightReport): PreflightReport {

@@ -10,7 +10,7 @@ import type { PreflightReport } from "../../preflight/preflight.ts"
 import { preflight } from "../../preflight/preflight.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, EngineReport } from "../_command.ts"
-import { exitForProblems, parseFlags } from "../_command.ts"
+import { EXIT_INTERRUPTED, exitForProblems, parseFlags, reportFailure } from "../_command.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
@@ -53,6 +53,9 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
   })
   if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
   const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
+  // Ctrl-C stops at the next step; the temporary folders are removed before the CLI exits.
+  const controller = new AbortController()
+  const stopListening = io.onInterrupt(() => controller.abort())
   let engine: EngineReport | undefined
   let report: PreflightReport
   try {
@@ -61,19 +64,27 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
       env: io.env,
       opencodeVersion: testedOpencodeVersion,
       onStep: progress.phase,
+      signal: controller.signal,
       loadInstalled: async (installed) => {
         const loaded = await loadInstalled(installed, {
           selection: chosen.selection,
           timeoutMs,
           e2e: values.e2e === true,
           onStep: progress.phase,
+          signal: controller.signal,
         })
         engine = loaded.engine
         return loaded
       },
     })
+  } catch (error) {
+    if (!controller.signal.aborted) throw error
+    progress.done()
+    reportFailure(io, json, { code: "INTERRUPTED", message: "interrupted: preflight stopped and removed its folders" })
+    return EXIT_INTERRUPTED
   } finally {
     progress.done()
+    stopListening()
   }
   if (json) io.write(`${JSON.stringify({ ...report, engine: engine?.info ?? null })}\n`)
   else {
