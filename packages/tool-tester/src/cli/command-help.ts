@@ -205,7 +205,8 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
 
 /** `tool-tester --help`. */
 export function globalHelp(): string {
-  const commands = COMMAND_NAMES.map((name) => `  ${name.padEnd(8)} ${COMMANDS[name].summary}`).join("\n")
+  const width = Math.max(...COMMAND_NAMES.map((name) => name.length))
+  const commands = COMMAND_NAMES.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name].summary}`).join("\n")
   return `Usage: tool-tester <command> [options]
 
 Run opencode custom tools through opencode's own tool pipeline, without a model.
