@@ -36,7 +36,8 @@ export type E2ESummary = {
   exitCode: number | null
   /** The tool names of opencode's first request, built-ins included. */
   offered: Array<string | undefined>
-  calls: Array<{ tool: string; status: string | null; result: string | null; error: string | null }>
+  /** `ran` is the tool opencode ran: `invalid` when it rerouted the call. */
+  calls: Array<{ tool: string; ran: string | null; status: string | null; result: string | null; error: string | null }>
   errors: E2EResult["errors"]
 }
 
@@ -216,6 +217,7 @@ function e2eSummary(result: E2EResult): E2ESummary {
     offered,
     calls: result.calls.map((call) => ({
       tool: call.as_called.name,
+      ran: call.as_run?.name ?? null,
       status: call.status,
       result: call.result,
       error: call.error,

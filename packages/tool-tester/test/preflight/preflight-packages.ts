@@ -20,7 +20,11 @@ export type PreflightJson = {
   }
   tools: string[]
   runs: Array<{ tool: string; args: unknown; status: string; output: string; error?: { code: string } }>
-  e2e?: { exitCode: number | null; offered: string[]; calls: Array<{ tool: string; status: string | null }> }
+  e2e?: {
+    exitCode: number | null
+    offered: string[]
+    calls: Array<{ tool: string; ran: string | null; status: string | null }>
+  }
   findings: JsonFinding[]
   engine: { name: string } | null
 }

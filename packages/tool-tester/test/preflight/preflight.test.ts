@@ -183,12 +183,12 @@ export const Two = async () => ({
     expect(report.tools).toEqual(["one", "two"])
   })
 
-  test("engines.opencode that leaves out the opencode tool-tester follows: ENGINES_OPENCODE, exit 3", async () => {
+  test("engines.opencode that leaves out the opencode tool-tester follows: ENGINES_OPENCODE; with --e2e the real opencode skips it too (E2E_FAILED)", async () => {
     const directory = writePackage(
       useTmpDir(),
       plainPlugin("opencode-preflight-engines", { engines: { opencode: ">=2.0.0", node: ">=20" } }),
     )
-    const { exitCode, report } = await preflightCli(directory)
+    const { exitCode, report } = await preflightCli(directory, ["--e2e"])
     expect(exitCode).toBe(3)
     expect(report.findings).toEqual([
       expect.objectContaining({
@@ -196,7 +196,14 @@ export const Two = async () => ({
         severity: "error",
         message: expect.stringContaining('engines.opencode ">=2.0.0" leaves out opencode 1.18.34'),
       }),
+      expect.objectContaining({
+        code: "E2E_FAILED",
+        severity: "error",
+        message: expect.stringContaining("opencode did not offer greet from opencode-preflight-engines"),
+      }),
     ])
+    expect(report.e2e?.offered).not.toContain("greet")
+    expect(report.e2e?.calls).toEqual([expect.objectContaining({ tool: "greet", ran: "invalid" })])
   })
 
   test("a plugin that offers no tool: PLUGIN_NO_TOOLS, a warning, and no tool ids", async () => {
@@ -332,7 +339,7 @@ export const Two = async () => ({
     expect(exitCode).toBe(0)
     expect(report.e2e?.exitCode).toBe(0)
     expect(report.e2e?.offered).toContain("greet")
-    expect(report.e2e?.calls).toEqual([expect.objectContaining({ tool: "greet", status: "completed" })])
+    expect(report.e2e?.calls).toEqual([expect.objectContaining({ tool: "greet", ran: "greet", status: "completed" })])
   })
 
   test("a folder without package.json is a usage error (exit 1)", async () => {

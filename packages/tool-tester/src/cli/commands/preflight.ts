@@ -118,7 +118,12 @@ function formatReport(report: PreflightReport, cwd: string): string {
   }
   const e2e = report.e2e as E2ESummary | undefined
   for (const call of e2e?.calls ?? []) {
-    const status = call.status === "completed" ? green("completed") : red(call.status ?? "no result")
+    const status =
+      call.ran !== null && call.ran !== call.tool
+        ? red(`rerouted to ${terminalSafe(call.ran)}`)
+        : call.status === "completed"
+          ? green("completed")
+          : red(call.status ?? "no result")
     lines.push(`${dim("opencode")} ${terminalSafe(call.tool)} ${status}`)
   }
   lines.push("")
