@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest"
 import { loadTools } from "../../src/index.ts"
 import { lintProject } from "../../src/lint/lint.ts"
+import { LINT_PROVIDER_NAMES } from "../../src/lint/providers.ts"
 import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
 
 // The lint sees what opencode sends each provider: what opencode's own fixes repair is no finding.
@@ -47,15 +48,8 @@ export default tool({
       env,
       home,
     })
-    const result = await lintProject(project, [
-      "openai",
-      "openai-compatible",
-      "anthropic",
-      "google",
-      "moonshot",
-      "mistral",
-      "bedrock",
-    ])
-    expect(result).toEqual({ success: true, value: [] })
+    // Every provider but a Gemini gateway, which rejects the $schema every zod schema has.
+    const providers = LINT_PROVIDER_NAMES.filter((provider) => provider !== "gemini-gateway")
+    expect(await lintProject(project, providers)).toEqual({ success: true, value: [] })
   })
 })
