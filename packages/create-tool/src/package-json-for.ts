@@ -37,15 +37,29 @@ export function pluginPackageJson(
   let packageJson: PackageJson = { ...template, name: options.packageName, description: options.description }
   if (options.language === "js") {
     // No build: opencode (Bun) and Node load src/index.js as it is.
-    omitted.push("types", "scripts.build", "scripts.typecheck", "scripts.prepublishOnly", "devDependencies.typescript")
+    omitted.push("types", "scripts.build", "scripts.typecheck", "devDependencies.typescript")
+    const scripts = packageJson.scripts as Record<string, string>
     packageJson = {
       ...packageJson,
       main: "./src/index.js",
       exports: { ".": "./src/index.js", "./server": "./src/index.js", "./package.json": "./package.json" },
       files: ["src"],
-      scripts: { ...(packageJson.scripts as Record<string, string>), test: "vitest run" },
+      // The checks before publishing stay; only the build step goes.
+      scripts: { ...scripts, test: "vitest run", prepublishOnly: withoutBuild(scripts["prepublishOnly"] ?? "") },
+    }
+    if (packageJson.scripts && (packageJson.scripts as Record<string, string>)["prepublishOnly"] === "") {
+      omitted.push("scripts.prepublishOnly")
     }
   }
   if (options.scripts) packageJson.files = [...(packageJson.files as string[]), "python"]
   return omitEntries(packageJson, omitted)
+}
+
+/** A TypeScript package's prepublishOnly without its build step (`tsc ... && rest` becomes `rest`). */
+function withoutBuild(script: string): string {
+  return script
+    .split("&&")
+    .map((part) => part.trim())
+    .filter((part) => !part.startsWith("tsc "))
+    .join(" && ")
 }

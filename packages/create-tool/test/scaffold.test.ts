@@ -165,14 +165,17 @@ describe("a plugin package", () => {
     expect(read(join(root, "test/weather.test.ts"))).toContain('plugins: [folder("..")]')
   })
 
-  test("in JavaScript needs no build", async () => {
+  test("in JavaScript needs no build, and still runs preflight before publishing", async () => {
     const directory = useTmpDir()
     await scaffold({ name: "weather", location: "plugin", directory, language: "js", templatesDirectory })
     const packageJson = readJson(join(directory, "weather/package.json"))
     expect(packageJson.main).toBe("./src/index.js")
     expect(packageJson.exports["./server"]).toBe("./src/index.js")
     expect(packageJson.files).toEqual(["src"])
-    expect(packageJson.scripts).toEqual({ test: "vitest run" })
+    expect(packageJson.scripts).toEqual({
+      test: "vitest run",
+      prepublishOnly: "npx -y @opencode-ai/tool-tester preflight",
+    })
     expect(packageJson.devDependencies.typescript).toBeUndefined()
     expect(existsSync(join(directory, "weather/tsconfig.json"))).toBe(false)
   })
