@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { Finding } from "../doctor/finding.ts"
-import type { EngineChoice } from "../engine/choose-engine.ts"
+import { discardPrestartedEngine, prestartEngine } from "../engine/bun/remote-project.ts"
+import type { EngineChoice, EngineSelection } from "../engine/choose-engine.ts"
+import { chooseEngine } from "../engine/choose-engine.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolProject } from "../load-tools.ts"
 import { loadTools } from "../load-tools.ts"
@@ -74,6 +76,7 @@ export class InspectorSession {
   #loading: Promise<void> | undefined
   #again: string[] | undefined
   #closed = false
+  #selection: EngineSelection | undefined
 
   constructor(options: InspectorOptions) {
     this.#options = options
@@ -81,7 +84,18 @@ export class InspectorSession {
 
   /** Loads the project and starts watching it. */
   async start(): Promise<void> {
+    // Chosen once: every reload uses the same engine, and under the bun engine one is started
+    // ahead of each save, so a reload waits for the files only, not for Bun to start.
+    this.#selection = (
+      await chooseEngine({
+        engine: this.#options.engine,
+        engineBinary: this.#options.engineBinary,
+        env: process.env,
+        directory: this.#options.directory,
+      })
+    ).selection
     await this.#show(await this.#load())
+    this.#prestart()
     if (this.#options.watch === false) return
     const directory = this.#options.directory
     const folders = configDirectories({
@@ -168,6 +182,7 @@ export class InspectorSession {
       // The call first: its result is what the author waits for; the tool list follows.
       const last = this.#lastRequest
       await Promise.all([this.#show(loaded), last && !this.#closed ? this.call(last, "reload") : undefined])
+      this.#prestart()
     })()
     try {
       await this.#loading
@@ -186,6 +201,8 @@ export class InspectorSession {
     await this.#loading?.catch(() => undefined)
     if (this.#project) closeProject(this.#project)
     this.#project = undefined
+    if (this.#selection?.name === "bun")
+      discardPrestartedEngine(this.#selection.location.binary, this.#options.directory)
   }
 
   // --- internal ---
@@ -197,12 +214,13 @@ export class InspectorSession {
     const previous = this.#project
     let error: { code: string; message: string } | undefined
     try {
+      const selection = this.#selection
       this.#project = await loadTools({
         directory: this.#options.directory,
         global: this.#options.global ?? true,
         plugins: this.#options.plugins ?? [],
-        ...(this.#options.engine === undefined ? {} : { engine: this.#options.engine }),
-        ...(this.#options.engineBinary === undefined ? {} : { engineBinary: this.#options.engineBinary }),
+        ...(selection === undefined ? {} : { engine: selection.name }),
+        ...(selection?.name === "bun" ? { engineBinary: selection.location.binary } : {}),
       })
     } catch (thrown) {
       this.#project = undefined
@@ -245,6 +263,12 @@ export class InspectorSession {
     const options = { timeoutMs: this.#options.timeoutMs ?? 60_000 }
     if (request.form === "raw") return callTool(project, { name: request.name, rawArguments: request.text }, options)
     return runTool(project, request.name, request.args, options)
+  }
+
+  /** Under the bun engine, an engine for the next save, started once this load's work is done. */
+  #prestart(): void {
+    if (this.#selection?.name === "bun" && !this.#closed)
+      prestartEngine(this.#selection.location.binary, this.#options.directory)
   }
 
   #diagnoseLater(project: ToolProject, generation: number): void {

@@ -4,6 +4,7 @@
 // callTool and getToolSchemas send their work there. A tool that ends the engine (process.exit,
 // an error escaping into a timer, a busy loop past its timeout) fails its call; the next call
 // starts a new engine and loads the project again.
+import { realpathSync } from "node:fs"
 import { ToolTesterError } from "../../errors.ts"
 import type { ListOptions } from "../../list-tools.ts"
 import type { ToolProject } from "../../load-tools.ts"
@@ -35,6 +36,33 @@ export async function openRemoteProject(
   const snapshot = await engine.load()
   // An enumerable symbol: a spread copy of the project still reaches its engine; JSON leaves it out.
   return Object.assign(snapshot, { [HANDLE]: engine })
+}
+
+/**
+ * Starts an engine ahead of the next project loaded from `directory` with this binary, which takes
+ * it instead of starting Bun then: a reload then waits only for the files to load. The inspector
+ * keeps one ready for the next save. Nothing of the project is imported before the load.
+ */
+export function prestartEngine(binary: string, directory: string): void {
+  const key = spareKey(binary, directory)
+  if (spares.get(key)?.connected) return
+  const child = spawnEngine({ binary, source: "option" }, { cwd: directory, console: "inherit" })
+  child.on("message", (message: FromEngine) => {
+    if (message.type === "ready") upSpares.add(child)
+  })
+  child.once("exit", () => {
+    if (spares.get(key) === child) spares.delete(key)
+  })
+  idle(child)
+  spares.set(key, child)
+}
+
+/** Ends the engine started ahead for this binary and folder, if one is waiting. */
+export function discardPrestartedEngine(binary: string, directory: string): void {
+  const key = spareKey(binary, directory)
+  const child = spares.get(key)
+  spares.delete(key)
+  if (child) endEngine(child)
 }
 
 /** The engine a project was loaded in, when it was loaded by the bun engine from Node. */
@@ -174,10 +202,11 @@ export class RemoteEngine {
 
   #start(): EngineProcess {
     if (this.#child) return this.#child
-    const child = spawnEngine(this.#location, { cwd: this.#options.directory, console: "inherit" })
+    const spare = takeSpare(this.#location.binary, this.#options.directory)
+    const child = spare ?? spawnEngine(this.#location, { cwd: this.#options.directory, console: "inherit" })
     this.#child = child
     this.#crash = undefined
-    let ready = false
+    let ready = spare !== undefined && upSpares.has(spare)
     child.on("message", (message: FromEngine) => {
       if (message.type === "ready") ready = true
       if (message.type === "crash") this.#crash = message.message
@@ -211,6 +240,27 @@ export class RemoteEngine {
 }
 
 // --- internal ---
+
+const spares = new Map<string, EngineProcess>()
+/** The spares that said they are up (before a project took them, and so before its listener). */
+const upSpares = new WeakSet<EngineProcess>()
+
+/** By the binary's real path: a project names its binary as found (a symlink, say), the inspector as resolved. */
+function spareKey(binary: string, directory: string): string {
+  let real = binary
+  try {
+    real = realpathSync(binary)
+  } catch {}
+  return `${real}\0${directory}`
+}
+
+/** The engine started ahead for this binary and folder, when it is still up; it is no longer a spare. */
+function takeSpare(binary: string, directory: string): EngineProcess | undefined {
+  const key = spareKey(binary, directory)
+  const child = spares.get(key)
+  spares.delete(key)
+  return child?.connected ? child : undefined
+}
 
 /** While a call is pending, the engine keeps this process alive; otherwise it does not. */
 function busy(child: EngineProcess): void {
