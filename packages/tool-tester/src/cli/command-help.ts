@@ -12,7 +12,7 @@ type CommandHelp = {
   examples: readonly string[]
 }
 
-export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "preflight"] as const
+export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "dev", "preflight"] as const
 
 const DOCS =
   "Docs: README.md in node_modules/@opencode-ai/tool-tester, and the CLI reference (docs/cli.md in the tool-tester repository)."
@@ -92,6 +92,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       ["--max-bytes N", "Truncation byte limit (default: config tool_output, else 51200)"],
       ["--timeout MS", "Abort the tool after MS ms, then stop it (default 60000)"],
       ["--data-dir DIR", "Where truncated outputs are saved (default: a temporary folder)"],
+      ["--watch", "Run the call again on every save of the tool, plugin and config files, until Ctrl-C"],
       dir,
       plugin,
       provider,
@@ -181,6 +182,27 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "tool-tester e2e --script weather.e2e.json",
       "tool-tester e2e --script weather.e2e.json --opencode-version 1.18.34 --provider openai --json",
     ],
+  },
+  dev: {
+    summary: "A live inspector in the browser: the tools, a form per tool, the model's view; reloads on save",
+    usage: "tool-tester dev [--dir DIR] [--plugin SPEC]... [--port N] [--no-open] [--no-global] [--json]",
+    about:
+      "Serves a page on 127.0.0.1 and prints its URL, with a token made at each start that every request needs.\n" +
+      "It lists the tools as opencode offers them, with doctor's findings; builds a form from each schema (or takes\n" +
+      "JSON or a model's raw text); shows each provider's schema side by side; and runs calls as run does, with a\n" +
+      "history to replay. On every save it reloads the tools and runs the last call again. Ctrl-C stops it.",
+    options: [
+      ["--port N", "Listen on this port (default: a free one)"],
+      ["--no-open", "Print the URL without opening a browser"],
+      dir,
+      plugin,
+      noGlobal,
+      engine,
+      engineBinary,
+      ["--json", "Print {url, port, engine} as one JSON line instead"],
+      help,
+    ],
+    examples: ["tool-tester dev", "tool-tester dev --dir examples/basic --port 4983 --no-open"],
   },
   preflight: {
     summary: "Check a plugin package as npm packs it and opencode installs and loads it",
