@@ -13,6 +13,9 @@ import type { HistoryEntry, JsonSchema, ProjectView } from "./types.ts"
 
 type Mode = "form" | "json" | "raw"
 
+// Each tool's form stays mounted (hidden when another is shown), so what was typed survives a
+// switch of tool or tab, and a reload.
+
 export function App(): unknown {
   const [view, setView] = useState<ProjectView | null>(null)
   const [history, setHistory] = useState<HistoryEntry[]>([])
@@ -70,11 +73,12 @@ export function App(): unknown {
                 <button type="button" class=${tab === "schemas" ? "tab active" : "tab"} data-tab="schemas" onClick=${() => setTab("schemas")}>Schemas by provider</button>
               </div>
             </div>
-            ${
-              tab === "call"
-                ? html`<${CallForm} key=${`${tool.id}`} name=${tool.id} schema=${parametersOf(view, tool.id)} />`
-                : html`<${SchemasView} view=${view} toolId=${tool.id} />`
-            }`
+            ${custom.map(
+              (candidate) => html`<div key=${candidate.id} hidden=${tab !== "call" || candidate.id !== tool.id}>
+                <${CallForm} name=${candidate.id} schema=${parametersOf(view, candidate.id)} />
+              </div>`,
+            )}
+            ${tab === "schemas" ? html`<${SchemasView} view=${view} toolId=${tool.id} />` : null}`
           : html`<div class="hint">Select a tool.</div>`
       }
     </main>

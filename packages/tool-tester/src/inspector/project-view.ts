@@ -113,14 +113,12 @@ export function failedView(
 
 /** Adds doctor's findings: each to the tools of its file, the rest to the project's problems. */
 export function withFindings(view: ProjectView, findings: Finding[], cwd: string): ProjectView {
-  // A load diagnostic and doctor's finding for it say the same: keep doctor's.
+  // A load diagnostic, or a provider's rejection, and doctor's finding for it say the same (doctor
+  // lints for every provider it knows): keep doctor's.
   const tools = view.tools.map((tool) => ({
     ...tool,
     diagnostics: [],
-    findings: [
-      ...findings.filter((finding) => finding.file !== null && path.resolve(cwd, finding.file) === tool.file),
-      ...tool.findings,
-    ],
+    findings: findings.filter((finding) => finding.file !== null && path.resolve(cwd, finding.file) === tool.file),
   }))
   const files = new Set(view.tools.flatMap((tool) => (tool.file === undefined ? [] : [tool.file])))
   const rest = findings.filter((finding) => finding.file === null || !files.has(path.resolve(cwd, finding.file)))
