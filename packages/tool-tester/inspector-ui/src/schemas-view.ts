@@ -54,15 +54,10 @@ function printed(value: unknown): Line[] {
         return
       }
       lines.push({ text: `${indent}${label}${open}`, key: `${path}${open}` })
-      entries.forEach(([name, item], index) =>
-        walk(
-          item,
-          `${path}/${name}`,
-          `${indent}  `,
-          Array.isArray(current) ? "" : `${JSON.stringify(name)}: `,
-          index === entries.length - 1,
-        ),
-      )
+      for (const [index, [name, item]] of entries.entries()) {
+        const key = Array.isArray(current) ? "" : `${JSON.stringify(name)}: `
+        walk(item, `${path}/${name}`, `${indent}  `, key, index === entries.length - 1)
+      }
       lines.push({ text: `${indent}${close}${comma}`, key: `${path}${close}` })
       return
     }
