@@ -96,17 +96,7 @@ export class InspectorSession {
     ).selection
     await this.#show(await this.#load())
     this.#prestart()
-    if (this.#options.watch === false) return
-    const directory = this.#options.directory
-    const folders = configDirectories({
-      directory,
-      worktree: findWorktree(directory),
-      global: this.#options.global ?? true,
-    })
-    this.#stopWatching = watchProject(
-      watchTargets({ directory, configDirectories: folders, configFiles: this.#project?.configFiles ?? [] }),
-      (files) => void this.reload(files),
-    )
+    this.#watch()
   }
 
   view(): ProjectView | undefined {
@@ -183,6 +173,8 @@ export class InspectorSession {
       const last = this.#lastRequest
       await Promise.all([this.#show(loaded), last && !this.#closed ? this.call(last, "reload") : undefined])
       this.#prestart()
+      // A tools/ or plugins/ folder made since the last load is watched from now on.
+      this.#watch()
     })()
     try {
       await this.#loading
@@ -263,6 +255,22 @@ export class InspectorSession {
     const options = { timeoutMs: this.#options.timeoutMs ?? 60_000 }
     if (request.form === "raw") return callTool(project, { name: request.name, rawArguments: request.text }, options)
     return runTool(project, request.name, request.args, options)
+  }
+
+  /** (Re)starts the watcher on what opencode reads now. */
+  #watch(): void {
+    if (this.#options.watch === false || this.#closed) return
+    this.#stopWatching?.()
+    const directory = this.#options.directory
+    const folders = configDirectories({
+      directory,
+      worktree: findWorktree(directory),
+      global: this.#options.global ?? true,
+    })
+    this.#stopWatching = watchProject(
+      watchTargets({ directory, configDirectories: folders, configFiles: this.#project?.configFiles ?? [] }),
+      (files) => void this.reload(files),
+    )
   }
 
   /** Under the bun engine, an engine for the next save, started once this load's work is done. */

@@ -53,7 +53,9 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
     if (!existsSync(folder)) return
     try {
       const watcher = watch(folder, { recursive }, (_event, name) => {
-        if (name !== null) changed(path.join(folder, name.toString()))
+        // In a config or project folder itself, only what opencode reads there counts (not a README).
+        if (name !== null && (recursive || SHALLOW_NAMES.has(name.toString())))
+          changed(path.join(folder, name.toString()))
       })
       watcher.on("error", () => watcher.close())
       watchers.push(watcher)
@@ -70,6 +72,9 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
 }
 
 // --- internal ---
+
+/** The entries of a config or project folder that change what opencode loads. */
+const SHALLOW_NAMES = new Set(["opencode.json", "opencode.jsonc", "package.json", ...TOOL_FOLDERS, ...PLUGIN_FOLDERS])
 
 function isProjectFile(file: string): boolean {
   if (file.split(path.sep).includes("node_modules")) return false

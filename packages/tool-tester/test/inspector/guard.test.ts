@@ -1,0 +1,86 @@
+// The inspector's guard and routes without a browser or a project: what a request must carry.
+import { mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { expect, test } from "vitest"
+import { createInspectorApp } from "../../src/inspector/app.ts"
+import type { InspectorSession } from "../../src/inspector/session.ts"
+import { watchProject, watchTargets } from "../../src/inspector/watch-project.ts"
+import { useTmpDir } from "../helpers.ts"
+
+const token = "t0k3n"
+const port = 4983
+const calls: unknown[] = []
+const session = {
+  view: () => ({ generation: 1 }),
+  history: () => [],
+  call: async (request: unknown) => {
+    calls.push(request)
+    return { id: 1 }
+  },
+} as unknown as InspectorSession
+const index = { body: new TextEncoder().encode("<!doctype html>"), type: "text/html; charset=utf-8" }
+const app = createInspectorApp({ session, assets: new Map([["index.html", index]]), token, port: () => port })
+
+const get = (pathname: string, headers: Record<string, string> = {}) =>
+  app.request(`http://127.0.0.1:${port}${pathname}`, { headers: { host: `127.0.0.1:${port}`, ...headers } })
+
+test("the page and the API answer with the token, on 127.0.0.1 and localhost", async () => {
+  expect((await get(`/${token}/`)).status).toBe(200)
+  expect((await get(`/${token}/`)).headers.get("content-security-policy")).toContain("default-src 'self'")
+  expect((await get(`/${token}/api/project`, { host: `localhost:${port}` })).status).toBe(200)
+  expect((await get(`/${token}/api/project`, { origin: `http://localhost:${port}` })).status).toBe(200)
+})
+
+test("a request without the token, for another host or from another origin is refused", async () => {
+  expect((await get("/")).status).toBe(403)
+  expect((await get("/api/project")).status).toBe(403)
+  expect((await get(`/${token}x/api/project`)).status).toBe(403)
+  expect((await get(`/${token}/api/project`, { host: `evil.example:${port}` })).status).toBe(403)
+  expect((await get(`/${token}/api/project`, { host: "127.0.0.1:1" })).status).toBe(403)
+  expect((await get(`/${token}/api/project`, { origin: "http://evil.example" })).status).toBe(403)
+  expect((await get(`/${token}/api/project`, { origin: `http://127.0.0.1:${port}.evil.example` })).status).toBe(403)
+})
+
+test("a call needs the inspector's own Origin; other files than the page's are not served", async () => {
+  const body = JSON.stringify({ name: "greet", form: "args", args: {} })
+  const post = (headers: Record<string, string>) =>
+    app.request(`http://127.0.0.1:${port}/${token}/api/call`, {
+      method: "POST",
+      body,
+      headers: { host: `127.0.0.1:${port}`, "content-type": "application/json", ...headers },
+    })
+  expect((await post({})).status).toBe(403)
+  expect((await post({ origin: "http://evil.example" })).status).toBe(403)
+  expect(calls).toEqual([])
+  expect((await post({ origin: `http://127.0.0.1:${port}` })).status).toBe(200)
+  expect(calls).toEqual([{ name: "greet", form: "args", args: {} }])
+  expect((await get(`/${token}/package.json`)).status).toBe(404)
+  // Dot segments (also written %2e%2e) resolve before routing: /package.json, without the token.
+  expect((await get(`/${token}/assets/../../package.json`)).status).toBe(403)
+  expect((await get(`/${token}/assets/%2e%2e/%2e%2e/package.json`)).status).toBe(403)
+  expect((await get(`/${token}/assets/..%2f..%2fpackage.json`)).status).toBe(404)
+})
+
+test("the watcher reports a saved tool file, and not a README in the project folder", async () => {
+  const directory = useTmpDir()
+  const tools = path.join(directory, ".opencode", "tools")
+  mkdirSync(tools, { recursive: true })
+  const targets = watchTargets({
+    directory,
+    configDirectories: [{ path: path.join(directory, ".opencode"), kind: "project" }],
+    configFiles: [],
+  })
+  const reported: string[][] = []
+  let stop: () => void = () => undefined
+  const first = new Promise<void>((resolve) => {
+    stop = watchProject(targets, (files) => {
+      reported.push(files)
+      resolve()
+    })
+  })
+  writeFileSync(path.join(directory, "README.md"), "# notes")
+  writeFileSync(path.join(tools, "echo.ts"), "export {}")
+  await first
+  stop()
+  expect(reported.flat()).toEqual([path.join(tools, "echo.ts")])
+})
