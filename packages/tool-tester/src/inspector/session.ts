@@ -97,6 +97,7 @@ export class InspectorSession {
     await this.#show(await this.#load())
     this.#prestart()
     this.#watch()
+    this.#diagnoseLater()
   }
 
   view(): ProjectView | undefined {
@@ -175,6 +176,8 @@ export class InspectorSession {
       this.#prestart()
       // A tools/ or plugins/ folder made since the last load is watched from now on.
       this.#watch()
+      // doctor loads the project once more, in an engine of its own: only once the result is out.
+      this.#diagnoseLater()
     })()
     try {
       await this.#loading
@@ -248,7 +251,6 @@ export class InspectorSession {
     if (loaded.generation !== this.#generation) return
     this.#view = view
     this.#emit({ type: "project", view })
-    if (project && !loaded.error) this.#diagnoseLater(project, loaded.generation)
   }
 
   async #run(project: ToolProject, request: CallRequest): Promise<RunResult> {
@@ -279,9 +281,12 @@ export class InspectorSession {
       prestartEngine(this.#selection.location.binary, this.#options.directory)
   }
 
-  #diagnoseLater(project: ToolProject, generation: number): void {
+  /** doctor's findings for the current load, sent when they arrive (unless a newer load came first). */
+  #diagnoseLater(): void {
     const diagnose = this.#options.diagnose
-    if (!diagnose) return
+    const project = this.#project
+    const generation = this.#generation
+    if (!diagnose || !project || this.#loadError || this.#closed) return
     diagnose(project).then(
       (findings) => {
         if (generation !== this.#generation || !this.#view || this.#closed) return
