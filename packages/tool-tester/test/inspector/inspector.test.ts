@@ -1,5 +1,5 @@
 // `tool-tester dev` in a real browser: Debian's chromium, driven by playwright-core, on the page
-// the built bin serves. The screenshots of the main views go to docs/images (docs/inspector.md).
+// the built bin serves. The screenshots of the main views are saved too (see `images`).
 import http from "node:http"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
@@ -8,7 +8,12 @@ import { packageRoot } from "../helpers.ts"
 import type { RunningDev } from "./_inspector.ts"
 import { launchChromium, makeProject, startDev, writeTool } from "./_inspector.ts"
 
-const images = path.join(packageRoot, "..", "..", "docs", "images")
+// Each run saves the screenshots under .tmp/screenshots (ignored by git); with
+// UPDATE_SCREENSHOTS=1 they replace the ones docs/inspector.md shows, in docs/images.
+const images =
+  process.env["UPDATE_SCREENSHOTS"] === "1"
+    ? path.join(packageRoot, "..", "..", "docs", "images")
+    : path.join(packageRoot, ".tmp", "screenshots")
 
 const greet = (greeting: string) => `import { tool } from "@opencode-ai/plugin"
 
