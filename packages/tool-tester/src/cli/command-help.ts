@@ -142,7 +142,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
   e2e: {
     summary: "Drive the real opencode binary with a scripted mock model",
     usage:
-      "tool-tester e2e --script SCRIPT.json [--dir DIR] [--plugin SPEC]... [--opencode PATH | --opencode-version V]\n" +
+      "tool-tester e2e (--script SCRIPT.json | --init) [--dir DIR] [--plugin SPEC]... [--opencode PATH | --opencode-version V]\n" +
       "                [--model ID] [--provider NAME] [--config JSON] [--timeout MS] [--json]",
     about:
       "Runs `opencode run` offline in a copy of the project; a mock model plays the script's turns and the\n" +
