@@ -53,35 +53,6 @@ export type ProjectView = {
   diagnosed: boolean
 }
 
-export type CallRequest = { name: string } & ({ form: "args"; args: unknown } | { form: "raw"; text: string })
-
-export type RunResult = {
-  name: string
-  id: string
-  status: "completed" | "error"
-  output: string
-  title: string | null
-  metadata: Record<string, unknown> | null
-  attachments?: unknown[]
-  truncated: boolean
-  outputPath?: string
-  args: unknown
-  repaired: boolean
-  rerouted: boolean
-  asks: unknown[]
-  metadataCalls: unknown[]
-  durationMs: number
-  hookErrors?: unknown[]
-  error?: { code: string; message: string }
-}
-
-export type HistoryEntry = {
-  id: number
-  at: string
-  trigger: "run" | "replay" | "reload"
-  request: CallRequest
-  generation: number
-  engine?: Engine
-  result?: RunResult
-  error?: { code: string; message: string }
-}
+export type { CallRequest, HistoryEntry } from "../../src/inspector/session.ts"
+// Calls and their results cross as JSON in the server's own shapes: type-only imports, erased at build.
+export type { RunResult } from "../../src/run-tool.ts"
