@@ -43,7 +43,7 @@ const leaveNodeLoaderOut = {
       [
         located,
         `export const nativeImport = (url) => import(url)
-export const BUN_ENGINE_ENTRY = new URL(import.meta.url).pathname`,
+export const BUN_ENGINE_ENTRY = new URL("./bun-serve.js", import.meta.url).pathname`,
       ],
     ])
     context.onResolve({ filter: /^\./ }, (args) => {
@@ -55,6 +55,15 @@ export const BUN_ENGINE_ENTRY = new URL(import.meta.url).pathname`,
       loader: "js",
     }))
   },
+}
+
+// Chunks carry a content hash in their names: the ones of an earlier build would stay beside the
+// new ones (and be packed), so they go first.
+for (const [folder, pattern] of [
+  [path.join(root, "dist", "cli"), /-[A-Z0-9]{8}\.js(\.map)?$/],
+  [path.join(root, "dist", "engine"), /^bun-serve(-.*)?\.js$/],
+]) {
+  for (const name of readdirSync(folder)) if (pattern.test(name)) rmSync(path.join(folder, name))
 }
 
 const common = {
@@ -88,8 +97,11 @@ await build({
 
 await build({
   ...common,
-  entryPoints: [path.join(root, "src", "engine", "bun", "serve.ts")],
-  outfile: path.join(root, "dist", "engine", "bun-serve.js"),
+  // Split, so that what only doctor and fuzz need (fast-check, the provider lint) loads when asked.
+  entryPoints: { "bun-serve": path.join(root, "src", "engine", "bun", "serve.ts") },
+  outdir: path.join(root, "dist", "engine"),
+  splitting: true,
+  chunkNames: "bun-serve-[name]-[hash]",
   target: "esnext",
   plugins: [leaveNodeLoaderOut],
 })

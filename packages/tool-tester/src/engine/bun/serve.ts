@@ -7,8 +7,6 @@
 import { jsonSafe, safeStringify } from "../../_json-safe.ts"
 import { restoreBuiltins } from "../../_pristine.ts"
 import { settle } from "../../cli/_settle.ts"
-import { doctorTask } from "../../cli/tasks/doctor-task.ts"
-import { fuzzTask } from "../../cli/tasks/fuzz-task.ts"
 import { listTask } from "../../cli/tasks/list-task.ts"
 import { runTask } from "../../cli/tasks/run-task.ts"
 import { schemaTask } from "../../cli/tasks/schema-task.ts"
@@ -29,12 +27,14 @@ import { projectSnapshot } from "./snapshot.ts"
 // that starts `opencode` would get a Bun).
 delete process.env["BUN_BE_BUN"]
 
+// doctor and fuzz are imported when asked for: fuzz brings fast-check (~15 ms of every start in
+// Bun), doctor the provider lint, and neither is on the way to a `run`.
 const tasks: { [C in TaskCommand]: Perform<C> } = {
   list: listTask,
   schema: schemaTask,
-  doctor: doctorTask,
+  doctor: async (input, reached) => (await import("../../cli/tasks/doctor-task.ts")).doctorTask(input, reached),
   run: runTask,
-  fuzz: fuzzTask,
+  fuzz: async (input, reached) => (await import("../../cli/tasks/fuzz-task.ts")).fuzzTask(input, reached),
 }
 
 const send = (message: FromEngine) => {
