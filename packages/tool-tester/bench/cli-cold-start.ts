@@ -39,6 +39,9 @@ if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
 }
 
 const project = createProject()
+// tool-tester's cache (where bin.js's launcher reads which Bun it may start the CLI in) starts
+// empty: the uncounted first round fills it, as a user's first run does.
+const cacheHome = path.join(project, "cache")
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
 const expected = "Weather in Paris: sunny, 21 degrees"
 const bun = findBun({ env: process.env, directory: packageRoot })
@@ -52,13 +55,19 @@ type Variant = { name: string; command: string[]; read?: (stdout: string) => str
 const variants: Variant[] = [
   {
     name: "tool-tester run",
-    command: [process.execPath, bin, ...runArgs, "--engine", "node"],
+    command: [bin, ...runArgs, "--engine", "node"],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
   },
   {
     name: "tool-tester run, bun engine",
+    command: [bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
+    read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
+  },
+  {
+    name: "  the same, CLI on Node",
     command: [process.execPath, bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
+    informational: true,
   },
   {
     name: "bun alone (TypeScript)",
@@ -68,6 +77,11 @@ const variants: Variant[] = [
   {
     name: "floor: node + bun engine",
     command: [process.execPath, path.join(project, "engine-floor.cjs"), bun.binary],
+    informational: true,
+  },
+  {
+    name: "floor: bun + bun engine",
+    command: [bun.binary, path.join(project, "engine-floor.cjs"), bun.binary],
     informational: true,
   },
   { name: "node (precompiled JS)", command: [process.execPath, path.join(project, "run-precompiled.mjs")] },
@@ -131,7 +145,13 @@ function measure(list: Variant[], options: { freshTmp?: boolean; rounds?: number
   for (let round = -1; round < count; round++) {
     for (const variant of list) {
       const tmp = options.freshTmp ? mkdtempSync(path.join(project, "tmp-")) : undefined
-      const env = { ...process.env, BUN_BE_BUN: "1", ...(tmp ? { TMPDIR: tmp } : {}) }
+      // The bin decides for itself how to start (bin.js), as it does for a user: BUN_BE_BUN only for the rest.
+      const env = {
+        ...process.env,
+        XDG_CACHE_HOME: cacheHome,
+        ...(variant.command[0] === bin ? {} : { BUN_BE_BUN: "1" }),
+        ...(tmp ? { TMPDIR: tmp } : {}),
+      }
       const started = performance.now()
       const child = spawnSync(variant.command[0]!, variant.command.slice(1), { cwd: project, env, encoding: "utf8" })
       const elapsed = performance.now() - started

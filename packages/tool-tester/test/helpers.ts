@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from "node:child_process"
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
@@ -6,6 +7,16 @@ import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+/** The opencode binary this repository installs (for e2e), run as Bun by the bun engine. */
+export const repositoryOpencode = path.join(
+  packageRoot,
+  "..",
+  "..",
+  "node_modules",
+  "opencode-linux-x64",
+  "bin",
+  "opencode",
+)
 const bin = path.join(packageRoot, "bin.js")
 
 /** A fresh folder under the OS temp folder, removed when the test finishes. */
@@ -32,12 +43,20 @@ export function writeFiles(directory: string, files: Record<string, string>): vo
 export type CliResult = { exitCode: number | null; stdout: string; stderr: string }
 
 /**
- * Runs the BUILT bin (`node bin.js ...`) with a throw-away HOME and XDG folders, so the
- * developer's own opencode config never leaks in, and without colours unless `env` asks.
+ * Runs the BUILT bin (`node bin.js ...`, or with `launcher` the file itself, as a shell runs it)
+ * with a throw-away HOME and XDG folders, so the developer's own opencode config never leaks in,
+ * and without colours unless `env` asks.
  */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined>; home?: string } = {},
+  options: {
+    cwd?: string
+    env?: Record<string, string | undefined>
+    home?: string
+    launcher?: boolean
+    /** Called with the child once started (to read its output slowly, say). */
+    onSpawn?: (child: ChildProcessWithoutNullStreams) => void
+  } = {},
 ): Promise<CliResult> {
   if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
     throw new Error("Build tool-tester first: cd packages/tool-tester && npm run build")
@@ -63,7 +82,9 @@ export function runCli(
     string
   >
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? packageRoot, env })
+    const [command, ...rest] = options.launcher ? [bin, ...args] : [process.execPath, bin, ...args]
+    const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env })
+    options.onSpawn?.(child)
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))

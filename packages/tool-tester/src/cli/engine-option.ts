@@ -26,9 +26,10 @@ export function engineFlags(argv: readonly string[]): { engine?: string; engineB
 export function chooseEngineEarly(
   argv: readonly string[],
   env: Record<string, string | undefined>,
+  options: { runningBun?: boolean } = {},
 ): { chosen?: ChosenEngine | undefined; error?: unknown } {
   try {
-    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, directory: directoryFlag(argv) }) }
+    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, directory: directoryFlag(argv), ...options }) }
   } catch (error) {
     return { error }
   }

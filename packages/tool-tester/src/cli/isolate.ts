@@ -5,7 +5,7 @@
 // in a worker thread (docs/cli.md explains why a thread: the same guarantees at a fraction of the
 // start-up cost); the bun engine runs it in a Bun process of its own, whose process group is ended
 // with it, so nothing a tool started outlives the run.
-import { Worker } from "node:worker_threads"
+import type { Worker } from "node:worker_threads"
 import type { FromEngine } from "../engine/bun/protocol.ts"
 import type { EngineProcess } from "../engine/bun/spawn-engine.ts"
 import { endEngine, spawnEngine } from "../engine/bun/spawn-engine.ts"
@@ -65,6 +65,8 @@ export type StartedWorker = {
   host: Host
   /** Where the bun engine's Bun was found; undefined for the node engine's thread. */
   source: BunLocation["source"] | undefined
+  /** The bun engine's Bun; undefined for the node engine's thread. */
+  location?: BunLocation
 }
 
 /**
@@ -77,11 +79,14 @@ export function startWorker(command: TaskCommand, selection: EngineSelection = {
     const child = spawnEngine(selection.location, { cwd: process.cwd(), console: "pipe" })
     const capture = captureStreams(child.stdout!, child.stderr!)
     child.unref()
-    child.channel?.unref()
-    return { command, host: processHost(child, capture, selection.location), source: selection.location.source }
+    child.channel?.unref?.()
+    const { location } = selection
+    return { command, host: processHost(child, capture, location), source: location.source, location }
   }
   const capture = createCaptureBuffer()
   const workerData: WorkerData = { command, capture }
+  // Taken when needed: the bun engine's CLI, in Bun, has no use for threads (~6 ms to import there).
+  const { Worker } = process.getBuiltinModule("node:worker_threads")
   const worker = new Worker(new URL(`./workers/${command}.js`, import.meta.url), {
     workerData,
     // Anything that still reaches the worker's own stdio is drained here, never printed.
@@ -272,7 +277,7 @@ function processHost(child: EngineProcess, capture: StreamCapture, location: Bun
     give: (task) => {
       if (!child.connected) return
       child.ref()
-      child.channel?.ref()
+      child.channel?.ref?.()
       child.send({ type: "task", cwd: process.cwd(), task })
     },
     onMessage: (listener) => child.on("message", listener),

@@ -3,7 +3,7 @@
 // start-up overlaps ours; commands are imported on demand, so `run` does not load what `e2e` needs.
 // Type-only imports are erased: they do not delay the worker.
 import type { CliIO } from "./_command.ts"
-import { chooseEngineEarly } from "./engine-option.ts"
+import { takeBunHost } from "./bun-host.ts"
 import type { StartedWorker } from "./isolate.ts"
 import { startWorker } from "./isolate.ts"
 
@@ -12,10 +12,27 @@ const WORKER_COMMANDS = ["list", "schema", "run", "doctor", "fuzz"] as const
 const needsWorker = WORKER_COMMANDS.find(
   (command) => command === argv[0] && !argv.includes("-h") && !argv.includes("--help"),
 )
+// Started in Bun by bin.js's launcher, with the Bun it found: that Bun's engine starts at once,
+// before the CLI has even chosen the engine, and is kept when the choice agrees (docs/cli.md).
+const bunHost = takeBunHost(process.env)
+const hostable = needsWorker !== undefined && !argv.includes("--watch")
+const optimistic = bunHost && hostable ? startWorker(needsWorker, { name: "bun", location: bunHost }) : undefined
 // The engine is chosen from --engine / --engine-binary / the environment before anything else, so
 // that it starts while the rest of the CLI loads. A bad choice is reported once the CLI is up.
-const early = needsWorker ? chooseEngineEarly(argv, process.env) : undefined
-const worker = needsWorker && early?.chosen ? startWorker(needsWorker, early.chosen.selection) : undefined
+const { chooseEngineEarly } = await import("./engine-option.ts")
+const early = needsWorker ? chooseEngineEarly(argv, process.env, { runningBun: !bunHost }) : undefined
+const chosen = early?.chosen?.selection
+if (bunHost && (!hostable || chosen?.name !== "bun")) {
+  // Only the bun engine runs here: anything else is Node's to do (the launcher rarely sends it).
+  void optimistic?.host.stop(0)
+  await (await import("./bun-host.ts")).runInNode(argv)
+}
+const worker = (() => {
+  if (!needsWorker || chosen === undefined) return undefined
+  if (optimistic && chosen.name === "bun" && sameLocation(chosen.location, bunHost)) return optimistic
+  void optimistic?.host.stop(0)
+  return startWorker(needsWorker, chosen)
+})()
 // The node engine's worker sorts the tool list in this process; the bun engine does it in Bun.
 if (worker && worker.source === undefined) (await import("./_warm-up.ts")).warmProcessCaches()
 
@@ -25,6 +42,7 @@ const { reportFailure } = await import("./_command.ts")
 const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
 const { installEngine } = await import("./engine-option.ts")
+const { flushStdio, rememberBunHost } = await import("./bun-host.ts")
 
 const { commandHelp, globalHelp } = await import("./command-help.ts")
 const { didYouMean } = await import("./did-you-mean.ts")
@@ -119,12 +137,16 @@ main()
     },
   )
   .finally(async () => {
-    if (!needsWorker)
-      return // Nothing a tool started outlives the run (the bun engine's process group is ended already).
-    ;(await import("./_descendants.ts")).killDescendants(process.pid)
+    if (!needsWorker) return
+    // Nothing a tool started outlives the run: the bun engine's process group is ended already,
+    // what a tool on the node engine's thread started is a child of this process.
+    if (!worker?.location) (await import("./_descendants.ts")).killDescendants(process.pid)
+    // A Bun that answered as the engine may start the next run's CLI (bin.js's launcher).
+    if (worker?.location && worker.location.binary !== bunHost?.binary && worker.host.started())
+      await rememberBunHost(worker.location, io.env)
     // Exit as soon as the report is out, rather than wait for the worker's thread to wind down;
     // this also ends a worker started for a command that then failed its usage checks.
-    await Promise.all([drained(process.stdout), drained(process.stderr)])
+    await flushStdio()
     process.exit()
   })
 
@@ -141,18 +163,16 @@ function unknownCommand(name: string): never {
   )
 }
 
-/** Resolves once everything written to the stream has been handed to the system. */
-function drained(stream: NodeJS.WriteStream): Promise<void> {
-  if (stream.writableLength === 0) return Promise.resolve()
-  return new Promise((resolve) => {
-    stream.once("drain", resolve)
-    stream.once("error", resolve)
-  })
-}
-
 function version(): string {
   const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
     version: string
   }
   return manifest.version
+}
+
+function sameLocation(
+  a: { binary: string; source: string },
+  b: { binary: string; source: string } | undefined,
+): boolean {
+  return b !== undefined && a.binary === b.binary && a.source === b.source
 }

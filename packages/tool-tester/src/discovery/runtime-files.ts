@@ -10,9 +10,18 @@ const FROM_SOURCE = import.meta.url.endsWith(".ts")
  * A real `import()`, out of reach of test runners that rewrite dynamic imports (vitest would load
  * the tool through Vite instead of Node, unlike opencode).
  */
-export const { nativeImport } = createRequire(import.meta.url)(
-  FROM_SOURCE ? "../../dist/discovery/_native-import.cjs" : "./_native-import.cjs",
-) as { nativeImport: (url: string, options?: ImportCallOptions) => Promise<unknown> }
+export function nativeImport(url: string, options?: ImportCallOptions): Promise<unknown> {
+  // Required on first use: the CLI imports this module to start the engine, which needs no loader.
+  loaded ??= (
+    createRequire(import.meta.url)(
+      FROM_SOURCE ? "../../dist/discovery/_native-import.cjs" : "./_native-import.cjs",
+    ) as {
+      nativeImport: (url: string, options?: ImportCallOptions) => Promise<unknown>
+    }
+  ).nativeImport
+  return loaded(url, options)
+}
+let loaded: ((url: string, options?: ImportCallOptions) => Promise<unknown>) | undefined
 
 /** The module that answers `import.meta` and `import()` for prepared modules. */
 export const IMPORT_META_HELPER = new URL(

@@ -23,7 +23,12 @@ export const testedBunVersion = "1.3.14"
 /** Where a Bun was found, for the report ("opencode on PATH"). */
 export type BunSource = "option" | "env" | "path" | "opencode-package" | "bun-package" | "current"
 
-export type BunLocation = { binary: string; source: BunSource }
+export type BunLocation = {
+  binary: string
+  source: BunSource
+  /** The path it was found by, before links and npm's opencode launcher were followed (bin.js's launcher looks it up). */
+  foundAs?: string
+}
 
 export type FindBunOptions = {
   /** An explicit binary: a Bun, or an opencode executable. */
@@ -32,6 +37,11 @@ export type FindBunOptions = {
   env: Record<string, string | undefined>
   /** The project: an opencode platform package installed there counts as installed. */
   directory?: string | undefined
+  /**
+   * Whether the Bun this process runs in is the engine (the default). The CLI that bin.js's
+   * launcher started in Bun says false: it looks for the engine as when Node runs it.
+   */
+  runningBun?: boolean
 }
 
 /** A Bun already on this machine, or undefined. Never installs anything. Throws when an explicit binary is not executable. */
@@ -39,10 +49,11 @@ export function findBun(options: FindBunOptions): BunLocation | undefined {
   const explicit = explicitBinary(options)
   if (explicit) return explicit
   // tool-tester itself running in Bun: the engine is the Bun it runs in.
-  if (typeof process.versions.bun === "string") return { binary: process.execPath, source: "current" }
+  if (typeof process.versions.bun === "string" && options.runningBun !== false)
+    return { binary: process.execPath, source: "current" }
   const onPath = findOnPath("opencode", options.env)
   const real = onPath === undefined ? undefined : opencodeExecutable(onPath)
-  if (real) return { binary: real, source: "path" }
+  if (real) return { binary: real, source: "path", foundAs: onPath! }
   const installed = findOpencode({ directory: options.directory, env: options.env, path: false }) ?? cachedOpencode()
   if (installed) return { binary: installed, source: "opencode-package" }
   const bun = cachedBun()
@@ -108,7 +119,7 @@ function explicitBinary(options: FindBunOptions): BunLocation | undefined {
       { data: { path: binary } },
     )
   }
-  return { binary: opencodeExecutable(binary) ?? binary, source: fromOption ? "option" : "env" }
+  return { binary: opencodeExecutable(binary) ?? binary, source: fromOption ? "option" : "env", foundAs: binary }
 }
 
 /**
