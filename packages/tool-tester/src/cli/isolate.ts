@@ -77,9 +77,8 @@ export type StartedWorker = {
 export function startWorker(command: TaskCommand, selection: EngineSelection = { name: "node" }): StartedWorker {
   if (selection.name === "bun") {
     const child = spawnEngine(selection.location, { cwd: process.cwd(), console: "pipe" })
-    const capture = captureStreams(child.stdout!, child.stderr!)
+    const capture = captureStreams(child.stdout, child.stderr)
     child.unref()
-    child.channel?.unref?.()
     const { location } = selection
     return { command, host: processHost(child, capture, location), source: location.source, location }
   }
@@ -277,10 +276,10 @@ function processHost(child: EngineProcess, capture: StreamCapture, location: Bun
     give: (task) => {
       if (!child.connected) return
       child.ref()
-      child.channel?.ref?.()
       child.send({ type: "task", cwd: process.cwd(), task })
     },
-    onMessage: (listener) => child.on("message", listener),
+    // The task's messages: FromEngine's task half (the library's replies never come here).
+    onMessage: (listener) => child.on("message", listener as (message: FromEngine) => void),
     onCrash: (listener) => void exit.then(() => spawnError !== undefined && listener(spawnError)),
     onExit: (listener) => void exit.then(() => listener(exitCode!, exitSignal)),
     stop: async (waitMs) => {
@@ -289,9 +288,8 @@ function processHost(child: EngineProcess, capture: StreamCapture, location: Bun
       if (exitCode === undefined && waitMs > 0) await Promise.race([exit, delay(waitMs)])
       endEngine(child)
       await Promise.race([capture.ended, delay(DRAIN_MS)])
-      child.stdout?.destroy()
-      child.stderr?.destroy()
-      child.disconnect?.()
+      capture.close()
+      child.disconnect()
     },
     console: () => capture.read(),
     engine: () => engine,

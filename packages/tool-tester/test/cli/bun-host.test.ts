@@ -99,6 +99,23 @@ describe("bin.js, the launcher", { timeout: 120_000 }, () => {
     })
   })
 
+  test("a Bun host told to use a binary it cannot start says so in one line, exit 1, as Node does", () => {
+    const garbage = path.join(useTmpDir(), "not-a-program")
+    writeFileSync(garbage, "\u0000\u0001 not a program")
+    chmodSync(garbage, 0o755)
+    const child = spawnSync(bun, [path.join(packageRoot, "bin.js"), ...greet, "--engine-binary", garbage], {
+      env: { ...process.env, TOOL_TESTER_BUN_HOST: `option:${bun}`, BUN_BE_BUN: "1" },
+      encoding: "utf8",
+    })
+    expect(child.status).toBe(1)
+    const lines = child.stderr.trimEnd().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!).error).toMatchObject({
+      code: "ENGINE_FAILED",
+      message: expect.stringContaining(garbage),
+    })
+  })
+
   test("--engine node, --watch, help and the other commands go to Node without looking for a Bun", async () => {
     const home = homeWithListedBun()
     for (const args of [

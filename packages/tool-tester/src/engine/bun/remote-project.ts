@@ -265,12 +265,10 @@ function takeSpare(binary: string, directory: string): EngineProcess | undefined
 /** While a call is pending, the engine keeps this process alive; otherwise it does not. */
 function busy(child: EngineProcess): void {
   child.ref()
-  child.channel?.ref?.()
 }
 
 function idle(child: EngineProcess): void {
   child.unref()
-  child.channel?.unref?.()
 }
 
 function toError(error: { code: string; message: string; data?: Record<string, unknown> }): ToolTesterError {

@@ -1,37 +1,50 @@
-// Starting the bun engine's process from Node, and ending it with everything it started. The
-// engine leads a process group of its own, so the children a tool spawns (and does not wait for)
-// end with it: opencode's tools cannot outlive opencode either.
+// Starting the bun engine's process, and ending it with everything it started. The engine leads a
+// process group of its own, so the children a tool spawns (and does not wait for) end with it:
+// opencode's tools cannot outlive opencode either. From Node the process is node:child_process's;
+// from Bun (the CLI bin.js's launcher starts in Bun) it is Bun.spawn's, which starts in ~1 ms
+// where node:child_process takes ~20 ms to load and spawn there, behind the same small surface.
 import type { ChildProcess } from "node:child_process"
-import { spawn } from "node:child_process"
+import { EventEmitter } from "node:events"
+import type { Readable } from "node:stream"
 import { BUN_ENGINE_ENTRY } from "../../discovery/runtime-files.ts"
 import type { BunLocation } from "../find-bun.ts"
 import type { FromEngine, ToEngine } from "./protocol.ts"
 
-export type EngineProcess = ChildProcess & {
+/** What the CLI and the library use of the engine's process, whichever runtime started it. */
+export type EngineProcess = {
+  readonly pid: number | undefined
+  readonly connected: boolean
+  readonly exitCode: number | null
+  /** The engine's own stdout and stderr, with `console: "pipe"`. */
+  readonly stdout: Readable | ReadableStream<Uint8Array> | null
+  readonly stderr: Readable | ReadableStream<Uint8Array> | null
   send(message: ToEngine): boolean
-  on(event: "message", listener: (message: FromEngine) => void): EngineProcess
-  on(event: string, listener: (...args: never[]) => void): EngineProcess
+  /** Whether this process waits for the engine (and its messages) before it can exit. */
+  ref(): void
+  unref(): void
+  kill(signal: NodeJS.Signals): void
+  disconnect(): void
+  on(event: "message", listener: (message: FromEngine) => void): unknown
+  on(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown
+  on(event: "error", listener: (error: Error) => void): unknown
+  once(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown
+  once(event: "error", listener: (error: Error) => void): unknown
 }
 
-const live = new Set<ChildProcess>()
+export type SpawnEngineOptions = {
+  cwd: string
+  /** "pipe" hands the tools' stdout and stderr to the caller (the CLI captures them); "inherit" lets them through (the library, as a test runner shows them). */
+  console: "pipe" | "inherit"
+}
+
+const live = new Set<EngineProcess>()
 let exitHookInstalled = false
 
-/**
- * Starts the engine in `cwd`. `console` "pipe" hands the tools' stdout and stderr to the caller
- * (the CLI captures them); "inherit" lets them through (the library, as a test runner shows them).
- */
-export function spawnEngine(
-  location: BunLocation,
-  options: { cwd: string; console: "pipe" | "inherit" },
-): EngineProcess {
-  const child = spawn(location.binary, [BUN_ENGINE_ENTRY], {
-    cwd: options.cwd,
-    // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
-    env: { ...process.env, BUN_BE_BUN: "1" },
-    stdio: ["ignore", options.console, options.console, "ipc"],
-    serialization: "json",
-    detached: process.platform !== "win32",
-  }) as EngineProcess
+/** Starts the engine in `cwd`, a process group of its own. */
+export function spawnEngine(location: BunLocation, options: SpawnEngineOptions): EngineProcess {
+  // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
+  const env = { ...process.env, BUN_BE_BUN: "1" }
+  const child = typeof Bun === "undefined" ? fromNode(location, options, env) : fromBun(location, options, env)
   live.add(child)
   child.once("exit", () => live.delete(child))
   // A test runner's worker, or the CLI, that exits leaves no engine behind.
@@ -45,7 +58,7 @@ export function spawnEngine(
 }
 
 /** Kills the engine and every process in its group, at once. */
-export function endEngine(child: ChildProcess): void {
+export function endEngine(child: EngineProcess): void {
   if (child.pid === undefined) return
   try {
     if (process.platform !== "win32") process.kill(-child.pid, "SIGKILL")
@@ -55,4 +68,141 @@ export function endEngine(child: ChildProcess): void {
   try {
     child.kill("SIGKILL")
   } catch {}
+}
+
+// --- internal ---
+
+function fromNode(location: BunLocation, options: SpawnEngineOptions, env: NodeJS.ProcessEnv): EngineProcess {
+  const { spawn } = process.getBuiltinModule("node:child_process")
+  const child: ChildProcess = spawn(location.binary, [BUN_ENGINE_ENTRY], {
+    cwd: options.cwd,
+    env,
+    stdio: ["ignore", options.console, options.console, "ipc"],
+    serialization: "json",
+    detached: process.platform !== "win32",
+  })
+  const engine = {
+    get pid() {
+      return child.pid
+    },
+    get connected() {
+      return child.connected
+    },
+    get exitCode() {
+      return child.exitCode
+    },
+    stdout: child.stdout,
+    stderr: child.stderr,
+    send: (message: ToEngine) => child.send(message),
+    // The IPC channel keeps this process alive as the child does: both follow ref() and unref().
+    ref: () => {
+      child.ref()
+      child.channel?.ref()
+    },
+    unref: () => {
+      child.unref()
+      child.channel?.unref()
+    },
+    kill: (signal: NodeJS.Signals) => void child.kill(signal),
+    disconnect: () => {
+      if (child.connected) child.disconnect()
+    },
+    on: (event: string, listener: (...args: any[]) => void) => child.on(event, listener),
+    once: (event: string, listener: (...args: any[]) => void) => child.once(event, listener),
+  }
+  return engine as EngineProcess
+}
+
+/** Bun.spawn behind the EngineProcess surface: IPC messages, exit and error as events. */
+class BunEngineProcess extends EventEmitter {
+  pid: number | undefined
+  connected = false
+  exitCode: number | null = null
+  stdout: ReadableStream<Uint8Array> | null = null
+  stderr: ReadableStream<Uint8Array> | null = null
+  #subprocess: BunSubprocess | undefined
+
+  constructor(location: BunLocation, options: SpawnEngineOptions, env: NodeJS.ProcessEnv) {
+    super()
+    try {
+      this.#subprocess = Bun.spawn([location.binary, BUN_ENGINE_ENTRY], {
+        cwd: options.cwd,
+        env,
+        stdio: ["ignore", options.console, options.console],
+        serialization: "json",
+        detached: true,
+        ipc: (message) => this.emit("message", message),
+        onExit: (_subprocess, exitCode, signalCode) => {
+          this.connected = false
+          this.exitCode = exitCode
+          this.emit("exit", exitCode, signalCode)
+        },
+      })
+    } catch (error) {
+      // node:child_process reports a binary it cannot start as an "error" event: so does this.
+      queueMicrotask(() => this.emit("error", error instanceof Error ? error : new Error(String(error))))
+      return
+    }
+    this.pid = this.#subprocess.pid
+    this.connected = true
+    if (options.console === "pipe") {
+      this.stdout = this.#subprocess.stdout as ReadableStream<Uint8Array>
+      this.stderr = this.#subprocess.stderr as ReadableStream<Uint8Array>
+    }
+  }
+
+  send(message: ToEngine): boolean {
+    if (!this.connected || !this.#subprocess) return false
+    this.#subprocess.send(message)
+    return true
+  }
+
+  ref(): void {
+    this.#subprocess?.ref()
+  }
+
+  unref(): void {
+    this.#subprocess?.unref()
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    this.#subprocess?.kill(signal)
+  }
+
+  disconnect(): void {
+    if (!this.connected) return
+    this.connected = false
+    this.#subprocess?.disconnect()
+  }
+}
+
+function fromBun(location: BunLocation, options: SpawnEngineOptions, env: NodeJS.ProcessEnv): EngineProcess {
+  return new BunEngineProcess(location, options, env) as EngineProcess
+}
+
+/** The part of Bun's API used here (the package's types are for Node). */
+type BunSubprocess = {
+  pid: number
+  stdout: unknown
+  stderr: unknown
+  send(message: unknown): void
+  ref(): void
+  unref(): void
+  kill(signal: string): void
+  disconnect(): void
+}
+
+declare const Bun: {
+  spawn(
+    command: string[],
+    options: {
+      cwd: string
+      env: NodeJS.ProcessEnv
+      stdio: [string, string, string]
+      serialization: "json"
+      detached: boolean
+      ipc: (message: FromEngine) => void
+      onExit: (subprocess: BunSubprocess, exitCode: number | null, signalCode: NodeJS.Signals | null) => void
+    },
+  ): BunSubprocess
 }
