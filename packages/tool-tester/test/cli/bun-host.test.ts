@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSy
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, packageRoot, repositoryOpencode, runCli, useTmpDir } from "../helpers.ts"
+import { isRunning } from "../support/processes.ts"
 
 const basic = fixture("cli-basic")
 const outcomes = fixture("cli-run-outcomes")
@@ -163,6 +164,19 @@ describe("the Bun-hosted CLI answers as the Node-hosted one", { timeout: 120_000
       stdout: steady(onNode.stdout),
       stderr: steady(onNode.stderr),
     })
+  })
+
+  test("a child process the tool started and did not wait for is gone once run exits", async () => {
+    const home = homeWithListedBun()
+    const args = ["run", "leaves_a_child", "--dir", fixture("hostile/leaves-a-child"), "--no-global", "--json"]
+    // The tool starts `sleep`: a PATH with it, and still no node.
+    const sleepOnly = useTmpDir()
+    symlinkSync(path.join("/bin", "sleep"), path.join(sleepOnly, "sleep"))
+    const result = await runCli([...args, ...withBinary], { home, launcher: true, env: { PATH: sleepOnly } })
+    expect(result.exitCode).toBe(0)
+    const pid = Number(JSON.parse(result.stdout).output)
+    expect(pid).toBeGreaterThan(0)
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 
   test("a report larger than a pipe holds reaches a reader that starts late, whole", async () => {
