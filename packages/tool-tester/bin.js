@@ -60,9 +60,14 @@ if [ -n "$host" ]; then TOOL_TESTER_BUN_HOST=$source:$host BUN_BE_BUN=1 exec "$h
 exec node "$0" "$@"
 */
 // Checks the Node version before loading the CLI, which needs a recent Node and would fail on an
-// older one with an error that says nothing about versions (Bun, started by the launcher, is not
-// checked). Keep this file in syntax any Node since 14 parses.
-if (typeof process.versions.bun === "string") import("./dist/cli/main.js")
+// older one with an error that says nothing about versions. Keep this file in syntax any Node
+// since 14 parses.
+// In Bun (the launcher's doing), the engine is started before the CLI loads (src/cli/bun-early.ts).
+if (typeof process.versions.bun === "string")
+  import("./dist/cli/bun-early.js").then((early) => {
+    early.startBunHost(process.argv.slice(2), process.env)
+    return import("./dist/cli/main.js")
+  })
 else
   import("./dist/cli/node-version.js").then(({ EXIT_NODE_TOO_OLD, nodeVersionProblem }) => {
     const problem = nodeVersionProblem(process.versions.node)

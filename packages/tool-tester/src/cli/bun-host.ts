@@ -4,32 +4,10 @@
 // so only with a Bun that an earlier run used as its engine (the list below), found as the CLI
 // finds it: --engine-binary, TOOL_TESTER_ENGINE_BINARY, then opencode on PATH (a binary, or
 // npm's opencode launcher, which the list maps to the binary beside it). It says so in
-// TOOL_TESTER_BUN_HOST ("source:binary"), which this module reads and takes out of the environment.
-// Anything the Bun-hosted CLI cannot do as Node does (the node engine's worker thread, --watch,
+// TOOL_TESTER_BUN_HOST ("source:binary"), which bun-early.ts reads first thing. Anything the Bun-hosted CLI cannot do as Node does (the node engine's worker thread, --watch,
 // the commands that run no tools) goes back to Node. docs/cli.md, "How tool-tester starts".
 import type { BunLocation } from "../engine/find-bun.ts"
-
-const MARKER = "TOOL_TESTER_BUN_HOST"
-
-/** The sources the launcher can find a Bun by: the others need the CLI's own lookup. */
-export const LAUNCHER_SOURCES: readonly BunLocation["source"][] = ["option", "env", "path"]
-
-/**
- * The Bun this CLI was started in by the launcher, or undefined (started by Node, or by Bun some
- * other way). The marker and BUN_BE_BUN are removed from the environment either way, so that
- * nothing this process starts inherits them (an `opencode` started with BUN_BE_BUN is a Bun).
- */
-export function takeBunHost(env: Record<string, string | undefined>): BunLocation | undefined {
-  const marker = env[MARKER]
-  if (marker === undefined) return undefined
-  delete env[MARKER]
-  if (typeof process.versions.bun !== "string") return undefined
-  delete env["BUN_BE_BUN"]
-  const colon = marker.indexOf(":")
-  const source = marker.slice(0, colon) as BunLocation["source"]
-  const binary = marker.slice(colon + 1)
-  return LAUNCHER_SOURCES.includes(source) && binary !== "" ? { source, binary } : undefined
-}
+import { LAUNCHER_SOURCES } from "./bun-early.ts"
 
 /** Runs this same command line in Node and exits with its status: what the Bun host does not do. */
 export async function runInNode(argv: readonly string[]): Promise<never> {

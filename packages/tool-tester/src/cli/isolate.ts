@@ -6,6 +6,7 @@
 // start-up cost); the bun engine runs it in a Bun process of its own, whose process group is ended
 // with it, so nothing a tool started outlives the run.
 import type { Worker } from "node:worker_threads"
+import type { BunSpawn } from "../engine/bun/bun-spawn.ts"
 import type { FromEngine } from "../engine/bun/protocol.ts"
 import type { EngineProcess } from "../engine/bun/spawn-engine.ts"
 import { endEngine, spawnEngine } from "../engine/bun/spawn-engine.ts"
@@ -74,9 +75,14 @@ export type StartedWorker = {
  * Bun process for the bun engine. It loads what the command needs, then waits for the task; it
  * does not keep the process alive until a task is given to it.
  */
-export function startWorker(command: TaskCommand, selection: EngineSelection = { name: "node" }): StartedWorker {
+export function startWorker(
+  command: TaskCommand,
+  selection: EngineSelection = { name: "node" },
+  /** The bun engine's process, when Bun has started it already (cli/bun-early.ts). */
+  started?: BunSpawn,
+): StartedWorker {
   if (selection.name === "bun") {
-    const child = spawnEngine(selection.location, { cwd: process.cwd(), console: "pipe" })
+    const child = spawnEngine(selection.location, { cwd: process.cwd(), console: "pipe" }, started)
     const capture = captureStreams(child.stdout, child.stderr)
     child.unref()
     const { location } = selection

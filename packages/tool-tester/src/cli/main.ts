@@ -3,20 +3,18 @@
 // start-up overlaps ours; commands are imported on demand, so `run` does not load what `e2e` needs.
 // Type-only imports are erased: they do not delay the worker.
 import type { CliIO } from "./_command.ts"
-import { takeBunHost } from "./bun-host.ts"
+import { hostableCommand, startBunHost, workerCommand } from "./bun-early.ts"
 import type { StartedWorker } from "./isolate.ts"
 import { startWorker } from "./isolate.ts"
 
 const argv = process.argv.slice(2)
-const WORKER_COMMANDS = ["list", "schema", "run", "doctor", "fuzz"] as const
-const needsWorker = WORKER_COMMANDS.find(
-  (command) => command === argv[0] && !argv.includes("-h") && !argv.includes("--help"),
-)
-// Started in Bun by bin.js's launcher, with the Bun it found: that Bun's engine starts at once,
-// before the CLI has even chosen the engine, and is kept when the choice agrees (docs/cli.md).
-const bunHost = takeBunHost(process.env)
-const hostable = needsWorker !== undefined && !argv.includes("--watch")
-const optimistic = bunHost && hostable ? startWorker(needsWorker, { name: "bun", location: bunHost }) : undefined
+const needsWorker = workerCommand(argv)
+// Started in Bun by bin.js's launcher, with the Bun it found: that Bun's engine is already
+// starting (bin.js started it), and is kept when the CLI's own choice agrees (docs/cli.md).
+const bunHost = startBunHost(argv, process.env)
+const hostable = hostableCommand(argv)
+const optimistic =
+  bunHost && hostable ? startWorker(hostable, { name: "bun", location: bunHost.location }, bunHost.started) : undefined
 // The engine is chosen from --engine / --engine-binary / the environment before anything else, so
 // that it starts while the rest of the CLI loads. A bad choice is reported once the CLI is up.
 const { chooseEngineEarly } = await import("./engine-option.ts")
@@ -29,7 +27,7 @@ if (bunHost && (!hostable || chosen?.name !== "bun")) {
 }
 const worker = (() => {
   if (!needsWorker || chosen === undefined) return undefined
-  if (optimistic && chosen.name === "bun" && sameLocation(chosen.location, bunHost)) return optimistic
+  if (optimistic && chosen.name === "bun" && sameLocation(chosen.location, bunHost?.location)) return optimistic
   void optimistic?.host.stop(0)
   return startWorker(needsWorker, chosen)
 })()
@@ -142,7 +140,7 @@ main()
     // what a tool on the node engine's thread started is a child of this process.
     if (!worker?.location) (await import("./_descendants.ts")).killDescendants(process.pid)
     // A Bun that answered as the engine may start the next run's CLI (bin.js's launcher).
-    if (worker?.location && worker.location.binary !== bunHost?.binary && worker.host.started())
+    if (worker?.location && worker.location.binary !== bunHost?.location.binary && worker.host.started())
       await rememberBunHost(worker.location, io.env)
     // Exit as soon as the report is out, rather than wait for the worker's thread to wind down;
     // this also ends a worker started for a command that then failed its usage checks.

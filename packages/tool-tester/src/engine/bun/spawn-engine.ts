@@ -8,6 +8,8 @@ import { EventEmitter } from "node:events"
 import type { Readable } from "node:stream"
 import { BUN_ENGINE_ENTRY } from "../../discovery/runtime-files.ts"
 import type { BunLocation } from "../find-bun.ts"
+import type { BunSpawn, BunSubprocess } from "./bun-spawn.ts"
+import { spawnInBun } from "./bun-spawn.ts"
 import type { FromEngine, ToEngine } from "./protocol.ts"
 
 /** What the CLI and the library use of the engine's process, whichever runtime started it. */
@@ -40,11 +42,17 @@ export type SpawnEngineOptions = {
 const live = new Set<EngineProcess>()
 let exitHookInstalled = false
 
-/** Starts the engine in `cwd`, a process group of its own. */
-export function spawnEngine(location: BunLocation, options: SpawnEngineOptions): EngineProcess {
+/**
+ * Starts the engine in `cwd`, a process group of its own; or, with `started`, takes over one that
+ * Bun started for it already (cli/bun-early.ts).
+ */
+export function spawnEngine(location: BunLocation, options: SpawnEngineOptions, started?: BunSpawn): EngineProcess {
   // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
   const env = { ...process.env, BUN_BE_BUN: "1" }
-  const child = typeof Bun === "undefined" ? fromNode(location, options, env) : fromBun(location, options, env)
+  const child =
+    typeof process.versions.bun === "string"
+      ? fromBun(location, options, env, started)
+      : fromNode(location, options, env)
   live.add(child)
   child.once("exit", () => live.delete(child))
   // A test runner's worker, or the CLI, that exits leaves no engine behind.
@@ -122,33 +130,32 @@ class BunEngineProcess extends EventEmitter {
   stderr: ReadableStream<Uint8Array> | null = null
   #subprocess: BunSubprocess | undefined
 
-  constructor(location: BunLocation, options: SpawnEngineOptions, env: NodeJS.ProcessEnv) {
+  constructor(spawned: BunSpawn, console: SpawnEngineOptions["console"]) {
     super()
-    try {
-      this.#subprocess = Bun.spawn([location.binary, BUN_ENGINE_ENTRY], {
-        cwd: options.cwd,
-        env,
-        stdio: ["ignore", options.console, options.console],
-        serialization: "json",
-        detached: true,
-        ipc: (message) => this.emit("message", message),
-        onExit: (_subprocess, exitCode, signalCode) => {
-          this.connected = false
-          this.exitCode = exitCode
-          this.emit("exit", exitCode, signalCode)
-        },
-      })
-    } catch (error) {
+    const { subprocess, error } = spawned
+    if (!subprocess) {
       // node:child_process reports a binary it cannot start as an "error" event: so does this.
-      queueMicrotask(() => this.emit("error", error instanceof Error ? error : new Error(String(error))))
+      queueMicrotask(() => this.emit("error", error ?? new Error("the engine could not be started")))
       return
     }
-    this.pid = this.#subprocess.pid
+    this.#subprocess = subprocess
+    this.pid = subprocess.pid
     this.connected = true
-    if (options.console === "pipe") {
-      this.stdout = this.#subprocess.stdout as ReadableStream<Uint8Array>
-      this.stderr = this.#subprocess.stderr as ReadableStream<Uint8Array>
+    if (console === "pipe") {
+      this.stdout = subprocess.stdout as ReadableStream<Uint8Array>
+      this.stderr = subprocess.stderr as ReadableStream<Uint8Array>
     }
+    // After the constructor: what the engine said before anyone listened comes as events, in order.
+    queueMicrotask(() =>
+      spawned.listen({
+        message: (message) => this.emit("message", message),
+        exit: (exitCode, signal) => {
+          this.connected = false
+          this.exitCode = exitCode
+          this.emit("exit", exitCode, signal)
+        },
+      }),
+    )
   }
 
   send(message: ToEngine): boolean {
@@ -176,33 +183,13 @@ class BunEngineProcess extends EventEmitter {
   }
 }
 
-function fromBun(location: BunLocation, options: SpawnEngineOptions, env: NodeJS.ProcessEnv): EngineProcess {
-  return new BunEngineProcess(location, options, env) as EngineProcess
-}
-
-/** The part of Bun's API used here (the package's types are for Node). */
-type BunSubprocess = {
-  pid: number
-  stdout: unknown
-  stderr: unknown
-  send(message: unknown): void
-  ref(): void
-  unref(): void
-  kill(signal: string): void
-  disconnect(): void
-}
-
-declare const Bun: {
-  spawn(
-    command: string[],
-    options: {
-      cwd: string
-      env: NodeJS.ProcessEnv
-      stdio: [string, string, string]
-      serialization: "json"
-      detached: boolean
-      ipc: (message: FromEngine) => void
-      onExit: (subprocess: BunSubprocess, exitCode: number | null, signalCode: NodeJS.Signals | null) => void
-    },
-  ): BunSubprocess
+function fromBun(
+  location: BunLocation,
+  options: SpawnEngineOptions,
+  env: NodeJS.ProcessEnv,
+  started: BunSpawn | undefined,
+): EngineProcess {
+  const spawned =
+    started ?? spawnInBun(location.binary, BUN_ENGINE_ENTRY, { cwd: options.cwd, env, console: options.console })
+  return new BunEngineProcess(spawned, options.console) as EngineProcess
 }
