@@ -56,6 +56,8 @@ if [ -n "$binary" ] && [ -f "$hosts" ] && ! [ "$binary" -nt "$hosts" ]; then
     if [ "$seen" = "$binary" ] && [ -x "$listed" ] && ! [ "$listed" -nt "$hosts" ]; then host=$listed; fi
   done <"$hosts"
 fi
+# With no Node to start, the Bun found is the only runtime there is, listed or not.
+if [ -z "$host" ] && [ -n "$binary" ] && [ -x "$binary" ] && ! command -v node >/dev/null 2>&1; then host=$binary; fi
 if [ -n "$host" ]; then TOOL_TESTER_BUN_HOST=$source:$host BUN_BE_BUN=1 exec "$host" "$0" "$@"; fi
 exec node "$0" "$@"
 */

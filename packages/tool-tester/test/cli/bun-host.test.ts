@@ -16,6 +16,14 @@ const withBinary = ["--engine-binary", repositoryOpencode]
 const noNode = { PATH: "/nonexistent" }
 const greet = ["run", "greet", "--dir", basic, "--no-global", "--json", "--args", '{"name":"Ada"}']
 
+/** A `node` that is not Node: it says so and exits 42, so a run that reached it shows. */
+function fakeNode(): { PATH: string } {
+  const folder = useTmpDir()
+  writeFileSync(path.join(folder, "node"), '#!/bin/sh\necho "fake node $*"\nexit 42\n')
+  chmodSync(path.join(folder, "node"), 0o755)
+  return { PATH: folder }
+}
+
 const hostsFile = (home: string) => path.join(home, ".cache", "opencode-tool-tester", "bun-hosts")
 
 /** A home whose list already names the repository's opencode, as after a first run. */
@@ -32,13 +40,13 @@ function steady(text: string): string {
 }
 
 describe("bin.js, the launcher", { timeout: 120_000 }, () => {
-  test("a first run starts in Node and lists its Bun; the next starts in that Bun, with no node on PATH", async () => {
+  test("a first run starts in Node and lists its Bun; the next starts in that Bun, not in the node on PATH", async () => {
     const home = useTmpDir("tool-tester-home-")
     const first = await runCli([...greet, ...withBinary], { home, launcher: true })
     expect(first.exitCode).toBe(0)
     expect(readFileSync(hostsFile(home), "utf8")).toBe(`${repositoryOpencode}\t${bun}\n`)
 
-    const second = await runCli([...greet, ...withBinary], { home, launcher: true, env: noNode })
+    const second = await runCli([...greet, ...withBinary], { home, launcher: true, env: fakeNode() })
     expect(second.stderr).toBe("")
     expect(second.exitCode).toBe(0)
     expect(steady(second.stdout)).toBe(steady(first.stdout))
@@ -47,17 +55,31 @@ describe("bin.js, the launcher", { timeout: 120_000 }, () => {
 
   test("a Bun not listed, or changed since it was listed, starts Node, which lists it again", async () => {
     const home = useTmpDir("tool-tester-home-")
-    const unlisted = await runCli([...greet, ...withBinary], { home, launcher: true, env: noNode })
-    expect(unlisted.exitCode).toBe(127)
-    expect(unlisted.stderr).toContain("node: not found")
+    const unlisted = await runCli([...greet, ...withBinary], { home, launcher: true, env: fakeNode() })
+    expect(unlisted.exitCode).toBe(42)
+    expect(unlisted.stdout).toMatch(/^fake node .*bin\.js run greet/)
 
     const listed = homeWithListedBun()
     utimesSync(hostsFile(listed), new Date(0), new Date(0))
-    const changed = await runCli([...greet, ...withBinary], { home: listed, launcher: true, env: noNode })
-    expect(changed.exitCode).toBe(127)
+    const changed = await runCli([...greet, ...withBinary], { home: listed, launcher: true, env: fakeNode() })
+    expect(changed.exitCode).toBe(42)
     const again = await runCli([...greet, ...withBinary], { home: listed, launcher: true })
     expect(again.exitCode).toBe(0)
-    expect((await runCli([...greet, ...withBinary], { home: listed, launcher: true, env: noNode })).exitCode).toBe(0)
+    expect((await runCli([...greet, ...withBinary], { home: listed, launcher: true, env: fakeNode() })).exitCode).toBe(
+      0,
+    )
+  })
+
+  test("with no node at all, the Bun found runs the CLI, listed or not", async () => {
+    const home = useTmpDir("tool-tester-home-")
+    const result = await runCli([...greet, ...withBinary], { home, launcher: true, env: noNode })
+    expect(result.stderr).toBe("")
+    expect(result.exitCode).toBe(0)
+    expect(JSON.parse(result.stdout).output).toBe("Hello, Ada!")
+    // --engine node has nothing to run on: the shell says node is missing.
+    const onNode = await runCli([...greet, ...withBinary, "--engine", "node"], { home, launcher: true, env: noNode })
+    expect(onNode.exitCode).toBe(127)
+    expect(onNode.stderr).toContain("node: not found")
   })
 
   test("opencode on PATH, npm's launcher script included, is found as the CLI finds it", async () => {
@@ -82,7 +104,7 @@ describe("bin.js, the launcher", { timeout: 120_000 }, () => {
     expect(readFileSync(hostsFile(home), "utf8")).toBe(
       `${path.join(pathBin, "opencode")}\t${path.join(platformBin, "opencode")}\n`,
     )
-    const second = await runCli(greet, { home, launcher: true, env: { PATH: pathBin } })
+    const second = await runCli(greet, { home, launcher: true, env: { PATH: `${pathBin}:${fakeNode().PATH}` } })
     expect(second.stderr).toBe("")
     expect(steady(second.stdout)).toBe(steady(first.stdout))
   })
