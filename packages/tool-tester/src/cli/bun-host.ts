@@ -1,11 +1,12 @@
 // The CLI run by Bun instead of Node. bin.js is a POSIX sh launcher before it is JavaScript: for
 // the commands that load tools with the bun engine it starts the CLI in that very Bun (a Bun
-// starts ~5x faster than Node here), so a cold `run` pays one runtime's start-up less. It does
-// so only with a Bun that an earlier run used as its engine (the list below), found as the CLI
-// finds it: --engine-binary, TOOL_TESTER_ENGINE_BINARY, then opencode on PATH (a binary, or
-// npm's opencode launcher, which the list maps to the binary beside it). It says so in
-// TOOL_TESTER_BUN_HOST ("source:binary"), which bun-early.ts reads first thing. Anything the Bun-hosted CLI cannot do as Node does (the node engine's worker thread, --watch,
-// the commands that run no tools) goes back to Node. docs/cli.md, "How tool-tester starts".
+// starts ~5x faster than Node here), so a cold `run` pays one runtime's start-up less. It finds
+// the Bun as the CLI does (--engine-binary, TOOL_TESTER_ENGINE_BINARY, then opencode on PATH: a
+// binary, or npm's opencode launcher, which the list maps to the binary beside it) and takes it
+// when an earlier run used it as its engine (the list below), or when there is no node at all. It
+// says so in TOOL_TESTER_BUN_HOST ("source:binary"), which bun-early.ts reads first thing. What
+// the Bun-hosted CLI does not do (the node engine's worker thread, --watch, the commands that run
+// no tools) goes back to Node. docs/cli.md, "How tool-tester starts".
 import type { BunLocation } from "../engine/find-bun.ts"
 import { LAUNCHER_SOURCES } from "./bun-early.ts"
 
