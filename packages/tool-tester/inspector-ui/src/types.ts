@@ -1,4 +1,5 @@
 // What the server sends (src/inspector/project-view.ts and session.ts), as the page reads it.
+import type { ListedTool } from "../../src/list-tools.ts"
 
 export type Problem = {
   code: string
@@ -9,13 +10,8 @@ export type Problem = {
   provider?: string
 }
 
-export type ToolView = {
-  id: string
-  source: "builtin" | "file" | "plugin"
-  file?: string
-  export?: string
-  plugin?: string
-  overrides?: string
+/** A tool as `list` names it (the server's own type), with what the page shows beside it. */
+export type ToolView = ListedTool & {
   description?: string | undefined
   replaces: string[]
   diagnostics: Problem[]
