@@ -1,9 +1,9 @@
 import path from "node:path"
 import { evaluate } from "./config/permission.ts"
-import type { ToolProject } from "./load-tools.ts"
 import { defaultDataDirectory } from "./pipeline/data-directory.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import { agentRules } from "./pipeline/permissions.ts"
+import type { ToolProject } from "./types.ts"
 
 /** The permission request opencode's `external_directory` rule makes for a path outside the workspace. */
 export type ExternalDirectoryRequest = {

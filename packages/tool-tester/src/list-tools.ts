@@ -1,32 +1,16 @@
-import { remoteEngineOf } from "./engine/bun/remote-project.ts"
+import { remoteEngineOf } from "./engine/remote-project.ts"
 import type { Result, ToolTesterErrorCode } from "./errors.ts"
 import { ToolTesterError } from "./errors.ts"
-import type { ToolProject } from "./load-tools.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
 import { DEFAULT_MODEL } from "./pipeline/builtins.ts"
 import { defaultDataDirectory } from "./pipeline/data-directory.ts"
-import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import { agentRules } from "./pipeline/permissions.ts"
 import { offeredTools } from "./pipeline/tool-list.ts"
 import type { ToolSchema } from "./pipeline/tool-schemas.ts"
 import { toolSchemas } from "./pipeline/tool-schemas.ts"
+import type { ListedTool, ListOptions, ToolProject } from "./types.ts"
 
-export type ListOptions = {
-  /** The provider npm package, provider id and model id the list is built for. */
-  model?: Partial<ModelSelection>
-  /** Permission rules added after the config's (a denied tool is left out, as opencode does). */
-  permissions?: PermissionOverrides
-}
-
-/** One tool of the request's `tools` array, in the order opencode sends them. */
-export type ListedTool = {
-  id: string
-  source: "builtin" | "file" | "plugin"
-  file?: string
-  export?: string
-  plugin?: string
-  overrides?: string
-}
+export type { ListedTool, ListOptions } from "./types.ts"
 
 /** The tools opencode would offer this model: built-ins and custom tools, sorted as opencode sorts them. */
 export function listTools(project: ToolProject, options: ListOptions = {}): ListedTool[] {

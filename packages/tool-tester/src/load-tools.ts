@@ -1,13 +1,10 @@
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import type { OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
-import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
 import { configDirectories } from "./discovery/config-dirs.ts"
 import { createImporter } from "./discovery/import-module.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
-import type { PluginHooks } from "./discovery/plugin-module.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
 import { pluginSpecs } from "./discovery/plugin-order.ts"
 import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
@@ -15,95 +12,14 @@ import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.t
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
-import type { ToolTesterErrorCode } from "./errors.ts"
-import { ToolTesterError } from "./errors.ts"
-import type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
 import { chooseEngine } from "./engine/choose-engine.ts"
 import { engineHere, inBun } from "./engine/here.ts"
-import { openRemoteProject } from "./engine/bun/remote-project.ts"
+import { openRemoteProject } from "./engine/remote-project.ts"
+import { ToolTesterError } from "./errors.ts"
 import { BUILTIN_TOOL_IDS } from "./pipeline/builtins.ts"
+import type { Diagnostic, LoadedTool, LoadToolsOptions, ToolProject } from "./types.ts"
 
-export type LoadToolsOptions = {
-  /** The project directory opencode runs in. Default: the working directory. */
-  directory?: string
-  /** Include user-level config folders (global config dir, `~/.opencode`) and the global opencode.json. Default true. */
-  global?: boolean
-  /** Extra plugin specs loaded after the configured ones: a module path, a package folder or a package name. */
-  plugins?: Array<string | [string, Record<string, unknown>]>
-  /** Environment read for XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, OPENCODE_DISABLE_PROJECT_CONFIG. Default process.env. */
-  env?: Environment
-  /** Home directory. Default os.homedir(). */
-  home?: string
-  /** Config merged over every opencode.json, like opencode's `OPENCODE_CONFIG_CONTENT`. */
-  config?: OpencodeConfig
-  /**
-   * What loads and runs the tools: `bun` (the runtime opencode runs tools in, in a process of its
-   * own), `node` (this process), or `auto` (bun when one is found, else node). Default: the
-   * TOOL_TESTER_ENGINE environment variable, else `auto`. See docs/testing-a-tool.md.
-   */
-  engine?: EngineChoice
-  /** The bun engine's binary (an opencode or bun executable). Default: TOOL_TESTER_ENGINE_BINARY, else found. */
-  engineBinary?: string
-}
-
-/** A custom tool opencode would register: from a tool file or a plugin's `tool` hook. */
-export type LoadedTool = {
-  id: string
-  source: "file" | "plugin"
-  /** The tool file, or the plugin module that registered it. */
-  file: string
-  /** The export name for a file tool (`default` for the default export). */
-  export?: string
-  /** The plugin spec for a plugin tool. */
-  plugin?: string
-  /** The tool's description, as it gives it. */
-  description: string
-  /** What this tool replaces: `builtin` or the file of an earlier tool with the same id. */
-  overrides?: string
-  /** Set when a later tool with the same id replaces this one: opencode keeps only the last. */
-  overriddenBy?: string
-  /**
-   * The tool object itself. Only where the module was imported: under the bun engine it lives in
-   * the engine's process, and `runTool` / `getToolSchemas` reach it there.
-   */
-  definition?: ToolDefinitionLike
-}
-
-/** Something that will not work as the author expects; loading goes on. */
-export type Diagnostic = {
-  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS"
-  severity: "error" | "warning"
-  message: string
-  file?: string
-  data?: Record<string, unknown>
-}
-
-export type LoadedPlugin = {
-  spec: string
-  file: string
-  exportName: string
-  /** The hooks the plugin returned, by name. */
-  hookNames: string[]
-  /** The hooks themselves, only where the plugin was initialised (see `LoadedTool.definition`). */
-  hooks?: PluginHooks
-}
-
-/** Everything opencode would know about a project's custom tools. Pass it to the other functions. */
-export type ToolProject = {
-  /** What loaded the tools, and runs them. */
-  engine: EngineInfo
-  directory: string
-  worktree: string
-  configDirectories: ConfigDirectory[]
-  config: OpencodeConfig
-  configFiles: string[]
-  /** Custom tools in registry order (files folder by folder, then plugin tools), duplicates kept. */
-  tools: LoadedTool[]
-  plugins: LoadedPlugin[]
-  diagnostics: Diagnostic[]
-  /** Tool files scanned, with the ids they produced (empty when none), for doctor. */
-  files: Array<{ file: string; ids: string[]; namespace?: Record<string, unknown> }>
-}
+export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProject } from "./types.ts"
 
 /**
  * Discovers a project's custom tools as opencode 1.18.34 does: config folders in opencode's order,
@@ -126,7 +42,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
   if (chosen.notice) noticeOnce(chosen.notice)
   if (chosen.selection.name === "node") return loadProjectHere(options)
   const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
-  return openRemoteProject(chosen.selection.location, { ...remote, directory })
+  return openRemoteProject(chosen.selection, { ...remote, directory })
 }
 
 /** {@link loadTools} in this process, with the engine this process is. */

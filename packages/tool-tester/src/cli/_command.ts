@@ -4,18 +4,18 @@ import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
-import type { EngineInfo } from "../engine/choose-engine.ts"
-import type { BunSource } from "../engine/find-bun.ts"
+import type { StartedEngine } from "../engine/engine-task.ts"
+import { runTaskInEngine } from "../engine/engine-task.ts"
+import type { ProjectInput, Task } from "../engine/protocol.ts"
+import type { EngineReport, TaskFailure } from "../engine/task-failure.ts"
+import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../engine/task-failure.ts"
 import { ToolTesterError } from "../errors.ts"
+import { modelSelection } from "../pipeline/model-selection.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, exitCodeFor } from "./exit-codes.ts"
 import type { FlagContext } from "./flag-errors.ts"
 import { flagError } from "./flag-errors.ts"
-import type { IsolatedOutcome, StartedWorker } from "./isolate.ts"
-import { runIsolated } from "./isolate.ts"
-import { modelSelection } from "./model-option.ts"
 import { projectDirectory } from "./project-directory.ts"
 import { formatFailure } from "./report.ts"
-import type { ProjectInput, Task } from "./worker-protocol.ts"
 
 /** The outside world as a command sees it. */
 export type CliIO = {
@@ -35,10 +35,7 @@ export type CliIO = {
 /** The exit code after Ctrl-C, as shells report a process ended by SIGINT. */
 export const EXIT_INTERRUPTED = 130
 
-export type Failure = { code: string; message: string }
-
-/** How long loading the tool files may take for list, schema and doctor. */
-export const LOAD_TIMEOUT_MS = 60_000
+export type Failure = TaskFailure
 
 /** Flags every command takes. */
 export const PROJECT_FLAGS = {
@@ -110,46 +107,6 @@ export function reportFailure(io: CliIO, json: boolean, failure: Failure): void 
   )
 }
 
-/** Why a task that never reached a tool failed: an error, a timeout while loading, or a file that ended the worker. */
-export function loadFailure(outcome: IsolatedOutcome, loadTimeoutMs: number): Failure | undefined {
-  switch (outcome.kind) {
-    case "failed":
-      return outcome.error
-    case "timeout":
-      return outcome.phase === "load"
-        ? {
-            code: "TOOL_TIMEOUT",
-            message: outcome.loadingFile
-              ? `${outcome.loadingFile}: importing it did not finish within ${loadTimeoutMs} ms (a top-level await that never settles, or a loop at import time); opencode would wait for it forever, with no tool at all`
-              : `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`,
-          }
-        : undefined
-    case "exited":
-      if (!outcome.started) {
-        const why = outcome.crash ?? `it exited with code ${outcome.exitCode}`
-        const said = outcome.console.stderr.trim().split("\n")[0]
-        return {
-          code: "ENGINE_FAILED",
-          message: `the bun engine ${outcome.engine.binary} did not start (${why}${said ? `: ${said}` : ""}); give --engine-binary an opencode or bun executable, or use --engine node`,
-        }
-      }
-      if (outcome.phase !== "load") return undefined
-      return { code: "IMPORT_FAILED", message: loadExitMessage(outcome) }
-    default:
-      return undefined
-  }
-}
-
-/** Why the engine ended while importing, naming the file it was on. */
-function loadExitMessage(outcome: Extract<IsolatedOutcome, { kind: "exited" }>): string {
-  const file = outcome.loadingFile ?? "a tool or plugin file"
-  if (outcome.crash) return `${file}: crashed the engine while loading: ${outcome.crash}`
-  // Node ends a thread whose only work left is a top-level await that can never settle with 13.
-  if (outcome.exitCode === 13 && outcome.engine.name === "node")
-    return `${file}: its top-level await never settles; opencode would wait for it forever, with no tool at all: do that work in execute`
-  return `${file}: ended the process while loading (process.exit(${outcome.exitCode})); opencode itself would exit: remove the process.exit call`
-}
-
 /**
  * Runs a list, schema or doctor task in the worker. Returns its payload, or the exit code after
  * printing why it failed (an error, or loading that timed out or ended the worker).
@@ -158,9 +115,9 @@ export async function performTask<T>(
   io: CliIO,
   json: boolean,
   task: Task,
-  worker: StartedWorker | undefined,
+  worker: StartedEngine | undefined,
 ): Promise<{ payload: T; engine: EngineReport; exitCode?: never } | { exitCode: number }> {
-  const outcome = await runIsolated(
+  const outcome = await runTaskInEngine(
     task,
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
     worker,
@@ -170,15 +127,6 @@ export async function performTask<T>(
   const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
   reportFailure(io, json, reported)
   return { exitCode: exitCodeFor(reported.code) }
-}
-
-/** Which engine ran a task, and where its Bun came from. */
-export type EngineReport = { info: EngineInfo; source?: BunSource }
-
-export function engineReport(outcome: IsolatedOutcome): EngineReport {
-  return outcome.engineSource === undefined
-    ? { info: outcome.engine }
-    : { info: outcome.engine, source: outcome.engineSource }
 }
 
 /** Exit 3 when there are errors (with the JSON failure line naming the first), else 0. */

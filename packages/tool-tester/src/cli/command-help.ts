@@ -1,7 +1,7 @@
 // What `tool-tester --help` and `tool-tester <command> --help` (or `tool-tester help <command>`)
 // print: for each command its usage, every option with its meaning and default, and examples.
 // No link here is relative to the repository: once installed, only the package's own files exist.
-import { PROVIDER_PACKAGES } from "./provider-names.ts"
+import { PROVIDER_PACKAGES } from "../pipeline/provider-names.ts"
 
 type OptionHelp = readonly [flag: string, meaning: string]
 type CommandHelp = {

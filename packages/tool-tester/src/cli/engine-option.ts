@@ -3,7 +3,17 @@
 // TOOL_TESTER_ENGINE_BINARY as defaults. The commands accept both flags as shared flags.
 import type { ChosenEngine } from "../engine/choose-engine.ts"
 import { chooseEngine, chooseEngineNow } from "../engine/choose-engine.ts"
+import type { TaskCommand } from "../engine/protocol.ts"
 import type { CliIO } from "./_command.ts"
+
+/** The commands that load tools in an engine (the others never start one). */
+const ENGINE_COMMANDS: readonly TaskCommand[] = ["list", "schema", "run", "doctor", "fuzz"]
+
+/** The command that will load tools in an engine, unless help is asked for. */
+export function engineCommand(argv: readonly string[]): TaskCommand | undefined {
+  if (argv.includes("-h") || argv.includes("--help")) return undefined
+  return ENGINE_COMMANDS.find((command) => command === argv[0])
+}
 
 /** The engine flags as they appear in argv (`--engine bun` or `--engine=bun`). */
 export function engineFlags(argv: readonly string[]): { engine?: string; engineBinary?: string } {
@@ -26,10 +36,9 @@ export function engineFlags(argv: readonly string[]): { engine?: string; engineB
 export function chooseEngineEarly(
   argv: readonly string[],
   env: Record<string, string | undefined>,
-  options: { runningBun?: boolean } = {},
 ): { chosen?: ChosenEngine | undefined; error?: unknown } {
   try {
-    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, directory: directoryFlag(argv), ...options }) }
+    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, directory: directoryFlag(argv) }) }
   } catch (error) {
     return { error }
   }

@@ -3,8 +3,8 @@
 // (`--city Paris`) rewritten as the key=value pair run takes (`city=Paris`).
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
+import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
-import { closestMatch } from "./did-you-mean.ts"
 
 export type FlagContext = {
   /** The command, for the help to point at (`tool-tester run --help`). */

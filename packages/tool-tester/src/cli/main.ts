@@ -1,38 +1,20 @@
 // The `tool-tester` bin: argv -> command -> exit code. The only module that reads `process`.
-// The worker that will load the tools is started first, before anything else is imported, so its
+// The engine that will load the tools is started first, before anything else is imported, so its
 // start-up overlaps ours; commands are imported on demand, so `run` does not load what `e2e` needs.
-// Type-only imports are erased: they do not delay the worker.
+// Type-only imports are erased: they do not delay the engine.
+
+import type { StartedEngine } from "../engine/engine-task.ts"
+import { startEngine } from "../engine/engine-task.ts"
 import type { CliIO } from "./_command.ts"
-import { hostableCommand, startBunHost, workerCommand } from "./bun-early.ts"
-import type { StartedWorker } from "./isolate.ts"
-import { startWorker } from "./isolate.ts"
+import { chooseEngineEarly, engineCommand } from "./engine-option.ts"
 
 const argv = process.argv.slice(2)
-const needsWorker = workerCommand(argv)
-// Started in Bun by bin.js's launcher, with the Bun it found: that Bun's engine is already
-// starting (bin.js started it), and is kept when the CLI's own choice agrees (docs/cli.md).
-const bunHost = startBunHost(argv, process.env)
-const hostable = hostableCommand(argv)
-const optimistic =
-  bunHost && hostable ? startWorker(hostable, { name: "bun", location: bunHost.location }, bunHost.started) : undefined
+const needsEngine = engineCommand(argv)
 // The engine is chosen from --engine / --engine-binary / the environment before anything else, so
 // that it starts while the rest of the CLI loads. A bad choice is reported once the CLI is up.
-const { chooseEngineEarly } = await import("./engine-option.ts")
-const early = needsWorker ? chooseEngineEarly(argv, process.env, { runningBun: !bunHost }) : undefined
+const early = needsEngine ? chooseEngineEarly(argv, process.env) : undefined
 const chosen = early?.chosen?.selection
-if (bunHost && (!hostable || chosen?.name !== "bun")) {
-  // Only the bun engine runs here: anything else is Node's to do (the launcher rarely sends it).
-  void optimistic?.host.stop(0)
-  await (await import("./bun-host.ts")).runInNode(argv)
-}
-const worker = (() => {
-  if (!needsWorker || chosen === undefined) return undefined
-  if (optimistic && chosen.name === "bun" && sameLocation(chosen.location, bunHost?.location)) return optimistic
-  void optimistic?.host.stop(0)
-  return startWorker(needsWorker, chosen)
-})()
-// The node engine's worker sorts the tool list in this process; the bun engine does it in Bun.
-if (worker && worker.source === undefined) (await import("./_warm-up.ts")).warmProcessCaches()
+const engine = needsEngine && chosen ? startEngine(needsEngine, chosen) : undefined
 
 const { readFileSync } = await import("node:fs")
 const { ToolTesterError } = await import("../errors.ts")
@@ -40,12 +22,12 @@ const { reportFailure } = await import("./_command.ts")
 const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
 const { installEngine } = await import("./engine-option.ts")
-const { flushStdio, rememberBunHost } = await import("./bun-host.ts")
+const { flushStdio } = await import("../_flush-stdio.ts")
 
 const { commandHelp, globalHelp } = await import("./command-help.ts")
-const { didYouMean } = await import("./did-you-mean.ts")
+const { didYouMean } = await import("../did-you-mean.ts")
 
-type Command = (argv: string[], io: CliIO, worker: StartedWorker | undefined) => Promise<number>
+type Command = (argv: string[], io: CliIO, engine: StartedEngine | undefined) => Promise<number>
 
 const commands: Record<string, () => Promise<Command>> = {
   list: async () => (await import("./commands/list.ts")).listCommand,
@@ -114,7 +96,7 @@ async function main(): Promise<number> {
   if (early?.chosen?.notice && !json) io.writeError(`${early.chosen.notice}\n`)
   // The bun engine was asked for and no Bun is here yet: install npm's, then start it.
   const started =
-    worker ?? (needsWorker && early ? startWorker(needsWorker, (await installEngine(argv, io)).selection) : undefined)
+    engine ?? (needsEngine && early ? startEngine(needsEngine, (await installEngine(argv, io)).selection) : undefined)
   return command(rest, io, started)
 }
 
@@ -135,15 +117,9 @@ main()
     },
   )
   .finally(async () => {
-    if (!needsWorker) return
-    // Nothing a tool started outlives the run: the bun engine's process group is ended already,
-    // what a tool on the node engine's thread started is a child of this process.
-    if (!worker?.location) (await import("./_descendants.ts")).killDescendants(process.pid)
-    // A Bun that answered as the engine may start the next run's CLI (bin.js's launcher).
-    if (worker?.location && worker.location.binary !== bunHost?.location.binary && worker.host.started())
-      await rememberBunHost(worker.location, io.env)
-    // Exit as soon as the report is out, rather than wait for the worker's thread to wind down;
-    // this also ends a worker started for a command that then failed its usage checks.
+    // Exit as soon as the report is out: nothing a tool started outlives the run (the engine's
+    // process group is ended with it), and an engine started for a command that then failed its
+    // usage checks ends with this process.
     await flushStdio()
     process.exit()
   })
@@ -166,11 +142,4 @@ function version(): string {
     version: string
   }
   return manifest.version
-}
-
-function sameLocation(
-  a: { binary: string; source: string },
-  b: { binary: string; source: string } | undefined,
-): boolean {
-  return b !== undefined && a.binary === b.binary && a.source === b.source
 }

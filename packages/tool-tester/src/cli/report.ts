@@ -5,12 +5,11 @@ import path from "node:path"
 import { terminalSafe } from "../_terminal-safe.ts"
 import type { Finding } from "../doctor/finding.ts"
 import { describeEngine } from "../engine/choose-engine.ts"
-import type { ListedTool } from "../list-tools.ts"
-import type { Diagnostic } from "../load-tools.ts"
+import type { EngineReport } from "../engine/task-failure.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import type { Diagnostic, ListedTool } from "../types.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
-import type { EngineReport } from "./_command.ts"
 
 export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))

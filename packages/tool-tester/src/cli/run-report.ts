@@ -4,11 +4,11 @@
 
 import { terminalSafe } from "../_terminal-safe.ts"
 import { describeEngine } from "../engine/choose-engine.ts"
+import type { CapturedConsole } from "../engine/stream-capture.ts"
+import type { EngineReport } from "../engine/task-failure.ts"
+import type { RunJson } from "../tasks/run-task.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
-import type { EngineReport } from "./_command.ts"
-import type { CapturedConsole } from "./_console-capture.ts"
 import { indent, shortPath } from "./report.ts"
-import type { RunJson } from "./tasks/run-task.ts"
 
 export function formatRun(
   result: RunJson,

@@ -5,11 +5,11 @@ import path from "node:path"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import { chooseEngine } from "../engine/choose-engine.ts"
+import type { StartedEngine } from "../engine/engine-task.ts"
+import { startEngine } from "../engine/engine-task.ts"
+import type { RunInput } from "../engine/protocol.ts"
 import { watchProject, watchTargets } from "../inspector/watch-project.ts"
 import type { CliIO } from "./_command.ts"
-import type { StartedWorker } from "./isolate.ts"
-import { startWorker } from "./isolate.ts"
-import type { RunInput } from "./worker-protocol.ts"
 
 export async function watchRuns(
   io: CliIO,
@@ -21,7 +21,7 @@ export async function watchRuns(
     /** The first run's exit code. */
     exitCode: number
   },
-  run: (worker: StartedWorker) => Promise<number>,
+  run: (worker: StartedEngine) => Promise<number>,
 ): Promise<number> {
   const { directory, global } = options.input
   const chosen = await chooseEngine({
@@ -39,7 +39,7 @@ export async function watchRuns(
       return
     }
     if (!options.json) io.writeError(`\n--- ${describe(files, io.cwd)} changed: running again ---\n`)
-    running = run(startWorker("run", chosen.selection)).then((code) => {
+    running = run(startEngine("run", chosen.selection)).then((code) => {
       exitCode = code
     })
     await running

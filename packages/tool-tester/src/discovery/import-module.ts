@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url"
+import { inBun } from "../engine/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
-import { inBun } from "../engine/here.ts"
 import { preparerFor } from "./prepare-module.ts"
 import { nativeImport } from "./runtime-files.ts"
 

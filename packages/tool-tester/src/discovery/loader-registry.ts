@@ -1,7 +1,9 @@
 // Where the module loader of this thread can be found by the helper that prepared modules import
 // (_import-meta.ts). A global, because the helper is a file of its own, loaded by Node, while the
-// loader may live in a bundle (the CLI's workers) or in this package's own modules.
-import type { Preparer } from "./prepare-module.ts"
+// loader may live in a bundle (an engine's process) or in this package's own modules.
+
+/** Prepares a file and the project files it imports; resolves to the URL to import. */
+export type Preparer = (file: string) => Promise<string>
 
 export type Loader = {
   resolveSpecifier: (specifier: string, parentURL: string) => string

@@ -12,12 +12,12 @@ import { fingerprint } from "./_fingerprint.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
 import { cacheDirectory } from "./cache-directory.ts"
+import type { Preparer } from "./loader-registry.ts"
 import { registerLoader } from "./loader-registry.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
 import { IMPORT_META_HELPER } from "./runtime-files.ts"
 
-/** Prepares a file and the project files it imports; resolves to the URL to import. */
-export type Preparer = (file: string) => Promise<string>
+export type { Preparer } from "./loader-registry.ts"
 
 const MODULE_DIRECTORY = cacheDirectory("modules")
 const JAVASCRIPT = /\.(js|mjs)$/

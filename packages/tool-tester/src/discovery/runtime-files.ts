@@ -29,7 +29,10 @@ export const IMPORT_META_HELPER = new URL(
   import.meta.url,
 ).href
 
-/** The bun engine's entry, bundled by the build (scripts/bundle-worker.mjs). */
+/** The engines' entries: the same task server (engine/serve.ts), bundled for each runtime by the build (scripts/bundle-engine.mjs). */
 export const BUN_ENGINE_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/bun-serve.js" : "../engine/bun-serve.js", import.meta.url),
+)
+export const NODE_ENGINE_ENTRY = fileURLToPath(
+  new URL(FROM_SOURCE ? "../../dist/engine/node-serve.js" : "../engine/node-serve.js", import.meta.url),
 )

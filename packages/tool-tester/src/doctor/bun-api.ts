@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { TYPESCRIPT } from "../discovery/analyze-module.ts"
-import type { ToolProject } from "../load-tools.ts"
+import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
 
 /** One use of Bun's API in a file: `Bun.$`, `Bun` (the object itself), `bun` or `bun:sqlite` (a module). */

@@ -1,5 +1,5 @@
 import path from "node:path"
-import type { LoadedTool } from "../load-tools.ts"
+import type { LoadedTool } from "../types.ts"
 import { displayPath } from "./_paths.ts"
 import type { Finding } from "./finding.ts"
 

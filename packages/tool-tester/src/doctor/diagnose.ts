@@ -3,8 +3,8 @@
 
 import { liveDefinition } from "../engine/live.ts"
 import type { ToolTesterError } from "../errors.ts"
-import type { ToolProject } from "../load-tools.ts"
 import { isZodSchema } from "../schema/tool-json-schema.ts"
+import type { ToolProject } from "../types.ts"
 import { withoutFilePrefix } from "./_paths.ts"
 import { argsSchemaFindings } from "./args-schema.ts"
 import { bunApiFindings } from "./bun-api.ts"

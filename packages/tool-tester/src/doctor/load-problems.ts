@@ -1,6 +1,6 @@
 import path from "node:path"
 import { symlinkLoop } from "../discovery/scan.ts"
-import type { Diagnostic, ToolProject } from "../load-tools.ts"
+import type { Diagnostic, ToolProject } from "../types.ts"
 import { displayPath, withoutFilePrefix } from "./_paths.ts"
 import { bunApiHint } from "./bun-api.ts"
 import type { Finding } from "./finding.ts"

@@ -3,7 +3,7 @@
 import type { Result } from "../errors.ts"
 import { type LintFinding, lintProject } from "../lint/lint.ts"
 import { LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
-import type { ToolProject } from "../load-tools.ts"
+import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
 
 /** The providers doctor checks unless told otherwise: all but a Gemini gateway, which would flag every zod schema's `$schema`. */

@@ -5,7 +5,7 @@
 import type { PluginHooks } from "../discovery/plugin-module.ts"
 import type { ToolDefinitionLike } from "../discovery/tool-exports.ts"
 import { ToolTesterError } from "../errors.ts"
-import type { LoadedPlugin, LoadedTool } from "../load-tools.ts"
+import type { LoadedPlugin, LoadedTool } from "../types.ts"
 
 export function liveDefinition(tool: LoadedTool): ToolDefinitionLike {
   if (tool.definition) return tool.definition

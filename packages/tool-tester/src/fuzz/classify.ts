@@ -3,7 +3,7 @@
 // retry. A TypeError, ReferenceError or RangeError thrown by the engine is a bug the input reached
 // (reading a property of undefined), and so is a result opencode cannot send, a timeout, or a tool
 // that ends or breaks the process.
-import type { RunResult } from "../run-tool.ts"
+import type { RunResult } from "../types.ts"
 
 export type FailureKind = "crash" | "bad-result" | "timeout" | "exit"
 

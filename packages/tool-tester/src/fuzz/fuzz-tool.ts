@@ -5,8 +5,8 @@
 import fc from "fast-check"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
-import type { ToolProject } from "../load-tools.ts"
-import { type RunResult, runTool } from "../run-tool.ts"
+import { runTool } from "../run-tool.ts"
+import type { RunResult, ToolProject } from "../types.ts"
 import { type Failure, failureKey, failureOf } from "./classify.ts"
 import { modelArguments } from "./model-arguments.ts"
 

@@ -8,10 +8,9 @@ import type { LintFinding } from "../lint/lint.ts"
 import { lintSchemas } from "../lint/lint.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import { LINT_PROVIDERS } from "../lint/providers.ts"
-import type { ListedTool } from "../list-tools.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
-import type { Diagnostic, ToolProject } from "../load-tools.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import type { Diagnostic, ListedTool, ToolProject } from "../types.ts"
 
 /** The providers shown side by side, each with the one model the provider lint builds its request for. */
 export const INSPECTOR_PROVIDERS = ["openai-compatible", "openai", "anthropic", "google", "moonshot"] as const

@@ -5,7 +5,7 @@ import type { FSWatcher } from "node:fs"
 import { existsSync, watch } from "node:fs"
 import path from "node:path"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
-import type { ToolProject } from "../load-tools.ts"
+import type { ToolProject } from "../types.ts"
 
 /** Folders watched with everything below them, and folders watched for their own entries only. */
 export type WatchTargets = { deep: string[]; shallow: string[] }

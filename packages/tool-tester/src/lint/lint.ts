@@ -2,8 +2,8 @@
 // receive them from opencode (after opencode's fixes for it). Only what still fails is a finding.
 import type { Result } from "../errors.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
-import type { ToolProject } from "../load-tools.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import type { ToolProject } from "../types.ts"
 import { LINT_PROVIDER_NAMES, LINT_PROVIDERS, type LintProvider } from "./providers.ts"
 import { LINT_RULES, type LintRule } from "./rules.ts"
 

@@ -4,13 +4,11 @@
 // each one. A throwing `event` hook does not fail the call: opencode prints the error and goes on.
 // The many other events of a session (session.*, message.updated, ...) are not reproduced.
 import { liveHooks } from "../engine/live.ts"
-import type { ToolProject } from "../load-tools.ts"
-import type { RunResult } from "../run-tool.ts"
+import type { HookError, RunResult, ToolProject } from "../types.ts"
 import { ascendingId } from "./ascending-id.ts"
 import { thrownText } from "./normalize-result.ts"
 
-/** An `event` hook that threw: opencode prints it and goes on. */
-export type HookError = { hook: "event"; file: string; message: string }
+export type { HookError } from "../types.ts"
 
 export type PartEvents = {
   pending(): Promise<void>

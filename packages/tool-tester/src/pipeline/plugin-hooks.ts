@@ -1,6 +1,5 @@
-import type { LoadedTool, ToolProject } from "../load-tools.ts"
-import type { RunResult } from "../run-tool.ts"
 import { liveHooks } from "../engine/live.ts"
+import type { LoadedTool, RunResult, ToolProject } from "../types.ts"
 
 // The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call (spec §9.2, §12).
 

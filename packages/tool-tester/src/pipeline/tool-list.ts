@@ -1,6 +1,6 @@
 import type { PermissionRule } from "../config/permission.ts"
 import { isToolDisabled } from "../config/permission.ts"
-import type { LoadedTool, ToolProject } from "../load-tools.ts"
+import type { LoadedTool, ToolProject } from "../types.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { builtinToolIds, keptForModel } from "./builtins.ts"
 

@@ -1,12 +1,12 @@
 import type { PermissionRule } from "../config/permission.ts"
+import { liveDefinition, liveHooks } from "../engine/live.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
-import type { LoadedTool, ToolProject } from "../load-tools.ts"
 import { providerSchema, strictFlag } from "../schema/provider-schema.ts"
 import { toolJsonSchema } from "../schema/tool-json-schema.ts"
+import type { LoadedTool, ToolProject } from "../types.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { offeredTools } from "./tool-list.ts"
-import { liveDefinition, liveHooks } from "../engine/live.ts"
 
 /** One custom or plugin tool as it appears in the provider request. */
 export type ToolSchema = { name: string; description: string; parameters: Record<string, unknown>; strict?: false }

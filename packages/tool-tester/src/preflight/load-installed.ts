@@ -3,20 +3,21 @@
 // opencode rejects, zod copies, names, schemas), the tool ids it offers, and one smoke call per
 // tool with arguments that fit its schema, judged only by whether opencode could send the result.
 // With e2e, the real opencode loads the same install and calls each tool once.
-import type { EngineReport } from "../cli/_command.ts"
-import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../cli/_command.ts"
-import type { IsolatedOutcome } from "../cli/isolate.ts"
-import { runIsolated, startWorker } from "../cli/isolate.ts"
-import { modelSelection } from "../cli/model-option.ts"
-import type { DoctorPayload } from "../cli/tasks/doctor-task.ts"
-import type { RunPayload } from "../cli/tasks/run-task.ts"
-import type { SchemaPayload } from "../cli/tasks/schema-task.ts"
-import type { Task } from "../cli/worker-protocol.ts"
+
 import type { Finding } from "../doctor/finding.ts"
 import type { E2EResult } from "../e2e/e2e-result.ts"
 import { runE2E } from "../e2e/run-e2e.ts"
 import type { EngineSelection } from "../engine/choose-engine.ts"
+import type { TaskOutcome } from "../engine/engine-task.ts"
+import { runTaskInEngine, startEngine } from "../engine/engine-task.ts"
+import type { Task } from "../engine/protocol.ts"
+import type { EngineReport } from "../engine/task-failure.ts"
+import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../engine/task-failure.ts"
 import { ToolTesterError } from "../errors.ts"
+import { modelSelection } from "../pipeline/model-selection.ts"
+import type { DoctorPayload } from "../tasks/doctor-task.ts"
+import type { RunPayload } from "../tasks/run-task.ts"
+import type { SchemaPayload } from "../tasks/schema-task.ts"
 import type { InstalledPlugin } from "./install-tarball.ts"
 import type { LoadedReport } from "./preflight.ts"
 import { smokeArguments } from "./smoke-arguments.ts"
@@ -128,16 +129,16 @@ export async function loadInstalled(
 
 // --- internal ---
 
-function isolated(task: Task, options: LoadOptions, runTimeoutMs = LOAD_TIMEOUT_MS): Promise<IsolatedOutcome> {
-  return runIsolated(
+function isolated(task: Task, options: LoadOptions, runTimeoutMs = LOAD_TIMEOUT_MS): Promise<TaskOutcome> {
+  return runTaskInEngine(
     task,
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs, graceMs: runTimeoutMs === LOAD_TIMEOUT_MS ? 0 : GRACE_MS },
-    startWorker(task.command, options.selection),
+    startEngine(task.command, options.selection),
   )
 }
 
 /** A load that failed in the engine (a throw, a timeout or an exit while importing) as a finding; an engine that cannot start throws. */
-function failureOf(outcome: IsolatedOutcome): Finding | undefined {
+function failureOf(outcome: TaskOutcome): Finding | undefined {
   const failure = loadFailure(outcome, LOAD_TIMEOUT_MS)
   if (!failure && outcome.kind === "done") return undefined
   if (failure?.code === "ENGINE_FAILED") throw new ToolTesterError("ENGINE_FAILED", failure.message)

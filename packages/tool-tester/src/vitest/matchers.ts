@@ -5,7 +5,7 @@ import { Snapshots } from "vitest"
 import { lintProject } from "../lint/lint.ts"
 import { isLintProvider, LINT_PROVIDER_NAMES, LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
 import { getToolSchemas } from "../list-tools.ts"
-import type { ToolProject } from "../load-tools.ts"
+import type { ToolProject } from "../types.ts"
 import { isRunResult, modelView } from "./model-view.ts"
 
 type MatcherState = ThisParameterType<typeof Snapshots.toMatchSnapshot>

@@ -2,7 +2,7 @@
 // opencode records, and the output with the run-specific parts (the saved full output's path, the
 // temp folder, home, the working folder) replaced by placeholders. Durations are left out.
 import os from "node:os"
-import type { RunResult } from "../run-tool.ts"
+import type { RunResult } from "../types.ts"
 
 export function modelView(result: RunResult): string {
   const called =

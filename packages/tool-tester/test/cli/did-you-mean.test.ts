@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { closestMatch, editDistance } from "../../src/cli/did-you-mean.ts"
+import { closestMatch, editDistance } from "../../src/did-you-mean.ts"
 
 describe("did you mean", () => {
   test("edit distance counts inserts, deletes, replacements and swapped neighbours as one each", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { argsFromPairs } from "../../src/cli/key-value-args.ts"
+import { argsFromPairs } from "../../src/tasks/key-value-args.ts"
 
 const schema = {
   type: "object",

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
-import { PROVIDER_PACKAGES, providerPackage } from "../../src/cli/provider-names.ts"
 import { ToolTesterError } from "../../src/errors.ts"
+import { PROVIDER_PACKAGES, providerPackage } from "../../src/pipeline/provider-names.ts"
 import { fixture, jsonError, runCli } from "../helpers.ts"
 
 const basic = fixture("cli-basic")

@@ -580,22 +580,14 @@ describe("tool-tester run and the engine", { timeout: 60_000 }, () => {
 describe("tool-tester run out of memory", { timeout: 120_000 }, () => {
   test("node engine: a tool that fills the heap is TOOL_EXITED saying it ran out of memory", async () => {
     const directory = fixture("out-of-memory")
-    // The worker inherits --max-old-space-size, so the heap fills in a second instead of gigabytes.
+    // The engine's process inherits NODE_OPTIONS, so its heap fills in a second instead of gigabytes.
     const child = spawnSync(
       process.execPath,
-      [
-        "--max-old-space-size=96",
-        path.join(packageRoot, "bin.js"),
-        "run",
-        "oom",
-        "--dir",
-        directory,
-        "--no-global",
-        "--json",
-        "--engine",
-        "node",
-      ],
-      { encoding: "utf8", env: { ...process.env, HOME: useTmpDir(), NO_COLOR: "1" } },
+      [path.join(packageRoot, "bin.js"), "run", "oom", "--dir", directory, "--no-global", "--json", "--engine", "node"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, HOME: useTmpDir(), NO_COLOR: "1", NODE_OPTIONS: "--max-old-space-size=96" },
+      },
     )
     expect(child.status).toBe(4)
     const json = JSON.parse(child.stdout) as RunJson

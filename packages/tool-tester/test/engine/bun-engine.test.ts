@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
 import type { ToolProject } from "../../src/index.ts"
 import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../../src/index.ts"
-import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
 import { isRunning } from "../support/processes.ts"
+import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const docsExample = path.join(here, "..", "conformance", "probes", "bun-apis", ".opencode", "tools")

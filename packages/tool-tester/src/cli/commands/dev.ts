@@ -2,12 +2,13 @@ import { spawn } from "node:child_process"
 import os from "node:os"
 import type { EngineChoice } from "../../engine/choose-engine.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine/choose-engine.ts"
+import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
+import { LOAD_TIMEOUT_MS } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
+import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
-import { LOAD_TIMEOUT_MS, PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
+import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
-import { runIsolated, startWorker } from "../isolate.ts"
-import type { DoctorPayload } from "../tasks/doctor-task.ts"
 
 const DEV_FLAGS = {
   ...PROJECT_FLAGS,
@@ -47,10 +48,10 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     ...(port === undefined ? {} : { port }),
     // doctor runs in an engine of its own, as `tool-tester doctor` does: it needs the live tools.
     diagnose: async () => {
-      const outcome = await runIsolated(
+      const outcome = await runTaskInEngine(
         { command: "doctor", input: { ...input, cwd: io.cwd } },
         { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
-        startWorker("doctor", chosen.selection),
+        startEngine("doctor", chosen.selection),
       )
       return outcome.kind === "done" ? (outcome.payload as DoctorPayload).findings : []
     },

@@ -7,13 +7,13 @@ import { formatTranscript } from "../../e2e/transcript.ts"
 import type { EngineInfo } from "../../engine/choose-engine.ts"
 import { embeddedBunVersion } from "../../engine/find-bun.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { providerPackage } from "../../pipeline/provider-names.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_INTERRUPTED, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { projectDirectory } from "../project-directory.ts"
-import { providerPackage } from "../provider-names.ts"
 
 const E2E_FLAGS = {
   dir: { type: "string" },

@@ -1,23 +1,16 @@
 import { randomInt } from "node:crypto"
 import { terminalSafe } from "../../_terminal-safe.ts"
+import type { StartedEngine } from "../../engine/engine-task.ts"
+import { runTaskInEngine } from "../../engine/engine-task.ts"
+import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
+import type { FuzzPayload } from "../../tasks/fuzz-task.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import {
-  engineReport,
-  LOAD_TIMEOUT_MS,
-  loadFailure,
-  PROJECT_FLAGS,
-  parseFlags,
-  projectInput,
-  reportFailure,
-} from "../_command.ts"
+import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
-import type { StartedWorker } from "../isolate.ts"
-import { runIsolated } from "../isolate.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
-import type { FuzzPayload } from "../tasks/fuzz-task.ts"
 
 const DEFAULT_RUNS = 200
 const DEFAULT_CALL_TIMEOUT_MS = 5_000
@@ -36,7 +29,7 @@ const FUZZ_FLAGS = {
  * them, and reports each distinct failure with the smallest arguments that cause it and the seed
  * that replays the run. Exit 4 when a failure was found.
  */
-export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: FUZZ_FLAGS, allowPositionals: true },
     { command: "fuzz" },
@@ -55,7 +48,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedWor
   const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
   const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS
   const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
-  const outcome = await runIsolated(
+  const outcome = await runTaskInEngine(
     { command: "fuzz", input },
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
@@ -82,7 +75,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedWor
 
 /** The engine stopped during the calls: a busy loop past the timeout, or a tool that ended the process. */
 function engineEnded(
-  outcome: Awaited<ReturnType<typeof runIsolated>>,
+  outcome: Awaited<ReturnType<typeof runTaskInEngine>>,
   timeoutMs: number,
   replay: string,
 ): Failure | undefined {

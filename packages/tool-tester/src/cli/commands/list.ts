@@ -1,11 +1,11 @@
+import type { StartedEngine } from "../../engine/engine-task.ts"
+import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
-import type { StartedWorker } from "../isolate.ts"
 import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
-import type { ListPayload } from "../tasks/list-task.ts"
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
-export async function listCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+export async function listCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } }, { command: "list" })
   const json = values.json === true
   const input = projectInput(values, values, io)

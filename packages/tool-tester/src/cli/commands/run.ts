@@ -1,25 +1,17 @@
 import path from "node:path"
 import { bunApiHint } from "../../doctor/bun-api.ts"
+import type { StartedEngine, TaskOutcome } from "../../engine/engine-task.ts"
+import { runTaskInEngine } from "../../engine/engine-task.ts"
+import type { RunArgs, RunInput } from "../../engine/protocol.ts"
+import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
+import type { RunJson, RunPayload } from "../../tasks/run-task.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import {
-  engineReport,
-  LOAD_TIMEOUT_MS,
-  loadFailure,
-  MODEL_FLAGS,
-  PROJECT_FLAGS,
-  parseFlags,
-  projectInput,
-  reportFailure,
-} from "../_command.ts"
+import { MODEL_FLAGS, PROJECT_FLAGS, parseFlags, projectInput, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
-import type { IsolatedOutcome, StartedWorker } from "../isolate.ts"
-import { runIsolated } from "../isolate.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
-import type { RunJson, RunPayload } from "../tasks/run-task.ts"
-import type { RunArgs, RunInput } from "../worker-protocol.ts"
 
 /** Default `--timeout`: how long the tool may run (and, separately, how long loading may take). */
 export const DEFAULT_TIMEOUT_MS = 60_000
@@ -45,7 +37,7 @@ const RUN_FLAGS = {
  * what the model would read. The JSON result goes to stdout whatever the exit code, whenever the
  * tool was reached.
  */
-export async function runCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: RUN_FLAGS, allowPositionals: true },
     { command: "run", toolArguments: true },
@@ -81,11 +73,11 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedWork
 }
 
 /** One run, reported: what the model reads, then the verdict as the exit code. */
-async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: StartedWorker): Promise<number> {
+async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: StartedEngine): Promise<number> {
   const { timeoutMs } = input
   // Loading gets its own bound: a short --timeout is about the tool, not about importing files.
   const loadTimeoutMs = Math.max(LOAD_TIMEOUT_MS, timeoutMs)
-  const outcome = await runIsolated(
+  const outcome = await runTaskInEngine(
     { command: "run", input },
     { loadTimeoutMs, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
@@ -165,7 +157,7 @@ function writableDataDirectory(directory: string): string {
 }
 
 /** The run result: from the worker, or made up here when the tool timed out or ended the worker. */
-function reachedResult(outcome: IsolatedOutcome, timeoutMs: number): RunPayload {
+function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
   if (outcome.kind === "done") return outcome.payload as RunPayload
   const reached = "reached" in outcome && outcome.reached ? outcome.reached : { name: "", id: "" }
   const error =
@@ -196,7 +188,7 @@ function reachedResult(outcome: IsolatedOutcome, timeoutMs: number): RunPayload 
 }
 
 /** Why the engine ended while the tool ran: out of memory, killed, an escaped error, or process.exit. */
-function exitedMessage(outcome: IsolatedOutcome): string {
+function exitedMessage(outcome: TaskOutcome): string {
   if (outcome.kind !== "exited") return "the engine ended while the tool ran"
   if (outcome.crash && /out of memory|memory limit/i.test(outcome.crash))
     return `the tool ran out of memory (${outcome.crash}); in opencode it would take opencode down with it: keep less in memory, or stream`

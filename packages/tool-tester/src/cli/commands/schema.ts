@@ -1,11 +1,11 @@
+import type { StartedEngine } from "../../engine/engine-task.ts"
+import type { SchemaPayload } from "../../tasks/schema-task.ts"
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
-import type { StartedWorker } from "../isolate.ts"
 import { formatDiagnostics, formatEngine, formatSchemas } from "../report.ts"
-import type { SchemaPayload } from "../tasks/schema-task.ts"
 
 /** `tool-tester schema`: the custom and plugin tools exactly as the provider receives them for that model. */
-export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedWorker): Promise<number> {
+export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values } = parseFlags(
     { args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS, tool: { type: "string" } } },
     { command: "schema" },

@@ -1,8 +1,7 @@
-import type { ListedTool } from "../../list-tools.ts"
-import { getToolSchemas, listTools } from "../../list-tools.ts"
-import type { Diagnostic } from "../../load-tools.ts"
-import type { ProjectInput, Reached } from "../worker-protocol.ts"
-import { diagnosticOf, loadProject } from "./project.ts"
+import type { ProjectInput, Reached } from "../engine/protocol.ts"
+import { getToolSchemas, listTools } from "../list-tools.ts"
+import type { Diagnostic, ListedTool } from "../types.ts"
+import { diagnosticOf, loadProject } from "./task-project.ts"
 
 export type ListPayload = { tools: ListedTool[]; diagnostics: Diagnostic[] }
 

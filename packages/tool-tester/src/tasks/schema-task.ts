@@ -1,9 +1,9 @@
-import { ToolTesterError } from "../../errors.ts"
-import { getToolSchemas, listTools } from "../../list-tools.ts"
-import type { Diagnostic } from "../../load-tools.ts"
-import type { ToolSchema } from "../../pipeline/tool-schemas.ts"
-import type { ProjectInput, Reached } from "../worker-protocol.ts"
-import { diagnosticOf, loadProject } from "./project.ts"
+import type { ProjectInput, Reached } from "../engine/protocol.ts"
+import { ToolTesterError } from "../errors.ts"
+import { getToolSchemas, listTools } from "../list-tools.ts"
+import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import type { Diagnostic } from "../types.ts"
+import { diagnosticOf, loadProject } from "./task-project.ts"
 
 export type SchemaPayload = { tools: ToolSchema[]; diagnostics: Diagnostic[] }
 

@@ -1,7 +1,14 @@
-import type { ToolTesterError } from "../../errors.ts"
-import type { Diagnostic, ToolProject } from "../../load-tools.ts"
-import { loadProjectHere } from "../../load-tools.ts"
-import type { ProjectInput } from "../worker-protocol.ts"
+// What every task shares: how it loads the project, and how it reports what it reached.
+import type { ProjectInput, Reached, Task, TaskCommand } from "../engine/protocol.ts"
+import type { ToolTesterError } from "../errors.ts"
+import { loadProjectHere } from "../load-tools.ts"
+import type { Diagnostic, ToolProject } from "../types.ts"
+
+/** What the engine does with a command's task; `loaded` says the tools are loaded (and which one a run reaches). */
+export type PerformTask<C extends TaskCommand> = (
+  input: Extract<Task, { command: C }>["input"],
+  loaded: (reached: Reached | undefined) => void,
+) => Promise<unknown>
 
 /** Loads the project as the shared flags describe it, in the engine this task runs in (this imports user code). */
 export function loadProject(input: ProjectInput): Promise<ToolProject> {

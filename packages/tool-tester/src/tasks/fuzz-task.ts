@@ -1,7 +1,7 @@
-import { type FuzzReport, fuzzTool } from "../../fuzz/fuzz-tool.ts"
-import type { Diagnostic } from "../../load-tools.ts"
-import type { FuzzInput, Reached } from "../worker-protocol.ts"
-import { loadProject } from "./project.ts"
+import type { FuzzInput, Reached } from "../engine/protocol.ts"
+import { type FuzzReport, fuzzTool } from "../fuzz/fuzz-tool.ts"
+import type { Diagnostic } from "../types.ts"
+import { loadProject } from "./task-project.ts"
 
 export type FuzzPayload = FuzzReport & { runs: number; diagnostics: Diagnostic[] }
 

@@ -1,10 +1,10 @@
-import type { Finding } from "../../doctor/diagnose.ts"
-import { configFinding, diagnose } from "../../doctor/diagnose.ts"
-import { providerLintFindings } from "../../doctor/provider-lint.ts"
-import { ToolTesterError } from "../../errors.ts"
-import type { LintProvider } from "../../lint/providers.ts"
-import type { ProjectInput, Reached } from "../worker-protocol.ts"
-import { loadProject } from "./project.ts"
+import type { Finding } from "../doctor/diagnose.ts"
+import { configFinding, diagnose } from "../doctor/diagnose.ts"
+import { providerLintFindings } from "../doctor/provider-lint.ts"
+import type { ProjectInput, Reached } from "../engine/protocol.ts"
+import { ToolTesterError } from "../errors.ts"
+import type { LintProvider } from "../lint/providers.ts"
+import { loadProject } from "./task-project.ts"
 
 export type DoctorPayload = { findings: Finding[]; files: number; tools: number }
 

@@ -1,20 +1,36 @@
-// What the bun engine's process prints, read from its stdout and stderr pipes: the first
-// CAPTURE_LIMIT bytes of each are kept, the rest only counted, so a tool that prints a gigabyte
-// costs the time to read it and no memory. The same shape as the worker's capture. The pipes are
-// Node streams when Node started the engine, web streams when Bun did (spawn-engine.ts).
+// What an engine's process prints, read from its stdout and stderr pipes: the first CAPTURE_LIMIT
+// bytes of each are kept, the rest only counted, so a tool that prints a gigabyte costs the time to
+// read it and no memory.
 import type { Readable } from "node:stream"
-import type { CapturedConsole } from "./_console-capture.ts"
-import { CAPTURE_LIMIT } from "./_console-capture.ts"
+
+/** Bytes kept per stream. */
+export const CAPTURE_LIMIT = 64 * 1024
+
+/** The tool's console output: never sent to the model. */
+export type CapturedConsole = {
+  stdout: string
+  stderr: string
+  /** Bytes printed beyond the kept CAPTURE_LIMIT, per stream. */
+  droppedBytes: { stdout: number; stderr: number }
+}
+
+/** Bytes kept of the end of stderr. */
+const TAIL_BYTES = 16 * 1024
+
+/** Nothing printed (an engine whose console was not captured). */
+export const EMPTY_CONSOLE: CapturedConsole = { stdout: "", stderr: "", droppedBytes: { stdout: 0, stderr: 0 } }
 
 export type StreamCapture = {
   read: () => CapturedConsole
+  /** The last TAIL_BYTES of stderr: the runtime's own last words (Node's "heap out of memory") come after whatever was kept. */
+  stderrTail: () => string
   ended: Promise<void>
   /** Stops reading (what is still unread is dropped). */
   close: () => void
 }
 
 /** Null when the process could not be started: nothing to read. */
-type Pipe = Readable | ReadableStream<Uint8Array> | null
+type Pipe = Readable | null
 
 export function captureStreams(stdout: Pipe, stderr: Pipe): StreamCapture {
   const out = keep(stdout)
@@ -25,6 +41,7 @@ export function captureStreams(stdout: Pipe, stderr: Pipe): StreamCapture {
       stderr: err.text(),
       droppedBytes: { stdout: out.dropped(), stderr: err.dropped() },
     }),
+    stderrTail: () => err.tail(),
     ended: Promise.all([out.ended, err.ended]).then(() => undefined),
     close: () => {
       out.close()
@@ -37,22 +54,20 @@ function keep(pipe: Pipe) {
   const kept = Buffer.alloc(CAPTURE_LIMIT)
   let used = 0
   let dropped = 0
+  let last = Buffer.alloc(0)
   const take = (chunk: Uint8Array) => {
+    last = Buffer.concat([last, chunk]).subarray(-TAIL_BYTES)
     const taken = Math.min(CAPTURE_LIMIT - used, chunk.length)
     if (taken > 0) kept.set(chunk.subarray(0, taken), used)
     used += taken
     dropped += chunk.length - taken
   }
-  const { ended, close } =
-    pipe === null
-      ? { ended: Promise.resolve(), close: () => {} }
-      : pipe instanceof ReadableStream
-        ? readWeb(pipe, take)
-        : readNode(pipe, take)
+  const { ended, close } = pipe === null ? { ended: Promise.resolve(), close: () => {} } : readNode(pipe, take)
   return {
-    // A character cut at the limit is left out, as the worker's capture leaves it out.
+    // A character cut at the limit is left out.
     text: () => new TextDecoder().decode(kept.subarray(0, used)).replace(/\uFFFD$/, ""),
     dropped: () => dropped,
+    tail: () => last.toString("utf8"),
     ended,
     close,
   }
@@ -66,20 +81,4 @@ function readNode(stream: Readable, take: (chunk: Uint8Array) => void) {
     stream.once("error", () => resolve())
   })
   return { ended, close: () => void stream.destroy() }
-}
-
-function readWeb(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8Array) => void) {
-  const reader = stream.getReader()
-  const ended = (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) return
-        take(value)
-      }
-    } catch {
-      // Cancelled, or the pipe broke: what was read is kept.
-    }
-  })()
-  return { ended, close: () => void reader.cancel().catch(() => {}) }
 }

@@ -1,15 +1,14 @@
 // The result of a call whose tool never answered (it ended the engine, or kept it busy past its
 // timeout): worked out on the Node side from the project's snapshot, with the repair opencode
 // applies, so `id`, `repaired` and `rerouted` say which tool the call went to.
-import type { ToolTesterErrorCode } from "../../errors.ts"
-import type { ToolProject } from "../../load-tools.ts"
-import { DEFAULT_MODEL } from "../../pipeline/builtins.ts"
-import { defaultDataDirectory } from "../../pipeline/data-directory.ts"
-import { agentRules } from "../../pipeline/permissions.ts"
-import type { RawToolCall } from "../../pipeline/repair-call.ts"
-import { resolveCall } from "../../pipeline/repair-call.ts"
-import { preparedTools } from "../../pipeline/tool-list.ts"
-import type { RunOptions, RunResult } from "../../run-tool.ts"
+import type { ToolTesterErrorCode } from "../errors.ts"
+import { DEFAULT_MODEL } from "../pipeline/builtins.ts"
+import { defaultDataDirectory } from "../pipeline/data-directory.ts"
+import { agentRules } from "../pipeline/permissions.ts"
+import type { RawToolCall } from "../pipeline/repair-call.ts"
+import { resolveCall } from "../pipeline/repair-call.ts"
+import { preparedTools } from "../pipeline/tool-list.ts"
+import type { RunOptions, RunResult, ToolProject } from "../types.ts"
 
 export function unreachedResult(
   project: ToolProject,

@@ -1,40 +1,43 @@
-// The bun engine's process: the entry Bun runs (`BUN_BE_BUN=1 opencode serve.js`, or `bun
-// serve.js`), bundled into dist/engine/bun-serve.js. It loads one project natively, as opencode
-// does, and runs the whole pipeline here, where the tools' zod objects live: either the CLI's one
-// task, or the library's calls for as long as the Node side keeps the project. Tool output goes to
-// this process's own stdout and stderr; messages go over the IPC channel only.
+// An engine's process: the one task server, for both engines. Bun runs it as the bun engine
+// (`BUN_BE_BUN=1 opencode bun-serve.js`, or `bun bun-serve.js`), Node as the node engine
+// (`node node-serve.js`); the build bundles it once for each (scripts/bundle-engine.mjs). It loads
+// one project, as opencode does, and runs the whole pipeline here, where the tools' zod objects
+// live: either the CLI's one task, or the library's calls for as long as the Node side keeps the
+// project. Tool output goes to this process's own stdout and stderr; messages go over the IPC
+// channel only.
 
-import { jsonSafe, safeStringify } from "../../_json-safe.ts"
-import { restoreBuiltins } from "../../_pristine.ts"
-import { settle } from "../../cli/_settle.ts"
-import { listTask } from "../../cli/tasks/list-task.ts"
-import { runTask } from "../../cli/tasks/run-task.ts"
-import { schemaTask } from "../../cli/tasks/schema-task.ts"
-import type { Perform } from "../../cli/worker.ts"
-import type { Task, TaskCommand } from "../../cli/worker-protocol.ts"
-import { importEvents } from "../../discovery/import-module.ts"
-import type { ToolTesterErrorCode } from "../../errors.ts"
-import { ToolTesterError } from "../../errors.ts"
-import { getToolSchemas } from "../../list-tools.ts"
-import type { ToolProject } from "../../load-tools.ts"
-import { loadProjectHere } from "../../load-tools.ts"
-import { callTool, runTool } from "../../run-tool.ts"
-import { engineHere } from "../here.ts"
-import type { EngineCall, FromEngine, ToEngine } from "./protocol.ts"
+import { flushStdio } from "../_flush-stdio.ts"
+import { jsonSafe, safeStringify } from "../_json-safe.ts"
+import { restoreBuiltins } from "../_pristine.ts"
+import { importEvents } from "../discovery/import-module.ts"
+import { ToolTesterError } from "../errors.ts"
+import { getToolSchemas } from "../list-tools.ts"
+import { loadProjectHere } from "../load-tools.ts"
+import { callTool, runTool } from "../run-tool.ts"
+import { listTask } from "../tasks/list-task.ts"
+import { runTask } from "../tasks/run-task.ts"
+import { schemaTask } from "../tasks/schema-task.ts"
+import type { PerformTask } from "../tasks/task-project.ts"
+import type { ToolProject } from "../types.ts"
+import { engineHere } from "./here.ts"
+import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
+import { settle } from "./settle.ts"
 import { projectSnapshot } from "./snapshot.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
 // that starts `opencode` would get a Bun).
 delete process.env["BUN_BE_BUN"]
+// Given to the node engine's process for its own code (spawn-engine.ts): not the tools' to inherit.
+delete process.env["NODE_COMPILE_CACHE"]
 
 // doctor and fuzz are imported when asked for: fuzz brings fast-check (~15 ms of every start in
 // Bun), doctor the provider lint, and neither is on the way to a `run`.
-const tasks: { [C in TaskCommand]: Perform<C> } = {
+const tasks: { [C in TaskCommand]: PerformTask<C> } = {
   list: listTask,
   schema: schemaTask,
-  doctor: async (input, reached) => (await import("../../cli/tasks/doctor-task.ts")).doctorTask(input, reached),
+  doctor: async (input, reached) => (await import("../tasks/doctor-task.ts")).doctorTask(input, reached),
   run: runTask,
-  fuzz: async (input, reached) => (await import("../../cli/tasks/fuzz-task.ts")).fuzzTask(input, reached),
+  fuzz: async (input, reached) => (await import("../tasks/fuzz-task.ts")).fuzzTask(input, reached),
 }
 
 const send = (message: FromEngine) => {
@@ -75,17 +78,17 @@ process.on("message", (message: ToEngine) => {
 async function serveTask(cwd: string, task: Task): Promise<void> {
   process.chdir(cwd)
   try {
-    const perform = tasks[task.command] as Perform<TaskCommand>
+    const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
     if (task.command === "run") await settle()
     restoreBuiltins()
     const text = safeStringify({ ...(payload as object), engine: engineHere() })
     // What the tool printed is in the pipes before the answer; the CLI then ends this process.
-    await flushed()
+    await flushStdio()
     send({ type: "done", payload: text })
   } catch (error) {
-    await flushed()
+    await flushStdio()
     send({ type: "failed", error: failureOf(error) })
   }
 }
@@ -127,29 +130,10 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
     : callTool(loaded, call.params.call, options)
 }
 
-function failureOf(error: unknown): { code: ToolTesterErrorCode | "INTERNAL"; message: string } {
+function failureOf(error: unknown): CrossingError {
   return ToolTesterError.isInstance(error)
     ? { code: error.code, message: error.message }
     : { code: "INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }
-}
-
-/**
- * Resolves once everything written to stdout and stderr is handed to the system. Bun keeps what a
- * full pipe cannot take in memory, and a write's callback does not wait for it: only ending the
- * stream does (the task is over, nothing the CLI reports is printed after it).
- */
-function flushed(): Promise<unknown> {
-  return Promise.all(
-    [process.stdout, process.stderr].map(
-      (stream) =>
-        new Promise((resolve) => {
-          if (stream.writableFinished) return resolve(undefined)
-          stream.once("finish", resolve)
-          stream.once("error", resolve)
-          stream.end()
-        }),
-    ),
-  )
 }
 
 function endGroup(): never {

@@ -1,7 +1,7 @@
-// Bundles the CLI's entry (src/cli/main.ts), each command's worker (src/cli/workers/*.ts and the library code it uses) into one file,
-// over tsc's output, and the bun engine's entry (src/engine/bun/serve.ts) likewise. A worker's start
-// is on the way to every tool call, and one file per concept costs a read, a parse and a link
-// each: bundled, `tool-tester run` reaches the tool ~10 ms sooner (bench/cli-cold-start.ts).
+// Bundles the CLI's entry (src/cli/main.ts) and the engines' task server (src/engine/serve.ts, once
+// for Bun and once for Node) over tsc's output. An engine's start is on the way to every tool call,
+// and one file per concept costs a read, a parse and a link each: bundled, `tool-tester run`
+// reaches the tool ~10 ms sooner (bench/cli-cold-start.ts).
 // Packages stay external (zod must be the copy tools use) but one, and so does the module that
 // finds files next to itself at run time. Run by `npm run build`, after tsc.
 import { readdirSync, readFileSync, rmSync } from "node:fs"
@@ -16,7 +16,6 @@ const bundledPackages = ["import-meta-resolve"]
 const external = Object.keys(manifest.dependencies).filter((name) => !bundledPackages.includes(name))
 const located = path.join(root, "src", "discovery", "runtime-files.ts")
 const prepared = path.join(root, "src", "discovery", "prepare-module.ts")
-const workers = path.join(root, "src", "cli", "workers")
 
 /** The located module stays a file of its own, imported from where the bundle lands. */
 const keepLocatedModuleApart = (fromBundle) => ({
@@ -43,7 +42,9 @@ const leaveNodeLoaderOut = {
       [
         located,
         `export const nativeImport = (url) => import(url)
-export const BUN_ENGINE_ENTRY = new URL("./bun-serve.js", import.meta.url).pathname`,
+import { fileURLToPath } from "node:url"
+export const BUN_ENGINE_ENTRY = fileURLToPath(new URL("./bun-serve.js", import.meta.url))
+export const NODE_ENGINE_ENTRY = fileURLToPath(new URL("./node-serve.js", import.meta.url))`,
       ],
     ])
     context.onResolve({ filter: /^\./ }, (args) => {
@@ -61,7 +62,7 @@ export const BUN_ENGINE_ENTRY = new URL("./bun-serve.js", import.meta.url).pathn
 // new ones (and be packed), so they go first.
 for (const [folder, pattern] of [
   [path.join(root, "dist", "cli"), /-[A-Z0-9]{8}\.js(\.map)?$/],
-  [path.join(root, "dist", "engine"), /^bun-serve(-.*)?\.js$/],
+  [path.join(root, "dist", "engine"), /^(bun|node)-serve(-.*)?\.js$/],
 ]) {
   for (const name of readdirSync(folder)) if (pattern.test(name)) rmSync(path.join(folder, name))
 }
@@ -73,14 +74,6 @@ const common = {
   external: external.flatMap((name) => [name, `${name}/*`]),
   logLevel: "warning",
 }
-
-await build({
-  ...common,
-  entryPoints: readdirSync(workers).map((name) => path.join(workers, name)),
-  outdir: path.join(root, "dist", "cli", "workers"),
-  target: "node20.19",
-  plugins: [keepLocatedModuleApart("../..")],
-})
 
 // The CLI itself: its start is on the way to every command, and it is what starts the engine.
 // Commands are imported on demand, so they become chunks of their own, beside main.js (the CLI
@@ -95,10 +88,22 @@ await build({
   plugins: [keepLocatedModuleApart("..")],
 })
 
+const serve = path.join(root, "src", "engine", "serve.ts")
+
 await build({
   ...common,
   // Split, so that what only doctor and fuzz need (fast-check, the provider lint) loads when asked.
-  entryPoints: { "bun-serve": path.join(root, "src", "engine", "bun", "serve.ts") },
+  entryPoints: { "node-serve": serve },
+  outdir: path.join(root, "dist", "engine"),
+  splitting: true,
+  chunkNames: "node-serve-[name]-[hash]",
+  target: "node20.19",
+  plugins: [keepLocatedModuleApart("..")],
+})
+
+await build({
+  ...common,
+  entryPoints: { "bun-serve": serve },
   outdir: path.join(root, "dist", "engine"),
   splitting: true,
   chunkNames: "bun-serve-[name]-[hash]",
@@ -106,11 +111,5 @@ await build({
   plugins: [leaveNodeLoaderOut],
 })
 
-// tsc's source maps describe the files the bundles replaced.
-// (dist/engine keeps its maps: only bun-serve.js there is a bundle, and tsc wrote no map for it.)
-for (const folder of [path.join(root, "dist", "cli"), path.join(root, "dist", "cli", "workers")]) {
-  for (const name of readdirSync(folder)) {
-    if (name === "main.js.map") rmSync(path.join(folder, name))
-    else if (name.endsWith(".js.map") && folder !== path.join(root, "dist", "cli")) rmSync(path.join(folder, name))
-  }
-}
+// tsc's source map describes the file the CLI's bundle replaced.
+rmSync(path.join(root, "dist", "cli", "main.js.map"), { force: true })

@@ -1,5 +1,5 @@
-import type { ModelSelection } from "../pipeline/builtins.ts"
-import { DEFAULT_MODEL } from "../pipeline/builtins.ts"
+import type { ModelSelection } from "./builtins.ts"
+import { DEFAULT_MODEL } from "./builtins.ts"
 import { providerPackage } from "./provider-names.ts"
 
 /**

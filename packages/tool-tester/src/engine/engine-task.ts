@@ -1,0 +1,156 @@
+// Runs a CLI command's task (load the tools, then list, describe, diagnose, run or fuzz them) in an
+// engine's process, so that user code cannot break the CLI: process.exit only ends the engine, a
+// busy loop is stopped from outside, prints are captured (first 64 KiB per stream, the rest
+// counted), a tool that never settles is aborted, then killed, and the engine's process group is
+// ended with it, so nothing a tool started outlives the run.
+import type { EngineInfo, EngineSelection } from "./choose-engine.ts"
+import { EngineConnection } from "./engine-connection.ts"
+import type { BunSource } from "./find-bun.ts"
+import type { Reached, Task, TaskCommand } from "./protocol.ts"
+import type { CapturedConsole } from "./stream-capture.ts"
+
+export type TaskOutcome = {
+  console: CapturedConsole
+  durationMs: number
+  engine: EngineInfo
+  /** Where the bun engine's Bun was found. */
+  engineSource?: BunSource
+  /** The tool or plugin file being imported when loading stopped (timeout, exit). */
+  loadingFile?: string
+} & (
+  | { kind: "done"; payload: unknown }
+  | { kind: "failed"; error: { code: string; message: string } }
+  /** Nothing came back in time: in `load` while importing the tool files, in `run` while the tool ran. */
+  | { kind: "timeout"; phase: Phase; reached: Reached | undefined }
+  /** The engine ended before answering: process.exit (with its code), a signal, or a crash (with its message). */
+  | {
+      kind: "exited"
+      phase: Phase
+      reached: Reached | undefined
+      exitCode: number
+      /** The signal that ended the engine (SIGKILL from the kernel when memory runs out). */
+      signal?: string
+      crash: string | undefined
+      /** False when the engine ended before it was up (a binary that is not a Bun): no user code ran. */
+      started: boolean
+    }
+)
+
+export type Phase = "load" | "run"
+
+export type TaskTimeouts = {
+  /** How long loading the tool files may take (from when the task is given). */
+  loadTimeoutMs: number
+  /** Then how long the tool may run. */
+  runTimeoutMs: number
+  /**
+   * After the timeout: how long the tool gets to react to its abort signal (fired inside the
+   * engine at the timeout) before the engine is stopped.
+   */
+  graceMs: number
+}
+
+/** An engine started ahead of its task, so its start-up overlaps the CLI's own argument handling. */
+export type StartedEngine = {
+  command: TaskCommand
+  connection: EngineConnection
+  /** Where the bun engine's Bun was found; undefined for the node engine. */
+  source: BunSource | undefined
+}
+
+/**
+ * Starts the engine for a command, in the working directory. It loads what a task needs, then
+ * waits for the task; it does not keep this process alive until a task is given to it.
+ */
+export function startEngine(command: TaskCommand, selection: EngineSelection = { name: "node" }): StartedEngine {
+  const connection = new EngineConnection(selection, { cwd: process.cwd(), console: "pipe" })
+  connection.keepAlive(false)
+  return { command, connection, source: selection.name === "bun" ? selection.location.source : undefined }
+}
+
+/** Gives the task to a started engine (or a new node one) and waits for the outcome, within the timeouts. */
+export function runTaskInEngine(
+  task: Task,
+  timeouts: TaskTimeouts,
+  started: StartedEngine = startEngine(task.command),
+): Promise<TaskOutcome> {
+  const startedAt = performance.now()
+  if (started.command !== task.command)
+    throw new Error(`the engine was started for ${started.command}, not ${task.command}`)
+  const { connection } = started
+  connection.keepAlive(true)
+  connection.send({ type: "task", cwd: process.cwd(), task })
+
+  return new Promise((resolve) => {
+    let phase: Phase = "load"
+    let reached: Reached | undefined
+    let reachedAt: number | undefined
+    let loadingFile: string | undefined
+    let settled = false
+    let timer: NodeJS.Timeout | undefined
+
+    const finish = (outcome: DistributiveOmit<TaskOutcome, Reported>, waitMs = 0) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      // From when the tool was reached, else from when the task was given.
+      const durationMs = Math.round(performance.now() - (reachedAt ?? startedAt))
+      void connection.stop(waitMs).then(() =>
+        resolve({
+          ...outcome,
+          console: connection.console(),
+          durationMs,
+          engine: connection.engine(),
+          ...(started.source === undefined ? {} : { engineSource: started.source }),
+          ...(loadingFile === undefined || phase !== "load" ? {} : { loadingFile }),
+        }),
+      )
+    }
+    const arm = (milliseconds: number) => {
+      clearTimeout(timer)
+      timer = setTimeout(() => finish({ kind: "timeout", phase, reached }), milliseconds)
+    }
+
+    arm(timeouts.loadTimeoutMs)
+    connection.onMessage((message) => {
+      if (message.type === "loading") {
+        loadingFile = message.file
+      } else if (message.type === "loaded") {
+        phase = "run"
+        reached = message.reached
+        reachedAt = performance.now()
+        // The engine fires the tool's abort signal at timeoutMs itself; this is the backstop for a
+        // tool that keeps the engine busy and never lets the abort run.
+        arm(timeouts.runTimeoutMs + timeouts.graceMs)
+      } else if (message.type === "done") {
+        const payload = JSON.parse(message.payload) as unknown
+        finish({ kind: "done", payload }, timedOut(payload) ? timeouts.graceMs : 0)
+      } else if (message.type === "failed") {
+        finish({ kind: "failed", error: message.error })
+      }
+    })
+    void connection.exited.then((ended) =>
+      finish({
+        kind: "exited",
+        phase,
+        reached,
+        exitCode: ended.exitCode,
+        crash: ended.crash,
+        started: ended.started,
+        ...(ended.signal === undefined ? {} : { signal: ended.signal }),
+      }),
+    )
+  })
+}
+
+// --- internal ---
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
+
+type Reported = "console" | "durationMs" | "engine" | "engineSource" | "loadingFile"
+
+/** A run that the engine ended itself at the timeout: the tool may still be cleaning up. */
+function timedOut(payload: unknown): boolean {
+  const result = (payload as { result?: { error?: { code?: unknown } } } | null)?.result
+  return result?.error?.code === "TOOL_TIMEOUT"
+}

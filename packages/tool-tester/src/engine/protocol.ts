@@ -1,0 +1,92 @@
+// What the Node side (the CLI, or the library inside a test runner) and an engine's process say to
+// each other, over Node's IPC channel with JSON serialization (which Bun speaks too): one protocol
+// for both engines. User values cross as JSON text made safe in the engine (cycles, bigints), never
+// as live objects. Tool files are user code: they are only ever imported in the engine, so a file
+// that prints, exits or never finishes cannot break the report.
+import type { ToolTesterErrorCode } from "../errors.ts"
+import type { ModelSelection } from "../pipeline/builtins.ts"
+import type { RawToolCall } from "../pipeline/repair-call.ts"
+import type { ListOptions, LoadToolsOptions, RunOptions } from "../types.ts"
+import type { EngineInfo } from "./choose-engine.ts"
+
+/** Where the tools come from, as the CLI's shared flags say. */
+export type ProjectInput = {
+  directory: string
+  /** False with --no-global. */
+  global: boolean
+  plugins: string[]
+  model: ModelSelection
+}
+
+export type RunArgs =
+  | { form: "json"; value: unknown }
+  | { form: "raw"; text: string }
+  | { form: "pairs"; pairs: string[] }
+  | { form: "none" }
+
+export type RunInput = ProjectInput & {
+  name: string
+  args: RunArgs
+  validate: boolean
+  deny: string[]
+  maxLines: number | undefined
+  maxBytes: number | undefined
+  timeoutMs: number
+  dataDirectory: string | undefined
+}
+
+/** `fuzz`: the tool, how many calls, the seed (chosen by the CLI, so a report can always name it) and each call's bound. */
+export type FuzzInput = ProjectInput & { name: string; runs: number; seed: number; timeoutMs: number }
+
+/** A CLI command's one task: the engine loads the project, does it, answers once, and is ended. */
+export type Task =
+  | { command: "list"; input: ProjectInput }
+  | { command: "schema"; input: ProjectInput & { tool: string | undefined } }
+  | { command: "doctor"; input: ProjectInput & { cwd: string } }
+  | { command: "run"; input: RunInput }
+  | { command: "fuzz"; input: FuzzInput }
+
+export type TaskCommand = Task["command"]
+
+/** The tool a run reaches: the name as called and the id that runs (`invalid` when rerouted). */
+export type Reached = { name: string; id: string }
+
+/** RunOptions as they cross: the abort signal becomes an `abort` message. */
+export type RemoteRunOptions = Omit<RunOptions, "signal">
+
+/** The project's loading options as they cross (the engine itself is already chosen). */
+export type RemoteLoadOptions = Omit<LoadToolsOptions, "engine" | "engineBinary">
+
+/** A library call: the project stays loaded in the engine between calls. */
+export type EngineCall =
+  | { method: "load"; params: RemoteLoadOptions }
+  | { method: "schemas"; params: ListOptions }
+  | { method: "run"; params: { name: string; args: unknown; options: RemoteRunOptions } }
+  | { method: "call"; params: { call: RawToolCall; options: RemoteRunOptions } }
+
+/** An error as it crosses: a ToolTesterError's code, or INTERNAL with the stack. */
+export type CrossingError = { code: ToolTesterErrorCode | "INTERNAL"; message: string; data?: Record<string, unknown> }
+
+export type ToEngine =
+  /** The CLI's one task; the process is ended after it answers. */
+  | { type: "task"; cwd: string; task: Task }
+  /** A library call; answered by a `reply` with the same id. */
+  | ({ type: "call"; id: number } & EngineCall)
+  /** Fires the abort signal of a running `run` or `call`. */
+  | { type: "abort"; id: number }
+
+export type FromEngine =
+  /** Sent once at start-up: which runtime this is. */
+  | { type: "ready"; engine: EngineInfo }
+  /** A tool or plugin file is about to be imported (user code runs now). */
+  | { type: "loading"; file: string }
+  /** The task's tool files are loaded; for `run`, the tool is about to be called. */
+  | { type: "loaded"; reached: Reached | undefined }
+  /** The task's result, as JSON text (user values made JSON-safe in the engine). */
+  | { type: "done"; payload: string }
+  /** The task failed before reaching a tool. */
+  | { type: "failed"; error: CrossingError }
+  | { type: "reply"; id: number; value: string }
+  | { type: "reply"; id: number; error: CrossingError }
+  /** An error escaped the tool (a throw in a timer, a rejection nobody handles): the process ends next. */
+  | { type: "crash"; message: string }

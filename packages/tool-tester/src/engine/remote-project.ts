@@ -1,0 +1,286 @@
+// The library's side of an engine's process: loadTools() starts one per project (the bun engine)
+// and keeps it for the calls that follow (a test file that runs a tool a hundred times starts Bun
+// once). The project it returns is a snapshot; the live tools stay in the engine, and runTool,
+// callTool and getToolSchemas send their work there. A tool that ends the engine (process.exit,
+// an error escaping into a timer, a busy loop past its timeout) fails its call; the next call
+// starts a new engine and loads the project again.
+import { realpathSync } from "node:fs"
+import { ToolTesterError } from "../errors.ts"
+import type { RawToolCall } from "../pipeline/repair-call.ts"
+import type { ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
+import type { EngineSelection } from "./choose-engine.ts"
+import type { EngineExit } from "./engine-connection.ts"
+import { EngineConnection } from "./engine-connection.ts"
+import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
+import { unreachedResult } from "./unreached-result.ts"
+
+/** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
+const GRACE_MS = 1_000
+
+const HANDLE = Symbol.for("@opencode-ai/tool-tester/bun-engine")
+
+type Outcome =
+  | { kind: "value"; value: unknown }
+  | { kind: "error"; error: CrossingError }
+  | { kind: "exited"; exit: EngineExit }
+  | { kind: "timeout" }
+
+/** Loads a project in a new engine process; the returned snapshot carries the engine along. */
+export async function openRemoteProject(
+  selection: EngineSelection,
+  options: RemoteLoadOptions & { directory: string },
+): Promise<ToolProject> {
+  const engine = new RemoteEngine(selection, options)
+  const snapshot = await engine.load()
+  // An enumerable symbol: a spread copy of the project still reaches its engine; JSON leaves it out.
+  return Object.assign(snapshot, { [HANDLE]: engine })
+}
+
+/**
+ * Starts an engine ahead of the next project loaded from `directory` with this Bun, which takes it
+ * instead of starting Bun then: a reload then waits only for the files to load. The inspector
+ * keeps one ready for the next save. Nothing of the project is imported before the load.
+ */
+export function prestartEngine(binary: string, directory: string): void {
+  const selection: EngineSelection = { name: "bun", location: { binary, source: "option" } }
+  const key = spareKey(selection, directory)
+  if (spares.get(key)?.connected) return
+  const connection = new EngineConnection(selection, { cwd: directory, console: "inherit" })
+  void connection.exited.then(() => {
+    if (spares.get(key) === connection) spares.delete(key)
+  })
+  connection.keepAlive(false)
+  spares.set(key, connection)
+}
+
+/** Ends the engine started ahead for this Bun and folder, if one is waiting. */
+export function discardPrestartedEngine(binary: string, directory: string): void {
+  const key = spareKey({ name: "bun", location: { binary, source: "option" } }, directory)
+  const connection = spares.get(key)
+  spares.delete(key)
+  connection?.end()
+}
+
+/** The engine a project was loaded in, when it was loaded in an engine's process. */
+export function remoteEngineOf(project: ToolProject): RemoteEngine | undefined {
+  return (project as { [HANDLE]?: RemoteEngine })[HANDLE]
+}
+
+export class RemoteEngine {
+  readonly #selection: EngineSelection
+  readonly #options: RemoteLoadOptions & { directory: string }
+  #connection: EngineConnection | undefined
+  #loaded: Promise<ToolProject> | undefined
+  readonly #pending = new Map<number, (outcome: Outcome) => void>()
+  #nextId = 1
+  #closed = false
+
+  constructor(selection: EngineSelection, options: RemoteLoadOptions & { directory: string }) {
+    this.#selection = selection
+    this.#options = options
+  }
+
+  /** Starts the engine (again, after a tool ended it) and loads the project there. */
+  load(): Promise<ToolProject> {
+    if (this.#closed)
+      return Promise.reject(new ToolTesterError("ENGINE_FAILED", "this project was closed: load it again"))
+    this.#loaded ??= this.#request({ method: "load", params: this.#options }).then((outcome) => {
+      if (outcome.kind === "value") return outcome.value as ToolProject
+      this.#loaded = undefined
+      throw loadError(outcome, binaryOf(this.#selection))
+    })
+    return this.#loaded
+  }
+
+  schemas(options: ListOptions): Promise<unknown> {
+    return this.#value({ method: "schemas", params: options })
+  }
+
+  async run(
+    project: ToolProject,
+    call: { name: string; args: unknown } | { call: RawToolCall },
+    options: RunOptions,
+  ): Promise<RunResult> {
+    const started = performance.now()
+    const { signal, ...remoteOptions } = options
+    const params = { options: remoteOptions as RemoteRunOptions }
+    const request: EngineCall =
+      "call" in call
+        ? { method: "call", params: { ...params, call: call.call } }
+        : { method: "run", params: { ...params, name: call.name, args: call.args } }
+    await this.load()
+    const outcome = await this.#request(request, {
+      signal,
+      backstopMs: options.timeoutMs === undefined ? undefined : options.timeoutMs + GRACE_MS,
+    })
+    if (outcome.kind === "value") {
+      // JSON leaves out what is undefined; a result has every key.
+      const result = outcome.value as RunResult
+      return { ...result, args: result.args, attachments: result.attachments, outputPath: result.outputPath }
+    }
+    if (outcome.kind === "error") throw toError(outcome.error)
+    const raw = "call" in call ? call.call : { name: call.name, rawArguments: JSON.stringify(call.args ?? {}) }
+    return unreachedResult(project, raw, options, {
+      durationMs: Math.round(performance.now() - started),
+      error:
+        outcome.kind === "timeout"
+          ? {
+              code: "TOOL_TIMEOUT",
+              message: `the tool did not finish within ${options.timeoutMs} ms and did not stop ${GRACE_MS} ms after its abort signal: its engine was stopped`,
+            }
+          : exitedError(outcome.exit),
+    })
+  }
+
+  /** Ends the engine and whatever the tools started; later calls fail. */
+  close(): void {
+    this.#closed = true
+    this.#connection?.end()
+  }
+
+  async #value(call: EngineCall): Promise<unknown> {
+    await this.load()
+    const outcome = await this.#request(call)
+    if (outcome.kind === "value") return outcome.value
+    if (outcome.kind === "error") throw toError(outcome.error)
+    throw new ToolTesterError(
+      "ENGINE_FAILED",
+      outcome.kind === "exited" ? exitedError(outcome.exit).message : "the engine was stopped",
+    )
+  }
+
+  #request(
+    call: EngineCall,
+    options: { signal?: AbortSignal | undefined; backstopMs?: number | undefined } = {},
+  ): Promise<Outcome> {
+    const connection = this.#start()
+    const id = this.#nextId++
+    if (!connection.connected) return connection.exited.then((exit) => ({ kind: "exited", exit }))
+    return new Promise<Outcome>((resolve) => {
+      let timer: NodeJS.Timeout | undefined
+      const abort = () => connection.send({ type: "abort", id })
+      this.#pending.set(id, (outcome) => {
+        clearTimeout(timer)
+        options.signal?.removeEventListener("abort", abort)
+        this.#pending.delete(id)
+        // While a call is pending, the engine keeps this process alive; otherwise it does not.
+        if (this.#pending.size === 0) connection.keepAlive(false)
+        resolve(outcome)
+      })
+      connection.keepAlive(true)
+      if (options.backstopMs !== undefined) {
+        timer = setTimeout(() => {
+          this.#settle(id, { kind: "timeout" })
+          this.#ended(connection, {
+            kind: "exited",
+            exit: { exitCode: 1, crash: "another call stopped the engine", started: true },
+          })
+          connection.end()
+        }, options.backstopMs)
+      }
+      connection.send({ type: "call", id, ...call })
+      if (options.signal?.aborted) abort()
+      else options.signal?.addEventListener("abort", abort, { once: true })
+    })
+  }
+
+  /** The engine is gone (or going): its pending calls fail, and the next call starts a new one. */
+  #ended(connection: EngineConnection, outcome: Outcome): void {
+    if (this.#connection !== connection) return
+    this.#connection = undefined
+    this.#loaded = undefined
+    for (const id of [...this.#pending.keys()]) this.#settle(id, outcome)
+  }
+
+  #settle(id: number, outcome: Outcome): void {
+    this.#pending.get(id)?.(outcome)
+  }
+
+  #start(): EngineConnection {
+    if (this.#connection) return this.#connection
+    const connection =
+      takeSpare(this.#selection, this.#options.directory) ??
+      new EngineConnection(this.#selection, { cwd: this.#options.directory, console: "inherit" })
+    this.#connection = connection
+    connection.onMessage((message) => {
+      if (message.type !== "reply") return
+      this.#settle(
+        message.id,
+        "error" in message
+          ? { kind: "error", error: message.error }
+          : { kind: "value", value: JSON.parse(message.value) },
+      )
+    })
+    void connection.exited.then((exit) => this.#ended(connection, { kind: "exited", exit }))
+    connection.keepAlive(false)
+    return connection
+  }
+}
+
+// --- internal ---
+
+const spares = new Map<string, EngineConnection>()
+
+/** By the binary's real path: a project names its binary as found (a symlink, say), the inspector as resolved. */
+function spareKey(selection: EngineSelection, directory: string): string {
+  let real = binaryOf(selection)
+  try {
+    real = realpathSync(real)
+  } catch {}
+  return `${real}\0${directory}`
+}
+
+/** The engine started ahead for this runtime and folder, when it is still up; it is no longer a spare. */
+function takeSpare(selection: EngineSelection, directory: string): EngineConnection | undefined {
+  const key = spareKey(selection, directory)
+  const connection = spares.get(key)
+  spares.delete(key)
+  return connection?.connected ? connection : undefined
+}
+
+function binaryOf(selection: EngineSelection): string {
+  return selection.name === "bun" ? selection.location.binary : process.execPath
+}
+
+function toError(error: CrossingError): ToolTesterError {
+  return new ToolTesterError(error.code as never, error.message, error.data === undefined ? {} : { data: error.data })
+}
+
+function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string): ToolTesterError {
+  if (outcome.kind === "error") return toError(outcome.error)
+  if (outcome.kind === "exited" && !outcome.exit.started) {
+    const why =
+      outcome.exit.crash ?? `could not start ${binary}: it exited with code ${outcome.exit.exitCode} before it was up`
+    return new ToolTesterError("ENGINE_FAILED", `${why}: pass another --engine-binary, or use the node engine`, {
+      data: { binary },
+    })
+  }
+  const exit = outcome.kind === "exited" ? outcome.exit : undefined
+  return new ToolTesterError(
+    "IMPORT_FAILED",
+    exit?.crash
+      ? `a tool or plugin file crashed the engine while loading: ${exit.crash}`
+      : `a tool or plugin file ended the engine while loading (${exit ? howItEnded(exit) : "it was stopped"}); opencode itself would exit: remove the process.exit call`,
+  )
+}
+
+function exitedError(exit: EngineExit): { code: "TOOL_EXITED"; message: string } {
+  if (exit.crash)
+    return {
+      code: "TOOL_EXITED",
+      message: `an error escaped the tool (thrown outside the promise execute returns, such as in a timer): ${exit.crash}; opencode may crash: catch it inside execute`,
+    }
+  if (exit.signal)
+    return {
+      code: "TOOL_EXITED",
+      message: `the engine running the tool was killed by ${exit.signal} (${exit.signal === "SIGKILL" ? "out of memory, or killed from outside" : "a signal"}); under opencode that stops opencode itself`,
+    }
+  return {
+    code: "TOOL_EXITED",
+    message: `the tool ended its process with process.exit(${exit.exitCode}); under opencode that stops opencode itself: throw an Error instead`,
+  }
+}
+
+function howItEnded(exit: EngineExit): string {
+  return exit.signal ? `killed by ${exit.signal}` : `process.exit(${exit.exitCode})`
+}

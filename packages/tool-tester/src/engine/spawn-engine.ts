@@ -1,0 +1,78 @@
+// Starting an engine's process, and ending it with everything it started. The bun engine is the
+// Bun opencode runs tools in (`BUN_BE_BUN=1 opencode`, or a bun); the node engine is this Node.
+// Both run the same task server (serve.ts) and speak the same protocol (protocol.ts). The engine
+// leads a process group of its own, so the children a tool spawns (and does not wait for) end with
+// it: opencode's tools cannot outlive opencode either.
+import type { ChildProcess } from "node:child_process"
+import { constants } from "node:os"
+import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
+import type { EngineSelection } from "./choose-engine.ts"
+
+export type SpawnEngineOptions = {
+  cwd: string
+  /** "pipe" hands the tools' stdout and stderr to the caller (the CLI captures them); "inherit" lets them through (the library, as a test runner shows them). */
+  console: "pipe" | "inherit"
+}
+
+const live = new Set<ChildProcess>()
+let exitHookInstalled = false
+
+/** Starts the engine in `cwd`, leading a process group of its own. */
+export function spawnEngine(selection: EngineSelection, options: SpawnEngineOptions): ChildProcess {
+  const { spawn } = process.getBuiltinModule("node:child_process")
+  // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
+  const [command, entry, env] =
+    selection.name === "bun"
+      ? [selection.location.binary, BUN_ENGINE_ENTRY, { ...process.env, BUN_BE_BUN: "1" }]
+      : [process.execPath, NODE_ENGINE_ENTRY, { ...process.env, ...compileCache() }]
+  const child = spawn(command, [entry], {
+    cwd: options.cwd,
+    env,
+    stdio: ["ignore", options.console, options.console, "ipc"],
+    serialization: "json",
+    detached: process.platform !== "win32",
+    windowsHide: true,
+  })
+  live.add(child)
+  child.once("exit", () => live.delete(child))
+  // A test runner's worker, or the CLI, that exits leaves no engine behind.
+  if (!exitHookInstalled) {
+    exitHookInstalled = true
+    process.once("exit", () => {
+      for (const engine of live) endEngine(engine)
+    })
+  }
+  return child
+}
+
+/** Kills the engine and every process in its group, at once. */
+export function endEngine(child: ChildProcess): void {
+  if (child.pid === undefined) return
+  try {
+    if (process.platform !== "win32") process.kill(-child.pid, "SIGKILL")
+  } catch {
+    // The group is gone already.
+  }
+  try {
+    child.kill("SIGKILL")
+  } catch {}
+}
+
+/**
+ * Where this Node keeps compiled code (Node 22.8 and later, when bin.js enabled the cache): the node
+ * engine's process uses it too, so its code is compiled once, not on every run.
+ */
+function compileCache(): { NODE_COMPILE_CACHE?: string } {
+  const directory = (
+    process.getBuiltinModule("node:module") as { getCompileCacheDir?: () => string | undefined }
+  ).getCompileCacheDir?.()
+  return directory ? { NODE_COMPILE_CACHE: directory } : {}
+}
+
+/**
+ * The exit status of a process ended by a signal, as shells report it: 128 + the signal's number
+ * (SIGINT 130, SIGKILL 137, SIGTERM 143). The one mapping of signals to exit codes (docs/errors.md).
+ */
+export function exitStatusOfSignal(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0)
+}

@@ -1,0 +1,61 @@
+// What a task's outcome says when it did not reach a tool (an error, a timeout while loading, a
+// file that ended the engine, an engine that never came up), and which engine ran it: shared by
+// the CLI's commands and preflight.
+import type { EngineInfo } from "./choose-engine.ts"
+import type { TaskOutcome } from "./engine-task.ts"
+import type { BunSource } from "./find-bun.ts"
+
+/** How long loading the tool files may take for list, schema and doctor. */
+export const LOAD_TIMEOUT_MS = 60_000
+
+/** A failure as the CLI reports it: a code from docs/errors.md and one line. */
+export type TaskFailure = { code: string; message: string }
+
+/** Why a task that never reached a tool failed: an error, a timeout while loading, or a file that ended the worker. */
+export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFailure | undefined {
+  switch (outcome.kind) {
+    case "failed":
+      return outcome.error
+    case "timeout":
+      return outcome.phase === "load"
+        ? {
+            code: "TOOL_TIMEOUT",
+            message: outcome.loadingFile
+              ? `${outcome.loadingFile}: importing it did not finish within ${loadTimeoutMs} ms (a top-level await that never settles, or a loop at import time); opencode would wait for it forever, with no tool at all`
+              : `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`,
+          }
+        : undefined
+    case "exited":
+      if (!outcome.started) {
+        const why = outcome.crash ?? `it exited with code ${outcome.exitCode}`
+        const said = outcome.console.stderr.trim().split("\n")[0]
+        return {
+          code: "ENGINE_FAILED",
+          message: `the bun engine ${outcome.engine.binary} did not start (${why}${said ? `: ${said}` : ""}); give --engine-binary an opencode or bun executable, or use --engine node`,
+        }
+      }
+      if (outcome.phase !== "load") return undefined
+      return { code: "IMPORT_FAILED", message: loadExitMessage(outcome) }
+    default:
+      return undefined
+  }
+}
+
+/** Why the engine ended while importing, naming the file it was on. */
+function loadExitMessage(outcome: Extract<TaskOutcome, { kind: "exited" }>): string {
+  const file = outcome.loadingFile ?? "a tool or plugin file"
+  if (outcome.crash) return `${file}: crashed the engine while loading: ${outcome.crash}`
+  // Node ends a thread whose only work left is a top-level await that can never settle with 13.
+  if (outcome.exitCode === 13 && outcome.engine.name === "node")
+    return `${file}: its top-level await never settles; opencode would wait for it forever, with no tool at all: do that work in execute`
+  return `${file}: ended the process while loading (process.exit(${outcome.exitCode})); opencode itself would exit: remove the process.exit call`
+}
+
+/** Which engine ran a task, and where its Bun came from. */
+export type EngineReport = { info: EngineInfo; source?: BunSource }
+
+export function engineReport(outcome: TaskOutcome): EngineReport {
+  return outcome.engineSource === undefined
+    ? { info: outcome.engine }
+    : { info: outcome.engine, source: outcome.engineSource }
+}

@@ -1,0 +1,177 @@
+// The library's public types: a loaded project, and the options and results of its functions.
+// Types only, so that the engine's protocol, the pipeline steps and the public functions can all
+// name them without importing one another.
+import type { OpencodeConfig } from "./config/opencode-config.ts"
+import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
+import type { PluginHooks } from "./discovery/plugin-module.ts"
+import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
+import type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
+import type { ToolTesterErrorCode } from "./errors.ts"
+import type { ModelSelection } from "./pipeline/builtins.ts"
+import type { ThrownDetails } from "./pipeline/normalize-result.ts"
+import type { PermissionOverrides } from "./pipeline/permissions.ts"
+import type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
+
+export type LoadToolsOptions = {
+  /** The project directory opencode runs in. Default: the working directory. */
+  directory?: string
+  /** Include user-level config folders (global config dir, `~/.opencode`) and the global opencode.json. Default true. */
+  global?: boolean
+  /** Extra plugin specs loaded after the configured ones: a module path, a package folder or a package name. */
+  plugins?: Array<string | [string, Record<string, unknown>]>
+  /** Environment read for XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR, OPENCODE_DISABLE_PROJECT_CONFIG. Default process.env. */
+  env?: Environment
+  /** Home directory. Default os.homedir(). */
+  home?: string
+  /** Config merged over every opencode.json, like opencode's `OPENCODE_CONFIG_CONTENT`. */
+  config?: OpencodeConfig
+  /**
+   * What loads and runs the tools: `bun` (the runtime opencode runs tools in, in a process of its
+   * own), `node` (this process), or `auto` (bun when one is found, else node). Default: the
+   * TOOL_TESTER_ENGINE environment variable, else `auto`. See docs/testing-a-tool.md.
+   */
+  engine?: EngineChoice
+  /** The bun engine's binary (an opencode or bun executable). Default: TOOL_TESTER_ENGINE_BINARY, else found. */
+  engineBinary?: string
+}
+
+/** A custom tool opencode would register: from a tool file or a plugin's `tool` hook. */
+export type LoadedTool = {
+  id: string
+  source: "file" | "plugin"
+  /** The tool file, or the plugin module that registered it. */
+  file: string
+  /** The export name for a file tool (`default` for the default export). */
+  export?: string
+  /** The plugin spec for a plugin tool. */
+  plugin?: string
+  /** The tool's description, as it gives it. */
+  description: string
+  /** What this tool replaces: `builtin` or the file of an earlier tool with the same id. */
+  overrides?: string
+  /** Set when a later tool with the same id replaces this one: opencode keeps only the last. */
+  overriddenBy?: string
+  /**
+   * The tool object itself. Only where the module was imported: under the bun engine it lives in
+   * the engine's process, and `runTool` / `getToolSchemas` reach it there.
+   */
+  definition?: ToolDefinitionLike
+}
+
+/** Something that will not work as the author expects; loading goes on. */
+export type Diagnostic = {
+  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS"
+  severity: "error" | "warning"
+  message: string
+  file?: string
+  data?: Record<string, unknown>
+}
+
+export type LoadedPlugin = {
+  spec: string
+  file: string
+  exportName: string
+  /** The hooks the plugin returned, by name. */
+  hookNames: string[]
+  /** The hooks themselves, only where the plugin was initialised (see `LoadedTool.definition`). */
+  hooks?: PluginHooks
+}
+
+/** Everything opencode would know about a project's custom tools. Pass it to the other functions. */
+export type ToolProject = {
+  /** What loaded the tools, and runs them. */
+  engine: EngineInfo
+  directory: string
+  worktree: string
+  configDirectories: ConfigDirectory[]
+  config: OpencodeConfig
+  configFiles: string[]
+  /** Custom tools in registry order (files folder by folder, then plugin tools), duplicates kept. */
+  tools: LoadedTool[]
+  plugins: LoadedPlugin[]
+  diagnostics: Diagnostic[]
+  /** Tool files scanned, with the ids they produced (empty when none), for doctor. */
+  files: Array<{ file: string; ids: string[]; namespace?: Record<string, unknown> }>
+}
+
+export type RunOptions = {
+  /** The provider npm package, provider id and model id: they change the tool list and `ctx.extra.model`. */
+  model?: Partial<ModelSelection>
+  /** Validate arguments with the tool's zod schema first, like opencode's built-in wrapper. Not what opencode 1.18 does for custom tools. */
+  validate?: boolean
+  /** Permission rules added after the config's: `deny: ["task"]` switches the truncation hint. */
+  permissions?: PermissionOverrides
+  /** Override the config's `tool_output.max_lines` / `max_bytes`. */
+  maxLines?: number
+  maxBytes?: number
+  /** opencode's data folder; truncated outputs go to `<dataDirectory>/tool-output/`. Default: a folder under the OS temp dir, never your real opencode data. */
+  dataDirectory?: string
+  /** Stop waiting after this many milliseconds: the tool's abort signal fires and the run reports TOOL_TIMEOUT. */
+  timeoutMs?: number
+  agent?: string
+  sessionID?: string
+  messageID?: string
+  callID?: string
+  /** The session history passed as `ctx.messages`. Default: the user message that asked for the call. */
+  messages?: unknown[]
+  /** The text of that default user message. Default: "tool-tester". */
+  prompt?: string
+  /** Aborts the tool (its `ctx.abort` fires). */
+  signal?: AbortSignal
+}
+
+/** What happened to one call, with the exact text the model receives in `output`. */
+export type RunResult = {
+  /** The name as called. */
+  name: string
+  /** The tool that ran: the repaired name, or `invalid` when the call was rerouted. */
+  id: string
+  /** What opencode records on the tool part. */
+  status: "completed" | "error"
+  /** Exactly what the model reads. */
+  output: string
+  /** The part's title and metadata; null when the call failed: opencode stores none then (spec §14.3). */
+  title: string | null
+  metadata: Record<string, unknown> | null
+  attachments: unknown[] | undefined
+  truncated: boolean
+  outputPath: string | undefined
+  /** The arguments the tool received (after `tool.execute.before` hooks, or parsed when validating). */
+  args: unknown
+  /** True when the name was lowercased to find the tool. */
+  repaired: boolean
+  /** True when the call went to `invalid` (unknown name or unparsable arguments). */
+  rerouted: boolean
+  asks: AskRecord[]
+  metadataCalls: MetadataRecord[]
+  durationMs: number
+  /** Errors of plugins' `event` hooks during the call: opencode prints them and goes on, so the call is not failed. */
+  hookErrors?: HookError[]
+  /** Why the call failed, when it did (the model still reads `output`). */
+  error?: {
+    code: ToolTesterErrorCode
+    message: string
+    /** What the tool threw, beyond the message the model reads (TOOL_THREW). */
+    thrown?: ThrownDetails
+  }
+}
+
+export type ListOptions = {
+  /** The provider npm package, provider id and model id the list is built for. */
+  model?: Partial<ModelSelection>
+  /** Permission rules added after the config's (a denied tool is left out, as opencode does). */
+  permissions?: PermissionOverrides
+}
+
+/** One tool of the request's `tools` array, in the order opencode sends them. */
+export type ListedTool = {
+  id: string
+  source: "builtin" | "file" | "plugin"
+  file?: string
+  export?: string
+  plugin?: string
+  overrides?: string
+}
+
+/** An `event` hook that threw: opencode prints it and goes on. */
+export type HookError = { hook: "event"; file: string; message: string }
