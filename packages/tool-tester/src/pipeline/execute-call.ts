@@ -26,10 +26,11 @@ import { validateArgs } from "./validate-args.ts"
 import { withTimeout } from "./with-timeout.ts"
 
 /**
- * One call as opencode runs it (spec §3.3, §7, §9.2): name repair or rerouting to `invalid`, the
- * plugins' before hooks, opt-in validation, execute with opencode's context, result normalisation,
- * truncation with the full text saved, then the after hooks. Failures of the tool are reported in
- * the result (the model reads `output`); only asking for a built-in throws.
+ * One call as opencode runs it (docs/opencode-contract.md#registry-wrapper): name repair or
+ * rerouting to `invalid`, the plugins' before hooks, opt-in validation, execute with opencode's
+ * context, result normalisation, truncation with the full text saved, then the after hooks.
+ * Failures of the tool are reported in the result (the model reads `output`); only asking for a
+ * built-in throws.
  */
 export async function executeCall(
   project: ToolProject,
@@ -76,7 +77,8 @@ export async function executeCall(
   const fail = (code: ToolTesterErrorCode, output: string, message = output, thrown?: unknown) => {
     result.status = "error"
     result.output = output
-    // A failed call's part has no title and no metadata in opencode (spec §14.3).
+    // A failed call's part has no title and no metadata in opencode
+    // (docs/opencode-contract.md#failed-call-parts).
     result.title = null
     result.metadata = null
     result.error = thrown === undefined ? { code, message } : { code, message, thrown: thrownDetails(thrown) }

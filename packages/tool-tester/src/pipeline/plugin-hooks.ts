@@ -2,7 +2,8 @@ import type { LoadedTool, ToolProject } from "../load-tools.ts"
 import type { RunResult } from "../run-tool.ts"
 import { liveHooks } from "../engine/live.ts"
 
-// The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call (spec §9.2, §12).
+// The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call
+// (docs/opencode-contract.md#execute-hooks).
 
 /** Before hooks, in plugin load order. Only in-place changes of output.args reach the tool. */
 export async function runBeforeHooks(
@@ -12,7 +13,8 @@ export async function runBeforeHooks(
   callID: string,
   result: RunResult,
 ) {
-  // Only in-place changes of output.args reach the tool: opencode keeps its own reference (spec §9.2).
+  // Only in-place changes of output.args reach the tool: opencode keeps its own reference
+  // (docs/opencode-contract.md#execute-hooks).
   const output = { args: result.args }
   for (const plugin of project.plugins) {
     const hook = liveHooks(plugin)["tool.execute.before"]
