@@ -18,10 +18,11 @@ export type ExternalDirectoryCheck =
   | { inside: false; request: ExternalDirectoryRequest; decision: "allow" | "deny" | "ask" }
 
 /**
- * Checks a path against the workspace boundary as opencode's built-in file tools do (spec §8):
- * inside the project directory, or inside the git worktree (not for non-git projects, whose worktree
- * is "/"), passes without asking. Otherwise it returns the request a tool should pass to
- * `ctx.ask()` and what the project's rules would answer. The check is lexical: no symlinks resolved.
+ * Checks a path against the workspace boundary as opencode's built-in file tools do
+ * (docs/opencode-contract.md#external-directory): inside the project directory, or inside the git
+ * worktree (not for non-git projects, whose worktree is "/"), passes without asking. Otherwise it
+ * returns the request a tool should pass to `ctx.ask()` and what the project's rules would answer.
+ * The check is lexical: no symlinks resolved.
  */
 export function checkExternalDirectory(
   project: Pick<ToolProject, "directory" | "worktree" | "config">,

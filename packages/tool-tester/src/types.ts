@@ -130,7 +130,7 @@ export type RunResult = {
   status: "completed" | "error"
   /** Exactly what the model reads. */
   output: string
-  /** The part's title and metadata; null when the call failed: opencode stores none then (spec §14.3). */
+  /** The part's title and metadata; null when the call failed: opencode stores none then (docs/opencode-contract.md#failed-call-parts). */
   title: string | null
   metadata: Record<string, unknown> | null
   attachments: unknown[] | undefined

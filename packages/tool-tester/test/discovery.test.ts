@@ -126,7 +126,8 @@ export default tool({
     expect(all.tools.map((tool) => tool.id)).toContain("only_global")
     expect(await winner(await run({}))).toBe("homeopencode")
     const projectOnly = await loadTools({ directory: path.join(directory, "sub"), env, home, global: false })
-    // The .opencode nearer the working directory loses to the one at the git root (spec §13).
+    // The .opencode nearer the working directory loses to the one at the git root
+    // (docs/opencode-contract.md#config-folders).
     expect(await winner(projectOnly)).toBe("project")
     expect(projectOnly.configDirectories.map((entry) => entry.path)).toEqual([
       path.join(directory, "sub", ".opencode"),

@@ -22,9 +22,10 @@ export type ConfigSource = { file: string; plugins: Array<string | [string, Reco
 export type LoadedConfig = { config: OpencodeConfig; sources: ConfigSource[] }
 
 /**
- * Merges opencode.json / opencode.jsonc files in opencode's order (spec §13): the global config
- * dir's, then the project files from the worktree down to the project dir (farthest first), then
- * each `.opencode` folder's in scan order. Later files win, objects merge deeply.
+ * Merges opencode.json / opencode.jsonc files in opencode's order
+ * (docs/opencode-contract.md#opencodejson-merging): the global config dir's, then the project files
+ * from the worktree down to the project dir (farthest first), then each `.opencode` folder's in
+ * scan order. Later files win, objects merge deeply.
  */
 export function loadOpencodeConfig(options: {
   directory: string
@@ -112,13 +113,16 @@ function jsoncParser(): typeof import("jsonc-parser") {
   return createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser")
 }
 
-/** The truncation limits opencode reads from `tool_output`, with their defaults (spec §4.1). */
+/**
+ * The truncation limits opencode reads from `tool_output`, with their defaults
+ * (docs/opencode-contract.md#truncation-limits).
+ */
 const toolOutputLimits = { max_lines: 2000, max_bytes: 51200 } as const
 
 /**
  * What is wrong with `tool_output`, if anything. opencode refuses to start when a limit is not a
- * number greater than 0 (0, -1 and "2" observed, spec §14.4); a fraction is refused here too, since
- * a limit counts whole lines and bytes.
+ * number greater than 0 (0, -1 and "2" observed, docs/opencode-contract.md#tool-output-settings); a
+ * fraction is refused here too, since a limit counts whole lines and bytes.
  */
 function toolOutputProblem(
   toolOutput: unknown,

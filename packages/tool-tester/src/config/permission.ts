@@ -61,7 +61,10 @@ export function isToolDisabled(toolId: string, rules: readonly PermissionRule[])
   return false
 }
 
-/** Whether the agent may use `task`, which picks the truncation hint (spec §4.4). */
+/**
+ * Whether the agent may use `task`, which picks the truncation hint
+ * (docs/opencode-contract.md#truncation-hint).
+ */
 export function hasTaskTool(rules: readonly PermissionRule[]): boolean {
   return evaluate("task", "*", rules).action !== "deny"
 }

@@ -14,10 +14,10 @@ export function globalConfigDirectory(env: Environment = process.env, home = os.
 }
 
 /**
- * The folders opencode reads tools, plugins and opencode.json from, in its order (spec §13): the
- * global config dir, every `.opencode` from the project dir up to the worktree (nearest first),
- * `~/.opencode`, then `OPENCODE_CONFIG_DIR`; duplicates removed keeping the first.
- * Later folders win when two define the same tool id.
+ * The folders opencode reads tools, plugins and opencode.json from, in its order
+ * (docs/opencode-contract.md#config-folders): the global config dir, every `.opencode` from the
+ * project dir up to the worktree (nearest first), `~/.opencode`, then `OPENCODE_CONFIG_DIR`;
+ * duplicates removed keeping the first. Later folders win when two define the same tool id.
  */
 export function configDirectories(options: {
   directory: string

@@ -3,9 +3,9 @@ import { ToolTesterError } from "../errors.ts"
 /**
  * The first argument of a plugin function. `directory`, `worktree`, `project` and `serverUrl` are
  * what opencode passes. `client` has the shape of the SDK client opencode 1.18.34 passes (its keys,
- * namespaces and methods, spec §12), so a plugin can list, destructure and keep it; every call on it
- * rejects, as there is no opencode server to answer. `$` (Bun's shell) does not exist outside
- * opencode: using it throws an error that says so.
+ * namespaces and methods, docs/opencode-contract.md#plugin-input), so a plugin can list,
+ * destructure and keep it; every call on it rejects, as there is no opencode server to answer. `$`
+ * (Bun's shell) does not exist outside opencode: using it throws an error that says so.
  */
 export function createPluginInput(options: { directory: string; worktree: string }): Record<string, unknown> {
   const now = Date.now()
@@ -32,7 +32,8 @@ export function createPluginInput(options: { directory: string; worktree: string
 /**
  * Runs a plugin's init with `input`, and names the client call the init awaited, if any: in
  * opencode 1.18.34 a client call awaited during init never resolves and the whole run hangs
- * (spec §12, §14.5). Calls made without awaiting them (`client.app.log(...).catch(...)`) are not.
+ * (docs/opencode-contract.md#plugin-input). Calls made without awaiting them
+ * (`client.app.log(...).catch(...)`) are not.
  */
 export async function watchPluginInit<T>(
   input: Record<string, unknown>,

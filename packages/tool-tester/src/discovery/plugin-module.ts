@@ -20,10 +20,11 @@ export type PluginHooks = {
 export type InitializedPlugin = { exportName: string; hooks: PluginHooks }
 
 /**
- * Calls the plugin functions of one module as opencode 1.18.34 does (spec §12): a default export
- * with `id`/`server`/`tui` is a v1 module (`id` required from a path); otherwise every export must be
- * a function or an object with a `server` function, visited in namespace order, each called once.
- * A function that throws drops itself and the exports after it; earlier ones keep their hooks.
+ * Calls the plugin functions of one module as opencode 1.18.34 does
+ * (docs/opencode-contract.md#plugin-modules): a default export with `id`/`server`/`tui` is a v1
+ * module (`id` required from a path); otherwise every export must be a function or an object with a
+ * `server` function, visited in namespace order, each called once. A function that throws drops
+ * itself and the exports after it; earlier ones keep their hooks.
  */
 export async function initializePluginModule(options: {
   file: string

@@ -7,9 +7,10 @@ import { isPathSpec } from "./plugin-spec.ts"
 import { PLUGIN_FOLDERS, SCANNED_EXTENSIONS, scanFolder } from "./scan.ts"
 
 /**
- * Plugin specs in opencode's load order (spec §12): the `plugin` entries of each config file, then
- * each config folder's `{plugin,plugins}/*.{ts,js}` files, then `--plugin` values; deduplicated with
- * the later entry winning (key: file URL for paths, package name for npm specs).
+ * Plugin specs in opencode's load order (docs/opencode-contract.md#plugin-order): the `plugin`
+ * entries of each config file, then each config folder's `{plugin,plugins}/*.{ts,js}` files, then
+ * `--plugin` values; deduplicated with the later entry winning (key: file URL for paths, package
+ * name for npm specs).
  */
 export function pluginSpecs(
   sources: readonly ConfigSource[],

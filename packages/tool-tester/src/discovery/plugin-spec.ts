@@ -17,7 +17,10 @@ export type PluginSpec = {
   origin: string
 }
 
-/** Path specs start with `file://`, `.` or `/`; anything else is an npm package spec (spec §12). */
+/**
+ * Path specs start with `file://`, `.` or `/`; anything else is an npm package spec
+ * (docs/opencode-contract.md#plugin-specs).
+ */
 export function isPathSpec(spec: string): boolean {
   return spec.startsWith("file://") || spec.startsWith(".") || path.isAbsolute(spec)
 }
@@ -25,11 +28,11 @@ export function isPathSpec(spec: string): boolean {
 /**
  * The module file opencode would import for a plugin spec. A folder with package.json uses
  * `exports["./server"]` (string, or its `import`/`default`), else `main`, else `module`, else the
- * folder's index file (spec §14.1; `exports["."]` is never read, and a package with none of these
- * is skipped by opencode: returned as an error saying so). A folder without package.json uses its
- * index file. npm specs
- * are resolved from the project, where opencode would have installed them; an npm-style
- * `file:<folder>` spec is the folder, relative to the project directory (npm links it there).
+ * folder's index file (docs/opencode-contract.md#plugin-entries; `exports["."]` is never read, and
+ * a package with none of these is skipped by opencode: returned as an error saying so). A folder
+ * without package.json uses its index file. npm specs are resolved from the project, where opencode
+ * would have installed them; an npm-style `file:<folder>` spec is the folder, relative to the
+ * project directory (npm links it there).
  */
 export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string): Result<string> {
   if (isPathSpec(plugin.spec)) {

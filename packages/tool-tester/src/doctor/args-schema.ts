@@ -5,11 +5,11 @@ import type { Finding } from "./finding.ts"
 import { isZod3Schema, zod3ShapeSchema } from "./zod3-schema.ts"
 
 /**
- * What opencode makes of a tool's `args` (spec §2.6, §11 "JSON Schema conversion"): zod 4 schemas
- * are converted (z.date() and z.bigint() break the whole tool list; recursive schemas get `$ref`s
- * that dangle); anything else switches the tool to the legacy path, where plain objects are sent
- * verbatim as JSON Schema, zod 3 and zod 4 schemas alike as their internals, and other values are
- * dropped.
+ * What opencode makes of a tool's `args` (docs/opencode-contract.md#json-schema,
+ * docs/opencode-contract.md#non-zod-args): zod 4 schemas are converted (z.date() and z.bigint()
+ * break the whole tool list; recursive schemas get `$ref`s that dangle); anything else switches the
+ * tool to the legacy path, where plain objects are sent verbatim as JSON Schema, zod 3 and zod 4
+ * schemas alike as their internals, and other values are dropped.
  */
 export function argsSchemaFindings(tool: { id: string; file: string; args: unknown }): Finding[] {
   const { args } = tool

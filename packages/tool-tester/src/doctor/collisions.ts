@@ -4,9 +4,10 @@ import { displayPath } from "./_paths.ts"
 import type { Finding } from "./finding.ts"
 
 /**
- * Tools that share an id. opencode keeps only the last definition (spec §2.5, §13): a later folder
- * beats an earlier one, a plugin beats a file, and within one folder the order is whatever the
- * glob returns, so either may win. A custom tool named like a built-in replaces the built-in.
+ * Tools that share an id. opencode keeps only the last definition
+ * (docs/opencode-contract.md#collisions): a later folder beats an earlier one, a plugin beats a
+ * file, and within one folder the order is whatever the glob returns, so either may win. A custom
+ * tool named like a built-in replaces the built-in.
  */
 export function collisionFindings(tools: readonly LoadedTool[], options: { cwd: string }): Finding[] {
   const findings: Finding[] = []

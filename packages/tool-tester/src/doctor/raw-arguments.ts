@@ -4,7 +4,7 @@ import { zodNodes } from "./zod-walk.ts"
 
 /**
  * Schemas that only work when zod parses the arguments. opencode 1.18 passes a custom tool the
- * arguments exactly as the model sent them (spec §2.6, §11 "Argument handling"): defaults are not
+ * arguments exactly as the model sent them (docs/opencode-contract.md#raw-arguments): defaults are not
  * filled in, transforms and coercions do not run, refinements are not checked. One finding per
  * kind and tool, naming the args.
  */

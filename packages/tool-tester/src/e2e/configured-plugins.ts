@@ -1,6 +1,7 @@
 // The plugins an e2e run's configs list, made loadable by the real opencode as they would be on the
 // user's machine, and the ones it cannot load reported up front (opencode drops them with no trace
-// in its output or log: only a bus event no `opencode run` prints; spec §12).
+// in its output or log: only a bus event no `opencode run` prints;
+// docs/opencode-contract.md#plugin-specs).
 //
 // A plugin named by package (an npm spec: `name`, `name@1.2.3`, `@scope/name@next`) is installed by
 // opencode from npm into `<cache>/opencode/packages/<spec>/` (a bare name gets `@latest`), and the

@@ -1,4 +1,5 @@
-// The opencode configuration of an e2e run, in two layers (spec 11.x and 13):
+// The opencode configuration of an e2e run, in two layers
+// (docs/opencode-contract.md#driving-the-binary):
 // - the global config file of the throw-away home (lowest precedence): `"permission": {"*":
 //   "allow"}` and no update checks or sharing, so the project's own config can still override them;
 // - `OPENCODE_CONFIG_CONTENT` (highest precedence): the mock provider, `model` and `small_model`

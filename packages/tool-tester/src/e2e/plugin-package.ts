@@ -1,9 +1,10 @@
-// Gotcha 1 of driving the real binary (spec 11.x): for every config folder opencode starts an npm
-// install of `@opencode-ai/plugin` at its own version (unpublished), and the failed install breaks
-// the tool imports. opencode skips that install when the folder has `node_modules` and its
-// `package-lock.json` lists (under `packages[""]`) every dependency of its `package.json` plus
-// `@opencode-ai/plugin`. So before the run we link an `@opencode-ai/plugin` package into each config
-// folder's `node_modules` (unless one is there) and write the lock entries that are missing.
+// Driving the real binary (docs/opencode-contract.md#driving-the-binary): for every config folder
+// opencode starts an npm install of `@opencode-ai/plugin` at its own version (unpublished), and the
+// failed install breaks the tool imports. opencode skips that install when the folder has
+// `node_modules` and its `package-lock.json` lists (under `packages[""]`) every dependency of its
+// `package.json` plus `@opencode-ai/plugin`. So before the run we link an `@opencode-ai/plugin`
+// package into each config folder's `node_modules` (unless one is there) and write the lock entries
+// that are missing.
 
 import { existsSync } from "node:fs"
 import { lstat, mkdir, readdir, readFile, readlink, realpath, rm, symlink, unlink, writeFile } from "node:fs/promises"

@@ -184,7 +184,8 @@ export function opencodeEnvironment(sandbox: Sandbox, configContent: string): Re
     TMPDIR: sandbox.tmp,
     TEMP: sandbox.tmp,
     TMP: sandbox.tmp,
-    // opencode takes the project folder from PWD, not from its working directory (spec 11.x).
+    // opencode takes the project folder from PWD, not from its working directory
+    // (docs/opencode-contract.md#driving-the-binary).
     PWD: sandbox.project,
     OPENCODE_DISABLE_AUTOUPDATE: "1",
     OPENCODE_DISABLE_MODELS_FETCH: "1",

@@ -1,7 +1,8 @@
 // The arguments models really send, which opencode passes to a custom tool without validating them
-// (spec §3.4): valid ones most of the time, and otherwise required keys left out, wrong types
-// (numbers as strings, a single value for a list), extra keys, `{}`, empty, huge and unusual unicode
-// strings. Objects are fast-check records with no required key, so a failure shrinks toward `{}`.
+// (docs/opencode-contract.md#raw-arguments): valid ones most of the time, and otherwise required
+// keys left out, wrong types (numbers as strings, a single value for a list), extra keys, `{}`,
+// empty, huge and unusual unicode strings. Objects are fast-check records with no required key, so
+// a failure shrinks toward `{}`.
 import fc from "fast-check"
 import { validArguments } from "./valid-arguments.ts"
 

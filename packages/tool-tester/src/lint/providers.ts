@@ -1,5 +1,6 @@
 // The providers the lint knows, each with the model opencode would build the request for: the
-// schema a provider receives depends on opencode's fixes for that model (spec §6.3, §11).
+// schema a provider receives depends on opencode's fixes for that model
+// (docs/opencode-contract.md#provider-fixes).
 import type { ModelSelection } from "../pipeline/builtins.ts"
 
 export type LintProvider =

@@ -1,7 +1,8 @@
-// What providers reject in a tool definition after opencode's own fixes for them (spec §15). Each
-// rule names its source; docs/provider-lint.md lists them. A rule sees one tool as the provider
-// receives it (name, description, parameters after opencode's fixes for that provider) and returns
-// one line per problem. `warning` marks what is inferred or reported changed, not documented as an error.
+// What providers reject in a tool definition after opencode's own fixes for them
+// (docs/opencode-contract.md#provider-rejections). Each rule names its source;
+// docs/provider-lint.md lists them. A rule sees one tool as the provider receives it (name,
+// description, parameters after opencode's fixes for that provider) and returns one line per
+// problem. `warning` marks what is inferred or reported changed, not documented as an error.
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import { danglingRefs, localRefs, resolvePointer } from "../schema/refs.ts"
 import type { LintProvider } from "./providers.ts"

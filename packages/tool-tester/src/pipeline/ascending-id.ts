@@ -1,6 +1,7 @@
-// opencode's ascending identifiers (spec §4.5): `<prefix>_` + 12 hex chars + 14 base62 chars.
-// The hex part grows with time, so ids created later sort after earlier ones, even within one
-// millisecond (a counter fills the low 12 bits). The base62 tail keeps ids unique across processes.
+// opencode's ascending identifiers (docs/opencode-contract.md#ascending-ids): `<prefix>_` + 12 hex
+// chars + 14 base62 chars. The hex part grows with time, so ids created later sort after earlier
+// ones, even within one millisecond (a counter fills the low 12 bits). The base62 tail keeps ids
+// unique across processes.
 
 /** Prefixes opencode uses for ascending ids: saved tool output, parts, sessions and messages. */
 export type AscendingIdPrefix = "tool" | "prt" | "ses" | "msg"

@@ -8,9 +8,10 @@ export const DEFAULT_MODEL: ModelSelection = {
 }
 
 /**
- * opencode 1.18.34's built-in tools in registry order (spec §5.1), as `opencode run` offers them.
- * `question` is left out: under `opencode run` it was never offered (spec §11). `execute`, `lsp` and
- * `plan_exit` need experimental flags and are left out too.
+ * opencode 1.18.34's built-in tools in registry order (docs/opencode-contract.md#built-in-tools),
+ * as `opencode run` offers them. `question` is left out: under `opencode run` it was never offered
+ * (docs/opencode-contract.md#built-in-tools). `execute`, `lsp` and `plan_exit` need experimental
+ * flags and are left out too.
  */
 const REGISTRY_ORDER = [
   "invalid",

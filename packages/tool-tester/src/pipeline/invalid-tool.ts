@@ -1,6 +1,7 @@
 /**
- * opencode's built-in `invalid` tool (spec §7.2): where bad calls are rerouted. It is registered but
- * never offered; a model may still call it by name. Its input is validated like every built-in.
+ * opencode's built-in `invalid` tool (docs/opencode-contract.md#invalid-tool): where bad calls are
+ * rerouted. It is registered but never offered; a model may still call it by name. Its input is
+ * validated like every built-in.
  */
 export function runInvalidTool(
   args: unknown,

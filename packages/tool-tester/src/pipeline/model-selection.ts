@@ -5,11 +5,11 @@ import { providerPackage } from "./provider-names.ts"
 /**
  * The model `--provider NAME` and `--model ID` select (a short name such as `openai` is its npm
  * package, see provider-names.ts). opencode keys its fixes off three values
- * (spec §5.2, §5.4, §6.3): the npm package (OpenAI sanitiser, `strict: false`), the provider id
- * (`google` → Gemini fixes, `moonshotai` → Moonshot fixes, `opencode` → websearch) and the model id
- * (`gpt-*` → apply_patch, `*gemini*`, `*kimi*`). The command line only names the package, so the
- * provider id is the one opencode's catalogue gives that package's provider: `@ai-sdk/<id>` → `<id>`
- * (`@ai-sdk/google` → `google`, `@ai-sdk/moonshotai` → `moonshotai`); for
+ * (docs/opencode-contract.md#provider-fixes): the npm package (OpenAI sanitiser, `strict: false`),
+ * the provider id (`google` → Gemini fixes, `moonshotai` → Moonshot fixes, `opencode` → websearch)
+ * and the model id (`gpt-*` → apply_patch, `*gemini*`, `*kimi*`). The command line only names the
+ * package, so the provider id is the one opencode's catalogue gives that package's provider:
+ * `@ai-sdk/<id>` → `<id>` (`@ai-sdk/google` → `google`, `@ai-sdk/moonshotai` → `moonshotai`); for
  * `@ai-sdk/openai-compatible`, a custom provider whose id the user chooses, it stays the neutral
  * `mock`, so only the model id can trigger a fix, as with a custom provider in opencode.
  */

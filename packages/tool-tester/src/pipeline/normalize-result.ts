@@ -1,4 +1,7 @@
-/** A tool's result after opencode's normalisation (spec §3.3), before truncation. */
+/**
+ * A tool's result after opencode's normalisation (docs/opencode-contract.md#result-normalisation),
+ * before truncation.
+ */
 export type NormalizedResult = {
   title: string
   output: string

@@ -1,8 +1,9 @@
-// The `event` hook's view of a call (spec §14.2, the request-hooks golden): opencode publishes
-// `message.part.updated` for the call's tool part when the model starts the call (pending), when the
-// tool starts (running) and when it ends (completed or error), and every plugin's `event` hook gets
-// each one. A throwing `event` hook does not fail the call: opencode prints the error and goes on.
-// The many other events of a session (session.*, message.updated, ...) are not reproduced.
+// The `event` hook's view of a call (docs/opencode-contract.md#request-hooks, the request-hooks
+// golden): opencode publishes `message.part.updated` for the call's tool part when the model starts
+// the call (pending), when the tool starts (running) and when it ends (completed or error), and
+// every plugin's `event` hook gets each one. A throwing `event` hook does not fail the call:
+// opencode prints the error and goes on. The many other events of a session (session.*,
+// message.updated, ...) are not reproduced.
 import { liveHooks } from "../engine/live.ts"
 import type { HookError, RunResult, ToolProject } from "../types.ts"
 import { ascendingId } from "./ascending-id.ts"

@@ -22,7 +22,8 @@ export function agentRules(options: {
   const override = (names: readonly string[] | undefined, action: PermissionAction) =>
     (names ?? []).map((permission) => ({ permission, action, pattern: "*" }))
   rules.push(...override(options.overrides?.allow, "allow"), ...override(options.overrides?.deny, "deny"))
-  // Every agent ends with an allow for reading truncated outputs, unless it denies exactly that (spec §4.7).
+  // Every agent ends with an allow for reading truncated outputs, unless it denies exactly that
+  // (docs/opencode-contract.md#reading-saved-output).
   const deniesToolOutput = rules.some(
     (rule) => rule.permission === "external_directory" && rule.pattern === toolOutputGlob && rule.action === "deny",
   )

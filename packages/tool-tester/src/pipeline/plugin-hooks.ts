@@ -1,7 +1,8 @@
 import { liveHooks } from "../engine/live.ts"
 import type { LoadedTool, RunResult, ToolProject } from "../types.ts"
 
-// The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call (spec §9.2, §12).
+// The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call
+// (docs/opencode-contract.md#execute-hooks).
 
 /** Before hooks, in plugin load order. Only in-place changes of output.args reach the tool. */
 export async function runBeforeHooks(
@@ -11,7 +12,8 @@ export async function runBeforeHooks(
   callID: string,
   result: RunResult,
 ) {
-  // Only in-place changes of output.args reach the tool: opencode keeps its own reference (spec §9.2).
+  // Only in-place changes of output.args reach the tool: opencode keeps its own reference
+  // (docs/opencode-contract.md#execute-hooks).
   const output = { args: result.args }
   for (const plugin of project.plugins) {
     const hook = liveHooks(plugin)["tool.execute.before"]

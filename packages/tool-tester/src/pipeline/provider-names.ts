@@ -1,7 +1,7 @@
 // `--provider`: a short name (`openai`, `anthropic`, ...) or the provider's npm package. opencode
-// keys its per-provider behaviour off the npm package and the provider id (spec §5.4, §6.3), so a
-// short name must become the package that carries that behaviour, never silently the neutral one.
-
+// keys its per-provider behaviour off the npm package and the provider id
+// (docs/opencode-contract.md#strict-flag), so a short name must become the package that carries
+// that behaviour, never silently the neutral one.
 import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 

@@ -5,7 +5,10 @@ import type { ToolEntry } from "./tool-list.ts"
 /** A call as the model made it: a tool name and the raw argument text. */
 export type RawToolCall = { name: string; rawArguments: string }
 
-/** What opencode does with a call before running it (spec §7.1, observed on 1.18.34). */
+/**
+ * What opencode does with a call before running it (docs/opencode-contract.md#repair, observed on
+ * 1.18.34).
+ */
 export type ResolvedCall =
   | { kind: "run"; id: string; args: unknown; repaired: boolean }
   | { kind: "invalid"; args: { tool: string; error: string } }

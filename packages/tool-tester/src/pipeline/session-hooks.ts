@@ -1,10 +1,11 @@
-// The hooks opencode runs around the model requests of a prompt (spec §14.2, the session-hooks and
-// request-hooks goldens). Before the model's first tool call of a prompt there were two requests
-// (the title, then the main one): each plugin's `chat.message` runs once with the user's message,
-// then, for each request, `experimental.chat.system.transform`, `chat.params` and `chat.headers`.
-// Each later call of the same session is one more request. Plugins create per-session state there;
-// a tool that expects it fails without them. A call is the first of its prompt when its session id
-// is new to the project (every call without a sessionID option is).
+// The hooks opencode runs around the model requests of a prompt
+// (docs/opencode-contract.md#session-hooks, the session-hooks and request-hooks goldens). Before
+// the model's first tool call of a prompt there were two requests (the title, then the main one):
+// each plugin's `chat.message` runs once with the user's message, then, for each request,
+// `experimental.chat.system.transform`, `chat.params` and `chat.headers`. Each later call of the
+// same session is one more request. Plugins create per-session state there; a tool that expects it
+// fails without them. A call is the first of its prompt when its session id is new to the project
+// (every call without a sessionID option is).
 import { liveHooks } from "../engine/live.ts"
 import type { ToolProject } from "../types.ts"
 import type { ModelSelection } from "./builtins.ts"

@@ -36,7 +36,8 @@ export type ContextOptions = {
 
 /**
  * The context object opencode 1.18.34 passes to a custom tool, with the same keys in the same order
- * (spec §11 "ctx"). `ask()` applies the permission rules and rejects with opencode's texts.
+ * (docs/opencode-contract.md#tool-context). `ask()` applies the permission rules and rejects with
+ * opencode's texts.
  */
 export function createToolContext(options: ContextOptions): Record<string, unknown> {
   return {

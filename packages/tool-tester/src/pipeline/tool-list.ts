@@ -8,10 +8,10 @@ import { builtinToolIds, keptForModel } from "./builtins.ts"
 export type ToolEntry = { id: string; source: "builtin" } | { id: string; source: "file" | "plugin"; tool: LoadedTool }
 
 /**
- * The tool map opencode prepares for one request (spec §5): built-ins for the model, then custom
- * tools with the last definition of an id winning, minus the tools the permission rules deny,
- * sorted with `localeCompare` as opencode sorts them. `invalid` is in the map (it is callable) but
- * never offered: use {@link offeredTools} for what the model sees.
+ * The tool map opencode prepares for one request (docs/opencode-contract.md#offered-tools):
+ * built-ins for the model, then custom tools with the last definition of an id winning, minus the
+ * tools the permission rules deny, sorted with `localeCompare` as opencode sorts them. `invalid` is
+ * in the map (it is callable) but never offered: use {@link offeredTools} for what the model sees.
  */
 export function preparedTools(
   project: ToolProject,

@@ -1,6 +1,6 @@
-// opencode's output truncation for custom tools (spec §4.3, checked against the binary in §11):
-// keep whole lines from the head while both the line count and the UTF-8 byte budget allow, save
-// the full text to `tool_<id>` and tell the model where it is.
+// opencode's output truncation for custom tools (docs/opencode-contract.md#truncation-rule, checked
+// against the binary): keep whole lines from the head while both the line count and the UTF-8 byte
+// budget allow, save the full text to `tool_<id>` and tell the model where it is.
 //
 // The plan never splits the whole text. It walks only the lines it may keep (at most maxBytes
 // chars), then either takes the byte length of the whole text (byte limit hit) or counts the
@@ -110,7 +110,10 @@ interface HeadWalk {
   hitBytes: boolean
 }
 
-/** §4.3 step 3, reading each line only as far as the remaining byte budget. */
+/**
+ * The head walk of docs/opencode-contract.md#truncation-rule, reading each line only as far as the
+ * remaining byte budget.
+ */
 function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
   const length = text.length
   let keptLines = 0

@@ -3,9 +3,10 @@ import type { ToolDefinitionLike } from "../discovery/tool-exports.ts"
 import { isZodSchema } from "../schema/tool-json-schema.ts"
 
 /**
- * Opt-in validation like opencode's built-in tool wrapper (spec §3.1-3.2). opencode 1.18 does NOT
- * validate custom tools: they receive the raw arguments. Use this to catch what the schema promises
- * but the model may break. On failure, `message` is the exact text the built-in wrapper produces.
+ * Opt-in validation like opencode's built-in tool wrapper
+ * (docs/opencode-contract.md#built-in-validation). opencode 1.18 does NOT validate custom tools:
+ * they receive the raw arguments. Use this to catch what the schema promises but the model may
+ * break. On failure, `message` is the exact text the built-in wrapper produces.
  */
 export function validateArgs(
   toolId: string,

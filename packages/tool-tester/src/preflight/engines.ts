@@ -1,6 +1,6 @@
-// opencode checks `engines.opencode` of a plugin it installs from npm (only those: spec §12) and
-// does not load one whose range leaves its own version out. `engines.node` means nothing there:
-// opencode runs plugins in the Bun it embeds.
+// opencode checks `engines.opencode` of a plugin it installs from npm (only those:
+// docs/opencode-contract.md#plugin-specs) and does not load one whose range leaves its own version
+// out. `engines.node` means nothing there: opencode runs plugins in the Bun it embeds.
 import path from "node:path"
 import semver from "semver"
 import type { Finding } from "../doctor/finding.ts"

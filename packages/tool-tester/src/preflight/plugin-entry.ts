@@ -1,6 +1,7 @@
 // The module opencode imports from an installed plugin package, found in the tarball as opencode
-// finds it on disk (spec §12, §14.1): exports["./server"] (a string, or its import/default), else
-// main, else module, else the folder's index file. exports["."] is never read.
+// finds it on disk (docs/opencode-contract.md#plugin-entries): exports["./server"] (a string, or
+// its import/default), else main, else module, else the folder's index file. exports["."] is never
+// read.
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import type { PackedPackage } from "./pack-package.ts"

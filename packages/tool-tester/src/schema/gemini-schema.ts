@@ -1,4 +1,4 @@
-// opencode's Gemini fixes (spec §6.3.3 and §11 "Provider-specific schema fixes"): Gemini accepts
+// opencode's Gemini fixes (docs/opencode-contract.md#gemini-fixes): Gemini accepts
 // only string enums, no type arrays, and wants every array to say what its items are.
 import { isRecord } from "./_record.ts"
 

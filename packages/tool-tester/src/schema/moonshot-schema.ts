@@ -1,5 +1,5 @@
-// opencode's Moonshot/Kimi fixes (spec §6.3.2): Moonshot expands `$ref`s itself and rejects keys
-// next to them, and does not take tuple-form `items`.
+// opencode's Moonshot/Kimi fixes (docs/opencode-contract.md#moonshot-fixes): Moonshot expands
+// `$ref`s itself and rejects keys next to them, and does not take tuple-form `items`.
 import { isRecord } from "./_record.ts"
 
 /**

@@ -1,4 +1,4 @@
-// opencode's OpenAI sanitiser (spec §6.3.1 and §11 "Provider-specific schema fixes"): every node is
+// opencode's OpenAI sanitiser (docs/opencode-contract.md#openai-sanitiser): every node is
 // rebuilt from a short list of keywords, like Codex lowers tool schemas for the Responses API.
 import { isRecord, mapValues } from "./_record.ts"
 

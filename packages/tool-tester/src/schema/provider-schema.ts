@@ -1,5 +1,6 @@
 // The provider-specific rewrites opencode applies to every tool schema just before a request
-// (`ProviderTransform.schema`, spec §6.3 and §11), and the `strict` flag it sets on tools (§5.4).
+// (`ProviderTransform.schema`, docs/opencode-contract.md#provider-fixes), and the `strict` flag it
+// sets on tools (docs/opencode-contract.md#strict-flag).
 import { sanitizeGeminiSchema } from "./gemini-schema.ts"
 import { sanitizeMoonshotSchema } from "./moonshot-schema.ts"
 import { sanitizeOpenAISchema } from "./openai-schema.ts"
@@ -14,7 +15,7 @@ export type SchemaModel = { npm: string; providerID: string; modelID: string }
  */
 export function providerSchema(schema: Record<string, unknown>, model: SchemaModel): Record<string, unknown> {
   let result: unknown = schema
-  // "@ai-sdk/azure" too: the spec leaves it open (§6.3.1 [V], §10 item 5), but the 1.18.34 binary,
+  // "@ai-sdk/azure" too: opencode's source copies disagree on it, but the 1.18.34 binary,
   // driven with an Azure provider, sent byte-for-byte the same sanitised schemas as with OpenAI.
   if (model.npm === "@ai-sdk/openai" || model.npm === "@ai-sdk/azure") result = sanitizeOpenAISchema(result)
   if (model.providerID === "moonshotai" || model.modelID.toLowerCase().includes("kimi")) {

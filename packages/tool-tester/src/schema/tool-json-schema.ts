@@ -1,5 +1,5 @@
 // The JSON Schema opencode 1.18.34 sends to the model for a custom or plugin tool's `args`
-// (spec §2.6, §6.1 and §11 "JSON Schema conversion"). Zod does the conversion: we only reproduce
+// (docs/opencode-contract.md#json-schema). Zod does the conversion: we only reproduce
 // how opencode calls it and what it changes afterwards, so the output matches byte for byte.
 import { z } from "zod"
 import { type Result, ToolTesterError } from "../errors.ts"

@@ -124,7 +124,8 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
             expect(result.id, label).toBe(call.ran.name)
             expect(modelVisible(result, directory), label).toBe(call.result)
             expect(result.status, label).toBe(call.status)
-            // A failed call's part has neither (spec §14.3): the golden records null for both.
+            // A failed call's part has neither (docs/opencode-contract.md#failed-call-parts): the
+            // golden records null for both.
             if (call.status === "error")
               expect([result.title, result.metadata], label).toEqual([call.title, call.metadata])
             if (call.status === "completed") {

@@ -1,5 +1,5 @@
-// Every expected string below is what opencode 1.18.34 sent (spec §11 "Provider-specific schema
-// fixes", re-checked by driving the binary with each provider), compared with JSON.stringify so
+// Every expected string below is what opencode 1.18.34 sent (docs/opencode-contract.md#provider-fixes,
+// re-checked by driving the binary with each provider), compared with JSON.stringify so
 // key order counts.
 import { describe, expect, test } from "vitest"
 import { z } from "zod"

@@ -1,5 +1,6 @@
-// Every expected string below is what opencode 1.18.34 sent to the model (spec §11 "JSON Schema
-// conversion", re-checked against the binary), compared with JSON.stringify so key order counts.
+// Every expected string below is what opencode 1.18.34 sent to the model
+// (docs/opencode-contract.md#json-schema, re-checked against the binary), compared with
+// JSON.stringify so key order counts.
 import { describe, expect, test } from "vitest"
 import { z } from "zod"
 import * as zod3 from "zod3"

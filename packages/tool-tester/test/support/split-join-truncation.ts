@@ -1,9 +1,9 @@
 import type { TruncationLimits, TruncationPlan } from "../../src/pipeline/truncate.ts"
 
 /**
- * The truncation rule exactly as spec §4.3 states it: split everything, walk the lines, join.
- * The reference the fast plan is checked against (test/truncate.test.ts) and timed against
- * (bench/truncate.ts).
+ * The truncation rule exactly as docs/opencode-contract.md#truncation-rule states it: split
+ * everything, walk the lines, join. The reference the fast plan is checked against
+ * (test/truncate.test.ts) and timed against (bench/truncate.ts).
  */
 export function splitJoinPlan(text: string, limits: TruncationLimits): TruncationPlan | null {
   const lines = text.split("\n")

@@ -1,4 +1,5 @@
-// Lists the client's keys during init (spec §14.5: reading input.client during init is fine).
+// Lists the client's keys during init (docs/opencode-contract.md#plugin-input: reading input.client
+// during init is fine).
 export const ClientKeys = async (input: { client: object }) => {
   const keys = Object.keys(input.client)
   return {

@@ -1,4 +1,5 @@
-// Only exports["."] (no "main"), with index.js in the folder: skipped or loaded? (spec 12 saw it skipped)
+// Only exports["."] (no "main"), with index.js in the folder: skipped or loaded? (without an index
+// file such a package was seen skipped: docs/opencode-contract.md#plugin-entries)
 export const ExportsIndexPlugin = async () => ({
   tool: {
     exports_index_tool: {

@@ -1,4 +1,5 @@
-// The entry named by "module" (no "main", no exports): opencode loads it (spec 14.1).
+// The entry named by "module" (no "main", no exports): opencode loads it
+// (docs/opencode-contract.md#plugin-entries).
 export const ModulePlugin = async (_input: unknown, options: unknown) => ({
   tool: {
     module_tool: {
