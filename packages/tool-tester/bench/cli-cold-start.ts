@@ -4,8 +4,8 @@
 // Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/cli-cold-start.ts [--rounds N]
 // `--engine node` times the node engine's rows only (tool-tester run with --engine node, the
 // precompiled node run, tsx), without the Bun rows. `--compare <path to another build's bin.js>`
-// adds a row running that build as the first row runs this one (e.g. a copy of the build before a
-// change), so both are measured side by side in the same rounds.
+// (repeatable) adds a row running that build as the first row runs this one (e.g. a copy of the
+// build before a change), so both are measured side by side in the same rounds.
 //
 // Every variant is a new process that imports the tool (through @opencode-ai/plugin and zod),
 // calls execute once and prints the output; the commands are timed interleaved, round after round,
@@ -38,7 +38,11 @@ import { findBun } from "../src/engine/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
 const { values } = parseArgs({
-  options: { rounds: { type: "string", default: "15" }, engine: { type: "string" }, compare: { type: "string" } },
+  options: {
+    rounds: { type: "string", default: "15" },
+    engine: { type: "string" },
+    compare: { type: "string", multiple: true },
+  },
 })
 const rounds = Number(values.rounds)
 if (values.engine !== undefined && values.engine !== "node") {
@@ -46,11 +50,14 @@ if (values.engine !== undefined && values.engine !== "node") {
   process.exit(2)
 }
 const nodeOnly = values.engine === "node"
-const compared = values.compare === undefined ? undefined : path.resolve(values.compare)
-if (compared && !existsSync(compared)) {
-  console.error(`--compare: ${compared} does not exist`)
+const compared = (values.compare ?? []).map((file) => path.resolve(file))
+for (const file of compared) {
+  if (existsSync(file)) continue
+  console.error(`--compare: ${file} does not exist`)
   process.exit(2)
 }
+/** A compared build's row: the folder that holds its bin.js. */
+const comparedName = (file: string) => `  compared: ${path.basename(path.dirname(file))}`
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const bin = path.join(packageRoot, "bin.js")
 if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
@@ -84,16 +91,12 @@ const allVariants: Variant[] = [
     command: [bin, ...runArgs, "--engine", "node"],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
   },
-  ...(compared
-    ? [
-        {
-          name: "  compared build",
-          command: [compared, ...runArgs, "--engine", "node"],
-          read: (stdout: string) => (JSON.parse(stdout) as { output: string }).output,
-          informational: true,
-        },
-      ]
-    : []),
+  ...compared.map((file) => ({
+    name: comparedName(file),
+    command: [file, ...runArgs, "--engine", "node"],
+    read: (stdout: string) => (JSON.parse(stdout) as { output: string }).output,
+    informational: true,
+  })),
   {
     name: "  as node bin.js (node engine)",
     command: [process.execPath, bin, ...runArgs, "--engine", "node"],
@@ -180,7 +183,7 @@ try {
   print(
     measure(
       variants.filter((variant) =>
-        ["tool-tester run", "  compared build", "node (precompiled JS)", "tsx"].includes(variant.name),
+        ["tool-tester run", ...compared.map(comparedName), "node (precompiled JS)", "tsx"].includes(variant.name),
       ),
       { freshTmp: true, rounds: coldRounds },
     ),
@@ -201,7 +204,7 @@ function measure(list: Variant[], options: { freshTmp?: boolean; rounds?: number
       const env = {
         ...process.env,
         XDG_CACHE_HOME: cacheHome,
-        ...(variant.command[0] === bin || variant.command[0] === compared ? {} : { BUN_BE_BUN: "1" }),
+        ...(variant.command[0] === bin || compared.includes(variant.command[0]!) ? {} : { BUN_BE_BUN: "1" }),
         ...(tmp ? { TMPDIR: tmp } : {}),
       }
       const started = performance.now()
