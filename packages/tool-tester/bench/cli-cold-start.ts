@@ -2,6 +2,10 @@
 // the same tool precompiled to JavaScript, and against `tsx` running the TypeScript tool.
 //
 // Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/cli-cold-start.ts [--rounds N]
+// `--engine node` times the node engine's rows only (tool-tester run with --engine node, the
+// precompiled node run, tsx), without the Bun rows. `--compare <path to another build's bin.js>`
+// (repeatable) adds a row running that build as the first row runs this one (e.g. a copy of the
+// build before a change), so both are measured side by side in the same rounds.
 //
 // Every variant is a new process that imports the tool (through @opencode-ai/plugin and zod),
 // calls execute once and prints the output; the commands are timed interleaved, round after round,
@@ -33,8 +37,27 @@ import { transformSync } from "esbuild"
 import { findBun } from "../src/engine/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } })
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "15" },
+    engine: { type: "string" },
+    compare: { type: "string", multiple: true },
+  },
+})
 const rounds = Number(values.rounds)
+if (values.engine !== undefined && values.engine !== "node") {
+  console.error(`--engine takes "node" (the node engine's rows only), not "${values.engine}"`)
+  process.exit(2)
+}
+const nodeOnly = values.engine === "node"
+const compared = (values.compare ?? []).map((file) => path.resolve(file))
+for (const file of compared) {
+  if (existsSync(file)) continue
+  console.error(`--compare: ${file} does not exist`)
+  process.exit(2)
+}
+/** A compared build's row: the folder that holds its bin.js. */
+const comparedName = (file: string) => `  compared: ${path.basename(path.dirname(file))}`
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const bin = path.join(packageRoot, "bin.js")
 if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
@@ -48,20 +71,32 @@ const project = createProject()
 const cacheHome = path.join(project, "cache")
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
 const expected = "Weather in Paris: sunny, 21 degrees"
-const bun = findBun({ env: process.env, directory: packageRoot })
+const bun = nodeOnly ? { binary: "" } : findBun({ env: process.env, directory: packageRoot })
 if (!bun) {
   console.error("No opencode or Bun found for the bun engine rows: install the repository's dependencies")
   process.exit(1)
 }
 const runArgs = ["run", "weather", "--dir", project, "--no-global", "--json", "--args", '{"city":"Paris"}']
 
-type Variant = { name: string; command: string[]; read?: (stdout: string) => string; informational?: boolean }
-const variants: Variant[] = [
+type Variant = {
+  name: string
+  command: string[]
+  read?: (stdout: string) => string
+  informational?: boolean
+  bun?: boolean
+}
+const allVariants: Variant[] = [
   {
     name: "tool-tester run",
     command: [bin, ...runArgs, "--engine", "node"],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
   },
+  ...compared.map((file) => ({
+    name: comparedName(file),
+    command: [file, ...runArgs, "--engine", "node"],
+    read: (stdout: string) => (JSON.parse(stdout) as { output: string }).output,
+    informational: true,
+  })),
   {
     name: "  as node bin.js (node engine)",
     command: [process.execPath, bin, ...runArgs, "--engine", "node"],
@@ -70,27 +105,32 @@ const variants: Variant[] = [
   },
   {
     name: "tool-tester run, bun engine",
+    bun: true,
     command: [bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
   },
   {
     name: "  as node bin.js (bun engine)",
+    bun: true,
     command: [process.execPath, bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
     informational: true,
   },
   {
     name: "bun alone (TypeScript)",
+    bun: true,
     command: [bun.binary, path.join(project, "run-typescript.ts")],
     informational: true,
   },
   {
     name: "floor: node + bun engine",
+    bun: true,
     command: [process.execPath, path.join(project, "engine-floor.cjs"), bun.binary],
     informational: true,
   },
   {
     name: "floor: bun + bun engine",
+    bun: true,
     command: [bun.binary, path.join(project, "engine-floor.cjs"), bun.binary],
     informational: true,
   },
@@ -112,6 +152,7 @@ const variants: Variant[] = [
     informational: true,
   },
 ]
+const variants = nodeOnly ? allVariants.filter((variant) => !variant.bun) : allVariants
 
 try {
   console.log(`Cold start of one tool call, median of ${rounds} interleaved rounds (Node ${process.version})\n`)
@@ -125,10 +166,12 @@ try {
   console.log(
     `${ratio <= 1.5 ? "PASS" : "FAIL"}  tool-tester run is ${ratio.toFixed(2)}x the precompiled node run (target: at most 1.5x)`,
   )
-  const bunRatio = warm.get("tool-tester run, bun engine")! / precompiled
-  console.log(
-    `${bunRatio <= 1.0 ? "PASS" : "FAIL"}  tool-tester run with the bun engine is ${bunRatio.toFixed(2)}x the precompiled node run (target: at most 1.0x)`,
-  )
+  if (!nodeOnly) {
+    const bunRatio = warm.get("tool-tester run, bun engine")! / precompiled
+    console.log(
+      `${bunRatio <= 1.0 ? "PASS" : "FAIL"}  tool-tester run with the bun engine is ${bunRatio.toFixed(2)}x the precompiled node run (target: at most 1.0x)`,
+    )
+  }
   console.log(
     `${toolTester < tsx ? "PASS" : "FAIL"}  tool-tester run ${toolTester < tsx ? "is faster than" : "is not faster than"} tsx (${ms(toolTester)} vs ${ms(tsx)})`,
   )
@@ -139,7 +182,9 @@ try {
   const coldRounds = Math.max(3, Math.floor(rounds / 3))
   print(
     measure(
-      variants.filter((variant) => ["tool-tester run", "node (precompiled JS)", "tsx"].includes(variant.name)),
+      variants.filter((variant) =>
+        ["tool-tester run", ...compared.map(comparedName), "node (precompiled JS)", "tsx"].includes(variant.name),
+      ),
       { freshTmp: true, rounds: coldRounds },
     ),
   )
@@ -159,7 +204,7 @@ function measure(list: Variant[], options: { freshTmp?: boolean; rounds?: number
       const env = {
         ...process.env,
         XDG_CACHE_HOME: cacheHome,
-        ...(variant.command[0] === bin ? {} : { BUN_BE_BUN: "1" }),
+        ...(variant.command[0] === bin || compared.includes(variant.command[0]!) ? {} : { BUN_BE_BUN: "1" }),
         ...(tmp ? { TMPDIR: tmp } : {}),
       }
       const started = performance.now()
