@@ -1,6 +1,6 @@
 // A newcomer's first minutes with each package manager: the packed packages installed into a fresh
 // opencode project, then the README's "Use it" lines run there, from the project root.
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, inject, test } from "vitest"
 import { opencodeBinary } from "./_opencode-bun.ts"
@@ -119,20 +119,11 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         await step(manager.exec("tool-tester", "doctor"))
         await step(manager.test, installTimeout)
 
-        // The bin as this manager links it, run as a shell runs it: a first run with the bun engine
-        // lists its Bun, and the next starts the CLI in that Bun (bin.js's launcher), which a PATH
-        // with a shell's tools but no node proves.
+        // The bin as this manager links it, run as a shell runs it (a Node script: its first line
+        // names node), with the bun engine.
         const bin = path.join(project, ".opencode", "node_modules", ".bin", "tool-tester")
         const bunRun = ["run", "greet", "name=Ada", "--engine-binary", opencodeBinary()]
-        const cached = { ...env, XDG_CACHE_HOME: path.join(home, ".cache") }
-        await step([bin, ...bunRun], commandTimeout, cached)
-        const onBun = await run(bin, bunRun, {
-          cwd: project,
-          timeout: commandTimeout,
-          env: { ...cached, PATH: shellOnlyPath() },
-        })
-        expect(onBun.status, describeRun(onBun)).toBe(0)
-        expect(onBun.stdout).toContain("Hello, Ada!")
+        expect((await step([bin, ...bunRun])).stdout).toContain("Hello, Ada!")
       },
       testTimeout,
     )
@@ -140,13 +131,6 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
 })
 
 // --- internal ---
-
-/** A PATH with what pnpm's bin shim runs (dirname, sed, uname), and no node. */
-function shellOnlyPath(): string {
-  const folder = useTmpDir("shell-only-path-")
-  for (const tool of ["dirname", "sed", "uname"]) symlinkSync(path.join("/usr/bin", tool), path.join(folder, tool))
-  return folder
-}
 
 /** Points the scaffolded dependencies on this repository's packages at their tarballs (they are not published yet). */
 function useTarballs(

@@ -17,15 +17,13 @@
 // Two more rows measure the isolation choice on their own: a node process that runs the
 // precompiled tool in a worker thread, and one that runs it in a child process.
 //
-// Targets: tool-tester (node engine) at most 1.5x the precompiled node run, and faster than tsx;
-// tool-tester with the bun engine (the opencode binary this repository installs, run as Bun) at
-// most 1.0x the precompiled node run. tool-tester runs as a user's shell runs it: bin.js itself,
-// whose launcher starts the CLI in Node, or in Bun for the bun engine once a first run has listed
-// that Bun (the uncounted first round does; docs/cli.md, "How tool-tester starts"). The rows "as
-// node bin.js" start the CLI in Node whatever the engine, as before the launcher. "bun alone" is
-// that Bun running the TypeScript tool file with no tool-tester at all; the floors are what a CLI
-// started by Node or by Bun pays at the least: the runtime starting, the engine starting with its
-// task ready, the runtime exiting at the answer.
+// Targets (issue 21): tool-tester with the node engine at most 1.6x the precompiled node run, and
+// faster than tsx; with the bun engine (the opencode binary this repository installs, run as Bun)
+// at most 1.3x. tool-tester runs as a user's shell runs it: bin.js, a Node script, which starts
+// the engine's process (Node or Bun) first thing. "bun alone" is that Bun running the TypeScript
+// tool file with no tool-tester at all; the floors are what a CLI started by Node or by Bun pays
+// at the least: the runtime starting, the engine starting with its task ready, the runtime
+// exiting at the answer.
 
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -97,25 +95,14 @@ const allVariants: Variant[] = [
     read: (stdout: string) => (JSON.parse(stdout) as { output: string }).output,
     informational: true,
   })),
-  {
-    name: "  as node bin.js (node engine)",
-    command: [process.execPath, bin, ...runArgs, "--engine", "node"],
-    read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
-    informational: true,
-  },
+
   {
     name: "tool-tester run, bun engine",
     bun: true,
     command: [bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
     read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
   },
-  {
-    name: "  as node bin.js (bun engine)",
-    bun: true,
-    command: [process.execPath, bin, ...runArgs, "--engine", "bun", "--engine-binary", bun.binary],
-    read: (stdout) => (JSON.parse(stdout) as { output: string }).output,
-    informational: true,
-  },
+
   {
     name: "bun alone (TypeScript)",
     bun: true,
@@ -164,12 +151,12 @@ try {
   const ratio = toolTester / precompiled
   console.log()
   console.log(
-    `${ratio <= 1.5 ? "PASS" : "FAIL"}  tool-tester run is ${ratio.toFixed(2)}x the precompiled node run (target: at most 1.5x)`,
+    `${ratio <= 1.6 ? "PASS" : "FAIL"}  tool-tester run (node engine) is ${ratio.toFixed(2)}x the precompiled node run (target: at most 1.6x)`,
   )
   if (!nodeOnly) {
     const bunRatio = warm.get("tool-tester run, bun engine")! / precompiled
     console.log(
-      `${bunRatio <= 1.0 ? "PASS" : "FAIL"}  tool-tester run with the bun engine is ${bunRatio.toFixed(2)}x the precompiled node run (target: at most 1.0x)`,
+      `${bunRatio <= 1.3 ? "PASS" : "FAIL"}  tool-tester run with the bun engine is ${bunRatio.toFixed(2)}x the precompiled node run (target: at most 1.3x)`,
     )
   }
   console.log(
