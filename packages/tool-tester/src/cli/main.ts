@@ -138,7 +138,7 @@ main()
     if (!needsWorker) return
     // Nothing a tool started outlives the run: the bun engine's process group is ended already,
     // what a tool on the node engine's thread started is a child of this process.
-    if (!worker?.location) (await import("./_descendants.ts")).killDescendants(process.pid)
+    if (!worker?.location) (await import("../engine/process-tree.ts")).endDescendants(process.pid)
     // A Bun that answered as the engine may start the next run's CLI (bin.js's launcher).
     if (worker?.location && worker.location.binary !== bunHost?.location.binary && worker.host.started())
       await rememberBunHost(worker.location, io.env)

@@ -20,6 +20,7 @@ import type { ToolProject } from "../../load-tools.ts"
 import { loadProjectHere } from "../../load-tools.ts"
 import { callTool, runTool } from "../../run-tool.ts"
 import { engineHere } from "../here.ts"
+import { endProcessTree } from "../process-tree.ts"
 import type { EngineCall, FromEngine, ToEngine } from "./protocol.ts"
 import { projectSnapshot } from "./snapshot.ts"
 
@@ -155,7 +156,7 @@ function flushed(): Promise<unknown> {
 function endGroup(): never {
   try {
     // The engine leads its own process group (it is started detached): this ends the tools' children too.
-    process.kill(-process.pid, "SIGKILL")
+    endProcessTree(process.pid)
   } catch {}
   process.exit(0)
 }

@@ -8,6 +8,7 @@ import { EventEmitter } from "node:events"
 import type { Readable } from "node:stream"
 import { BUN_ENGINE_ENTRY } from "../../discovery/runtime-files.ts"
 import type { BunLocation } from "../find-bun.ts"
+import { endProcessTree } from "../process-tree.ts"
 import type { BunSpawn, BunSubprocess } from "./bun-spawn.ts"
 import { spawnInBun } from "./bun-spawn.ts"
 import type { FromEngine, ToEngine } from "./protocol.ts"
@@ -69,7 +70,7 @@ export function spawnEngine(location: BunLocation, options: SpawnEngineOptions, 
 export function endEngine(child: EngineProcess): void {
   if (child.pid === undefined) return
   try {
-    if (process.platform !== "win32") process.kill(-child.pid, "SIGKILL")
+    endProcessTree(child.pid)
   } catch {
     // The group is gone already.
   }
