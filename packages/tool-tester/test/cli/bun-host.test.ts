@@ -5,12 +5,22 @@ import { spawnSync } from "node:child_process"
 import { chmodSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { fixture, packageRoot, repositoryOpencode, runCli, useTmpDir } from "../helpers.ts"
+import { toolTesterCacheDirectory } from "../../src/e2e/opencode-binary.ts"
+import { opencodePackageNames } from "../../src/e2e/opencode-packages.ts"
+import { fixture, opencode, packageRoot, runCli, useTmpDir } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
+
+// bin.js's launcher is a POSIX sh script (docs/cli.md, "How tool-tester starts") and these tests
+// run the CLI in a Bun: without a shell, or an opencode binary for this platform, they skip.
+const unavailable =
+  process.platform === "win32" ? "bin.js's launcher is a sh script: Windows runs bin.js with node" : opencode.reason
+const describeLauncher = describe.skipIf(unavailable !== undefined)
+const skipped = unavailable === undefined ? "" : ` (skipped: ${unavailable})`
+const repositoryOpencode = opencode.binary ?? "no-opencode"
 
 const basic = fixture("cli-basic")
 const outcomes = fixture("cli-run-outcomes")
-const bun = realpathSync(repositoryOpencode)
+const bun = opencode.binary === undefined ? "no-opencode" : realpathSync(opencode.binary)
 const withBinary = ["--engine-binary", repositoryOpencode]
 /** No node to be found: only a Bun can run the CLI. */
 const noNode = { PATH: "/nonexistent" }
@@ -24,7 +34,12 @@ function fakeNode(): { PATH: string } {
   return { PATH: folder }
 }
 
-const hostsFile = (home: string) => path.join(home, ".cache", "opencode-tool-tester", "bun-hosts")
+/** runCli sets XDG_CACHE_HOME to home/.cache; macOS keeps caches in ~/Library/Caches. */
+const hostsFile = (home: string) =>
+  path.join(
+    toolTesterCacheDirectory({ XDG_CACHE_HOME: path.join(home, ".cache") }, process.platform, home),
+    "bun-hosts",
+  )
 
 /** A home whose list already names the repository's opencode, as after a first run. */
 function homeWithListedBun(): string {
@@ -39,7 +54,7 @@ function steady(text: string): string {
   return text.replace(/"durationMs":[\d.]+/g, '"durationMs":0').replace(/\d+(\.\d+)? ms\b/g, "0 ms")
 }
 
-describe("bin.js, the launcher", { timeout: 120_000 }, () => {
+describeLauncher(`bin.js, the launcher${skipped}`, { timeout: 120_000 }, () => {
   test("a first run starts in Node and lists its Bun; the next starts in that Bun, not in the node on PATH", async () => {
     const home = useTmpDir("tool-tester-home-")
     const first = await runCli([...greet, ...withBinary], { home, launcher: true })
@@ -85,7 +100,7 @@ describe("bin.js, the launcher", { timeout: 120_000 }, () => {
   test("opencode on PATH, npm's launcher script included, is found as the CLI finds it", async () => {
     // npm's opencode-ai: bin/opencode is a Node script; the platform package beside it holds the binary.
     const root = useTmpDir()
-    const platformBin = path.join(root, "lib", "opencode-ai", "node_modules", "opencode-linux-x64", "bin")
+    const platformBin = path.join(root, "lib", "opencode-ai", "node_modules", opencodePackageNames()[0]!, "bin")
     mkdirSync(platformBin, { recursive: true })
     symlinkSync(bun, path.join(platformBin, "opencode"))
     const script = path.join(root, "lib", "opencode-ai", "bin", "opencode")
@@ -160,7 +175,7 @@ describe("bin.js, the launcher", { timeout: 120_000 }, () => {
 })
 
 // The same command lines through both hosts: exit code, stdout and stderr alike.
-describe("the Bun-hosted CLI answers as the Node-hosted one", { timeout: 120_000 }, () => {
+describeLauncher(`the Bun-hosted CLI answers as the Node-hosted one${skipped}`, { timeout: 120_000 }, () => {
   const cases: Array<[string, string[]]> = [
     ["run, human report", ["run", "greet", "--dir", basic, "--no-global", "name=Ada"]],
     ["run, a tool that throws", ["run", "throws", "--dir", outcomes, "--no-global", "--json"]],
