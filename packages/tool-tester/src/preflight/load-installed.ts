@@ -3,10 +3,13 @@
 // opencode rejects, zod copies, names, schemas), the tool ids it offers, and one smoke call per
 // tool with arguments that fit its schema, judged only by whether opencode could send the result.
 // With e2e, the real opencode loads the same install and calls each tool once.
+
 import type { EngineReport } from "../cli/_command.ts"
 import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../cli/_command.ts"
+import { shellQuote } from "../cli/flag-errors.ts"
 import type { IsolatedOutcome } from "../cli/isolate.ts"
 import { runIsolated, startWorker } from "../cli/isolate.ts"
+import { pairsFor } from "../cli/key-value-args.ts"
 import { modelSelection } from "../cli/model-option.ts"
 import type { DoctorPayload } from "../cli/tasks/doctor-task.ts"
 import type { RunPayload } from "../cli/tasks/run-task.ts"
@@ -199,12 +202,18 @@ function smokeFinding(run: SmokeRun, installed: InstalledPlugin): Finding | unde
   if (code === undefined || code === "TOOL_THREW") return undefined
   const args = JSON.stringify(run.args)
   const shown = args.length > 200 ? `${args.slice(0, 197)}...` : args
+  const pairs = pairsFor(run.args)
+  const pasted = [
+    "tool-tester run",
+    run.tool,
+    ...(pairs ?? [shown === args ? `--args ${shellQuote(args)}` : "--args JSON"]),
+  ]
   const timeout = code === "TOOL_TIMEOUT"
   return {
     code: "SMOKE_RUN_FAILED",
     severity: timeout ? "warning" : "error",
     file: null,
-    message: `${run.tool} (from ${installed.spec}) called with ${shown}: ${run.error?.message ?? code}${timeout ? "" : "; opencode could not send the model a result"}: try it with tool-tester run ${run.tool} --args '${shown}'`,
+    message: `${run.tool} (from ${installed.spec}) called with ${shown}: ${run.error?.message ?? code}${timeout ? "" : "; opencode could not send the model a result"}: try it with ${pasted.join(" ")}`,
     data: { tool: run.tool, args: run.args, error: run.error },
   }
 }
