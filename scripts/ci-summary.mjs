@@ -1,6 +1,10 @@
 // Prints "N passed, N failed" from a vitest JSON report. Exits 1 when a test failed, when no test
-// ran, or when the report is missing (the run crashed before writing it).
+// ran, or when the report is missing (the run crashed before writing it). On Linux with CI=true a
+// skipped or todo test fails the run too: Linux has everything the tests need (the opencode
+// binary, chromium), so a skip there hides a test that did not run; the skipped ones are listed
+// first. Elsewhere a test skips only where something is absent, and says why in its name.
 import { readFileSync } from "node:fs"
+import path from "node:path"
 
 const file = process.argv[2] ?? ".vitest-report.json"
 let report
@@ -12,7 +16,16 @@ try {
 }
 const passed = report.numPassedTests ?? 0
 // Suites that failed to load count as failures too: their tests never ran.
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(report)
+let failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(report)
+const skipped = skippedTests(report)
+const skipsFail = process.env.CI === "true" && process.platform === "linux" && skipped.length > 0
+if (skipped.length > 0) {
+  console.log(
+    `${skipped.length} test(s) skipped${skipsFail ? " (not allowed on Linux CI: everything the tests need is installed there)" : ""}:`,
+  )
+  for (const test of skipped) console.log(`  ${test}`)
+}
+if (skipsFail) failed += skipped.length
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed > 0 || passed === 0 || report.success === false ? 1 : 0)
 
@@ -20,4 +33,17 @@ function countSuitesWithFailedTests(report) {
   return (report.testResults ?? []).filter((suite) =>
     (suite.assertionResults ?? []).some((test) => test.status === "failed"),
   ).length
+}
+
+/** "file > describe > test [status]" for every test that did not run. */
+function skippedTests(report) {
+  const found = []
+  for (const suite of report.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (!["skipped", "pending", "todo", "disabled"].includes(test.status)) continue
+      const where = path.relative(process.cwd(), suite.name ?? "")
+      found.push(`${where} > ${[...(test.ancestorTitles ?? []), test.title].join(" > ")} [${test.status}]`)
+    }
+  }
+  return found
 }

@@ -44,9 +44,7 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
       ? "--plugin . --dir ."
       : `--dir ${shellQuote(relative(result.root, result.directory) || ".")}`
   const [firstId] = result.toolIds
-  commands.push(
-    `${toolTester} run ${firstId} ${where} --args ${shellQuote(JSON.stringify(result.template.exampleArgs))}`,
-  )
+  commands.push(`${toolTester} run ${firstId} ${where} ${argumentsFor(result.template.exampleArgs)}`)
   return { commands, hint: hintFor(result) }
 }
 
@@ -71,6 +69,20 @@ export function shellQuote(word: string): string {
 // --- internal ---
 
 /**
+ * The example's arguments as `key=value` pairs when that needs no quoting in any shell (sh,
+ * cmd.exe, PowerShell): string values of letters, digits and `_ . / : -`, which tool-tester reads
+ * as text where the schema takes a string. Else `--args` with the JSON quoted for a POSIX shell.
+ */
+function argumentsFor(args: Record<string, unknown>): string {
+  const entries = Object.entries(args)
+  const plain = entries.every(
+    ([key, value]) => /^[A-Za-z_][\w-]*$/.test(key) && typeof value === "string" && /^[\w./:-]+$/.test(value),
+  )
+  if (entries.length > 0 && plain) return entries.map(([key, value]) => `${key}=${value}`).join(" ")
+  return `--args ${shellQuote(JSON.stringify(args))}`
+}
+
+/**
  * A project's commands run from the project folder, without `cd .opencode`: tool-tester's default
  * --dir is then the project, and nothing is typed in the wrong package. npm takes the folder with
  * --prefix (npx too, which leaves the working folder where it is); pnpm with --dir, yarn with --cwd,
@@ -87,7 +99,7 @@ function projectCommands(result: ScaffoldResult, options: NextStepsOptions): str
   if (result.test) commands.push(manager.test)
   const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
   const [firstId] = result.toolIds
-  commands.push(`${toolTester} run ${firstId} --args ${shellQuote(JSON.stringify(result.template.exampleArgs))}`)
+  commands.push(`${toolTester} run ${firstId} ${argumentsFor(result.template.exampleArgs)}`)
   return commands
 }
 

@@ -69,7 +69,7 @@ describe("options", () => {
         "Next steps:",
         "  npm install --prefix .opencode",
         "  npm test --prefix .opencode",
-        `  npx --prefix .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+        `  npx --prefix .opencode tool-tester run hello name=Ada`,
       ].join("\n"),
     )
     expect(stdout).not.toContain(String.fromCharCode(27)) // no colour codes when not a terminal
@@ -254,7 +254,7 @@ describe("options", () => {
     const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
     const { stdout } = await runCli(["hello"], { cwd, env })
     expect(stdout).toContain(
-      "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello --args",
+      "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello name=Ada",
     )
   })
 })

@@ -39,7 +39,7 @@ test("for npm in the project folder: install, test and run .opencode's package f
   expect(steps.commands).toEqual([
     "npm install --prefix .opencode",
     "npm test --prefix .opencode",
-    `npx --prefix .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+    `npx --prefix .opencode tool-tester run hello name=Ada`,
   ])
   expect(steps.hint).toBe("Start opencode in /work/app: it will offer hello.")
 })
@@ -52,19 +52,19 @@ test("pnpm, yarn and bun get their own commands; bun runs the test script, not b
   expect(nextSteps(result(), options("pnpm", "10.0.0")).commands).toEqual([
     "pnpm --dir .opencode install",
     "pnpm --dir .opencode test",
-    `pnpm --dir .opencode exec tool-tester run hello --args '{"name":"Ada"}'`,
+    `pnpm --dir .opencode exec tool-tester run hello name=Ada`,
   ])
   for (const version of ["1.22.22", "4.9.2"]) {
     expect(nextSteps(result(), options("yarn", version)).commands).toEqual([
       "yarn --cwd .opencode install",
       "yarn --cwd .opencode test",
-      `yarn --cwd .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+      `yarn --cwd .opencode tool-tester run hello name=Ada`,
     ])
   }
   expect(nextSteps(result(), options("bun", "1.3.14")).commands).toEqual([
     "bun install --cwd .opencode",
     "bun run --cwd .opencode test",
-    `bun run --cwd .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+    `bun run --cwd .opencode tool-tester run hello name=Ada`,
   ])
 })
 
@@ -74,7 +74,7 @@ test("from another folder, a cd into the project comes first; the commands stay 
     "cd app",
     "npm install --prefix .opencode",
     "npm test --prefix .opencode",
-    `npx --prefix .opencode tool-tester run hello --args '{"name":"Ada"}'`,
+    `npx --prefix .opencode tool-tester run hello name=Ada`,
   ])
   const inside = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app/.opencode" })
   expect(inside.commands[0]).toBe("cd ..")
@@ -91,7 +91,7 @@ test("the global folder keeps cd, and runs the tool with that folder as the proj
     "cd /home/me/.config/opencode",
     "npm install",
     "npm test",
-    `npx tool-tester run hello --dir . --args '{"name":"Ada"}'`,
+    `npx tool-tester run hello --dir . name=Ada`,
   ])
 })
 
@@ -100,7 +100,7 @@ test("without a test, tool-tester is fetched to run the tool", () => {
     nextSteps(result({ test: false }), { packageManager: { name, version }, cwd: "/work/app" }).commands
   expect(commands("npm", "10.0.0")).toEqual([
     "npm install --prefix .opencode",
-    `npx @opencode-ai/tool-tester run hello --args '{"name":"Ada"}'`,
+    `npx @opencode-ai/tool-tester run hello name=Ada`,
   ])
   expect(commands("pnpm", "10.0.0").at(-1)).toMatch(/^pnpm dlx @opencode-ai\/tool-tester run /)
   expect(commands("yarn", "1.22.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run /)
@@ -121,9 +121,25 @@ test("a plugin package is built and loaded from its folder", () => {
     "cd weather",
     "npm install",
     "npm run build",
-    `npx @opencode-ai/tool-tester run weather --plugin . --dir . --args '{"name":"Ada"}'`,
+    `npx @opencode-ai/tool-tester run weather --plugin . --dir . name=Ada`,
   ])
   expect(steps.hint).toContain('add "weather" to the "plugin" list of opencode.json')
+})
+
+test("the run command takes key=value pairs when no shell needs them quoted, else --args JSON", () => {
+  const options = { packageManager: { name: "npm" as const, version: "10.0.0" }, cwd: "/work/app" }
+  const run = (exampleArgs: Record<string, unknown>) =>
+    nextSteps(result({ template: { ...result().template, exampleArgs } }), options).commands.at(-1)
+  expect(run({ name: "Ada", path: "docs/a-b_c.md:1" })).toBe(
+    "npx --prefix .opencode tool-tester run hello name=Ada path=docs/a-b_c.md:1",
+  )
+  expect(run({ text: "one two; $(echo three)" })).toBe(
+    `npx --prefix .opencode tool-tester run hello --args '{"text":"one two; $(echo three)"}'`,
+  )
+  expect(run({ command: "node", args: ["--version"] })).toBe(
+    `npx --prefix .opencode tool-tester run hello --args '{"command":"node","args":["--version"]}'`,
+  )
+  expect(run({ days: 3 })).toBe(`npx --prefix .opencode tool-tester run hello --args '{"days":3}'`)
 })
 
 test("shellQuote leaves plain words alone and single-quotes the rest", () => {

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { expect, test } from "vitest"
 import { linkWorkspacePackages, printedToolIds, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
 
@@ -7,9 +8,16 @@ import { linkWorkspacePackages, printedToolIds, run, runCli, useTmpDir, workspac
 // generates, driven by tool-tester e2e's scripted mock model: a plugin package listed by its folder
 // path, as during development, and project tools with a permission rule on the shell template's ask.
 
-const opencodeBinary = join(workspaceDirectory, "node_modules/opencode-linux-x64/bin/opencode")
-const hasOpencode = process.platform === "linux" && existsSync(opencodeBinary)
 const toolTester = join(workspaceDirectory, "packages/tool-tester/bin.js")
+// The workspace's opencode for this platform, found as tool-tester finds it (its built public API).
+const { findOpencode } = (await import(
+  pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/index.js")).href
+)) as { findOpencode(options: { path: boolean }): string | undefined }
+const opencodeBinary = findOpencode({ path: false }) ?? ""
+const hasOpencode = opencodeBinary !== ""
+const skipped = hasOpencode
+  ? ""
+  : ` (skipped: no opencode binary for ${process.platform}-${process.arch}: the workspace installs opencode-linux-x64 only)`
 
 type E2ECall = { tool: string; status: string; result: string; error: string | null }
 type E2EResult = { tools: Array<{ function: { name: string } }>; calls: E2ECall[]; exitCode: number | null }
@@ -26,7 +34,7 @@ async function e2e(directory: string, calls: unknown[], extra: string[] = []): P
 }
 
 test.skipIf(!hasOpencode)(
-  "opencode loads a generated plugin package from its folder and runs its tool",
+  `opencode loads a generated plugin package from its folder and runs its tool${skipped}`,
   async () => {
     const cwd = useTmpDir()
     const created = await runCli(["opencode-count", "--plugin", "-t", "python", "--no-interactive"], { cwd })
@@ -51,7 +59,7 @@ test.skipIf(!hasOpencode)(
 )
 
 test.skipIf(!hasOpencode)(
-  "opencode runs a generated shell tool and applies permission rules to its ask",
+  `opencode runs a generated shell tool and applies permission rules to its ask${skipped}`,
   async () => {
     const cwd = useTmpDir()
     const created = await runCli(["runner", "-t", "shell", "--js", "--exports", "node", "--no-interactive"], { cwd })

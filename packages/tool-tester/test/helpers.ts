@@ -5,19 +5,29 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
+import { findOpencode, testedOpencodeVersion } from "../src/e2e/opencode-binary.ts"
+import { opencodePackageNames } from "../src/e2e/opencode-packages.ts"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-/** The opencode binary this repository installs (for e2e), run as Bun by the bun engine. */
-export const repositoryOpencode = path.join(
-  packageRoot,
-  "..",
-  "..",
-  "node_modules",
-  "opencode-linux-x64",
-  "bin",
-  "opencode",
-)
+/**
+ * The opencode binary the repository installs for this platform (for e2e, and run as Bun by the
+ * bun engine), or why there is none: tests that need it skip with `reason`
+ * (`test.skipIf(!opencode.binary)(\`... (\${opencode.reason})\`)`), and .ci/run fails on Linux
+ * if any test skipped.
+ */
+export const opencode: { binary: string; reason?: undefined } | { binary: undefined; reason: string } =
+  repositoryOpencode()
 const bin = path.join(packageRoot, "bin.js")
+
+function repositoryOpencode(): { binary: string } | { binary: undefined; reason: string } {
+  const binary = findOpencode({ directory: packageRoot, path: false })
+  if (binary !== undefined) return { binary }
+  const [wanted] = opencodePackageNames()
+  return {
+    binary: undefined,
+    reason: `no opencode binary for ${process.platform}-${process.arch}: the repository installs opencode-linux-x64@${testedOpencodeVersion} only; install ${wanted}@${testedOpencodeVersion} to run this`,
+  }
+}
 
 /** A fresh folder under the OS temp folder, removed when the test finishes. */
 export function useTmpDir(prefix = "tool-tester-"): string {

@@ -3,6 +3,7 @@
 // (`--city Paris`) rewritten as the key=value pair run takes (`city=Paris`).
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
+import { shellQuote } from "../_shell-quote.ts"
 import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 
@@ -34,11 +35,6 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
   // Node adds advice about `--` that fits its own parser, not this command line.
   const plain = message.replace(/\s*To specify a positional argument.*$/s, "").replace(/\.$/, "")
   return new ToolTesterError("USAGE", `${plain}; ${help}`)
-}
-
-/** How a shell needs `text` written: as it is when it is plain, else in single quotes. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`
 }
 
 // --- internal ---

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fingerprint } from "./_fingerprint.ts"
-import { cacheDirectory } from "./cache-directory.ts"
+import { moduleCacheDirectory } from "./cache-directory.ts"
 
 export const TYPESCRIPT = /\.(ts|tsx|mts)$/
 
@@ -23,7 +23,7 @@ export type ModuleAnalysis = { code: string; esModule: boolean; imports: ImportS
 
 type StoredAnalysis = Omit<ModuleAnalysis, "code"> & { file: string; source: string; code: string | undefined }
 
-const CACHE_DIRECTORY = cacheDirectory("analyzed")
+const CACHE_DIRECTORY = moduleCacheDirectory("analyzed")
 /** The oldest Node this package supports: an older target would drop import attributes (`with { type: "json" }`). */
 const TARGET = "node20.19"
 /** Bumped when the analysis changes shape, so old cache entries are not read. */

@@ -3,7 +3,8 @@
 import os from "node:os"
 import path from "node:path"
 
-export function cacheDirectory(kind: "analyzed" | "modules"): string {
+/** The folder module loading keeps its `kind` of reusable files in (not tool-tester's per-user cache: that is e2e/opencode-binary.ts `toolTesterCacheDirectory`). */
+export function moduleCacheDirectory(kind: "analyzed" | "modules"): string {
   return path.join(os.tmpdir(), `opencode-tool-tester-${userKey()}`, kind)
 }
 

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { fingerprint } from "./_fingerprint.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
-import { cacheDirectory } from "./cache-directory.ts"
+import { moduleCacheDirectory } from "./cache-directory.ts"
 import type { Preparer } from "./loader-registry.ts"
 import { registerLoader } from "./loader-registry.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
@@ -19,7 +19,7 @@ import { IMPORT_META_HELPER } from "./runtime-files.ts"
 
 export type { Preparer } from "./loader-registry.ts"
 
-const MODULE_DIRECTORY = cacheDirectory("modules")
+const MODULE_DIRECTORY = moduleCacheDirectory("modules")
 const JAVASCRIPT = /\.(js|mjs)$/
 const META = "__opencodeToolTesterMeta"
 const IMPORT = "__opencodeToolTesterImport"

@@ -1,15 +1,17 @@
-// Finding the real opencode binary: an explicit path, else the platform package
-// (`opencode-<platform>-<arch>`, what `opencode-ai` installs) resolvable from the project or from
-// tool-tester, else `opencode` on PATH. `opencodeVersion` installs that version of the platform
+// Finding the real opencode binary: an explicit path, else the binary `opencode-ai` chose for this
+// machine (its bin/opencode.exe once its postinstall ran), else the platform package
+// (`opencode-<platform>-<arch>` and its variants, opencode-packages.ts) resolvable from the project
+// or from tool-tester, else `opencode` on PATH. `opencodeVersion` installs that version of the platform
 // package with npm into a cache folder, once.
 
 import { execFile } from "node:child_process"
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs"
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
 import { homedir } from "node:os"
-import { delimiter, dirname, join, resolve } from "node:path"
+import { delimiter, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ToolTesterError } from "../errors.ts"
+import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
 
 /** The opencode version tool-tester is checked against. */
 export const testedOpencodeVersion = "1.18.34"
@@ -29,12 +31,16 @@ export function findOpencode(options: FindOpencodeOptions = {}): string | undefi
   for (const start of starts) {
     // `opencode-ai` keeps its platform package beside it (pnpm) or hoisted (npm).
     const wrapper = findPackage("opencode-ai", resolve(start))
-    for (const name of platformPackageNames()) {
+    // Its launcher picked the build for this CPU and C library, and put it in place of its bin
+    // (named opencode.exe on every platform).
+    const chosen = wrapper === undefined ? undefined : join(wrapper, "bin", "opencode.exe")
+    if (chosen !== undefined && isExecutable(chosen) && isNativeExecutable(chosen)) return chosen
+    for (const name of opencodePackageNames()) {
       const candidates = [findPackage(name, resolve(start))]
       if (wrapper !== undefined) candidates.push(join(dirname(realpathSync(wrapper)), name))
       for (const packageDirectory of candidates) {
         if (packageDirectory === undefined) continue
-        const binary = join(packageDirectory, "bin", binaryName())
+        const binary = opencodeBinaryIn(packageDirectory)
         if (isExecutable(binary)) return binary
       }
     }
@@ -72,18 +78,12 @@ export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Pro
 
 /** The error for "no binary anywhere", naming the package to install on this platform. */
 export function opencodeNotFoundError(): ToolTesterError {
-  const [packageName] = platformPackageNames()
+  const [packageName] = opencodePackageNames()
   return new ToolTesterError(
     "OPENCODE_NOT_FOUND",
     `No opencode binary found. Install one with \`npm i -D ${packageName}@${testedOpencodeVersion}\`, ` +
       `or pass --opencode PATH or --opencode-version ${testedOpencodeVersion}.`,
   )
-}
-
-/** `opencode-<platform>-<arch>` and its variants, most common first. */
-export function platformPackageNames(platform: string = process.platform, arch: string = process.arch): string[] {
-  const base = `opencode-${platform === "win32" ? "windows" : platform}-${arch}`
-  return [base, `${base}-baseline`, `${base}-musl`, `${base}-baseline-musl`]
 }
 
 /** Node's package lookup (node_modules folders up from `start`), without needing `exports`. */
@@ -98,13 +98,22 @@ export function findPackage(name: string, start: string): string | undefined {
   }
 }
 
-/** The per-user cache folder of tool-tester (XDG_CACHE_HOME, Library/Caches or LOCALAPPDATA). */
-export function cacheDirectory(env: Record<string, string | undefined> = process.env): string {
-  if (process.platform === "win32") {
-    return join(env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local"), "opencode-tool-tester")
-  }
-  if (process.platform === "darwin") return join(homedir(), "Library", "Caches", "opencode-tool-tester")
-  return join(env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "opencode-tool-tester")
+/**
+ * tool-tester's own per-user cache folder (downloaded binaries, `bun-hosts`), where each platform
+ * keeps caches: `%LOCALAPPDATA%` on Windows, `~/Library/Caches` on macOS, `$XDG_CACHE_HOME` else
+ * `~/.cache` elsewhere. A variable set to "" counts as unset. (opencode's own folders follow
+ * xdg-basedir on every platform instead: discovery/config-dirs.ts, pipeline/data-directory.ts.)
+ */
+export function toolTesterCacheDirectory(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  const paths = platform === "win32" ? win32 : posix
+  if (platform === "win32")
+    return paths.join(env.LOCALAPPDATA || paths.join(home, "AppData", "Local"), "opencode-tool-tester")
+  if (platform === "darwin") return paths.join(home, "Library", "Caches", "opencode-tool-tester")
+  return paths.join(env.XDG_CACHE_HOME || paths.join(home, ".cache"), "opencode-tool-tester")
 }
 
 // --- internal ---
@@ -117,11 +126,11 @@ async function installOpencode(
   if (!/^[0-9A-Za-z.+-]+$/.test(version)) {
     throw new ToolTesterError("OPENCODE_NOT_FOUND", `"${version}" is not an opencode version (like 1.18.34).`)
   }
-  const [packageName] = platformPackageNames() as [string]
+  const [packageName] = opencodePackageNames() as [string]
   return installCachedBinary({
     packageName,
     version,
-    binary: join("bin", binaryName()),
+    binary: opencodeBinaryIn(""),
     code: "OPENCODE_NOT_FOUND",
     instead: "pass --opencode PATH",
     signal,
@@ -194,7 +203,7 @@ export async function installCachedBinary(options: {
 
 /** Where {@link installCachedBinary} keeps `packageName@version`. */
 export function cachedPackageDirectory(packageName: string, version: string): string {
-  return join(cacheDirectory(), `${packageName.replace("/", "+")}@${version}`)
+  return join(toolTesterCacheDirectory(), `${packageName.replace("/", "+")}@${version}`)
 }
 
 /** The first telling line of npm's error output ("No matching version found for ..."). */
@@ -220,10 +229,6 @@ export function findOnPath(command: string, env: Record<string, string | undefin
     }
   }
   return undefined
-}
-
-function binaryName(): string {
-  return process.platform === "win32" ? "opencode.exe" : "opencode"
 }
 
 export function isExecutable(path: string): boolean {

@@ -4,6 +4,7 @@
 
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
+import { endProcessTree } from "../engine/process-tree.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** The environment variable carrying the run marker into opencode and every process it starts. */
@@ -127,10 +128,5 @@ export function killMarkedProcesses(marker: string): void {
 
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return
-  try {
-    if (process.platform === "win32") process.kill(pid, "SIGKILL")
-    else process.kill(-pid, "SIGKILL")
-  } catch {
-    // The group is already empty.
-  }
+  endProcessTree(pid)
 }

@@ -14,8 +14,9 @@
 //     }, 120_000)
 //   })
 //
-// To run them, install the binary as a dev dependency: `npm i -D opencode-linux-x64@1.18.34`
-// (or `opencode-ai`, which brings the package for your platform).
+// To run them, install the binary as a dev dependency: `npm i -D opencode-ai@1.18.34`, which
+// brings the package for your platform, or that package itself (`opencode-linux-x64`,
+// `opencode-darwin-arm64`, `opencode-windows-x64`...: the OPENCODE_NOT_FOUND error names yours).
 
 import { type FindOpencodeOptions, findOpencode as find } from "./opencode-binary.ts"
 

@@ -4,7 +4,7 @@
 // then npm's Bun at the version the tested opencode embeds. Only the last one is ever downloaded,
 // and only when the bun engine is asked for by name.
 import { execFile } from "node:child_process"
-import { closeSync, openSync, readSync, realpathSync } from "node:fs"
+import { realpathSync } from "node:fs"
 import path from "node:path"
 import {
   cachedPackageDirectory,
@@ -12,9 +12,10 @@ import {
   findOpencode,
   installCachedBinary,
   isExecutable,
-  platformPackageNames,
   testedOpencodeVersion,
 } from "../e2e/opencode-binary.ts"
+import type { Machine } from "../e2e/opencode-packages.ts"
+import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames, thisMachine } from "../e2e/opencode-packages.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
@@ -124,8 +125,9 @@ function explicitBinary(options: FindBunOptions): BunLocation | undefined {
 
 /**
  * The executable behind an `opencode` command: itself when it is a binary, else (npm's
- * `opencode-ai` launcher is a Node script, which would not pass BUN_BE_BUN's process on) the
- * platform binary installed beside that launcher.
+ * `opencode-ai` launcher is a Node script in older versions, a text saying to run its postinstall
+ * when that was skipped, and on Windows npm's command is a .cmd shim: none would pass BUN_BE_BUN's
+ * process on) the platform binary installed beside that launcher.
  */
 function opencodeExecutable(command: string): string | undefined {
   let real: string
@@ -134,43 +136,27 @@ function opencodeExecutable(command: string): string | undefined {
   } catch {
     return undefined
   }
-  if (!isScript(real)) return real
-  for (let directory = path.dirname(real); directory !== path.dirname(directory); directory = path.dirname(directory)) {
-    if (path.basename(directory) !== "opencode-ai") continue
-    for (const name of platformPackageNames()) {
+  if (isNativeExecutable(real)) return real
+  // npm's global folder on Windows keeps the shim beside node_modules (%APPDATA%\npm\opencode.cmd).
+  const folders = [path.join(path.dirname(real), "node_modules", "opencode-ai")]
+  for (let directory = path.dirname(real); directory !== path.dirname(directory); directory = path.dirname(directory))
+    if (path.basename(directory) === "opencode-ai") folders.push(directory)
+  for (const directory of folders) {
+    for (const name of opencodePackageNames()) {
       for (const candidate of [path.join(directory, "node_modules", name), path.join(path.dirname(directory), name)]) {
-        const binary = path.join(candidate, "bin", process.platform === "win32" ? "opencode.exe" : "opencode")
+        const binary = opencodeBinaryIn(candidate)
         if (isExecutable(binary)) return binary
       }
     }
-    return undefined
   }
   return undefined
 }
 
-function isScript(file: string): boolean {
-  const head = Buffer.alloc(2)
-  let descriptor: number | undefined
-  try {
-    descriptor = openSync(file, "r")
-    readSync(descriptor, head, 0, 2, 0)
-    return head.toString("latin1") === "#!"
-  } catch {
-    return false
-  } finally {
-    if (descriptor !== undefined) closeSync(descriptor)
-  }
-}
-
 /** The opencode binary `e2e --opencode-version` installs, at the tested version. */
 function cachedOpencode(): string | undefined {
-  for (const name of platformPackageNames()) {
-    const binary = path.join(
-      cachedPackageDirectory(name, testedOpencodeVersion),
-      "node_modules",
-      name,
-      "bin",
-      process.platform === "win32" ? "opencode.exe" : "opencode",
+  for (const name of opencodePackageNames()) {
+    const binary = opencodeBinaryIn(
+      path.join(cachedPackageDirectory(name, testedOpencodeVersion), "node_modules", name),
     )
     if (isExecutable(binary)) return binary
   }
@@ -186,11 +172,17 @@ function cachedBun(): string | undefined {
   return undefined
 }
 
-/** npm's platform packages of Bun (`@oven/bun-linux-x64` ...), most common first. */
-function bunPackageNames(): string[] {
-  const platform = process.platform === "win32" ? "windows" : process.platform
-  const base = `@oven/bun-${platform}-${process.arch}`
-  return [base, `${base}-baseline`, `${base}-musl`, `${base}-musl-baseline`]
+/**
+ * npm's platform packages of Bun for this machine, best first, in the order opencode's are chosen
+ * (opencode-packages.ts). Bun names arm64 `aarch64` and puts -musl before -baseline:
+ * `@oven/bun-darwin-aarch64`, `@oven/bun-linux-x64-musl-baseline`, `@oven/bun-windows-x64`.
+ */
+export function bunPackageNames(machine: Machine = thisMachine()): string[] {
+  const platform = machine.platform === "win32" ? "windows" : machine.platform
+  const base = `@oven/bun-${platform}-${machine.arch === "arm64" ? "aarch64" : machine.arch}`
+  const builds = machine.arch === "x64" ? (machine.avx2 === true ? ["", "-baseline"] : ["-baseline", ""]) : [""]
+  const libraries = machine.platform === "linux" ? (machine.musl === true ? ["-musl", ""] : ["", "-musl"]) : [""]
+  return libraries.flatMap((library) => builds.map((build) => `${base}${library}${build}`))
 }
 
 function bunBinaryName(): string {

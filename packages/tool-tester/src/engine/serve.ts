@@ -20,6 +20,7 @@ import { schemaTask } from "../tasks/schema-task.ts"
 import type { PerformTask } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { engineHere } from "./here.ts"
+import { endProcessTree } from "./process-tree.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
 import { settle } from "./settle.ts"
 import { projectSnapshot } from "./snapshot.ts"
@@ -139,7 +140,7 @@ function failureOf(error: unknown): CrossingError {
 function endGroup(): never {
   try {
     // The engine leads its own process group (it is started detached): this ends the tools' children too.
-    process.kill(-process.pid, "SIGKILL")
+    endProcessTree(process.pid)
   } catch {}
   process.exit(0)
 }

@@ -7,6 +7,7 @@ import type { ChildProcess } from "node:child_process"
 import { constants } from "node:os"
 import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
+import { endProcessTree } from "./process-tree.ts"
 
 export type SpawnEngineOptions = {
   cwd: string
@@ -48,11 +49,8 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
 /** Kills the engine and every process in its group, at once. */
 export function endEngine(child: ChildProcess): void {
   if (child.pid === undefined) return
-  try {
-    if (process.platform !== "win32") process.kill(-child.pid, "SIGKILL")
-  } catch {
-    // The group is gone already.
-  }
+  // The engine leads a process group (POSIX) or a tree (Windows): all of it goes.
+  endProcessTree(child.pid)
   try {
     child.kill("SIGKILL")
   } catch {}

@@ -4,6 +4,7 @@
 // tool with arguments that fit its schema, judged only by whether opencode could send the result.
 // With e2e, the real opencode loads the same install and calls each tool once.
 
+import { shellQuote } from "../_shell-quote.ts"
 import type { Finding } from "../doctor/finding.ts"
 import type { E2EResult } from "../e2e/e2e-result.ts"
 import { runE2E } from "../e2e/run-e2e.ts"
@@ -16,6 +17,7 @@ import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../engine/task-failu
 import { ToolTesterError } from "../errors.ts"
 import { modelSelection } from "../pipeline/model-selection.ts"
 import type { DoctorPayload } from "../tasks/doctor-task.ts"
+import { pairsFor } from "../tasks/key-value-args.ts"
 import type { RunPayload } from "../tasks/run-task.ts"
 import type { SchemaPayload } from "../tasks/schema-task.ts"
 import type { InstalledPlugin } from "./install-tarball.ts"
@@ -200,12 +202,18 @@ function smokeFinding(run: SmokeRun, installed: InstalledPlugin): Finding | unde
   if (code === undefined || code === "TOOL_THREW") return undefined
   const args = JSON.stringify(run.args)
   const shown = args.length > 200 ? `${args.slice(0, 197)}...` : args
+  const pairs = pairsFor(run.args)
+  const pasted = [
+    "tool-tester run",
+    run.tool,
+    ...(pairs ?? [shown === args ? `--args ${shellQuote(args)}` : "--args JSON"]),
+  ]
   const timeout = code === "TOOL_TIMEOUT"
   return {
     code: "SMOKE_RUN_FAILED",
     severity: timeout ? "warning" : "error",
     file: null,
-    message: `${run.tool} (from ${installed.spec}) called with ${shown}: ${run.error?.message ?? code}${timeout ? "" : "; opencode could not send the model a result"}: try it with tool-tester run ${run.tool} --args '${shown}'`,
+    message: `${run.tool} (from ${installed.spec}) called with ${shown}: ${run.error?.message ?? code}${timeout ? "" : "; opencode could not send the model a result"}: try it with ${pasted.join(" ")}`,
     data: { tool: run.tool, args: run.args, error: run.error },
   }
 }

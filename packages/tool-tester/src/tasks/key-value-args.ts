@@ -20,6 +20,23 @@ export function argsFromPairs(pairs: readonly string[], schema: unknown): Record
   return args
 }
 
+/**
+ * The `key=value` pairs that give back exactly `args`, for a command to print: only when every
+ * value is a string of letters, digits and `_ . / : -`, which every shell (sh, cmd.exe, PowerShell)
+ * passes as it is, and which stays text wherever the schema accepts a string; none for `{}` (run
+ * with no arguments passes `{}`). Else undefined (print `--args JSON`).
+ */
+export function pairsFor(args: unknown): string[] | undefined {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined
+  const entries = Object.entries(args)
+  const pairs: string[] = []
+  for (const [key, value] of entries) {
+    if (!/^[A-Za-z_][\w-]*$/.test(key) || typeof value !== "string" || !/^[\w./:-]+$/.test(value)) return undefined
+    pairs.push(`${key}=${value}`)
+  }
+  return pairs
+}
+
 // --- internal ---
 
 type Kind = "string" | "number" | "integer" | "boolean" | "json" | "null"

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
-import { packageRoot, repositoryOpencode, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { opencode, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 const documented = readFileSync(path.join(packageRoot, "..", "..", "docs", "cli.md"), "utf8")
   .split("\n")
@@ -13,9 +13,7 @@ const documented = readFileSync(path.join(packageRoot, "..", "..", "docs", "cli.
 const why =
   process.platform === "win32"
     ? "the test makes a POSIX `bun` wrapper (the command itself is the same on Windows)"
-    : !existsSync(repositoryOpencode)
-      ? `no opencode binary at ${repositoryOpencode} to act as bun`
-      : undefined
+    : opencode.reason
 
 test("docs/cli.md documents one line that starts the CLI in Bun", () => {
   expect(documented).toBe("bun .opencode/node_modules/@opencode-ai/tool-tester/bin.js list")
@@ -38,7 +36,7 @@ test.skipIf(why !== undefined)(
     const mark = path.join(binFolder, "bun-ran")
     writeFileSync(
       path.join(binFolder, "bun"),
-      `#!/bin/sh\n: > "${mark}"\nBUN_BE_BUN=1 exec "${repositoryOpencode}" "$@"\n`,
+      `#!/bin/sh\n: > "${mark}"\nBUN_BE_BUN=1 exec "${opencode.binary}" "$@"\n`,
     )
     chmodSync(path.join(binFolder, "bun"), 0o755)
     const home = useTmpDir("bun-host-home-")

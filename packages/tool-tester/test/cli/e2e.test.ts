@@ -1,6 +1,9 @@
 import { describe, expect, test } from "vitest"
-import { findOpencode } from "../../src/e2e/index.ts"
-import { fixture, jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { fixture, jsonError, opencode, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+
+/** Tests that run the real opencode skip, saying why, where this platform has none installed. */
+const withOpencode = test.skipIf(opencode.binary === undefined)
+const needsOpencode = opencode.binary === undefined ? ` (skipped: ${opencode.reason})` : ""
 
 const basic = fixture("cli-basic")
 
@@ -76,8 +79,8 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(jsonError(result).message).toContain("--timeout")
   })
 
-  test.skipIf(findOpencode() === undefined)(
-    "runs the script in the real opencode with --plugin, --model, --provider and --config, and prints what it sent and ran",
+  withOpencode(
+    `runs the script in the real opencode with --plugin, --model, --provider and --config, and prints what it sent and ran${needsOpencode}`,
     async () => {
       const result = await runCli(
         [
@@ -116,8 +119,8 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     },
   )
 
-  test.skipIf(findOpencode() === undefined)(
-    "offers and runs the tool of a plugin package the project installed and lists by name with options",
+  withOpencode(
+    `offers and runs the tool of a plugin package the project installed and lists by name with options${needsOpencode}`,
     async () => {
       const directory = fixture("e2e-npm-plugin")
       const result = await runCli(["e2e", "--script", "e2e-script.json", "--json"], { cwd: directory })
@@ -135,8 +138,8 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     },
   )
 
-  test.skipIf(findOpencode() === undefined)(
-    "reports a plugin package that is not installed among the errors, not an empty list",
+  withOpencode(
+    `reports a plugin package that is not installed among the errors, not an empty list${needsOpencode}`,
     async () => {
       const directory = fixture("e2e-npm-plugin")
       const result = await runCli(

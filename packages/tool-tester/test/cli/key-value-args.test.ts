@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { argsFromPairs } from "../../src/tasks/key-value-args.ts"
+import { argsFromPairs, pairsFor } from "../../src/tasks/key-value-args.ts"
 
 const schema = {
   type: "object",
@@ -43,5 +43,24 @@ describe("key=value arguments", () => {
     expect(() => argsFromPairs(["loud=yes"], schema)).toThrow(/true or false/)
     expect(() => argsFromPairs(["tags=a,b"], schema)).toThrow(/JSON/)
     expect(() => argsFromPairs(["=x"], schema)).toThrow(/not a key=value pair/)
+  })
+})
+
+describe("pairs a command can print", () => {
+  test("plain text values become key=value pairs that read back the same", () => {
+    const args = { city: "Paris", path: "docs/a-b_c.md:1" }
+    const pairs = pairsFor(args)
+    expect(pairs).toEqual(["city=Paris", "path=docs/a-b_c.md:1"])
+    expect(argsFromPairs(pairs!, { type: "object", properties: { city: { type: "string" } } })).toEqual(args)
+    expect(pairsFor({})).toEqual([])
+  })
+
+  test("values a shell would need quoted, or that are not text, give none", () => {
+    expect(pairsFor({ text: "one two" })).toBeUndefined()
+    expect(pairsFor({ text: "$HOME" })).toBeUndefined()
+    expect(pairsFor({ text: "" })).toBeUndefined()
+    expect(pairsFor({ days: 3 })).toBeUndefined()
+    expect(pairsFor({ tags: ["a"] })).toBeUndefined()
+    expect(pairsFor({ "odd key": "x" })).toBeUndefined()
   })
 })

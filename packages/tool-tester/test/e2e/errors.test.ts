@@ -40,7 +40,7 @@ describe("runE2E failures", () => {
   })
 
   it("fails with OPENCODE_FAILED when the binary is not opencode", async () => {
-    const run = runE2E({ directory: project, script, opencode: "/bin/false", tempDirectory: tempParent.path })
+    const run = runE2E({ directory: project, script, opencode: process.execPath, tempDirectory: tempParent.path })
     expect(await codeOf(run)).toBe("OPENCODE_FAILED")
   })
 

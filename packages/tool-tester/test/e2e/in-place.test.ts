@@ -5,7 +5,8 @@ import { afterAll, expect, it } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import { leftoverFolders, makeTempParent } from "./leftovers.ts"
 
-// `/bin/false` stands in for opencode: what matters here is what runE2E does to the folder around it.
+// Node stands in for opencode (it fails on opencode's arguments, on every platform): what matters
+// here is what runE2E does to the folder around it.
 const fixture = fileURLToPath(new URL("../fixtures/e2e-round-trip", import.meta.url))
 const tempParent = makeTempParent()
 afterAll(() => tempParent.remove())
@@ -25,7 +26,7 @@ it("runs in place without leaving its plugin install or lockfile in the project"
   const run = runE2E({
     directory: project,
     copyProject: false,
-    opencode: "/bin/false",
+    opencode: process.execPath,
     tempDirectory: join(tempParent.path, "sandboxes"),
     script: { turns: [{ text: "hi" }] },
   })
@@ -41,7 +42,7 @@ it("keeps a copied project's own node_modules untouched when it adds the plugin 
   const before = listing(project)
   const run = runE2E({
     directory: project,
-    opencode: "/bin/false",
+    opencode: process.execPath,
     tempDirectory: join(tempParent.path, "sandboxes"),
     script: { turns: [{ text: "hi" }] },
   })

@@ -9,8 +9,22 @@ import type { Browser } from "playwright-core"
 import { chromium } from "playwright-core"
 import { packageRoot } from "../helpers.ts"
 
-/** Where `apt-get install chromium` puts it (.ci/run installs it when missing). */
-export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file))
+/**
+ * A Chromium to drive: where `apt-get install chromium` puts it (.ci/run installs it when missing),
+ * else Google Chrome where Linux, macOS and Windows install it (GitHub's runners have it).
+ */
+export const CHROMIUM = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  path.join(process.env["ProgramFiles"] ?? "C:\\Program Files", "Google", "Chrome", "Application", "chrome.exe"),
+].find((file) => existsSync(file))
+
+/** Why the browser tests skip here, or undefined when they run. */
+export const noChromium = CHROMIUM
+  ? undefined
+  : "no chromium or Chrome found: apt-get install -y chromium (as .ci/run does), or install Google Chrome"
 
 export function launchChromium(): Promise<Browser> {
   if (!CHROMIUM) throw new Error("chromium is not installed: apt-get install -y chromium (as .ci/run does)")
@@ -20,7 +34,9 @@ export function launchChromium(): Promise<Browser> {
 /** A project folder with tool files (relative path -> source) that import @opencode-ai/plugin as under .opencode/. */
 export function makeProject(files: Record<string, string>): { directory: string; remove: () => void } {
   const directory = mkdtempSync(path.join(os.tmpdir(), "tool-tester-inspector-"))
-  symlinkSync(path.join(packageRoot, "node_modules"), path.join(directory, "node_modules"), "dir")
+  // A junction on Windows: a folder link that needs no administrator rights.
+  const kind = process.platform === "win32" ? "junction" : "dir"
+  symlinkSync(path.join(packageRoot, "node_modules"), path.join(directory, "node_modules"), kind)
   for (const [name, content] of Object.entries(files)) writeTool(directory, name, content)
   return { directory, remove: () => rmSync(directory, { recursive: true, force: true }) }
 }

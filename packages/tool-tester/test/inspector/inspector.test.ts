@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { packageRoot } from "../helpers.ts"
 import type { RunningDev } from "./_inspector.ts"
-import { launchChromium, makeProject, startDev, writeTool } from "./_inspector.ts"
+import { launchChromium, makeProject, noChromium, startDev, writeTool } from "./_inspector.ts"
 
 // Each run saves the screenshots under .tmp/screenshots (ignored by git); with
 // UPDATE_SCREENSHOTS=1 they replace the ones docs/inspector.md shows, in docs/images.
@@ -61,7 +61,8 @@ export default tool({
 const form = () => page.locator('[data-testid="call-form"]:visible')
 let page: Page
 
-describe("tool-tester dev in chromium", { timeout: 120_000 }, () => {
+const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
+describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}`, { timeout: 120_000 }, () => {
   let project: ReturnType<typeof makeProject>
   let dev: RunningDev
   let browser: Browser

@@ -244,7 +244,9 @@ export const Two = async () => ({
       expect.objectContaining({
         code: "SMOKE_RUN_FAILED",
         severity: "error",
-        message: expect.stringContaining("nothing (from opencode-preflight-smoke) called with {}: "),
+        message: expect.stringMatching(
+          /^nothing \(from opencode-preflight-smoke\) called with \{\}: .*: try it with tool-tester run nothing$/,
+        ),
       }),
     ])
     expect(report.runs).toEqual([
@@ -320,8 +322,12 @@ export const Two = async () => ({
       plainPlugin("opencode-preflight-catalog", { devDependencies: { "left-pad": "catalog:" } }),
     )
     const shims = useTmpDir()
-    writeFiles(shims, { pnpm: '#!/bin/sh\nexec npx -y pnpm@10.34.9 "$@"\n' })
-    chmodSync(path.join(shims, "pnpm"), 0o755)
+    // A pnpm that is npx's: a sh script, or on Windows the .cmd that npm's own shims are.
+    if (process.platform === "win32") writeFiles(shims, { "pnpm.cmd": "@npx -y pnpm@10.34.9 %*\r\n" })
+    else {
+      writeFiles(shims, { pnpm: '#!/bin/sh\nexec npx -y pnpm@10.34.9 "$@"\n' })
+      chmodSync(path.join(shims, "pnpm"), 0o755)
+    }
     const { PATH } = withoutPnpm()
     const { exitCode, report } = await preflightCli(directory, [], {
       PATH: `${shims}${path.delimiter}${PATH}`,

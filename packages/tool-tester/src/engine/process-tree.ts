@@ -1,0 +1,164 @@
+// Ending what a tool started, on every platform opencode runs on (docs/cli.md, "Processes a tool
+// leaves behind"). Two questions, one place:
+//   endProcessTree(pid)  end a process and all it started (the bun engine, an opencode run);
+//   endDescendants(pid)  end every process below this one, not itself (the CLI, whose node
+//                        engine runs tools in a thread: their children are the CLI's).
+// POSIX: the process group the process leads (it must be started detached), plus on Linux every
+// descendant still linked to it (one that left the group with setsid). The process table comes
+// from /proc on Linux (no process started), `ps -A -o pid=,ppid=` elsewhere on POSIX (macOS), and
+// PowerShell's Win32_Process on Windows, where `taskkill /T /F` ends a tree. node:child_process is
+// loaded only when a command is run: the bun engine imports this module, and in Bun loading it
+// costs time on every start.
+import { readdirSync, readFileSync } from "node:fs"
+
+/** Where the process table is read from: each platform's default, or one forced (tests). */
+export type ProcessTableSource = "proc" | "ps" | "powershell"
+
+/** One row of the process table; `started` (Windows) orders a parent and its child. */
+export type ProcessEntry = { pid: number; ppid: number; started?: number }
+
+export type ProcessTreeOptions = {
+  /** Read the process table from here rather than from the platform's default. */
+  source?: ProcessTableSource
+  platform?: NodeJS.Platform
+}
+
+/** Ends `pid` and every process it started, at once (SIGKILL; on Windows `taskkill /T /F`). Never throws. */
+export function endProcessTree(pid: number, options: ProcessTreeOptions = {}): void {
+  if (!Number.isInteger(pid) || pid <= 0) return
+  const platform = options.platform ?? process.platform
+  if (platform === "win32") {
+    spawnSync()("taskkill", ["/T", "/F", "/PID", String(pid)], { stdio: "ignore", windowsHide: true, timeout: 15_000 })
+    return
+  }
+  // Read before the group goes: once a parent is gone its children are re-parented, out of reach.
+  const below = descendantsOf(pid, readTable(options))
+  // The ones that left the group first: when `pid` is this process, the group's signal ends it.
+  for (const child of below) signal(child)
+  signal(-pid)
+  signal(pid)
+}
+
+/** Ends every process below `root` (not `root`); returns their ids. Never throws. */
+export function endDescendants(root: number, options: ProcessTreeOptions = {}): number[] {
+  if (!Number.isInteger(root) || root <= 0) return []
+  const found = descendantsOf(root, readTable(options))
+  for (const pid of found) signal(pid)
+  return found
+}
+
+/** Every process below `root` in `table`, parents before their children. */
+export function descendantsOf(root: number, table: readonly ProcessEntry[]): number[] {
+  const children = new Map<number, ProcessEntry[]>()
+  const byPid = new Map<number, ProcessEntry>()
+  for (const entry of table) {
+    byPid.set(entry.pid, entry)
+    if (entry.pid === entry.ppid) continue
+    const list = children.get(entry.ppid) ?? []
+    list.push(entry)
+    children.set(entry.ppid, list)
+  }
+  const found: number[] = []
+  const seen = new Set<number>([root])
+  const queue = [root]
+  while (queue.length > 0) {
+    const parent = queue.shift()!
+    const parentStarted = byPid.get(parent)?.started
+    for (const child of children.get(parent) ?? []) {
+      if (seen.has(child.pid)) continue
+      // Windows keeps a dead parent's id in its children, and reuses ids: a "child" older than
+      // its parent was started by an earlier process with the same id.
+      if (parentStarted !== undefined && child.started !== undefined && child.started < parentStarted) continue
+      seen.add(child.pid)
+      found.push(child.pid)
+      queue.push(child.pid)
+    }
+  }
+  return found
+}
+
+/** Rows of "pid ppid [started]" (what `ps -A -o pid=,ppid=` and the PowerShell listing print). */
+export function parseProcessTable(text: string): ProcessEntry[] {
+  const table: ProcessEntry[] = []
+  for (const line of text.split("\n")) {
+    const [pid, ppid, started] = line.trim().split(/\s+/).map(Number)
+    if (!Number.isInteger(pid) || !Number.isInteger(ppid)) continue
+    table.push(
+      started === undefined || !Number.isFinite(started)
+        ? { pid: pid!, ppid: ppid! }
+        : { pid: pid!, ppid: ppid!, started },
+    )
+  }
+  return table
+}
+
+/** The process table, from `source` or the platform's default; empty when it cannot be read. */
+export function readTable(options: ProcessTreeOptions = {}): ProcessEntry[] {
+  const platform = options.platform ?? process.platform
+  const source = options.source ?? (platform === "linux" ? "proc" : platform === "win32" ? "powershell" : "ps")
+  switch (source) {
+    case "proc":
+      return fromProc()
+    case "ps":
+      return parseProcessTable(run("ps", ["-A", "-o", "pid=,ppid="]))
+    case "powershell":
+      return parseProcessTable(
+        run("powershell.exe", ["-NoProfile", "-NonInteractive", "-EncodedCommand", encodePowerShell(LIST_PROCESSES)]),
+      )
+  }
+}
+
+// --- internal ---
+
+/** Each process's id, parent and start (FILETIME, for the age check), one per line. */
+const LIST_PROCESSES =
+  'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId) $(if ($_.CreationDate) { $_.CreationDate.ToFileTimeUtc() } else { 0 })" }'
+
+/** -EncodedCommand takes UTF-16LE in base64: no quoting for cmd.exe or PowerShell to get wrong. */
+function encodePowerShell(script: string): string {
+  return Buffer.from(script, "utf16le").toString("base64")
+}
+
+function fromProc(): ProcessEntry[] {
+  const table: ProcessEntry[] = []
+  let names: string[]
+  try {
+    names = readdirSync("/proc")
+  } catch {
+    return table
+  }
+  for (const name of names) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid)) continue
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      if (Number.isInteger(ppid)) table.push({ pid, ppid })
+    } catch {
+      // Gone already.
+    }
+  }
+  return table
+}
+
+function run(command: string, args: string[]): string {
+  try {
+    const result = spawnSync()(command, args, { encoding: "utf8", windowsHide: true, timeout: 15_000 })
+    return result.status === 0 ? result.stdout : ""
+  } catch {
+    return ""
+  }
+}
+
+function spawnSync(): typeof import("node:child_process").spawnSync {
+  return process.getBuiltinModule("node:child_process").spawnSync
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL")
+  } catch {
+    // Gone already, or never ours.
+  }
+}
