@@ -32,7 +32,7 @@ export async function runInNode(argv: readonly string[]): Promise<never> {
  * Bun itself.
  */
 export async function bunHostsFile(env: Record<string, string | undefined>): Promise<string> {
-  const { cacheDirectory } = await import("../e2e/opencode-binary.ts")
+  const { cacheDirectory } = await import("../engine/opencode-binary.ts")
   const path = await import("node:path")
   return path.join(cacheDirectory(env), "bun-hosts")
 }

@@ -17,7 +17,7 @@
 // To run them, install the binary as a dev dependency: `npm i -D opencode-linux-x64@1.18.34`
 // (or `opencode-ai`, which brings the package for your platform).
 
-import { type FindOpencodeOptions, findOpencode as find } from "./opencode-binary.ts"
+import { type FindOpencodeOptions, findOpencode as find } from "../engine/opencode-binary.ts"
 
 /** The installed opencode binary (the project's platform package, tool-tester's, or PATH), or undefined. */
 export function findOpencode(options: FindOpencodeOptions = {}): string | undefined {

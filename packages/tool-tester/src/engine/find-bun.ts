@@ -14,7 +14,7 @@ import {
   isExecutable,
   platformPackageNames,
   testedOpencodeVersion,
-} from "../e2e/opencode-binary.ts"
+} from "./opencode-binary.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */

@@ -6,6 +6,7 @@ import { ToolTesterError } from "../../errors.ts"
 import type { CliIO } from "../_command.ts"
 import { LOAD_TIMEOUT_MS, PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
+import { requireExtras } from "../extras.ts"
 import { runIsolated, startWorker } from "../isolate.ts"
 import type { DoctorPayload } from "../tasks/doctor-task.ts"
 
@@ -24,6 +25,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   const json = values.json === true
   const input = projectInput(values, {}, io)
   const port = portOf(values.port)
+  requireExtras("dev", { cwd: io.cwd })
   const engine = engineChoice({ engine: values.engine, env: io.env })
   const chosen = await chooseEngine({
     engine,

@@ -14,6 +14,7 @@ import {
   reportFailure,
 } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import { requireExtras } from "../extras.ts"
 import type { StartedWorker } from "../isolate.ts"
 import { runIsolated } from "../isolate.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
@@ -51,6 +52,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedWor
       `fuzz takes one tool name, not ${positionals.length}: the arguments are generated`,
     )
   }
+  requireExtras("fuzz", { cwd: io.cwd })
   const runs = wholeNumber("--runs", values.runs, 1) ?? DEFAULT_RUNS
   const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
   const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS
