@@ -60,8 +60,7 @@ describe("requireExtras", () => {
     expect(error.data).toEqual({
       command: "preflight",
       missing: ["fast-check", "publint", "@arethetypeswrong/core"],
-      install:
-        "npm install --prefix .opencode -D fast-check@4.11.0 publint@0.3.25 @arethetypeswrong/core@0.18.5",
+      install: "npm install --prefix .opencode -D fast-check@4.11.0 publint@0.3.25 @arethetypeswrong/core@0.18.5",
     })
   })
 
