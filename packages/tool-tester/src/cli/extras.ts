@@ -23,9 +23,12 @@ export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
 /**
  * Throws EXTRA_NOT_INSTALLED when a package `command` needs cannot be found from tool-tester's
  * folder, or is outside the range tool-tester's package.json accepts; the message ends with the
- * command that installs them all.
+ * command that installs them all, from the folder the user's shell is in.
  */
-export function requireExtras(command: ExtrasCommand, options: { cwd: string; from?: string }): void {
+export function requireExtras(
+  command: ExtrasCommand,
+  options: { cwd: string; env?: Record<string, string | undefined>; from?: string },
+): void {
   const own = ownPackage(options.from ?? fileURLToPath(import.meta.url))
   const problems = EXTRAS[command].flatMap((name) => {
     const range = own.peers[name] ?? "*"
@@ -36,7 +39,11 @@ export function requireExtras(command: ExtrasCommand, options: { cwd: string; fr
   })
   if (problems.length === 0) return
   const specs = problems.map(({ name, range }) => `${name}@${semver.minVersion(range)?.version ?? "latest"}`)
-  const install = installCommand(own.directory, specs, options.cwd)
+  // The command is pasted where the user typed theirs: `pnpm --dir .opencode exec` and npm scripts
+  // run the CLI elsewhere, and say where they were started in INIT_CWD.
+  const initCwd = options.env?.["INIT_CWD"]
+  const shellCwd = initCwd && path.isAbsolute(initCwd) && existsSync(initCwd) ? initCwd : options.cwd
+  const install = installCommand(own.directory, specs, shellCwd)
   const said = problems.map((problem) => problem.said).join(", ")
   throw new ToolTesterError(
     "EXTRA_NOT_INSTALLED",

@@ -2,7 +2,7 @@
 // does not install it). `findOpencode()` only looks; it never downloads anything.
 //
 //   import { describe, it, expect } from "vitest"
-//   import { findOpencode, runE2E } from "@opencode-ai/tool-tester"
+//   import { findOpencode, runE2E } from "@opencode-ai/tool-tester/e2e"
 //
 //   describe.skipIf(!findOpencode())("my tools in the real opencode", () => {
 //     it("greets through opencode", async () => {

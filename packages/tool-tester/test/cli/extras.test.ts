@@ -82,6 +82,17 @@ describe("requireExtras", () => {
     expect(() => requireExtras("dev", { cwd: project, from: module })).not.toThrow()
   })
 
+  test("the command is relative to where the user's shell is (INIT_CWD), when a package manager ran the CLI elsewhere", () => {
+    const project = tmp()
+    write(path.join(project, ".opencode", "package.json"), {})
+    write(path.join(project, ".opencode", "pnpm-lock.yaml"), "")
+    const { module } = installToolTester(project, ".opencode/node_modules/@opencode-ai/tool-tester")
+    const error = thrown(() =>
+      requireExtras("fuzz", { cwd: path.join(project, ".opencode"), env: { INIT_CWD: project }, from: module }),
+    )
+    expect(error.data?.["install"]).toBe("pnpm --dir .opencode add -D fast-check@4.11.0")
+  })
+
   test("this repository's own tool-tester has them all (devDependencies)", () => {
     for (const command of Object.keys(EXTRAS) as (keyof typeof EXTRAS)[])
       expect(() => requireExtras(command, { cwd: packageDirectory })).not.toThrow()

@@ -25,7 +25,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   const json = values.json === true
   const input = projectInput(values, {}, io)
   const port = portOf(values.port)
-  requireExtras("dev", { cwd: io.cwd })
+  requireExtras("dev", { cwd: io.cwd, env: io.env })
   const engine = engineChoice({ engine: values.engine, env: io.env })
   const chosen = await chooseEngine({
     engine,

@@ -52,7 +52,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedWor
       `fuzz takes one tool name, not ${positionals.length}: the arguments are generated`,
     )
   }
-  requireExtras("fuzz", { cwd: io.cwd })
+  requireExtras("fuzz", { cwd: io.cwd, env: io.env })
   const runs = wholeNumber("--runs", values.runs, 1) ?? DEFAULT_RUNS
   const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
   const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS

@@ -45,7 +45,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
       data: { directory },
     })
   }
-  requireExtras("preflight", { cwd: io.cwd })
+  requireExtras("preflight", { cwd: io.cwd, env: io.env })
   const timeoutMs = positiveInteger(values.timeout) ?? DEFAULT_CALL_TIMEOUT_MS
   const chosen = await chooseEngine({
     engine: values.engine,
