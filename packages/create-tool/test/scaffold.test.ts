@@ -174,7 +174,9 @@ describe("a plugin package", () => {
     expect(packageJson.files).toEqual(["src"])
     expect(packageJson.scripts).toEqual({
       test: "vitest run",
-      prepublishOnly: "npx -y @opencode-ai/tool-tester preflight",
+      // preflight's own packages come with it (npx), also where tool-tester is no devDependency.
+      prepublishOnly:
+        "npx -y -p @opencode-ai/tool-tester -p fast-check@^4.11.0 -p publint@^0.3.25 -p @arethetypeswrong/core@^0.18.5 tool-tester preflight",
     })
     expect(packageJson.devDependencies.typescript).toBeUndefined()
     expect(existsSync(join(directory, "weather/tsconfig.json"))).toBe(false)

@@ -12,7 +12,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { closeProject, fuzzTool, loadTools, runTool } from "../src/index.ts"
+import { fuzzTool } from "../src/fuzz/index.ts"
+import { closeProject, loadTools, runTool } from "../src/index.ts"
 import { median, ms } from "./_stats.ts"
 
 const { values } = parseArgs({

@@ -13,7 +13,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"))
 // import-meta-resolve is bundled in: loading its five files took longer than the rest of a warm load.
 const bundledPackages = ["import-meta-resolve"]
-const external = Object.keys(manifest.dependencies).filter((name) => !bundledPackages.includes(name))
+// The optional peers (what only fuzz, preflight and dev use) stay external too: they are installed
+// apart, when a user first needs them (src/cli/extras.ts).
+const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter(
+  (name) => !bundledPackages.includes(name),
+)
 const located = path.join(root, "src", "discovery", "runtime-files.ts")
 const prepared = path.join(root, "src", "discovery", "prepare-module.ts")
 

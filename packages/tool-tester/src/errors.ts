@@ -47,6 +47,8 @@ export type ToolTesterErrorCode =
   | "SCRIPT_INVALID"
   /** The mock model server could not listen. */
   | "PORT_IN_USE"
+  /** A CLI command needs a package that is not installed with tool-tester (fuzz, preflight, dev): the message names the command that installs it. */
+  | "EXTRA_NOT_INSTALLED"
 
 export class ToolTesterError extends Error {
   readonly code: ToolTesterErrorCode

@@ -1,39 +1,13 @@
 // Any new export added here becomes public API.
+// What a test calling runTool does not need has an entry of its own, so importing this one loads
+// none of it (test/main-entry.test.ts): `@opencode-ai/tool-tester/e2e` (runE2E and the real-opencode
+// runner), `/fuzz` (fuzzTool), `/lint` (the provider lint), `/vitest` (the matchers).
 
-export type {
-  CapturedRequest,
-  E2ECall,
-  E2EError,
-  E2EOptions,
-  E2EResult,
-  E2EToolCall,
-  E2EToolOutputFile,
-  Script,
-  ScriptCall,
-  ScriptTurn,
-  TranscriptOptions,
-} from "./e2e/index.ts"
-export {
-  findOpencode,
-  formatTranscript,
-  parseScript,
-  parseScriptText,
-  resolveOpencode,
-  runE2E,
-  testedOpencodeVersion,
-} from "./e2e/index.ts"
 export type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
 export type { Result, ToolTesterErrorCode } from "./errors.ts"
 export { ToolTesterError } from "./errors.ts"
 export type { ExternalDirectoryCheck, ExternalDirectoryRequest } from "./external-directory.ts"
 export { checkExternalDirectory } from "./external-directory.ts"
-export type { Failure, FailureKind } from "./fuzz/classify.ts"
-export type { FuzzFailure, FuzzOptions, FuzzReport } from "./fuzz/fuzz-tool.ts"
-export { fuzzTool } from "./fuzz/fuzz-tool.ts"
-export type { LintFinding } from "./lint/lint.ts"
-export { lintProject, lintSchemas } from "./lint/lint.ts"
-export type { LintProvider } from "./lint/providers.ts"
-export { LINT_PROVIDER_NAMES } from "./lint/providers.ts"
 export type { ListedTool, ListOptions } from "./list-tools.ts"
 export { getToolSchemas, listTools } from "./list-tools.ts"
 export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProject } from "./load-tools.ts"

@@ -5,8 +5,8 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
-import { findOpencode, testedOpencodeVersion } from "../src/e2e/opencode-binary.ts"
-import { opencodePackageNames } from "../src/e2e/opencode-packages.ts"
+import { findOpencode, testedOpencodeVersion } from "../src/engine/opencode-binary.ts"
+import { opencodePackageNames } from "../src/engine/opencode-packages.ts"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 /**

@@ -16,6 +16,8 @@ export const EXIT_TOOL_FAILED = 4
 export const EXIT_TIMEOUT = 5
 /** The call was rerouted to the `invalid` tool (unknown name, unparsable `--raw-args`). */
 export const EXIT_REROUTED = 6
+/** The command needs a package that is not installed with tool-tester (`fuzz`, `preflight`, `dev`); the message says how to install it. */
+export const EXIT_NOT_INSTALLED = 7
 
 /** The exit code for a failure with this code. */
 export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
@@ -36,6 +38,8 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
       return EXIT_TIMEOUT
     case "TOOL_REROUTED":
       return EXIT_REROUTED
+    case "EXTRA_NOT_INSTALLED":
+      return EXIT_NOT_INSTALLED
     default:
       return EXIT_USAGE
   }

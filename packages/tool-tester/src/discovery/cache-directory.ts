@@ -3,7 +3,7 @@
 import os from "node:os"
 import path from "node:path"
 
-/** The folder module loading keeps its `kind` of reusable files in (not tool-tester's per-user cache: that is e2e/opencode-binary.ts `toolTesterCacheDirectory`). */
+/** The folder module loading keeps its `kind` of reusable files in (not tool-tester's per-user cache: that is engine/opencode-binary.ts `toolTesterCacheDirectory`). */
 export function moduleCacheDirectory(kind: "analyzed" | "modules"): string {
   return path.join(os.tmpdir(), `opencode-tool-tester-${userKey()}`, kind)
 }

@@ -19,7 +19,7 @@ import { pluginSpecs } from "../discovery/plugin-order.ts"
 import { isPathSpec, type PluginSpec, resolvePluginEntry } from "../discovery/plugin-spec.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { E2EError } from "./e2e-result.ts"
-import { findPackage } from "./opencode-binary.ts"
+import { findPackage } from "../engine/opencode-binary.ts"
 import type { Sandbox } from "./sandbox.ts"
 
 type PluginEntry = string | [string, Record<string, unknown>]

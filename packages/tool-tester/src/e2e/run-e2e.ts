@@ -17,7 +17,7 @@ import {
   unfinishedCalls,
 } from "./e2e-result.ts"
 import { type MockModel, startMockModel } from "./mock-model.ts"
-import { resolveOpencode } from "./opencode-binary.ts"
+import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { buildOpencodeConfig, defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
 import { findPluginPackage, preparePluginInstall } from "./plugin-package.ts"

@@ -13,9 +13,9 @@ import {
   installCachedBinary,
   isExecutable,
   testedOpencodeVersion,
-} from "../e2e/opencode-binary.ts"
-import type { Machine } from "../e2e/opencode-packages.ts"
-import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames, thisMachine } from "../e2e/opencode-packages.ts"
+} from "./opencode-binary.ts"
+import type { Machine } from "./opencode-packages.ts"
+import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames, thisMachine } from "./opencode-packages.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */

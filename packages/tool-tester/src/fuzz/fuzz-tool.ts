@@ -2,11 +2,11 @@
 // (fast-check), and reports each distinct failure with the smallest arguments fast-check shrank it
 // to, and the seed that replays the run. After a failure is found, the search goes on with that
 // failure counted as known, until no new one turns up or the runs are used up.
-import fc from "fast-check"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
 import type { RunResult, ToolProject } from "../types.ts"
+import { loadFastCheck } from "./_fast-check.ts"
 import { type Failure, failureKey, failureOf } from "./classify.ts"
 import { modelArguments } from "./model-arguments.ts"
 
@@ -55,6 +55,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
       { data: { tool: name } },
     )
   }
+  const fc = await loadFastCheck()
   const args = modelArguments(schema.parameters)
   const known = new Set<string>()
   const failures: FuzzFailure[] = []

@@ -3,14 +3,15 @@
 // keys left out, wrong types (numbers as strings, a single value for a list), extra keys, `{}`,
 // empty, huge and unusual unicode strings. Objects are fast-check records with no required key, so
 // a failure shrinks toward `{}`.
-import fc from "fast-check"
+import type { Arbitrary } from "fast-check"
+import { fc } from "./_fast-check.ts"
 import { validArguments } from "./valid-arguments.ts"
 
 type Schema = Record<string, unknown>
 
 const HUGE = "x".repeat(100_000)
 
-export function modelArguments(schema: unknown): fc.Arbitrary<unknown> {
+export function modelArguments(schema: unknown): Arbitrary<unknown> {
   const valid = validArguments(schema)
   if (!isRecord(schema) || !isRecord(schema["properties"])) {
     return fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: fc.constant({}) })
@@ -49,7 +50,7 @@ export function modelArguments(schema: unknown): fc.Arbitrary<unknown> {
 // --- internal ---
 
 /** A value of another JSON type than the schema asks for, as models send them. */
-function wrongType(schema: unknown): fc.Arbitrary<unknown> {
+function wrongType(schema: unknown): Arbitrary<unknown> {
   const type = isRecord(schema) ? schema["type"] : undefined
   switch (type) {
     case "number":
@@ -68,7 +69,7 @@ function wrongType(schema: unknown): fc.Arbitrary<unknown> {
   }
 }
 
-function oddString(): fc.Arbitrary<string> {
+function oddString(): Arbitrary<string> {
   return fc.oneof(
     fc.constant(""),
     fc.constant(" "),

@@ -1,22 +1,23 @@
 // Arguments that fit a tool's JSON Schema (as opencode sends it), as fast-check arbitraries. Covers
 // what zod's toJSONSchema produces: types (also as lists), enum/const, anyOf/oneOf/allOf, string
 // bounds, patterns and formats, number bounds, arrays and tuples, objects with required keys and
-// records, and local $refs (recursion cut at a depth).
-import fc from "fast-check"
+// records, and local $refs (recursion cut at a depth). Call loadFastCheck() first.
+import type { Arbitrary } from "fast-check"
 import { resolvePointer } from "../schema/refs.ts"
+import { fc } from "./_fast-check.ts"
 
 type Schema = Record<string, unknown>
 type Context = { root: unknown; depth: number }
 
 const MAX_DEPTH = 4
 
-export function validArguments(schema: unknown): fc.Arbitrary<unknown> {
+export function validArguments(schema: unknown): Arbitrary<unknown> {
   return arbitraryFor(schema, { root: schema, depth: 0 })
 }
 
 // --- internal ---
 
-function arbitraryFor(schema: unknown, context: Context): fc.Arbitrary<unknown> {
+function arbitraryFor(schema: unknown, context: Context): Arbitrary<unknown> {
   if (schema === true || schema === undefined) return fc.jsonValue({ maxDepth: 2 })
   if (schema === false || !isRecord(schema)) return fc.constant(null)
   const deeper = { ...context, depth: context.depth + 1 }
@@ -63,7 +64,7 @@ function arbitraryFor(schema: unknown, context: Context): fc.Arbitrary<unknown> 
   }
 }
 
-function stringArbitrary(schema: Schema): fc.Arbitrary<unknown> {
+function stringArbitrary(schema: Schema): Arbitrary<unknown> {
   const minLength = typeof schema["minLength"] === "number" ? schema["minLength"] : 0
   const maxLength = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Math.max(minLength, 20)
   if (typeof schema["pattern"] === "string") {
@@ -96,7 +97,7 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<unknown> {
   }
 }
 
-function arrayArbitrary(schema: Schema, context: Context): fc.Arbitrary<unknown> {
+function arrayArbitrary(schema: Schema, context: Context): Arbitrary<unknown> {
   const prefix = schema["prefixItems"]
   if (Array.isArray(prefix)) return fc.tuple(...prefix.map((item) => arbitraryFor(item, context)))
   const minLength = typeof schema["minItems"] === "number" ? schema["minItems"] : 0
@@ -104,7 +105,7 @@ function arrayArbitrary(schema: Schema, context: Context): fc.Arbitrary<unknown>
   return fc.array(arbitraryFor(schema["items"], context), { minLength, maxLength })
 }
 
-function objectArbitrary(schema: Schema, context: Context): fc.Arbitrary<unknown> {
+function objectArbitrary(schema: Schema, context: Context): Arbitrary<unknown> {
   const properties = isRecord(schema["properties"]) ? schema["properties"] : {}
   const required = Array.isArray(schema["required"]) ? (schema["required"] as string[]) : []
   const shape = Object.fromEntries(

@@ -92,7 +92,7 @@ export async function loadInstalled(
   const runs: SmokeRun[] = []
   for (const tool of tools) {
     step(`calling ${tool.name} once`)
-    const args = smokeArguments(tool.parameters)
+    const args = await smokeArguments(tool.parameters)
     const run = await smokeRun(project, tool.name, args, options)
     runs.push(run)
     const finding = smokeFinding(run, installed)

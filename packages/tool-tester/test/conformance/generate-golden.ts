@@ -37,7 +37,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { E2EResult } from "../../src/e2e/e2e-result.ts"
-import { resolveOpencode } from "../../src/e2e/opencode-binary.ts"
+import { resolveOpencode } from "../../src/engine/opencode-binary.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import { parseScript, type Script } from "../../src/e2e/script.ts"
 

@@ -1,14 +1,14 @@
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { findOpencode } from "../../src/e2e/opencode-binary.ts"
+import { findOpencode } from "../../src/engine/opencode-binary.ts"
 import {
   hasAvx2,
   isMusl,
   isNativeExecutable,
   opencodeBinaryIn,
   opencodePackageNames,
-} from "../../src/e2e/opencode-packages.ts"
+} from "../../src/engine/opencode-packages.ts"
 import { bunPackageNames } from "../../src/engine/find-bun.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 

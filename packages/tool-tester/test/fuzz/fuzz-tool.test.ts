@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest"
-import { fuzzTool, loadTools } from "../../src/index.ts"
+import { fuzzTool } from "../../src/fuzz/index.ts"
+import { loadTools } from "../../src/index.ts"
 import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
 
 async function project(source: string) {

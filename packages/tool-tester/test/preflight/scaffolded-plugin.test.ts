@@ -27,7 +27,9 @@ test("the plugin package create-tool scaffolds passes preflight in its own prepu
 
   const published = await run("npm", ["run", "prepublishOnly"], { cwd: root, env })
   expect(published.code, published.output).toBe(0)
-  expect(published.output).toContain("tsc -p tsconfig.build.json && npx -y @opencode-ai/tool-tester preflight")
+  expect(published.output).toContain(
+    "tsc -p tsconfig.build.json && npx -y -p @opencode-ai/tool-tester -p fast-check@^4.11.0 -p publint@^0.3.25 -p @arethetypeswrong/core@^0.18.5 tool-tester preflight",
+  )
   expect(published.output).toContain('entry   dist/index.js (exports["./server"].import)')
   expect(published.output).toContain("tools   weather")
   expect(published.output).toMatch(/call {4}weather \{"name":".*"\} completed/)
@@ -38,7 +40,8 @@ test("the plugin package create-tool scaffolds passes preflight in its own prepu
 
 /**
  * What `npm install` would give the package for its build and prepublishOnly: TypeScript, Node's
- * types, @opencode-ai/plugin's types (the workspace's drop-in) and tool-tester with its bin.
+ * types, @opencode-ai/plugin's types (the workspace's drop-in), tool-tester with its bin and what
+ * its preflight needs (devDependencies of the template).
  * Users of the published package get the real @opencode-ai/plugin: preflight installs it from npm.
  */
 function linkDevelopmentPackages(folder: string): void {
@@ -49,6 +52,12 @@ function linkDevelopmentPackages(folder: string): void {
     "@types/node": realpathSync(path.join(workspace, "node_modules/@types/node")),
     ".bin/tsc": realpathSync(path.join(workspace, "node_modules/typescript/bin/tsc")),
     ".bin/tool-tester": path.join(packageRoot, "bin.js"),
+    ...Object.fromEntries(
+      ["fast-check", "publint", "@arethetypeswrong/core"].map((name) => [
+        name,
+        realpathSync(path.join(packageRoot, "node_modules", name)),
+      ]),
+    ),
   }
   for (const [name, target] of Object.entries(links)) {
     const link = path.join(folder, "node_modules", name)

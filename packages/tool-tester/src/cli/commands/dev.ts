@@ -9,6 +9,7 @@ import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
+import { requireExtras } from "../extras.ts"
 
 const DEV_FLAGS = {
   ...PROJECT_FLAGS,
@@ -25,6 +26,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   const json = values.json === true
   const input = projectInput(values, {}, io)
   const port = portOf(values.port)
+  requireExtras("dev", { cwd: io.cwd, env: io.env })
   const engine = engineChoice({ engine: values.engine, env: io.env })
   const chosen = await chooseEngine({
     engine,

@@ -10,6 +10,7 @@ import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import { requireExtras } from "../extras.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
 
 const DEFAULT_RUNS = 200
@@ -44,6 +45,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
       `fuzz takes one tool name, not ${positionals.length}: the arguments are generated`,
     )
   }
+  requireExtras("fuzz", { cwd: io.cwd, env: io.env })
   const runs = wholeNumber("--runs", values.runs, 1) ?? DEFAULT_RUNS
   const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
   const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS

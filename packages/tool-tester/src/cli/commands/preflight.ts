@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import { terminalSafe } from "../../_terminal-safe.ts"
-import { testedOpencodeVersion } from "../../e2e/opencode-binary.ts"
+import { testedOpencodeVersion } from "../../engine/opencode-binary.ts"
 import { chooseEngine } from "../../engine/choose-engine.ts"
 import type { EngineReport } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
@@ -12,6 +12,7 @@ import { preflight } from "../../preflight/preflight.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_INTERRUPTED, exitForProblems, parseFlags, reportFailure } from "../_command.ts"
+import { requireExtras } from "../extras.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
@@ -45,6 +46,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
       data: { directory },
     })
   }
+  requireExtras("preflight", { cwd: io.cwd, env: io.env })
   const timeoutMs = positiveInteger(values.timeout) ?? DEFAULT_CALL_TIMEOUT_MS
   const chosen = await chooseEngine({
     engine: values.engine,
