@@ -62,6 +62,6 @@ for (const [index, variant] of variants.entries()) {
   const sample = times[index]!
   const ratio = median(sample) / baseline
   console.log(
-    `${variant.name.padEnd(40)} ${ms(median(sample), 1).padStart(9)}  p90 ${ms(quantile(sample, 0.9), 1).padStart(9)}  ${ratio.toFixed(2)}x`,
+    `${variant.name.padEnd(48)} ${ms(median(sample), 1).padStart(9)}  p90 ${ms(quantile(sample, 0.9), 1).padStart(9)}  ${ratio.toFixed(2)}x`,
   )
 }
