@@ -9,9 +9,9 @@ import { linkWorkspacePackages, printedToolIds, run, runCli, useTmpDir, workspac
 // path, as during development, and project tools with a permission rule on the shell template's ask.
 
 const toolTester = join(workspaceDirectory, "packages/tool-tester/bin.js")
-// The workspace's opencode for this platform, found as tool-tester finds it (its built public API).
+// The workspace's opencode for this platform, found as tool-tester finds it (its built e2e entry).
 const { findOpencode } = (await import(
-  pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/index.js")).href
+  pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/e2e/index.js")).href
 )) as { findOpencode(options: { path: boolean }): string | undefined }
 const opencodeBinary = findOpencode({ path: false }) ?? ""
 const hasOpencode = opencodeBinary !== ""
