@@ -4,12 +4,17 @@
 // entry did (it re-exported those three, and fuzz imported fast-check), from the same build, in the
 // same round.
 //
-// Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/import-main.ts [--rounds N]
+// Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/import-main.ts [--rounds N] [--before <dist/index.js of another build>]
+//
+// `--before` adds the main entry of another build (e.g. a checkout of the commit before a change,
+// built) as a row, and the ratios are then taken against it: "today" in issue 21's sense.
 //
 // Every import is a new Node process that times its own `await import(...)` (Node's start is not
-// counted); the two variants run interleaved, round after round, so load from other processes on
+// counted); the variants run interleaved, round after round, so load from other processes on
 // this shared machine hits them alike, after one uncounted round that warms the OS file cache.
-// Target: the main entry at most 0.5x the baseline.
+// Target: the main entry at most 0.5x the baseline. A third row, informational, imports zod alone
+// (the zod the main entry loads, through @opencode-ai/plugin's `tool.schema`): the floor of any
+// entry that converts a tool's zod arguments, and that a tool file loads anyway.
 
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -18,8 +23,15 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import { median, ms, quantile } from "./_stats.ts"
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "20" } } })
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "20" }, before: { type: "string" } },
+})
 const rounds = Number(values.rounds)
+const before = values.before === undefined ? undefined : path.resolve(values.before)
+if (before !== undefined && !existsSync(before)) {
+  console.error(`--before: ${before} does not exist`)
+  process.exit(2)
+}
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const entry = (file: string) => pathToFileURL(path.join(packageRoot, "dist", file)).href
 if (!existsSync(path.join(packageRoot, "dist", "fuzz", "index.js"))) {
@@ -39,6 +51,13 @@ const variants = [
       import.meta.resolve("fast-check"),
     ],
   },
+  ...(before === undefined
+    ? []
+    : [{ name: "before: the other build's main entry", urls: [pathToFileURL(before).href] }]),
+  {
+    name: "zod alone (informational: the floor)",
+    urls: [import.meta.resolve("zod")],
+  },
 ]
 
 function importTime(urls: string[]): number {
@@ -56,8 +75,10 @@ for (let round = 0; round < rounds; round++) {
   for (const [index, variant] of variants.entries()) times[index]!.push(importTime(variant.urls))
 }
 
-const baseline = median(times[1]!)
+const baselineIndex = before === undefined ? 1 : 2
+const baseline = median(times[baselineIndex]!)
 console.log(`cold import, ${rounds} rounds (median, p90), Node ${process.version}`)
+console.log(`ratios against: ${variants[baselineIndex]!.name}`)
 for (const [index, variant] of variants.entries()) {
   const sample = times[index]!
   const ratio = median(sample) / baseline

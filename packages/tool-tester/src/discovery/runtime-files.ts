@@ -1,5 +1,5 @@
 // The files that prepared modules and the loader need at run time, found next to this module in the
-// build (from source, this package's tests take them from the build too). The CLI's worker bundle
+// build (from source, this package's tests take them from the build too). Every bundle of the build
 // keeps this module apart, so these paths stay right.
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
@@ -29,7 +29,7 @@ export const IMPORT_META_HELPER = new URL(
   import.meta.url,
 ).href
 
-/** The engines' entries: the same task server (engine/serve.ts), bundled for each runtime by the build (scripts/bundle-engine.mjs). */
+/** The engines' entries: the same task server (engine/serve.ts), bundled for each runtime by the build (scripts/bundle.mjs). */
 export const BUN_ENGINE_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/bun-serve.js" : "../engine/bun-serve.js", import.meta.url),
 )

@@ -1,6 +1,6 @@
 // An engine's process: the one task server, for both engines. Bun runs it as the bun engine
 // (`BUN_BE_BUN=1 opencode bun-serve.js`, or `bun bun-serve.js`), Node as the node engine
-// (`node node-serve.js`); the build bundles it once for each (scripts/bundle-engine.mjs). It loads
+// (`node node-serve.js`); the build bundles it once for each (scripts/bundle.mjs). It loads
 // one project, as opencode does, and runs the whole pipeline here, where the tools' zod objects
 // live: either the CLI's one task, or the library's calls for as long as the Node side keeps the
 // project. Tool output goes to this process's own stdout and stderr; messages go over the IPC

@@ -21,17 +21,18 @@ const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest
 const located = path.join(root, "src", "discovery", "runtime-files.ts")
 const prepared = path.join(root, "src", "discovery", "prepare-module.ts")
 
-/** The located module stays a file of its own, imported from where the bundle lands. */
-const keepLocatedModuleApart = (fromBundle) => ({
+/**
+ * The located module stays a file of its own (it finds files next to itself), reached through the
+ * package's `#runtime-files` import, which resolves the same from every folder of the build.
+ */
+const keepLocatedModuleApart = {
   name: "keep-located-module-apart",
   setup(context) {
     context.onResolve({ filter: /^\./ }, (args) =>
-      path.resolve(args.resolveDir, args.path) === located
-        ? { path: `${fromBundle}/discovery/runtime-files.js`, external: true }
-        : undefined,
+      path.resolve(args.resolveDir, args.path) === located ? { path: "#runtime-files", external: true } : undefined,
     )
   },
-})
+}
 
 /**
  * Bun imports tool files natively: Node's module preparation (esbuild, the lexer) stays out of its
@@ -65,6 +66,7 @@ export const NODE_ENGINE_ENTRY = fileURLToPath(new URL("./node-serve.js", import
 // Chunks carry a content hash in their names: the ones of an earlier build would stay beside the
 // new ones (and be packed), so they go first.
 for (const [folder, pattern] of [
+  [path.join(root, "dist"), /^chunk-[A-Z0-9]{8}\.js$/],
   [path.join(root, "dist", "cli"), /-[A-Z0-9]{8}\.js(\.map)?$/],
   [path.join(root, "dist", "engine"), /^(bun|node)-serve(-.*)?\.js$/],
 ]) {
@@ -89,7 +91,27 @@ await build({
   splitting: true,
   chunkNames: "[name]-[hash]",
   target: "node20.19",
-  plugins: [keepLocatedModuleApart("..")],
+  plugins: [keepLocatedModuleApart],
+})
+
+// The public entries, over the files tsc wrote for them (their .d.ts stay): a test that imports the
+// main entry reads a few files instead of ~70 modules (about half its import time on Node 20;
+// bench/import-main.ts). One build with shared chunks, so that the entries share one copy of each
+// module (one ToolTesterError class).
+await build({
+  ...common,
+  entryPoints: Object.fromEntries(
+    ["index", "vitest/index", "e2e/index", "fuzz/index", "lint/index"].map((entry) => [
+      entry,
+      path.join(root, "src", `${entry}.ts`),
+    ]),
+  ),
+  outdir: path.join(root, "dist"),
+  allowOverwrite: true,
+  splitting: true,
+  chunkNames: "chunk-[hash]",
+  target: "node20.19",
+  plugins: [keepLocatedModuleApart],
 })
 
 const serve = path.join(root, "src", "engine", "serve.ts")
@@ -102,7 +124,7 @@ await build({
   splitting: true,
   chunkNames: "node-serve-[name]-[hash]",
   target: "node20.19",
-  plugins: [keepLocatedModuleApart("..")],
+  plugins: [keepLocatedModuleApart],
 })
 
 await build({
@@ -115,5 +137,7 @@ await build({
   plugins: [leaveNodeLoaderOut],
 })
 
-// tsc's source map describes the file the CLI's bundle replaced.
-rmSync(path.join(root, "dist", "cli", "main.js.map"), { force: true })
+// tsc's source maps describe the files the bundles replaced.
+for (const replaced of ["cli/main", "index", "vitest/index", "e2e/index", "fuzz/index", "lint/index"]) {
+  rmSync(path.join(root, "dist", `${replaced}.js.map`), { force: true })
+}
