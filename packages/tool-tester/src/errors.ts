@@ -9,6 +9,8 @@ export type ToolTesterErrorCode =
   | "IMPORT_FAILED"
   /** A plugin module was rejected or its plugin function threw during init. */
   | "PLUGIN_LOAD_FAILED"
+  /** A plugin function awaits, during init, a client call opencode never answers there: opencode would hang. */
+  | "PLUGIN_INIT_HANGS"
   /** No tool with that name is offered (after opencode's case repair). */
   | "TOOL_NOT_FOUND"
   /** zod cannot express an argument in JSON Schema (z.date(), z.bigint()): opencode's whole tool list breaks. */
@@ -49,6 +51,10 @@ export type ToolTesterErrorCode =
   | "PORT_IN_USE"
   /** A CLI command needs a package that is not installed with tool-tester (fuzz, preflight, dev): the message names the command that installs it. */
   | "EXTRA_NOT_INSTALLED"
+  /** A plugin called input.client and no opencode server could answer (no opencode binary, or it failed to start). */
+  | "CLIENT_UNAVAILABLE"
+  /** A plugin called an input.client method the client stub a test passed does not have. */
+  | "CLIENT_METHOD_MISSING"
 
 export class ToolTesterError extends Error {
   readonly code: ToolTesterErrorCode

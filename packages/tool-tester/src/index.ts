@@ -10,6 +10,7 @@ export type { ExternalDirectoryCheck, ExternalDirectoryRequest } from "./externa
 export { checkExternalDirectory } from "./external-directory.ts"
 export type { ListedTool, ListOptions } from "./list-tools.ts"
 export { getToolSchemas, listTools } from "./list-tools.ts"
+export type { ClientStub } from "./types.ts"
 export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProject } from "./load-tools.ts"
 export { loadTools } from "./load-tools.ts"
 export type { ModelSelection } from "./pipeline/builtins.ts"

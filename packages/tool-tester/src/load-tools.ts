@@ -4,6 +4,8 @@ import path from "node:path"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import { configDirectories } from "./discovery/config-dirs.ts"
 import { createImporter } from "./discovery/import-module.ts"
+import { clientSource } from "./client/client-source.ts"
+import { attachProjectClient, type ClientSource, createProjectClient } from "./client/project-client.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
 import { pluginSpecs } from "./discovery/plugin-order.ts"
@@ -46,7 +48,10 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
 }
 
 /** {@link loadTools} in this process, with the engine this process is. */
-export async function loadProjectHere(options: LoadToolsOptions = {}): Promise<ToolProject> {
+export async function loadProjectHere(
+  options: LoadToolsOptions = {},
+  internal: { clientSource?: ClientSource } = {},
+): Promise<ToolProject> {
   const directory = projectDirectory(options)
   const worktree = findWorktree(directory)
   const env = options.env ?? process.env
@@ -119,7 +124,12 @@ export async function loadProjectHere(options: LoadToolsOptions = {}): Promise<T
     }
   }
 
-  const input = createPluginInput({ directory, worktree })
+  const client = createProjectClient({
+    directory,
+    source: internal.clientSource ?? clientSource(options, directory, env),
+  })
+  attachProjectClient(project, client)
+  const input = createPluginInput({ directory, worktree, client })
   for (const spec of pluginSpecs(sources, directories, options.plugins ?? [], directory)) {
     const entry = resolvePluginEntry(spec, directory)
     if (!entry.success) {
@@ -136,6 +146,7 @@ export async function loadProjectHere(options: LoadToolsOptions = {}): Promise<T
       namespace: imported.value,
       fromPath: isPathSpec(spec.spec) || spec.origin.endsWith("folder"),
       input,
+      client,
       pluginOptions: spec.options,
     })
     for (const error of initialized.errors) project.diagnostics.push(diagnosticOf(error, entry.value))

@@ -1,3 +1,4 @@
+import { projectClientOf } from "./client/project-client.ts"
 import { remoteEngineOf } from "./engine/remote-project.ts"
 import { executeCall } from "./pipeline/execute-call.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
@@ -33,4 +34,5 @@ export function callTool(project: ToolProject, call: RawToolCall, options: RunOp
  */
 export function closeProject(project: ToolProject): void {
   remoteEngineOf(project)?.close()
+  projectClientOf(project)?.stop()
 }

@@ -33,7 +33,19 @@ export type LoadToolsOptions = {
   engine?: EngineChoice
   /** The bun engine's binary (an opencode or bun executable). Default: TOOL_TESTER_ENGINE_BINARY, else found. */
   engineBinary?: string
+  /**
+   * What plugins get as `input.client`. Default: the client of a real opencode server for the
+   * project, started from the project's opencode binary when a plugin first calls it. Pass a stub
+   * for fast unit tests: a partial client (`{ app: { log: async () => ({ data: true }) } }`); a
+   * method it lacks rejects with CLIENT_METHOD_MISSING naming the method. See docs/fidelity.md.
+   */
+  client?: ClientStub
+  /** Told each line the opencode server behind `input.client` prints (the CLI's --verbose). */
+  onServerLog?: (line: string) => void
 }
+
+/** A partial `input.client` for tests: namespaces (`app`, `session`, ...) holding the methods a plugin calls. */
+export type ClientStub = { [namespace: string]: unknown }
 
 /** A custom tool opencode would register: from a tool file or a plugin's `tool` hook. */
 export type LoadedTool = {

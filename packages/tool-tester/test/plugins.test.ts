@@ -181,60 +181,6 @@ export const ReadsClient = async (input) => {
     expect((await runTool(loaded, "client_kept", {})).output).toBe("function function _client")
   })
 
-  test("a client call from a tool rejects with a message pointing to e2e", async () => {
-    const loaded = await project({
-      ".opencode/plugins/client.ts": `export const CallsClient = async ({ client }) => ({ tool: { agents: { description: "", args: {}, execute: async () => JSON.stringify(await client.app.agents()) } } })
-`,
-    })
-    expect(await runTool(loaded, "agents", {})).toMatchObject({
-      status: "error",
-      output:
-        "input.client.app.agents() needs an opencode server, and tool-tester list/run has none: test code that calls the client with tool-tester e2e, where the real opencode provides the real client",
-    })
-  })
-
-  test("awaiting input.client during init is reported as the hang it causes in opencode", async () => {
-    const loaded = await project({
-      ".opencode/plugins/client.ts": `export const UsesClient = async (input) => { await input.client.app.agents(); return {} }\n`,
-      ".opencode/plugins/caught.ts": `export const CatchesClient = async ({ client }) => { try { await client.app.log({ body: {} }) } catch {} return {} }\n`,
-      ".opencode/plugins/chained.ts": `export const ChainsClient = async ({ client }) => { await client.tui.showToast({}).catch(() => {}); return {} }\n`,
-      ".opencode/plugins/all.ts": `export const AwaitsAll = async ({ client }) => { await Promise.allSettled([client.session.list(), client.project.current().then((p) => p)]); return {} }\n`,
-    })
-    expect(loaded.plugins).toEqual([])
-    expect(loaded.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(Array(4).fill("PLUGIN_LOAD_FAILED"))
-    expect(loaded.diagnostics.map((diagnostic) => diagnostic.message).sort()).toEqual([
-      expect.stringContaining("plugin function AwaitsAll awaits input.client.session.list() during init"),
-      expect.stringContaining(
-        "plugin function CatchesClient awaits input.client.app.log() during init: opencode 1.18.34 would hang there",
-      ),
-      expect.stringContaining("plugin function ChainsClient awaits input.client.tui.showToast() during init"),
-      expect.stringContaining("plugin function UsesClient awaits input.client.app.agents() during init"),
-    ])
-  })
-
-  test("a client call during init that is not awaited does not stop the plugin", async () => {
-    const loaded = await project({
-      ".opencode/plugins/log.ts": `export const Logs = async ({ client }) => {
-  client.app.log({ body: { service: "x", level: "info", message: "loaded" } }).catch(() => {})
-  client.app.log({ body: {} })
-  client.app.agents().then((agents) => agents.length)
-  return { tool: { logged: { description: "", args: {}, execute: async () => "ok" } } }
-}
-`,
-    })
-    expect(loaded.diagnostics).toEqual([])
-    expect((await runTool(loaded, "logged", {})).output).toBe("ok")
-  })
-
-  test("using input.$ in a tool fails with a message that says so", async () => {
-    const loaded = await project({
-      ".opencode/plugins/shell.ts": `export const UsesShell = async (input) => ({ tool: { sh: { description: "", args: {}, execute: async () => input.$\`echo hi\`.text() } } })\n`,
-    })
-    expect((await runTool(loaded, "sh", {})).output).toBe(
-      "input.$ (Bun's shell) exists only inside opencode; tool-tester cannot provide it: test this part with tool-tester e2e",
-    )
-  })
-
   test("a throwing event hook does not fail the call; its error is reported with the call", async () => {
     const loaded = await project({
       ".opencode/plugins/events.ts": `export const Seen = async () => {

@@ -26,6 +26,7 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
       return EXIT_ARGS_INVALID
     case "IMPORT_FAILED":
     case "PLUGIN_LOAD_FAILED":
+    case "PLUGIN_INIT_HANGS":
     case "SCHEMA_UNREPRESENTABLE":
     case "CONFIG_INVALID":
       return EXIT_LOAD_FAILED

@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url"
 import { ToolTesterError } from "../errors.ts"
-import { isClientCallError, watchPluginInit } from "./plugin-input.ts"
+import type { ProjectClient } from "../client/project-client.ts"
 
 /** The hooks tool-tester applies: `tool` adds tools, the three others change definitions and calls. */
 export type PluginHooks = {
@@ -31,22 +31,31 @@ export async function initializePluginModule(options: {
   namespace: Record<string, unknown>
   fromPath: boolean
   input: Record<string, unknown>
+  client: ProjectClient
   pluginOptions: Record<string, unknown> | undefined
 }): Promise<{ plugins: InitializedPlugin[]; errors: ToolTesterError[] }> {
   const { file, namespace } = options
-  const failure = (message: string, cause?: unknown) =>
-    new ToolTesterError("PLUGIN_LOAD_FAILED", `${file}: ${message}`, { data: { file }, cause })
+  const failure = (called: { error: string; cause: unknown; code?: "PLUGIN_INIT_HANGS" }) =>
+    new ToolTesterError(called.code ?? "PLUGIN_LOAD_FAILED", `${file}: ${called.error}`, {
+      data: { file },
+      cause: called.cause,
+    })
   const fallback = namespace["default"]
   if (isV1Module(fallback)) {
     if (options.fromPath && typeof fallback.id !== "string") {
       return {
         plugins: [],
-        errors: [failure(`opencode rejects it: "Path plugin ${pathToFileURL(file).href} must export id"; add an id`)],
+        errors: [
+          failure({
+            error: `opencode rejects it: "Path plugin ${pathToFileURL(file).href} must export id"; add an id`,
+            cause: undefined,
+          }),
+        ],
       }
     }
     if (typeof fallback.server !== "function") return { plugins: [], errors: [] }
     const called = await callPlugin("default", fallback.server, options)
-    if ("error" in called) return { plugins: [], errors: [failure(called.error, called.cause)] }
+    if ("error" in called) return { plugins: [], errors: [failure(called)] }
     return { plugins: [called.plugin], errors: [] }
   }
   const functions: Array<{ exportName: string; plugin: Function }> = []
@@ -57,9 +66,10 @@ export async function initializePluginModule(options: {
       return {
         plugins: [],
         errors: [
-          failure(
-            `opencode rejects the whole module: "Plugin export is not a function" (export ${exportName}); export only plugin functions from a plugin entry`,
-          ),
+          failure({
+            error: `opencode rejects the whole module: "Plugin export is not a function" (export ${exportName}); export only plugin functions from a plugin entry`,
+            cause: undefined,
+          }),
         ],
       }
     }
@@ -70,7 +80,7 @@ export async function initializePluginModule(options: {
   const plugins: InitializedPlugin[] = []
   for (const { exportName, plugin } of functions) {
     const called = await callPlugin(exportName, plugin, options)
-    if ("error" in called) return { plugins, errors: [failure(called.error, called.cause)] }
+    if ("error" in called) return { plugins, errors: [failure(called)] }
     plugins.push(called.plugin)
   }
   return { plugins, errors: [] }
@@ -93,14 +103,18 @@ function serverOf(value: unknown): Function | undefined {
 async function callPlugin(
   exportName: string,
   plugin: Function,
-  options: { input: Record<string, unknown>; pluginOptions: Record<string, unknown> | undefined },
-): Promise<{ plugin: InitializedPlugin } | { error: string; cause: unknown }> {
-  const called = await watchPluginInit(options.input, async () => plugin(options.input, options.pluginOptions))
-  const awaitedClient =
-    called.awaitedClientCall ?? ("error" in called && isClientCallError(called.error) ? "input.client" : undefined)
-  if (awaitedClient !== undefined) {
+  options: {
+    input: Record<string, unknown>
+    client: ProjectClient
+    pluginOptions: Record<string, unknown> | undefined
+  },
+): Promise<{ plugin: InitializedPlugin } | { error: string; cause: unknown; code?: "PLUGIN_INIT_HANGS" }> {
+  const called = await options.client.watchInit(async () => plugin(options.input, options.pluginOptions))
+  const hungOn = options.client.hungOn
+  if (hungOn !== undefined) {
     return {
-      error: `plugin function ${exportName} awaits ${awaitedClient} during init: opencode 1.18.34 would hang there (the call never resolves and the whole run stops): call the client inside a tool's execute or a hook, or without awaiting it during init`,
+      code: "PLUGIN_INIT_HANGS",
+      error: `plugin function ${exportName} awaits ${hungOn} during init: opencode 1.18.34 never answers that call before every plugin has initialised, so the whole run would hang there: make the call inside a tool's execute or a hook, or do not await it during init`,
       cause: "error" in called ? called.error : undefined,
     }
   }

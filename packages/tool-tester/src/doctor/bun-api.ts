@@ -17,7 +17,7 @@ export function bunApiFindings(project: ToolProject, options: { inBun?: boolean 
   if (options.inBun ?? project.engine.name === "bun") return []
   // Plugin entries that failed to import are only in the diagnostics, and Bun's API is a likely reason.
   const failed = project.diagnostics.filter(
-    (item) => item.code === "IMPORT_FAILED" || item.code === "PLUGIN_LOAD_FAILED",
+    (item) => item.code === "IMPORT_FAILED" || item.code === "PLUGIN_LOAD_FAILED" || item.code === "PLUGIN_INIT_HANGS",
   )
   const files = new Set([
     ...project.files.map((entry) => entry.file),

@@ -21,6 +21,8 @@ export type FindingCode =
   | "IMPORT_FAILED"
   /** A plugin is rejected or throws while starting: its tools are missing. */
   | "PLUGIN_LOAD_FAILED"
+  /** A plugin function awaits, during init, a client call opencode never answers there: opencode hangs. */
+  | "PLUGIN_INIT_HANGS"
   /** An export looks like a tool but lacks description, args or execute: opencode skips it silently. */
   | "IGNORED_EXPORT"
   /** A tool file that exports no tool at all. */

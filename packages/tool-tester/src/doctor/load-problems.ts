@@ -54,6 +54,8 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
     }
     case "PLUGIN_LOAD_FAILED":
       return { code: "PLUGIN_LOAD_FAILED", severity: "error", file, message: `${message}; its tools will be missing` }
+    case "PLUGIN_INIT_HANGS":
+      return { code: "PLUGIN_INIT_HANGS", severity: "error", file, message }
     case "IGNORED_EXPORT":
     case "NO_TOOLS":
       return { code: diagnostic.code, severity: "warning", file, message }

@@ -55,7 +55,10 @@ export type Reached = { name: string; id: string }
 export type RemoteRunOptions = Omit<RunOptions, "signal">
 
 /** The project's loading options as they cross (the engine itself is already chosen). */
-export type RemoteLoadOptions = Omit<LoadToolsOptions, "engine" | "engineBinary">
+export type RemoteLoadOptions = Omit<LoadToolsOptions, "engine" | "engineBinary" | "client" | "onServerLog"> & {
+  /** The library was given a client stub: the engine's plugins call it through `client` messages. */
+  relayClient?: boolean
+}
 
 /** A library call: the project stays loaded in the engine between calls. */
 export type EngineCall =
@@ -74,6 +77,9 @@ export type ToEngine =
   | ({ type: "call"; id: number } & EngineCall)
   /** Fires the abort signal of a running `run` or `call`. */
   | { type: "abort"; id: number }
+  /** The answer of the library's client stub to a `client` message. */
+  | { type: "client-reply"; id: number; value: string }
+  | { type: "client-reply"; id: number; error: CrossingError }
 
 export type FromEngine =
   /** Sent once at start-up: which runtime this is. */
@@ -88,5 +94,7 @@ export type FromEngine =
   | { type: "failed"; error: CrossingError }
   | { type: "reply"; id: number; value: string }
   | { type: "reply"; id: number; error: CrossingError }
+  /** A plugin called `input.client`, which is the library's stub: the Node side answers with `client-reply`. */
+  | { type: "client"; id: number; method: string; args: string }
   /** An error escaped the tool (a throw in a timer, a rejection nobody handles): the process ends next. */
   | { type: "crash"; message: string }

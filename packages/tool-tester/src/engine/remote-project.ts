@@ -5,9 +5,11 @@
 // an error escaping into a timer, a busy loop past its timeout) fails its call; the next call
 // starts a new engine and loads the project again.
 import { realpathSync } from "node:fs"
+import { safeStringify } from "../_json-safe.ts"
+import { callStub } from "../client/project-client.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { RawToolCall } from "../pipeline/repair-call.ts"
-import type { ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
+import type { ClientStub, ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import type { EngineExit } from "./engine-connection.ts"
 import { EngineConnection } from "./engine-connection.ts"
@@ -28,7 +30,7 @@ type Outcome =
 /** Loads a project in a new engine process; the returned snapshot carries the engine along. */
 export async function openRemoteProject(
   selection: EngineSelection,
-  options: RemoteLoadOptions & { directory: string },
+  options: RemoteLoadOptions & { directory: string; client?: ClientStub },
 ): Promise<ToolProject> {
   const engine = new RemoteEngine(selection, options)
   const snapshot = await engine.load()
@@ -69,15 +71,22 @@ export function remoteEngineOf(project: ToolProject): RemoteEngine | undefined {
 export class RemoteEngine {
   readonly #selection: EngineSelection
   readonly #options: RemoteLoadOptions & { directory: string }
+  readonly #stub: ClientStub | undefined
   #connection: EngineConnection | undefined
   #loaded: Promise<ToolProject> | undefined
   readonly #pending = new Map<number, (outcome: Outcome) => void>()
   #nextId = 1
   #closed = false
 
-  constructor(selection: EngineSelection, options: RemoteLoadOptions & { directory: string }) {
+  constructor(
+    selection: EngineSelection,
+    options: RemoteLoadOptions & { directory: string; client?: ClientStub; onServerLog?: (line: string) => void },
+  ) {
     this.#selection = selection
-    this.#options = options
+    // A stub (functions) stays here and answers the engine's `client` messages; the rest crosses.
+    const { client, onServerLog: _log, ...crossing } = options
+    this.#stub = client
+    this.#options = client === undefined ? crossing : { ...crossing, relayClient: true }
   }
 
   /** Starts the engine (again, after a tool ended it) and loads the project there. */
@@ -184,6 +193,19 @@ export class RemoteEngine {
     })
   }
 
+  /** A plugin in the engine called `input.client`: the stub answers, here where it lives. */
+  async #answerClient(connection: EngineConnection, message: { id: number; method: string; args: string }) {
+    try {
+      const value = await callStub(this.#stub ?? {}, message.method, JSON.parse(message.args) as unknown[])
+      connection.send({ type: "client-reply", id: message.id, value: safeStringify(value) })
+    } catch (error) {
+      const crossing: CrossingError = ToolTesterError.isInstance(error)
+        ? { code: error.code, message: error.message }
+        : { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) }
+      connection.send({ type: "client-reply", id: message.id, error: crossing })
+    }
+  }
+
   /** The engine is gone (or going): its pending calls fail, and the next call starts a new one. */
   #ended(connection: EngineConnection, outcome: Outcome): void {
     if (this.#connection !== connection) return
@@ -203,6 +225,7 @@ export class RemoteEngine {
       new EngineConnection(this.#selection, { cwd: this.#options.directory, console: "inherit" })
     this.#connection = connection
     connection.onMessage((message) => {
+      if (message.type === "client") void this.#answerClient(connection, message)
       if (message.type !== "reply") return
       this.#settle(
         message.id,

@@ -17,6 +17,7 @@ import { callTool, runTool } from "../run-tool.ts"
 import { listTask } from "../tasks/list-task.ts"
 import { runTask } from "../tasks/run-task.ts"
 import { schemaTask } from "../tasks/schema-task.ts"
+import type { ClientSource } from "../client/project-client.ts"
 import type { PerformTask } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { engineHere } from "./here.ts"
@@ -73,8 +74,26 @@ function abort(id: number): void {
 process.on("message", (message: ToEngine) => {
   if (message.type === "task") void serveTask(message.cwd, message.task)
   else if (message.type === "call") void serveCall(message.id, message)
+  else if (message.type === "client-reply") clientReplies.get(message.id)?.(message)
   else abort(message.id)
 })
+
+/** Calls of the plugins' client that the library's stub answers, on the Node side. */
+const clientReplies = new Map<number, (reply: Extract<ToEngine, { type: "client-reply" }>) => void>()
+let nextClientCall = 1
+const relayClient: ClientSource = {
+  kind: "relay",
+  call: (method, args) =>
+    new Promise((resolve, reject) => {
+      const id = nextClientCall++
+      clientReplies.set(id, (reply) => {
+        clientReplies.delete(id)
+        if ("error" in reply) reject(new ToolTesterError(reply.error.code as never, reply.error.message))
+        else resolve(reply.value === undefined ? undefined : JSON.parse(reply.value))
+      })
+      send({ type: "client", id, method, args: safeStringify(args) })
+    }),
+}
 
 async function serveTask(cwd: string, task: Task): Promise<void> {
   process.chdir(cwd)
@@ -111,7 +130,7 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
 async function perform(id: number, call: EngineCall): Promise<unknown> {
   if (call.method === "load") {
     if (call.params.directory !== undefined) process.chdir(call.params.directory)
-    project = loadProjectHere(call.params)
+    project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
     return projectSnapshot(await project)
   }
   if (!project) throw new Error("the engine got a call before the project was loaded")

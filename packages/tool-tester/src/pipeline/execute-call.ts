@@ -1,5 +1,6 @@
 import path from "node:path"
 import { restoreBuiltins } from "../_pristine.ts"
+import { projectClientOf } from "../client/project-client.ts"
 import type { PermissionRule } from "../config/permission.ts"
 import { hasTaskTool } from "../config/permission.ts"
 import { liveDefinition } from "../engine/live.ts"
@@ -156,7 +157,7 @@ async function runTool(
     if (!validated.success) return record.fail("ARGS_INVALID", validated.message)
     result.args = validated.value
   }
-  const executed = await execute(tool, record, context)
+  const executed = await execute(project, tool, record, context)
   if (!executed.success) return executed.failed
   // Tools share the engine's built-ins with opencode: put back what this one replaced before the
   // pipeline goes on with them, and fail the call, since in opencode it would break opencode.
@@ -180,6 +181,7 @@ async function runTool(
 
 /** Calls execute with opencode's context, within the timeout and the caller's abort signal. */
 async function execute(
+  project: ToolProject,
   tool: LoadedTool,
   record: CallRecord,
   { setting, session, options }: RunContext,
@@ -199,6 +201,20 @@ async function execute(
     asks: record.result.asks,
     metadataCalls: record.result.metadataCalls,
   })
+  // While execute runs, the plugin client can ask the server about this call's session.
+  const started = Date.now()
+  const forget = projectClientOf(project)?.sessions.register({
+    sessionID: session.sessionID,
+    messageID: session.messageID,
+    callID: session.callID,
+    tool: tool.id,
+    agent: session.agent,
+    model: { providerID: session.model.providerID, modelID: session.model.modelID },
+    prompt: options.prompt ?? "tool-tester",
+    directory: setting.directory,
+    worktree: setting.worktree,
+    state: () => ({ status: "running", input: record.result.args, time: { start: started } }),
+  })
   try {
     const value = await withTimeout(
       Promise.resolve().then(() => callExecute(tool, record.result.args, context)),
@@ -212,6 +228,7 @@ async function execute(
     const text = thrownText(error)
     return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
   } finally {
+    forget?.()
     options.signal?.removeEventListener("abort", abortFromCaller)
   }
 }

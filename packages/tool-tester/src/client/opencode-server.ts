@@ -1,0 +1,174 @@
+// A real opencode server for a project, started from the user's own opencode binary, as the server
+// behind a plugin's `input.client` (docs/opencode-contract.md#server). `opencode serve` on
+// 127.0.0.1 with a port the system picks, in the project's folder with the project's config, a
+// random password (opencode's own basic auth), and its providers pointed at nothing: a model call
+// (`session.prompt`) fails at once on a refused connection instead of leaving the machine.
+import type { ChildProcess } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { ToolTesterError } from "../errors.ts"
+import { endProcessTree } from "../engine/process-tree.ts"
+
+/** A started server: its URL, the basic-auth header its requests need, its log, and how to end it. */
+export type RunningServer = {
+  url: string
+  authorization: string
+  /** What the server printed (stdout and stderr), the last 64 KB. */
+  log(): string
+  stop(): void
+}
+
+export type StartServerOptions = {
+  binary: string
+  directory: string
+  env: Record<string, string | undefined>
+  /** How long the server may take to say where it listens (default 120 s: a loaded machine is slow). */
+  timeoutMs?: number
+  /** Told each line the server prints (`--verbose`). */
+  onLog?: ((line: string) => void) | undefined
+}
+
+/** The provider every model of the server resolves to: a port on 127.0.0.1 that refuses connections. */
+export const NO_MODEL_PROVIDER = "tool-tester"
+
+/** The config the server runs with on top of the project's own (OPENCODE_CONFIG_CONTENT wins over it). */
+export function serverConfig(): Record<string, unknown> {
+  const model = `${NO_MODEL_PROVIDER}/none`
+  return {
+    enabled_providers: [NO_MODEL_PROVIDER],
+    provider: {
+      [NO_MODEL_PROVIDER]: {
+        name: "tool-tester (no model)",
+        npm: "@ai-sdk/openai-compatible",
+        // Port 9 (discard) is not served on 127.0.0.1: the connection is refused at once.
+        options: { baseURL: "http://127.0.0.1:9/v1", apiKey: "none" },
+        models: { none: { name: "none" } },
+      },
+    },
+    model,
+    small_model: model,
+    share: "disabled",
+    autoupdate: false,
+  }
+}
+
+export async function startOpencodeServer(options: StartServerOptions): Promise<RunningServer> {
+  const { spawn } = await import("node:child_process")
+  const password = randomBytes(18).toString("base64url")
+  // Its sessions and state go to a folder of its own, removed with it: tool-tester's sessions never
+  // show up in the user's opencode history. Config, auth and the plugin cache stay the user's.
+  const data = mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-"))
+  const env: Record<string, string> = {}
+  for (const [key, value] of Object.entries(options.env)) {
+    // The engine's own Bun switch would make the binary act as Bun instead of opencode.
+    if (value !== undefined && key !== "BUN_BE_BUN") env[key] = value
+  }
+  Object.assign(env, {
+    // opencode takes the project folder from PWD (docs/opencode-contract.md#driving-the-binary).
+    PWD: options.directory,
+    XDG_DATA_HOME: path.join(data, "data"),
+    XDG_STATE_HOME: path.join(data, "state"),
+    OPENCODE_SERVER_USERNAME: "opencode",
+    OPENCODE_SERVER_PASSWORD: password,
+    OPENCODE_CONFIG_CONTENT: JSON.stringify(serverConfig()),
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_EMBEDDED_WEB_UI: "1",
+  })
+  let child: ChildProcess
+  try {
+    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0"], {
+      cwd: options.directory,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    })
+  } catch (error) {
+    rmSync(data, { recursive: true, force: true })
+    throw unavailable(`${options.binary} could not be started: ${(error as Error).message}`)
+  }
+  let output = ""
+  const record = (chunk: Buffer) => {
+    const text = chunk.toString("utf8")
+    output = (output + text).slice(-65_536)
+    for (const line of text.split("\n")) if (line.trim() !== "") options.onLog?.(line)
+  }
+  child.stdout?.on("data", record)
+  child.stderr?.on("data", record)
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) endProcessTree(child.pid)
+    stopAtExit.delete(stop)
+    rmSync(data, { recursive: true, force: true, maxRetries: 3 })
+  }
+  stopAtExit.add(stop)
+  ensureExitHook()
+  const url = await new Promise<string>((resolve, reject) => {
+    const fail = (message: string) => {
+      clearTimeout(timer)
+      stop()
+      reject(unavailable(message))
+    }
+    const timer = setTimeout(
+      () =>
+        fail(
+          `opencode serve said nowhere that it listens within ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s${lastWords(output)}`,
+        ),
+      options.timeoutMs ?? 120_000,
+    )
+    const look = () => {
+      const found = /opencode server listening on (https?:\/\/\S+)/.exec(output)
+      if (!found?.[1]) return
+      clearTimeout(timer)
+      child.stdout?.off("data", look)
+      resolve(found[1].replace(/\/$/, ""))
+    }
+    child.stdout?.on("data", look)
+    child.once("error", (error) => fail(`${options.binary} could not be started: ${error.message}`))
+    child.once("exit", (code, signal) =>
+      fail(`opencode serve ended before it listened (${signal ?? `exit ${code}`})${lastWords(output)}`),
+    )
+  })
+  // After the start, an exit is no longer a start failure: calls then fail on the refused connection.
+  child.removeAllListeners("exit")
+  child.removeAllListeners("error")
+  child.on("error", () => {})
+  const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
+  return { url, authorization, log: () => output, stop }
+}
+
+// --- internal ---
+
+const stopAtExit = new Set<() => void>()
+let hooked = false
+
+/** A server never outlives the process that started it, however that process ends on its own. */
+function ensureExitHook(): void {
+  if (hooked) return
+  hooked = true
+  process.on("exit", () => {
+    for (const stop of [...stopAtExit]) stop()
+  })
+}
+
+function unavailable(message: string): ToolTesterError {
+  return new ToolTesterError(
+    "CLIENT_UNAVAILABLE",
+    `the opencode server behind input.client did not start: ${message}`,
+    { data: { reason: message } },
+  )
+}
+
+/** The server's own message, for a start that failed: its first error line, else its last lines. */
+function lastWords(output: string): string {
+  const lines = output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("Warning: OPENCODE_SERVER_PASSWORD"))
+  const error = lines.find((line) => /\berror\b/i.test(line))
+  const words = error ?? lines.slice(-3).join(" | ")
+  return words === "" ? "" : `: ${words.slice(0, 500)}`
+}

@@ -1,0 +1,255 @@
+// What a loaded project gives its plugins as `input.client` (docs/fidelity.md#input-client), one of:
+//   server       a real `@opencode-ai/sdk` client of a real `opencode serve` for the project,
+//                started from the user's opencode binary when a plugin first calls the client
+//                (a project whose plugins never call it pays nothing), shared by all its calls,
+//                stopped by closeProject() and with the process that started it;
+//   stub         the partial client a test passed (`loadTools({ client })`): its methods answer,
+//                any other rejects naming the method;
+//   unavailable  no opencode binary (node engine): every call rejects with CLIENT_UNAVAILABLE.
+// During a plugin's init, awaiting a call that opencode 1.18.34 never answers there is reported
+// (PLUGIN_INIT_HANGS) instead of hanging; the same call not awaited runs once init is over, as in
+// opencode (docs/opencode-contract.md#plugin-input).
+import { ToolTesterError } from "../errors.ts"
+import { CallSessions, ORIGIN } from "./call-sessions.ts"
+import { clientInShape } from "./client-shape.ts"
+import { hangsDuringInit } from "./init-hangs.ts"
+import { type RunningServer, startOpencodeServer } from "./opencode-server.ts"
+
+export type ClientSource =
+  | {
+      kind: "server"
+      binary: string
+      env: Record<string, string | undefined>
+      onLog?: ((line: string) => void) | undefined
+    }
+  | { kind: "stub"; stub: Record<string, unknown> }
+  /** In an engine's process: the stub lives with the library, on the Node side. */
+  | { kind: "relay"; call: (path: string, args: unknown[]) => Promise<unknown> }
+  | { kind: "unavailable"; reason: string }
+
+export type ProjectClient = {
+  /** The client in the SDK's shape, for `input.client`. */
+  client: Record<string, unknown>
+  /** The server's URL once it runs; before that, what `opencode run` passes. */
+  readonly serverUrl: URL
+  sessions: CallSessions
+  /** Runs a plugin's init, and names the client call it awaited that opencode would never answer. */
+  watchInit<T>(init: () => Promise<T>): Promise<{ value: T } | { error: unknown }>
+  /** The call opencode would hang on, awaited during the last init, if any. */
+  readonly hungOn: string | undefined
+  /** Whether the server was started (for tests and --verbose). */
+  readonly started: boolean
+  /** The server's log so far. */
+  log(): string
+  stop(): void
+}
+
+/** What opencode passes as `serverUrl` under `opencode run` (docs/opencode-contract.md#plugin-input). */
+export const DEFAULT_SERVER_URL = "http://localhost:4096/"
+
+export function createProjectClient(options: { directory: string; source: ClientSource }): ProjectClient {
+  const { directory, source } = options
+  const sessions = new CallSessions()
+  let server: Promise<RunningServer> | undefined
+  let running: RunningServer | undefined
+  let sdk: Promise<Record<string, unknown>> | undefined
+  let initializing = false
+  let initEnded: Promise<void> = Promise.resolve()
+  let endInit = () => {}
+  let hungOn: string | undefined
+
+  const ensureServer = (): Promise<RunningServer> => {
+    if (source.kind !== "server") throw new Error("no server for this client")
+    server ??= startOpencodeServer({ binary: source.binary, directory, env: source.env, onLog: source.onLog }).then(
+      (started) => {
+        running = started
+        return started
+      },
+    )
+    server.catch(() => {
+      server = undefined
+    })
+    return server
+  }
+
+  const send = async (request: Request): Promise<Response> => {
+    const started = await ensureServer()
+    const url = request.url.startsWith(ORIGIN) ? started.url + request.url.slice(ORIGIN.length) : request.url
+    const headers = new Headers(request.headers)
+    headers.set("authorization", started.authorization)
+    const init: RequestInit & { timeout?: boolean } = {
+      method: request.method,
+      headers,
+      signal: request.signal,
+      // Bun ends a fetch after 5 minutes unless told not to; the call's own timeout bounds it.
+      timeout: false,
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") init.body = await request.arrayBuffer()
+    return fetch(url, init)
+  }
+
+  const realClient = (): Promise<Record<string, unknown>> => {
+    sdk ??= (async () => {
+      const { createOpencodeClient } = await import("@opencode-ai/sdk/client")
+      return createOpencodeClient({
+        baseUrl: ORIGIN,
+        directory,
+        fetch: (request: Request) => sessions.fetch(request, send),
+      }) as unknown as Record<string, unknown>
+    })()
+    return sdk
+  }
+
+  const forward = async (path: string, args: unknown[]): Promise<unknown> => {
+    if (source.kind === "unavailable") {
+      throw new ToolTesterError(
+        "CLIENT_UNAVAILABLE",
+        `input.client.${path}() needs an opencode server, and ${source.reason}: install opencode in the project (npm i -D opencode-ai) or on PATH, or test this part with tool-tester e2e`,
+        { data: { method: path } },
+      )
+    }
+    if (source.kind === "stub") return callStub(source.stub, path, args)
+    if (source.kind === "relay") return source.call(path, args)
+    const client = await realClient()
+    const method = lookUp(client, path)
+    if (typeof method !== "function") throw new Error(`the SDK client has no ${path}`)
+    return method.apply(lookUp(client, parentOf(path)), args)
+  }
+
+  const implement = (path: string, args: unknown[]): Promise<unknown> => {
+    if (!initializing || !hangsDuringInit(path)) return forward(path, args)
+    // opencode answers this call only once every plugin has initialised: run it then, unless the
+    // init awaits it (which would never end), which is reported instead.
+    const later = initEnded.then(() => forward(path, args))
+    return watchedForAwait(later, () => {
+      if (initializing) hungOn ??= `input.client.${path}()`
+      return initializing
+    })
+  }
+
+  return {
+    client: clientInShape(implement),
+    get serverUrl() {
+      return new URL(running ? `${running.url}/` : DEFAULT_SERVER_URL)
+    },
+    sessions,
+    async watchInit(init) {
+      initializing = true
+      hungOn = undefined
+      initEnded = new Promise<void>((resolve) => {
+        endInit = resolve
+      })
+      try {
+        return { value: await init() }
+      } catch (error) {
+        return { error }
+      } finally {
+        initializing = false
+        endInit()
+      }
+    },
+    get hungOn() {
+      return hungOn
+    },
+    get started() {
+      return running !== undefined
+    },
+    log: () => running?.log() ?? "",
+    stop() {
+      running?.stop()
+      if (!running)
+        server?.then(
+          (started) => started.stop(),
+          () => {},
+        )
+    },
+  }
+}
+
+const clients = new WeakMap<object, ProjectClient>()
+
+/** Ties a project to its client (loadTools), so calls and closeProject() find it. */
+export function attachProjectClient(project: object, client: ProjectClient): void {
+  clients.set(project, client)
+}
+
+/** The client of a project loaded in this process, if any. */
+export function projectClientOf(project: object): ProjectClient | undefined {
+  return clients.get(project)
+}
+
+/** Calls `path` (`app.log`) on a test's client stub; a method it lacks rejects naming it. */
+export async function callStub(stub: Record<string, unknown>, path: string, args: unknown[]): Promise<unknown> {
+  const method = lookUp(stub, path)
+  if (typeof method !== "function") {
+    throw new ToolTesterError(
+      "CLIENT_METHOD_MISSING",
+      `input.client.${path}() is not in the client stub this project was loaded with: add ${path} to the stub, or load the project without { client } to get a real opencode server`,
+      { data: { method: path } },
+    )
+  }
+  return method.apply(lookUp(stub, parentOf(path)), args)
+}
+
+/** The error an init gets when it awaits a call opencode never answers there. */
+export class InitHang extends Error {}
+
+// --- internal ---
+
+function lookUp(root: unknown, path: string): unknown {
+  let value: unknown = root
+  for (const key of path.split(".").filter(Boolean)) {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
+
+function parentOf(path: string): string {
+  return path.split(".").slice(0, -1).join(".")
+}
+
+/**
+ * `promise`, watched: `await` (and `Promise.all`, an async function's return) calls `then` with
+ * the engine's own resolving functions; a user's `.then(callback)` passes a callback. When
+ * `isAwaitedInInit()` says the await happens during init, the awaiting side gets an InitHang
+ * rejection instead of waiting forever. Derived promises are watched the same way.
+ */
+function watchedForAwait<T>(promise: Promise<T>, isAwaitedInInit: () => boolean): Promise<T> {
+  const then = promise.then.bind(promise)
+  // A call nobody awaits must not crash the process when it fails.
+  then(undefined, () => {})
+  const define = (key: string, value: unknown) => Object.defineProperty(promise, key, { value })
+  define("constructor", undefined)
+  define("then", (onFulfilled?: (value: T) => unknown, onRejected?: (reason: unknown) => unknown) => {
+    if (isEngineFunction(onFulfilled) && isAwaitedInInit()) {
+      const hang = Promise.reject(new InitHang("awaited during init"))
+      return hang.then(onFulfilled, onRejected)
+    }
+    return watchedForAwait(then(onFulfilled, onRejected) as Promise<T>, isAwaitedInInit)
+  })
+  define("catch", (onRejected?: (reason: unknown) => unknown) =>
+    watchedForAwait(then(undefined, onRejected) as Promise<T>, isAwaitedInInit),
+  )
+  define("finally", (onFinally?: () => void) =>
+    watchedForAwait(
+      then(
+        (value) => {
+          onFinally?.()
+          return value
+        },
+        (reason) => {
+          onFinally?.()
+          throw reason
+        },
+      ) as Promise<T>,
+      isAwaitedInInit,
+    ),
+  )
+  return promise
+}
+
+/** A function of the engine itself (`[native code]`), such as the resolving functions `await` passes. */
+function isEngineFunction(value: unknown): boolean {
+  return typeof value === "function" && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(value))
+}

@@ -1,0 +1,35 @@
+// The client a plugin gets when no server can answer: no opencode binary, or one whose server
+// does not start. Each call rejects with CLIENT_UNAVAILABLE naming the method and what to do.
+import { describe, expect, onTestFinished, test } from "vitest"
+import { createProjectClient } from "../../src/client/project-client.ts"
+
+type Client = { app: { log(options: unknown): Promise<unknown> } }
+
+describe("a client with no server behind it", () => {
+  test("without an opencode binary, a call rejects with CLIENT_UNAVAILABLE naming the method and the fix", async () => {
+    const project = createProjectClient({
+      directory: process.cwd(),
+      source: { kind: "unavailable", reason: "no opencode binary was found (project, tool-tester or PATH)" },
+    })
+    await expect((project.client as Client).app.log({ body: {} })).rejects.toMatchObject({
+      code: "CLIENT_UNAVAILABLE",
+      message:
+        "input.client.app.log() needs an opencode server, and no opencode binary was found (project, tool-tester or PATH): install opencode in the project (npm i -D opencode-ai) or on PATH, or test this part with tool-tester e2e",
+    })
+    expect(project.started).toBe(false)
+  })
+
+  test("a binary whose server ends before it listens: CLIENT_UNAVAILABLE with what it printed, no hang", async () => {
+    // Node is no opencode: `node serve ...` fails at once, saying it cannot find the module `serve`.
+    const project = createProjectClient({
+      directory: process.cwd(),
+      source: { kind: "server", binary: process.execPath, env: process.env },
+    })
+    onTestFinished(() => project.stop())
+    const call = (project.client as Client).app.log({ body: {} })
+    await expect(call).rejects.toMatchObject({ code: "CLIENT_UNAVAILABLE" })
+    await expect(call).rejects.toThrow(
+      /^the opencode server behind input\.client did not start: opencode serve ended before it listened \(exit 1\): .*Cannot find module/,
+    )
+  }, 60_000)
+})
