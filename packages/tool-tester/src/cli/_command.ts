@@ -44,6 +44,7 @@ export const PROJECT_FLAGS = {
   "no-global": { type: "boolean" },
   engine: { type: "string" },
   "engine-binary": { type: "string" },
+  verbose: { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const
@@ -79,6 +80,7 @@ export function projectInput(
     plugin?: string[] | undefined
     "no-global"?: boolean | undefined
     json?: boolean | undefined
+    verbose?: boolean | undefined
   },
   model: { provider?: string | undefined; model?: string | undefined },
   io: CliIO,
@@ -97,7 +99,13 @@ export function projectInput(
     // A relative plugin path means "from here", like every other path on the command line.
     plugins: (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec)),
     model: selection,
+    verbose: values.verbose === true,
   }
+}
+
+/** With --verbose, what the opencode server behind `input.client` prints goes to stderr, marked. */
+export function serverLogPrinter(io: CliIO, task: Task): { onServerLog?: (line: string) => void } {
+  return task.input.verbose ? { onServerLog: (line) => io.writeError(`[opencode serve] ${line}\n`) } : {}
 }
 
 /** Prints a failure: one line of JSON on stderr with --json, a readable line otherwise. */
@@ -121,6 +129,7 @@ export async function performTask<T>(
     task,
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
     worker,
+    serverLogPrinter(io, task),
   )
   const failure = loadFailure(outcome, LOAD_TIMEOUT_MS)
   if (outcome.kind === "done" && !failure) return { payload: outcome.payload as T, engine: engineReport(outcome) }

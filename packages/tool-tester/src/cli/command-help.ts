@@ -45,6 +45,10 @@ const engineBinary: OptionHelp = [
   "--engine-binary PATH",
   "The opencode or bun executable for the bun engine; also TOOL_TESTER_ENGINE_BINARY",
 ]
+const verbose: OptionHelp = [
+  "--verbose",
+  "Also print what the opencode server behind plugins' input.client says (started when a plugin first calls it)",
+]
 const json: OptionHelp = ["--json", "Machine-readable output on stdout; failures as one JSON line on stderr"]
 const help: OptionHelp = ["-h, --help", "Show this help"]
 
@@ -53,7 +57,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     summary: "The tools opencode would offer, in its order",
     usage: "tool-tester list [--dir DIR] [--plugin SPEC]... [--provider NAME] [--model ID] [--no-global] [--json]",
     about: "Built-in, file and plugin tools, as opencode lists them for that model. Exit 3 when a file failed to load.",
-    options: [dir, plugin, provider, model, noGlobal, engine, engineBinary, json, help],
+    options: [dir, plugin, provider, model, noGlobal, engine, engineBinary, verbose, json, help],
     examples: ["tool-tester list", "tool-tester list --provider openai --model gpt-5 --json"],
   },
   schema: {
@@ -70,6 +74,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       noGlobal,
       engine,
       engineBinary,
+      verbose,
       json,
       help,
     ],
@@ -100,6 +105,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       noGlobal,
       engine,
       engineBinary,
+      verbose,
       json,
       help,
     ],
@@ -113,7 +119,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     summary: "Why a tool will not work in opencode, one line per finding",
     usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--no-global] [--json]",
     about: "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.",
-    options: [dir, plugin, noGlobal, engine, engineBinary, json, help],
+    options: [dir, plugin, noGlobal, engine, engineBinary, verbose, json, help],
     examples: ["tool-tester doctor", "tool-tester doctor --json"],
   },
   fuzz: {
@@ -134,6 +140,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       noGlobal,
       engine,
       engineBinary,
+      verbose,
       json,
       help,
     ],
@@ -241,7 +248,7 @@ ${COMMAND_NAMES.map((name) => `  ${COMMANDS[name].usage.split("\n").join("\n  ")
   tool-tester help <command>   (or tool-tester <command> --help): every option of that command, with examples
 
 Options:
-${formatOptions([dir, plugin, noGlobal, provider, model, engine, engineBinary, json, help, ["-v, --version", "Show the version"]])}
+${formatOptions([dir, plugin, noGlobal, provider, model, engine, engineBinary, verbose, json, help, ["-v, --version", "Show the version"]])}
 
 Exit codes:
   0 ran and completed    1 usage (also: no engine, Node too old)    2 arguments failed validation

@@ -5,6 +5,8 @@
 // at that moment: the user's message (sent with `noReply`, so no model runs) and, in the message
 // list, the running assistant message with this call's tool part. Requests carry the real id to the
 // server; answers carry the call's id back to the plugin.
+import { ToolTesterError } from "../errors.ts"
+import { serverError } from "./opencode-server.ts"
 
 /** What opencode's session holds while one call runs: the user's text and the assistant's tool part. */
 export type CallSession = {
@@ -82,7 +84,14 @@ export class CallSessions {
       const session = await send(
         new Request(`${ORIGIN}/session`, { method: "POST", headers: json, body: JSON.stringify({}) }),
       )
-      const { id } = (await session.json()) as { id: string }
+      const text = await session.text()
+      const id = session.ok ? (JSON.parse(text) as { id?: unknown }).id : undefined
+      if (typeof id !== "string") {
+        throw new ToolTesterError(
+          "CLIENT_UNAVAILABLE",
+          `opencode could not create the session of this call (${session.status}): ${serverError(text)}`,
+        )
+      }
       await send(
         new Request(`${ORIGIN}/session/${encodeURIComponent(id)}/message`, {
           method: "POST",

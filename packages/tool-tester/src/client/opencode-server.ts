@@ -81,7 +81,8 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   })
   let child: ChildProcess
   try {
-    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0"], {
+    const logs = options.onLog ? ["--print-logs"] : []
+    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0", ...logs], {
       cwd: options.directory,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -137,7 +138,41 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   child.removeAllListeners("error")
   child.on("error", () => {})
   const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
+  // The project's instance (its config, its plugins) starts on the first request that names it:
+  // a config opencode rejects shows here, once, instead of as an error object in every answer.
+  const timeoutMs = options.timeoutMs ?? 120_000
+  try {
+    const answer = await fetch(`${url}/config?directory=${encodeURIComponent(options.directory)}`, {
+      headers: { authorization },
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    if (!answer.ok) throw unavailable(`opencode rejects the project: ${serverError(await answer.text())}`)
+  } catch (error) {
+    stop()
+    if (ToolTesterError.isInstance(error)) throw error
+    const timedOut = (error as Error).name === "TimeoutError"
+    throw unavailable(
+      timedOut
+        ? `the project's instance did not start within ${Math.round(timeoutMs / 1000)} s (a plugin that awaits a client call during init hangs opencode too)${lastWords(output)}`
+        : `${(error as Error).message}${lastWords(output)}`,
+    )
+  }
   return { url, authorization, log: () => output, stop }
+}
+
+/** opencode's error answer in one line: `ConfigInvalidError: /p/opencode.json: model: Expected string, got 42`. */
+export function serverError(body: string): string {
+  try {
+    const error = JSON.parse(body) as {
+      name?: string
+      data?: { path?: string; message?: string; issues?: Array<{ path?: unknown[]; message?: string }> }
+    }
+    const issues = (error.data?.issues ?? []).map((issue) => `${(issue.path ?? []).join(".")}: ${issue.message}`)
+    const detail = [error.data?.path, error.data?.message, ...issues].filter(Boolean).join(": ")
+    return `${error.name ?? "error"}${detail === "" ? "" : `: ${detail}`}`.slice(0, 500)
+  } catch {
+    return body.trim().slice(0, 500) || "an empty answer"
+  }
 }
 
 // --- internal ---

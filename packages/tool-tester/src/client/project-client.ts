@@ -37,6 +37,13 @@ export type ProjectClient = {
   watchInit<T>(init: () => Promise<T>): Promise<{ value: T } | { error: unknown }>
   /** The call opencode would hang on, awaited during the last init, if any. */
   readonly hungOn: string | undefined
+  /** The client calls started and not yet answered (`session.prompt`, ...). */
+  pending(): string[]
+  /**
+   * Waits for the calls plugins started during init without awaiting them. In opencode they answer
+   * while the model is asked (long before its first tool call), so a tool sees what they did.
+   */
+  initCallsSettled(): Promise<void>
   /** Whether the server was started (for tests and --verbose). */
   readonly started: boolean
   /** The server's log so far. */
@@ -116,11 +123,35 @@ export function createProjectClient(options: { directory: string; source: Client
     return method.apply(lookUp(client, parentOf(path)), args)
   }
 
+  const waiting = new Map<number, string>()
+  const startedInInit = new Set<Promise<unknown>>()
+  let nextCall = 1
+  const tracked = (path: string, args: unknown[]): Promise<unknown> => {
+    const id = nextCall++
+    waiting.set(id, path)
+    const call = forward(path, args)
+    const settled = call.then(
+      () => waiting.delete(id),
+      () => waiting.delete(id),
+    )
+    if (initializing) {
+      startedInInit.add(settled)
+      void settled.then(() => startedInInit.delete(settled))
+    }
+    return call
+  }
+
   const implement = (path: string, args: unknown[]): Promise<unknown> => {
-    if (!initializing || !hangsDuringInit(path)) return forward(path, args)
+    if (!initializing || !hangsDuringInit(path)) return tracked(path, args)
     // opencode answers this call only once every plugin has initialised: run it then, unless the
     // init awaits it (which would never end), which is reported instead.
-    const later = initEnded.then(() => forward(path, args))
+    const later = initEnded.then(() => tracked(path, args))
+    const settled = later.then(
+      () => {},
+      () => {},
+    )
+    startedInInit.add(settled)
+    void settled.then(() => startedInInit.delete(settled))
     return watchedForAwait(later, () => {
       if (initializing) hungOn ??= `input.client.${path}()`
       return initializing
@@ -150,6 +181,13 @@ export function createProjectClient(options: { directory: string; source: Client
     },
     get hungOn() {
       return hungOn
+    },
+    pending: () => [...new Set(waiting.values())].map((path) => `input.client.${path}()`),
+    async initCallsSettled() {
+      if (startedInInit.size === 0) return
+      while (startedInInit.size > 0) await Promise.all([...startedInInit])
+      // The plugins' own callbacks on those calls run next: let them.
+      await new Promise((resolve) => setImmediate(resolve))
     },
     get started() {
       return running !== undefined

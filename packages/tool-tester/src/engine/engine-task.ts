@@ -73,6 +73,7 @@ export function runTaskInEngine(
   task: Task,
   timeouts: TaskTimeouts,
   started: StartedEngine = startEngine(task.command),
+  listeners: { onServerLog?: (line: string) => void } = {},
 ): Promise<TaskOutcome> {
   const startedAt = performance.now()
   if (started.command !== task.command)
@@ -113,7 +114,9 @@ export function runTaskInEngine(
 
     arm(timeouts.loadTimeoutMs)
     connection.onMessage((message) => {
-      if (message.type === "loading") {
+      if (message.type === "server-log") {
+        listeners.onServerLog?.(message.line)
+      } else if (message.type === "loading") {
         loadingFile = message.file
       } else if (message.type === "loaded") {
         phase = "run"

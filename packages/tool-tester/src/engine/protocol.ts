@@ -16,6 +16,8 @@ export type ProjectInput = {
   global: boolean
   plugins: string[]
   model: ModelSelection
+  /** --verbose: the engine sends what the opencode server behind input.client prints. */
+  verbose?: boolean
 }
 
 export type RunArgs =
@@ -94,6 +96,8 @@ export type FromEngine =
   | { type: "failed"; error: CrossingError }
   | { type: "reply"; id: number; value: string }
   | { type: "reply"; id: number; error: CrossingError }
+  /** A line the opencode server behind `input.client` printed (with --verbose). */
+  | { type: "server-log"; line: string }
   /** A plugin called `input.client`, which is the library's stub: the Node side answers with `client-reply`. */
   | { type: "client"; id: number; method: string; args: string }
   /** An error escaped the tool (a throw in a timer, a rejection nobody handles): the process ends next. */

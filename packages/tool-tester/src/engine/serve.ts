@@ -18,7 +18,7 @@ import { listTask } from "../tasks/list-task.ts"
 import { runTask } from "../tasks/run-task.ts"
 import { schemaTask } from "../tasks/schema-task.ts"
 import type { ClientSource } from "../client/project-client.ts"
-import type { PerformTask } from "../tasks/task-project.ts"
+import { type PerformTask, taskEvents } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { engineHere } from "./here.ts"
 import { endProcessTree } from "./process-tree.ts"
@@ -100,6 +100,7 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
   try {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
+    taskEvents.onServerLog = (line) => send({ type: "server-log", line })
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
     if (task.command === "run") await settle()
     restoreBuiltins()

@@ -216,15 +216,22 @@ async function execute(
     state: () => ({ status: "running", input: record.result.args, time: { start: started } }),
   })
   try {
+    const client = projectClientOf(project)
     const value = await withTimeout(
-      Promise.resolve().then(() => callExecute(tool, record.result.args, context)),
+      Promise.resolve().then(async () => {
+        await client?.initCallsSettled()
+        return callExecute(tool, record.result.args, context)
+      }),
       options.timeoutMs,
       controller,
     )
     return { success: true, value }
   } catch (error) {
-    if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT")
-      return { success: false, failed: record.fail("TOOL_TIMEOUT", error.message) }
+    if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT") {
+      const waiting = projectClientOf(project)?.pending() ?? []
+      const on = waiting.length === 0 ? "" : ` (it was waiting for ${waiting.join(", ")})`
+      return { success: false, failed: record.fail("TOOL_TIMEOUT", `${error.message}${on}`) }
+    }
     const text = thrownText(error)
     return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
   } finally {

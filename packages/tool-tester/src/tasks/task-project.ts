@@ -10,9 +10,18 @@ export type PerformTask<C extends TaskCommand> = (
   loaded: (reached: Reached | undefined) => void,
 ) => Promise<unknown>
 
+/** Where the engine sends what the opencode server behind `input.client` prints (set by engine/serve.ts). */
+export const taskEvents: { onServerLog: ((line: string) => void) | undefined } = { onServerLog: undefined }
+
 /** Loads the project as the shared flags describe it, in the engine this task runs in (this imports user code). */
 export function loadProject(input: ProjectInput): Promise<ToolProject> {
-  return loadProjectHere({ directory: input.directory, global: input.global, plugins: input.plugins })
+  const onServerLog = input.verbose ? taskEvents.onServerLog : undefined
+  return loadProjectHere({
+    directory: input.directory,
+    global: input.global,
+    plugins: input.plugins,
+    ...(onServerLog ? { onServerLog } : {}),
+  })
 }
 
 /** A failure of the tool list as a diagnostic, next to the loading ones. */

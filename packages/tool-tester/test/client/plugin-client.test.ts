@@ -163,11 +163,40 @@ export const Later = async ({ client }) => {
         "input.client.app.agents() is not in the client stub this project was loaded with: add app.agents to the stub, or load the project without { client } to get a real opencode server",
     })
   })
+
+  test("a client call that never answers is bounded by the call's timeout, which names it", async () => {
+    const stub: ClientStub = { session: { prompt: () => new Promise(() => {}) } }
+    const directory = tmpProject({
+      ".opencode/plugins/waits.ts": `export const Waits = async ({ client }) => ({ tool: { ask: { description: "", args: {}, execute: async () => JSON.stringify(await client.session.prompt({ path: { id: "x" }, body: { parts: [] } })) } } })\n`,
+    })
+    const project = await load(directory, engine, { client: stub })
+    const result = await runTool(project, "ask", {}, { timeoutMs: 2_000 })
+    expect(result).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    expect(result.error?.message).toContain("(it was waiting for input.client.session.prompt())")
+  })
+})
+
+describe("an opencode server that cannot serve the project", { timeout: 300_000 }, () => {
+  test.skipIf(!opencode.binary)(
+    `a config opencode rejects: the client call fails with CLIENT_UNAVAILABLE and opencode's own message (${opencode.reason ?? "with the repository's opencode"})`,
+    async () => {
+      const directory = tmpProject({
+        "opencode.json": `{ "model": 42 }`,
+        ".opencode/plugins/logs.ts": `export const Logs = async ({ client }) => ({ tool: { log: { description: "", args: {}, execute: async () => JSON.stringify(await client.app.log({ body: { service: "s", level: "info", message: "m" } })) } } })\n`,
+      })
+      const project = await load(directory, "bun")
+      const result = await runTool(project, "log", {}, { timeoutMs: 300_000 })
+      expect(result.status).toBe("error")
+      expect(result.output).toBe(
+        `the opencode server behind input.client did not start: opencode rejects the project: ConfigInvalidError: ${directory}/opencode.json: model: Expected string | undefined, got 42`,
+      )
+    },
+  )
 })
 
 describe("input.$", { timeout: 300_000 }, () => {
   test.skipIf(!opencode.binary)(
-    `under the bun engine it is Bun's shell, in the project folder (${opencode.reason})`,
+    `under the bun engine it is Bun's shell, in the project folder (${opencode.reason ?? "with the repository's opencode"})`,
     async () => {
       const directory = tmpProject({
         ".opencode/plugins/shell.ts": `export const Shell = async (input) => {

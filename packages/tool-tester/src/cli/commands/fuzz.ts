@@ -8,7 +8,7 @@ import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
 import type { FuzzPayload } from "../../tasks/fuzz-task.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure } from "../_command.ts"
+import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { requireExtras } from "../extras.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
@@ -54,6 +54,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     { command: "fuzz", input },
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
+    serverLogPrinter(io, { command: "fuzz", input }),
   )
   const replay = `tool-tester fuzz ${name} --seed ${seed} --runs ${runs}`
   const failure = loadFailure(outcome, LOAD_TIMEOUT_MS) ?? engineEnded(outcome, timeoutMs, replay)

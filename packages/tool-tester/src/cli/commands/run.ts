@@ -8,7 +8,7 @@ import { ToolTesterError } from "../../errors.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import type { RunJson, RunPayload } from "../../tasks/run-task.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import { MODEL_FLAGS, PROJECT_FLAGS, parseFlags, projectInput, reportFailure } from "../_command.ts"
+import { MODEL_FLAGS, PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
@@ -81,6 +81,7 @@ async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: 
     { command: "run", input },
     { loadTimeoutMs, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
+    serverLogPrinter(io, { command: "run", input }),
   )
 
   const failure = loadFailure(outcome, loadTimeoutMs)
