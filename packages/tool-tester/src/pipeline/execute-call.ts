@@ -202,7 +202,6 @@ async function execute(
     metadataCalls: record.result.metadataCalls,
   })
   // While execute runs, the plugin client can ask the server about this call's session.
-  const started = Date.now()
   const forget = projectClientOf(project)?.sessions.register({
     sessionID: session.sessionID,
     messageID: session.messageID,
@@ -213,7 +212,9 @@ async function execute(
     prompt: options.prompt ?? "tool-tester",
     directory: setting.directory,
     worktree: setting.worktree,
-    state: () => ({ status: "running", input: record.result.args, time: { start: started } }),
+    // What session.messages shows for the call's own part while it runs: still `pending`, with the
+    // arguments and their text (docs/opencode-contract.md#server, the plugin-client-execute golden).
+    state: () => ({ status: "pending", input: record.result.args, raw: JSON.stringify(record.result.args ?? {}) }),
   })
   try {
     const client = projectClientOf(project)

@@ -93,7 +93,7 @@ describe.each(engines)("input.client under the %s engine", { timeout: 600_000 },
       expect(seen.serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
       expect(seen.messages).toEqual([
         { role: "user", parts: ["text"], text: "say hi", id: expect.stringMatching(/^msg_/) },
-        { role: "assistant", parts: ["step-start", "tool:running"], id: seen.messageID },
+        { role: "assistant", parts: ["step-start", "tool:pending"], id: seen.messageID },
       ])
       expect(serversIn(directory)).toHaveLength(1)
       closeProject(project)
