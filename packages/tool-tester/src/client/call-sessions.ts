@@ -1,5 +1,5 @@
 // The sessions of tool-tester's calls, made real on the project's opencode server when a plugin
-// asks the client about one (docs/fidelity.md#input-client). A call's `ctx.sessionID` is made up
+// asks the client about one (docs/fidelity.md#inputclient). A call's `ctx.sessionID` is made up
 // before the tool runs (starting a server for every call would cost every project); the first
 // request that names it creates a real session on the server holding what opencode's session holds
 // at that moment: the user's message (sent with `noReply`, so no model runs) and, in the message

@@ -1,4 +1,4 @@
-// What a loaded project gives its plugins as `input.client` (docs/fidelity.md#input-client), one of:
+// What a loaded project gives its plugins as `input.client` (docs/fidelity.md#inputclient), one of:
 //   server       a real `@opencode-ai/sdk` client of a real `opencode serve` for the project,
 //                started from the user's opencode binary when a plugin first calls the client
 //                (a project whose plugins never call it pays nothing), shared by all its calls,

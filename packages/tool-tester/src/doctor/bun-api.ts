@@ -24,12 +24,13 @@ export function bunApiFindings(project: ToolProject, options: { inBun?: boolean 
     ...project.plugins.map((plugin) => plugin.file),
     ...failed.flatMap((item) => (item.file === undefined ? [] : [item.file])),
   ])
+  const plugins = new Set(project.plugins.map((plugin) => plugin.file))
   return [...files].flatMap((file) =>
-    bunApiUses(file, readSource(file)).map(({ api, line }) => ({
+    bunApiUses(file, readSource(file), { plugin: plugins.has(file) }).map(({ api, line }) => ({
       code: "BUN_API" as const,
       severity: "warning" as const,
       file,
-      message: `line ${line} ${api.startsWith("Bun") ? "uses" : "imports"} ${api}, which exists only in Bun: opencode runs tools in Bun, the node engine does not have it; install opencode (the engine is found on PATH) or run with --engine bun`,
+      message: `line ${line} ${api.startsWith("Bun") || api === SHELL ? "uses" : "imports"} ${api}, which exists only in Bun: opencode runs tools in Bun, the node engine does not have it; install opencode (the engine is found on PATH) or run with --engine bun`,
       data: { api, line },
     })),
   )
@@ -41,7 +42,7 @@ export function bunApiFindings(project: ToolProject, options: { inBun?: boolean 
  * which leaves local variables named `Bun` alone), `bun` modules by es-module-lexer. Lines are the
  * original file's, through esbuild's source map. Nothing for a file esbuild cannot read.
  */
-export function bunApiUses(file: string, source: string): BunApiUse[] {
+export function bunApiUses(file: string, source: string, options: { plugin?: boolean } = {}): BunApiUse[] {
   const { transformSync } = load<typeof import("esbuild")>("esbuild")
   let compiled: { code: string; map: string }
   try {
@@ -70,6 +71,8 @@ export function bunApiUses(file: string, source: string): BunApiUse[] {
   }
   for (const match of code.matchAll(BUN_REQUIRE)) if (isBunModule(match[2]!)) note(match[2]!, match.index)
   for (const entry of moduleRequests(code)) if (isBunModule(entry.specifier)) note(entry.specifier, entry.start)
+  // A plugin's `input.$` (or `$` taken from it): Bun's shell, used as a tagged template.
+  if (options.plugin) for (const match of code.matchAll(SHELL_TEMPLATE)) note(SHELL, match.index)
   return [...uses].map(([api, line]) => ({ api, line })).sort((left, right) => left.line - right.line)
 }
 
@@ -96,6 +99,9 @@ const BUN_ERRORS = [
   /Cannot find (?:package|module) ['"]bun(?::[^'"]*)?['"]/,
   /Received protocol ['"]?bun:/,
 ]
+/** `$` followed by a template: the plugin input's shell, whether read as `input.$` or destructured. */
+const SHELL_TEMPLATE = /(?<![\w$])\$\s*`/g
+const SHELL = "input.$ (Bun's shell)"
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 /** Loaded on first use: esbuild and the lexer take longer to load than a `tool-tester` command that never needs them. */

@@ -21,5 +21,6 @@ declare module "vitest" {
 }
 
 export type { LintProvider } from "../lint/providers.ts"
+export { type ClientAnswers, type MockClient, mockClient } from "./mock-client.ts"
 export { modelView } from "./model-view.ts"
 export { type ToolTesterPluginOptions, toolTester } from "./watch-plugin.ts"

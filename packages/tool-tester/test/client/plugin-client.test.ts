@@ -1,5 +1,5 @@
 // `input.client`, `input.$` and `input.serverUrl` as plugins get them from the library, under both
-// engines (docs/fidelity.md#input-client): a real opencode server started from the repository's
+// engines (docs/fidelity.md#inputclient): a real opencode server started from the repository's
 // opencode binary when a plugin first calls the client, a test's stub, or none.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { describe, expect, onTestFinished, test } from "vitest"

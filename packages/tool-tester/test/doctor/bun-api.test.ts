@@ -106,6 +106,19 @@ describe("BUN_API: tools that use Bun's API", () => {
     ])
   })
 
+  test("a plugin's input.$, read from the input or destructured, is Bun's shell; elsewhere `$` is not", () => {
+    const source = [
+      "export const Shell = async (input) => {", // 1
+      "  const price = `costs $${1}`",
+      "  const said = await input.$`echo hi`.text()", // 3
+      "  return {}",
+      "}",
+      "export const Other = async ({ $ }) => ({ tool: { t: { execute: async () => $ `pwd`.text() } } })", // 6
+    ].join("\n")
+    expect(bunApiUses("/p/plugins/a.js", source, { plugin: true })).toEqual([{ api: "input.$ (Bun's shell)", line: 3 }])
+    expect(bunApiUses("/p/tools/a.js", source)).toEqual([])
+  })
+
   test("a file esbuild cannot read gives nothing (IMPORT_FAILED reports it)", () => {
     expect(bunApiUses("/p/tools/a.ts", "const = Bun.file(")).toEqual([])
   })
