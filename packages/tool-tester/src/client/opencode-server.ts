@@ -1,8 +1,9 @@
 // A real opencode server for a project, started from the user's own opencode binary, as the server
 // behind a plugin's `input.client` (docs/opencode-contract.md#server). `opencode serve` on
-// 127.0.0.1 with a port the system picks, in the project's folder with the project's config, a
-// random password (opencode's own basic auth), and its providers pointed at nothing: a model call
-// (`session.prompt`) fails at once on a refused connection instead of leaving the machine.
+// 127.0.0.1 with a port the system picks, in the project's folder with the project's config (its
+// plugins left out: they run in the engine), a random password (opencode's own basic auth), and
+// its providers pointed at nothing: a model call (`session.prompt`) fails at once on a refused
+// connection instead of leaving the machine.
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -82,7 +83,9 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   let child: ChildProcess
   try {
     const logs = options.onLog ? ["--print-logs"] : []
-    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0", ...logs], {
+    // --pure: the server does not load the project's plugins a second time (their init already ran
+    // in the engine: twice would repeat its side effects, and an init that hangs would hang it).
+    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0", "--pure", ...logs], {
       cwd: options.directory,
       env,
       stdio: ["ignore", "pipe", "pipe"],
