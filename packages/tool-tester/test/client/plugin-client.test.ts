@@ -1,11 +1,11 @@
 // `input.client`, `input.$` and `input.serverUrl` as plugins get them from the library, under both
 // engines (docs/fidelity.md#inputclient): a real opencode server started from the repository's
 // opencode binary when a plugin first calls the client, a test's stub, or none.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { describe, expect, onTestFinished, test } from "vitest"
 import type { ClientStub, LoadToolsOptions, ToolProject } from "../../src/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
 import { opencode } from "../helpers.ts"
+import { serversIn } from "../support/servers.ts"
 import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
 
 type Engine = "node" | "bun"
@@ -22,19 +22,6 @@ async function load(directory: string, engine: Engine, options: Partial<LoadTool
   })
   onTestFinished(() => closeProject(project))
   return project
-}
-
-/** The `opencode serve` processes running in `directory` (Linux: from /proc). */
-function serversIn(directory: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")
-      if (command[1] === "serve" && readlinkSync(`/proc/${entry}/cwd`) === directory) found.push(Number(entry))
-    } catch {}
-  }
-  return found
 }
 
 const talkingPlugin = `import { tool } from "@opencode-ai/plugin"
