@@ -7,7 +7,8 @@ export type CallStatus = { label: string; tone: "good" | "bad"; explanation: str
 
 export function callStatus(entry: HistoryEntry): CallStatus {
   const { result, error } = entry
-  if (!result) return { label: error?.code ?? "error", tone: "bad", explanation: error?.message ?? "the call did not run" }
+  if (!result)
+    return { label: error?.code ?? "error", tone: "bad", explanation: error?.message ?? "the call did not run" }
   if (result.rerouted)
     return {
       label: "rerouted",

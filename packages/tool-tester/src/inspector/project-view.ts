@@ -151,7 +151,9 @@ export function withFindings(view: ProjectView, findings: Finding[], cwd: string
 export function noToolsReason(project: ToolProject): { code: string; message: string } | undefined {
   const failed = project.diagnostics.filter((item) => item.code === "IMPORT_FAILED")
   if (failed.length === 0) return undefined
-  const files = failed.map((item) => (item.file === undefined ? "a tool file" : path.relative(project.directory, item.file)))
+  const files = failed.map((item) =>
+    item.file === undefined ? "a tool file" : path.relative(project.directory, item.file),
+  )
   return {
     code: "IMPORT_FAILED",
     message: `opencode offers no tools while ${files.join(", ")} ${files.length === 1 ? "fails" : "fail"} to import (one file that does not import takes its whole tool list down): fix the file`,
