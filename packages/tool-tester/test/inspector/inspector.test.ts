@@ -125,6 +125,11 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect(await page.locator('[data-history="1"] [data-status]').textContent()).toBe("completed")
     await page.screenshot({ path: path.join(images, "inspector-call.png") })
     expect(await seriousViolations()).toEqual([])
+    // The page follows the system's dark mode: its colours must hold there too.
+    await page.emulateMedia({ colorScheme: "dark" })
+    await page.screenshot({ path: path.join(packageRoot, ".tmp", "screenshots", "inspector-call-dark.png") })
+    expect(await seriousViolations()).toEqual([])
+    await page.emulateMedia({ colorScheme: "light" })
   })
 
   test("every element id is unique, so a label focuses its own tool's field", async () => {
@@ -132,11 +137,23 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     const ids = await page.locator("[id]").evaluateAll((items) => items.map((item) => item.id))
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([])
     await page.locator('[data-tool="settings_settings"]').click()
-    await form().locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) }).click()
-    expect(await form().locator('[data-field="name"]').evaluate((field) => field === document.activeElement)).toBe(true)
+    await form()
+      .locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) })
+      .click()
+    expect(
+      await form()
+        .locator('[data-field="name"]')
+        .evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true)
     await page.locator('[data-tool="greet"]').click()
-    await form().locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) }).click()
-    expect(await form().locator('[data-field="name"]').evaluate((field) => field === document.activeElement)).toBe(true)
+    await form()
+      .locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) })
+      .click()
+    expect(
+      await form()
+        .locator('[data-field="name"]')
+        .evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true)
     expect(await form().locator('[data-field="name"]').inputValue()).toBe("Ada")
   })
 
@@ -169,6 +186,9 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
       })
       expect(await seriousViolations()).toEqual([])
     }
+    await page.emulateMedia({ colorScheme: "dark" })
+    expect(await seriousViolations()).toEqual([])
+    await page.emulateMedia({ colorScheme: "light" })
     await page.setViewportSize({ width: 1024, height: 900 })
     await page.locator('[data-tab="call"]').click()
     await page.screenshot({ path: path.join(images, "inspector-call-1024.png") })
@@ -321,13 +341,17 @@ function schemaLayoutProblems(): Promise<string[]> {
       for (const element of column.querySelectorAll("pre, .hint"))
         if (element.scrollWidth > element.clientWidth + 1) problems.push(`${provider}: content wider than the column`)
       const model = column.querySelector(".model")!
-      if (model.getClientRects().length !== 1 || model.getBoundingClientRect().right > column.getBoundingClientRect().right + 1)
+      if (
+        model.getClientRects().length !== 1 ||
+        model.getBoundingClientRect().right > column.getBoundingClientRect().right + 1
+      )
         problems.push(`${provider}: the model name ${model.textContent} is broken or cut`)
-      const walker = document.createTreeWalker(column.querySelector("pre") ?? column, NodeFilter.SHOW_TEXT)
+      // 4: NodeFilter.SHOW_TEXT (the test's own types have no DOM globals).
+      const walker = column.ownerDocument.createTreeWalker(column.querySelector("pre") ?? column, 4)
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent ?? ""
         for (const match of text.matchAll(/\S+/g)) {
-          const range = document.createRange()
+          const range = column.ownerDocument.createRange()
           range.setStart(node, match.index)
           range.setEnd(node, match.index + match[0].length)
           const rects = [...range.getClientRects()]
@@ -346,10 +370,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 
 /** axe-core's serious and critical findings on the page as it is now (axe is evaluated through the devtools protocol, past the page's CSP). */
 async function seriousViolations(): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource)
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource)
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: typeof import("axe-core") }).axe
-    const results = await axe.run(document, { resultTypes: ["violations"] })
+    const axe = (globalThis as unknown as { axe: typeof import("axe-core") }).axe
+    // The whole document.
+    const results = await axe.run({ resultTypes: ["violations"] })
     return results.violations
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
       .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
