@@ -146,17 +146,20 @@ export function withFindings(view: ProjectView, findings: Finding[], cwd: string
 
 /**
  * Why opencode offers no tool at all for this load, when it offers none: a tool file failed to
- * import. tool-tester loads the other files anyway (to show them); opencode does not.
+ * import. tool-tester loads the other files anyway (to show them); opencode does not. A plugin
+ * that fails to import only loses its own tools.
  */
 export function noToolsReason(project: ToolProject): { code: string; message: string } | undefined {
-  const failed = project.diagnostics.filter((item) => item.code === "IMPORT_FAILED")
-  if (failed.length === 0) return undefined
-  const files = failed.map((item) =>
-    item.file === undefined ? "a tool file" : path.relative(project.directory, item.file),
+  const toolFiles = new Set(project.files.map((entry) => entry.file))
+  const failed = project.diagnostics.filter(
+    (item) => item.code === "IMPORT_FAILED" && item.file !== undefined && toolFiles.has(item.file),
   )
+  if (failed.length === 0) return undefined
+  const files = failed.map((item) => path.relative(project.directory, item.file!))
+  const one = files.length === 1
   return {
     code: "IMPORT_FAILED",
-    message: `opencode offers no tools while ${files.join(", ")} ${files.length === 1 ? "fails" : "fail"} to import (one file that does not import takes its whole tool list down): fix the file`,
+    message: `opencode offers no tools while ${files.join(", ")} ${one ? "fails" : "fail"} to import (one file that does not import takes its whole tool list down): fix ${one ? "the file" : "them"}`,
   }
 }
 

@@ -55,3 +55,28 @@ test("while a tool file fails to import, no tool is offered and a call records I
   expect(rerun.result?.status).toBe("completed")
   expect(rerun.result?.output).toBe("ok")
 })
+
+test("a plugin that fails to import loses only its own tools: the file tools are offered and run", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({
+    ".opencode/tools/good.ts": good,
+    ".opencode/plugins/broken.ts": "export const Broken = (",
+  })
+  cleanup.push(project.remove)
+  const session = new InspectorSession({
+    directory: project.directory,
+    cwd: project.directory,
+    global: false,
+    engine: "node",
+    watch: false,
+  })
+  cleanup.push(() => session.close())
+  await session.start()
+  const view = session.view()!
+  expect(view.noTools).toBeUndefined()
+  expect(view.problems.map((problem) => problem.code)).toContain("IMPORT_FAILED")
+  expect(view.tools.filter((tool) => tool.source === "file").map((tool) => tool.id)).toEqual(["good"])
+  const call = await session.call({ name: "good", form: "args", args: {} })
+  expect(call.result?.output).toBe("ok")
+})
