@@ -1,7 +1,7 @@
 // The inspector page: tools on the left; the selected tool's call form or provider schemas in the
 // middle; the result and the history on the right. Everything arrives over the event stream, so
 // a save on disk shows up here without a touch.
-import { useEffect, useState } from "preact/hooks"
+import { useEffect, useId, useState } from "preact/hooks"
 import { api, listen, type ServerEvent } from "./api.ts"
 import { HistoryView } from "./history-view.ts"
 import { html } from "./html.ts"
@@ -13,8 +13,12 @@ import type { HistoryEntry, JsonSchema, ProjectView } from "./types.ts"
 
 type Mode = "form" | "json" | "raw"
 
-// Each tool's form stays mounted (hidden when another is shown), so what was typed survives a
-// switch of tool or tab, and a reload.
+/** What is typed in one tool's call form, in each of its editors. */
+type FormState = { mode: Mode; value: unknown; jsonText: string; rawText: string }
+
+// What was typed is kept here, by tool id, not in the forms: it survives a switch of tool or tab,
+// a reload, and a save that breaks the file (the tool is gone until the fix, its arguments are not).
+// A click on a history entry puts that call's tool and arguments back.
 
 export function App(): unknown {
   const [view, setView] = useState<ProjectView | null>(null)
@@ -24,6 +28,7 @@ export function App(): unknown {
   const [selectedTool, setSelectedTool] = useState<string | undefined>(undefined)
   const [shownEntry, setShownEntry] = useState<number | undefined>(undefined)
   const [tab, setTab] = useState<"call" | "schemas">("call")
+  const [forms, setForms] = useState<Record<string, FormState>>({})
 
   useEffect(
     () =>
@@ -48,10 +53,30 @@ export function App(): unknown {
   const toolId = selectedTool ?? custom[0]?.id
   const tool = custom.find((candidate) => candidate.id === toolId)
   const entry = history.find((candidate) => candidate.id === shownEntry)
+  const setForm = (id: string, state: FormState) => setForms((old) => ({ ...old, [id]: state }))
+  const formOf = (id: string): FormState => {
+    if (forms[id]) return forms[id]
+    const schema = view ? parametersOf(view, id) : undefined
+    return { mode: "form", value: schema ? initialValue(schema) : {}, jsonText: "{}", rawText: "{}" }
+  }
+  const showEntry = (id: number) => {
+    setShownEntry(id)
+    const request = history.find((candidate) => candidate.id === id)?.request
+    if (!request) return
+    setSelectedTool(request.name)
+    setTab("call")
+    const old = formOf(request.name)
+    setForm(
+      request.name,
+      request.form === "raw"
+        ? { ...old, mode: "raw", rawText: request.text }
+        : { ...old, mode: "form", value: request.args, jsonText: JSON.stringify(request.args ?? {}, null, 2) },
+    )
+  }
 
   return html`<div class=${tool && tab === "schemas" ? "layout wide" : "layout"}>
     <header>
-      <b>tool-tester dev</b>
+      <h1>tool-tester dev</h1>
       <span class="hint">${view?.directory}</span>
       <span class="hint" data-testid="engine">${view?.engine ? `engine ${view.engine.name} ${view.engine.version}` : ""}</span>
       <span class="hint">${view ? `load #${view.generation} in ${view.loadMs} ms` : "loading..."}</span>
@@ -60,6 +85,7 @@ export function App(): unknown {
       <button type="button" class="small" onClick=${() => void api.reload()}>reload</button>
     </header>
     ${view?.error ? html`<div class="problem error" data-testid="load-error"><b>${view.error.code}</b> ${view.error.message}</div>` : null}
+    ${view?.noTools ? html`<div class="problem error" data-testid="no-tools"><b>${view.noTools.code}</b> ${view.noTools.message}</div>` : null}
     <aside>${view ? html`<${ToolList} view=${view} selected=${toolId} onSelect=${setSelectedTool} />` : null}</aside>
     <main>
       ${
@@ -75,44 +101,50 @@ export function App(): unknown {
             </div>
             ${custom.map(
               (candidate) => html`<div key=${candidate.id} hidden=${tab !== "call" || candidate.id !== tool.id}>
-                <${CallForm} name=${candidate.id} schema=${parametersOf(view, candidate.id)} />
+                <${CallForm} name=${candidate.id} schema=${parametersOf(view, candidate.id)}
+                  state=${formOf(candidate.id)} onState=${(state: FormState) => setForm(candidate.id, state)} />
               </div>`,
             )}
             ${tab === "schemas" ? html`<${SchemasView} view=${view} toolId=${tool.id} />` : null}`
-          : html`<div class="hint">Select a tool.</div>`
+          : html`<div class="hint">${view?.noTools ? "Nothing to call: opencode offers no tools until the file imports again." : "Select a tool."}</div>`
       }
     </main>
     <section class="side">
       ${entry ? html`<${ResultView} entry=${entry} />` : html`<div class="hint">Run a call to see what the model reads.</div>`}
       <h3>History</h3>
-      <${HistoryView} history=${history} selected=${shownEntry} onSelect=${setShownEntry}
+      <${HistoryView} history=${history} selected=${shownEntry} onSelect=${showEntry}
         onReplay=${(id: number) => void api.replay(id)} />
     </section>
   </div>`
 }
 
-function CallForm({ name, schema }: { name: string; schema: JsonSchema | undefined }): unknown {
-  const [mode, setMode] = useState<Mode>("form")
-  const [value, setValue] = useState<unknown>(() => (schema ? initialValue(schema) : {}))
-  const [jsonText, setJsonText] = useState("{}")
-  const [rawText, setRawText] = useState("{}")
+function CallForm(props: {
+  name: string
+  schema: JsonSchema | undefined
+  state: FormState
+  onState: (state: FormState) => void
+}): unknown {
+  const { name, schema, state } = props
+  const { mode, value, jsonText, rawText } = state
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const [running, setRunning] = useState(false)
+  // Unique on the page: every tool's form is in the page at once, and a label must find its own field.
+  const idPrefix = useId()
+  const update = (change: Partial<FormState>) => props.onState({ ...state, ...change })
+  const setValue = (next: unknown) => update({ value: next })
 
   const switchTo = (next: Mode) => {
-    if (next !== "form") {
-      const text = JSON.stringify(value ?? {}, null, 2)
-      if (next === "json") setJsonText(text)
-      if (next === "raw" && mode === "form") setRawText(JSON.stringify(value ?? {}))
-    }
+    const change: Partial<FormState> = { mode: next }
+    if (next === "json") change.jsonText = JSON.stringify(value ?? {}, null, 2)
+    if (next === "raw" && mode === "form") change.rawText = JSON.stringify(value ?? {})
     if (next === "form" && mode === "json") {
       try {
-        setValue(JSON.parse(jsonText))
+        change.value = JSON.parse(jsonText)
       } catch {
         // The form keeps its own value when the JSON does not parse.
       }
     }
-    setMode(next)
+    update(change)
   }
 
   const run = async (event: Event) => {
@@ -150,11 +182,13 @@ function CallForm({ name, schema }: { name: string; schema: JsonSchema | undefin
     ${
       mode === "form"
         ? schema
-          ? html`<${SchemaField} schema=${schema} value=${value} path="" onChange=${setValue} />`
+          ? html`<${SchemaField} schema=${schema} value=${value} path="" idPrefix=${idPrefix} onChange=${setValue} />`
           : html`<div class="hint">No schema for this tool: use JSON arguments.</div>`
         : mode === "json"
-          ? html`<textarea data-testid="json-editor" rows="10" value=${jsonText} onInput=${(event: Event) => setJsonText((event.target as HTMLTextAreaElement).value)}></textarea>`
-          : html`<textarea data-testid="raw-editor" rows="10" value=${rawText} onInput=${(event: Event) => setRawText((event.target as HTMLTextAreaElement).value)}></textarea>`
+          ? html`<textarea data-testid="json-editor" rows="10" aria-label=${`${name}: arguments as JSON`} value=${jsonText}
+              onInput=${(event: Event) => update({ jsonText: (event.target as HTMLTextAreaElement).value })}></textarea>`
+          : html`<textarea data-testid="raw-editor" rows="10" aria-label=${`${name}: argument text as a model sends it`} value=${rawText}
+              onInput=${(event: Event) => update({ rawText: (event.target as HTMLTextAreaElement).value })}></textarea>`
     }
     ${problem ? html`<div class="problem error">${problem}</div>` : null}
     <button type="submit" class="primary" data-testid="run" disabled=${running}>${running ? "running..." : `Run ${name}`}</button>

@@ -2,25 +2,32 @@
 // reads it, then what opencode records on the tool part.
 import { api } from "./api.ts"
 import { html } from "./html.ts"
+import { callStatus } from "./status.ts"
 import type { HistoryEntry } from "./types.ts"
 
 export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
   const { result, error } = entry
   const engine = entry.engine ? `${entry.engine.name} ${entry.engine.version}` : "no engine"
+  const status = callStatus(entry)
+  const badge = html`<span class=${`status ${status.tone}`} data-testid="status" title=${status.explanation}>${status.label}</span>`
   if (!result)
-    return html`<section class="result" data-testid="result">
-      <div class="status error">${error?.code ?? "ERROR"}</div>
-      <div class="problem" data-testid="result-error">${error?.message}</div>
+    return html`<section class="result" data-testid="result" data-call=${entry.id}>
+      <div class="result-head">
+        ${badge}
+        <span class="timing" data-testid="timing">call #${entry.id} (${entry.trigger}) of ${entry.request.name}</span>
+      </div>
+      <div class="problem error" data-testid="result-error">${error?.message}</div>
     </section>`
   const rerouted = result.rerouted ? html`<span class="badge warn">rerouted to invalid</span>` : null
   const repaired = result.repaired ? html`<span class="badge">name repaired to ${result.id}</span>` : null
   return html`<section class="result" data-testid="result" data-call=${entry.id}>
     <div class="result-head">
-      <span class=${`status ${result.status}`} data-testid="status">${result.status}</span>
+      ${badge}
       <span class="title" data-testid="title">${result.title ?? "(no title)"}</span>
       ${rerouted} ${repaired}
       <span class="timing" data-testid="timing">${result.durationMs} ms · ${engine} · call #${entry.id} (${entry.trigger})</span>
     </div>
+    ${result.rerouted ? html`<div class="problem error" data-testid="rerouted">${status.explanation}.</div>` : null}
     ${result.error ? html`<div class="problem">${result.error.code}: ${result.error.message}</div>` : null}
     <h3>What the model reads</h3>
     ${

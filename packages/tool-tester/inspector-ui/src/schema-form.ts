@@ -4,7 +4,14 @@
 import { html } from "./html.ts"
 import type { JsonSchema } from "./types.ts"
 
-type FieldProps = { schema: JsonSchema; value: unknown; onChange: (value: unknown) => void; path: string }
+type FieldProps = {
+  schema: JsonSchema
+  value: unknown
+  onChange: (value: unknown) => void
+  path: string
+  /** Makes the field ids unique on the page, which holds every tool's form at once. */
+  idPrefix: string
+}
 
 /** The value a new field starts with: its default, else the empty value of its type. */
 export function initialValue(schema: JsonSchema): unknown {
@@ -35,48 +42,50 @@ export function initialValue(schema: JsonSchema): unknown {
   }
 }
 
-export function SchemaField({ schema, value, onChange, path }: FieldProps): unknown {
+export function SchemaField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
   const resolved = resolve(schema)
   const type = typeOf(resolved)
-  const id = `field-${path}`
+  const id = fieldId(idPrefix, path)
+  // Array items have no label of their own: they are named by their path.
+  const label = /\.\d+$/.test(path) ? `item ${path}` : undefined
   if (resolved.enum) {
     const index = resolved.enum.indexOf(value)
-    return html`<select id=${id} data-field=${path} value=${String(index)}
+    return html`<select id=${id} data-field=${path} aria-label=${label} value=${String(index)}
       onChange=${(event: Event) => onChange(resolved.enum![Number((event.target as HTMLSelectElement).value)])}>
       ${resolved.enum.map((option, position) => html`<option value=${String(position)}>${JSON.stringify(option)}</option>`)}
     </select>`
   }
   switch (type) {
     case "boolean":
-      return html`<input id=${id} data-field=${path} type="checkbox" checked=${value === true}
+      return html`<input id=${id} data-field=${path} aria-label=${label} type="checkbox" checked=${value === true}
         onChange=${(event: Event) => onChange((event.target as HTMLInputElement).checked)} />`
     case "number":
     case "integer":
-      return html`<input id=${id} data-field=${path} type="number" step=${type === "integer" ? "1" : "any"}
+      return html`<input id=${id} data-field=${path} aria-label=${label} type="number" step=${type === "integer" ? "1" : "any"}
         min=${resolved.minimum} max=${resolved.maximum} value=${typeof value === "number" ? value : ""}
         onInput=${(event: Event) => {
           const text = (event.target as HTMLInputElement).value
           onChange(text === "" ? undefined : Number(text))
         }} />`
     case "string":
-      return html`<input id=${id} data-field=${path} type="text" value=${typeof value === "string" ? value : ""}
+      return html`<input id=${id} data-field=${path} aria-label=${label} type="text" value=${typeof value === "string" ? value : ""}
         onInput=${(event: Event) => onChange((event.target as HTMLInputElement).value)} />`
     case "array":
-      return ArrayField({ schema: resolved, value, onChange, path })
+      return ArrayField({ schema: resolved, value, onChange, path, idPrefix })
     case "object":
-      return ObjectField({ schema: resolved, value, onChange, path })
+      return ObjectField({ schema: resolved, value, onChange, path, idPrefix })
     default:
-      return JsonField({ schema: resolved, value, onChange, path })
+      return JsonField({ schema: resolved, value, onChange, path, idPrefix })
   }
 }
 
 // --- internal ---
 
-function ObjectField({ schema, value, onChange, path }: FieldProps): unknown {
+function ObjectField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
   const object = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
   const required = new Set(schema.required ?? [])
   const properties = Object.entries(schema.properties ?? {})
-  if (properties.length === 0 && path !== "") return JsonField({ schema, value, onChange, path })
+  if (properties.length === 0 && path !== "") return JsonField({ schema, value, onChange, path, idPrefix })
   const set = (name: string, next: unknown) => {
     const copy = { ...object }
     if (next === undefined) delete copy[name]
@@ -88,11 +97,12 @@ function ObjectField({ schema, value, onChange, path }: FieldProps): unknown {
       const fieldPath = path === "" ? name : `${path}.${name}`
       const included = required.has(name) || name in object
       return html`<div class="field" key=${name}>
-        <label for=${`field-${fieldPath}`}>
+        <label for=${fieldId(idPrefix, fieldPath)}>
           ${
             required.has(name)
               ? null
               : html`<input type="checkbox" class="include" data-include=${fieldPath} title="send this optional field"
+                  aria-label=${`send ${fieldPath}`}
                   checked=${included} onChange=${(event: Event) =>
                     set(name, (event.target as HTMLInputElement).checked ? initialValue(property) : undefined)} />`
           }
@@ -100,19 +110,19 @@ function ObjectField({ schema, value, onChange, path }: FieldProps): unknown {
           <span class="type">${describe(property)}${required.has(name) ? "" : " (optional)"}</span>
         </label>
         ${property.description ? html`<div class="hint">${property.description}</div>` : null}
-        ${included ? html`<${SchemaField} schema=${property} value=${object[name]} path=${fieldPath} onChange=${(next: unknown) => set(name, next)} />` : null}
+        ${included ? html`<${SchemaField} schema=${property} value=${object[name]} path=${fieldPath} idPrefix=${idPrefix} onChange=${(next: unknown) => set(name, next)} />` : null}
       </div>`
     })}
   </div>`
 }
 
-function ArrayField({ schema, value, onChange, path }: FieldProps): unknown {
+function ArrayField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
   const items = Array.isArray(value) ? value : []
   const itemSchema = schema.items ?? {}
   return html`<div class="array">
     ${items.map(
       (item, index) => html`<div class="item" key=${index}>
-        <${SchemaField} schema=${itemSchema} value=${item} path=${`${path}.${index}`}
+        <${SchemaField} schema=${itemSchema} value=${item} path=${`${path}.${index}`} idPrefix=${idPrefix}
           onChange=${(next: unknown) => onChange(items.map((old, position) => (position === index ? next : old)))} />
         <button type="button" class="small" onClick=${() => onChange(items.filter((_, position) => position !== index))}>remove</button>
       </div>`,
@@ -122,8 +132,9 @@ function ArrayField({ schema, value, onChange, path }: FieldProps): unknown {
 }
 
 /** A value the form cannot describe (a union, any): edited as JSON. */
-function JsonField({ value, onChange, path }: FieldProps): unknown {
-  return html`<textarea class="json" data-field=${path} rows="3"
+function JsonField({ value, onChange, path, idPrefix }: FieldProps): unknown {
+  return html`<textarea class="json" id=${fieldId(idPrefix, path)} data-field=${path} rows="3"
+    aria-label=${/\.\d+$/.test(path) ? `item ${path} as JSON` : undefined}
     onChange=${(event: Event) => {
       try {
         onChange(JSON.parse((event.target as HTMLTextAreaElement).value))
@@ -131,6 +142,11 @@ function JsonField({ value, onChange, path }: FieldProps): unknown {
         // Kept as typed; the call is made with the last value that parsed.
       }
     }}>${JSON.stringify(value ?? null)}</textarea>`
+}
+
+/** An id no other field on the page has: the form's prefix and the path, which may hold any character. */
+function fieldId(prefix: string, path: string): string {
+  return `${prefix}-field-${encodeURIComponent(path)}`
 }
 
 /** A nullable type (anyOf [T, null]) is edited as T. */

@@ -11,7 +11,13 @@ export function ToolList(props: {
   const custom = props.view.tools.filter((tool) => tool.source !== "builtin")
   const builtins = props.view.tools.filter((tool) => tool.source === "builtin")
   return html`<nav class="tools" data-testid="tools">
-    ${custom.length === 0 ? html`<div class="hint">No custom tools found.</div>` : null}
+    ${
+      props.view.noTools
+        ? html`<div class="problem error">opencode offers no tools for this load</div>`
+        : custom.length === 0
+          ? html`<div class="hint">No custom tools found.</div>`
+          : null
+    }
     <ul>
       ${custom.map(
         (tool) => html`<li key=${tool.id} class=${tool.id === props.selected ? "selected" : ""}>
@@ -24,7 +30,7 @@ export function ToolList(props: {
         </li>`,
       )}
     </ul>
-    ${props.view.problems.length > 0 ? html`<h3>Project</h3>${props.view.problems.map(problem)}` : null}
+    ${props.view.problems.length > 0 ? html`<h3>Project</h3><ul class="problems" data-testid="project-problems">${props.view.problems.map(problem)}</ul>` : null}
     <details class="builtins"><summary>${builtins.length} built-in tools</summary>
       <div class="hint">${builtins.map((tool) => tool.id).join(", ")}</div>
     </details>

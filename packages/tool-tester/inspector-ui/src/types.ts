@@ -42,6 +42,7 @@ export type ProjectView = {
   directory: string
   loadMs: number
   error?: { code: string; message: string }
+  noTools?: { code: string; message: string }
   tools: ToolView[]
   problems: Problem[]
   providers: Array<{ name: string; label: string; model: { npm: string; providerID: string; modelID: string } }>

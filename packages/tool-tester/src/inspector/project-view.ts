@@ -38,6 +38,12 @@ export type ProjectView = {
   loadMs: number
   /** Why the project could not be loaded at all (an opencode.json that cannot be parsed, no Bun). */
   error?: { code: string; message: string }
+  /**
+   * Why opencode would offer no tool at all although the project loaded: a tool file that fails to
+   * import takes opencode's whole tool list down (docs/opencode-contract.md#tool-files). `tools` and
+   * `schemas` are then empty, as opencode's request would be, and calls are not run.
+   */
+  noTools?: { code: string; message: string }
   tools: ToolView[]
   /** Diagnostics and findings that belong to no offered tool (a file that failed to import, say). */
   problems: Array<Diagnostic | Finding>
@@ -53,6 +59,20 @@ export async function projectView(
   project: ToolProject,
   context: { generation: number; loadMs: number },
 ): Promise<ProjectView> {
+  const noTools = noToolsReason(project)
+  if (noTools)
+    return {
+      generation: context.generation,
+      engine: project.engine,
+      directory: project.directory,
+      loadMs: context.loadMs,
+      noTools,
+      tools: [],
+      problems: project.diagnostics,
+      providers: INSPECTOR_PROVIDERS.map((name) => ({ name, ...LINT_PROVIDERS[name] })),
+      schemas: Object.fromEntries(INSPECTOR_PROVIDERS.map((name) => [name, { error: noTools }])),
+      diagnosed: false,
+    }
   const tools: ToolView[] = listTools(project).map((listed) => {
     const loaded = listed.source === "builtin" ? undefined : project.tools.find((tool) => offered(tool, listed))
     const view: ToolView = { ...listed, replaces: [], diagnostics: [], findings: [] }
@@ -122,6 +142,25 @@ export function withFindings(view: ProjectView, findings: Finding[], cwd: string
   const files = new Set(view.tools.flatMap((tool) => (tool.file === undefined ? [] : [tool.file])))
   const rest = findings.filter((finding) => finding.file === null || !files.has(path.resolve(cwd, finding.file)))
   return { ...view, tools, problems: rest, diagnosed: true }
+}
+
+/**
+ * Why opencode offers no tool at all for this load, when it offers none: a tool file failed to
+ * import. tool-tester loads the other files anyway (to show them); opencode does not. A plugin
+ * that fails to import only loses its own tools.
+ */
+export function noToolsReason(project: ToolProject): { code: string; message: string } | undefined {
+  const toolFiles = new Set(project.files.map((entry) => entry.file))
+  const failed = project.diagnostics.filter(
+    (item) => item.code === "IMPORT_FAILED" && item.file !== undefined && toolFiles.has(item.file),
+  )
+  if (failed.length === 0) return undefined
+  const files = failed.map((item) => path.relative(project.directory, item.file!))
+  const one = files.length === 1
+  return {
+    code: "IMPORT_FAILED",
+    message: `opencode offers no tools while ${files.join(", ")} ${one ? "fails" : "fail"} to import (one file that does not import takes its whole tool list down): fix ${one ? "the file" : "them"}`,
+  }
 }
 
 // --- internal ---

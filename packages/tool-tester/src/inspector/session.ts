@@ -13,7 +13,7 @@ import { loadTools } from "../load-tools.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
 import type { RunResult, ToolProject } from "../types.ts"
 import type { ProjectView } from "./project-view.ts"
-import { failedView, projectView, withFindings } from "./project-view.ts"
+import { failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
 import { watchProject, watchTargets } from "./watch-project.ts"
 
 export type InspectorOptions = {
@@ -128,7 +128,10 @@ export class InspectorSession {
       engine: this.#project?.engine ?? this.#view?.engine,
     }
     const project = this.#project
+    // A tool file that fails to import leaves opencode with no tool to call: nothing runs.
+    const noTools = project && noToolsReason(project)
     if (!project) entry.error = this.#loadError ?? { code: "ENGINE_FAILED", message: "the project is not loaded" }
+    else if (noTools) entry.error = noTools
     else {
       try {
         entry.result = await this.#run(project, request)

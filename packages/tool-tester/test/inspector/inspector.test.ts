@@ -1,6 +1,8 @@
 // `tool-tester dev` in a real browser: Debian's chromium, driven by playwright-core, on the page
 // the built bin serves. The screenshots of the main views are saved too (see `images`).
+import { readFileSync } from "node:fs"
 import http from "node:http"
+import { createRequire } from "node:module"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
@@ -39,7 +41,7 @@ const settings = `import { tool } from "@opencode-ai/plugin"
 
 export const settings = tool({
   description: "Takes an empty options object, which Gemini rejects",
-  args: { options: tool.schema.object({}) },
+  args: { name: tool.schema.string().describe("Whose settings"), options: tool.schema.object({}) },
   async execute() {
     return "ok"
   },
@@ -91,6 +93,8 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect(
       await page.locator("[data-tool]").evaluateAll((items) => items.map((item) => item.getAttribute("data-tool"))),
     ).toEqual(["big", "greet", "settings_settings"])
+    // The three columns reach the bottom of the window (the banners' row is empty).
+    expect(await columnBottoms()).toEqual([900, 900, 900])
     // The lint's finding shows with the tools; doctor's (which covers every provider) replaces it
     // when it arrives from its own engine.
     const rejected = page.locator('[data-problem="PROVIDER_REJECTS"]', { hasText: "gemini/empty-object" })
@@ -118,7 +122,39 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
       .locator("pre")
       .textContent()
     expect(JSON.parse(received!)).toEqual({ name: "Ada", times: 2, mood: "grumpy", place: { city: "Paris" } })
+    expect(await page.locator('[data-history="1"] [data-status]').textContent()).toBe("completed")
     await page.screenshot({ path: path.join(images, "inspector-call.png") })
+    expect(await seriousViolations()).toEqual([])
+    // The page follows the system's dark mode: its colours must hold there too.
+    await page.emulateMedia({ colorScheme: "dark" })
+    await page.screenshot({ path: path.join(packageRoot, ".tmp", "screenshots", "inspector-call-dark.png") })
+    expect(await seriousViolations()).toEqual([])
+    await page.emulateMedia({ colorScheme: "light" })
+  })
+
+  test("every element id is unique, so a label focuses its own tool's field", async () => {
+    // greet and settings_settings both have a `name` field, and every tool's form is in the page.
+    const ids = await page.locator("[id]").evaluateAll((items) => items.map((item) => item.id))
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([])
+    await page.locator('[data-tool="settings_settings"]').click()
+    await form()
+      .locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) })
+      .click()
+    expect(
+      await form()
+        .locator('[data-field="name"]')
+        .evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true)
+    await page.locator('[data-tool="greet"]').click()
+    await form()
+      .locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) })
+      .click()
+    expect(
+      await form()
+        .locator('[data-field="name"]')
+        .evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true)
+    expect(await form().locator('[data-field="name"]').inputValue()).toBe("Ada")
   })
 
   test("the schemas tab shows each provider's schema side by side, differences highlighted", async () => {
@@ -131,11 +167,33 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
       "google",
       "moonshot",
     ])
-    // OpenAI gets strict: false on every tool: a line the others do not receive.
+    // Differences are against the first column, the schema as the tool defines it (opencode
+    // changes nothing for @ai-sdk/openai-compatible). OpenAI gets strict: false on every tool: a
+    // line the tool does not define, highlighted in OpenAI's column only.
     expect(await page.locator('[data-provider="openai"] .line.differs', { hasText: '"strict": false' }).count()).toBe(1)
     expect(await page.locator('[data-provider="openai-compatible"] .line', { hasText: '"strict"' }).count()).toBe(0)
-    await page.screenshot({ path: path.join(images, "inspector-schemas.png") })
+    // OpenAI's sanitiser drops $schema: struck through in its column, and nowhere a difference in
+    // the four columns that receive it as the tool defines it.
+    expect(await page.locator('[data-provider="openai"] .line.removed', { hasText: '"$schema"' }).count()).toBe(1)
+    expect(await page.locator(".line.differs", { hasText: '"$schema"' }).count()).toBe(0)
+    expect(await page.locator(".line:not(.removed)", { hasText: '"$schema"' }).count()).toBe(4)
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: 900 })
+      expect(await columnBottoms()).toEqual([900, 900])
+      expect(await schemaLayoutProblems()).toEqual([])
+      await page.screenshot({
+        path: path.join(images, width === 1440 ? "inspector-schemas.png" : `inspector-schemas-${width}.png`),
+      })
+      expect(await seriousViolations()).toEqual([])
+    }
+    await page.emulateMedia({ colorScheme: "dark" })
+    expect(await seriousViolations()).toEqual([])
+    await page.emulateMedia({ colorScheme: "light" })
+    await page.setViewportSize({ width: 1024, height: 900 })
     await page.locator('[data-tab="call"]').click()
+    await page.screenshot({ path: path.join(images, "inspector-call-1024.png") })
+    expect(await columnBottoms()).toEqual([900, 900, 900])
+    await page.setViewportSize({ width: 1440, height: 900 })
   })
 
   test("a save on disk reloads the project and re-runs the last call, without touching the page", async () => {
@@ -158,6 +216,11 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
       .toBe("3")
     expect(await page.locator(".badge", { hasText: "rerouted to invalid" }).count()).toBe(1)
     expect(await page.locator('[data-testid="model-view"]').textContent()).toContain("invalid")
+    // greet never ran: the call is not shown as a (green) completed one, here or in the history.
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe("rerouted")
+    expect(await page.locator('[data-testid="status"]').getAttribute("class")).toBe("status bad")
+    expect(await page.locator('[data-history="3"] [data-status]').textContent()).toBe("rerouted")
+    expect(await page.locator('[data-history="3"] .status').getAttribute("class")).toBe("status bad")
     await page.locator('[data-replay="1"]').click()
     await expect
       .poll(() => page.locator('[data-testid="result"]').getAttribute("data-call"), { timeout: 30_000 })
@@ -176,6 +239,51 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     const saved = await page.evaluate((url) => fetch(url).then((response) => response.text()), href!)
     expect(saved.split("\n")).toHaveLength(3000)
     expect(saved.endsWith("line 3000")).toBe(true)
+  })
+
+  test("clicking a history entry shows its call's tool and arguments again", async () => {
+    // big is selected now; call #1 was greet's form, call #3 greet's raw text.
+    await page.locator('[data-history="1"] button.link').click()
+    expect(await page.locator('[data-testid="tool-name"]').textContent()).toBe("greet")
+    expect(await page.locator('[data-testid="result"]').getAttribute("data-call")).toBe("1")
+    expect(await form().locator('[data-field="name"]').inputValue()).toBe("Ada")
+    expect(await form().locator('[data-field="times"]').inputValue()).toBe("2")
+    expect(await form().locator('[data-field="place.city"]').inputValue()).toBe("Paris")
+    expect(await form().locator('[data-field="mood"] option:checked').textContent()).toBe('"grumpy"')
+    await page.locator('[data-tool="big"]').click()
+    await page.locator('[data-history="3"] button.link').click()
+    expect(await page.locator('[data-testid="tool-name"]').textContent()).toBe("greet")
+    expect(await form().locator('[data-testid="raw-editor"]').inputValue()).toBe('{"name": "Ada", "mood": "happy"')
+    await form().locator('[data-mode="form"]').click()
+  })
+
+  test("a save that breaks a file shows that opencode offers no tools, and the fix brings back what was typed", async () => {
+    await form().locator('[data-field="name"]').fill("Grace")
+    await form().locator('[data-testid="run"]').click()
+    const view = page.locator('[data-testid="model-view"]')
+    await expect.poll(() => view.textContent(), { timeout: 30_000 }).toBe("Goodbye Grace.\nGoodbye Grace.")
+    const calls = await page.locator("[data-history]").count()
+    // Typed, not run: it must survive the broken save.
+    await form().locator('[data-field="name"]').fill("Hopper")
+    writeTool(project.directory, ".opencode/tools/greet.ts", greet("Broken").replace("async execute", "async execute("))
+    await page.locator('[data-testid="no-tools"]').waitFor({ timeout: 60_000 })
+    expect(await page.locator('[data-testid="no-tools"]').textContent()).toContain(".opencode/tools/greet.ts")
+    // opencode's whole tool list fails: no tool is listed, big and settings included.
+    expect(await page.locator("[data-tool]").count()).toBe(0)
+    // The re-run of the last call did not run anything, and says why.
+    await expect.poll(() => page.locator("[data-history]").count(), { timeout: 60_000 }).toBe(calls + 1)
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe("IMPORT_FAILED")
+    expect(await page.locator(`[data-history="${calls + 1}"] [data-status]`).textContent()).toBe("IMPORT_FAILED")
+    expect(await page.locator('[data-testid="result-error"]').textContent()).toContain("opencode offers no tools")
+    await page.screenshot({ path: path.join(images, "inspector-import-failed.png") })
+    expect(await seriousViolations()).toEqual([])
+    writeTool(project.directory, ".opencode/tools/greet.ts", greet("Goodbye"))
+    await expect.poll(() => view.textContent(), { timeout: 60_000 }).toBe("Goodbye Grace.\nGoodbye Grace.")
+    expect(await page.locator('[data-testid="no-tools"]').count()).toBe(0)
+    expect(await page.locator("[data-tool]").count()).toBe(3)
+    expect(await page.locator('[data-testid="tool-name"]').textContent()).toBe("greet")
+    expect(await form().locator('[data-field="name"]').inputValue()).toBe("Hopper")
+    expect(await form().locator('[data-field="place.city"]').inputValue()).toBe("Paris")
   })
 
   test("requests without the token, from another origin or for another host are refused", async () => {
@@ -213,6 +321,65 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect((await request(`${base}/${dev.token}/assets/nothing.js`)).status).toBe(404)
   })
 })
+
+/** How far down the window the three columns (two on the schemas tab) reach, in px. */
+function columnBottoms(): Promise<number[]> {
+  return page
+    .locator(".layout > aside, .layout > main, .layout > .side:visible")
+    .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().bottom)))
+}
+
+/**
+ * What the schema columns hide or break: a column whose content is wider than the column (lines
+ * cut off), a word that wraps onto two lines although it fits on one, a model name on two lines.
+ */
+function schemaLayoutProblems(): Promise<string[]> {
+  return page.locator("[data-provider]").evaluateAll((columns) => {
+    const problems: string[] = []
+    for (const column of columns) {
+      const provider = column.getAttribute("data-provider")
+      for (const element of column.querySelectorAll("pre, .hint"))
+        if (element.scrollWidth > element.clientWidth + 1) problems.push(`${provider}: content wider than the column`)
+      const model = column.querySelector(".model")!
+      if (
+        model.getClientRects().length !== 1 ||
+        model.getBoundingClientRect().right > column.getBoundingClientRect().right + 1
+      )
+        problems.push(`${provider}: the model name ${model.textContent} is broken or cut`)
+      // 4: NodeFilter.SHOW_TEXT (the test's own types have no DOM globals).
+      const walker = column.ownerDocument.createTreeWalker(column.querySelector("pre") ?? column, 4)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? ""
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = column.ownerDocument.createRange()
+          range.setStart(node, match.index)
+          range.setEnd(node, match.index + match[0].length)
+          const rects = [...range.getClientRects()]
+          const lines = new Set(rects.map((rect) => Math.round(rect.top)))
+          // It would fit on a line of its own (a continued line starts 2ch further in: 20 px is more).
+          const fits = rects.reduce((sum, rect) => sum + rect.width, 0) + 20 < node.parentElement!.clientWidth
+          if (lines.size > 1 && fits) problems.push(`${provider}: "${match[0]}" is broken across lines`)
+        }
+      }
+    }
+    return problems
+  })
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** axe-core's serious and critical findings on the page as it is now (axe is evaluated through the devtools protocol, past the page's CSP). */
+async function seriousViolations(): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: typeof import("axe-core") }).axe
+    // The whole document.
+    const results = await axe.run({ resultTypes: ["violations"] })
+    return results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
+  })
+}
 
 function request(
   url: string,

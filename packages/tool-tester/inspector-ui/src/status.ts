@@ -1,0 +1,21 @@
+// What became of a call, in one word, the same in the result and in the history. opencode records
+// a call rerouted to `invalid` as a completed part of the `invalid` tool, but the tool that was
+// called never ran and the model reads an error: the page says "rerouted", in the error colour.
+import type { HistoryEntry } from "./types.ts"
+
+export type CallStatus = { label: string; tone: "good" | "bad"; explanation: string }
+
+export function callStatus(entry: HistoryEntry): CallStatus {
+  const { result, error } = entry
+  if (!result)
+    return { label: error?.code ?? "error", tone: "bad", explanation: error?.message ?? "the call did not run" }
+  if (result.rerouted)
+    return {
+      label: "rerouted",
+      tone: "bad",
+      explanation: `${entry.request.name} did not run: opencode rerouted the call to the invalid tool (it records a completed call of invalid) and the model reads its error`,
+    }
+  if (result.status === "error")
+    return { label: "error", tone: "bad", explanation: "the tool failed: opencode records an error part" }
+  return { label: "completed", tone: "good", explanation: "opencode records a completed part" }
+}
