@@ -158,16 +158,6 @@ async function runTool(
   }
   const executed = await execute(tool, record, context)
   if (!executed.success) return executed.failed
-  // Tools share the engine's built-ins with opencode: put back what this one replaced before the
-  // pipeline goes on with them, and fail the call, since in opencode it would break opencode.
-  const tampered = restoreBuiltins()
-  if (tampered.length > 0) {
-    return record.fail(
-      "TOOL_TAMPERED",
-      `the tool changed the engine's built-ins (${tampered.join(", ")})`,
-      `${tool.file}: ${tool.id} changed the engine's built-ins (${tampered.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
-    )
-  }
   const recorded = await recordOutput(project, tool, record, executed.value, context)
   if (recorded) return recorded
   try {
@@ -199,21 +189,39 @@ async function execute(
     asks: record.result.asks,
     metadataCalls: record.result.metadataCalls,
   })
+  let settled: { value: unknown } | { error: unknown }
   try {
-    const value = await withTimeout(
-      Promise.resolve().then(() => callExecute(tool, record.result.args, context)),
-      options.timeoutMs,
-      controller,
-    )
-    return { success: true, value }
+    settled = {
+      value: await withTimeout(
+        Promise.resolve().then(() => callExecute(tool, record.result.args, context)),
+        options.timeoutMs,
+        controller,
+      ),
+    }
   } catch (error) {
-    if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT")
-      return { success: false, failed: record.fail("TOOL_TIMEOUT", error.message) }
-    const text = thrownText(error)
-    return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
-  } finally {
-    options.signal?.removeEventListener("abort", abortFromCaller)
+    settled = { error }
   }
+  // Tools share the engine's built-ins with opencode: put back what this one changed before the
+  // pipeline does anything else with them (a replaced Promise, a throwing Object.prototype.then
+  // getter would break the report), and fail the call, since in opencode it would break opencode.
+  const tampered = restoreBuiltins()
+  options.signal?.removeEventListener("abort", abortFromCaller)
+  if (tampered.length > 0) {
+    return {
+      success: false,
+      failed: record.fail(
+        "TOOL_TAMPERED",
+        `the tool changed the engine's built-ins (${tampered.join(", ")})`,
+        `${tool.file}: ${tool.id} changed the engine's built-ins (${tampered.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
+      ),
+    }
+  }
+  if ("value" in settled) return { success: true, value: settled.value }
+  const { error } = settled
+  if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT")
+    return { success: false, failed: record.fail("TOOL_TIMEOUT", error.message) }
+  const text = thrownText(error)
+  return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
 }
 
 /** What execute returned, normalised as opencode does, truncated with the full text saved; a failure when opencode could not send it. */

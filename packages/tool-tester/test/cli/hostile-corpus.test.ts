@@ -71,6 +71,36 @@ const CASES: Record<string, Case> = {
     runs: { fine: { exit: 3, code: "IMPORT_FAILED", stdout: true, completed: true, output: "fine" } },
   },
   "symlink-loop-folder": { load: LOADS, runs: { fine: { exit: 0, stdout: true, output: "fine" } } },
+  // A thrown value or args whose every read throws (a hostile Proxy): named, never INTERNAL.
+  "throws-a-proxy": {
+    load: LOADS,
+    runs: { throws_a_proxy: { exit: 4, code: "TOOL_THREW", stdout: true, output: /cannot be read/ } },
+  },
+  "args-a-proxy": {
+    load: { exit: 3, code: "SCHEMA_UNREPRESENTABLE", stdout: true },
+    runs: { args_a_proxy: { exit: 3, code: "SCHEMA_UNREPRESENTABLE", stdout: true, completed: true } },
+  },
+  // Built-ins the pipeline itself uses after the tool returns: reported, and put back first.
+  "replaces-settimeout": {
+    load: LOADS,
+    runs: { replaces_settimeout: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.setTimeout/ } },
+  },
+  "replaces-promise": {
+    load: LOADS,
+    runs: { replaces_promise: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.Promise/ } },
+  },
+  "replaces-process": {
+    load: LOADS,
+    runs: { replaces_process: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.process/ } },
+  },
+  "deletes-process": {
+    load: LOADS,
+    runs: { deletes_process: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.process/ } },
+  },
+  "then-getter": {
+    load: LOADS,
+    runs: { then_getter: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /Object\.prototype\.then/ } },
+  },
   "tool-output-zero": configInvalid,
   "tool-output-negative": configInvalid,
   "tool-output-string": configInvalid,
