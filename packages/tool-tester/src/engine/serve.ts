@@ -20,7 +20,7 @@ import { schemaTask } from "../tasks/schema-task.ts"
 import type { PerformTask } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { engineHere } from "./here.ts"
-import { endProcessTree } from "./process-tree.ts"
+import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
 import { settle } from "./settle.ts"
 import { projectSnapshot } from "./snapshot.ts"
@@ -30,6 +30,9 @@ import { projectSnapshot } from "./snapshot.ts"
 delete process.env["BUN_BE_BUN"]
 // Given to the node engine's process for its own code (spawn-engine.ts): not the tools' to inherit.
 delete process.env["NODE_COMPILE_CACHE"]
+// Left in the environment for the tools' processes to inherit (spawn-engine.ts); kept here too, in
+// case a tool deletes it.
+const mark = process.env[ENGINE_MARK]
 
 // doctor and fuzz are imported when asked for: fuzz brings fast-check (~15 ms of every start in
 // Bun), doctor the provider lint, and neither is on the way to a `run`.
@@ -143,6 +146,8 @@ function failureOf(error: unknown): CrossingError {
 
 function endGroup(): never {
   try {
+    // Those that left the group first (this process is spared): the group's signal ends this one.
+    if (mark !== undefined) endMarked(mark)
     // The engine leads its own process group (it is started detached): this ends the tools' children too.
     endProcessTree(engineProcess.pid)
   } catch {}

@@ -58,6 +58,8 @@ const CASES: Record<string, Case> = {
     },
   },
   "leaves-a-child": { load: LOADS, runs: { leaves_a_child: { exit: 0, stdout: true } } },
+  // Each command checks that no process carrying its marker is left: these left the group.
+  "detaches-children": { load: LOADS, runs: { detaches_children: { exit: 0, stdout: true, output: "started" } } },
   // Under opencode this ends opencode mid-call; e2e.test.ts checks that e2e says so.
   "exits-zero": { load: LOADS, runs: { exits_zero: { exit: 4, code: "TOOL_EXITED", stdout: true } } },
   // Node ends a thread stuck on a top-level await at once; the bun engine waits out the 60 s load
@@ -173,6 +175,22 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
   test("deep metadata is cut with a marker, not a stack overflow", async () => {
     const result = await runInOwnHome(["run", "deep_metadata", "--dir", path.join(hostile, "deep-metadata")], engine)
     expect(result.stdout).toContain("[cut: deeper than 100 levels]")
+  })
+
+  test("fuzz of a tool whose children detach leaves none of them running", async () => {
+    const marker = `hostile-fuzz-${engine}-${Math.random().toString(36).slice(2)}`
+    const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-corpus-home-"))
+    try {
+      const directory = path.join(hostile, "detaches-children")
+      const result = await runCli(
+        ["fuzz", "detaches_children", "--runs", "10", "--dir", directory, "--no-global", "--json", "--engine", engine],
+        { env: { TOOL_TESTER_CORPUS_MARKER: marker }, home },
+      )
+      expect(result.exitCode, result.stderr).toBe(0)
+      expect(processesMarked(marker)).toEqual([])
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 
   test("a child process the tool did not wait for is gone once run exits", async ({ expect }) => {

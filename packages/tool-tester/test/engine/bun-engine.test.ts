@@ -113,6 +113,24 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 
+  test("closeProject also ends a process that left the engine's group and lost its parent", async () => {
+    // A detached shell backgrounds a sleep and exits: the sleep is in another group, its parent init.
+    const body = `const shell = Bun.spawn(["sh", "-c", "sleep 617 > /dev/null 2>&1 & echo $!"], { stdout: "pipe" })
+    return (await new Response(shell.stdout).text()).trim()`
+    const directory = tmpProject({ ".opencode/tools/orphans.ts": toolSource("orphans", body) })
+    const project = await load(directory)
+    const pid = Number((await runTool(project, "orphans", {})).output)
+    expect(pid).toBeGreaterThan(0)
+    onTestFinished(() => {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {}
+    })
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(true)
+    closeProject(project)
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
+  })
+
   test("a tool file that ends the engine while loading is an IMPORT_FAILED error", async () => {
     const directory = tmpProject({ ".opencode/tools/bye.ts": "process.exit(9)\n" })
     const { env, home } = isolatedEnvironment()
