@@ -131,6 +131,17 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 
+  test("an engine killed by SIGKILL is reported as killed by SIGKILL, not as a process.exit code", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/killed.ts": toolSource("killed", 'process.kill(process.pid, "SIGKILL"); return "never"'),
+    })
+    const project = await load(directory)
+    const result = await runTool(project, "killed", {})
+    expect(result.error?.code).toBe("TOOL_EXITED")
+    expect(result.error?.message).toContain("killed by SIGKILL")
+    expect(result.error?.message).not.toContain("process.exit")
+  })
+
   test("a tool file that ends the engine while loading is an IMPORT_FAILED error", async () => {
     const directory = tmpProject({ ".opencode/tools/bye.ts": "process.exit(9)\n" })
     const { env, home } = isolatedEnvironment()
