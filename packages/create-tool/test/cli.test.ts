@@ -254,7 +254,9 @@ describe("options", () => {
     symlinkSync(join(cwd, "missing.ts"), join(cwd, ".opencode/tools/hello.ts"))
     const run = await runCli(["hello", ...flags], { cwd })
     expect(run.code).toBe(1)
-    expect(run.stderr).toMatch(/^✖ .*hello\.ts is a link to .*missing\.ts, which does not exist: delete the link .* \[FILE_EXISTS\]\n$/)
+    expect(run.stderr).toMatch(
+      /^✖ .*hello\.ts is a link to .*missing\.ts, which does not exist: delete the link .* \[FILE_EXISTS\]\n$/,
+    )
     expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
   })
 

@@ -143,7 +143,12 @@ export function restoreBuiltins(): string[] {
         define(owner, key, saved)
         // A getter over a variable the tool set through its setter: the value itself goes back.
         if (values !== undefined && !readsAs(key, values[index]))
-          define(owner, key, { value: values[index], writable: true, enumerable: saved.enumerable === true, configurable: true })
+          define(owner, key, {
+            value: values[index],
+            writable: true,
+            enumerable: saved.enumerable === true,
+            configurable: true,
+          })
       } catch {
         // Made non-configurable by the tool: it stays as the tool left it, and is reported.
       }

@@ -215,7 +215,10 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "arguments that fit its schema. Exit 3 when a finding is an error. Run it in prepublishOnly.",
     options: [
       ["--e2e", "Also load the install in the real opencode and call each tool once (as tool-tester e2e)"],
-      ["--run-scripts", "Run the install scripts of the package and its dependencies (default: npm install --ignore-scripts)"],
+      [
+        "--run-scripts",
+        "Run the install scripts of the package and its dependencies (default: npm install --ignore-scripts)",
+      ],
       ["--timeout MS", "Bound of each tool call (default 10000)"],
       engine,
       engineBinary,

@@ -187,7 +187,8 @@ export class InspectorSession {
       const real = realpathSync(file)
       const folder = realpathSync(path.join(defaultDataDirectory(), "tool-output"))
       const inside = path.relative(folder, real)
-      if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside) || !statSync(real).isFile()) return undefined
+      if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside) || !statSync(real).isFile())
+        return undefined
       return readFileSync(real, "utf8")
     } catch {
       return undefined

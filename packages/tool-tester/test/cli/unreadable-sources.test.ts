@@ -21,12 +21,18 @@ async function list(directory: string, engine: string) {
 }
 
 describe.each(ENGINES)("%s engine: sources that cannot be read whole", { timeout: 120_000 }, (engine) => {
-  test.skipIf(!posix)("a plugin that is /dev/zero is IMPORT_FAILED, not read forever (POSIX: no /dev/zero on Windows)", async () => {
-    const result = await list(project("/dev/zero"), engine)
-    expect(result.exitCode).toBe(3)
-    expect(jsonError(result)).toMatchObject({ code: "IMPORT_FAILED", message: expect.stringContaining("not a regular file") })
-    expect(JSON.parse(result.stdout)).toMatchObject({ diagnostics: [{ code: "IMPORT_FAILED", file: "/dev/zero" }] })
-  })
+  test.skipIf(!posix)(
+    "a plugin that is /dev/zero is IMPORT_FAILED, not read forever (POSIX: no /dev/zero on Windows)",
+    async () => {
+      const result = await list(project("/dev/zero"), engine)
+      expect(result.exitCode).toBe(3)
+      expect(jsonError(result)).toMatchObject({
+        code: "IMPORT_FAILED",
+        message: expect.stringContaining("not a regular file"),
+      })
+      expect(JSON.parse(result.stdout)).toMatchObject({ diagnostics: [{ code: "IMPORT_FAILED", file: "/dev/zero" }] })
+    },
+  )
 
   test.skipIf(!posix)("a plugin that is a FIFO is IMPORT_FAILED, and the command exits (POSIX: mkfifo)", async () => {
     const directory = project("./plugin.ts")
@@ -43,7 +49,10 @@ describe.each(ENGINES)("%s engine: sources that cannot be read whole", { timeout
     truncateSync(file, 64 * 1024 * 1024 + 1)
     const result = await list(directory, engine)
     expect(result.exitCode).toBe(3)
-    expect(jsonError(result)).toMatchObject({ code: "IMPORT_FAILED", message: expect.stringContaining("67108865 bytes") })
+    expect(jsonError(result)).toMatchObject({
+      code: "IMPORT_FAILED",
+      message: expect.stringContaining("67108865 bytes"),
+    })
   })
 
   test("an opencode.json with a million unclosed [ is CONFIG_INVALID, not a stack overflow", async () => {
@@ -51,7 +60,10 @@ describe.each(ENGINES)("%s engine: sources that cannot be read whole", { timeout
     writeFileSync(path.join(directory, "opencode.json"), `{"a":${"[".repeat(1_000_000)}`)
     const result = await list(directory, engine)
     expect(result.exitCode).toBe(3)
-    expect(jsonError(result)).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("nested too deeply") })
+    expect(jsonError(result)).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringContaining("nested too deeply"),
+    })
   })
 
   test("an opencode.json nested 100k levels deep (with a comment, so the JSONC parser reads it) is CONFIG_INVALID", async () => {
@@ -60,6 +72,9 @@ describe.each(ENGINES)("%s engine: sources that cannot be read whole", { timeout
     writeFileSync(path.join(directory, "opencode.json"), `// deep\n{"a":${"[".repeat(depth)}${"]".repeat(depth)}}`)
     const result = await list(directory, engine)
     expect(result.exitCode).toBe(3)
-    expect(jsonError(result)).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("nested too deeply") })
+    expect(jsonError(result)).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringContaining("nested too deeply"),
+    })
   })
 })

@@ -122,11 +122,15 @@ describe("ending what a process started", { timeout: 90_000 }, () => {
       const mark = `test-${process.pid}-${Math.random().toString(36).slice(2)}`
       // A shell in a group of its own backgrounds an idle node and exits: its child is an orphan
       // outside any group this test knows, found only by the mark it inherited.
-      const shell = spawn("sh", ["-c", `"${process.execPath}" -e "setInterval(() => {}, 1000)" > /dev/null 2>&1 & echo $!`], {
-        env: { ...process.env, [ENGINE_MARK]: mark },
-        stdio: ["ignore", "pipe", "inherit"],
-        detached: true,
-      })
+      const shell = spawn(
+        "sh",
+        ["-c", `"${process.execPath}" -e "setInterval(() => {}, 1000)" > /dev/null 2>&1 & echo $!`],
+        {
+          env: { ...process.env, [ENGINE_MARK]: mark },
+          stdio: ["ignore", "pipe", "inherit"],
+          detached: true,
+        },
+      )
       let text = ""
       shell.stdout!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
       await once(shell, "exit")
@@ -137,7 +141,10 @@ describe("ending what a process started", { timeout: 90_000 }, () => {
         } catch {}
       })
       const options = source === undefined ? {} : { source }
-      await vi.waitFor(() => expect(markedProcesses(mark, options)).toEqual([orphan]), { timeout: 20_000, interval: 50 })
+      await vi.waitFor(() => expect(markedProcesses(mark, options)).toEqual([orphan]), {
+        timeout: 20_000,
+        interval: 50,
+      })
       expect(endMarked(mark, options)).toEqual([orphan])
       await gone([orphan])
       expect(markedProcesses(mark, options)).toEqual([])

@@ -29,7 +29,8 @@ const TAMPERINGS: Record<string, string> = {
     'Object.defineProperty(Object.prototype, "hidden", { value: 1, enumerable: false, configurable: false }); return "done"',
   "a throwing Object.prototype.then getter":
     'Object.defineProperty(Object.prototype, "then", { get() { throw new Error("then") }, configurable: true }); return "done"',
-  "an accessor on Array.prototype": 'Object.defineProperty(Array.prototype, "last", { get() { return 1 }, configurable: true }); return "done"',
+  "an accessor on Array.prototype":
+    'Object.defineProperty(Array.prototype, "last", { get() { return 1 }, configurable: true }); return "done"',
   "a replaced global Promise": '(globalThis as any).Promise = function () { throw new Error("no") }; return "done"',
   "a frozen JSON.stringify replacement":
     'Object.defineProperty(JSON, "stringify", { value: () => "tampered", writable: false, configurable: false }); return "done"',

@@ -20,7 +20,11 @@ async function session(directory: string, engine: "bun" | "node"): Promise<Inspe
 describe("the inspector's history", { timeout: 120_000 }, () => {
   test("a call with a 4 MB argument is kept and sent cut to the budget, whole behind its link, and replays whole", async () => {
     const directory = tmpProject({
-      ".opencode/tools/echo.ts": toolSource("echo", "return String(args.text.length)", "{ text: tool.schema.string() }"),
+      ".opencode/tools/echo.ts": toolSource(
+        "echo",
+        "return String(args.text.length)",
+        "{ text: tool.schema.string() }",
+      ),
     })
     const inspector = await session(directory, "node")
     const events: string[] = []
