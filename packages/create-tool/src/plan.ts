@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from "node:fs"
-import { basename, isAbsolute, join } from "node:path"
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import { basename, isAbsolute, join, relative, resolve } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
 import {
@@ -145,6 +145,15 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const existingFiles: string[] = []
   const notes: string[] = []
   for (const file of wanted) {
+    const link = symlinkAt(file.path)
+    if (link?.dangling) {
+      // Writing through it would create a file wherever the link points; replacing it would delete it.
+      throw new CreateToolError(
+        "FILE_EXISTS",
+        `${printable(file.path)} is a link to ${printable(link.target)}, which does not exist: delete the link or create its target, and run again (--force does not replace a link).`,
+        { data: { paths: [file.path], target: link.target } },
+      )
+    }
     const existing = readExisting(file.path)
     if (existing === undefined) {
       files.push({ path: file.path, content: file.content, status: "create" })
@@ -158,6 +167,14 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     } else if (file.mode === "merge") {
       const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))
       const content = formatPackageJson(merged.packageJson)
+      if (link !== undefined && content !== existing && isOutside(link.target, directory)) {
+        // A package.json shared with something outside the project is not ours to change.
+        files.push({ path: file.path, content: existing, status: "keep" })
+        notes.push(
+          `${printable(file.path)} is a link to ${printable(link.target)}, outside ${printable(directory)}: left as it is; add what opencode needs to it yourself (${addedEntries(existing, merged.packageJson).join(", ")}).`,
+        )
+        continue
+      }
       files.push({ path: file.path, content, status: content === existing ? "keep" : "update" })
       // A different version of a dependency is the user's (or opencode's) choice: not worth a note.
       for (const entry of merged.kept.filter((kept) => !/^(dev)?[dD]ependencies\./.test(kept))) {
@@ -246,6 +263,48 @@ function requiredFile(files: ReadonlyMap<string, string>, name: string, folder: 
     throw new CreateToolError("TEMPLATES_NOT_FOUND", `Template "${folder}" has no ${name}: reinstall create-tool.`)
   }
   return content
+}
+
+/** When `path` is a symbolic link: where it leads (resolved), and whether that exists. */
+function symlinkAt(path: string): { target: string; dangling: boolean } | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined
+  } catch {
+    return undefined
+  }
+  try {
+    return { target: realpathSync(path), dangling: false }
+  } catch {
+    let target = path
+    try {
+      target = resolve(join(path, ".."), readlinkSync(path))
+    } catch {}
+    return { target, dangling: true }
+  }
+}
+
+/** Whether `file` (a real path) lies outside `folder`. */
+function isOutside(file: string, folder: string): boolean {
+  let real = folder
+  try {
+    real = realpathSync(folder)
+  } catch {}
+  const path = relative(real, file)
+  return path === "" || path.startsWith("..") || isAbsolute(path)
+}
+
+/** The entries `merged` has that the package.json text `existing` lacks, as `devDependencies.vitest`. */
+function addedEntries(existing: string, merged: Record<string, unknown>): string[] {
+  const before = parsePackageJson(existing, "package.json") as Record<string, unknown>
+  const added: string[] = []
+  for (const [key, value] of Object.entries(merged)) {
+    const current = before[key]
+    if (current === undefined) added.push(key)
+    else if (typeof value === "object" && value !== null && typeof current === "object" && current !== null) {
+      for (const entry of Object.keys(value)) if (!(entry in current)) added.push(`${key}.${entry}`)
+    }
+  }
+  return added
 }
 
 /** The file's content, "" for a folder in the way, undefined when there is nothing there to read. */

@@ -235,6 +235,31 @@ describe("options", () => {
     expect(files(join(cwd, "shared"))).toEqual(["package.json"]) // no temporary or backup left
   })
 
+  test("a package.json linked to a file outside the project is left as it is, and the note says what to add", async () => {
+    const outside = useTmpDir()
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    writeFileSync(join(outside, "package.json"), '{ "name": "shared" }\n')
+    symlinkSync(join(outside, "package.json"), join(cwd, ".opencode/package.json"))
+    const { code, stdout, stderr } = await runCli(["hello"], { cwd })
+    expect(code).toBe(0)
+    expect(stdout).toContain("kept        .opencode/package.json")
+    expect(stderr + stdout).toMatch(/is a link to .*package\.json, outside .*: left as it is; add .*devDependencies/)
+    expect(read(join(outside, "package.json"))).toBe('{ "name": "shared" }\n')
+  })
+
+  test.each([[], ["--force"]])("a dangling link at the tool's path is named as such, %s", async (...flags) => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+    symlinkSync(join(cwd, "missing.ts"), join(cwd, ".opencode/tools/hello.ts"))
+    const run = await runCli(["hello", ...flags], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(
+      /^✖ .*hello\.ts is a link to .*missing\.ts, which does not exist: delete the link .* \[FILE_EXISTS\]\n$/,
+    )
+    expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
+  })
+
   test("merging into a package.json keeps its mode", async () => {
     const cwd = useTmpDir()
     mkdirSync(join(cwd, ".opencode"))

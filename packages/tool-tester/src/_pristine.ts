@@ -10,13 +10,62 @@ const WATCHED: Watched[] = [
   { owner: JSON, label: "JSON" },
   { owner: Object, label: "Object" },
   { owner: Array, label: "Array" },
+  { owner: Promise, label: "Promise" },
+  { owner: Reflect, label: "Reflect" },
   { owner: Object.prototype, label: "Object.prototype" },
   { owner: Array.prototype, label: "Array.prototype" },
   { owner: String.prototype, label: "String.prototype" },
+  { owner: Number.prototype, label: "Number.prototype" },
+  { owner: Boolean.prototype, label: "Boolean.prototype" },
+  { owner: Symbol.prototype, label: "Symbol.prototype" },
   { owner: Function.prototype, label: "Function.prototype" },
   { owner: Promise.prototype, label: "Promise.prototype" },
+  { owner: Error.prototype, label: "Error.prototype" },
+  { owner: RegExp.prototype, label: "RegExp.prototype" },
   { owner: Map.prototype, label: "Map.prototype" },
   { owner: Set.prototype, label: "Set.prototype" },
+]
+
+/**
+ * The globals the pipeline (and the engine's process) uses by name. Only these are watched on
+ * globalThis: a tool may add globals of its own, and the runtime adds some as they are first used.
+ */
+const GLOBALS = [
+  "JSON",
+  "Object",
+  "Array",
+  "String",
+  "Number",
+  "Boolean",
+  "Symbol",
+  "Function",
+  "Error",
+  "TypeError",
+  "RangeError",
+  "Promise",
+  "Reflect",
+  "Proxy",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "setTimeout",
+  "clearTimeout",
+  "setInterval",
+  "clearInterval",
+  "setImmediate",
+  "clearImmediate",
+  "queueMicrotask",
+  "structuredClone",
+  "process",
+  "Buffer",
+  "URL",
+  "TextEncoder",
+  "TextDecoder",
+  "AbortController",
+  "AbortSignal",
+  "EventTarget",
+  "performance",
 ]
 
 const ownKeys = Reflect.ownKeys
@@ -24,7 +73,16 @@ const describe = Object.getOwnPropertyDescriptor
 const define = Object.defineProperty
 const remove = Reflect.deleteProperty
 
-type Saved = { owner: object; label: string; keys: PropertyKey[]; descriptors: PropertyDescriptor[] }
+type Saved = {
+  owner: object
+  label: string
+  keys: PropertyKey[]
+  descriptors: PropertyDescriptor[]
+  /** Keys added later are tampering too (false for globalThis, where only GLOBALS are watched). */
+  closed: boolean
+  /** For globalThis: what each key read as. Some are getters over a variable their setter changes (Node's `process`). */
+  values?: unknown[]
+}
 
 // Arrays and index loops only: a tool may have replaced Map's or Array's iterators by the time
 // the snapshot is read.
@@ -34,44 +92,85 @@ for (let entry = 0; entry < WATCHED.length; entry++) {
   const keys = ownKeys(owner)
   const descriptors: PropertyDescriptor[] = []
   for (let index = 0; index < keys.length; index++) descriptors[index] = describe(owner, keys[index]!)!
-  snapshot[entry] = { owner, label, keys, descriptors }
+  snapshot[entry] = { owner, label, keys, descriptors, closed: true }
+}
+{
+  const keys: PropertyKey[] = []
+  const descriptors: PropertyDescriptor[] = []
+  const values: unknown[] = []
+  for (let index = 0; index < GLOBALS.length; index++) {
+    const name = GLOBALS[index]!
+    // Node defines some globals as getters that turn into plain values when first read: read
+    // them now, so that reading them later is no change.
+    const value = (globalThis as Record<string, unknown>)[name]
+    const descriptor = describe(globalThis, name)
+    if (descriptor === undefined) continue
+    values[keys.length] = value
+    keys[keys.length] = name
+    descriptors[descriptors.length] = descriptor
+  }
+  snapshot[snapshot.length] = { owner: globalThis, label: "globalThis", keys, descriptors, closed: false, values }
 }
 
 /** JSON.stringify as it was. */
 export const pristineStringify: typeof JSON.stringify = JSON.stringify
 
+/** Promise as it was. */
+export const PristinePromise: PromiseConstructor = Promise
+
+/** setTimeout as it was: the engine's own waits do not depend on the tools'. */
+export const pristineSetTimeout: typeof setTimeout = setTimeout
+
 /**
- * Puts back every watched built-in a tool replaced, and takes away `toJSON` and other keys added
- * to Object.prototype or Array.prototype (they change how every object is written). Returns what
- * was changed, as `JSON.stringify` or `Object.prototype.toJSON`; empty when nothing was.
+ * Puts back every watched built-in a tool replaced, deleted or redefined (a value, a getter, or
+ * any change of its attributes), and takes away every key added to a watched object (`toJSON` on
+ * Object.prototype, a `then` getter, a non-enumerable method). Returns what was changed, as
+ * `JSON.stringify` or `Object.prototype.toJSON`; empty when nothing was. What could not be put
+ * back (made non-configurable) is reported too: the caller replaces the engine.
  */
 export function restoreBuiltins(): string[] {
   const changed: string[] = []
   for (let entry = 0; entry < snapshot.length; entry++) {
-    const { owner, label, keys, descriptors } = snapshot[entry]!
+    const { owner, label, keys, descriptors, closed, values } = snapshot[entry]!
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index]!
       const now = describe(owner, key)
-      if (now !== undefined && sameDescriptor(now, descriptors[index]!)) continue
+      const saved = descriptors[index]!
+      if (now !== undefined && sameDescriptor(now, saved) && (values === undefined || readsAs(key, values[index])))
+        continue
       changed[changed.length] = `${label}.${String(key)}`
       try {
-        define(owner, key, descriptors[index]!)
+        define(owner, key, saved)
+        // A getter over a variable the tool set through its setter: the value itself goes back.
+        if (values !== undefined && !readsAs(key, values[index]))
+          define(owner, key, {
+            value: values[index],
+            writable: true,
+            enumerable: saved.enumerable === true,
+            configurable: true,
+          })
       } catch {
         // Made non-configurable by the tool: it stays as the tool left it, and is reported.
       }
     }
-    // What every object or array would inherit: toJSON, or any key for-in loops would see.
-    if (owner !== Object.prototype && owner !== Array.prototype) continue
+    if (!closed) continue
     const now = ownKeys(owner)
     for (let index = 0; index < now.length; index++) {
       const key = now[index]!
       if (includes(keys, key)) continue
-      if (key !== "toJSON" && describe(owner, key)?.enumerable !== true) continue
       changed[changed.length] = `${label}.${String(key)}`
       remove(owner, key)
     }
   }
   return changed
+}
+
+function readsAs(key: PropertyKey, value: unknown): boolean {
+  try {
+    return (globalThis as Record<PropertyKey, unknown>)[key] === value
+  } catch {
+    return false
+  }
 }
 
 function includes(keys: PropertyKey[], key: PropertyKey): boolean {

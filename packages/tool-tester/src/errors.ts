@@ -73,9 +73,25 @@ export class ToolTesterError extends Error {
   }
 
   static isInstance(value: unknown): value is ToolTesterError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true
+    try {
+      return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true
+    } catch {
+      // A thrown Proxy whose traps throw is not one of ours.
+      return false
+    }
   }
 }
 
 /** What a pipeline step returns: steps report failures as values; only harness misuse throws. */
 export type Result<T, E = ToolTesterError> = { success: true; value: T } | { success: false; error: E }
+
+/** A thrown value's message for a report, never throwing itself (a Proxy's traps may throw). */
+export function messageOfThrown(value: unknown): string {
+  try {
+    if (typeof value === "object" && value !== null && "message" in value && typeof value.message === "string")
+      return value.message
+    return String(value)
+  } catch {
+    return "a value that cannot be read"
+  }
+}

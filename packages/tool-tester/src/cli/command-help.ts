@@ -213,7 +213,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
   },
   preflight: {
     summary: "Check a plugin package as npm packs it and opencode installs and loads it",
-    usage: "tool-tester preflight [DIR] [--e2e] [--timeout MS] [--json]",
+    usage: "tool-tester preflight [DIR] [--e2e] [--run-scripts] [--timeout MS] [--json]",
     about:
       "Packs the package in DIR (default: the working directory) as npm publish would (pnpm for workspace: and\n" +
       "catalog: versions), checks the tarball (the entry opencode reads, a build older than its sources, runtime\n" +
@@ -222,6 +222,10 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "arguments that fit its schema. Exit 3 when a finding is an error. Run it in prepublishOnly.",
     options: [
       ["--e2e", "Also load the install in the real opencode and call each tool once (as tool-tester e2e)"],
+      [
+        "--run-scripts",
+        "Run the install scripts of the package and its dependencies (default: npm install --ignore-scripts)",
+      ],
       ["--timeout MS", "Bound of each tool call (default 10000)"],
       engine,
       engineBinary,

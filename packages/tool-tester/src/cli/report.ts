@@ -30,7 +30,10 @@ export function formatSchemas(tools: readonly ToolSchema[], model: ModelSelectio
   return `${blocks.join("\n\n")}\n`
 }
 
-export function formatDiagnostics(diagnostics: readonly Diagnostic[], cwd: string): string {
+export function formatDiagnostics(
+  diagnostics: ReadonlyArray<Omit<Diagnostic, "code"> & { code: string }>,
+  cwd: string,
+): string {
   if (diagnostics.length === 0) return ""
   const lines = diagnostics.map((diagnostic) => {
     const file = diagnostic.file ? `${shortPath(cwd, diagnostic.file)}: ` : ""

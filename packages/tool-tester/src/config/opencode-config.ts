@@ -3,6 +3,7 @@ import { createRequire } from "node:module"
 import path from "node:path"
 import type { ParseError } from "jsonc-parser"
 import type { ConfigDirectory } from "../discovery/config-dirs.ts"
+import { sourceFileProblem } from "../discovery/_source-file.ts"
 import { walkUp } from "../discovery/config-dirs.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -47,21 +48,50 @@ export function loadOpencodeConfig(options: {
     const parsed = readConfigFile(file)
     if (!parsed.success) return parsed
     sources.push({ file, plugins: Array.isArray(parsed.value.plugin) ? parsed.value.plugin : [] })
-    config = mergeConfig(config, parsed.value)
+    try {
+      config = mergeConfig(config, parsed.value)
+    } catch (error) {
+      // Merging recurses once per level, as parsing does.
+      if (!(error instanceof RangeError)) throw error
+      return {
+        success: false,
+        error: new ToolTesterError("CONFIG_INVALID", `${file}: it is nested too deeply to merge; flatten it`, {
+          data: { file },
+        }),
+      }
+    }
   }
   return { success: true, value: { config, sources } }
 }
 
 /** Reads one opencode.json[c]: comments and trailing commas allowed, as opencode allows them. */
 export function readConfigFile(file: string): Result<OpencodeConfig> {
+  const unreadable = sourceFileProblem(file)
+  if (unreadable !== undefined) {
+    return {
+      success: false,
+      error: new ToolTesterError("CONFIG_INVALID", `${file}: ${unreadable}; make it a JSON file`, { data: { file } }),
+    }
+  }
   const text = readFileSync(file, "utf8")
   const errors: ParseError[] = []
-  const value = parseJsonc(text, errors)
+  let value: unknown
+  let tooDeep = false
+  try {
+    value = parseJsonc(text, errors)
+  } catch (error) {
+    // The parser recurses once per level: a file nested tens of thousands of levels deep (or with
+    // that many unclosed brackets) overflows the stack. No real config comes near.
+    if (!(error instanceof RangeError)) throw error
+    tooDeep = true
+  }
   const first = errors[0]
-  if (first || typeof value !== "object" || value === null || Array.isArray(value)) {
-    const reason = first
-      ? `${jsoncParser().printParseErrorCode(first.error)} at offset ${first.offset}`
-      : "it is not a JSON object"
+  if (tooDeep || first || typeof value !== "object" || value === null || Array.isArray(value)) {
+    const reason = tooDeep
+      ? "it is nested too deeply to read"
+      : first
+        ? `${jsoncParser().printParseErrorCode(first.error)} at offset ${first.offset}`
+        : "it is not a JSON object"
     return {
       success: false,
       error: new ToolTesterError(

@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url"
 import { inBun } from "../engine/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
+import { sourceFileProblem } from "./_source-file.ts"
 import { preparerFor } from "./prepare-module.ts"
 import { nativeImport } from "./runtime-files.ts"
 
@@ -27,6 +28,15 @@ export function createImporter(): ModuleImporter {
   const prepare = inBun ? async (file: string) => pathToFileURL(file).href : preparerFor(pass)
   return async (file) => {
     importEvents.onImport?.(file)
+    const problem = sourceFileProblem(file)
+    if (problem !== undefined) {
+      return {
+        success: false,
+        error: new ToolTesterError("IMPORT_FAILED", `${file}: ${problem}: point it at a module file`, {
+          data: { file },
+        }),
+      }
+    }
     try {
       let url = await prepare(file)
       // A file imported as it is (JavaScript in node_modules) is still a fresh instance per pass.

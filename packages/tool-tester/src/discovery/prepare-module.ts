@@ -9,6 +9,7 @@ import { readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { fingerprint } from "./_fingerprint.ts"
+import { sourceFileProblem } from "./_source-file.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
 import { moduleCacheDirectory } from "./cache-directory.ts"
@@ -82,6 +83,9 @@ function realPath(file: string): string {
 }
 
 async function planModule(file: string, generation: number): Promise<Plan> {
+  // Imported natively or read here, a file is read whole: a device, a FIFO or a huge file is refused first.
+  const problem = sourceFileProblem(file)
+  if (problem !== undefined) throw new Error(`${file} ${problem}`)
   const native = { kind: "native", url: pathToFileURL(file).href } as const
   if (!TYPESCRIPT.test(file) && (!JAVASCRIPT.test(file) || isInNodeModules(file))) return native
   const source = readFileSync(file, "utf8")

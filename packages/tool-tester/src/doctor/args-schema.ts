@@ -1,4 +1,5 @@
 import { jsonSafe } from "../_json-safe.ts"
+import { messageOfThrown } from "../errors.ts"
 import { danglingRefs } from "../schema/refs.ts"
 import { isZodSchema, toolJsonSchema } from "../schema/tool-json-schema.ts"
 import type { Finding } from "./finding.ts"
@@ -12,6 +13,22 @@ import { isZod3Schema, zod3ShapeSchema } from "./zod3-schema.ts"
  * schemas alike as their internals, and other values are dropped.
  */
 export function argsSchemaFindings(tool: { id: string; file: string; args: unknown }): Finding[] {
+  try {
+    return readFindings(tool)
+  } catch (error) {
+    // Args whose reads throw (a hostile Proxy, a throwing getter): opencode cannot read them either.
+    return [
+      {
+        code: "SCHEMA_UNREPRESENTABLE",
+        severity: "error",
+        file: tool.file,
+        message: `tool ${tool.id}: reading its args threw ${messageOfThrown(error)}: opencode fails to build its tool list, so the model is offered no tool at all; make args a plain object of zod types`,
+      },
+    ]
+  }
+}
+
+function readFindings(tool: { id: string; file: string; args: unknown }): Finding[] {
   const { args } = tool
   const at = (finding: Omit<Finding, "file" | "message"> & { message: string }): Finding => ({
     ...finding,

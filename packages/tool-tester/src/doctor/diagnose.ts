@@ -37,7 +37,11 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
     if (isShapeOfZod(args)) findings.push(...rawArgumentFindings({ id: tool.id, file: tool.file, args }))
   }
   findings.push(...collisionFindings(project.tools, options))
-  findings.push(...zodCopyFindings(project.tools.map((tool) => ({ file: tool.file, args: liveDefinition(tool).args }))))
+  // Args that cannot be read were reported above (argsSchemaFindings).
+  const readable = project.tools
+    .map((tool) => ({ file: tool.file, args: liveDefinition(tool).args }))
+    .filter((tool) => canRead(tool.args))
+  findings.push(...zodCopyFindings(readable))
   const ordered = [
     ...findings.filter((finding) => finding.severity === "error"),
     ...findings.filter((finding) => finding.severity !== "error"),
@@ -64,11 +68,26 @@ export type { Finding, FindingCode } from "./finding.ts"
 // --- internal ---
 
 function isShapeOfZod(args: unknown): args is Record<string, unknown> {
-  return (
-    typeof args === "object" &&
-    args !== null &&
-    !isZodSchema(args) &&
-    Object.values(args).length > 0 &&
-    Object.values(args).every(isZodSchema)
-  )
+  try {
+    return (
+      typeof args === "object" &&
+      args !== null &&
+      !isZodSchema(args) &&
+      Object.values(args).length > 0 &&
+      Object.values(args).every(isZodSchema)
+    )
+  } catch {
+    // Args whose reads throw: argsSchemaFindings reports them.
+    return false
+  }
+}
+
+/** Whether a tool's args can be read without throwing (a hostile Proxy's cannot). */
+function canRead(args: unknown): boolean {
+  try {
+    if (typeof args === "object" && args !== null) Object.entries(args)
+    return true
+  } catch {
+    return false
+  }
 }

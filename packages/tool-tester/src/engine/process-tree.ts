@@ -9,6 +9,14 @@
 // PowerShell's Win32_Process on Windows, where `taskkill /T /F` ends a tree. node:child_process is
 // loaded only when a command is run: the bun engine imports this module, and in Bun loading it
 // costs time on every start.
+//   endMarked(mark)      end every process whose environment holds the engine's mark
+//                        (ENGINE_MARK=<id>): a child that left the group and lost its parent
+//                        (`sleep &` in a shell, `setsid`, `detached` + `unref()`) still inherited
+//                        the environment. Read from /proc/<pid>/environ on Linux and `ps -E` on
+//                        macOS (`ps -e` on the BSDs); Windows has no such listing (its children keep their parent's id
+//                        instead, which `taskkill /T` follows). It cannot see a process started
+//                        with an environment of its own that leaves the mark out, or handed to a
+//                        service outside this user's processes (systemd-run, launchd, at, ssh).
 import { readdirSync, readFileSync } from "node:fs"
 
 /** Where the process table is read from: each platform's default, or one forced (tests). */
@@ -37,6 +45,43 @@ export function endProcessTree(pid: number, options: ProcessTreeOptions = {}): v
   for (const child of below) signal(child)
   signal(-pid)
   signal(pid)
+}
+
+/** The environment variable every process an engine starts inherits, naming that engine. */
+export const ENGINE_MARK = "TOOL_TESTER_ENGINE_MARK"
+
+/**
+ * Ends every process (but this one) whose environment has ENGINE_MARK=`mark`, again until none is
+ * left (one may have started another while the first pass ran); returns their ids. Never throws.
+ */
+export function endMarked(mark: string, options: ProcessTreeOptions = {}): number[] {
+  const ended: number[] = []
+  for (let pass = 0; pass < 5; pass++) {
+    const found = markedProcesses(mark, options).filter((pid) => pid !== process.pid)
+    if (found.length === 0) break
+    for (const pid of found) signal(pid)
+    ended.push(...found)
+  }
+  return ended
+}
+
+/** The processes whose environment has ENGINE_MARK=`mark` (empty where that cannot be read: Windows). */
+export function markedProcesses(mark: string, options: ProcessTreeOptions = {}): number[] {
+  const platform = options.platform ?? process.platform
+  const entry = `${ENGINE_MARK}=${mark}`
+  if (platform === "win32") return []
+  if ((options.source ?? (platform === "linux" ? "proc" : "ps")) === "proc") return markedInProc(entry)
+  // Each process's environment after its command, uncut (`-ww`): `-E` on macOS, `-e` on the BSDs,
+  // the `e` modifier for Linux's procps.
+  const environment = platform === "darwin" ? ["-E"] : platform === "linux" ? [] : ["-e"]
+  const args = ["-A", "-ww", ...environment, "-o", "pid=,command=", ...(platform === "linux" ? ["e"] : [])]
+  const found: number[] = []
+  for (const line of run("ps", args).split("\n")) {
+    if (!line.includes(entry)) continue
+    const pid = Number(line.trim().split(/\s+/)[0])
+    if (Number.isInteger(pid) && pid > 0) found.push(pid)
+  }
+  return found
 }
 
 /** Ends every process below `root` (not `root`); returns their ids. Never throws. */
@@ -140,6 +185,38 @@ function fromProc(): ProcessEntry[] {
     }
   }
   return table
+}
+
+function markedInProc(entry: string): number[] {
+  const found: number[] = []
+  let names: string[]
+  try {
+    names = readdirSync("/proc")
+  } catch {
+    return found
+  }
+  for (const name of names) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid)) continue
+    try {
+      // NUL-separated KEY=value entries, as the process was started.
+      const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
+      if (`\0${environment}`.includes(`\0${entry}\0`) && !isZombie(pid)) found.push(pid)
+    } catch {
+      // Gone already, or another user's.
+    }
+  }
+  return found
+}
+
+/** A zombie has ended; it waits only for its parent to read its status, and a signal changes nothing. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")
+  } catch {
+    return true
+  }
 }
 
 function run(command: string, args: string[]): string {

@@ -125,6 +125,9 @@ export class RemoteEngine {
     if (outcome.kind === "value") {
       // JSON leaves out what is undefined; a result has every key.
       const result = outcome.value as RunResult
+      // The engine put back what the tool changed, but what it cannot see (a non-configurable
+      // key, a captured original) could still change the next call: that one gets a new engine.
+      if (result.error?.code === "TOOL_TAMPERED") this.#replace()
       return { ...result, args: result.args, attachments: result.attachments, outputPath: result.outputPath }
     }
     if (outcome.kind === "error") throw toError(outcome.error)
@@ -139,6 +142,17 @@ export class RemoteEngine {
             }
           : exitedError(outcome.exit),
     })
+  }
+
+  /** Ends the engine (and whatever the tools started); the next call starts a new one and loads the project again. */
+  #replace(): void {
+    const connection = this.#connection
+    if (!connection) return
+    this.#ended(connection, {
+      kind: "exited",
+      exit: { exitCode: 1, crash: "a tool changed the engine's built-ins: it was replaced", started: true },
+    })
+    connection.end()
   }
 
   /** Ends the engine and whatever the tools started; later calls fail. */

@@ -10,7 +10,7 @@ import { flushStdio } from "../_flush-stdio.ts"
 import { jsonSafe, safeStringify } from "../_json-safe.ts"
 import { restoreBuiltins } from "../_pristine.ts"
 import { importEvents } from "../discovery/import-module.ts"
-import { ToolTesterError } from "../errors.ts"
+import { messageOfThrown, ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { loadProjectHere } from "../load-tools.ts"
 import { callTool, runTool } from "../run-tool.ts"
@@ -21,7 +21,7 @@ import type { ClientSource } from "../client/project-client.ts"
 import { type PerformTask, taskEvents } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { engineHere } from "./here.ts"
-import { endProcessTree } from "./process-tree.ts"
+import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
 import { settle } from "./settle.ts"
 import { projectSnapshot } from "./snapshot.ts"
@@ -31,6 +31,9 @@ import { projectSnapshot } from "./snapshot.ts"
 delete process.env["BUN_BE_BUN"]
 // Given to the node engine's process for its own code (spawn-engine.ts): not the tools' to inherit.
 delete process.env["NODE_COMPILE_CACHE"]
+// Left in the environment for the tools' processes to inherit (spawn-engine.ts); kept here too, in
+// case a tool deletes it.
+const mark = process.env[ENGINE_MARK]
 
 // doctor and fuzz are imported when asked for: fuzz brings fast-check (~15 ms of every start in
 // Bun), doctor the provider lint, and neither is on the way to a `run`.
@@ -42,15 +45,19 @@ const tasks: { [C in TaskCommand]: PerformTask<C> } = {
   fuzz: async (input, reached) => (await import("../tasks/fuzz-task.ts")).fuzzTask(input, reached),
 }
 
+// The process object as it was: a tool may replace or delete globalThis.process, and this process
+// must still answer, exit and report what the tool did.
+const engineProcess: NodeJS.Process = process
+
 const send = (message: FromEngine) => {
-  if (process.connected) process.send?.(message)
+  if (engineProcess.connected) engineProcess.send?.(message)
 }
 
 // An error that escapes the tool ends this process, as an uncaught error ends a worker; the Node
 // side reports it with this message.
 const crash = (error: unknown) => {
-  send({ type: "crash", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) })
-  process.exit(70)
+  send({ type: "crash", message: crashMessage(error) })
+  engineProcess.exit(70)
 }
 process.on("uncaughtException", crash)
 process.on("unhandledRejection", crash)
@@ -96,7 +103,7 @@ const relayClient: ClientSource = {
 }
 
 async function serveTask(cwd: string, task: Task): Promise<void> {
-  process.chdir(cwd)
+  engineProcess.chdir(cwd)
   try {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
@@ -130,7 +137,7 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
 
 async function perform(id: number, call: EngineCall): Promise<unknown> {
   if (call.method === "load") {
-    if (call.params.directory !== undefined) process.chdir(call.params.directory)
+    if (call.params.directory !== undefined) engineProcess.chdir(call.params.directory)
     project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
     return projectSnapshot(await project)
   }
@@ -154,13 +161,31 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
 function failureOf(error: unknown): CrossingError {
   return ToolTesterError.isInstance(error)
     ? { code: error.code, message: error.message }
-    : { code: "INTERNAL", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+    : { code: "INTERNAL", message: internalMessage(error) }
 }
 
 function endGroup(): never {
   try {
+    // Those that left the group first (this process is spared): the group's signal ends this one.
+    if (mark !== undefined) endMarked(mark)
     // The engine leads its own process group (it is started detached): this ends the tools' children too.
-    endProcessTree(process.pid)
+    endProcessTree(engineProcess.pid)
   } catch {}
-  process.exit(0)
+  engineProcess.exit(0)
+}
+
+function internalMessage(error: unknown): string {
+  try {
+    return error instanceof Error ? (error.stack ?? error.message) : String(error)
+  } catch {
+    return messageOfThrown(error)
+  }
+}
+
+function crashMessage(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  } catch {
+    return messageOfThrown(error)
+  }
 }

@@ -2,9 +2,12 @@
 // after (from a timer it set, or a promise it left to reject) ends the engine as it would end
 // opencode, and must fail the run as the same throw just before returning does (TOOL_EXITED).
 
+import { PristinePromise, pristineSetTimeout } from "../_pristine.ts"
+
 /** Long enough for timers of 0-1 ms and for unhandled rejections to be noticed. */
 export const SETTLE_MS = 10
 
 export function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+  // The built-ins kept before any tool ran: a tool that replaced them in a timer must not break the wait.
+  return new PristinePromise((resolve) => pristineSetTimeout(resolve, SETTLE_MS))
 }

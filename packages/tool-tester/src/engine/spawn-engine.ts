@@ -2,12 +2,15 @@
 // Bun opencode runs tools in (`BUN_BE_BUN=1 opencode`, or a bun); the node engine is this Node.
 // Both run the same task server (serve.ts) and speak the same protocol (protocol.ts). The engine
 // leads a process group of its own, so the children a tool spawns (and does not wait for) end with
-// it: opencode's tools cannot outlive opencode either.
+// it: opencode's tools cannot outlive opencode either. It is also started with a mark in its
+// environment (ENGINE_MARK), which every process it starts inherits: those that left the group
+// (setsid, a shell's `&`, detached) are found by it and ended too (process-tree.ts says how, and
+// what it cannot see).
 import type { ChildProcess } from "node:child_process"
 import { constants } from "node:os"
 import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
-import { endProcessTree } from "./process-tree.ts"
+import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 
 export type SpawnEngineOptions = {
   cwd: string
@@ -17,15 +20,19 @@ export type SpawnEngineOptions = {
 
 const live = new Set<ChildProcess>()
 let exitHookInstalled = false
+/** Each engine's mark, the value of ENGINE_MARK its processes inherit. */
+const marks = new WeakMap<ChildProcess, string>()
+let engines = 0
 
 /** Starts the engine in `cwd`, leading a process group of its own. */
 export function spawnEngine(selection: EngineSelection, options: SpawnEngineOptions): ChildProcess {
   const { spawn } = process.getBuiltinModule("node:child_process")
   // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
+  const mark = `${process.pid}-${++engines}-${Math.random().toString(36).slice(2, 10)}`
   const [command, entry, env] =
     selection.name === "bun"
-      ? [selection.location.binary, BUN_ENGINE_ENTRY, { ...process.env, BUN_BE_BUN: "1" }]
-      : [process.execPath, NODE_ENGINE_ENTRY, { ...process.env, ...compileCache() }]
+      ? [selection.location.binary, BUN_ENGINE_ENTRY, { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark }]
+      : [process.execPath, NODE_ENGINE_ENTRY, { ...process.env, ...compileCache(), [ENGINE_MARK]: mark }]
   const child = spawn(command, [entry], {
     cwd: options.cwd,
     env,
@@ -34,6 +41,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
     detached: process.platform !== "win32",
     windowsHide: true,
   })
+  marks.set(child, mark)
   live.add(child)
   child.once("exit", () => live.delete(child))
   // A test runner's worker, or the CLI, that exits leaves no engine behind.
@@ -46,7 +54,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   return child
 }
 
-/** Kills the engine and every process in its group, at once. */
+/** Kills the engine, every process in its group, and every process that carries its mark, at once. */
 export function endEngine(child: ChildProcess): void {
   if (child.pid === undefined) return
   // The engine leads a process group (POSIX) or a tree (Windows): all of it goes.
@@ -54,6 +62,8 @@ export function endEngine(child: ChildProcess): void {
   try {
     child.kill("SIGKILL")
   } catch {}
+  const mark = marks.get(child)
+  if (mark !== undefined) endMarked(mark)
 }
 
 /**

@@ -1,7 +1,9 @@
 // fuzzTool: calls a tool with arguments generated from its JSON Schema the way models send them
 // (fast-check), and reports each distinct failure with the smallest arguments fast-check shrank it
 // to, and the seed that replays the run. After a failure is found, the search goes on with that
-// failure counted as known, until no new one turns up or the runs are used up.
+// failure counted as known, until no new one turns up or the runs are used up. A call that
+// tampers with the engine's built-ins ends the search: what later calls would see is no longer
+// what opencode gives a tool (the library replaces the engine then; the CLI's engine is this one).
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
@@ -60,6 +62,8 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   const known = new Set<string>()
   const failures: FuzzFailure[] = []
   let calls = 0
+  /** The call that tampered with the engine: no call is made after it. */
+  let tampered: { input: unknown; result: RunResult; failure: Failure } | undefined
   const call = async (input: unknown): Promise<{ result: RunResult; failure: Failure | undefined }> => {
     calls++
     options.onCall?.(input)
@@ -70,13 +74,26 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   while (remaining > 0 && failures.length < MAX_DISTINCT_FAILURES) {
     const before = calls
     const property = fc.asyncProperty(args, async (input) => {
-      const { failure } = await call(input)
+      if (tampered) return true
+      const { result, failure } = await call(input)
+      if (failure?.code === "TOOL_TAMPERED") {
+        tampered = { input, result, failure }
+        return true
+      }
       return failure === undefined || known.has(failureKey(failure))
     })
     const details = await fc.check(property, { numRuns: remaining, seed, endOnFailure: false })
+    if (tampered) {
+      failures.push({ ...tampered.failure, args: tampered.input, output: tampered.result.output })
+      break
+    }
     if (!details.failed || details.counterexample === null) break
     const [shrunk] = details.counterexample
     const { result, failure } = await call(shrunk)
+    if (failure?.code === "TOOL_TAMPERED") {
+      failures.push({ ...failure, args: shrunk, output: result.output })
+      break
+    }
     // Shrinking keeps a counterexample only while it fails as a new failure, so this one does.
     if (failure === undefined || known.has(failureKey(failure))) break
     known.add(failureKey(failure))

@@ -49,6 +49,11 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     if (output === undefined) return context.text("no saved output for this call", 404)
     return context.text(output)
   })
+  api.get("/history/:id/full", (context) => {
+    const whole = session.fullEntry(Number(context.req.param("id")))
+    if (whole === undefined) return context.text("this call is kept whole in the history", 404)
+    return context.body(whole, 200, { "Content-Type": "application/json; charset=utf-8" })
+  })
   api.get("/events", (context) =>
     streamSSE(context, async (stream) => {
       const queue: InspectorEvent[] = []
@@ -61,7 +66,8 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
         unsubscribe()
         wake?.()
       })
-      // The state as it is now, so a page that (re)connects needs nothing else.
+      // The state as it is now, so a page that (re)connects needs nothing else: the history as it
+      // is kept, each entry cut to ENTRY_BUDGET characters (bounded.ts), never the calls' whole text.
       await stream.writeSSE({
         event: "hello",
         data: JSON.stringify({ view: session.view() ?? null, history: session.history() }),

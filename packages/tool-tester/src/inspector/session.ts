@@ -1,7 +1,9 @@
 // One inspected project over time: loaded, shown, called, and loaded again on every save, with the
 // last call re-run so the page shows what the edit changed. Everything the page sees arrives as
 // an event; the HTTP layer only forwards them.
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { Finding } from "../doctor/finding.ts"
@@ -11,7 +13,9 @@ import { discardPrestartedEngine, prestartEngine } from "../engine/remote-projec
 import { ToolTesterError } from "../errors.ts"
 import { loadTools } from "../load-tools.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
+import { defaultDataDirectory } from "../pipeline/data-directory.ts"
 import type { RunResult, ToolProject } from "../types.ts"
+import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
 import { failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
 import { watchProject, watchTargets } from "./watch-project.ts"
@@ -51,6 +55,11 @@ export type HistoryEntry = {
   result?: RunResult
   /** Why there is no result: the project did not load, or the engine failed. */
   error?: { code: string; message: string }
+  /**
+   * Set when the entry's values were cut to ENTRY_BUDGET characters: the whole call (request,
+   * result) is at `GET /api/history/<id>/full`, a path relative to the page.
+   */
+  full?: string
 }
 
 export type InspectorEvent =
@@ -76,6 +85,8 @@ export class InspectorSession {
   #again: string[] | undefined
   #closed = false
   #selection: EngineSelection | undefined
+  /** Where the whole text of calls too large to keep is written; removed on close. */
+  #fullFolder: string | undefined
 
   constructor(options: InspectorOptions) {
     this.#options = options
@@ -139,24 +150,49 @@ export class InspectorSession {
         entry.error = errorOf(error)
       }
     }
-    this.#history.push(entry)
-    if (this.#history.length > HISTORY_LIMIT) this.#history.shift()
-    this.#emit({ type: "call", entry })
-    return entry
+    const kept = this.#bounded(entry)
+    this.#history.push(kept)
+    if (this.#history.length > HISTORY_LIMIT) {
+      const dropped = this.#history.shift()
+      if (dropped?.full !== undefined) rmSync(this.#fullFile(dropped.id), { force: true })
+    }
+    this.#emit({ type: "call", entry: kept })
+    return kept
   }
 
-  /** Runs an earlier call again, as it was made. */
+  /** Runs an earlier call again, as it was made (from its whole text, when the history keeps it cut). */
   replay(id: number): Promise<HistoryEntry> | undefined {
     const entry = this.entry(id)
-    return entry ? this.call(entry.request, "replay") : undefined
+    if (!entry) return undefined
+    const whole = entry.full === undefined ? entry : (JSON.parse(this.fullEntry(id) ?? "null") as HistoryEntry | null)
+    return whole ? this.call(whole.request, "replay") : undefined
   }
 
-  /** The full output a truncated call saved, when that call is in the history. */
-  savedOutput(id: number): string | undefined {
-    const path = this.entry(id)?.result?.outputPath
-    if (path === undefined) return undefined
+  /** The whole text of a call whose history entry was cut, as JSON. */
+  fullEntry(id: number): string | undefined {
+    if (this.entry(id)?.full === undefined) return undefined
     try {
-      return readFileSync(path, "utf8")
+      return readFileSync(this.#fullFile(id), "utf8")
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * The full output a truncated call saved, when that call is in the history. Only a file in the
+   * folder truncation writes to: the result came over the engine's channel, where a tool could
+   * have written an outputPath of its own choosing.
+   */
+  savedOutput(id: number): string | undefined {
+    const file = this.entry(id)?.result?.outputPath
+    if (file === undefined) return undefined
+    try {
+      const real = realpathSync(file)
+      const folder = realpathSync(path.join(defaultDataDirectory(), "tool-output"))
+      const inside = path.relative(folder, real)
+      if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside) || !statSync(real).isFile())
+        return undefined
+      return readFileSync(real, "utf8")
     } catch {
       return undefined
     }
@@ -193,6 +229,7 @@ export class InspectorSession {
 
   async close(): Promise<void> {
     this.#closed = true
+    if (this.#fullFolder !== undefined) rmSync(this.#fullFolder, { recursive: true, force: true })
     this.#stopWatching?.()
     this.#listeners.clear()
     await this.#loading?.catch(() => undefined)
@@ -203,6 +240,37 @@ export class InspectorSession {
   }
 
   // --- internal ---
+
+  /** The entry as the history keeps it: its values cut to ENTRY_BUDGET, the whole of it on disk. */
+  #bounded(entry: HistoryEntry): HistoryEntry {
+    const budget = { left: ENTRY_BUDGET, cut: false }
+    const { request, result, error, ...rest } = entry
+    // What the page shows first gets the budget first: the error, the result, then the arguments
+    // (the result's own copy of them last).
+    const boundError = error === undefined ? undefined : boundValue(error, budget)
+    const { args, ...outcome } = result ?? {}
+    const boundOutcome = result === undefined ? undefined : (boundValue(outcome, budget) as object)
+    const boundRequest = boundValue(request, budget)
+    const kept = {
+      ...rest,
+      request: boundRequest,
+      ...(boundOutcome === undefined ? {} : { result: { ...boundOutcome, args: boundValue(args, budget) } }),
+      ...(boundError === undefined ? {} : { error: boundError }),
+    } as HistoryEntry
+    if (!budget.cut) return entry
+    try {
+      this.#fullFolder ??= mkdtempSync(path.join(os.tmpdir(), "tool-tester-inspector-calls-"))
+      writeFileSync(this.#fullFile(entry.id), JSON.stringify(entry))
+      kept.full = `api/history/${entry.id}/full`
+    } catch {
+      // Nowhere to keep it: the cut entry is all there is.
+    }
+    return kept
+  }
+
+  #fullFile(id: number): string {
+    return path.join(this.#fullFolder ?? os.tmpdir(), `${id}.json`)
+  }
 
   /** Loads the project (again); the previous engine ends once the new one answers. */
   async #load(): Promise<{ generation: number; loadMs: number; error?: { code: string; message: string } }> {

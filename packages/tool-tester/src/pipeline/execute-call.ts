@@ -159,16 +159,6 @@ async function runTool(
   }
   const executed = await execute(project, tool, record, context)
   if (!executed.success) return executed.failed
-  // Tools share the engine's built-ins with opencode: put back what this one replaced before the
-  // pipeline goes on with them, and fail the call, since in opencode it would break opencode.
-  const tampered = restoreBuiltins()
-  if (tampered.length > 0) {
-    return record.fail(
-      "TOOL_TAMPERED",
-      `the tool changed the engine's built-ins (${tampered.join(", ")})`,
-      `${tool.file}: ${tool.id} changed the engine's built-ins (${tampered.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
-    )
-  }
   const recorded = await recordOutput(project, tool, record, executed.value, context)
   if (recorded) return recorded
   try {
@@ -201,8 +191,55 @@ async function execute(
     asks: record.result.asks,
     metadataCalls: record.result.metadataCalls,
   })
+  const client = projectClientOf(project)
   // While execute runs, the plugin client can ask the server about this call's session.
-  const forget = projectClientOf(project)?.sessions.register({
+  const forget = client?.sessions.register(callSessionRecord(tool, record, { setting, session, options }))
+  let settled: { value: unknown } | { error: unknown }
+  try {
+    settled = {
+      value: await withTimeout(
+        Promise.resolve().then(async () => {
+          await client?.initCallsSettled()
+          return callExecute(tool, record.result.args, context)
+        }),
+        options.timeoutMs,
+        controller,
+      ),
+    }
+  } catch (error) {
+    settled = { error }
+  } finally {
+    forget?.()
+  }
+  // Tools share the engine's built-ins with opencode: put back what this one changed before the
+  // pipeline does anything else with them (a replaced Promise, a throwing Object.prototype.then
+  // getter would break the report), and fail the call, since in opencode it would break opencode.
+  const tampered = restoreBuiltins()
+  options.signal?.removeEventListener("abort", abortFromCaller)
+  if (tampered.length > 0) {
+    return {
+      success: false,
+      failed: record.fail(
+        "TOOL_TAMPERED",
+        `the tool changed the engine's built-ins (${tampered.join(", ")})`,
+        `${tool.file}: ${tool.id} changed the engine's built-ins (${tampered.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
+      ),
+    }
+  }
+  if ("value" in settled) return { success: true, value: settled.value }
+  const { error } = settled
+  if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT") {
+    const waiting = client?.pending() ?? []
+    const on = waiting.length === 0 ? "" : ` (it was waiting for ${waiting.join(", ")})`
+    return { success: false, failed: record.fail("TOOL_TIMEOUT", `${error.message}${on}`) }
+  }
+  const text = thrownText(error)
+  return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
+}
+
+/** The call's session as the plugin client's server mirrors it (client/call-sessions.ts). */
+function callSessionRecord(tool: LoadedTool, record: CallRecord, { setting, session, options }: RunContext) {
+  return {
     sessionID: session.sessionID,
     messageID: session.messageID,
     callID: session.callID,
@@ -215,29 +252,6 @@ async function execute(
     // What session.messages shows for the call's own part while it runs: still `pending`, with the
     // arguments and their text (docs/opencode-contract.md#server, the plugin-client-execute golden).
     state: () => ({ status: "pending", input: record.result.args, raw: JSON.stringify(record.result.args ?? {}) }),
-  })
-  try {
-    const client = projectClientOf(project)
-    const value = await withTimeout(
-      Promise.resolve().then(async () => {
-        await client?.initCallsSettled()
-        return callExecute(tool, record.result.args, context)
-      }),
-      options.timeoutMs,
-      controller,
-    )
-    return { success: true, value }
-  } catch (error) {
-    if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT") {
-      const waiting = projectClientOf(project)?.pending() ?? []
-      const on = waiting.length === 0 ? "" : ` (it was waiting for ${waiting.join(", ")})`
-      return { success: false, failed: record.fail("TOOL_TIMEOUT", `${error.message}${on}`) }
-    }
-    const text = thrownText(error)
-    return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
-  } finally {
-    forget?.()
-    options.signal?.removeEventListener("abort", abortFromCaller)
   }
 }
 

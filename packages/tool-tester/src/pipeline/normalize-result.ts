@@ -1,3 +1,5 @@
+import { messageOfThrown } from "../errors.ts"
+
 /**
  * A tool's result after opencode's normalisation (docs/opencode-contract.md#result-normalisation),
  * before truncation.
@@ -66,6 +68,15 @@ export type ThrownDetails = {
 }
 
 export function thrownDetails(error: unknown, depth = 0): ThrownDetails {
+  try {
+    return readDetails(error, depth)
+  } catch {
+    // A Proxy whose traps throw, a getter that throws: nothing of it can be read.
+    return { name: "Object", message: thrownText(error) }
+  }
+}
+
+function readDetails(error: unknown, depth: number): ThrownDetails {
   if (typeof error !== "object" || error === null) return { name: typeof error, message: String(error) }
   const record = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown; stack?: unknown }
   const details: ThrownDetails = {
@@ -79,10 +90,18 @@ export function thrownDetails(error: unknown, depth = 0): ThrownDetails {
 }
 
 export function thrownText(error: unknown): string {
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
-    return error.message
-  return String(error)
+  try {
+    if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
+      return error.message
+    return String(error)
+  } catch (readError) {
+    // What opencode would print cannot be known either: say what happened instead.
+    return `${UNREADABLE_THROWN} (reading it threw ${messageOfThrown(readError)})`
+  }
 }
+
+/** What a thrown value whose properties throw when read (a hostile Proxy, a throwing getter) is reported as. */
+export const UNREADABLE_THROWN = "the tool threw a value that cannot be read"
 
 // --- internal ---
 

@@ -1,11 +1,13 @@
 // Runs npm or pnpm for preflight and keeps what it printed, for the finding that names a failure.
 import { spawn } from "node:child_process"
+import { ENGINE_MARK, endMarked } from "../engine/process-tree.ts"
 
 export type CommandOutput = { exitCode: number; stdout: string; stderr: string }
 
 /**
  * Runs `command args` in `cwd` and resolves with its exit code and output (never rejects: a
- * command that cannot start exits 127 with the reason on stderr).
+ * command that cannot start exits 127 with the reason on stderr). Whatever it started and left
+ * running (a script's background process) is ended when it exits: it carries a mark of its own.
  */
 export function commandOutput(
   command: string,
@@ -13,9 +15,10 @@ export function commandOutput(
   options: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<CommandOutput> {
   return new Promise((resolve) => {
+    const mark = `preflight-${process.pid}-${Math.random().toString(36).slice(2, 10)}`
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: childEnv(options.env),
+      env: { ...childEnv(options.env), [ENGINE_MARK]: mark },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let stdout = ""
@@ -23,7 +26,10 @@ export function commandOutput(
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("error", (error) => resolve({ exitCode: 127, stdout, stderr: `${stderr}${error.message}` }))
-    child.on("close", (code) => resolve({ exitCode: code ?? 1, stdout, stderr }))
+    child.on("close", (code) => {
+      endMarked(mark)
+      resolve({ exitCode: code ?? 1, stdout, stderr })
+    })
   })
 }
 

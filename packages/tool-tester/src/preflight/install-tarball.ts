@@ -20,7 +20,12 @@ export type InstalledPlugin = {
 
 export async function installTarball(
   packed: PackedPackage,
-  options: { folder: string; env: Record<string, string | undefined> },
+  options: {
+    folder: string
+    env: Record<string, string | undefined>
+    /** Run the install scripts (preinstall, install, postinstall) of the package and its dependencies. */
+    runScripts?: boolean
+  },
 ): Promise<{ installed?: InstalledPlugin; findings: Finding[] }> {
   const name = String(packed.manifest["name"] ?? "")
   const project = options.folder
@@ -32,7 +37,16 @@ export async function installTarball(
   writeFileSync(path.join(project, "opencode.json"), `${JSON.stringify({ plugin: [name] }, null, 2)}\n`)
   const output = await commandOutput(
     "npm",
-    ["install", packed.tarball, "--no-audit", "--no-fund", "--loglevel=error"],
+    // Without scripts unless asked: a package's postinstall is code run at install time, before any
+    // check, and what it starts in the background would outlive preflight.
+    [
+      "install",
+      packed.tarball,
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      ...(options.runScripts === true ? [] : ["--ignore-scripts"]),
+    ],
     { cwd: project, env: options.env },
   )
   if (output.exitCode !== 0) {

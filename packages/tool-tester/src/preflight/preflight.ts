@@ -19,6 +19,8 @@ export type PreflightOptions = {
   /** The plugin package folder. */
   directory: string
   env: Record<string, string | undefined>
+  /** Run the install scripts of the package and its dependencies (npm's default; off unless asked). */
+  runScripts?: boolean
   /** The opencode version whose rules apply (engines.opencode). */
   opencodeVersion: string
   /** Loads the installed plugin (findings about it, its tools, their runs). */
@@ -106,7 +108,11 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
 
   if (!entry.entry) return ordered(report)
   step("installing the tarball as opencode installs a plugin")
-  const install = await installTarball(packed, { folder: path.join(work, "project"), env: options.env })
+  const install = await installTarball(packed, {
+    folder: path.join(work, "project"),
+    env: options.env,
+    runScripts: options.runScripts === true,
+  })
   findings.push(...install.findings)
   findings.push(...dependencyFindings(packed, imported.imports, install.installed?.packageFolder))
   if (!install.installed) return ordered(report)

@@ -2,7 +2,7 @@
 // (docs/opencode-contract.md#json-schema). Zod does the conversion: we only reproduce
 // how opencode calls it and what it changes afterwards, so the output matches byte for byte.
 import { z } from "zod"
-import { type Result, ToolTesterError } from "../errors.ts"
+import { messageOfThrown, type Result, ToolTesterError } from "../errors.ts"
 import { isRecord } from "./_record.ts"
 import { collectZodMetadata } from "./_zod-metadata.ts"
 
@@ -11,7 +11,12 @@ export type ZodSchemaLike = { _zod: unknown }
 
 /** True for a zod 4 schema from any copy of zod. Zod 3 schemas are not zod schemas to opencode. */
 export function isZodSchema(value: unknown): value is ZodSchemaLike {
-  return typeof value === "object" && value !== null && "_zod" in value
+  try {
+    return typeof value === "object" && value !== null && "_zod" in value
+  } catch {
+    // A Proxy whose traps throw is no schema.
+    return false
+  }
 }
 
 /**
@@ -25,7 +30,21 @@ export function isZodSchema(value: unknown): value is ZodSchemaLike {
  */
 export function toolJsonSchema(args: unknown): Result<Record<string, unknown>> {
   const shape = args ?? {}
-  const entries = Object.entries(shape)
+  let entries: [string, unknown][]
+  try {
+    entries = Object.entries(shape)
+  } catch (error) {
+    // A Proxy whose traps throw, a getter that throws: opencode cannot read it either.
+    const why = messageOfThrown(error)
+    return {
+      success: false,
+      error: new ToolTesterError(
+        "SCHEMA_UNREPRESENTABLE",
+        `reading its args threw ${why}: opencode fails to build its tool list, so the model is offered no tool at all; make args a plain object of zod types`,
+        { data: {} },
+      ),
+    }
+  }
   if (!entries.every(([, value]) => isZodSchema(value))) return { success: true, value: legacySchema(entries) }
 
   try {

@@ -58,6 +58,8 @@ const CASES: Record<string, Case> = {
     },
   },
   "leaves-a-child": { load: LOADS, runs: { leaves_a_child: { exit: 0, stdout: true } } },
+  // Each command checks that no process carrying its marker is left: these left the group.
+  "detaches-children": { load: LOADS, runs: { detaches_children: { exit: 0, stdout: true, output: "started" } } },
   // Under opencode this ends opencode mid-call; e2e.test.ts checks that e2e says so.
   "exits-zero": { load: LOADS, runs: { exits_zero: { exit: 4, code: "TOOL_EXITED", stdout: true } } },
   // Node ends a thread stuck on a top-level await at once; the bun engine waits out the 60 s load
@@ -71,6 +73,36 @@ const CASES: Record<string, Case> = {
     runs: { fine: { exit: 3, code: "IMPORT_FAILED", stdout: true, completed: true, output: "fine" } },
   },
   "symlink-loop-folder": { load: LOADS, runs: { fine: { exit: 0, stdout: true, output: "fine" } } },
+  // A thrown value or args whose every read throws (a hostile Proxy): named, never INTERNAL.
+  "throws-a-proxy": {
+    load: LOADS,
+    runs: { throws_a_proxy: { exit: 4, code: "TOOL_THREW", stdout: true, output: /cannot be read/ } },
+  },
+  "args-a-proxy": {
+    load: { exit: 3, code: "SCHEMA_UNREPRESENTABLE", stdout: true },
+    runs: { args_a_proxy: { exit: 3, code: "SCHEMA_UNREPRESENTABLE", stdout: true, completed: true } },
+  },
+  // Built-ins the pipeline itself uses after the tool returns: reported, and put back first.
+  "replaces-settimeout": {
+    load: LOADS,
+    runs: { replaces_settimeout: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.setTimeout/ } },
+  },
+  "replaces-promise": {
+    load: LOADS,
+    runs: { replaces_promise: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.Promise/ } },
+  },
+  "replaces-process": {
+    load: LOADS,
+    runs: { replaces_process: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.process/ } },
+  },
+  "deletes-process": {
+    load: LOADS,
+    runs: { deletes_process: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /globalThis\.process/ } },
+  },
+  "then-getter": {
+    load: LOADS,
+    runs: { then_getter: { exit: 4, code: "TOOL_TAMPERED", stdout: true, output: /Object\.prototype\.then/ } },
+  },
   "tool-output-zero": configInvalid,
   "tool-output-negative": configInvalid,
   "tool-output-string": configInvalid,
@@ -143,6 +175,22 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
   test("deep metadata is cut with a marker, not a stack overflow", async () => {
     const result = await runInOwnHome(["run", "deep_metadata", "--dir", path.join(hostile, "deep-metadata")], engine)
     expect(result.stdout).toContain("[cut: deeper than 100 levels]")
+  })
+
+  test("fuzz of a tool whose children detach leaves none of them running", async () => {
+    const marker = `hostile-fuzz-${engine}-${Math.random().toString(36).slice(2)}`
+    const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-corpus-home-"))
+    try {
+      const directory = path.join(hostile, "detaches-children")
+      const result = await runCli(
+        ["fuzz", "detaches_children", "--runs", "10", "--dir", directory, "--no-global", "--json", "--engine", engine],
+        { env: { TOOL_TESTER_CORPUS_MARKER: marker }, home },
+      )
+      expect(result.exitCode, result.stderr).toBe(0)
+      expect(processesMarked(marker)).toEqual([])
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 
   test("a child process the tool did not wait for is gone once run exits", async ({ expect }) => {

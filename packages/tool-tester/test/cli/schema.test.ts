@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, rawControlCharacters, runCli } from "../helpers.ts"
+import { tmpProject } from "../support/tmp-project.ts"
 
 const basic = fixture("cli-basic")
 
@@ -25,6 +26,27 @@ describe("tool-tester schema", { timeout: 60_000 }, () => {
       },
     })
   })
+
+  test.each([
+    [47, false],
+    [48, true],
+  ])(
+    "a schema of %i nested objects is shown whole, or cut with a SCHEMA_CUT warning, never cut silently",
+    async (levels, cut) => {
+      const directory = tmpProject({
+        ".opencode/tools/deep.ts": `import { tool } from "@opencode-ai/plugin"
+let schema: any = tool.schema.string()
+for (let index = 0; index < ${levels}; index++) schema = tool.schema.object({ inner: schema })
+export default tool({ description: "deep", args: { root: schema }, async execute() { return "ok" } })
+`,
+      })
+      const result = await runCli(["schema", "--dir", directory, "--no-global", "--json", "--engine", "node"])
+      expect(result.exitCode).toBe(0)
+      const { diagnostics } = JSON.parse(result.stdout) as SchemaJson
+      expect(result.stdout.includes("[cut: deeper than 100 levels]")).toBe(cut)
+      expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(cut ? ["SCHEMA_CUT"] : [])
+    },
+  )
 
   test("--plugin adds the plugin's tools, as opencode would send them", async () => {
     const result = await runCli(

@@ -113,6 +113,35 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
   })
 
+  test("closeProject also ends a process that left the engine's group and lost its parent", async () => {
+    // A detached shell backgrounds a sleep and exits: the sleep is in another group, its parent init.
+    const body = `const shell = Bun.spawn(["sh", "-c", "sleep 617 > /dev/null 2>&1 & echo $!"], { stdout: "pipe" })
+    return (await new Response(shell.stdout).text()).trim()`
+    const directory = tmpProject({ ".opencode/tools/orphans.ts": toolSource("orphans", body) })
+    const project = await load(directory)
+    const pid = Number((await runTool(project, "orphans", {})).output)
+    expect(pid).toBeGreaterThan(0)
+    onTestFinished(() => {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {}
+    })
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(true)
+    closeProject(project)
+    await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)
+  })
+
+  test("an engine killed by SIGKILL is reported as killed by SIGKILL, not as a process.exit code", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/killed.ts": toolSource("killed", 'process.kill(process.pid, "SIGKILL"); return "never"'),
+    })
+    const project = await load(directory)
+    const result = await runTool(project, "killed", {})
+    expect(result.error?.code).toBe("TOOL_EXITED")
+    expect(result.error?.message).toContain("killed by SIGKILL")
+    expect(result.error?.message).not.toContain("process.exit")
+  })
+
   test("a tool file that ends the engine while loading is an IMPORT_FAILED error", async () => {
     const directory = tmpProject({ ".opencode/tools/bye.ts": "process.exit(9)\n" })
     const { env, home } = isolatedEnvironment()

@@ -6,8 +6,11 @@ import { describe, expect, onTestFinished, test, vi } from "vitest"
 import type { ProcessTableSource } from "../../src/engine/process-tree.ts"
 import {
   descendantsOf,
+  ENGINE_MARK,
   endDescendants,
+  endMarked,
   endProcessTree,
+  markedProcesses,
   parseProcessTable,
   readTable,
 } from "../../src/engine/process-tree.ts"
@@ -112,6 +115,41 @@ describe("ending what a process started", { timeout: 90_000 }, () => {
     // The detached child left the root's process group: only the table walk reaches it on POSIX.
     await gone([tree.child, tree.grandchild, tree.detached])
   })
+
+  test.skipIf(process.platform === "win32").each(sources)(
+    "endMarked (table: %s) ends a process that carries the mark after its parent is gone (Windows has no environment listing)",
+    async (source) => {
+      const mark = `test-${process.pid}-${Math.random().toString(36).slice(2)}`
+      // A shell in a group of its own backgrounds an idle node and exits: its child is an orphan
+      // outside any group this test knows, found only by the mark it inherited.
+      const shell = spawn(
+        "sh",
+        ["-c", `"${process.execPath}" -e "setInterval(() => {}, 1000)" > /dev/null 2>&1 & echo $!`],
+        {
+          env: { ...process.env, [ENGINE_MARK]: mark },
+          stdio: ["ignore", "pipe", "inherit"],
+          detached: true,
+        },
+      )
+      let text = ""
+      shell.stdout!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
+      await once(shell, "exit")
+      const orphan = Number(text.trim())
+      onTestFinished(() => {
+        try {
+          process.kill(orphan, "SIGKILL")
+        } catch {}
+      })
+      const options = source === undefined ? {} : { source }
+      await vi.waitFor(() => expect(markedProcesses(mark, options)).toEqual([orphan]), {
+        timeout: 20_000,
+        interval: 50,
+      })
+      expect(endMarked(mark, options)).toEqual([orphan])
+      await gone([orphan])
+      expect(markedProcesses(mark, options)).toEqual([])
+    },
+  )
 
   test("ids that are not processes are ignored", () => {
     expect(endDescendants(0)).toEqual([])

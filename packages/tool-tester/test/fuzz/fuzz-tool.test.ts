@@ -75,3 +75,22 @@ export default tool({
     })
   })
 })
+
+describe("a tool that tampers with the engine's built-ins", { timeout: 120_000 }, () => {
+  test("ends the search at that call: TOOL_TAMPERED, and no call after it", async () => {
+    const tampers = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Tampers",
+  args: { city: tool.schema.string() },
+  async execute(args) {
+    Object.defineProperty(Array.prototype, "tampered", { get: () => true, configurable: true })
+    return args.city
+  },
+})
+`
+    const report = await fuzzTool(await project(tampers), "sample", { runs: 20, seed: 1 })
+    expect(report.calls).toBe(1)
+    expect(report.failures).toMatchObject([{ code: "TOOL_TAMPERED" }])
+    expect(Reflect.ownKeys(Array.prototype)).not.toContain("tampered")
+  })
+})

@@ -1,7 +1,8 @@
-import { chmodSync } from "node:fs"
+import { chmodSync, existsSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { describe, expect, test } from "vitest"
+import { describe, expect, onTestFinished, test } from "vitest"
 import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { isRunning } from "../support/processes.ts"
 import { builtPlugin, codes, json, plainPlugin, preflightCli, withoutPnpm, writePackage } from "./preflight-packages.ts"
 
 // Each test packs a package with npm, installs the tarball with npm (from this user's npm cache)
@@ -34,6 +35,36 @@ describe("tool-tester preflight", { timeout: 300_000 }, () => {
     expect(node.report.engine?.name).toBe("node")
     expect(node.report.findings).toEqual([])
     expect(node.report.runs).toEqual(report.runs)
+  })
+
+  test("install scripts do not run unless --run-scripts, and what they leave running is ended", async () => {
+    const out = useTmpDir()
+    const pidFile = path.join(out, "postinstall.pid")
+    // postinstall starts an idle process that outlives it (detached, in a group of its own) and writes its id.
+    const postinstall = `const { spawn } = require("node:child_process")
+const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { detached: true, stdio: "ignore" })
+child.unref()
+require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(child.pid))
+`
+    const files = plainPlugin("opencode-preflight-scripts", {
+      files: ["index.js", "postinstall.cjs"],
+      scripts: { postinstall: "node postinstall.cjs" },
+    })
+    const directory = writePackage(useTmpDir(), { ...files, "postinstall.cjs": postinstall })
+    const env = { PREFLIGHT_TEST_PID_FILE: pidFile }
+    const quiet = await preflightCli(directory, ["--engine", "node"], env)
+    expect(quiet.exitCode, quiet.stderr).toBe(0)
+    expect(existsSync(pidFile)).toBe(false)
+    const scripted = await preflightCli(directory, ["--engine", "node", "--run-scripts"], env)
+    expect(scripted.exitCode, scripted.stderr).toBe(0)
+    const pid = Number(readFileSync(pidFile, "utf8"))
+    onTestFinished(() => {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {}
+    })
+    expect(pid).toBeGreaterThan(0)
+    expect(isRunning(pid)).toBe(false)
   })
 
   test("the human report names the package, entry, tools and calls, and says no problem was found", async () => {

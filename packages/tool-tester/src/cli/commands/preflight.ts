@@ -18,6 +18,7 @@ import { formatEngine, formatFindings } from "../report.ts"
 
 const PREFLIGHT_FLAGS = {
   e2e: { type: "boolean" },
+  "run-scripts": { type: "boolean" },
   timeout: { type: "string" },
   engine: { type: "string" },
   "engine-binary": { type: "string" },
@@ -65,6 +66,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     report = await preflight({
       directory,
       env: io.env,
+      runScripts: values["run-scripts"] === true,
       opencodeVersion: testedOpencodeVersion,
       onStep: progress.phase,
       signal: controller.signal,
