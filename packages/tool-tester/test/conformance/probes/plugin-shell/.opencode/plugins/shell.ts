@@ -14,7 +14,9 @@ async function environment($: Shell): Promise<string> {
   const missing = Object.keys(process.env)
     .filter((name) => !seen.has(name))
     .sort()
-  const differing = [...seen.keys()].filter((name) => name in process.env && process.env[name] !== seen.get(name)).sort()
+  const differing = [...seen.keys()]
+    .filter((name) => name in process.env && process.env[name] !== seen.get(name))
+    .sort()
   const opencode = [...seen.keys()]
     .filter((name) => name.startsWith("OPENCODE"))
     .sort()
