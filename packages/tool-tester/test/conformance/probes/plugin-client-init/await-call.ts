@@ -9,9 +9,16 @@ type Options = { call: string; args?: unknown; await?: boolean }
 
 function shape(value: unknown, depth: number): unknown {
   if (value === null || typeof value === "boolean") return value
-  if (Array.isArray(value)) return value.length === 0 ? [] : [`${value.length} x`, shape(value[0], depth - 1)]
+  if (Array.isArray(value)) {
+    if (value.length === 0) return []
+    // Lists of names (provider.list's `connected` depends on the API keys in the environment): no count.
+    if (typeof value[0] === "string") return ["string ..."]
+    return [`${value.length} x`, shape(value[0], depth - 1)]
+  }
   if (typeof value !== "object") return typeof value
   if (depth <= 0) return "object"
+  // A wide map (provider.list's `default`: one entry per provider of the bundled catalogue) as its size.
+  if (Object.keys(value).length > 20) return `object with ${Object.keys(value).length} keys`
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(value).sort()) out[key] = shape((value as Record<string, unknown>)[key], depth - 1)
   return out
