@@ -8,14 +8,16 @@
 // It starts the binary several times on `serve-project/` (a copy, with a throw-away home, as e2e
 // runs do) against the scripted mock model, and writes `../golden/server/serve.json`:
 //   { "opencodeVersion", "scenarios": [{ "name", "args", "env" (names set beyond e2e's), "config"
-//     (over e2e's mock provider), "stdout" (lines, port as <port>), "answers": { label: answer } }] }
+//     (over e2e's mock provider), "stdout" (lines, port as <port>), "answers": { "firstAnswer" (the
+//     status of the first GET /path, or "none within <bound> ms"), label: answer,
+//     "pluginServerUrl" (String(input.serverUrl) as serve-project/init-probe.ts saw it) } }] }
 // Run-specific text is replaced as in generate-golden.ts (<directory>, <home>, <sandbox>, <port>,
 // ids as <id>). Timings (start to the "listening" line, to the first answer) are printed, not
 // recorded: they depend on the machine.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
-import { writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { resolveOpencode } from "../../src/engine/opencode-binary.ts"
@@ -52,6 +54,7 @@ const projectDirectory = fileURLToPath(new URL("./serve-project", import.meta.ur
 const goldenFile = fileURLToPath(new URL("../golden/server/serve.json", import.meta.url))
 const fakeKeys = { ANTHROPIC_API_KEY: "probe-fake-key", OPENAI_API_KEY: "probe-fake-key" }
 const password = "probe-secret"
+const firstAnswerBoundMs = 30_000
 
 const providers = async (server: Server): Promise<Record<string, unknown>> => {
   const answer = await server.get("/provider")
@@ -116,6 +119,20 @@ const scenarios: Scenario[] = [
     env: {},
     config: { enabled_providers: ["mock"] },
     probe: async (server) => ({ toolIds: await toolIds(server) }),
+  },
+  {
+    name: "plugin-server-url",
+    args: [],
+    env: {},
+    config: { enabled_providers: ["mock"], plugin: ["./init-probe.ts"] },
+    probe: async () => ({}),
+  },
+  {
+    name: "plugin-awaits-agents",
+    args: [],
+    env: {},
+    config: { enabled_providers: ["mock"], plugin: [["./init-probe.ts", { awaitAgents: true }]] },
+    probe: async () => ({}),
   },
   {
     name: "password",
@@ -226,19 +243,23 @@ async function observe(opencode: string, scenario: Scenario): Promise<unknown> {
       },
       mockRequests: () => mock.requests.map((request) => request.kind),
     }
-    let firstAnswerMs = 0
-    for (;;) {
-      const answer = await fetch(withDirectory("/path", true), { headers: auth }).catch(() => undefined)
-      if (answer?.status === 200) {
-        await answer.text()
-        firstAnswerMs = performance.now() - started
-        break
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    const answers = await scenario.probe(server)
+    // The first request starts the project's instance (and its plugins): bounded, as a plugin can hang it.
+    const firstAnswer = await fetch(withDirectory("/path", true), {
+      headers: auth,
+      signal: AbortSignal.timeout(firstAnswerBoundMs),
+    }).then(
+      async (answer) => ({ status: answer.status, body: await answer.text() }),
+      () => undefined,
+    )
+    const firstAnswerMs = performance.now() - started
+    const answers =
+      firstAnswer === undefined
+        ? { firstAnswer: `none within ${firstAnswerBoundMs} ms` }
+        : { firstAnswer: firstAnswer.status, ...(await scenario.probe(server)) }
+    const servedUrl = await readFile(join(sandbox.project, "served-url.txt"), "utf8").catch(() => undefined)
+    if (servedUrl !== undefined) Object.assign(answers, { pluginServerUrl: servedUrl })
     process.stdout.write(
-      `${scenario.name}: listening after ${Math.round(listeningMs)} ms, first answer after ${Math.round(firstAnswerMs)} ms\n`,
+      `${scenario.name}: listening after ${Math.round(listeningMs)} ms, first answer after ${Math.round(firstAnswerMs)} ms${firstAnswer === undefined ? " (none: bound reached)" : ""}\n`,
     )
     const port = new URL(url).port
     let text = JSON.stringify({
