@@ -6,6 +6,7 @@
 // `<runner config>`.
 type Shell = (strings: TemplateStringsArray, ...values: unknown[]) => { text(): Promise<string> }
 type Input = { $: Shell; serverUrl: unknown; directory: string }
+// Also: the input's keys in order, and whether serverUrl is a getter.
 
 async function environment($: Shell): Promise<string> {
   const lines = (await $`env`.text()).split("\n").filter((line) => line.includes("="))
@@ -42,7 +43,10 @@ async function reach(serverUrl: unknown): Promise<string> {
 
 export const ShellProbe = async (input: Input) => {
   const $ = input.$
+  const descriptor = Object.getOwnPropertyDescriptor(input, "serverUrl")
   const init = {
+    inputKeys: Object.keys(input).join(","),
+    serverUrlIs: descriptor === undefined ? "absent" : descriptor.get === undefined ? "a value" : "a getter",
     echo: await $`echo shell-ok`.text(),
     pwd: await $`pwd`.text(),
     cwd: process.cwd(),
