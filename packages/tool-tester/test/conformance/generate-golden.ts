@@ -12,6 +12,8 @@
 //                "provider"?: string,   // npm package, default "@ai-sdk/openai-compatible"
 //                "config"?: object,     // opencode config applied over the project's (runE2E `config`)
 //                "git"?: boolean,       // run in a `git init`ed copy (worktree = project) instead of none ("/")
+//                "timeoutMs"?: number,  // bound of the run (default 240000); a run that reaches it is
+//                                       // stopped (opencode's process tree included) and recorded as hung
 //                "script": Script }] }  // the model's turns (src/e2e/script.ts)
 //
 // Golden: `../golden/<set>.json` =
@@ -25,7 +27,9 @@
 //                            "status", "title", "metadata", "error", "input" (the tool part's state) }],
 //                "toolOutputFiles": [{ "bytes", "sha256" }] (full outputs of truncated results, in id order),
 //                "errors": [{ "source", "message" }] (opencode error events, WARN/ERROR log lines),
-//                "exitCode" }] }
+//                "exitCode",
+//                "hung": true (only when the run reached its `timeoutMs`: opencode was stopped, so
+//                        `exitCode` is null and the rest is what it had done by then) }] }
 // Run-specific text is replaced everywhere by placeholders: the full-output file path by
 // `<outputPath>`, the project folder by `<directory>`, the throw-away home by `<home>`, the rest of
 // the sandbox by `<sandbox>`, error refs by `err_<ref>`, log run ids by `run=<id>`.
@@ -37,6 +41,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { E2EResult } from "../../src/e2e/e2e-result.ts"
+import { ToolTesterError } from "../../src/errors.ts"
 import { resolveOpencode } from "../../src/engine/opencode-binary.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import { parseScript, type Script } from "../../src/e2e/script.ts"
@@ -47,6 +52,7 @@ interface ProbeRun {
   provider?: string
   config?: Record<string, unknown>
   git?: boolean
+  timeoutMs?: number
   script: Script
 }
 
@@ -93,15 +99,20 @@ async function generateRun(directory: string, run: ProbeRun, opencode: string): 
     cpSync(directory, project, { recursive: true })
     execFileSync("git", ["init", "-q"], { cwd: project })
   }
+  const timeoutMs = run.timeoutMs ?? 240_000
   try {
     const result = await runE2E({
       directory: project,
       script,
       opencode,
-      timeoutMs: 240_000,
+      timeoutMs,
       ...(run.model === undefined ? {} : { model: run.model }),
       ...(run.provider === undefined ? {} : { provider: run.provider }),
       ...(run.config === undefined ? {} : { config: run.config }),
+    }).catch((error: unknown) => {
+      const hung = hungResult(error, timeoutMs)
+      if (hung === undefined) throw error
+      return { ...hung, hung: true }
     })
     return normalise(goldenRun(run, result), result)
   } finally {
@@ -109,7 +120,17 @@ async function generateRun(directory: string, run: ProbeRun, opencode: string): 
   }
 }
 
-function goldenRun(run: ProbeRun, result: E2EResult): unknown {
+/** The partial result of a run that runE2E stopped at its timeout, else undefined. */
+function hungResult(error: unknown, timeoutMs: number): E2EResult | undefined {
+  if (!(error instanceof ToolTesterError)) return undefined
+  if (error.code !== "TOOL_TIMEOUT" && error.code !== "OPENCODE_FAILED") return undefined
+  const result = (error.data as { result?: E2EResult } | undefined)?.result
+  // OPENCODE_FAILED also means "ended before talking to the model": that run exited on its own.
+  if (result === undefined || result.exitCode !== null || result.durationMs < timeoutMs) return undefined
+  return result
+}
+
+function goldenRun(run: ProbeRun, result: E2EResult & { hung?: boolean }): unknown {
   return {
     name: run.name,
     model: run.model ?? "mock-model",
@@ -136,6 +157,7 @@ function goldenRun(run: ProbeRun, result: E2EResult): unknown {
     })),
     errors: result.errors,
     exitCode: result.exitCode,
+    ...(result.hung === true ? { hung: true } : {}),
   }
 }
 
