@@ -63,8 +63,9 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   const data = mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-"))
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(options.env)) {
-    // The engine's own Bun switch would make the binary act as Bun instead of opencode.
-    if (value !== undefined && key !== "BUN_BE_BUN") env[key] = value
+    // The engine's own Bun switch would make the binary act as Bun instead of opencode; the
+    // engine's OPENCODE and OPENCODE_PID say "inside opencode" to tools, not to a new opencode.
+    if (value !== undefined && !["BUN_BE_BUN", "OPENCODE", "OPENCODE_PID"].includes(key)) env[key] = value
   }
   Object.assign(env, {
     // opencode takes the project folder from PWD (docs/opencode-contract.md#driving-the-binary).

@@ -40,9 +40,12 @@ export function createPluginInput(options: {
 
 /** Bun's shell, running commands in the project folder as opencode's does. */
 function bunShell(directory: string): unknown {
-  const shell = (globalThis as unknown as { Bun: { $: { Shell: new () => { cwd(path: string): unknown } } } }).Bun.$
+  type Shell = { cwd(path: string): unknown; env(variables: Record<string, string | undefined>): unknown }
+  const shell = (globalThis as unknown as { Bun: { $: { Shell: new () => Shell } } }).Bun.$
+  // A shell of its own (the global `Bun.$` stays as it is), with the process's environment.
   const own = new shell.Shell()
   own.cwd(directory)
+  own.env(process.env)
   return own
 }
 

@@ -65,6 +65,17 @@ process.on("unhandledRejection", crash)
 // started in its process group.
 process.on("disconnect", () => endGroup())
 
+// What opencode puts in the environment its tools and plugins run with
+// (docs/opencode-contract.md#plugin-input, the plugin-shell golden): tools can tell they run inside it.
+engineProcess.env["OPENCODE"] = "1"
+engineProcess.env["OPENCODE_PID"] = String(engineProcess.pid)
+
+/** Into the project folder, as opencode runs there: the working directory and PWD. */
+function enter(directory: string): void {
+  engineProcess.chdir(directory)
+  engineProcess.env["PWD"] = directory
+}
+
 send({ type: "ready", engine: engineHere() })
 
 let project: Promise<ToolProject> | undefined
@@ -103,7 +114,7 @@ const relayClient: ClientSource = {
 }
 
 async function serveTask(cwd: string, task: Task): Promise<void> {
-  engineProcess.chdir(cwd)
+  enter(cwd)
   try {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
@@ -137,7 +148,7 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
 
 async function perform(id: number, call: EngineCall): Promise<unknown> {
   if (call.method === "load") {
-    if (call.params.directory !== undefined) engineProcess.chdir(call.params.directory)
+    if (call.params.directory !== undefined) enter(call.params.directory)
     project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
     return projectSnapshot(await project)
   }

@@ -31,6 +31,8 @@ type GoldenRun = {
   tools: Array<Record<string, unknown>>
   calls: GoldenCall[]
   toolOutputFiles: Array<{ bytes: number; sha256: string }>
+  /** opencode never finished the run: the generator stopped it at its bound. */
+  hung?: boolean
 }
 /** `engines`: the engines that can run the set (Bun's API exists only in Bun); every engine when absent. */
 type Golden = { set: string; opencodeVersion: string; engines?: string[]; runs: GoldenRun[] }
@@ -42,6 +44,37 @@ const goldens: Golden[] = readdirSync(goldenDirectory)
   .filter((name) => name.endsWith(".json"))
   .sort()
   .map((name) => JSON.parse(readFileSync(path.join(goldenDirectory, name), "utf8")))
+/**
+ * Calls whose text differs from opencode's on purpose, by what docs/fidelity.md#inputclient
+ * documents; for them the status is compared, not the text. Keyed `set/run/tool`.
+ */
+const DOCUMENTED_DIFFERENCES: Record<string, string> = {
+  "plugin-client-init/provider.list-not-awaited/init_result":
+    "the server behind input.client lists one provider, pointed at a refused port, so nothing leaves the machine",
+  "plugin-client-execute/execute-calls/exec_messages":
+    "a noReply user message has no `summary`; and a later turn's list in opencode also holds the earlier turns",
+  "plugin-client-execute/prompt-no-reply/exec_messages": "only the calling turn is reproduced, not the earlier ones",
+  "plugin-client-execute/execute-calls/exec_config":
+    "the server's config also has enabled_providers: only its provider pointed at a refused port",
+  "plugin-client-execute/execute-calls/exec_path":
+    "the server's data and state folders are temporary ones of its own, so its sessions never reach your history",
+  "plugin-client-execute/execute-calls/exec_session":
+    "the session tool-tester creates has neither `opencode run`'s permission rules nor a summary yet",
+}
+
+/**
+ * The golden's text as opencode itself would give it, where the recording holds what the generator
+ * added: the generator's OPENCODE_* settings (config, its disable switches, its --log-level and
+ * --print-logs) are in the environment beside what opencode adds (OPENCODE, OPENCODE_PID).
+ */
+function ownExpectation(text: string): string {
+  if (!text.startsWith("{") || !text.includes('"env":')) return text
+  const recorded = JSON.parse(text) as { env?: unknown }
+  if (typeof recorded.env !== "string") return text
+  const env = JSON.parse(recorded.env) as { opencode: string[] }
+  env.opencode = env.opencode.filter((entry) => /^OPENCODE(_PID)?=/.test(entry))
+  return JSON.stringify({ ...recorded, env: JSON.stringify(env) })
+}
 // Built-ins other than `invalid` are opencode's own code: tool-tester does not run them.
 const BUILTINS = new Set(BUILTIN_TOOL_IDS.filter((id) => id !== "invalid"))
 
@@ -91,6 +124,12 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
         const model = { npm: run.provider, providerID: "mock", modelID: run.model }
         const schemas = await getToolSchemas(project, { model })
 
+        if (run.hung && run.calls.length === 0) {
+          // opencode hung before its first request: a plugin awaited, during init, a client call
+          // opencode answers only after init. tool-tester names it instead of hanging.
+          expect(project.diagnostics.map((diagnostic) => diagnostic.code)).toContain("PLUGIN_INIT_HANGS")
+          return
+        }
         if (run.toolNames === null) {
           // opencode never sent a request with tools: the tool list broke.
           expect(schemas.success).toBe(false)
@@ -114,6 +153,10 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
         try {
           for (const [index, call] of run.calls.entries()) {
             if (!call.ran || BUILTINS.has(call.ran.name)) continue
+            // A call opencode never finished (session.prompt of the running call's own session,
+            // without noReply): tool-tester's server has no model, so the call ends at once with an
+            // error instead (docs/fidelity.md#inputclient).
+            if (run.hung && call.result === "") continue
             const result = await callTool(
               project,
               { name: call.called.name, rawArguments: call.called.arguments },
@@ -122,7 +165,9 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
             )
             const label = `${call.called.name}(${call.called.arguments.slice(0, 60)})`
             expect(result.id, label).toBe(call.ran.name)
-            expect(modelVisible(result, directory), label).toBe(call.result)
+            const difference = DOCUMENTED_DIFFERENCES[`${golden.set}/${run.name}/${call.ran.name}`]
+            if (difference === undefined)
+              expect(modelVisible(result, directory), label).toBe(call.result && ownExpectation(call.result))
             expect(result.status, label).toBe(call.status)
             // A failed call's part has neither (docs/opencode-contract.md#failed-call-parts): the
             // golden records null for both.
