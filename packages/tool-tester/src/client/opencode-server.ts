@@ -10,6 +10,7 @@ import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { endProcessTree } from "../engine/process-tree.ts"
+import { linkProjectPlugins } from "./server-plugins.ts"
 
 /** A started server: its URL, the basic-auth header its requests need, its log, and how to end it. */
 export type RunningServer = {
@@ -57,8 +58,9 @@ export function serverConfig(): Record<string, unknown> {
 export async function startOpencodeServer(options: StartServerOptions): Promise<RunningServer> {
   const { spawn } = await import("node:child_process")
   const password = randomBytes(18).toString("base64url")
-  // Its sessions and state go to a folder of its own, removed with it: tool-tester's sessions never
-  // show up in the user's opencode history. Config, auth and the plugin cache stay the user's.
+  // Its sessions, state and cache go to a folder of its own, removed with it: tool-tester's sessions
+  // never show up in the user's opencode history. Config and auth stay the user's. Its cache holds
+  // the project's npm plugins as the project installed them (server-plugins.ts).
   const data = mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-"))
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(options.env)) {
@@ -70,6 +72,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     PWD: options.directory,
     XDG_DATA_HOME: path.join(data, "data"),
     XDG_STATE_HOME: path.join(data, "state"),
+    XDG_CACHE_HOME: path.join(data, "cache"),
     OPENCODE_SERVER_USERNAME: "opencode",
     OPENCODE_SERVER_PASSWORD: password,
     OPENCODE_CONFIG_CONTENT: JSON.stringify(serverConfig()),
@@ -81,6 +84,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   })
   let child: ChildProcess
   try {
+    linkProjectPlugins({ directory: options.directory, env, cacheHome: env["XDG_CACHE_HOME"]! })
     const logs = options.onLog ? ["--print-logs"] : []
     child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0", ...logs], {
       cwd: options.directory,
