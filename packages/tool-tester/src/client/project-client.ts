@@ -275,7 +275,9 @@ function watchedForAwait<T>(promise: Promise<T>, isAwaitedInInit: () => boolean)
       // it can: judge then (after the pending promise jobs, setImmediate).
       const verdict = new Promise<boolean>((resolve) => setImmediate(() => resolve(isAwaitedInInit())))
       return verdict.then((hangs) =>
-        hangs ? Promise.reject(new InitHang("awaited during init")).then(onFulfilled, onRejected) : then(onFulfilled, onRejected),
+        hangs
+          ? Promise.reject(new InitHang("awaited during init")).then(onFulfilled, onRejected)
+          : then(onFulfilled, onRejected),
       )
     }
     return watchedForAwait(then(onFulfilled, onRejected) as Promise<T>, isAwaitedInInit)

@@ -41,7 +41,10 @@ describe("a client call awaited during init", () => {
       directory: process.cwd(),
       source: {
         kind: "stub",
-        stub: { provider: { list: async () => ({ data: "providers" }) }, config: { get: async () => ({ data: "config" }) } },
+        stub: {
+          provider: { list: async () => ({ data: "providers" }) },
+          config: { get: async () => ({ data: "config" }) },
+        },
       },
     })
 

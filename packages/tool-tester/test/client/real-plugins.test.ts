@@ -56,8 +56,11 @@ function installedPackages(): string {
   // npm 11 leaves @opentui/core's optional platform packages out of it, then says it is out of sync).
   // Without the npm_* variables of a test run started by a package manager (npm_config_local_prefix
   // would point npm at the repository); the npm cache stays the user's.
-  const env: Record<string, string> = { npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm") }
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !/^npm_/i.test(key)) env[key] = value
+  const env: Record<string, string> = {
+    npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm"),
+  }
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !/^npm_/i.test(key)) env[key] = value
   const npm = spawnSync("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: staging,
     env,
@@ -136,7 +139,8 @@ describe.skipIf(!opencode.binary)(
         engine: "bun",
         ...(opencode.binary ? { engineBinary: opencode.binary } : {}),
       })
-      for (const call of calls) runs.set(call.tool, await runTool(project, call.tool, call.args, { timeoutMs: 300_000 }))
+      for (const call of calls)
+        runs.set(call.tool, await runTool(project, call.tool, call.args, { timeoutMs: 300_000 }))
     }, 900_000)
 
     afterAll(() => {
@@ -193,7 +197,9 @@ describe.skipIf(!opencode.binary)(
       expect(runs.get("skills_greeting")?.output).toBe("Launching skill: greeting")
       const withSkill = e2e.requests
         .map((request) => JSON.stringify(request))
-        .filter((request) => request.includes("skill is loading") && request.includes("Say hello, then the person's name."))
+        .filter(
+          (request) => request.includes("skill is loading") && request.includes("Say hello, then the person's name."),
+        )
       expect(withSkill).not.toEqual([])
       // No key: supermemory says so (its init's provider.list() ran after init, in both).
       expect(runs.get("supermemory")?.output).toBe(

@@ -27,7 +27,9 @@ describe("the npm plugins of the server behind input.client", () => {
     const packages = path.join(cacheHome, "opencode", "packages")
     const linked = (spec: string, name: string) =>
       realpathSync(readlinkSync(path.join(packages, spec, "node_modules", name)))
-    expect(linked("plain-plugin@latest", "plain-plugin")).toBe(realpathSync(path.join(directory, "node_modules/plain-plugin")))
+    expect(linked("plain-plugin@latest", "plain-plugin")).toBe(
+      realpathSync(path.join(directory, "node_modules/plain-plugin")),
+    )
     expect(linked("pinned-plugin@2.0.0", "pinned-plugin")).toBe(
       realpathSync(path.join(directory, "node_modules/pinned-plugin")),
     )
