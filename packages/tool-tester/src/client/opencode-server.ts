@@ -58,8 +58,9 @@ export function serverConfig(): Record<string, unknown> {
 export async function startOpencodeServer(options: StartServerOptions): Promise<RunningServer> {
   const { spawn } = await import("node:child_process")
   const password = randomBytes(18).toString("base64url")
-  // Its sessions and state go to a folder of its own, removed with it: tool-tester's sessions never
-  // show up in the user's opencode history. Config, auth and the plugin cache stay the user's.
+  // Its sessions, state and cache go to a folder of its own, removed with it: tool-tester's sessions
+  // never show up in the user's opencode history, nor anything in the user's cache. Config and auth
+  // stay the user's.
   const data = mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-"))
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(options.env)) {
@@ -72,6 +73,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     PWD: options.directory,
     XDG_DATA_HOME: path.join(data, "data"),
     XDG_STATE_HOME: path.join(data, "state"),
+    XDG_CACHE_HOME: path.join(data, "cache"),
     OPENCODE_SERVER_USERNAME: "opencode",
     OPENCODE_SERVER_PASSWORD: password,
     OPENCODE_CONFIG_CONTENT: JSON.stringify(serverConfig()),

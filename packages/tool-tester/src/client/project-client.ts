@@ -64,6 +64,8 @@ export function createProjectClient(options: { directory: string; source: Client
   let initEnded: Promise<void> = Promise.resolve()
   let endInit = () => {}
   let hungOn: string | undefined
+  /** Counts the inits, so a call's await is judged against the init that made the call. */
+  let initCount = 0
 
   const ensureServer = (): Promise<RunningServer> => {
     if (source.kind !== "server") throw new Error("no server for this client")
@@ -152,9 +154,14 @@ export function createProjectClient(options: { directory: string; source: Client
     )
     startedInInit.add(settled)
     void settled.then(() => startedInInit.delete(settled))
+    const startedIn = initCount
     return watchedForAwait(later, () => {
-      if (initializing) hungOn ??= `input.client.${path}()`
-      return initializing
+      // The init that made the call is still running once everything it could do without the
+      // answer has run: it awaits the call (an async function it started and left running would
+      // have let it end).
+      const hangs = initializing && initCount === startedIn
+      if (hangs) hungOn ??= `input.client.${path}()`
+      return hangs
     })
   }
 
@@ -166,6 +173,7 @@ export function createProjectClient(options: { directory: string; source: Client
     sessions,
     async watchInit(init) {
       initializing = true
+      initCount++
       hungOn = undefined
       initEnded = new Promise<void>((resolve) => {
         endInit = resolve
@@ -260,9 +268,17 @@ function watchedForAwait<T>(promise: Promise<T>, isAwaitedInInit: () => boolean)
   const define = (key: string, value: unknown) => Object.defineProperty(promise, key, { value })
   define("constructor", undefined)
   define("then", (onFulfilled?: (value: T) => unknown, onRejected?: (reason: unknown) => unknown) => {
-    if (isEngineFunction(onFulfilled) && isAwaitedInInit()) {
-      const hang = Promise.reject(new InitHang("awaited during init"))
-      return hang.then(onFulfilled, onRejected)
+    if (isEngineFunction(onFulfilled)) {
+      // An `await`: in the plugin function itself, or in an async function it started without
+      // awaiting (`(async () => { await client.provider.list() })()`, opencode-supermemory), which
+      // opencode answers once init is over. Which one shows only after the init has run as far as
+      // it can: judge then (after the pending promise jobs, setImmediate).
+      const verdict = new Promise<boolean>((resolve) => setImmediate(() => resolve(isAwaitedInInit())))
+      return verdict.then((hangs) =>
+        hangs
+          ? Promise.reject(new InitHang("awaited during init")).then(onFulfilled, onRejected)
+          : then(onFulfilled, onRejected),
+      )
     }
     return watchedForAwait(then(onFulfilled, onRejected) as Promise<T>, isAwaitedInInit)
   })

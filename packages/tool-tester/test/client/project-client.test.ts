@@ -33,3 +33,69 @@ describe("a client with no server behind it", () => {
     )
   }, 60_000)
 })
+
+describe("a client call awaited during init", () => {
+  type InitClient = { provider: { list(): Promise<{ data: string }> }; config: { get(): Promise<{ data: string }> } }
+  const stubbed = () =>
+    createProjectClient({
+      directory: process.cwd(),
+      source: {
+        kind: "stub",
+        stub: {
+          provider: { list: async () => ({ data: "providers" }) },
+          config: { get: async () => ({ data: "config" }) },
+        },
+      },
+    })
+
+  test("by the plugin function itself hangs: the init fails and the call is named", async () => {
+    const project = stubbed()
+    const client = project.client as InitClient
+    const outcome = await project.watchInit(async () => {
+      await client.provider.list()
+      return {}
+    })
+    expect(outcome).toMatchObject({ error: expect.objectContaining({ message: "awaited during init" }) })
+    expect(project.hungOn).toBe("input.client.provider.list()")
+  })
+
+  test("by an async function the plugin started and left running (opencode-supermemory) is no hang: it gets the answer once init is over", async () => {
+    const project = stubbed()
+    const client = project.client as InitClient
+    let initOver = false
+    let seen = "nothing yet"
+    const outcome = await project.watchInit(async () => {
+      void (async () => {
+        const answer = await client.provider.list()
+        seen = `${initOver ? "after" : "during"} init: ${answer.data}`
+      })()
+      initOver = true
+      return { hooks: true }
+    })
+    expect(outcome).toEqual({ value: { hooks: true } })
+    expect(project.hungOn).toBeUndefined()
+    await project.initCallsSettled()
+    expect(seen).toBe("after init: providers")
+  })
+
+  test("is judged against the init that made it, not the next plugin's", async () => {
+    const project = stubbed()
+    const client = project.client as InitClient
+    let seen = "nothing yet"
+    await project.watchInit(async () => {
+      void (async () => {
+        seen = (await client.config.get()).data
+      })()
+      return {}
+    })
+    // The next plugin's init starts at once, before the first one's call is judged.
+    const next = await project.watchInit(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      return {}
+    })
+    expect(next).toEqual({ value: {} })
+    expect(project.hungOn).toBeUndefined()
+    await project.initCallsSettled()
+    expect(seen).toBe("config")
+  })
+})
