@@ -61,6 +61,7 @@ export type RemoteLoadOptions = Omit<LoadToolsOptions, "engine" | "engineBinary"
 export type EngineCall =
   | { method: "load"; params: RemoteLoadOptions }
   | { method: "schemas"; params: ListOptions }
+  | { method: "doctor"; params: { cwd: string } }
   | { method: "run"; params: { name: string; args: unknown; options: RemoteRunOptions } }
   | { method: "call"; params: { call: RawToolCall; options: RemoteRunOptions } }
 

@@ -15,6 +15,8 @@ declare module "vitest" {
     toMatchInlineModelView(inlineSnapshot?: string): T
     /** Snapshots the tools' schemas as each provider receives them from opencode. Await it. */
     toMatchProviderSchemas(providers: readonly LintProvider[], hint?: string): Promise<T>
+    /** Passes when `tool-tester doctor` finds no error: the tools load and opencode offers them. Await it. */
+    toLoadInOpencode(): Promise<T>
     /** Passes when the provider rejects none of the tools (docs/provider-lint.md). Await it. */
     toBeAcceptedBy(provider: LintProvider): Promise<T>
   }

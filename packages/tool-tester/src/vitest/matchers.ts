@@ -1,7 +1,10 @@
 // The matchers `@opencode-ai/tool-tester/vitest` adds to vitest's expect. Snapshots go through
 // vitest's own snapshot state (Snapshots.toMatchSnapshot), so `-u` updates them and a mismatch
 // shows vitest's diff.
+import path from "node:path"
 import { Snapshots } from "vitest"
+import type { Finding } from "../doctor/finding.ts"
+import { remoteEngineOf } from "../engine/remote-project.ts"
 import { lintProject } from "../lint/lint.ts"
 import { isLintProvider, LINT_PROVIDER_NAMES, LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
 import { getToolSchemas } from "../list-tools.ts"
@@ -42,6 +45,35 @@ export const toolTesterMatchers = {
       snapshot[provider] = schemas.value
     }
     return Snapshots.toMatchSnapshot.call(this, snapshot, hint)
+  },
+
+  /**
+   * Passes when `tool-tester doctor` would find no error in the project (exit 0): every tool file
+   * imports, opencode can build the tool list (a `z.date()` argument leaves it with no custom
+   * tools), and no provider this project's model uses rejects a schema. Warnings do not fail it.
+   */
+  async toLoadInOpencode(this: MatcherState, received: unknown): Promise<MatcherResult> {
+    const project = projectOf(received, "toLoadInOpencode")
+    const options = { cwd: project.directory }
+    const remote = remoteEngineOf(project)
+    const payload = (
+      remote
+        ? await remote.doctor(options)
+        : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
+    ) as { findings: Finding[] }
+    const errors = payload.findings.filter((finding) => finding.severity === "error")
+    const line = (finding: Finding) =>
+      `  - ${finding.file ? `${path.relative(project.directory, finding.file) || finding.file}: ` : ""}${finding.message} [${finding.code}]`
+    return {
+      pass: errors.length === 0,
+      message: () =>
+        errors.length === 0
+          ? "expected opencode to fail to load the tools, but tool-tester doctor finds no error"
+          : [
+              `expected opencode to load the tools, but tool-tester doctor finds ${errors.length === 1 ? "an error" : `${errors.length} errors`}:`,
+              ...errors.map(line),
+            ].join("\n"),
+    }
   },
 
   async toBeAcceptedBy(this: MatcherState, received: unknown, provider: LintProvider): Promise<MatcherResult> {
