@@ -202,7 +202,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       ["--json", "Print {url, port, engine} as one JSON line instead"],
       help,
     ],
-    examples: ["tool-tester dev", "tool-tester dev --dir examples/basic --port 4983 --no-open"],
+    examples: ["tool-tester dev", "tool-tester dev --dir . --port 4983 --no-open"],
   },
   preflight: {
     summary: "Check a plugin package as npm packs it and opencode installs and loads it",
@@ -251,8 +251,11 @@ Exit codes:
 ${DOCS}`
 }
 
-/** `tool-tester <command> --help`, or undefined for a name that is not a command. */
-export function commandHelp(name: string): string | undefined {
+/**
+ * `tool-tester <command> --help`, or undefined for a name that is not a command. The examples start
+ * with `run`, the words that run this bin from where the user is (invocation.ts), so they paste.
+ */
+export function commandHelp(name: string, run = "tool-tester"): string | undefined {
   const command = (COMMANDS as Record<string, CommandHelp | undefined>)[name]
   if (command === undefined) return undefined
   return `Usage: ${command.usage}
@@ -263,7 +266,7 @@ Options:
 ${formatOptions(command.options)}
 
 Examples:
-${command.examples.map((example) => `  ${example}`).join("\n")}
+${command.examples.map((example) => `  ${example.replace(/^tool-tester(?= )/, run)}`).join("\n")}
 
 ${DOCS}`
 }

@@ -1,5 +1,5 @@
 // The project a command tests when no --dir is given. create-tool installs tool-tester in the
-// project's `.opencode` folder, so `cd .opencode && npx tool-tester list` is natural; opencode
+// project's `.opencode` folder, so `cd .opencode && npx @opencode-ai/tool-tester list` is natural; opencode
 // started there would load the parent's `.opencode` anyway, so the project is the parent.
 import path from "node:path"
 

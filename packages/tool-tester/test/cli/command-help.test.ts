@@ -79,7 +79,9 @@ describe("per-command help", { timeout: 60_000 }, () => {
         expect(line).toMatch(/^ {2}\S.*? {2,}\w/)
       }
       const examples = help.slice(help.indexOf("\nExamples:\n")).split("\n").slice(2)
-      expect(examples[0]).toMatch(new RegExp(`^  tool-tester ${command}\\b`))
+      // Run from this checkout, the examples start with the scoped package, which runs as pasted (invocation.ts).
+      expect(examples[0]).toMatch(new RegExp(`^  npx @opencode-ai/tool-tester ${command}\\b`))
+      expect(examples.filter((line) => line.startsWith("  tool-tester"))).toEqual([])
     },
   )
 

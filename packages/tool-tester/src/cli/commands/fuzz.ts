@@ -11,6 +11,7 @@ import type { CliIO, Failure } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { requireExtras } from "../extras.ts"
+import { shellWord, toolTesterCommand } from "../invocation.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
 
 const DEFAULT_RUNS = 200
@@ -55,7 +56,13 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
   )
-  const replay = `tool-tester fuzz ${name} --seed ${seed} --runs ${runs}`
+  const replay = [
+    toolTesterCommand(io),
+    "fuzz",
+    shellWord(name),
+    ...projectWords(values),
+    `--seed ${seed} --runs ${runs}`,
+  ].join(" ")
   const failure = loadFailure(outcome, LOAD_TIMEOUT_MS) ?? engineEnded(outcome, timeoutMs, replay)
   if (failure || outcome.kind !== "done") {
     const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
@@ -74,6 +81,21 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
 }
 
 // --- internal ---
+
+/** The flags that chose the project and engine, as the user gave them, so the replay loads the same tools. */
+function projectWords(values: {
+  dir?: string | undefined
+  plugin?: string[] | undefined
+  "no-global"?: boolean | undefined
+  engine?: string | undefined
+}): string[] {
+  return [
+    ...(values.dir === undefined ? [] : [`--dir ${shellWord(values.dir)}`]),
+    ...(values.plugin ?? []).map((spec) => `--plugin ${shellWord(spec)}`),
+    ...(values["no-global"] === true ? ["--no-global"] : []),
+    ...(values.engine === undefined ? [] : [`--engine ${shellWord(values.engine)}`]),
+  ]
+}
 
 /** The engine stopped during the calls: a busy loop past the timeout, or a tool that ended the process. */
 function engineEnded(
