@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
-import { linkWorkspacePackages, run, runCli, useTmpDir } from "./helpers.ts"
+import { linkWorkspacePackages, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
 
 // The generated test as a newcomer meets it: it must fail whenever `tool-tester doctor` would, and
 // the snapshot command its comment names must work when pasted from the project folder.
@@ -58,5 +58,36 @@ describe("the generated test", { timeout: 240_000 }, () => {
 
     const passing = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env })
     expect(passing.code, passing.stdout + passing.stderr).toBe(0)
+  })
+})
+
+describe("README's unit test", { timeout: 240_000 }, () => {
+  test("run as the README runs tests (npm test --prefix .opencode), gives tools opencode's directory", async () => {
+    const { cwd, env } = await scaffoldProject()
+    const readme = readFileSync(join(workspaceDirectory, "README.md"), "utf8")
+    const block = /In a unit test[^\n]*:\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(block, "README.md has an 'In a unit test' ts block").toBeDefined()
+    const lines = block!.trimEnd().split("\n")
+    const imports = lines.filter((line) => line.startsWith("import "))
+    const body = lines.filter((line) => !line.startsWith("import "))
+    writeFileSync(
+      join(cwd, ".opencode", "tools", "where.ts"),
+      'import { tool } from "@opencode-ai/plugin"\nexport default tool({ description: "Where", args: {}, async execute(_args, context) { return context.directory } })\n',
+    )
+    writeFileSync(
+      join(cwd, ".opencode", "test", "readme.test.ts"),
+      [
+        'import { expect, test } from "vitest"',
+        ...imports,
+        'test("the README example", async () => {',
+        ...body,
+        '  expect((await runTool(project, "where", {})).output).toBe(' + JSON.stringify(realpathSync(cwd)) + ")",
+        "})",
+        "",
+      ].join("\n"),
+    )
+    const tested = await run("npm", ["test", "--prefix", ".opencode", "--", "readme"], { cwd, env })
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0)
+    expect(tested.stdout).toMatch(/Tests +1 passed/)
   })
 })
