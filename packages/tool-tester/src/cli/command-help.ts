@@ -111,10 +111,21 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
   },
   doctor: {
     summary: "Why a tool will not work in opencode, one line per finding",
-    usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--no-global] [--json]",
-    about: "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.",
-    options: [dir, plugin, noGlobal, engine, engineBinary, json, help],
-    examples: ["tool-tester doctor", "tool-tester doctor --json"],
+    usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--provider NAME] [--model ID] [--no-global] [--json]",
+    about:
+      "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.\nA provider's refusal is an error for the providers of the models opencode.json names (all, when it names none), a warning for the others; --provider/--model name the one to check instead.",
+    options: [
+      dir,
+      plugin,
+      ["--provider NAME", "The provider whose refusals are errors: a short name (google, anthropic, ...) or npm package"],
+      ["--model ID", "The model whose provider's refusals are errors (gemini-2.5-pro; with --provider, that provider's model)"],
+      noGlobal,
+      engine,
+      engineBinary,
+      json,
+      help,
+    ],
+    examples: ["tool-tester doctor", "tool-tester doctor --provider google --json"],
   },
   fuzz: {
     summary: "Call a tool with generated arguments, as models send them, and report what breaks it",

@@ -4,6 +4,7 @@
 // as live objects. Tool files are user code: they are only ever imported in the engine, so a file
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
+import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { RawToolCall } from "../pipeline/repair-call.ts"
 import type { ListOptions, LoadToolsOptions, RunOptions } from "../types.ts"
@@ -42,7 +43,7 @@ export type FuzzInput = ProjectInput & { name: string; runs: number; seed: numbe
 export type Task =
   | { command: "list"; input: ProjectInput }
   | { command: "schema"; input: ProjectInput & { tool: string | undefined } }
-  | { command: "doctor"; input: ProjectInput & { cwd: string } }
+  | { command: "doctor"; input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined } }
   | { command: "run"; input: RunInput }
   | { command: "fuzz"; input: FuzzInput }
 

@@ -9,8 +9,11 @@ import { loadProject } from "./task-project.ts"
 
 export type DoctorPayload = { findings: Finding[]; files: number; tools: number }
 
-/** What doctor is asked beyond the project: the folder paths are shown from, and the providers to check. */
-export type DoctorOptions = { cwd: string; lintProviders?: LintProvider[] }
+/**
+ * What doctor is asked beyond the project: the folder paths are shown from, and the providers whose
+ * rejections are errors (`--provider/--model`; without, those of the project's configured models).
+ */
+export type DoctorOptions = { cwd: string; providers?: LintProvider[] | undefined }
 
 /** Loads the project and lists every finding; an unreadable opencode.json is a finding too. */
 export async function doctorTask(
@@ -37,7 +40,7 @@ export async function doctorTask(
 export async function doctorProject(project: ToolProject, options: DoctorOptions): Promise<DoctorPayload> {
   const findings = diagnose(project, { cwd: options.cwd })
   // A project whose schemas cannot be built at all is already a finding of diagnose.
-  const linted = await providerLintFindings(project, options.lintProviders)
+  const linted = await providerLintFindings(project, { asked: options.providers })
   if (linted.success) findings.push(...linted.value)
   return { findings: errorsFirst(findings), files: project.files.length, tools: project.tools.length }
 }

@@ -46,7 +46,7 @@ const OPTIONS: Record<string, string[]> = {
     "--json",
     "--help",
   ],
-  doctor: ["--dir", "--plugin", "--no-global", "--engine", "--engine-binary", "--json", "--help"],
+  doctor: ["--dir", "--plugin", "--provider", "--model", "--no-global", "--engine", "--engine-binary", "--json", "--help"],
   e2e: [
     "--script",
     "--opencode",

@@ -1,14 +1,16 @@
 import type { StartedEngine } from "../../engine/engine-task.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
-import { exitForProblems, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import { isLintProvider, type LintProvider, lintProviderOf } from "../../lint/providers.ts"
+import { modelSelection } from "../../pipeline/model-selection.ts"
+import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
 export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: PROJECT_FLAGS }, { command: "doctor" })
+  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } }, { command: "doctor" })
   const json = values.json === true
-  const input = { ...projectInput(values, {}, io), cwd: io.cwd }
+  const input = { ...projectInput(values, {}, io), cwd: io.cwd, providers: askedProviders(values) }
   const task = await performTask<DoctorPayload>(io, json, { command: "doctor", input }, worker)
   if (task.exitCode !== undefined) return task.exitCode
   const { findings } = task.payload
@@ -18,4 +20,17 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
     io.writeError(formatEngine(task.engine))
   }
   return exitForProblems(io, json, findings)
+}
+
+// --- internal ---
+
+/**
+ * The provider `--provider`/`--model` ask about, whose rejections are then errors: a lint provider's
+ * name as the matchers take it (`google`, `gemini-gateway`), or a provider and model as `schema` takes
+ * them. Neither: undefined, and doctor reads the project's configured models.
+ */
+function askedProviders(values: { provider?: string | undefined; model?: string | undefined }): LintProvider[] | undefined {
+  if (values.provider === undefined && values.model === undefined) return undefined
+  if (values.provider !== undefined && isLintProvider(values.provider)) return [values.provider]
+  return [lintProviderOf(modelSelection(values))]
 }
