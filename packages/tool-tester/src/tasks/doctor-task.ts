@@ -1,6 +1,7 @@
 import type { Finding } from "../doctor/diagnose.ts"
 import { configFinding, diagnose } from "../doctor/diagnose.ts"
 import { providerLintFindings } from "../doctor/provider-lint.ts"
+import { resultFindings } from "../doctor/results.ts"
 import type { ProjectInput, Reached } from "../engine/protocol.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { LintProvider } from "../lint/providers.ts"
@@ -39,6 +40,7 @@ export async function doctorTask(
  */
 export async function doctorProject(project: ToolProject, options: DoctorOptions): Promise<DoctorPayload> {
   const findings = diagnose(project, { cwd: options.cwd })
+  findings.push(...(await resultFindings(project)))
   // A project whose schemas cannot be built at all is already a finding of diagnose.
   const linted = await providerLintFindings(project, { asked: options.providers })
   if (linted.success) findings.push(...linted.value)
