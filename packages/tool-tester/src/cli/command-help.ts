@@ -31,7 +31,7 @@ const noGlobal: OptionHelp = [
 ]
 const provider: OptionHelp = [
   "--provider NAME",
-  `The provider: a short name (${Object.keys(PROVIDER_PACKAGES).slice(0, 6).join(", ")}, ...) or its npm package (default openai-compatible)`,
+  `The provider: a name (${Object.keys(PROVIDER_PACKAGES).slice(0, 6).join(", ")}, gemini, bedrock, ...; the matchers take the same) or its npm package (default openai-compatible)`,
 ]
 const model: OptionHelp = [
   "--model ID",

@@ -1,7 +1,10 @@
 // The providers the lint knows, each with the model opencode would build the request for: the
 // schema a provider receives depends on opencode's fixes for that model
 // (docs/opencode-contract.md#provider-fixes).
+import { closestMatch } from "../did-you-mean.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
+import { modelSelection } from "../pipeline/model-selection.ts"
+import { PROVIDER_NAMES } from "../pipeline/provider-names.ts"
 
 export type LintProvider =
   | "openai"
@@ -98,6 +101,31 @@ export function configuredModels(config: Record<string, unknown>): Array<{ provi
     const slash = name.indexOf("/")
     return slash > 0 ? [{ providerID: name.slice(0, slash), modelID: name.slice(slash + 1) }] : []
   })
+}
+
+/** A provider's name as the matchers and doctor take it: a lint provider, or any name `--provider` takes. */
+export type ProviderName = LintProvider | (string & {})
+
+/** Every provider name the matchers take: the lint's own, then the CLI's short names and aliases. */
+export const ALL_PROVIDER_NAMES: readonly string[] = [
+  ...new Set([...LINT_PROVIDER_NAMES, ...PROVIDER_NAMES]),
+]
+
+/**
+ * The lint provider a name stands for: a lint provider's own name, or a `--provider` name
+ * (`gemini` and `google-vertex` are google, `amazon-bedrock` is bedrock, `azure` is openai, a provider
+ * the lint has no rules of its own for is openai-compatible). Undefined for a name neither knows.
+ */
+export function lintProviderNamed(name: string): LintProvider | undefined {
+  if (isLintProvider(name)) return name
+  if (!PROVIDER_NAMES.includes(name.toLowerCase())) return undefined
+  return lintProviderOf(modelSelection({ provider: name }))
+}
+
+/** `unknown provider "gemni": did you mean gemini? use one of ...`, for an unknown name. */
+export function unknownProviderMessage(name: string): string {
+  const match = closestMatch(name, ALL_PROVIDER_NAMES)
+  return `unknown provider ${JSON.stringify(name)}: ${match === undefined ? "" : `did you mean ${match}? `}use one of ${ALL_PROVIDER_NAMES.join(", ")}`
 }
 
 // --- internal ---

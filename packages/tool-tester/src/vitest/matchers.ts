@@ -6,7 +6,14 @@ import { Snapshots } from "vitest"
 import type { Finding } from "../doctor/finding.ts"
 import { remoteEngineOf } from "../engine/remote-project.ts"
 import { lintProject } from "../lint/lint.ts"
-import { isLintProvider, LINT_PROVIDER_NAMES, LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
+import {
+  ALL_PROVIDER_NAMES,
+  LINT_PROVIDERS,
+  type LintProvider,
+  lintProviderNamed,
+  type ProviderName,
+  unknownProviderMessage,
+} from "../lint/providers.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import type { ToolProject } from "../types.ts"
 import { isRunResult, modelView } from "./model-view.ts"
@@ -34,15 +41,16 @@ export const toolTesterMatchers = {
   async toMatchProviderSchemas(
     this: MatcherState,
     received: unknown,
-    providers: readonly LintProvider[],
+    providers: readonly ProviderName[],
     hint?: string,
   ): Promise<MatcherResult> {
     const project = projectOf(received, "toMatchProviderSchemas")
     const snapshot: Record<string, unknown> = {}
-    for (const provider of checkedProviders(providers)) {
+    const checked = checkedProviders(providers)
+    for (const [index, provider] of checked.entries()) {
       const schemas = await getToolSchemas(project, { model: LINT_PROVIDERS[provider].model })
       if (!schemas.success) throw schemas.error
-      snapshot[provider] = schemas.value
+      snapshot[providers[index]!] = schemas.value
     }
     return Snapshots.toMatchSnapshot.call(this, snapshot, hint)
   },
@@ -76,7 +84,7 @@ export const toolTesterMatchers = {
     }
   },
 
-  async toBeAcceptedBy(this: MatcherState, received: unknown, provider: LintProvider): Promise<MatcherResult> {
+  async toBeAcceptedBy(this: MatcherState, received: unknown, provider: ProviderName): Promise<MatcherResult> {
     const project = projectOf(received, "toBeAcceptedBy")
     const [checked] = checkedProviders([provider])
     const linted = await lintProject(project, [checked as LintProvider])
@@ -106,14 +114,14 @@ function projectOf(received: unknown, matcher: string): ToolProject {
   return received as ToolProject
 }
 
+/** The lint provider each name stands for (lint/providers.ts); an unknown name throws with the closest one. */
 function checkedProviders(providers: readonly string[]): LintProvider[] {
   if (!Array.isArray(providers) || providers.length === 0) {
-    throw new TypeError(`name at least one provider: ${LINT_PROVIDER_NAMES.join(", ")}`)
+    throw new TypeError(`name at least one provider: ${ALL_PROVIDER_NAMES.join(", ")}`)
   }
-  for (const provider of providers) {
-    if (!isLintProvider(provider)) {
-      throw new TypeError(`unknown provider ${JSON.stringify(provider)}: use one of ${LINT_PROVIDER_NAMES.join(", ")}`)
-    }
-  }
-  return [...providers] as LintProvider[]
+  return providers.map((provider) => {
+    const lint = typeof provider === "string" ? lintProviderNamed(provider) : undefined
+    if (lint === undefined) throw new TypeError(unknownProviderMessage(String(provider)))
+    return lint
+  })
 }

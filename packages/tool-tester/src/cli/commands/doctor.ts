@@ -1,7 +1,7 @@
 import type { StartedEngine } from "../../engine/engine-task.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
-import { isLintProvider, type LintProvider, lintProviderOf } from "../../lint/providers.ts"
+import { type LintProvider, lintProviderNamed, lintProviderOf } from "../../lint/providers.ts"
 import { modelSelection } from "../../pipeline/model-selection.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import { formatEngine, formatFindings } from "../report.ts"
@@ -31,6 +31,6 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
  */
 function askedProviders(values: { provider?: string | undefined; model?: string | undefined }): LintProvider[] | undefined {
   if (values.provider === undefined && values.model === undefined) return undefined
-  if (values.provider !== undefined && isLintProvider(values.provider)) return [values.provider]
-  return [lintProviderOf(modelSelection(values))]
+  const named = values.provider === undefined || values.model !== undefined ? undefined : lintProviderNamed(values.provider)
+  return [named ?? lintProviderOf(modelSelection(values))]
 }
