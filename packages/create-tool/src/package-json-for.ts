@@ -23,7 +23,8 @@ const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester",
 /** What `.opencode/package.json` (or the global config's) must hold, to be merged into an existing one. */
 export function projectPackageJson(template: PackageJson, options: { language: Language; test: boolean }): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
-  if (options.language === "js") omitted.push("scripts.typecheck", "devDependencies.typescript")
+  // Bun's types: opencode runs tools in Bun, so a TypeScript tool may use `Bun` and type-check.
+  if (options.language === "js") omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
   const additions = omitEntries(template, omitted)
   return options.test ? { ...additions, engines: { node: testNodeVersions } } : additions
 }

@@ -61,6 +61,19 @@ describe("the generated test", { timeout: 240_000 }, () => {
   })
 })
 
+describe("the scaffolded project's type check", { timeout: 240_000 }, () => {
+  test("passes on a tool that uses Bun's API, which opencode runs tools in", async () => {
+    const { cwd, env } = await scaffoldProject()
+    const toolFile = join(cwd, ".opencode", "tools", "greet.ts")
+    writeFileSync(
+      toolFile,
+      readFileSync(toolFile, "utf8").replace("`Hello, ${args.name}!`", "`Hello, ${args.name}, from Bun ${Bun.version}!`"),
+    )
+    const checked = await run("npm", ["run", "typecheck", "--prefix", ".opencode"], { cwd, env })
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0)
+  })
+})
+
 describe("README's unit test", { timeout: 240_000 }, () => {
   test("run as the README runs tests (npm test --prefix .opencode), gives tools opencode's directory", async () => {
     const { cwd, env } = await scaffoldProject()
