@@ -14,3 +14,14 @@ export function projectDirectory(cwd: string, dir: string | undefined): { direct
     notice: `tool-tester: testing the project ${parent}, which this .opencode folder belongs to (pass --dir . to test the folder itself)`,
   }
 }
+
+/**
+ * The folder paths are shown relative to. pnpm, yarn and bun start the bin inside `.opencode`
+ * (`pnpm --dir .opencode exec tool-tester ...`), npx from the project folder: with no --dir, paths
+ * are shown from the project in both cases (`.opencode/tools/greet.ts`), never `tools/greet.ts`
+ * under one package manager and `.opencode/tools/greet.ts` under another.
+ */
+export function displayDirectory(cwd: string, dir: string | undefined): string {
+  const here = path.resolve(cwd)
+  return dir === undefined && path.basename(here) === ".opencode" ? path.dirname(here) : cwd
+}

@@ -13,6 +13,7 @@ import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exi
 import { requireExtras } from "../extras.ts"
 import { shellWord, toolTesterCommand } from "../invocation.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
+import { displayDirectory } from "../project-directory.ts"
 
 const DEFAULT_RUNS = 200
 const DEFAULT_CALL_TIMEOUT_MS = 5_000
@@ -74,7 +75,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   if (json) io.write(`${JSON.stringify({ ...report, replay, engine: engine.info })}\n`)
   else {
     io.write(formatReport(report, replay))
-    io.writeError(formatDiagnostics(report.diagnostics, io.cwd) + formatEngine(engine))
+    io.writeError(formatDiagnostics(report.diagnostics, displayDirectory(io.cwd, values.dir)) + formatEngine(engine))
   }
   if (report.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return EXIT_LOAD_FAILED
   return report.failures.length > 0 ? EXIT_TOOL_FAILED : EXIT_OK
