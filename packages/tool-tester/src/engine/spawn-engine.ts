@@ -22,11 +22,15 @@ let exitHookInstalled = false
 export function spawnEngine(selection: EngineSelection, options: SpawnEngineOptions): ChildProcess {
   const { spawn } = process.getBuiltinModule("node:child_process")
   // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
-  const [command, entry, env] =
+  // --no-install: without a node_modules folder, Bun would fetch what a tool imports (or a plugin
+  // named in opencode.json) from the registry into its cache; opencode's Bun never does (a missing
+  // package fails the tool list: docs/opencode-contract.md#bun-runtime), and tool-tester downloads
+  // nothing unless asked.
+  const [command, args, env] =
     selection.name === "bun"
-      ? [selection.location.binary, BUN_ENGINE_ENTRY, { ...process.env, BUN_BE_BUN: "1" }]
-      : [process.execPath, NODE_ENGINE_ENTRY, { ...process.env, ...compileCache() }]
-  const child = spawn(command, [entry], {
+      ? [selection.location.binary, ["--no-install", BUN_ENGINE_ENTRY], { ...process.env, BUN_BE_BUN: "1" }]
+      : [process.execPath, [NODE_ENGINE_ENTRY], { ...process.env, ...compileCache() }]
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env,
     stdio: ["ignore", options.console, options.console, "ipc"],
