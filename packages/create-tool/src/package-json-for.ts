@@ -24,7 +24,8 @@ const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester",
 export function projectPackageJson(template: PackageJson, options: { language: Language; test: boolean }): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
   // Bun's types: opencode runs tools in Bun, so a TypeScript tool may use `Bun` and type-check.
-  if (options.language === "js") omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
+  if (options.language === "js")
+    omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
   const additions = omitEntries(template, omitted)
   return options.test ? { ...additions, engines: { node: testNodeVersions } } : additions
 }

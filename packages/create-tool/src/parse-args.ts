@@ -140,7 +140,9 @@ type OptionName = keyof typeof options
  */
 const KEPT_BY_NPM = ["plugin", "js", "template", "exports", "tool-name", "description"] as const
 
-function optionsKeptByNpm(env: Readonly<Record<string, string | undefined>>): Partial<Record<OptionName, string | boolean>> {
+function optionsKeptByNpm(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<Record<OptionName, string | boolean>> {
   if (!/^npm\//.test(env["npm_config_user_agent"] ?? "")) return {}
   const kept: Partial<Record<OptionName, string | boolean>> = {}
   for (const name of KEPT_BY_NPM) {

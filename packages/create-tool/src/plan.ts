@@ -140,7 +140,8 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     add("package.json", formatPackageJson(additions), "merge")
     if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
     add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
-    if (test) add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
+    if (test)
+      add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
   }
 
   const files: PlannedFile[] = []

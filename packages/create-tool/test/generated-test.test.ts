@@ -46,7 +46,7 @@ describe("the generated test", { timeout: 240_000 }, () => {
     const { cwd, env } = await scaffoldProject()
     const testFile = join(cwd, ".opencode", "test", "greet.test.ts")
     const toolFile = join(cwd, ".opencode", "tools", "greet.ts")
-    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("`Hello, ${args.name}!`", "`Hi, ${args.name}!`"))
+    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("Hello, $", "Hi, $"))
     const failing = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env })
     expect(failing.code, failing.stdout).not.toBe(0)
 
@@ -65,10 +65,7 @@ describe("the scaffolded project's type check", { timeout: 240_000 }, () => {
   test("passes on a tool that uses Bun's API, which opencode runs tools in", async () => {
     const { cwd, env } = await scaffoldProject()
     const toolFile = join(cwd, ".opencode", "tools", "greet.ts")
-    writeFileSync(
-      toolFile,
-      readFileSync(toolFile, "utf8").replace("`Hello, ${args.name}!`", "`Hello, ${args.name}, from Bun ${Bun.version}!`"),
-    )
+    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("!`", ", from Bun $" + "{Bun.version}!`"))
     const checked = await run("npm", ["run", "typecheck", "--prefix", ".opencode"], { cwd, env })
     expect(checked.code, checked.stdout + checked.stderr).toBe(0)
   })
@@ -94,7 +91,7 @@ describe("README's unit test", { timeout: 240_000 }, () => {
         ...imports,
         'test("the README example", async () => {',
         ...body,
-        '  expect((await runTool(project, "where", {})).output).toBe(' + JSON.stringify(realpathSync(cwd)) + ")",
+        `  expect((await runTool(project, "where", {})).output).toBe(${JSON.stringify(realpathSync(cwd))})`,
         "})",
         "",
       ].join("\n"),

@@ -38,11 +38,16 @@ describe("plugins", () => {
     expect(loaded.diagnostics).toEqual([])
     expect((await runTool(loaded, "kit_greet", { name: "Ada" })).output).toBe(`hello Ada in ${loaded.directory}`)
 
-    const missing = await project({ "opencode.json": `{ "plugin": ["opencode-kit-absent"] }`, ".opencode/tools/.keep": "" })
+    const missing = await project({
+      "opencode.json": `{ "plugin": ["opencode-kit-absent"] }`,
+      ".opencode/tools/.keep": "",
+    })
     expect(missing.diagnostics).toContainEqual(
       expect.objectContaining({
         code: "PLUGIN_LOAD_FAILED",
-        message: expect.stringContaining(`run npm install --prefix .opencode opencode-kit-absent in ${missing.directory}`),
+        message: expect.stringContaining(
+          `run npm install --prefix .opencode opencode-kit-absent in ${missing.directory}`,
+        ),
       }),
     )
   })

@@ -117,8 +117,14 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     options: [
       dir,
       plugin,
-      ["--provider NAME", "The provider whose refusals are errors: a short name (google, anthropic, ...) or npm package"],
-      ["--model ID", "The model whose provider's refusals are errors (gemini-2.5-pro; with --provider, that provider's model)"],
+      [
+        "--provider NAME",
+        "The provider whose refusals are errors: a short name (google, anthropic, ...) or npm package",
+      ],
+      [
+        "--model ID",
+        "The model whose provider's refusals are errors (gemini-2.5-pro; with --provider, that provider's model)",
+      ],
       noGlobal,
       engine,
       engineBinary,

@@ -73,7 +73,9 @@ function parsesItsArguments(execute: unknown): boolean {
   if (typeof execute !== "function") return false
   // safeParse / safeParseAsync / parseAsync are zod's; a bare .parse( only right after a call
   // (`z.object(args).parse(`), so JSON.parse and path.parse do not count.
-  return /\.(safeParse|safeParseAsync|parseAsync)\s*\(|\)\s*\.parse\s*\(/.test(Function.prototype.toString.call(execute))
+  return /\.(safeParse|safeParseAsync|parseAsync)\s*\(|\)\s*\.parse\s*\(/.test(
+    Function.prototype.toString.call(execute),
+  )
 }
 
 function isShapeOfZod(args: unknown): args is Record<string, unknown> {

@@ -107,9 +107,7 @@ export function configuredModels(config: Record<string, unknown>): Array<{ provi
 export type ProviderName = LintProvider | (string & {})
 
 /** Every provider name the matchers take: the lint's own, then the CLI's short names and aliases. */
-export const ALL_PROVIDER_NAMES: readonly string[] = [
-  ...new Set([...LINT_PROVIDER_NAMES, ...PROVIDER_NAMES]),
-]
+export const ALL_PROVIDER_NAMES: readonly string[] = [...new Set([...LINT_PROVIDER_NAMES, ...PROVIDER_NAMES])]
 
 /**
  * The lint provider a name stands for: a lint provider's own name, or a `--provider` name

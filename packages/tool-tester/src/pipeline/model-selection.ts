@@ -17,7 +17,8 @@ export function modelSelection(options: { provider?: string | undefined; model?:
   const npm = options.provider === undefined ? DEFAULT_MODEL.npm : providerPackage(options.provider)
   // `gemini-gateway` stands for a Gemini model behind a gateway: without --model, that model.
   const modelID =
-    options.model ?? (options.provider?.toLowerCase() === "gemini-gateway" ? "google/gemini-2.5-pro" : DEFAULT_MODEL.modelID)
+    options.model ??
+    (options.provider?.toLowerCase() === "gemini-gateway" ? "google/gemini-2.5-pro" : DEFAULT_MODEL.modelID)
   return { npm, providerID: providerIdOf(npm), modelID }
 }
 

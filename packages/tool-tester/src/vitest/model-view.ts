@@ -29,7 +29,10 @@ export function isRunResult(value: unknown): value is RunResult {
 
 /** `Available tools: bash, edit, ...` (docs/opencode-contract.md#repair) as `Available tools: <offered tools>`. */
 function withoutToolList(text: string): string {
-  return text.replace(/(Model tried to call unavailable tool '[^'\n]*'\. Available tools: )[^\n]*\.$/m, "$1<offered tools>.")
+  return text.replace(
+    /(Model tried to call unavailable tool '[^'\n]*'\. Available tools: )[^\n]*\.$/m,
+    "$1<offered tools>.",
+  )
 }
 
 function normalizePaths(text: string, result: RunResult): string {

@@ -46,7 +46,17 @@ const OPTIONS: Record<string, string[]> = {
     "--json",
     "--help",
   ],
-  doctor: ["--dir", "--plugin", "--provider", "--model", "--no-global", "--engine", "--engine-binary", "--json", "--help"],
+  doctor: [
+    "--dir",
+    "--plugin",
+    "--provider",
+    "--model",
+    "--no-global",
+    "--engine",
+    "--engine-binary",
+    "--json",
+    "--help",
+  ],
   e2e: [
     "--script",
     "--opencode",

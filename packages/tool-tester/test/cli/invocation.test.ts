@@ -16,13 +16,16 @@ describe("toolTesterCommand", () => {
     ["pnpm", "pnpm --dir .opencode exec tool-tester"],
     ["yarn", "yarn --cwd .opencode tool-tester"],
     ["bun", "bun run --cwd .opencode tool-tester"],
-  ])("installed in .opencode (the kit's layout), run with %s: the form the docs run from the project folder", (name, expected) => {
-    const opencode = path.join(project, ".opencode")
-    const bin = installed(opencode)
-    // npx leaves the working folder at the project; pnpm, yarn and bun move into .opencode.
-    expect(toolTesterCommand({ cwd: project, env: agent(name), bin })).toBe(expected)
-    expect(toolTesterCommand({ cwd: opencode, env: agent(name), bin })).toBe(expected)
-  })
+  ])(
+    "installed in .opencode (the kit's layout), run with %s: the form the docs run from the project folder",
+    (name, expected) => {
+      const opencode = path.join(project, ".opencode")
+      const bin = installed(opencode)
+      // npx leaves the working folder at the project; pnpm, yarn and bun move into .opencode.
+      expect(toolTesterCommand({ cwd: project, env: agent(name), bin })).toBe(expected)
+      expect(toolTesterCommand({ cwd: opencode, env: agent(name), bin })).toBe(expected)
+    },
+  )
 
   test("pnpm's store inside node_modules/.pnpm is the same install folder", () => {
     const bin = installed(path.join(project, ".opencode"), ".pnpm", "@opencode-ai+tool-tester@0.1.0", "node_modules")
@@ -37,7 +40,13 @@ describe("toolTesterCommand", () => {
   })
 
   test("a one-off download or a checkout: the scoped package, with the manager's download command", () => {
-    const npx = path.join(path.resolve("/home/u/.npm/_npx/0a1b2c"), "node_modules", "@opencode-ai", "tool-tester", "bin.js")
+    const npx = path.join(
+      path.resolve("/home/u/.npm/_npx/0a1b2c"),
+      "node_modules",
+      "@opencode-ai",
+      "tool-tester",
+      "bin.js",
+    )
     expect(toolTesterCommand({ cwd: project, env: agent("npm"), bin: npx })).toBe("npx @opencode-ai/tool-tester")
     const checkout = path.resolve("/src/kit/packages/tool-tester/bin.js")
     expect(toolTesterCommand({ cwd: project, env: agent("pnpm"), bin: checkout })).toBe(

@@ -38,7 +38,9 @@ describe("--provider names", () => {
     expect(lintProviderNamed("groq")).toBe("openai-compatible")
     expect(lintProviderNamed("gemini-gateway")).toBe("gemini-gateway")
     expect(lintProviderNamed("gemni")).toBeUndefined()
-    expect(unknownProviderMessage("gemni")).toMatch(/^unknown provider "gemni": did you mean gemini\? use one of openai, /)
+    expect(unknownProviderMessage("gemni")).toMatch(
+      /^unknown provider "gemni": did you mean gemini\? use one of openai, /,
+    )
     for (const name of PROVIDER_NAMES) expect(lintProviderNamed(name), name).toBeDefined()
     expect(modelSelection({ provider: "gemini-gateway" })).toEqual({
       npm: "@openrouter/ai-sdk-provider",

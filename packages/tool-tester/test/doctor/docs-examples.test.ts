@@ -24,7 +24,10 @@ describe("doctor on the docs' examples", { timeout: 60_000 }, () => {
 
   test("the same arguments, used raw, still get the warnings", async () => {
     const raw = example(".opencode/tools/search_notes.ts")
-      .replace("const parsed = z.object(args).safeParse(input)", "const parsed = { success: true as const, data: input }")
+      .replace(
+        "const parsed = z.object(args).safeParse(input)",
+        "const parsed = { success: true as const, data: input }",
+      )
       .replace(/ {4}if \(!parsed\.success\)[^\n]*\n/, "")
     const directory = tmpProject({ ".opencode/tools/search_notes.ts": raw })
     const result = await runCli(["doctor", "--no-global", "--json"], { cwd: directory })

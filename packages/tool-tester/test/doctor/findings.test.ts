@@ -133,8 +133,12 @@ describe("doctor findings (pure modules)", () => {
   test("a plugin loaded from a path installs in its package folder, not its dist; one installed from npm declares it", () => {
     const folder = useTmpDir()
     writeFileSync(path.join(folder, "package.json"), "{}")
-    const project = { configDirectories: [{ path: path.join(folder, ".opencode"), kind: "project" }] } as unknown as ToolProject
-    expect(installCommand(project, path.join(folder, "dist", "index.js"), "left-pad", folder)).toBe("npm install left-pad")
+    const project = {
+      configDirectories: [{ path: path.join(folder, ".opencode"), kind: "project" }],
+    } as unknown as ToolProject
+    expect(installCommand(project, path.join(folder, "dist", "index.js"), "left-pad", folder)).toBe(
+      "npm install left-pad",
+    )
     const installed = path.join(folder, "node_modules", "opencode-x")
     mkdirSync(path.join(installed, "dist"), { recursive: true })
     writeFileSync(path.join(installed, "package.json"), "{}")

@@ -68,7 +68,10 @@ export default tool({
     ])
     expect(anthropic.lint[0]?.message).toContain("check it as an error with doctor --provider google")
 
-    for (const flags of [["--provider", "google"], ["--model", "gemini-2.5-pro"]]) {
+    for (const flags of [
+      ["--provider", "google"],
+      ["--model", "gemini-2.5-pro"],
+    ]) {
       const asked = await doctor(...flags)
       expect(asked.exitCode, flags.join(" ")).toBe(3)
       expect(asked.lint.map((finding) => finding.severity)).toEqual(["error"])

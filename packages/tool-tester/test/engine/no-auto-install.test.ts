@@ -43,7 +43,10 @@ describe("the bun engine and Bun's auto-install", { timeout: 120_000 }, () => {
       expect(readdirSync(project)).not.toContain("bun-cache")
       const { diagnostics } = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string; message: string }> }
       expect(diagnostics).toContainEqual(
-        expect.objectContaining({ code: "IMPORT_FAILED", message: expect.stringContaining("tool-tester-absent-package") }),
+        expect.objectContaining({
+          code: "IMPORT_FAILED",
+          message: expect.stringContaining("tool-tester-absent-package"),
+        }),
       )
       expect(diagnostics).toContainEqual(
         expect.objectContaining({

@@ -31,8 +31,12 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
  * name as the matchers take it (`google`, `gemini-gateway`), or a provider and model as `schema` takes
  * them. Neither: undefined, and doctor reads the project's configured models.
  */
-function askedProviders(values: { provider?: string | undefined; model?: string | undefined }): LintProvider[] | undefined {
+function askedProviders(values: {
+  provider?: string | undefined
+  model?: string | undefined
+}): LintProvider[] | undefined {
   if (values.provider === undefined && values.model === undefined) return undefined
-  const named = values.provider === undefined || values.model !== undefined ? undefined : lintProviderNamed(values.provider)
+  const named =
+    values.provider === undefined || values.model !== undefined ? undefined : lintProviderNamed(values.provider)
   return [named ?? lintProviderOf(modelSelection(values))]
 }
