@@ -40,6 +40,7 @@ describe("in a project", () => {
         typescript: "^5.9.3",
         vitest: "^4.1.12",
       },
+      pnpm: { ignoredBuiltDependencies: ["esbuild"] },
       engines: { node: "^20.19.0 || >=22.12.0" },
     })
   })

@@ -249,7 +249,7 @@ export const Two = async () => ({
         code: "SMOKE_RUN_FAILED",
         severity: "error",
         message: expect.stringMatching(
-          /^nothing \(from opencode-preflight-smoke\) called with \{\}: .*: try it with tool-tester run nothing$/,
+          /^nothing \(from opencode-preflight-smoke\) called with \{\}: .*: try it with npx @opencode-ai\/tool-tester run nothing --plugin \.$/,
         ),
       }),
     ])
