@@ -43,7 +43,10 @@ export type FuzzInput = ProjectInput & { name: string; runs: number; seed: numbe
 export type Task =
   | { command: "list"; input: ProjectInput }
   | { command: "schema"; input: ProjectInput & { tool: string | undefined } }
-  | { command: "doctor"; input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined } }
+  | {
+      command: "doctor"
+      input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined; call?: boolean | undefined }
+    }
   | { command: "run"; input: RunInput }
   | { command: "fuzz"; input: FuzzInput }
 

@@ -68,7 +68,11 @@ export async function loadInstalled(
   }
   const project = { directory: installed.project, global: false, plugins: [], model: modelSelection({}) }
   step(`loading ${installed.spec} by name, as opencode loads it`)
-  const doctor = await isolated({ command: "doctor", input: { ...project, cwd: installed.packageFolder } }, options)
+  // Its own smoke run below calls each tool: doctor's call would be a second one.
+  const doctor = await isolated(
+    { command: "doctor", input: { ...project, cwd: installed.packageFolder, call: false } },
+    options,
+  )
   const engine = engineReport(doctor)
   const failed = failureOf(doctor)
   if (failed) return { findings: [failed], tools: [], runs: [], engine }

@@ -14,7 +14,12 @@ export type DoctorPayload = { findings: Finding[]; files: number; tools: number 
  * What doctor is asked beyond the project: the folder paths are shown from, and the providers whose
  * rejections are errors (`--provider/--model`; without, those of the project's configured models).
  */
-export type DoctorOptions = { cwd: string; providers?: LintProvider[] | undefined }
+export type DoctorOptions = {
+  cwd: string
+  providers?: LintProvider[] | undefined
+  /** False: no call of each tool to check its result (preflight makes its own smoke run). */
+  call?: boolean | undefined
+}
 
 /** Loads the project and lists every finding; an unreadable opencode.json is a finding too. */
 export async function doctorTask(
@@ -40,7 +45,7 @@ export async function doctorTask(
  */
 export async function doctorProject(project: ToolProject, options: DoctorOptions): Promise<DoctorPayload> {
   const findings = diagnose(project, { cwd: options.cwd })
-  findings.push(...(await resultFindings(project)))
+  if (options.call !== false) findings.push(...(await resultFindings(project)))
   // A project whose schemas cannot be built at all is already a finding of diagnose.
   const linted = await providerLintFindings(project, { asked: options.providers })
   if (linted.success) findings.push(...linted.value)
