@@ -263,9 +263,9 @@ function readExisting(path: string): string | undefined {
 
 /**
  * The commands the generated files name to rewrite the snapshots (`-u`) and to watch (`--watch`):
- * the package's own test script with a vitest flag, from where the next steps run it. `npx vitest -u`
- * from the project folder would download another vitest, which does not know the matchers and
- * deletes the snapshot file.
+ * the package's own test script with a vitest flag, from where the next steps run it. npx of a bare
+ * `vitest` from the project folder would download another vitest, which does not know the matchers
+ * and deletes the snapshot file.
  */
 function testScript(location: ToolLocation, flag: "-u" | "--watch"): string {
   return location === "project"

@@ -1,7 +1,7 @@
 // The words that run this tool-tester again, for the commands the CLI prints (fuzz's replay, e2e
 // --init's "Run it"): a pasted line must run the same bin from where the user is. There is no
-// unscoped `tool-tester` package on npm (whoever claimed the name would run), so a bare
-// `tool-tester` or `npx tool-tester` is never printed for a bin that is not installed there.
+// unscoped `tool-tester` package on npm (whoever claimed the name would run), so neither a bare
+// `tool-tester` nor npx with the unscoped name is printed for a bin that is not installed there.
 import path from "node:path"
 
 export type PackageManagerName = "npm" | "pnpm" | "yarn" | "bun"
