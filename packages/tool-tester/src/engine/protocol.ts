@@ -34,6 +34,8 @@ export type RunInput = ProjectInput & {
   maxBytes: number | undefined
   timeoutMs: number
   dataDirectory: string | undefined
+  /** What context.ask() answers where a rule asks (doctor's one call denies); default allow. */
+  ask?: "allow" | "deny" | undefined
 }
 
 /** `fuzz`: the tool, how many calls, the seed (chosen by the CLI, so a report can always name it) and each call's bound. */
@@ -43,10 +45,7 @@ export type FuzzInput = ProjectInput & { name: string; runs: number; seed: numbe
 export type Task =
   | { command: "list"; input: ProjectInput }
   | { command: "schema"; input: ProjectInput & { tool: string | undefined } }
-  | {
-      command: "doctor"
-      input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined; call?: boolean | undefined }
-    }
+  | { command: "doctor"; input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined } }
   | { command: "run"; input: RunInput }
   | { command: "fuzz"; input: FuzzInput }
 

@@ -68,11 +68,7 @@ export async function loadInstalled(
   }
   const project = { directory: installed.project, global: false, plugins: [], model: modelSelection({}) }
   step(`loading ${installed.spec} by name, as opencode loads it`)
-  // Its own smoke run below calls each tool: doctor's call would be a second one.
-  const doctor = await isolated(
-    { command: "doctor", input: { ...project, cwd: installed.packageFolder, call: false } },
-    options,
-  )
+  const doctor = await isolated({ command: "doctor", input: { ...project, cwd: installed.packageFolder } }, options)
   const engine = engineReport(doctor)
   const failed = failureOf(doctor)
   if (failed) return { findings: [failed], tools: [], runs: [], engine }

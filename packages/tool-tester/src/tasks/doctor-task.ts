@@ -1,7 +1,6 @@
 import type { Finding } from "../doctor/diagnose.ts"
 import { configFinding, diagnose } from "../doctor/diagnose.ts"
 import { providerLintFindings } from "../doctor/provider-lint.ts"
-import { resultFindings } from "../doctor/results.ts"
 import type { ProjectInput, Reached } from "../engine/protocol.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { LintProvider } from "../lint/providers.ts"
@@ -14,12 +13,7 @@ export type DoctorPayload = { findings: Finding[]; files: number; tools: number 
  * What doctor is asked beyond the project: the folder paths are shown from, and the providers whose
  * rejections are errors (`--provider/--model`; without, those of the project's configured models).
  */
-export type DoctorOptions = {
-  cwd: string
-  providers?: LintProvider[] | undefined
-  /** False: no call of each tool to check its result (preflight makes its own smoke run). */
-  call?: boolean | undefined
-}
+export type DoctorOptions = { cwd: string; providers?: LintProvider[] | undefined }
 
 /** Loads the project and lists every finding; an unreadable opencode.json is a finding too. */
 export async function doctorTask(
@@ -42,10 +36,11 @@ export async function doctorTask(
 /**
  * Every finding for a project loaded in this engine, errors first: the one list both `tool-tester
  * doctor` and the `toLoadInOpencode()` matcher read, so a test fails exactly when doctor would.
+ * Both add the results of one call of each tool (doctor/results.ts), made from the Node side, where
+ * a tool that ends its engine cannot take the report with it.
  */
 export async function doctorProject(project: ToolProject, options: DoctorOptions): Promise<DoctorPayload> {
   const findings = diagnose(project, { cwd: options.cwd })
-  if (options.call !== false) findings.push(...(await resultFindings(project)))
   // A project whose schemas cannot be built at all is already a finding of diagnose.
   const linted = await providerLintFindings(project, { asked: options.providers })
   if (linted.success) findings.push(...linted.value)

@@ -4,6 +4,7 @@
 import path from "node:path"
 import { Snapshots } from "vitest"
 import type { Finding } from "../doctor/finding.ts"
+import { resultFindings } from "../doctor/results.ts"
 import { remoteEngineOf } from "../engine/remote-project.ts"
 import { lintProject } from "../lint/lint.ts"
 import {
@@ -69,7 +70,9 @@ export const toolTesterMatchers = {
         ? await remote.doctor(options)
         : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
     ) as { findings: Finding[] }
-    const errors = payload.findings.filter((finding) => finding.severity === "error")
+    // One call of each tool, made from here: a tool that ends its engine ends that engine only.
+    const findings = [...payload.findings, ...(await resultFindings(project))]
+    const errors = findings.filter((finding) => finding.severity === "error")
     const line = (finding: Finding) =>
       `  - ${finding.file ? `${path.relative(project.directory, finding.file) || finding.file}: ` : ""}${finding.message} [${finding.code}]`
     return {
