@@ -42,6 +42,17 @@ describe("the generated test", { timeout: 240_000 }, () => {
     expect(tested.stdout + tested.stderr).toContain("SCHEMA_UNREPRESENTABLE")
   })
 
+  test("fails when the tool returns what opencode cannot send (a number), as doctor does", async () => {
+    const { cwd, env } = await scaffoldProject()
+    writeFileSync(
+      join(cwd, ".opencode", "tools", "count.ts"),
+      'import { tool } from "@opencode-ai/plugin"\nexport default tool({ description: "Counts", args: {}, async execute() { return 42 as unknown as string } })\n',
+    )
+    const tested = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env })
+    expect(tested.code, tested.stdout + tested.stderr).not.toBe(0)
+    expect(tested.stdout + tested.stderr).toContain("BAD_RESULT")
+  })
+
   test("the snapshot command its comment names rewrites the snapshot, from the project folder", async () => {
     const { cwd, env } = await scaffoldProject()
     const testFile = join(cwd, ".opencode", "test", "greet.test.ts")

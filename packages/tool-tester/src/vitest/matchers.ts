@@ -71,7 +71,9 @@ export const toolTesterMatchers = {
         : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
     ) as { findings: Finding[] }
     // One call of each tool, made from here: a tool that ends its engine ends that engine only.
-    const findings = [...payload.findings, ...(await resultFindings(project))]
+    // As doctor: only once nothing else is an error.
+    const loaded = !payload.findings.some((finding) => finding.severity === "error")
+    const findings = loaded ? [...payload.findings, ...(await resultFindings(project))] : payload.findings
     const errors = findings.filter((finding) => finding.severity === "error")
     const line = (finding: Finding) =>
       `  - ${finding.file ? `${path.relative(project.directory, finding.file) || finding.file}: ` : ""}${finding.message} [${finding.code}]`

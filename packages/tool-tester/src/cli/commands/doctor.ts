@@ -47,8 +47,9 @@ async function calledFindings(
   engineBinary: string | undefined,
   payload: DoctorPayload,
 ): Promise<Finding[]> {
-  // Nothing to call when opencode would not start (CONFIG_INVALID) or no tool loaded.
-  if (payload.tools === 0 || payload.findings.some((finding) => finding.code === "CONFIG_INVALID")) return []
+  // Only for tools that load and are offered: an error (a file that fails to import, a tool list
+  // opencode cannot build, an unreadable config) comes first, and the calls wait for its fix.
+  if (payload.tools === 0 || payload.findings.some((finding) => finding.severity === "error")) return []
   const chosen = await chooseEngine({ engine, engineBinary, env: process.env, directory: input.directory })
   const timeouts = { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: CALL_TIMEOUT_MS, graceMs: 1_000 }
   const schemas = await runTaskInEngine(
