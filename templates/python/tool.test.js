@@ -1,6 +1,7 @@
 // @ts-check
 import { fileURLToPath } from "node:url"
 import { loadTools, runTool } from "@opencode-ai/tool-tester"
+import "@opencode-ai/tool-tester/vitest"
 import { expect, test } from "vitest"
 
 /** @param {string} relativePath */
@@ -21,9 +22,10 @@ const project = await loadTools(
   // @end
 )
 
-test("opencode sees the tools of __TOOL_NAME__", () => {
-  // A tool file that fails to import takes every custom tool down in opencode: no errors allowed.
-  expect(project.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([])
+test("opencode loads and offers the tools of __TOOL_NAME__", async () => {
+  // Fails whenever `tool-tester doctor` finds an error: a tool file that fails to import, or an
+  // argument opencode cannot send (such as z.date()), takes every custom tool down in opencode.
+  await expect(project).toLoadInOpencode()
   expect(project.tools.map((found) => found.id)).toEqual(expect.arrayContaining(["__TOOL_IDS__"]))
 })
 

@@ -1,6 +1,6 @@
 // A newcomer's first minutes with each package manager: the packed packages installed into a fresh
 // opencode project, then the README's "Use it" lines run there, from the project root.
-import { readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, inject, test } from "vitest"
 import { opencodeBinary } from "./_opencode-bun.ts"
@@ -24,6 +24,12 @@ type Manager = {
   exec: (...args: string[]) => Command
   /** The scaffolded test, run in the project root. */
   test: Command
+  /** The scaffolded test with vitest's `-u`, as the docs give it for this manager (scaffolding.md). */
+  updateSnapshots: Command
+  /** Runs tool-tester through this manager (so its printed commands are this manager's), from the project root. */
+  toolTester: (...args: string[]) => Command
+  /** The words a printed command starts with for this manager, as this test runs them. */
+  words: Record<string, readonly string[]>
   env?: Record<string, string>
   /** What the newcomer adds to .opencode/package.json for this manager to succeed, if anything. */
   resolutions?: Record<string, string>
@@ -50,6 +56,9 @@ const managers: Manager[] = [
     install: ["npm", "install", "--prefix", ".opencode"],
     exec: npx,
     test: ["npm", "test", "--prefix", ".opencode"],
+    updateSnapshots: ["npm", "test", "--prefix", ".opencode", "--", "-u"],
+    toolTester: (...args) => npx("tool-tester", ...args),
+    words: {},
   },
   {
     name: "pnpm",
@@ -65,6 +74,9 @@ const managers: Manager[] = [
     install: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "install"],
     exec: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", ...args],
     test: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "test"],
+    updateSnapshots: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "test", "-u"],
+    toolTester: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", "tool-tester", ...args],
+    words: { pnpm: [pnpm[0], ...pnpm[1]] },
   },
   {
     name: "yarn (classic)",
@@ -72,6 +84,9 @@ const managers: Manager[] = [
     install: [...yarn, "--cwd", ".opencode", "install"],
     exec: npx,
     test: [...yarn, "--cwd", ".opencode", "test"],
+    updateSnapshots: [...yarn, "--cwd", ".opencode", "test", "-u"],
+    toolTester: (...args) => [...yarn, "--cwd", ".opencode", "tool-tester", ...args],
+    words: { yarn },
     // vite 8.4 (vitest 4's dependency) lists an optional dependency, napi-windows-process-start-time,
     // that the registry does not have (404 on 2026-11-30): npm, pnpm and bun skip an optional
     // dependency they cannot find, yarn 1 stops. Pinned to the vite this repository tests with.
@@ -83,6 +98,9 @@ const managers: Manager[] = [
     install: [bun, "install", "--cwd", ".opencode"],
     exec: npx,
     test: [bun, "run", "--cwd", ".opencode", "test"],
+    updateSnapshots: [bun, "run", "--cwd", ".opencode", "test", "-u"],
+    toolTester: (...args) => [bun, "run", "--cwd", ".opencode", "tool-tester", ...args],
+    words: { bun: [bun] },
     env: { BUN_BE_BUN: "1" },
   },
 ]
@@ -109,7 +127,9 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
 
         await step(manager.scaffold(tarballs["create-tool"] as string), installTimeout)
         useTarballs(path.join(project, ".opencode", "package.json"), tarballs, manager.resolutions)
-        await step(manager.install, installTimeout)
+        const installed = await step(manager.install, installTimeout)
+        // No warning about esbuild's install script (pnpm's "Ignored build scripts", Bun's "Blocked").
+        expect(installed.stdout + installed.stderr).not.toMatch(/Ignored build scripts|Blocked \d+ postinstall/)
 
         expect((await step(manager.exec("tool-tester", "list"))).stdout).toContain("greet")
         const schema = await step(manager.exec("tool-tester", "schema", "--model", "gemini-2.5-pro"))
@@ -124,6 +144,31 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         const bin = path.join(project, ".opencode", "node_modules", ".bin", "tool-tester")
         const bunRun = ["run", "greet", "name=Ada", "--engine-binary", opencodeBinary()]
         expect((await step([bin, ...bunRun])).stdout).toContain("Hello, Ada!")
+
+        // The generated test fails on a change of what the model reads; the update the docs give
+        // for this manager rewrites the inline snapshot, and nothing lands outside .opencode.
+        const toolFile = path.join(project, ".opencode", "tools", "greet.ts")
+        writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("Hello, $", "Hi, $"))
+        const [testCommand, ...testArgs] = manager.test
+        const stale = await run(testCommand, testArgs, { cwd: project, timeout: installTimeout, env })
+        expect(stale.status, describeRun(stale)).not.toBe(0)
+        await step(manager.updateSnapshots, installTimeout)
+        expect(readFileSync(path.join(project, ".opencode", "test", "greet.test.ts"), "utf8")).toContain("Hi, Ada!")
+        await step(manager.test, installTimeout)
+        expect(readdirSync(project).sort()).toEqual([".opencode"])
+
+        // Commands tool-tester prints, run through this manager, pasted as printed from the project root.
+        const init = await step(manager.toolTester("e2e", "--init"))
+        expect(init.stdout).toContain("Wrote e2e.json: one call to greet,")
+        const runIt = /^Run it: (.+)$/m.exec(init.stdout)?.[1]
+        expect(runIt, init.stdout).toBeDefined()
+        // e2e runs the real opencode, which a user has installed: on PATH here.
+        const withOpencode = { ...env, PATH: `${path.dirname(opencodeBinary())}${path.delimiter}${env["PATH"] ?? ""}` }
+        expect((await step(pasted(runIt!, manager), installTimeout, withOpencode)).stdout).toContain("greet")
+        const help = await step(manager.toolTester("doctor", "--help"))
+        const example = help.stdout.split("\nExamples:\n")[1]?.split("\n")[0]?.trim()
+        expect(example, help.stdout).toMatch(/ doctor$/)
+        await step(pasted(example!, manager))
       },
       testTimeout,
     )
@@ -131,6 +176,13 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
 })
 
 // --- internal ---
+
+/** A printed command line as this test runs it: its first word (pnpm, yarn, bun) as the manager is run here. */
+function pasted(line: string, manager: Manager): Command {
+  const [first, ...rest] = line.split(" ") as [string, ...string[]]
+  const words = manager.words[first]
+  return words === undefined ? [first, ...rest] : [...(words as [string, ...string[]]), ...rest]
+}
 
 /** Points the scaffolded dependencies on this repository's packages at their tarballs (they are not published yet). */
 function useTarballs(

@@ -19,7 +19,7 @@ import { findTemplatesDirectory, listTemplates } from "./templates.ts"
 // touches process, prompts and colours.
 
 async function main(): Promise<void> {
-  const args = parseArguments(process.argv.slice(2))
+  const args = parseArguments(process.argv.slice(2), process.env)
   const templatesDirectory = findTemplatesDirectory()
   if (args.help) {
     const templates = await listTemplates(templatesDirectory)

@@ -38,7 +38,10 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
   else if (result.location === "plugin" && result.language === "ts") commands.push(`${manager.run} build`)
-  const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
+  // npx by the scoped name runs the installed bin; by the unscoped one it would fetch whatever
+  // package holds that name when the install is missing.
+  const installed = manager.exec === "npx" ? "npx @opencode-ai/tool-tester" : `${manager.exec} tool-tester`
+  const toolTester = result.test ? installed : `${manager.dlx} @opencode-ai/tool-tester`
   const where =
     result.location === "plugin"
       ? "--plugin . --dir ."
@@ -155,7 +158,7 @@ function commandsFor(packageManager: NextStepsOptions["packageManager"]) {
     }
     case "bun":
       // `bun test` would run Bun's own test runner, not the package's test script.
-      return { install: "bun install", test: "bun run test", run: "bun run", exec: "bunx", dlx: "bunx" }
+      return { install: "bun install", test: "bun run test", run: "bun run", exec: "bun run", dlx: "bunx" }
     default:
       return { install: "npm install", test: "npm test", run: "npm run", exec: "npx", dlx: "npx" }
   }

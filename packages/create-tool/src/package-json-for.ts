@@ -17,13 +17,19 @@ export function runsGeneratedTests(version: string): boolean {
   return (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major > 22
 }
 
-/** Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. */
-const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest"]
+/**
+ * Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. pnpm is told
+ * to leave esbuild's install script alone (tool-tester's esbuild works without it, from its platform
+ * package), so that every install does not end with pnpm's "Ignored build scripts: esbuild".
+ */
+const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest", "pnpm"]
 
 /** What `.opencode/package.json` (or the global config's) must hold, to be merged into an existing one. */
 export function projectPackageJson(template: PackageJson, options: { language: Language; test: boolean }): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
-  if (options.language === "js") omitted.push("scripts.typecheck", "devDependencies.typescript")
+  // Bun's types: opencode runs tools in Bun, so a TypeScript tool may use `Bun` and type-check.
+  if (options.language === "js")
+    omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
   const additions = omitEntries(template, omitted)
   return options.test ? { ...additions, engines: { node: testNodeVersions } } : additions
 }

@@ -58,14 +58,24 @@ Examples:
   npm create tool opencode-weather -- --plugin --template python --no-interactive
   npm create tool @me/opencode-forecast -- --plugin --tool-name weather_forecast`
 
-export function parseArguments(argv: readonly string[]): CliArguments {
+/**
+ * `env` is the process environment: `npm create tool NAME --plugin` (without `--`) keeps the options
+ * npm does not know for itself, says "Unknown cli config", and passes them on as `npm_config_plugin`
+ * and the like. A flag is read as if it had been given after `--`; an option with a value cannot
+ * be (npm keeps it as `true` and passes the value on as an argument): a usage error says to use `--`.
+ */
+export function parseArguments(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliArguments {
   let parsed: ReturnType<typeof parse>
   try {
     parsed = parse(argv)
   } catch (error) {
     throw usageError(error, argv)
   }
-  const { values, positionals } = parsed
+  const { positionals } = parsed
+  const values = { ...optionsKeptByNpm(env), ...definedValues(parsed.values) } as typeof parsed.values
   if (positionals.length > 1) {
     throw new CreateToolError(
       "USAGE",
@@ -122,6 +132,37 @@ const options = {
 } as const satisfies Record<string, { type: "string" | "boolean"; short?: string }>
 
 type OptionName = keyof typeof options
+
+/**
+ * The options of create-tool's own that npm takes for config when they come before `--` (its
+ * `npm_config_<name>` variables, `-` as `_`). npm's own options (`--global`, `--force`, `--yes`)
+ * are npm's: they are not read back.
+ */
+const KEPT_BY_NPM = ["plugin", "js", "template", "exports", "tool-name", "description"] as const
+
+function optionsKeptByNpm(
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<Record<OptionName, string | boolean>> {
+  if (!/^npm\//.test(env["npm_config_user_agent"] ?? "")) return {}
+  const kept: Partial<Record<OptionName, string | boolean>> = {}
+  for (const name of KEPT_BY_NPM) {
+    const value = env[`npm_config_${name.replaceAll("-", "_")}`]
+    if (value === undefined || value === "") continue
+    if (options[name].type === "boolean") {
+      if (value === "true") kept[name] = true
+    } else if (value === "true") {
+      throw new CreateToolError(
+        "USAGE",
+        `npm took --${name} for one of its own options and passed its value on as an argument: put create-tool's options after --, as in npm create tool NAME -- --${name} VALUE.`,
+      )
+    } else kept[name] = value
+  }
+  return kept
+}
+
+function definedValues<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>
+}
 
 function parse(argv: readonly string[]) {
   return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })

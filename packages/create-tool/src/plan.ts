@@ -95,6 +95,8 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       __PACKAGE_FOLDER__: folderName,
       __PLUGIN_EXPORT__: `${pascalCase(folderName) || "Tool"}Plugin`,
       __NODE_RANGE__: testNodeVersions,
+      __SNAPSHOT_UPDATE__: testScript(location, "-u"),
+      __SNAPSHOT_WATCH__: testScript(location, "--watch"),
     },
   }
 
@@ -138,7 +140,8 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     add("package.json", formatPackageJson(additions), "merge")
     if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
     add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
-    if (test) add("vitest.config.js", requiredFile(project, "vitest.config.js", "_project"), "keep")
+    if (test)
+      add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
   }
 
   const files: PlannedFile[] = []
@@ -315,4 +318,16 @@ function readExisting(path: string): string | undefined {
     // Missing, or unreachable (a file in the way, no permission): the writer reports what it cannot write.
     return undefined
   }
+}
+
+/**
+ * The commands the generated files name to rewrite the snapshots (`-u`) and to watch (`--watch`):
+ * the package's own test script with a vitest flag, from where the next steps run it. npx of a bare
+ * `vitest` from the project folder would download another vitest, which does not know the matchers
+ * and deletes the snapshot file.
+ */
+function testScript(location: ToolLocation, flag: "-u" | "--watch"): string {
+  return location === "project"
+    ? `\`npm test --prefix .opencode -- ${flag}\`, run from the project folder,`
+    : `\`npm test -- ${flag}\`, run in the folder of package.json,`
 }

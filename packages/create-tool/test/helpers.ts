@@ -79,6 +79,7 @@ export function linkWorkspacePackages(folder: string): void {
     vitest: realpathSync(join(workspaceDirectory, "node_modules/vitest")),
     typescript: realpathSync(join(workspaceDirectory, "node_modules/typescript")),
     "@types/node": realpathSync(join(workspaceDirectory, "node_modules/@types/node")),
+    "@types/bun": realpathSync(join(workspaceDirectory, "node_modules/@types/bun")),
     ".bin/tsc": realpathSync(join(workspaceDirectory, "node_modules/typescript/bin/tsc")),
     ".bin/vitest": realpathSync(join(workspaceDirectory, "node_modules/vitest/vitest.mjs")),
   }

@@ -91,7 +91,7 @@ test("the global folder keeps cd, and runs the tool with that folder as the proj
     "cd /home/me/.config/opencode",
     "npm install",
     "npm test",
-    `npx tool-tester run hello --dir . name=Ada`,
+    `npx @opencode-ai/tool-tester run hello --dir . name=Ada`,
   ])
 })
 

@@ -83,3 +83,23 @@ test.each([
     expect.objectContaining({ code, message: expect.stringContaining(message) }),
   )
 })
+
+test("npm create tool NAME --plugin, without --: the options npm kept for itself are read from npm_config_*", () => {
+  // What npm 11 passes on for `npm create tool opencode-weather --plugin --js`.
+  const env = {
+    npm_config_user_agent: "npm/11.6.2 node/v20.20.0 linux x64 workspaces/false",
+    npm_config_plugin: "true",
+    npm_config_js: "true",
+  }
+  expect(parseArguments(["opencode-weather"], env)).toMatchObject({ name: "opencode-weather", plugin: true, js: true })
+  // `--template python` before `--`: npm keeps `template=true` and passes `python` on as an argument.
+  expect(() => parseArguments(["opencode-weather", "python"], { ...env, npm_config_template: "true" })).toThrow(
+    "put create-tool's options after --, as in npm create tool NAME -- --template VALUE",
+  )
+  // The command line wins over npm's copy; another package manager's environment is not read.
+  expect(parseArguments(["x", "--js"], env)).toMatchObject({ js: true })
+  expect(parseArguments(["x"], { ...env, npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.20.0" })).toMatchObject({
+    plugin: false,
+    template: undefined,
+  })
+})

@@ -35,10 +35,12 @@ describe("in a project", () => {
       dependencies: { "@opencode-ai/plugin": "^1.18.33" },
       devDependencies: {
         "@opencode-ai/tool-tester": "^0.1.0",
+        "@types/bun": "^1.3.14",
         "@types/node": "^20.19.0",
         typescript: "^5.9.3",
         vitest: "^4.1.12",
       },
+      pnpm: { ignoredBuiltDependencies: ["esbuild"] },
       engines: { node: "^20.19.0 || >=22.12.0" },
     })
   })

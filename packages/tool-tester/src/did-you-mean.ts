@@ -48,9 +48,12 @@ export function editDistance(a: string, b: string): number {
 
 // --- internal ---
 
-/** One edit for short names, two from 6 characters, three from 12: close, but never a different word. */
+/**
+ * One edit for short names, two from 6 characters, three from 12: close, but never a different word.
+ * Two letters typed for a three-letter name is one left out (`rn` for `run`, `dv` for `dev`).
+ */
 function threshold(input: string, candidate: string): number {
   const length = Math.min(input.length, candidate.length)
-  if (length < 3) return 0
+  if (length < 3) return input.length === 2 && candidate.length === 3 ? 1 : 0
   return length < 6 ? 1 : length < 12 ? 2 : 3
 }

@@ -14,7 +14,7 @@ import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.t
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
-import { chooseEngine } from "./engine/choose-engine.ts"
+import { chooseEngine, libraryNotice } from "./engine/choose-engine.ts"
 import { engineHere, inBun } from "./engine/here.ts"
 import { openRemoteProject } from "./engine/remote-project.ts"
 import { ToolTesterError } from "./errors.ts"
@@ -41,7 +41,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
     env: process.env,
     directory,
   })
-  if (chosen.notice) noticeOnce(chosen.notice)
+  if (chosen.notice) noticeOnce(libraryNotice(chosen.notice))
   if (chosen.selection.name === "node") return loadProjectHere(options)
   const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
   return openRemoteProject(chosen.selection, { ...remote, directory })

@@ -28,6 +28,30 @@ describe("plugins", () => {
     expect(result.output).toBe(`hello Ada in ${loaded.directory}`)
   })
 
+  test("an npm plugin installed the kit's way (npm install --prefix .opencode NAME) loads; a missing one names that command", async () => {
+    const loaded = await project({
+      "opencode.json": `{ "plugin": ["opencode-kit-greeter"] }`,
+      ".opencode/package.json": `{ "dependencies": { "opencode-kit-greeter": "^1.0.0" } }`,
+      ".opencode/node_modules/opencode-kit-greeter/package.json": `{ "name": "opencode-kit-greeter", "type": "module", "main": "./index.ts" }`,
+      ".opencode/node_modules/opencode-kit-greeter/index.ts": greetPlugin("kit_greet", "installed in .opencode"),
+    })
+    expect(loaded.diagnostics).toEqual([])
+    expect((await runTool(loaded, "kit_greet", { name: "Ada" })).output).toBe(`hello Ada in ${loaded.directory}`)
+
+    const missing = await project({
+      "opencode.json": `{ "plugin": ["opencode-kit-absent"] }`,
+      ".opencode/tools/.keep": "",
+    })
+    expect(missing.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: "PLUGIN_LOAD_FAILED",
+        message: expect.stringContaining(
+          `run npm install --prefix .opencode opencode-kit-absent in ${missing.directory}`,
+        ),
+      }),
+    )
+  })
+
   test("load path entries of the config's plugin list with their options, relative to the config file", async () => {
     const loaded = await project({
       "opencode.json": `{ "plugin": [["./pkgs/pkg-main", { "greeting": "hi" }]] }`,

@@ -20,6 +20,8 @@ import { formatFailure } from "./report.ts"
 /** The outside world as a command sees it. */
 export type CliIO = {
   cwd: string
+  /** The bin's path as started (`process.argv[1]`), for the commands the CLI prints (invocation.ts). */
+  bin?: string
   env: Record<string, string | undefined>
   stdoutIsTTY: boolean
   /** Whether stderr is a terminal: progress lines are drawn only then. */

@@ -31,7 +31,7 @@ const noGlobal: OptionHelp = [
 ]
 const provider: OptionHelp = [
   "--provider NAME",
-  `The provider: a short name (${Object.keys(PROVIDER_PACKAGES).slice(0, 6).join(", ")}, ...) or its npm package (default openai-compatible)`,
+  `The provider: a name (${Object.keys(PROVIDER_PACKAGES).slice(0, 6).join(", ")}, gemini, bedrock, ...; the matchers take the same) or its npm package (default openai-compatible)`,
 ]
 const model: OptionHelp = [
   "--model ID",
@@ -117,10 +117,28 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
   },
   doctor: {
     summary: "Why a tool will not work in opencode, one line per finding",
-    usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--no-global] [--json]",
-    about: "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.",
-    options: [dir, plugin, noGlobal, engine, engineBinary, verbose, json, help],
-    examples: ["tool-tester doctor", "tool-tester doctor --json"],
+    usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--provider NAME] [--model ID] [--no-global] [--json]",
+    about:
+      "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.\nA provider's refusal is an error for the providers of the models opencode.json names (all, when it names none), a warning for the others; --provider/--model name the one to check instead.",
+    options: [
+      dir,
+      plugin,
+      [
+        "--provider NAME",
+        "The provider whose refusals are errors: a short name (google, anthropic, ...) or npm package",
+      ],
+      [
+        "--model ID",
+        "The model whose provider's refusals are errors (gemini-2.5-pro; with --provider, that provider's model)",
+      ],
+      noGlobal,
+      engine,
+      engineBinary,
+      verbose,
+      json,
+      help,
+    ],
+    examples: ["tool-tester doctor", "tool-tester doctor --provider google --json"],
   },
   fuzz: {
     summary: "Call a tool with generated arguments, as models send them, and report what breaks it",
@@ -209,7 +227,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       ["--json", "Print {url, port, engine} as one JSON line instead"],
       help,
     ],
-    examples: ["tool-tester dev", "tool-tester dev --dir examples/basic --port 4983 --no-open"],
+    examples: ["tool-tester dev", "tool-tester dev --dir . --port 4983 --no-open"],
   },
   preflight: {
     summary: "Check a plugin package as npm packs it and opencode installs and loads it",
@@ -262,8 +280,11 @@ Exit codes:
 ${DOCS}`
 }
 
-/** `tool-tester <command> --help`, or undefined for a name that is not a command. */
-export function commandHelp(name: string): string | undefined {
+/**
+ * `tool-tester <command> --help`, or undefined for a name that is not a command. The examples start
+ * with `run`, the words that run this bin from where the user is (invocation.ts), so they paste.
+ */
+export function commandHelp(name: string, run = "tool-tester"): string | undefined {
   const command = (COMMANDS as Record<string, CommandHelp | undefined>)[name]
   if (command === undefined) return undefined
   return `Usage: ${command.usage}
@@ -274,7 +295,7 @@ Options:
 ${formatOptions(command.options)}
 
 Examples:
-${command.examples.map((example) => `  ${example}`).join("\n")}
+${command.examples.map((example) => `  ${example.replace(/^tool-tester(?= )/, run)}`).join("\n")}
 
 ${DOCS}`
 }

@@ -43,6 +43,7 @@ const commands: Record<string, () => Promise<Command>> = {
 const json = argv.includes("--json")
 const io: CliIO = {
   cwd: process.cwd(),
+  ...(process.argv[1] === undefined ? {} : { bin: process.argv[1] }),
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
@@ -74,7 +75,7 @@ async function main(): Promise<number> {
     return 0
   }
   if (name === "help") {
-    io.write(`${commandHelp(rest[0]!) ?? unknownCommand(rest[0]!)}\n`)
+    io.write(`${commandHelp(rest[0]!, await invocation()) ?? unknownCommand(rest[0]!)}\n`)
     return 0
   }
   if (name === "-v" || name === "--version") {
@@ -88,7 +89,7 @@ async function main(): Promise<number> {
   const load = commands[name]
   if (!load) unknownCommand(name)
   if (rest.includes("-h") || rest.includes("--help")) {
-    io.write(`${commandHelp(name)}\n`)
+    io.write(`${commandHelp(name, await invocation())}\n`)
     return 0
   }
   const command = await load()
@@ -142,4 +143,9 @@ function version(): string {
     version: string
   }
   return manifest.version
+}
+
+/** The words that run this bin again, for the help's examples. */
+async function invocation(): Promise<string> {
+  return (await import("./invocation.ts")).toolTesterCommand(io)
 }

@@ -30,9 +30,10 @@ export function isPathSpec(spec: string): boolean {
  * `exports["./server"]` (string, or its `import`/`default`), else `main`, else `module`, else the
  * folder's index file (docs/opencode-contract.md#plugin-entries; `exports["."]` is never read, and
  * a package with none of these is skipped by opencode: returned as an error saying so). A folder
- * without package.json uses its index file. npm specs are resolved from the project, where opencode
- * would have installed them; an npm-style `file:<folder>` spec is the folder, relative to the
- * project directory (npm links it there).
+ * without package.json uses its index file. npm specs stand for the copy opencode would download
+ * (tool-tester never downloads): the package installed in the project, or in its `.opencode`
+ * folder, where the kit installs everything (installedPlugin); an npm-style `file:<folder>` spec is
+ * the folder, relative to the project directory (npm links it there).
  */
 export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string): Result<string> {
   if (isPathSpec(plugin.spec)) {
@@ -52,20 +53,37 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
     return folderEntry(plugin, folder)
   }
   const name = packageName(plugin.spec)
-  const require = createRequire(path.join(projectDirectory, "noop.js"))
-  let packageJson: string
-  try {
-    packageJson = require.resolve(`${name}/package.json`)
-  } catch {
-    const folder = findPackageFolder(projectDirectory, name)
-    if (!folder)
-      return failure(
-        plugin,
-        `package ${name} is not installed in ${projectDirectory}; opencode would install ${name}@latest from npm: run npm install ${name} there to test it`,
-      )
-    return folderEntry(plugin, folder)
-  }
-  return folderEntry(plugin, path.dirname(packageJson))
+  const folder = installedPlugin(name, projectDirectory)
+  if (folder === undefined)
+    return failure(
+      plugin,
+      `package ${name} is not installed in ${projectDirectory}; opencode would install ${name}@latest from npm, which tool-tester never does: ${pluginInstallAdvice(name, projectDirectory)}`,
+    )
+  return folderEntry(plugin, folder)
+}
+
+/**
+ * The folder of an npm plugin installed for the project: resolved from the project folder as Node
+ * resolves it (its node_modules and those above), else in `<project>/.opencode/node_modules`, where
+ * `npm install --prefix .opencode NAME` puts it.
+ */
+export function installedPlugin(name: string, projectDirectory: string): string | undefined {
+  const fromProject = resolvePackageFolder(name, projectDirectory) ?? findPackageFolder(projectDirectory, name)
+  if (fromProject !== undefined) return fromProject
+  const candidate = path.join(projectDirectory, ".opencode", "node_modules", name)
+  return existsSync(path.join(candidate, "package.json")) ? candidate : undefined
+}
+
+/**
+ * The command that installs an npm plugin where tool-tester finds it, in the project's layout: into
+ * its `.opencode` folder when it has one (the kit's layout, beside the tools' own packages), else
+ * into the project. Run from the project folder.
+ */
+export function pluginInstallAdvice(name: string, projectDirectory: string): string {
+  const command = existsSync(path.join(projectDirectory, ".opencode"))
+    ? `npm install --prefix .opencode ${name}`
+    : `npm install ${name}`
+  return `to test it, run ${command} in ${projectDirectory}`
 }
 
 // --- internal ---
@@ -124,6 +142,14 @@ function serverExport(exports: unknown): string | undefined {
 function packageName(spec: string): string {
   const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0)
   return at > 0 ? spec.slice(0, at) : spec
+}
+
+function resolvePackageFolder(name: string, from: string): string | undefined {
+  try {
+    return path.dirname(createRequire(path.join(from, "noop.js")).resolve(`${name}/package.json`))
+  } catch {
+    return undefined
+  }
 }
 
 function findPackageFolder(start: string, name: string): string | undefined {

@@ -4,7 +4,10 @@ import { TYPESCRIPT } from "../discovery/analyze-module.ts"
 import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
 
-/** One use of Bun's API in a file: `Bun.$`, `Bun` (the object itself), `bun` or `bun:sqlite` (a module). */
+/**
+ * One use of Bun's API in a file: `Bun.$`, `Bun` (the object itself), `bun` or `bun:sqlite` (a
+ * module), or `require` (the CommonJS function, which Bun gives ES modules too).
+ */
 export type BunApiUse = { api: string; line: number }
 
 /**
@@ -30,7 +33,10 @@ export function bunApiFindings(project: ToolProject, options: { inBun?: boolean 
       code: "BUN_API" as const,
       severity: "warning" as const,
       file,
-      message: `line ${line} ${api.startsWith("Bun") || api === SHELL ? "uses" : "imports"} ${api}, which exists only in Bun: opencode runs tools in Bun, the node engine does not have it; install opencode (the engine is found on PATH) or run with --engine bun`,
+      message:
+        api === "require"
+          ? `line ${line} calls require() in an ES module, which Bun allows and Node does not: opencode runs tools in Bun, where it works, the node engine fails with "require is not defined"; use import (or createRequire(import.meta.url)), or install opencode (the engine is found on PATH) or run with --engine bun`
+          : `line ${line} ${api.startsWith("Bun") || api === SHELL ? "uses" : "imports"} ${api}, which exists only in Bun: opencode runs tools in Bun, the node engine does not have it; install opencode (the engine is found on PATH) or run with --engine bun`,
       data: { api, line },
     })),
   )
@@ -69,10 +75,22 @@ export function bunApiUses(file: string, source: string, options: { plugin?: boo
     if (member !== undefined) note(`Bun.${member}`, match.index)
     else if (!/\btypeof\s*$/.test(code.slice(Math.max(0, match.index - 10), match.index))) note("Bun", match.index)
   }
-  for (const match of code.matchAll(BUN_REQUIRE)) if (isBunModule(match[2]!)) note(match[2]!, match.index)
+  const bunRequires = new Set<number>()
+  for (const match of code.matchAll(BUN_REQUIRE)) {
+    if (!isBunModule(match[2]!)) continue
+    note(match[2]!, match.index)
+    bunRequires.add(match.index)
+  }
   for (const entry of moduleRequests(code)) if (isBunModule(entry.specifier)) note(entry.specifier, entry.start)
   // A plugin's `input.$` (or `$` taken from it): Bun's shell, used as a tagged template.
   if (options.plugin) for (const match of code.matchAll(SHELL_TEMPLATE)) note(SHELL, match.index)
+  // A CommonJS file has its own require, in Node too.
+  if (!/\.c[jt]s$/.test(file)) {
+    for (const match of code.matchAll(FREE_REQUIRE)) {
+      if (bunRequires.has(match.index)) continue
+      if (!/\btypeof\s*$/.test(code.slice(Math.max(0, match.index - 10), match.index))) note("require", match.index)
+    }
+  }
   return [...uses].map(([api, line]) => ({ api, line })).sort((left, right) => left.line - right.line)
 }
 
@@ -94,7 +112,9 @@ const BUN_GLOBAL = new RegExp(
   "g",
 )
 const BUN_REQUIRE = new RegExp(`${REQUIRE_MARKER}\\s*\\(\\s*(["'\`])([^"'\`\\\\]*)\\1\\s*\\)`, "g")
+const FREE_REQUIRE = new RegExp(REQUIRE_MARKER, "g")
 const BUN_ERRORS = [
+  /\brequire is not defined\b/,
   /\bBun is not defined\b/,
   /Cannot find (?:package|module) ['"]bun(?::[^'"]*)?['"]/,
   /Received protocol ['"]?bun:/,

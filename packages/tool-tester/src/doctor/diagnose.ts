@@ -34,7 +34,8 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
     seen.add(definition)
     const args = definition.args
     findings.push(...argsSchemaFindings({ id: tool.id, file: tool.file, args }))
-    if (isShapeOfZod(args)) findings.push(...rawArgumentFindings({ id: tool.id, file: tool.file, args }))
+    if (isShapeOfZod(args) && !parsesItsArguments(definition.execute))
+      findings.push(...rawArgumentFindings({ id: tool.id, file: tool.file, args }))
   }
   findings.push(...collisionFindings(project.tools, options))
   // Args that cannot be read were reported above (argsSchemaFindings).
@@ -66,6 +67,20 @@ export function configFinding(error: ToolTesterError): Finding {
 export type { Finding, FindingCode } from "./finding.ts"
 
 // --- internal ---
+
+/**
+ * Whether `execute` runs its arguments through zod itself (`z.object(args).safeParse(input)`, as
+ * docs/writing-a-tool.md recommends): then defaults, transforms, coercion and refinements apply,
+ * and the raw-argument findings would be false alarms. Read from the function's source.
+ */
+function parsesItsArguments(execute: unknown): boolean {
+  if (typeof execute !== "function") return false
+  // safeParse / safeParseAsync / parseAsync are zod's; a bare .parse( only right after a call
+  // (`z.object(args).parse(`), so JSON.parse and path.parse do not count.
+  return /\.(safeParse|safeParseAsync|parseAsync)\s*\(|\)\s*\.parse\s*\(/.test(
+    Function.prototype.toString.call(execute),
+  )
+}
 
 function isShapeOfZod(args: unknown): args is Record<string, unknown> {
   try {

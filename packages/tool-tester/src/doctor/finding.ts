@@ -60,6 +60,8 @@ export type FindingCode =
   | "PROVIDER_REJECTS"
   /** Two tools with one id: opencode keeps only the last. */
   | "TOOL_COLLISION"
+  /** A tool called once with example arguments returned what opencode cannot send (a number, an object without output). */
+  | "BAD_RESULT"
   /** A custom tool with the name of a built-in: it replaces the built-in. */
   | "BUILTIN_OVERRIDE"
   /** The tools' zod schemas come from more than one copy of zod. */

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs"
 import path from "node:path"
 import { symlinkLoop } from "../discovery/scan.ts"
 import type { Diagnostic, ToolProject } from "../types.ts"
@@ -18,16 +19,21 @@ export function loadProblems(project: ToolProject, options: { cwd: string }): Fi
 }
 
 /**
- * The install command for a package a tool file imports: in the config folder holding the file.
- * `--prefix`, not `cd`: in a folder without its own package.json npm would install into the
- * nearest one above it (the project's).
+ * How to make a package a tool or plugin file imports available: installed in the config folder
+ * holding the file, or in the package folder of a plugin loaded from a path (where package.json is,
+ * not the `dist` folder of its entry). `--prefix`, not `cd`: in a folder without its own package.json
+ * npm would install into the nearest one above it (the project's). A plugin installed from npm
+ * (under node_modules) gets only its `dependencies`: the fix is in its package.json.
  */
 export function installCommand(project: ToolProject, file: string, packageName: string, cwd: string): string {
-  const folder =
-    project.configDirectories
-      .map((entry) => entry.path)
-      .filter((candidate) => file.startsWith(candidate + path.sep))
-      .sort((left, right) => right.length - left.length)[0] ?? path.dirname(file)
+  const configFolder = project.configDirectories
+    .map((entry) => entry.path)
+    .filter((candidate) => file.startsWith(candidate + path.sep))
+    .sort((left, right) => right.length - left.length)[0]
+  const folder = configFolder ?? packageFolder(path.dirname(file))
+  if (configFolder === undefined && folder.split(/[\\/]/).includes("node_modules")) {
+    return `add ${packageName} to "dependencies" in ${path.join(folder, "package.json")} (its users get its dependencies, never its devDependencies)`
+  }
   const where = displayPath(cwd, folder)
   return where === "." ? `npm install ${packageName}` : `npm install --prefix ${shellWord(where)} ${packageName}`
 }
@@ -48,7 +54,7 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
         : loop
           ? `; it is a symbolic link loop (${loop}), which nothing can import, opencode included, and opencode then offers no tool at all: point the link at a real file, or delete it`
           : typeof missing === "string" && file !== null
-            ? `; install it: ${installCommand(project, file, missing, cwd)}`
+            ? `; ${installAdvice(installCommand(project, file, missing, cwd))}`
             : "; opencode fails its whole tool list when one file does not import: fix the file"
       return { code: "IMPORT_FAILED", severity: "error", file, message: message + advice }
     }
@@ -62,6 +68,18 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
     default:
       return undefined
   }
+}
+
+/** The nearest folder with a package.json from `folder` up (a plugin's entry is often in its `dist`), else `folder`. */
+function packageFolder(folder: string): string {
+  for (let current = folder; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, "package.json"))) return current
+    if (path.dirname(current) === current) return folder
+  }
+}
+
+function installAdvice(command: string): string {
+  return command.startsWith("npm ") ? `install it: ${command}` : command
 }
 
 function shellWord(word: string): string {

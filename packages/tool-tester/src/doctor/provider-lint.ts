@@ -2,7 +2,7 @@
 // Tool names are left to TOOL_NAME_REJECTED, which covers every provider's name rules at once.
 import type { Result } from "../errors.ts"
 import { type LintFinding, lintProject } from "../lint/lint.ts"
-import { LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
+import { configuredModels, LINT_PROVIDERS, type LintProvider, lintProviderOf } from "../lint/providers.ts"
 import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
 
@@ -17,10 +17,26 @@ export const DOCTOR_LINT_PROVIDERS: LintProvider[] = [
   "bedrock",
 ]
 
+/**
+ * The providers whose rejections are errors: the ones asked about (`doctor --provider/--model`),
+ * else those of the models the project's opencode.json names; none when it names none (then every
+ * provider's rejections are errors, as nothing says which one the user runs).
+ */
+export function usedProviders(project: ToolProject, asked: readonly LintProvider[] | undefined): LintProvider[] {
+  const used = asked ?? configuredModels(project.config).map(lintProviderOf)
+  return [...new Set(used)]
+}
+
+/**
+ * The provider lint as doctor reports it. A rejection by a provider the project uses (usedProviders)
+ * keeps its severity; one only by others is a warning, which names how to check it as an error.
+ */
 export async function providerLintFindings(
   project: ToolProject,
-  providers: readonly LintProvider[] = DOCTOR_LINT_PROVIDERS,
+  options: { asked?: readonly LintProvider[] | undefined } = {},
 ): Promise<Result<Finding[]>> {
+  const used = usedProviders(project, options.asked)
+  const providers = [...new Set([...DOCTOR_LINT_PROVIDERS, ...used])]
   const linted = await lintProject(project, providers)
   if (!linted.success) return linted
   const groups = new Map<string, LintFinding[]>()
@@ -33,11 +49,17 @@ export async function providerLintFindings(
     const [first] = group as [LintFinding]
     const names = group.map((finding) => finding.provider)
     const labels = names.map((name) => LINT_PROVIDERS[name].label)
+    const unused = used.length > 0 && !names.some((name) => used.includes(name))
+    const severity = first.severity === "error" && unused ? "warning" : first.severity
+    const note =
+      first.severity === "error" && unused
+        ? `; not a provider this project's model uses (${used.join(", ")}): check it as an error with doctor --provider ${names[0]}`
+        : ""
     return {
       code: "PROVIDER_REJECTS",
-      severity: first.severity,
+      severity,
       file: project.tools.find((tool) => tool.id === first.tool)?.file ?? null,
-      message: `${labels.join(", ")} ${first.severity === "error" ? "rejects" : "may reject"} ${first.message} (rule ${first.rule})`,
+      message: `${labels.join(", ")} ${first.severity === "error" ? "rejects" : "may reject"} ${first.message} (rule ${first.rule})${note}`,
       data: { providers: names, rule: first.rule, tool: first.tool, source: first.source },
     }
   })

@@ -16,10 +16,15 @@ import { dirname, join } from "node:path"
 import { loadOpencodeConfig } from "../config/opencode-config.ts"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { pluginSpecs } from "../discovery/plugin-order.ts"
-import { isPathSpec, type PluginSpec, resolvePluginEntry } from "../discovery/plugin-spec.ts"
+import {
+  installedPlugin,
+  isPathSpec,
+  type PluginSpec,
+  pluginInstallAdvice,
+  resolvePluginEntry,
+} from "../discovery/plugin-spec.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { E2EError } from "./e2e-result.ts"
-import { findPackage } from "../engine/opencode-binary.ts"
 import type { Sandbox } from "./sandbox.ts"
 
 type PluginEntry = string | [string, Record<string, unknown>]
@@ -42,11 +47,11 @@ export async function prepareConfiguredPlugins(options: ConfiguredPluginsOptions
   for (const plugin of configuredPlugins(options.sandbox, options.contentPlugins)) {
     const npm = isPathSpec(plugin.spec) ? undefined : parseRegistrySpec(plugin.spec)
     if (npm !== undefined) {
-      const installed = findPackage(npm.name, options.directory)
+      const installed = installedPlugin(npm.name, options.directory)
       if (installed === undefined) {
         errors.push({
           source: "plugin",
-          message: `plugin ${plugin.spec} (from ${plugin.origin}) is not installed in ${options.directory}: opencode would install ${npm.cacheSpec} from npm, which e2e does not do (it runs offline), so its tools are missing; run npm install ${npm.name} there`,
+          message: `plugin ${plugin.spec} (from ${plugin.origin}) is not installed in ${options.directory}: opencode would install ${npm.cacheSpec} from npm, which e2e does not do (it runs offline), so its tools are missing; ${pluginInstallAdvice(npm.name, options.directory)}`,
         })
         continue
       }

@@ -170,8 +170,10 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
 export function opencodeEnvironment(sandbox: Sandbox, configContent: string): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
-    // The user's own opencode settings (config dirs, permissions, ...) must not leak into the run.
-    if (value !== undefined && !key.startsWith("OPENCODE_")) env[key] = value
+    // The user's own opencode settings (config dirs, permissions, ...) must not leak into the run,
+    // nor BUN_BE_BUN (set when tool-tester itself runs under `BUN_BE_BUN=1 opencode run ...`), which
+    // would make the binary act as Bun instead of opencode.
+    if (value !== undefined && !key.startsWith("OPENCODE_") && key !== "BUN_BE_BUN") env[key] = value
   }
   return {
     ...env,

@@ -58,6 +58,11 @@ export function chooseEngineNow(
   }
 }
 
+/** A notice as the library prints it: a test chooses the engine with loadTools()'s option, vitest has no --engine flag. */
+export function libraryNotice(notice: string): string {
+  return notice.replace("pass --engine bun", 'pass engine: "bun" to loadTools()')
+}
+
 /** {@link chooseEngineNow}, installing npm's Bun when the bun engine is asked for and none is here. */
 export async function chooseEngine(options: ChooseEngineOptions & { signal?: AbortSignal }): Promise<ChosenEngine> {
   return chooseEngineNow(options) ?? { selection: { name: "bun", location: await resolveBun(options) } }

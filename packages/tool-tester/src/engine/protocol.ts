@@ -4,6 +4,7 @@
 // as live objects. Tool files are user code: they are only ever imported in the engine, so a file
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
+import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { RawToolCall } from "../pipeline/repair-call.ts"
 import type { ListOptions, LoadToolsOptions, RunOptions } from "../types.ts"
@@ -35,6 +36,8 @@ export type RunInput = ProjectInput & {
   maxBytes: number | undefined
   timeoutMs: number
   dataDirectory: string | undefined
+  /** What context.ask() answers where a rule asks (doctor's one call denies); default allow. */
+  ask?: "allow" | "deny" | undefined
 }
 
 /** `fuzz`: the tool, how many calls, the seed (chosen by the CLI, so a report can always name it) and each call's bound. */
@@ -44,7 +47,7 @@ export type FuzzInput = ProjectInput & { name: string; runs: number; seed: numbe
 export type Task =
   | { command: "list"; input: ProjectInput }
   | { command: "schema"; input: ProjectInput & { tool: string | undefined } }
-  | { command: "doctor"; input: ProjectInput & { cwd: string } }
+  | { command: "doctor"; input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined } }
   | { command: "run"; input: RunInput }
   | { command: "fuzz"; input: FuzzInput }
 
@@ -66,6 +69,7 @@ export type RemoteLoadOptions = Omit<LoadToolsOptions, "engine" | "engineBinary"
 export type EngineCall =
   | { method: "load"; params: RemoteLoadOptions }
   | { method: "schemas"; params: ListOptions }
+  | { method: "doctor"; params: { cwd: string } }
   | { method: "run"; params: { name: string; args: unknown; options: RemoteRunOptions } }
   | { method: "call"; params: { call: RawToolCall; options: RemoteRunOptions } }
 

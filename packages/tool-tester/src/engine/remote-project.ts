@@ -105,6 +105,11 @@ export class RemoteEngine {
     return this.#value({ method: "schemas", params: options })
   }
 
+  /** doctor's findings for the loaded project (tasks/doctor-task.ts), paths shown from `cwd`. */
+  doctor(options: { cwd: string }): Promise<unknown> {
+    return this.#value({ method: "doctor", params: options })
+  }
+
   async run(
     project: ToolProject,
     call: { name: string; args: unknown } | { call: RawToolCall },

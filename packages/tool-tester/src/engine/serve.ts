@@ -160,6 +160,7 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
     const { code, message, data } = schemas.error
     return { success: false, error: { code, message, data } }
   }
+  if (call.method === "doctor") return (await import("../tasks/doctor-task.ts")).doctorProject(loaded, call.params)
   const controller = new AbortController()
   controllers.set(id, controller)
   if (abortedEarly.delete(id)) controller.abort(new Error("aborted"))

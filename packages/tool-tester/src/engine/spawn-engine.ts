@@ -29,11 +29,19 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   const { spawn } = process.getBuiltinModule("node:child_process")
   // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
   const mark = `${process.pid}-${++engines}-${Math.random().toString(36).slice(2, 10)}`
-  const [command, entry, env] =
+  // --no-install: without a node_modules folder, Bun would fetch what a tool imports (or a plugin
+  // named in opencode.json) from the registry into its cache; opencode's Bun never does (a missing
+  // package fails the tool list: docs/opencode-contract.md#bun-runtime), and tool-tester downloads
+  // nothing unless asked.
+  const [command, args, env] =
     selection.name === "bun"
-      ? [selection.location.binary, BUN_ENGINE_ENTRY, { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark }]
-      : [process.execPath, NODE_ENGINE_ENTRY, { ...process.env, ...compileCache(), [ENGINE_MARK]: mark }]
-  const child = spawn(command, [entry], {
+      ? [
+          selection.location.binary,
+          ["--no-install", BUN_ENGINE_ENTRY],
+          { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark },
+        ]
+      : [process.execPath, [NODE_ENGINE_ENTRY], { ...process.env, ...compileCache(), [ENGINE_MARK]: mark }]
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env,
     stdio: ["ignore", options.console, options.console, "ipc"],

@@ -15,7 +15,11 @@ import { providerPackage } from "./provider-names.ts"
  */
 export function modelSelection(options: { provider?: string | undefined; model?: string | undefined }): ModelSelection {
   const npm = options.provider === undefined ? DEFAULT_MODEL.npm : providerPackage(options.provider)
-  return { npm, providerID: providerIdOf(npm), modelID: options.model ?? DEFAULT_MODEL.modelID }
+  // `gemini-gateway` stands for a Gemini model behind a gateway: without --model, that model.
+  const modelID =
+    options.model ??
+    (options.provider?.toLowerCase() === "gemini-gateway" ? "google/gemini-2.5-pro" : DEFAULT_MODEL.modelID)
+  return { npm, providerID: providerIdOf(npm), modelID }
 }
 
 // --- internal ---

@@ -32,15 +32,33 @@ export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
 }
 
 /**
+ * Other names for those providers, so that one list serves the CLI, the matchers and the docs:
+ * the provider lint's names (`moonshot`, `bedrock`, `gemini-gateway`: a Gemini model behind an
+ * OpenAI-compatible gateway such as OpenRouter) and what people call them (`gemini`, `kimi`).
+ */
+export const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
+  gemini: "google",
+  vertex: "google-vertex",
+  moonshot: "moonshotai",
+  kimi: "moonshotai",
+  bedrock: "amazon-bedrock",
+  "gemini-gateway": "openrouter",
+}
+
+/** Every provider name tool-tester takes, short names then aliases (for messages and did-you-mean). */
+export const PROVIDER_NAMES: readonly string[] = [...Object.keys(PROVIDER_PACKAGES), ...Object.keys(PROVIDER_ALIASES)]
+
+/**
  * The npm package `--provider` names: a short name's package, or the text itself when it is a
  * package name (scoped, like `@ai-sdk/openai`, or a community provider, like `ollama-ai-provider`).
  * Anything else is a usage error with the closest short name and the accepted ones.
  */
 export function providerPackage(value: string): string {
-  const short = PROVIDER_PACKAGES[value.toLowerCase()]
+  const lower = value.toLowerCase()
+  const short = PROVIDER_PACKAGES[PROVIDER_ALIASES[lower] ?? lower]
   if (short !== undefined) return short
   if (/^@[a-z0-9][\w.-]*\/[\w.-]+(\/[\w.-]+)?$/i.test(value) || /^[a-z0-9][\w.-]*provider$/i.test(value)) return value
-  const names = Object.keys(PROVIDER_PACKAGES)
+  const names = PROVIDER_NAMES
   const match = closestMatch(value, names)
   const suggestion = match === undefined ? "" : `did you mean ${match}? `
   throw new ToolTesterError(

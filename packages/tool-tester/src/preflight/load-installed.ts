@@ -203,9 +203,12 @@ function smokeFinding(run: SmokeRun, installed: InstalledPlugin): Finding | unde
   const args = JSON.stringify(run.args)
   const shown = args.length > 200 ? `${args.slice(0, 197)}...` : args
   const pairs = pairsFor(run.args)
+  // From the package folder, where tool-tester is installed: the scoped name runs that copy, and
+  // --plugin . loads the folder as opencode loads a path plugin.
   const pasted = [
-    "tool-tester run",
+    "npx @opencode-ai/tool-tester run",
     run.tool,
+    "--plugin .",
     ...(pairs ?? [shown === args ? `--args ${shellQuote(args)}` : "--args JSON"]),
   ]
   const timeout = code === "TOOL_TIMEOUT"

@@ -35,7 +35,7 @@ export type RunPayload = { result: RunJson; diagnostics: Diagnostic[] }
 export async function runTask(input: RunInput, loaded: (reached: Reached | undefined) => void): Promise<RunPayload> {
   const project = await loadProject(input)
   const diagnostics = [...project.diagnostics]
-  const permissions = { deny: input.deny }
+  const permissions = input.ask === undefined ? { deny: input.deny } : { deny: input.deny, ask: input.ask }
   const schemas = await getToolSchemas(project, { model: input.model, permissions })
   if (!schemas.success) diagnostics.push(diagnosticOf(schemas.error))
 

@@ -2,7 +2,7 @@
 //   import "@opencode-ai/tool-tester/vitest"            (in a test file or a setupFiles entry)
 //   import { toolTester } from "@opencode-ai/tool-tester/vitest"   (plugin for vitest.config.ts)
 import { expect } from "vitest"
-import type { LintProvider } from "../lint/providers.ts"
+import type { ProviderName } from "../lint/providers.ts"
 import { toolTesterMatchers } from "./matchers.ts"
 
 expect.extend(toolTesterMatchers)
@@ -14,13 +14,15 @@ declare module "vitest" {
     /** The same, kept in the test file itself (written there by vitest -u, or by create-tool). */
     toMatchInlineModelView(inlineSnapshot?: string): T
     /** Snapshots the tools' schemas as each provider receives them from opencode. Await it. */
-    toMatchProviderSchemas(providers: readonly LintProvider[], hint?: string): Promise<T>
+    toMatchProviderSchemas(providers: readonly ProviderName[], hint?: string): Promise<T>
+    /** Passes when `tool-tester doctor` finds no error: the tools load and opencode offers them. Await it. */
+    toLoadInOpencode(): Promise<T>
     /** Passes when the provider rejects none of the tools (docs/provider-lint.md). Await it. */
-    toBeAcceptedBy(provider: LintProvider): Promise<T>
+    toBeAcceptedBy(provider: ProviderName): Promise<T>
   }
 }
 
-export type { LintProvider } from "../lint/providers.ts"
+export type { LintProvider, ProviderName } from "../lint/providers.ts"
 export { type ClientAnswers, type MockClient, mockClient } from "./mock-client.ts"
 export { modelView } from "./model-view.ts"
 export { type ToolTesterPluginOptions, toolTester } from "./watch-plugin.ts"

@@ -1,9 +1,20 @@
 // The matchers `@opencode-ai/tool-tester/vitest` adds to vitest's expect. Snapshots go through
 // vitest's own snapshot state (Snapshots.toMatchSnapshot), so `-u` updates them and a mismatch
 // shows vitest's diff.
+import path from "node:path"
 import { Snapshots } from "vitest"
+import type { Finding } from "../doctor/finding.ts"
+import { resultFindings } from "../doctor/results.ts"
+import { remoteEngineOf } from "../engine/remote-project.ts"
 import { lintProject } from "../lint/lint.ts"
-import { isLintProvider, LINT_PROVIDER_NAMES, LINT_PROVIDERS, type LintProvider } from "../lint/providers.ts"
+import {
+  ALL_PROVIDER_NAMES,
+  LINT_PROVIDERS,
+  type LintProvider,
+  lintProviderNamed,
+  type ProviderName,
+  unknownProviderMessage,
+} from "../lint/providers.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import type { ToolProject } from "../types.ts"
 import { isRunResult, modelView } from "./model-view.ts"
@@ -31,20 +42,54 @@ export const toolTesterMatchers = {
   async toMatchProviderSchemas(
     this: MatcherState,
     received: unknown,
-    providers: readonly LintProvider[],
+    providers: readonly ProviderName[],
     hint?: string,
   ): Promise<MatcherResult> {
     const project = projectOf(received, "toMatchProviderSchemas")
     const snapshot: Record<string, unknown> = {}
-    for (const provider of checkedProviders(providers)) {
+    const checked = checkedProviders(providers)
+    for (const [index, provider] of checked.entries()) {
       const schemas = await getToolSchemas(project, { model: LINT_PROVIDERS[provider].model })
       if (!schemas.success) throw schemas.error
-      snapshot[provider] = schemas.value
+      snapshot[providers[index]!] = schemas.value
     }
     return Snapshots.toMatchSnapshot.call(this, snapshot, hint)
   },
 
-  async toBeAcceptedBy(this: MatcherState, received: unknown, provider: LintProvider): Promise<MatcherResult> {
+  /**
+   * Passes when `tool-tester doctor` would find no error in the project (exit 0): every tool file
+   * imports, opencode can build the tool list (a `z.date()` argument leaves it with no custom
+   * tools), and no provider this project's model uses rejects a schema. Warnings do not fail it.
+   */
+  async toLoadInOpencode(this: MatcherState, received: unknown): Promise<MatcherResult> {
+    const project = projectOf(received, "toLoadInOpencode")
+    const options = { cwd: project.directory }
+    const remote = remoteEngineOf(project)
+    const payload = (
+      remote
+        ? await remote.doctor(options)
+        : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
+    ) as { findings: Finding[] }
+    // One call of each tool, made from here: a tool that ends its engine ends that engine only.
+    // As doctor: only once nothing else is an error.
+    const loaded = !payload.findings.some((finding) => finding.severity === "error")
+    const findings = loaded ? [...payload.findings, ...(await resultFindings(project))] : payload.findings
+    const errors = findings.filter((finding) => finding.severity === "error")
+    const line = (finding: Finding) =>
+      `  - ${finding.file ? `${path.relative(project.directory, finding.file) || finding.file}: ` : ""}${finding.message} [${finding.code}]`
+    return {
+      pass: errors.length === 0,
+      message: () =>
+        errors.length === 0
+          ? "expected opencode to fail to load the tools, but tool-tester doctor finds no error"
+          : [
+              `expected opencode to load the tools, but tool-tester doctor finds ${errors.length === 1 ? "an error" : `${errors.length} errors`}:`,
+              ...errors.map(line),
+            ].join("\n"),
+    }
+  },
+
+  async toBeAcceptedBy(this: MatcherState, received: unknown, provider: ProviderName): Promise<MatcherResult> {
     const project = projectOf(received, "toBeAcceptedBy")
     const [checked] = checkedProviders([provider])
     const linted = await lintProject(project, [checked as LintProvider])
@@ -74,14 +119,14 @@ function projectOf(received: unknown, matcher: string): ToolProject {
   return received as ToolProject
 }
 
+/** The lint provider each name stands for (lint/providers.ts); an unknown name throws with the closest one. */
 function checkedProviders(providers: readonly string[]): LintProvider[] {
   if (!Array.isArray(providers) || providers.length === 0) {
-    throw new TypeError(`name at least one provider: ${LINT_PROVIDER_NAMES.join(", ")}`)
+    throw new TypeError(`name at least one provider: ${ALL_PROVIDER_NAMES.join(", ")}`)
   }
-  for (const provider of providers) {
-    if (!isLintProvider(provider)) {
-      throw new TypeError(`unknown provider ${JSON.stringify(provider)}: use one of ${LINT_PROVIDER_NAMES.join(", ")}`)
-    }
-  }
-  return [...providers] as LintProvider[]
+  return providers.map((provider) => {
+    const lint = typeof provider === "string" ? lintProviderNamed(provider) : undefined
+    if (lint === undefined) throw new TypeError(unknownProviderMessage(String(provider)))
+    return lint
+  })
 }

@@ -1,6 +1,8 @@
 // What the model reads from one call, as text a snapshot can hold: the tool that ran, the status
 // opencode records, and the output with the run-specific parts (the saved full output's path, the
-// temp folder, home, the working folder) replaced by placeholders. Durations are left out.
+// temp folder, home, the working folder) replaced by placeholders. Durations are left out. A call
+// rerouted to `invalid` lists every tool opencode offers: that list is a placeholder too, or adding
+// any tool to the project would break the snapshot of a call that has nothing to do with it.
 import os from "node:os"
 import type { RunResult } from "../types.ts"
 
@@ -11,7 +13,7 @@ export function modelView(result: RunResult): string {
     `tool: ${result.id}${called}`,
     `status: ${result.status}`,
     "output:",
-    normalizePaths(result.output, result),
+    result.rerouted ? withoutToolList(normalizePaths(result.output, result)) : normalizePaths(result.output, result),
   ].join("\n")
 }
 
@@ -24,6 +26,14 @@ export function isRunResult(value: unknown): value is RunResult {
 }
 
 // --- internal ---
+
+/** `Available tools: bash, edit, ...` (docs/opencode-contract.md#repair) as `Available tools: <offered tools>`. */
+function withoutToolList(text: string): string {
+  return text.replace(
+    /(Model tried to call unavailable tool '[^'\n]*'\. Available tools: )[^\n]*\.$/m,
+    "$1<offered tools>.",
+  )
+}
 
 function normalizePaths(text: string, result: RunResult): string {
   const replacements: Array<[string, string]> = []

@@ -46,7 +46,17 @@ const OPTIONS: Record<string, string[]> = {
     "--json",
     "--help",
   ],
-  doctor: ["--dir", "--plugin", "--no-global", "--engine", "--engine-binary", "--json", "--help"],
+  doctor: [
+    "--dir",
+    "--plugin",
+    "--provider",
+    "--model",
+    "--no-global",
+    "--engine",
+    "--engine-binary",
+    "--json",
+    "--help",
+  ],
   e2e: [
     "--script",
     "--opencode",
@@ -79,7 +89,9 @@ describe("per-command help", { timeout: 60_000 }, () => {
         expect(line).toMatch(/^ {2}\S.*? {2,}\w/)
       }
       const examples = help.slice(help.indexOf("\nExamples:\n")).split("\n").slice(2)
-      expect(examples[0]).toMatch(new RegExp(`^  tool-tester ${command}\\b`))
+      // Run from this checkout, the examples start with the scoped package, which runs as pasted (invocation.ts).
+      expect(examples[0]).toMatch(new RegExp(`^  npx @opencode-ai/tool-tester ${command}\\b`))
+      expect(examples.filter((line) => line.startsWith("  tool-tester"))).toEqual([])
     },
   )
 

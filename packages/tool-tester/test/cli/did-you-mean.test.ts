@@ -17,12 +17,15 @@ describe("did you mean", () => {
     expect(closestMatch("jsn", ["dir", "no-global", "json"])).toBe("json")
     expect(closestMatch("wether", ["bash", "weather", "write"])).toBe("weather")
     expect(closestMatch("Weathr", ["weather"])).toBe("weather")
+    // Two letters of a three-letter command: one left out.
+    expect(closestMatch("rn", ["list", "schema", "run", "doctor", "fuzz", "e2e", "dev", "preflight"])).toBe("run")
   })
 
   test("nothing is suggested for a different word or a very short one", () => {
     expect(closestMatch("deploy", ["list", "schema", "run", "doctor", "e2e"])).toBeUndefined()
     expect(closestMatch("city", ["dir", "plugin", "json", "tool"])).toBeUndefined()
     expect(closestMatch("x", ["a", "b"])).toBeUndefined()
+    expect(closestMatch("ab", ["cb", "list"])).toBeUndefined()
     expect(closestMatch("anything", [])).toBeUndefined()
   })
 })

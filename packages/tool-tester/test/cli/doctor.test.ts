@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, runCli } from "../helpers.ts"
+import { tmpProject } from "../support/tmp-project.ts"
 
 const findingsProject = fixture("doctor-findings")
 const tools = `${findingsProject}/.opencode/tools`
@@ -19,6 +20,29 @@ describe("tool-tester doctor", { timeout: 60_000 }, () => {
     const json = await doctor(fixture("cli-basic"))
     expect(json.findings).toEqual([])
   })
+
+  test.each(["bun", "node"])(
+    "a result opencode cannot send (a number, an object without output) is an error, found by one call (%s engine)",
+    async (engine) => {
+      const returning = (value: string, args = "{}") => `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Returns", args: ${args}, async execute(args) { return ${value} } })
+`
+      const directory = tmpProject({
+        ".opencode/tools/count.ts": returning("args.city.length", "{ city: tool.schema.string() }"),
+        ".opencode/tools/titled.ts": returning('{ title: "only a title" }'),
+        ".opencode/tools/fine.ts": returning('{ output: "text", title: "t" }'),
+        ".opencode/tools/throws.ts": returning('(() => { throw new Error("needs a real city") })()'),
+      })
+      const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
+      expect(result.exitCode, result.stderr).toBe(3)
+      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      expect(findings.map((finding) => [finding.code, finding.severity, finding.file?.split("/").at(-1)])).toEqual([
+        ["BAD_RESULT", "error", "count.ts"],
+        ["BAD_RESULT", "error", "titled.ts"],
+      ])
+      expect(findings[0]!.message).toContain('count called with {"city":"example"}: execute returned a number')
+    },
+  )
 
   test("--json prints the findings as {code, severity, file, message}, and exit 3 when one is an error", async () => {
     const result = await doctor(findingsProject)

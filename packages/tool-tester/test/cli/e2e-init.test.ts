@@ -25,6 +25,7 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
     const init = await runCli(["e2e", "--init"], { cwd: directory })
     expect(init.exitCode, init.stderr).toBe(0)
     expect(init.stdout).toContain("Wrote e2e.json: one call to each of echo, weather")
+    expect(init.stdout).toContain("Run it: npx @opencode-ai/tool-tester e2e --script e2e.json")
     expect(JSON.parse(readFileSync(path.join(directory, "e2e.json"), "utf8"))).toEqual({
       prompt: "Use each tool once.",
       turns: [

@@ -45,7 +45,10 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
       expect(result.exitCode, result.stderr).toBe(4)
       const report = JSON.parse(result.stdout) as FuzzJson
       expect(report).toMatchObject({ tool: "weather", seed: 7, runs: 200, engine: { name: engine } })
-      expect(report.replay).toBe("tool-tester fuzz weather --seed 7 --runs 200")
+      // Not a bare `tool-tester`, which no shell finds: this bin runs from a checkout, so the scoped package.
+      expect(report.replay).toBe(
+        `npx @opencode-ai/tool-tester fuzz weather --no-global --engine ${engine} --seed 7 --runs 200`,
+      )
       expect(report.failures.map((failure) => failure.args)).toContainEqual({})
       expect(report.failures.every((failure) => failure.kind === "crash" && failure.thrown === "TypeError")).toBe(true)
 
@@ -65,7 +68,7 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain("no failure found")
     expect(result.stdout).toContain("100 calls, seed 3")
-    expect(result.stdout).toContain("replay: tool-tester fuzz weather --seed 3 --runs 100")
+    expect(result.stdout).toContain("replay: npx @opencode-ai/tool-tester fuzz weather --no-global --seed 3 --runs 100")
   })
 
   test("bad input: no name, a bad --runs, an unknown tool", async () => {

@@ -40,6 +40,18 @@ describe("the project a command tests without --dir", { timeout: 60_000 }, () =>
     expect(result.stderr).toBe("")
   })
 
+  test("paths print the same from the project (npx) and from .opencode (pnpm, yarn and bun start the bin there)", async () => {
+    const project = useTmpDir()
+    writeFiles(project, { ".opencode/tools/weather.ts": weather, ".opencode/package.json": "{}\n" })
+    const shown = path.join(".opencode", "tools", "weather.ts")
+    for (const cwd of [project, path.join(project, ".opencode")]) {
+      const listed = await runCli(["list", "--no-global", "--engine", "node"], { cwd })
+      expect(listed.stdout, cwd).toContain(shown)
+      const ran = await runCli(["run", "weather", "--no-global", "--engine", "node"], { cwd })
+      expect(ran.stdout + ran.stderr, cwd).not.toMatch(/(^|\s)tools[\\/]weather\.ts/)
+    }
+  })
+
   test("--dir . inside .opencode means that folder itself, with no notice", async () => {
     const project = useTmpDir()
     writeFiles(project, { ".opencode/tools/weather.ts": weather })

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest"
 import { ToolTesterError } from "../../src/errors.ts"
-import { PROVIDER_PACKAGES, providerPackage } from "../../src/pipeline/provider-names.ts"
+import { lintProviderNamed, unknownProviderMessage } from "../../src/lint/providers.ts"
+import { modelSelection } from "../../src/pipeline/model-selection.ts"
+import { PROVIDER_NAMES, PROVIDER_PACKAGES, providerPackage } from "../../src/pipeline/provider-names.ts"
 import { fixture, jsonError, runCli } from "../helpers.ts"
 
 const basic = fixture("cli-basic")
@@ -20,6 +22,31 @@ describe("--provider names", () => {
     expect(providerPackage("moonshotai")).toBe("@ai-sdk/moonshotai")
     expect(providerPackage("openrouter")).toBe("@openrouter/ai-sdk-provider")
     expect(providerPackage("OpenAI")).toBe("@ai-sdk/openai")
+  })
+
+  test("one list for the CLI and the matchers: the lint's names and common ones are aliases", () => {
+    expect(providerPackage("gemini")).toBe("@ai-sdk/google")
+    expect(providerPackage("moonshot")).toBe("@ai-sdk/moonshotai")
+    expect(providerPackage("bedrock")).toBe("@ai-sdk/amazon-bedrock")
+    expect(catchError(() => providerPackage("gemni")).message).toContain("did you mean gemini?")
+    // The matchers and doctor take every one of those names, and the lint's own.
+    expect(lintProviderNamed("gemini")).toBe("google")
+    expect(lintProviderNamed("google-vertex")).toBe("google")
+    expect(lintProviderNamed("amazon-bedrock")).toBe("bedrock")
+    expect(lintProviderNamed("moonshotai")).toBe("moonshot")
+    expect(lintProviderNamed("azure")).toBe("openai")
+    expect(lintProviderNamed("groq")).toBe("openai-compatible")
+    expect(lintProviderNamed("gemini-gateway")).toBe("gemini-gateway")
+    expect(lintProviderNamed("gemni")).toBeUndefined()
+    expect(unknownProviderMessage("gemni")).toMatch(
+      /^unknown provider "gemni": did you mean gemini\? use one of openai, /,
+    )
+    for (const name of PROVIDER_NAMES) expect(lintProviderNamed(name), name).toBeDefined()
+    expect(modelSelection({ provider: "gemini-gateway" })).toEqual({
+      npm: "@openrouter/ai-sdk-provider",
+      providerID: "openrouter",
+      modelID: "google/gemini-2.5-pro",
+    })
   })
 
   test("npm package names pass through unchanged", () => {

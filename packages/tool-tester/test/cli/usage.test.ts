@@ -50,6 +50,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
       ["lst", "list"],
       ["shcema", "schema"],
       ["doctr", "doctor"],
+      ["rn", "run"],
     ]) {
       const result = await runCli([typed!, "--json"])
       expect(result.exitCode).toBe(1)

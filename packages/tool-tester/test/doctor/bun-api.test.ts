@@ -119,6 +119,24 @@ describe("BUN_API: tools that use Bun's API", () => {
     expect(bunApiUses("/p/tools/a.js", source)).toEqual([])
   })
 
+  test("require() in an ES module is found (Bun gives ES modules a require, Node does not); a local require or a .cjs file is not", () => {
+    const source = [
+      'import { tool } from "@opencode-ai/plugin"',
+      "export default tool({",
+      "  description: 'Platform', args: {},",
+      "  async execute() {",
+      '    const os = require("node:os")', // 5
+      "    return os.platform()",
+      "  },",
+      "})",
+      "const local = (require) => require('x')",
+      "if (typeof require === 'function') {}",
+    ].join("\n")
+    expect(bunApiUses("/p/tools/a.ts", source)).toEqual([{ api: "require", line: 5 }])
+    expect(bunApiUses("/p/tools/a.cjs", 'const os = require("node:os")')).toEqual([])
+    expect(bunApiHint("req threw: require is not defined")).toContain("--engine bun")
+  })
+
   test("a file esbuild cannot read gives nothing (IMPORT_FAILED reports it)", () => {
     expect(bunApiUses("/p/tools/a.ts", "const = Bun.file(")).toEqual([])
   })

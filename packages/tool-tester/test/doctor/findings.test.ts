@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { z } from "zod"
 import { z as zod3 } from "zod3"
@@ -10,6 +12,7 @@ import { testFileFindings } from "../../src/doctor/tool-files.ts"
 import { toolNameFindings } from "../../src/doctor/tool-names.ts"
 import { zodCopyFindings } from "../../src/doctor/zod-copies.ts"
 import type { LoadedTool, ToolProject } from "../../src/load-tools.ts"
+import { useTmpDir } from "../helpers.ts"
 
 const file = "/p/.opencode/tools/t.ts"
 const codes = (findings: Array<{ code: string }>) => findings.map((finding) => finding.code)
@@ -125,6 +128,23 @@ describe("doctor findings (pure modules)", () => {
       "npm install --prefix 'my app/.opencode' left-pad",
     )
     expect(installCommand(project, "/p/.opencode/tools/x.ts", "left-pad", "/p/.opencode")).toBe("npm install left-pad")
+  })
+
+  test("a plugin loaded from a path installs in its package folder, not its dist; one installed from npm declares it", () => {
+    const folder = useTmpDir()
+    writeFileSync(path.join(folder, "package.json"), "{}")
+    const project = {
+      configDirectories: [{ path: path.join(folder, ".opencode"), kind: "project" }],
+    } as unknown as ToolProject
+    expect(installCommand(project, path.join(folder, "dist", "index.js"), "left-pad", folder)).toBe(
+      "npm install left-pad",
+    )
+    const installed = path.join(folder, "node_modules", "opencode-x")
+    mkdirSync(path.join(installed, "dist"), { recursive: true })
+    writeFileSync(path.join(installed, "package.json"), "{}")
+    expect(installCommand(project, path.join(installed, "dist", "index.js"), "left-pad", folder)).toBe(
+      `add left-pad to "dependencies" in ${path.join(installed, "package.json")} (its users get its dependencies, never its devDependencies)`,
+    )
   })
 
   test("test files in tools/ are found by name", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { runCli } from "../helpers.ts"
-import { tmpProject } from "../support/tmp-project.ts"
+import { tmpProject, writeFiles } from "../support/tmp-project.ts"
 
 type DoctorJson = {
   findings: Array<{
@@ -43,6 +43,43 @@ export default tool({
       expect(human.stdout).toContain("PROVIDER_REJECTS")
     },
   )
+
+  test("only the providers of the configured model fail doctor; others warn, and --provider asks about one", async () => {
+    const records = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Records",
+  args: { labels: tool.schema.record(tool.schema.string(), tool.schema.string()) },
+  async execute() { return "ok" },
+})
+`
+    const directory = tmpProject({
+      "opencode.json": JSON.stringify({ model: "anthropic/claude-sonnet-4-5" }),
+      ".opencode/tools/records.ts": records,
+    })
+    const doctor = async (...flags: string[]) => {
+      const result = await runCli(["doctor", "--no-global", "--json", ...flags], { cwd: directory })
+      const { findings } = JSON.parse(result.stdout) as DoctorJson
+      return { exitCode: result.exitCode, lint: findings.filter((finding) => finding.code === "PROVIDER_REJECTS") }
+    }
+    const anthropic = await doctor()
+    expect(anthropic.exitCode).toBe(0)
+    expect(anthropic.lint.map((finding) => [finding.severity, finding.data?.["providers"]])).toEqual([
+      ["warning", ["google"]],
+    ])
+    expect(anthropic.lint[0]?.message).toContain("check it as an error with doctor --provider google")
+
+    for (const flags of [
+      ["--provider", "google"],
+      ["--model", "gemini-2.5-pro"],
+    ]) {
+      const asked = await doctor(...flags)
+      expect(asked.exitCode, flags.join(" ")).toBe(3)
+      expect(asked.lint.map((finding) => finding.severity)).toEqual(["error"])
+    }
+
+    writeFiles(directory, { "opencode.json": JSON.stringify({ agent: { build: { model: "google/gemini-2.5-pro" } } }) })
+    expect((await doctor()).exitCode).toBe(3)
+  })
 
   test("a tool every provider accepts gets no PROVIDER_REJECTS finding", async () => {
     const directory = tmpProject({

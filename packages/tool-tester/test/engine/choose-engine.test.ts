@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { chooseEngineNow, engineChoice } from "../../src/engine/choose-engine.ts"
+import { chooseEngineNow, engineChoice, libraryNotice } from "../../src/engine/choose-engine.ts"
 import { findBun } from "../../src/engine/find-bun.ts"
 
 const found = { binary: "/opt/opencode/bin/opencode", source: "path" as const }
@@ -22,6 +22,10 @@ describe("choosing the engine", () => {
     const fallback = chooseEngineNow({ env: {} }, () => undefined)
     expect(fallback?.selection).toEqual({ name: "node" })
     expect(fallback?.notice).toMatch(/no opencode or Bun found.*install opencode, or pass --engine bun/)
+    // From loadTools() in a test, the notice names its option: vitest has no --engine flag.
+    const library = libraryNotice(fallback!.notice!)
+    expect(library).toMatch(/install opencode, or pass engine: "bun" to loadTools\(\) to download Bun/)
+    expect(library).not.toContain("--engine")
   })
 
   test("bun by name with none found asks for an install; node never looks", () => {

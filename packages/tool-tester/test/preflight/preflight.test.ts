@@ -153,6 +153,10 @@ export const Greeter = async () => ({
         message: expect.stringContaining("Cannot find module '@opencode-ai/plugin'"),
       }),
     )
+    // The fix is in package.json: an install into the user's copy (`npm install --prefix dist ...`) fixes nothing.
+    const importFailed = report.findings.find((finding) => finding.code === "IMPORT_FAILED")
+    expect(importFailed?.message).not.toContain("npm install")
+    expect(importFailed?.message).toContain('add @opencode-ai/plugin to "dependencies"')
     expect(report.tools).toEqual([])
     // The one failure line names the first error.
     expect(jsonError({ exitCode, stdout: "", stderr }).code).toBe(report.findings[0]?.code)
@@ -276,7 +280,7 @@ export const Two = async () => ({
         code: "SMOKE_RUN_FAILED",
         severity: "error",
         message: expect.stringMatching(
-          /^nothing \(from opencode-preflight-smoke\) called with \{\}: .*: try it with tool-tester run nothing$/,
+          /^nothing \(from opencode-preflight-smoke\) called with \{\}: .*: try it with npx @opencode-ai\/tool-tester run nothing --plugin \.$/,
         ),
       }),
     ])

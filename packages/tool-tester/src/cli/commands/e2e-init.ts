@@ -7,6 +7,7 @@ import { loadTools } from "../../load-tools.ts"
 import { closeProject } from "../../run-tool.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
+import { shellWord, toolTesterCommand } from "../invocation.ts"
 import { projectDirectory } from "../project-directory.ts"
 
 /** The default file `e2e --init` writes, in the working folder. */
@@ -58,7 +59,7 @@ export async function writeStarterScript(
     if (json) io.write(`${JSON.stringify({ script: file, tools })}\n`)
     else {
       io.write(
-        `Wrote ${shown}: one call to each of ${tools.join(", ")}, with example arguments to edit.\nRun it: tool-tester e2e --script ${shown}\n`,
+        `Wrote ${shown}: one call to ${tools.length === 1 ? "" : "each of "}${tools.join(", ")}, with example arguments to edit.\nRun it: ${toolTesterCommand(io)} e2e --script ${shellWord(shown)}\n`,
       )
     }
     return EXIT_OK

@@ -11,7 +11,9 @@ import type { CliIO, Failure } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { requireExtras } from "../extras.ts"
+import { shellWord, toolTesterCommand } from "../invocation.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
+import { displayDirectory } from "../project-directory.ts"
 
 const DEFAULT_RUNS = 200
 const DEFAULT_CALL_TIMEOUT_MS = 5_000
@@ -56,7 +58,13 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     worker,
     serverLogPrinter(io, { command: "fuzz", input }),
   )
-  const replay = `tool-tester fuzz ${name} --seed ${seed} --runs ${runs}`
+  const replay = [
+    toolTesterCommand(io),
+    "fuzz",
+    shellWord(name),
+    ...projectWords(values),
+    `--seed ${seed} --runs ${runs}`,
+  ].join(" ")
   const failure = loadFailure(outcome, LOAD_TIMEOUT_MS) ?? engineEnded(outcome, timeoutMs, replay)
   if (failure || outcome.kind !== "done") {
     const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
@@ -68,13 +76,28 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   if (json) io.write(`${JSON.stringify({ ...report, replay, engine: engine.info })}\n`)
   else {
     io.write(formatReport(report, replay))
-    io.writeError(formatDiagnostics(report.diagnostics, io.cwd) + formatEngine(engine))
+    io.writeError(formatDiagnostics(report.diagnostics, displayDirectory(io.cwd, values.dir)) + formatEngine(engine))
   }
   if (report.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return EXIT_LOAD_FAILED
   return report.failures.length > 0 ? EXIT_TOOL_FAILED : EXIT_OK
 }
 
 // --- internal ---
+
+/** The flags that chose the project and engine, as the user gave them, so the replay loads the same tools. */
+function projectWords(values: {
+  dir?: string | undefined
+  plugin?: string[] | undefined
+  "no-global"?: boolean | undefined
+  engine?: string | undefined
+}): string[] {
+  return [
+    ...(values.dir === undefined ? [] : [`--dir ${shellWord(values.dir)}`]),
+    ...(values.plugin ?? []).map((spec) => `--plugin ${shellWord(spec)}`),
+    ...(values["no-global"] === true ? ["--no-global"] : []),
+    ...(values.engine === undefined ? [] : [`--engine ${shellWord(values.engine)}`]),
+  ]
+}
 
 /** The engine stopped during the calls: a busy loop past the timeout, or a tool that ended the process. */
 function engineEnded(

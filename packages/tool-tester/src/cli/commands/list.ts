@@ -3,6 +3,7 @@ import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
+import { displayDirectory } from "../project-directory.ts"
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
 export async function listCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
@@ -14,8 +15,9 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedEng
   const { tools, diagnostics } = task.payload
   if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
   else {
-    io.write(formatList(tools, input.model, io.cwd))
-    io.writeError(formatDiagnostics(diagnostics, io.cwd) + formatEngine(task.engine))
+    const shownFrom = displayDirectory(io.cwd, values.dir)
+    io.write(formatList(tools, input.model, shownFrom))
+    io.writeError(formatDiagnostics(diagnostics, shownFrom) + formatEngine(task.engine))
   }
   return exitForProblems(io, json, diagnostics)
 }

@@ -11,6 +11,7 @@ import type { CliIO, Failure } from "../_command.ts"
 import { MODEL_FLAGS, PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
 import { formatDiagnostics } from "../report.ts"
+import { displayDirectory } from "../project-directory.ts"
 import { formatRun } from "../run-report.ts"
 
 /** Default `--timeout`: how long the tool may run (and, separately, how long loading may take). */
@@ -61,14 +62,16 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   }
   // Tools see process.cwd() = the project directory, as under opencode.
   io.chdir(input.directory)
-  const exitCode = await runAndReport(io, json, input, worker)
+  // The report's paths are shown from the project when pnpm, yarn or bun started this in .opencode.
+  const shown: CliIO = { ...io, cwd: displayDirectory(io.cwd, values.dir) }
+  const exitCode = await runAndReport(shown, json, input, worker)
   if (values.watch !== true) return exitCode
   // --watch: the same call again on every save, each in a fresh engine, until Ctrl-C.
   const { watchRuns } = await import("../run-watch.ts")
   return watchRuns(
     io,
     { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode },
-    (next) => runAndReport(io, json, input, next),
+    (next) => runAndReport(shown, json, input, next),
   )
 }
 

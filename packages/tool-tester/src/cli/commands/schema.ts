@@ -3,6 +3,7 @@ import type { SchemaPayload } from "../../tasks/schema-task.ts"
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import { formatDiagnostics, formatEngine, formatSchemas } from "../report.ts"
+import { displayDirectory } from "../project-directory.ts"
 
 /** `tool-tester schema`: the custom and plugin tools exactly as the provider receives them for that model. */
 export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
@@ -18,7 +19,7 @@ export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedE
   if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
   else {
     io.write(formatSchemas(tools, input.model))
-    io.writeError(formatDiagnostics(diagnostics, io.cwd) + formatEngine(task.engine))
+    io.writeError(formatDiagnostics(diagnostics, displayDirectory(io.cwd, values.dir)) + formatEngine(task.engine))
   }
   return exitForProblems(io, json, diagnostics)
 }

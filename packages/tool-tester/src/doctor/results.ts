@@ -1,0 +1,66 @@
+// A result opencode cannot send (a number, an object without `output`) fails every call of the
+// tool inside opencode (docs/opencode-contract.md#bad-results), and nothing in the file's exports or
+// schema shows it. doctor calls each custom and plugin tool once, with example arguments made from
+// the schema the model receives (the starter script's), and reports a result that is not text.
+// context.ask() is denied, so a tool that asks before acting does not act; a tool that throws on
+// made-up arguments, takes longer than the bound or ends its engine says nothing about its result:
+// no finding. Called from the Node side on a project loaded with loadTools(), so a tool that ends
+// the engine (process.exit) ends that engine only, not the report.
+import { exampleArguments } from "../e2e/starter-script.ts"
+import { getToolSchemas } from "../list-tools.ts"
+import { runTool } from "../run-tool.ts"
+import type { ToolProject } from "../types.ts"
+import type { Finding } from "./finding.ts"
+
+/** How long one call may take before doctor leaves it (it is only looking at the result's type). */
+export const CALL_TIMEOUT_MS = 5_000
+
+/** What one call gave: the error code of run's result, and the text the model reads. */
+type Called = { output: string; error?: { code: string; message: string } | undefined } | undefined
+
+/** One call of each tool of a loaded project (the matcher's side). */
+export async function resultFindings(project: ToolProject): Promise<Finding[]> {
+  const schemas = await getToolSchemas(project)
+  if (!schemas.success) return []
+  const files = new Map(project.tools.map((tool) => [tool.id, tool.file]))
+  return resultFindingsOf(
+    schemas.value,
+    (name, args) => runTool(project, name, args, { timeoutMs: CALL_TIMEOUT_MS, permissions: { ask: "deny" } }),
+    files,
+  )
+}
+
+/** One call of each tool, made by `call` (the CLI makes it in an engine of its own), as findings. */
+export async function resultFindingsOf(
+  schemas: ReadonlyArray<{ name: string; parameters: unknown }>,
+  call: (name: string, args: Record<string, unknown>) => Promise<Called>,
+  files: ReadonlyMap<string, string> = new Map(),
+): Promise<Finding[]> {
+  const findings: Finding[] = []
+  for (const schema of schemas) {
+    const args = exampleArguments(schema.parameters)
+    const result = await call(schema.name, args)
+    if (result?.error?.code !== "TOOL_BAD_RESULT") continue
+    const file = files.get(schema.name) ?? fileOf(result.error.message)
+    findings.push({
+      code: "BAD_RESULT",
+      severity: "error",
+      file: file ?? null,
+      message: `${schema.name} called with ${JSON.stringify(args)}: ${withoutPrefix(result.error.message, file, schema.name)}; in opencode every call of it fails with "${result.output}"`,
+      data: { tool: schema.name, args },
+    })
+  }
+  return findings
+}
+
+/** run's message starts with `FILE: ID: ` for a tool file. */
+function fileOf(message: string): string | undefined {
+  const match = /^(.+?): [^:\s]+: execute returned /.exec(message)
+  return match?.[1]
+}
+
+/** The message without run's `FILE: ID: ` prefix: the finding names the file, and the tool first. */
+function withoutPrefix(message: string, file: string | undefined, id: string): string {
+  const prefix = `${file === undefined ? "" : `${file}: `}${id}: `
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message
+}

@@ -1,0 +1,63 @@
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { toolTesterCommand } from "../../src/cli/invocation.ts"
+
+// The commands tool-tester prints start with the words that run this same bin from where the user
+// is: never a bare `tool-tester` (not on PATH) nor `npx tool-tester` for a bin not installed there
+// (npm would fetch whatever package holds that unscoped name).
+const project = path.resolve("/work/app")
+const installed = (folder: string, ...rest: string[]) =>
+  path.join(folder, "node_modules", ...rest, "@opencode-ai", "tool-tester", "bin.js")
+const agent = (name: string) => ({ npm_config_user_agent: `${name}/1.0.0 node/v20.20.0 linux x64` })
+
+describe("toolTesterCommand", () => {
+  test.each([
+    ["npm", "npx --prefix .opencode tool-tester"],
+    ["pnpm", "pnpm --dir .opencode exec tool-tester"],
+    ["yarn", "yarn --cwd .opencode tool-tester"],
+    ["bun", "bun run --cwd .opencode tool-tester"],
+  ])(
+    "installed in .opencode (the kit's layout), run with %s: the form the docs run from the project folder",
+    (name, expected) => {
+      const opencode = path.join(project, ".opencode")
+      const bin = installed(opencode)
+      // npx leaves the working folder at the project; pnpm, yarn and bun move into .opencode.
+      expect(toolTesterCommand({ cwd: project, env: agent(name), bin })).toBe(expected)
+      expect(toolTesterCommand({ cwd: opencode, env: agent(name), bin })).toBe(expected)
+    },
+  )
+
+  test("pnpm's store inside node_modules/.pnpm is the same install folder", () => {
+    const bin = installed(path.join(project, ".opencode"), ".pnpm", "@opencode-ai+tool-tester@0.1.0", "node_modules")
+    expect(toolTesterCommand({ cwd: project, env: agent("pnpm"), bin })).toBe("pnpm --dir .opencode exec tool-tester")
+  })
+
+  test("installed in the working folder itself: the scoped name, which npx runs from there without fetching", () => {
+    expect(toolTesterCommand({ cwd: project, env: {}, bin: installed(project) })).toBe("npx @opencode-ai/tool-tester")
+    expect(toolTesterCommand({ cwd: project, env: agent("pnpm"), bin: installed(project) })).toBe(
+      "pnpm exec tool-tester",
+    )
+  })
+
+  test("a one-off download or a checkout: the scoped package, with the manager's download command", () => {
+    const npx = path.join(
+      path.resolve("/home/u/.npm/_npx/0a1b2c"),
+      "node_modules",
+      "@opencode-ai",
+      "tool-tester",
+      "bin.js",
+    )
+    expect(toolTesterCommand({ cwd: project, env: agent("npm"), bin: npx })).toBe("npx @opencode-ai/tool-tester")
+    const checkout = path.resolve("/src/kit/packages/tool-tester/bin.js")
+    expect(toolTesterCommand({ cwd: project, env: agent("pnpm"), bin: checkout })).toBe(
+      "pnpm dlx @opencode-ai/tool-tester",
+    )
+    expect(toolTesterCommand({ cwd: project, env: agent("bun"), bin: checkout })).toBe("bunx @opencode-ai/tool-tester")
+    expect(toolTesterCommand({ cwd: project, env: {} })).toBe("npx @opencode-ai/tool-tester")
+  })
+
+  test("a folder name with a space is quoted", () => {
+    const bin = installed(path.join(project, "my tools"))
+    expect(toolTesterCommand({ cwd: project, env: {}, bin })).toBe('npx --prefix "my tools" tool-tester')
+  })
+})

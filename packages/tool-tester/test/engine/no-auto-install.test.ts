@@ -1,0 +1,59 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import os from "node:os"
+import path from "node:path"
+import { describe, expect, onTestFinished, test } from "vitest"
+import { opencode, runCli } from "../helpers.ts"
+
+// Bun installs what a module imports from the registry when no node_modules folder is around
+// (auto-install). opencode's Bun does not (a missing package fails its tool list), and tool-tester
+// downloads nothing unless asked: the bun engine must neither fetch a tool's import nor a plugin
+// named in opencode.json. A registry of our own counts the requests.
+describe("the bun engine and Bun's auto-install", { timeout: 120_000 }, () => {
+  test.skipIf(!opencode.binary)(
+    `fetches nothing for a tool's missing import or a configured plugin (${opencode.reason ?? "opencode found"})`,
+    async () => {
+      const requests: string[] = []
+      const registry = createServer((request, response) => {
+        requests.push(request.url ?? "")
+        response.writeHead(404).end()
+      })
+      await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve))
+      onTestFinished(() => void registry.close())
+      const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`
+
+      // Outside this repository, so no node_modules folder is found above the project.
+      const project = mkdtempSync(path.join(os.tmpdir(), "tool-tester-no-install-"))
+      onTestFinished(() => rmSync(project, { recursive: true, force: true }))
+      mkdirSync(path.join(project, ".git"))
+      mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
+      writeFileSync(
+        path.join(project, ".opencode", "tools", "odd.ts"),
+        `import isOdd from "tool-tester-absent-package"\nexport default { description: "Odd", args: {}, async execute() { return String(isOdd(3)) } }\n`,
+      )
+      writeFileSync(path.join(project, "opencode.json"), JSON.stringify({ plugin: ["tool-tester-absent-plugin"] }))
+      const cache = path.join(project, "bun-cache")
+
+      const result = await runCli(["list", "--no-global", "--json", "--engine-binary", opencode.binary!], {
+        cwd: project,
+        env: { NPM_CONFIG_REGISTRY: url, BUN_CONFIG_REGISTRY: url, BUN_INSTALL_CACHE_DIR: cache },
+      })
+      expect(requests).toEqual([])
+      expect(readdirSync(project)).not.toContain("bun-cache")
+      const { diagnostics } = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string; message: string }> }
+      expect(diagnostics).toContainEqual(
+        expect.objectContaining({
+          code: "IMPORT_FAILED",
+          message: expect.stringContaining("tool-tester-absent-package"),
+        }),
+      )
+      expect(diagnostics).toContainEqual(
+        expect.objectContaining({
+          code: "PLUGIN_LOAD_FAILED",
+          message: expect.stringContaining("npm install --prefix .opencode tool-tester-absent-plugin"),
+        }),
+      )
+    },
+  )
+})

@@ -1,0 +1,26 @@
+import { describe, expect, test } from "vitest"
+import { callTool, closeProject, loadTools } from "../../src/index.ts"
+import { modelView } from "../../src/vitest/model-view.ts"
+import { isolatedEnvironment, tmpProject, toolSource, writeFiles } from "../support/tmp-project.ts"
+
+describe("modelView of a call rerouted to invalid", { timeout: 60_000 }, () => {
+  test("holds the list of offered tools as a placeholder, so adding a tool leaves the snapshot as it was", async () => {
+    const { env, home } = isolatedEnvironment()
+    const directory = tmpProject({ ".opencode/tools/weather.ts": toolSource("Weather") })
+    const view = async () => {
+      const project = await loadTools({ directory, env, home, global: false })
+      try {
+        const result = await callTool(project, { name: "forecast", rawArguments: "{}" })
+        expect(result.rerouted).toBe(true)
+        return modelView(result)
+      } finally {
+        closeProject(project)
+      }
+    }
+    const before = await view()
+    expect(before).toContain("Model tried to call unavailable tool 'forecast'. Available tools: <offered tools>.")
+    expect(before).not.toContain("weather")
+    writeFiles(directory, { ".opencode/tools/news.ts": toolSource("News") })
+    expect(await view()).toBe(before)
+  })
+})
