@@ -74,7 +74,12 @@ export function runCli(
   const home = options.home ?? useTmpDir("tool-tester-home-")
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !key.startsWith("OPENCODE_") && !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
+      // npm_* (npm_config_user_agent, npm_execpath): a package manager running the suite is not
+      // the one a user's shell starts the bin with (printed commands follow it).
+      ([key]) =>
+        !key.startsWith("OPENCODE_") &&
+        !key.startsWith("npm_") &&
+        !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
     ),
   )
   const merged: Record<string, string | undefined> = {

@@ -7,6 +7,7 @@
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
 import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
@@ -83,12 +84,15 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_EMBEDDED_WEB_UI: "1",
   })
+  // A free port the system picks: with --port=0 opencode takes 4096 when it is free, the port the
+  // user's own opencode (and `opencode run`'s serverUrl) uses.
+  const port = await freePort()
   let child: ChildProcess
   try {
     const logs = options.onLog ? ["--print-logs"] : []
     // --pure: the server does not load the project's plugins a second time (their init already ran
     // in the engine: twice would repeat its side effects, and an init that hangs would hang it).
-    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", "--port=0", "--pure", ...logs], {
+    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--pure", ...logs], {
       cwd: options.directory,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -182,6 +186,18 @@ export function serverError(body: string): string {
 }
 
 // --- internal ---
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
 
 const stopAtExit = new Set<() => void>()
 let hooked = false

@@ -57,7 +57,9 @@ export const ENGINE_MARK = "TOOL_TESTER_ENGINE_MARK"
 export function endMarked(mark: string, options: ProcessTreeOptions = {}): number[] {
   const ended: number[] = []
   for (let pass = 0; pass < 5; pass++) {
-    const found = markedProcesses(mark, options).filter((pid) => pid !== process.pid)
+    // A process already sent SIGKILL cannot survive it: seen again, it is a zombie waiting for a
+    // parent (init, in a container, may be slow to reap it), not a new child.
+    const found = markedProcesses(mark, options).filter((pid) => pid !== process.pid && !ended.includes(pid))
     if (found.length === 0) break
     for (const pid of found) signal(pid)
     ended.push(...found)
