@@ -168,47 +168,40 @@ function encodePowerShell(script: string): string {
 
 function fromProc(): ProcessEntry[] {
   const table: ProcessEntry[] = []
-  let names: string[]
-  try {
-    names = readdirSync("/proc")
-  } catch {
-    return table
-  }
-  for (const name of names) {
-    const pid = Number(name)
-    if (!Number.isInteger(pid)) continue
-    try {
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      if (Number.isInteger(ppid)) table.push({ pid, ppid })
-    } catch {
-      // Gone already.
-    }
-  }
+  forEachProcess((pid) => {
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+    if (Number.isInteger(ppid)) table.push({ pid, ppid })
+  })
   return table
 }
 
 function markedInProc(entry: string): number[] {
   const found: number[] = []
+  forEachProcess((pid) => {
+    // NUL-separated KEY=value entries, as the process was started.
+    const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
+    if (`\0${environment}`.includes(`\0${entry}\0`) && !isZombie(pid)) found.push(pid)
+  })
+  return found
+}
+
+/** Calls `visit` with each process id in /proc; a process that is gone, or another user's, is skipped. */
+function forEachProcess(visit: (pid: number) => void): void {
   let names: string[]
   try {
     names = readdirSync("/proc")
   } catch {
-    return found
+    return
   }
   for (const name of names) {
     const pid = Number(name)
     if (!Number.isInteger(pid)) continue
     try {
-      // NUL-separated KEY=value entries, as the process was started.
-      const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
-      if (`\0${environment}`.includes(`\0${entry}\0`) && !isZombie(pid)) found.push(pid)
-    } catch {
-      // Gone already, or another user's.
-    }
+      visit(pid)
+    } catch {}
   }
-  return found
 }
 
 /** A zombie has ended; it waits only for its parent to read its status, and a signal changes nothing. */

@@ -132,28 +132,24 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     await page.emulateMedia({ colorScheme: "light" })
   })
 
+  /** Clicks the label of the shown form's field `name`; whether that field then has the focus. */
+  async function labelFocusesItsField(name: string): Promise<boolean> {
+    await form()
+      .locator(".field label", { has: page.locator(".name", { hasText: new RegExp(`^${name}$`) }) })
+      .click()
+    return form()
+      .locator(`[data-field="${name}"]`)
+      .evaluate((field) => field === field.ownerDocument.activeElement)
+  }
+
   test("every element id is unique, so a label focuses its own tool's field", async () => {
     // greet and settings_settings both have a `name` field, and every tool's form is in the page.
     const ids = await page.locator("[id]").evaluateAll((items) => items.map((item) => item.id))
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([])
     await page.locator('[data-tool="settings_settings"]').click()
-    await form()
-      .locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) })
-      .click()
-    expect(
-      await form()
-        .locator('[data-field="name"]')
-        .evaluate((field) => field === field.ownerDocument.activeElement),
-    ).toBe(true)
+    expect(await labelFocusesItsField("name")).toBe(true)
     await page.locator('[data-tool="greet"]').click()
-    await form()
-      .locator(".field label", { has: page.locator(".name", { hasText: /^name$/ }) })
-      .click()
-    expect(
-      await form()
-        .locator('[data-field="name"]')
-        .evaluate((field) => field === field.ownerDocument.activeElement),
-    ).toBe(true)
+    expect(await labelFocusesItsField("name")).toBe(true)
     expect(await form().locator('[data-field="name"]').inputValue()).toBe("Ada")
   })
 

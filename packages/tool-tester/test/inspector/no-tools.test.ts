@@ -15,15 +15,9 @@ export default tool({ description: "Another tool", args: {}, async execute() { $
 `
 
 let cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step()
-  cleanup = []
-})
 
-test("while a tool file fails to import, no tool is offered and a call records IMPORT_FAILED instead of running", {
-  timeout: 120_000,
-}, async () => {
-  const project = makeProject({ ".opencode/tools/good.ts": good, ".opencode/tools/other.ts": other("return (") })
+/** An inspector session on `project` with the node engine and no watcher, ended after the test. */
+async function startSession(project: ReturnType<typeof makeProject>): Promise<InspectorSession> {
   cleanup.push(project.remove)
   const session = new InspectorSession({
     directory: project.directory,
@@ -34,6 +28,18 @@ test("while a tool file fails to import, no tool is offered and a call records I
   })
   cleanup.push(() => session.close())
   await session.start()
+  return session
+}
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step()
+  cleanup = []
+})
+
+test("while a tool file fails to import, no tool is offered and a call records IMPORT_FAILED instead of running", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({ ".opencode/tools/good.ts": good, ".opencode/tools/other.ts": other("return (") })
+  const session = await startSession(project)
   const broken = session.view()!
   expect(broken.error).toBeUndefined()
   expect(broken.noTools?.code).toBe("IMPORT_FAILED")
@@ -63,16 +69,7 @@ test("a plugin that fails to import loses only its own tools: the file tools are
     ".opencode/tools/good.ts": good,
     ".opencode/plugins/broken.ts": "export const Broken = (",
   })
-  cleanup.push(project.remove)
-  const session = new InspectorSession({
-    directory: project.directory,
-    cwd: project.directory,
-    global: false,
-    engine: "node",
-    watch: false,
-  })
-  cleanup.push(() => session.close())
-  await session.start()
+  const session = await startSession(project)
   const view = session.view()!
   expect(view.noTools).toBeUndefined()
   expect(view.problems.map((problem) => problem.code)).toContain("IMPORT_FAILED")
