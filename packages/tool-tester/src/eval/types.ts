@@ -1,0 +1,183 @@
+// The shapes of `tool-tester eval` (docs/evals.md), types only: cases as users write them, one
+// trial (one run of one case on one model, as observed in opencode), its grade, the result of a
+// case on a model, and a run as kept in the history. Every stage (cases, runner, grading,
+// history, report) speaks these, so each can be tested alone.
+
+/** A value an argument must have: JSON-like values match exactly (objects partially, see below). */
+export type ValueMatcher =
+  | string
+  | number
+  | boolean
+  | null
+  | ValueMatcher[]
+  | RegExp
+  | { $regex: string; $flags?: string }
+  | { $exact: unknown }
+  | { $any: true }
+  | ((value: unknown) => boolean)
+  | { [key: string]: ValueMatcher }
+
+/**
+ * The arguments of an expected call. An object matches partially: the keys it lists must match,
+ * others are free; nested objects likewise; arrays match element by element, lengths equal.
+ * `{ "$regex": "^par", "$flags": "i" }` (or a RegExp in a TS case file) matches a string,
+ * `{ "$exact": value }` matches by deep equality (no extra keys), `{ "$any": true }` any value
+ * that is present, and a function (TS case files) is a predicate given the whole value.
+ */
+export type ArgsMatcher = { [key: string]: ValueMatcher } | ((args: Record<string, unknown>) => boolean)
+
+export interface ExpectedCall {
+  /** The tool id as opencode names it (`weather`, `math_add`, or a built-in such as `read`). */
+  tool: string
+  args?: ArgsMatcher
+}
+
+export interface Expectation {
+  /** Calls that must each be made in the turn (each matched by a different call). */
+  calls?: ExpectedCall[]
+  /** The expected calls must be made in this order (other calls may come between). */
+  ordered?: boolean
+  /** Tool ids that must not be called in the turn. `"*"` means any tool not in `calls`. */
+  notCalled?: string[]
+}
+
+export interface EvalTurn {
+  prompt: string
+  expect?: Expectation
+}
+
+/** One case, as written in `.opencode/evals/*.json` or a TS/JS case file. */
+export interface EvalCase {
+  /** Unique in the project; the history is keyed by it. */
+  name: string
+  /** The first user message. */
+  prompt: string
+  /** What the first turn must do. */
+  expect?: Expectation
+  /** Follow-up user messages, in the same session, each with its own expectation. */
+  turns?: EvalTurn[]
+  /** How many times to run the case on each model (default: the CLI's `--runs`, else 1). */
+  runs?: number
+  /** The opencode agent to prompt (default: the CLI's `--agent`, else opencode's default). */
+  agent?: string
+  /**
+   * What a call of one of the project's tools returns instead of running it, by tool id. Tools not
+   * listed get a stand-in result that says the call was recorded and not run.
+   */
+  results?: Record<string, string>
+  /** Run these of the project's tools for real (`true`: all of them). Default: none. */
+  execute?: boolean | string[]
+  /** Tool calls in one turn after which the model is stopped and the trial graded as a loop (default 10). */
+  maxCalls?: number
+  /** Where the case was read (set by the loader). */
+  source?: { file: string; line?: number }
+}
+
+/** A tool call as opencode recorded it in the session. */
+export interface ObservedCall {
+  tool: string
+  args: unknown
+  /** opencode's state of the tool part. */
+  status: "completed" | "error" | "pending" | "running"
+  output?: string
+  error?: string
+}
+
+export interface TurnRecord {
+  prompt: string
+  calls: ObservedCall[]
+  /** The assistant's text in the turn. */
+  text: string
+}
+
+export interface TokenUsage {
+  input: number
+  output: number
+  reasoning: number
+  cacheRead: number
+  cacheWrite: number
+}
+
+/** Why a trial ended other than by the model finishing its turns. */
+export interface TrialError {
+  /** `PROVIDER_ERROR` (the provider's own message), `AUTH_ERROR`, `RATE_LIMITED`, `LOOP`, `TIMEOUT`, `OPENCODE_FAILED`, ... */
+  code: string
+  message: string
+}
+
+/** One run of one case on one model. */
+export interface EvalTrial {
+  case: string
+  /** `provider/model`. */
+  model: string
+  /** 1-based. */
+  run: number
+  turns: TurnRecord[]
+  error?: TrialError
+  tokens?: TokenUsage
+  /** In USD, as opencode computed it from the provider's prices; absent when unknown. */
+  cost?: number
+  durationMs: number
+}
+
+export interface TrialGrade {
+  pass: boolean
+  /** Why it failed, one line each ("expected weather({city: "Paris"}); called bash({...})"). */
+  reasons: string[]
+}
+
+export interface GradedTrial extends EvalTrial {
+  grade: TrialGrade
+}
+
+/** A tool as the model was offered it, kept so two runs can be compared. */
+export interface ToolSnapshot {
+  id: string
+  description: string
+  /** The JSON Schema of its arguments as opencode sends it. */
+  parameters: unknown
+}
+
+/** One case on one model in one eval run. */
+export interface EvalResult {
+  case: string
+  model: string
+  runs: number
+  passed: number
+  trials: GradedTrial[]
+  tokens?: TokenUsage
+  cost?: number
+  durationMs: number
+  /** The tools the case names (expected and forbidden), as offered in this run. */
+  tools: ToolSnapshot[]
+}
+
+/** One `tool-tester eval` invocation. */
+export interface EvalRun {
+  id: string
+  /** ISO time. */
+  startedAt: string
+  durationMs: number
+  opencodeVersion?: string
+  results: EvalResult[]
+}
+
+/** One line of the history file: one case on one model in one run (trials summarised). */
+export interface HistoryEntry {
+  runId: string
+  startedAt: string
+  case: string
+  model: string
+  runs: number
+  passed: number
+  tools: ToolSnapshot[]
+  /** One line per failed trial (its first reason). */
+  failures: string[]
+}
+
+/** A result next to the previous run of the same case and model. */
+export interface ResultChange {
+  previous: HistoryEntry
+  /** Tools whose description or parameters changed since then, with a line diff of each. */
+  toolChanges: Array<{ id: string; diff: string }>
+}
