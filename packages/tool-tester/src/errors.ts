@@ -55,6 +55,10 @@ export type ToolTesterErrorCode =
   | "CLIENT_UNAVAILABLE"
   /** A plugin called an input.client method the client stub a test passed does not have. */
   | "CLIENT_METHOD_MISSING"
+  /** An eval case file or case is malformed (file, line and key in the message); the other cases still run. */
+  | "EVAL_CASE_INVALID"
+  /** An eval case names a tool (expected, forbidden, with results or executed) that no model is offered. */
+  | "EVAL_TOOL_UNKNOWN"
 
 export class ToolTesterError extends Error {
   readonly code: ToolTesterErrorCode

@@ -1,0 +1,132 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { gradeTrial, loadEvalCases, safeFileName, writeStarterCases } from "../../src/eval/cases/index.ts"
+import type { EvalTrial, ToolSnapshot } from "../../src/eval/types.ts"
+import { useTmpDir, writeFiles } from "../helpers.ts"
+
+const weather: ToolSnapshot = {
+  id: "weather",
+  description: "Get the current weather for a city. Uses the Open-Meteo API.",
+  parameters: {
+    type: "object",
+    properties: {
+      city: { type: "string", description: "City name" },
+      units: { type: "string", enum: ["metric", "imperial"] },
+      days: { type: "integer", minimum: 1, default: 3 },
+      detailed: { type: "boolean" },
+    },
+    required: ["city", "units", "days"],
+  },
+}
+const noArgs: ToolSnapshot = { id: "math_pi", description: "", parameters: { type: "object", properties: {} } }
+const builtins = ["bash", "edit", "read", "webfetch"]
+
+function trial(turns: EvalTrial["turns"]): EvalTrial {
+  return { case: "c", model: "mock/model", run: 1, durationMs: 1, turns }
+}
+
+describe("writeStarterCases", () => {
+  test("writes one JSON file per tool under .opencode/evals, from the description and schema", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    const result = await writeStarterCases(directory, [weather, noArgs])
+    const folder = path.join(directory, ".opencode", "evals")
+    expect(result).toEqual({
+      written: [path.join(folder, "weather.json"), path.join(folder, "math_pi.json")],
+      kept: [],
+    })
+    const written = JSON.parse(readFileSync(path.join(folder, "weather.json"), "utf8"))
+    expect(written["//"]).toContain("tool-tester eval --init")
+    expect(written.cases).toEqual([
+      {
+        name: "weather: does its job",
+        prompt: "Get the current weather for a city. city=example, units=metric, days=3",
+        expect: {
+          calls: [{ tool: "weather", args: { city: { $any: true }, units: "metric", days: 3 } }],
+          notCalled: ["bash", "webfetch"],
+        },
+      },
+      {
+        name: "weather: not called for small talk",
+        prompt: "Thanks, that is all for now.",
+        expect: { notCalled: ["weather"] },
+      },
+    ])
+    const plain = JSON.parse(readFileSync(path.join(folder, "math_pi.json"), "utf8"))
+    expect(plain.cases[0]).toEqual({
+      name: "math_pi: does its job",
+      prompt: "Use math_pi.",
+      expect: { calls: [{ tool: "math_pi" }], notCalled: ["bash", "webfetch"] },
+    })
+  })
+
+  test("what it writes loads with no problems and grades a matching trial as a pass", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    await writeStarterCases(directory, [weather, noArgs])
+    const { cases, problems } = await loadEvalCases(directory, { toolIds: [...builtins, "weather", "math_pi"] })
+    expect(problems).toEqual([])
+    expect(cases.map((entry) => entry.name)).toEqual([
+      "math_pi: does its job",
+      "math_pi: not called for small talk",
+      "weather: does its job",
+      "weather: not called for small talk",
+    ])
+    const job = cases.find((entry) => entry.name === "weather: does its job")!
+    const called = trial([
+      {
+        prompt: job.prompt,
+        calls: [{ tool: "weather", args: { city: "example", units: "metric", days: 3 }, status: "completed" }],
+        text: "",
+      },
+    ])
+    expect(gradeTrial(job, called)).toEqual({ pass: true, reasons: [] })
+    const curl = trial([
+      {
+        prompt: job.prompt,
+        calls: [{ tool: "bash", args: { command: "curl wttr.in" }, status: "completed" }],
+        text: "",
+      },
+    ])
+    expect(gradeTrial(job, curl).pass).toBe(false)
+    const smallTalk = cases.find((entry) => entry.name === "weather: not called for small talk")!
+    expect(gradeTrial(smallTalk, trial([{ prompt: smallTalk.prompt, calls: [], text: "You're welcome!" }])).pass).toBe(
+      true,
+    )
+  })
+
+  test("never overwrites a case file: an existing one is kept as it is", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    writeFiles(directory, { ".opencode/evals/weather.json": "[] // mine\n" })
+    const folder = path.join(directory, ".opencode", "evals")
+    const result = await writeStarterCases(directory, [weather, noArgs])
+    expect(result).toEqual({ written: [path.join(folder, "math_pi.json")], kept: [path.join(folder, "weather.json")] })
+    expect(readFileSync(path.join(folder, "weather.json"), "utf8")).toBe("[] // mine\n")
+    writeFileSync(path.join(folder, "math_pi.json"), "edited\n")
+    const again = await writeStarterCases(directory, [weather, noArgs])
+    expect(again.written).toEqual([])
+    expect(readFileSync(path.join(folder, "math_pi.json"), "utf8")).toBe("edited\n")
+  })
+
+  test("keeps tool ids that are not safe file names inside the folder", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    const hostile = ["../escape", "..", "a/b", "a\\b", "con", ".hidden", "c:d"].map((id) => ({ ...noArgs, id }))
+    const { written } = await writeStarterCases(directory, hostile, { folder: "evals" })
+    const folder = path.join(directory, "evals")
+    expect(written).toHaveLength(hostile.length)
+    for (const file of written) expect(path.dirname(file)).toBe(folder)
+    expect(readdirSync(directory).sort()).toEqual(["evals"])
+    expect(readdirSync(folder).sort()).toEqual(
+      ["__", "___escape", "_con", "_hidden", "a_b", "a_b-2", "c_d"].map((name) => `${name}.json`).sort(),
+    )
+    expect(existsSync(path.join(directory, "escape.json"))).toBe(false)
+  })
+
+  test("safeFileName leaves ordinary tool ids as they are", () => {
+    expect(["weather", "math_add", "my-dashed.tool", "MyTool"].map(safeFileName)).toEqual([
+      "weather",
+      "math_add",
+      "my-dashed.tool",
+      "MyTool",
+    ])
+  })
+})
