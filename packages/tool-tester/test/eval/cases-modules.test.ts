@@ -116,6 +116,22 @@ export default cases
     ])
   })
 
+  test("a case whose properties throw when read is a problem, not a crash", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    writeFiles(directory, {
+      [file("a.js")]: `export default [
+  { name: "fine", prompt: "p" },
+  { name: "getter", get prompt() { throw new Error("no prompt here") } },
+]
+`,
+    })
+    const { cases, problems } = await loadEvalCases(directory)
+    expect(cases.map((entry) => entry.name)).toEqual(["fine"])
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${file("a.js")}:3: cases[1]: cannot be read (no prompt here)`,
+    ])
+  })
+
   test("a second load sees an edited case file", async () => {
     const directory = useTmpDir("tool-tester-evals-")
     writeFiles(directory, { [file("a.ts")]: `export default [{ name: "one", prompt: "p" }]\n` })

@@ -40,7 +40,7 @@ describe("writeStarterCases", () => {
     expect(written.cases).toEqual([
       {
         name: "weather: does its job",
-        prompt: "Get the current weather for a city. city=example, units=metric, days=3",
+        prompt: "Get the current weather for a city. city=example units=metric days=3",
         expect: {
           calls: [{ tool: "weather", args: { city: { $any: true }, units: "metric", days: 3 } }],
           notCalled: ["bash", "webfetch"],
@@ -48,7 +48,7 @@ describe("writeStarterCases", () => {
       },
       {
         name: "weather: not called for small talk",
-        prompt: "Thanks, that is all for now.",
+        prompt: "Thanks, bye!",
         expect: { notCalled: ["weather"] },
       },
     ])
@@ -119,6 +119,15 @@ describe("writeStarterCases", () => {
       ["__", "___escape", "_con", "_hidden", "a_b", "a_b-2", "c_d"].map((name) => `${name}.json`).sort(),
     )
     expect(existsSync(path.join(directory, "escape.json"))).toBe(false)
+  })
+
+  test("throws PATH_NOT_FOUND when the evals folder is a file", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    writeFiles(directory, { ".opencode/evals": "not a folder" })
+    await expect(writeStarterCases(directory, [weather])).rejects.toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: `${path.join(directory, ".opencode", "evals")} is not a folder: move the file away, or write the cases elsewhere`,
+    })
   })
 
   test("safeFileName leaves ordinary tool ids as they are", () => {

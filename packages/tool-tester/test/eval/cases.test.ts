@@ -243,6 +243,27 @@ describe("loadEvalCases", () => {
     ])
   })
 
+  test("knows invalid, the tool opencode reroutes bad calls to, though no model is offered it", async () => {
+    const { problems } = await load(
+      { [file("a.json")]: `[{ "name": "a", "prompt": "p", "expect": { "notCalled": ["invalid"] } }]` },
+      ["weather"],
+    )
+    expect(problems).toEqual([])
+  })
+
+  test("a case name must be one line without control characters", async () => {
+    const { problems } = await load({ [file("a.json")]: `[{ "name": "two\\nlines", "prompt": "p" }]` })
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${file("a.json")}:1: cases[0].name: must be one line of text, without control characters`,
+    ])
+  })
+
+  test("reads a JSON file that starts with a byte order mark", async () => {
+    const { cases, problems } = await load({ [file("a.json")]: `\uFEFF[{ "name": "a", "prompt": "p" }]` })
+    expect(problems).toEqual([])
+    expect(cases).toHaveLength(1)
+  })
+
   test("does not check tool ids when no list is given", async () => {
     const { problems } = await load({
       [file("a.json")]: `[{ "name": "a", "prompt": "p", "expect": { "calls": [{ "tool": "anything" }] } }]`,

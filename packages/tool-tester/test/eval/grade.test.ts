@@ -91,6 +91,15 @@ describe("gradeTrial", () => {
     ])
   })
 
+  test("names a call to an unknown tool by the name the model used, then why opencode rejected it", () => {
+    const error = "Model tried to call unavailable tool 'get_weather'. Available tools: bash, weather."
+    const grade = gradeTrial(weather, trial([{ calls: [call("invalid", { tool: "get_weather", error })] }]))
+    expect(grade.reasons).toEqual([
+      "expected weather({city: /^par/i}); called get_weather (rejected by opencode)",
+      `arguments rejected by opencode: get_weather: ${error}`,
+    ])
+  })
+
   test("forbids every tool not expected with notCalled *", () => {
     const evalCase: EvalCase = { name: "c", prompt: "p", expect: { calls: [{ tool: "weather" }], notCalled: ["*"] } }
     const grade = gradeTrial(

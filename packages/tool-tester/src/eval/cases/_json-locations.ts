@@ -9,7 +9,9 @@ export type JsonDocument =
   | { success: true; value: unknown; lineOf: (path: KeyPath) => number | undefined }
   | { success: false; line: number; column: number; message: string }
 
-export function parseJsonDocument(text: string): JsonDocument {
+export function parseJsonDocument(source: string): JsonDocument {
+  // Editors on Windows may start a UTF-8 file with a byte order mark; it is not JSON.
+  const text = source.replace(/^\uFEFF/, "")
   if (text.trim() === "") return { success: false, line: 1, column: 1, message: "the file is empty" }
   const parser = jsoncParser()
   const errors: ParseError[] = []

@@ -78,7 +78,7 @@ function gradeTurn(expect: Expectation, record: TurnRecord): string[] {
     const count = calls.filter((other) => other.tool === call.tool).length
     const times = count > 1 ? ` (${count} times)` : ""
     const rule = forbidden.has(call.tool) ? `${call.tool} must not be called` : "no other tool may be called"
-    reasons.push(`${rule}; called ${formatCall(call.tool, call.args)}${times}`)
+    reasons.push(`${rule}; called ${describeCall(call)}${times}`)
   }
   return reasons
 }
@@ -108,9 +108,15 @@ function describeInstead(tool: string, row: MatchOutcome[], record: TurnRecord, 
     explainedInvalid.add(rerouted)
     return rejected(calls[rerouted]!)
   }
-  const shown = calls.slice(0, 3).map((call) => formatCall(call.tool, call.args, { limit: 80 }))
+  const shown = calls.slice(0, 3).map(describeCall)
   const more = calls.length > 3 ? ` and ${calls.length - 3} more` : ""
   return `called ${shown.join(", ")}${more}`
+}
+
+/** A call as the model made it; one opencode rerouted to `invalid` by the name the model used. */
+function describeCall(call: ObservedCall): string {
+  if (call.tool !== INVALID) return formatCall(call.tool, call.args, { limit: 80 })
+  return `${invalidTarget(call) ?? INVALID} (rejected by opencode)`
 }
 
 function othersThan(calls: ObservedCall[]): string {

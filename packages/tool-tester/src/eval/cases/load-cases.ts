@@ -6,6 +6,7 @@
 import { readdir, readFile, stat } from "node:fs/promises"
 import path from "node:path"
 import { didYouMean } from "../../did-you-mean.ts"
+import { messageOfThrown } from "../../errors.ts"
 import type { ModuleImporter } from "../../discovery/import-module.ts"
 import { createImporter, describeImportError } from "../../discovery/import-module.ts"
 import type { EvalCase } from "../types.ts"
@@ -92,7 +93,7 @@ export async function loadEvalCases(
       const line = (relative: KeyPath) => read.lineOf([...read.prefix, ...casePath, ...relative])
       const name = nameOf(entry)
       const found: CaseProblem[] = []
-      const { problems: shapeProblems, tools } = validateCase(entry)
+      const { problems: shapeProblems, tools } = safeValidateCase(entry)
       for (const shape of shapeProblems) found.push(shapeProblem(display, shape, key, line, name))
       if (options.toolIds) found.push(...unknownTools(tools, options.toolIds, display, key, line, name))
       const caseLine = line([])
@@ -199,9 +200,22 @@ async function readModuleFile(file: string, importer: ModuleImporter): Promise<F
   }
 }
 
+/** A case from a module may be anything (a getter that throws, a Proxy): reading it is a problem, not a crash. */
+function safeValidateCase(entry: unknown): ReturnType<typeof validateCase> {
+  try {
+    return validateCase(entry)
+  } catch (error) {
+    return { problems: [{ path: [], message: `cannot be read (${messageOfThrown(error)})` }], tools: [] }
+  }
+}
+
 function nameOf(entry: unknown): string | undefined {
-  const name = typeof entry === "object" && entry !== null ? (entry as { name?: unknown }).name : undefined
-  return typeof name === "string" && name.trim() !== "" ? name : undefined
+  try {
+    const name = typeof entry === "object" && entry !== null ? (entry as { name?: unknown }).name : undefined
+    return typeof name === "string" && name.trim() !== "" ? name : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function lineOfName(text: string, name: string): number | undefined {
@@ -226,7 +240,8 @@ function unknownTools(
   line: (path: KeyPath) => number | undefined,
   name: string | undefined,
 ): CaseProblem[] {
-  const known = new Set(toolIds)
+  // `invalid` is never offered, yet opencode reroutes bad calls to it (docs/opencode-contract.md#invalid-tool).
+  const known = new Set([...toolIds, "invalid"])
   const found: CaseProblem[] = []
   for (const reference of tools) {
     if (known.has(reference.tool)) continue

@@ -3,6 +3,7 @@
 // never touched, and a tool id that is not a safe file name cannot write outside the folder.
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
+import { ToolTesterError } from "../../errors.ts"
 import type { EvalCase, ToolSnapshot, ValueMatcher } from "../types.ts"
 import { DEFAULT_EVALS_FOLDER } from "./load-cases.ts"
 import { NOTE_KEY } from "./validate-case.ts"
@@ -10,7 +11,7 @@ import { NOTE_KEY } from "./validate-case.ts"
 /** Built-ins a model reaches for instead of a project's tool: the starter case forbids them. */
 const COMPETING_BUILTINS = ["bash", "webfetch"]
 /** A message that asks for nothing: no tool should be called for it. */
-export const SMALL_TALK_PROMPT = "Thanks, that is all for now."
+export const SMALL_TALK_PROMPT = "Thanks, bye!"
 
 /** Writes a starter case file for each tool that has none yet; returns the absolute paths written and kept. */
 export async function writeStarterCases(
@@ -19,7 +20,20 @@ export async function writeStarterCases(
   options: { folder?: string } = {},
 ): Promise<{ written: string[]; kept: string[] }> {
   const folder = path.resolve(directory, options.folder ?? DEFAULT_EVALS_FOLDER)
-  await mkdir(folder, { recursive: true })
+  try {
+    await mkdir(folder, { recursive: true })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== "EEXIST" && code !== "ENOTDIR") throw error
+    throw new ToolTesterError(
+      "PATH_NOT_FOUND",
+      `${folder} is not a folder: move the file away, or write the cases elsewhere`,
+      {
+        data: { folder },
+        cause: error,
+      },
+    )
+  }
   const written: string[] = []
   const kept: string[] = []
   // Names taken in this call, compared without case (macOS and Windows folders ignore it).
@@ -111,7 +125,8 @@ function exampleCall(tool: ToolSnapshot): { prompt: string; args: Record<string,
     if (stand !== undefined) pairs.push(`${key}=${promptValue(stand)}`)
   }
   const sentence = firstSentence(tool.description) || `Use ${tool.id}`
-  return { prompt: pairs.length > 0 ? `${sentence}. ${pairs.join(", ")}` : `${sentence}.`, args }
+  // `name=value` pairs apart by spaces only: a comma would read as part of the value.
+  return { prompt: pairs.length > 0 ? `${sentence}. ${pairs.join(" ")}` : `${sentence}.`, args }
 }
 
 function exampleOf(property: Schema): unknown {

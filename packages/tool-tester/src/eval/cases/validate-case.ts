@@ -60,7 +60,10 @@ class Checker {
       this.problem(["source"], `"source" is set by the loader (where the case was read); remove it`)
     }
     this.keys(record, [], CASE_KEYS, (key) => key !== "source")
-    this.requiredText(record, [], "name")
+    if (this.requiredText(record, [], "name") && /[\u0000-\u001f\u007f]/.test(record["name"] as string)) {
+      // Names head table rows and key the history: one line of plain text.
+      this.problem(["name"], "must be one line of text, without control characters")
+    }
     this.requiredText(record, [], "prompt")
     if (record["expect"] !== undefined) this.expectation(record["expect"], ["expect"])
     if (record["turns"] !== undefined) {
