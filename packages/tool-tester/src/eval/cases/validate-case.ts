@@ -60,7 +60,7 @@ class Checker {
       this.problem(["source"], `"source" is set by the loader (where the case was read); remove it`)
     }
     this.keys(record, [], CASE_KEYS, (key) => key !== "source")
-    if (this.requiredText(record, [], "name") && /[\u0000-\u001f\u007f]/.test(record["name"] as string)) {
+    if (this.requiredText(record, [], "name") && hasControlCharacter(record["name"] as string)) {
       // Names head table rows and key the history: one line of plain text.
       this.problem(["name"], "must be one line of text, without control characters")
     }
@@ -261,6 +261,14 @@ class Checker {
   problem(path: KeyPath, message: string): void {
     this.problems.push({ path, message })
   }
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
 }
 
 function isText(value: unknown): value is string {
