@@ -173,6 +173,40 @@ describe("loadEvalCases", () => {
     expect(problems[1]).toMatchObject({ case: "b", key: "cases[1].prompt", line: 3 })
   })
 
+  test("matchers, turns, results and execute that are malformed are each a problem", async () => {
+    const { cases, problems } = await load({
+      [file("a.json")]: `[
+  { "name": "a", "prompt": "p", "expect": { "calls": [{ "tool": "x", "args": { "c": { "$regex": "a", "$exact": 1 } } }] } },
+  { "name": "b", "prompt": "p", "expect": { "calls": [{ "tool": "x", "args": { "c": { "$flags": "i" } } }] } },
+  { "name": "c", "prompt": "p", "expect": { "calls": [{ "tool": "x", "args": { "c": { "$regex": "a", "$flags": "q" } } }] } },
+  { "name": "d", "prompt": "p", "expect": { "calls": [{ "tool": "x", "args": { "$any": true } }] } },
+  { "name": "e", "prompt": "p", "expect": { "calls": [{ "tool": "x", "args": ["a"] }] } },
+  { "name": "f", "prompt": "p", "turns": { "prompt": "q" } },
+  { "name": "g", "prompt": "p", "turns": [{ "expect": {} }] },
+  { "name": "h", "prompt": "p", "results": ["x"], "execute": [true] },
+  { "name": "i", "prompt": "p", "source": { "file": "x" } },
+  { "name": "j", "prompt": "p", "expect": { "calls": [{ "tool": "x", "args": { "c": { "$regex": 5 } } }] } },
+  { "name": "k", "prompt": "p", "expect": [] }
+]
+`,
+    })
+    expect(cases).toEqual([])
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${file("a.json")}:2: cases[0].expect.calls[0].args.c: "$regex" takes only "$flags" beside it, not "$exact"`,
+      `${file("a.json")}:3: cases[1].expect.calls[0].args.c.$flags: "$flags" goes with "$regex"`,
+      `${file("a.json")}:4: cases[2].expect.calls[0].args.c.$flags: must be regular expression flags such as "i", not a string ("q")`,
+      `${file("a.json")}:5: cases[3].expect.calls[0].args: matches one value; args must be an object of arguments ({ "city": ... })`,
+      `${file("a.json")}:6: cases[4].expect.calls[0].args: must be an object of argument matchers, or a predicate function, not an array`,
+      `${file("a.json")}:7: cases[5].turns: must be a list of follow-up turns ({ prompt, expect }), not an object`,
+      `${file("a.json")}:8: cases[6].turns[0]: "prompt" is missing`,
+      `${file("a.json")}:9: cases[7].results: must map tool ids to the text a call returns, not an array`,
+      `${file("a.json")}:9: cases[7].execute[0]: must be a tool id, not true`,
+      `${file("a.json")}:10: cases[8].source: "source" is set by the loader (where the case was read); remove it`,
+      `${file("a.json")}:11: cases[9].expect.calls[0].args.c.$regex: must be a regular expression as a string, not a number (5)`,
+      `${file("a.json")}:12: cases[10].expect: must be an object ({ calls, ordered, notCalled }), not an array`,
+    ])
+  })
+
   test("a file that is not a list of cases is one problem", async () => {
     const { problems } = await load({
       [file("a.json")]: `{ "case": [] }`,
