@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { gradeTrial, loadEvalCases, safeFileName, writeStarterCases } from "../../src/eval/cases/index.ts"
+import { gradeTrial, loadEvalCases, safeFileName, starterCases, writeStarterCases } from "../../src/eval/cases/index.ts"
 import type { EvalTrial, ToolSnapshot } from "../../src/eval/types.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 
@@ -128,6 +128,50 @@ describe("writeStarterCases", () => {
       code: "PATH_NOT_FOUND",
       message: `${path.join(directory, ".opencode", "evals")} is not a folder: move the file away, or write the cases elsewhere`,
     })
+  })
+
+  test("takes argument values from const, examples, enum and default, in that order, and objects exactly", () => {
+    const [job] = starterCases({
+      id: "book",
+      description: "Book a table\nat a restaurant! Needs a time.",
+      parameters: {
+        type: "object",
+        properties: {
+          kind: { const: "table", enum: ["room"] },
+          time: { type: "string", examples: ["19:30"], default: "12:00" },
+          guests: { type: "integer", minimum: 2 },
+          where: { type: "object", default: { city: "Paris" } },
+          tags: { type: "array", items: { type: "string" } },
+          note: { anyOf: [{ type: "string" }, { type: "null" }] },
+        },
+        required: ["kind", "time", "guests", "where", "tags", "note"],
+      },
+    })
+    expect(job).toEqual({
+      name: "book: does its job",
+      prompt: 'Book a table at a restaurant. kind=table time=19:30 guests=2 where={"city":"Paris"}',
+      expect: {
+        calls: [
+          {
+            tool: "book",
+            args: {
+              kind: "table",
+              time: "19:30",
+              guests: { $any: true },
+              where: { $exact: { city: "Paris" } },
+              tags: { $any: true },
+              note: { $any: true },
+            },
+          },
+        ],
+        notCalled: ["bash", "webfetch"],
+      },
+    })
+  })
+
+  test("does not forbid a built-in the tool itself replaces", () => {
+    const [job] = starterCases({ id: "webfetch", description: "Fetch a page.", parameters: {} })
+    expect(job!.expect).toEqual({ calls: [{ tool: "webfetch" }], notCalled: ["bash"] })
   })
 
   test("safeFileName leaves ordinary tool ids as they are", () => {
