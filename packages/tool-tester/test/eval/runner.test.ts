@@ -30,7 +30,22 @@ const cases: EvalCase[] = [
   { name: "no tool", prompt: "[no-tool] what is the weather forecast in city=Paris" },
   { name: "loop", prompt: "[loop] weather forecast city=Oslo", maxCalls: 3 },
   { name: "rate limited", prompt: "[rate-limit] weather forecast city=Bern" },
+  { name: "global tool", prompt: "greet the visitor please" },
+  { name: "plugin tool refused", prompt: "stamp the seal on document=contract" },
+  { name: "plugin tool allowed", prompt: "stamp the seal on document=invoice", execute: ["stamp"] },
 ]
+
+// A tool of the user's global config folder (no imports: the throw-away home has no node_modules).
+const greetTool = `export default {
+  description: "Greet the visitor at the door",
+  args: {},
+  async execute() {
+    const { appendFileSync } = await import("node:fs")
+    if (process.env.EVAL_TEST_SIDE_EFFECT) appendFileSync(process.env.EVAL_TEST_SIDE_EFFECT, "greet\\n")
+    return "Hello (really run)"
+  },
+}
+`
 
 let keyword: KeywordModel
 let home: EvalHome
@@ -50,6 +65,7 @@ describe("runEvalTrials with the keyword model", () => {
       providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha", "beta"] } },
       model: "keyword/alpha",
       auth: { keyword: { type: "api", key: "from-auth-json" } },
+      globalTools: { "greet.js": greetTool },
     })
     home.use()
     result = await runEvalTrials({
@@ -92,8 +108,29 @@ describe("runEvalTrials with the keyword model", () => {
     expect(standIn?.output).toMatch(/recorded and not run/)
     const executed = trial("executed").turns[0]?.calls[0]
     expect(executed?.output).toBe("Sunny in Lyon, 21 degrees (really run)")
-    // Only the executed case ran it, once per model (alpha and beta).
-    expect(readFileSync(home.sideEffectFile, "utf8").split("\n").filter(Boolean)).toEqual(["Lyon", "Lyon"])
+    // The global config folder's tools are wrapped too.
+    expect(trial("global tool").turns[0]?.calls[0]).toMatchObject({
+      tool: "greet",
+      status: "completed",
+      output: expect.stringMatching(/recorded and not run/),
+    })
+    // Only the executed cases ran a tool, once per model (alpha and beta).
+    const ran = readFileSync(home.sideEffectFile, "utf8").split("\n").filter(Boolean).sort()
+    expect(ran).toEqual(["Lyon", "Lyon", "stamp invoice", "stamp invoice"])
+  })
+
+  it("refuses a plugin's tool unless the case's execute names it", () => {
+    expect(trial("plugin tool refused").turns[0]?.calls[0]).toMatchObject({
+      tool: "stamp",
+      args: { document: "contract" },
+      status: "error",
+      error: expect.stringContaining("Not run by tool-tester eval: stamp is not one of the project's tool files"),
+    })
+    expect(trial("plugin tool allowed").turns[0]?.calls[0]).toMatchObject({
+      tool: "stamp",
+      status: "completed",
+      output: "Stamped invoice",
+    })
   })
 
   it("runs follow-up turns in the same session", () => {

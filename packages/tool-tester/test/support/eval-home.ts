@@ -31,6 +31,8 @@ export function makeEvalHome(options: {
   model?: string
   /** Also written: the user's opencode/auth.json in the data home. */
   auth?: Record<string, unknown>
+  /** Tool files of the global config folder (`tools/<name>`), by file name. */
+  globalTools?: Record<string, string>
 }): EvalHome {
   const root = mkdtempSync(join(tmpdir(), "tool-tester-eval-test-"))
   const home = join(root, "home")
@@ -59,6 +61,10 @@ export function makeEvalHome(options: {
     share: "disabled",
   }
   writeFileSync(join(config, "opencode", "opencode.json"), `${JSON.stringify(opencodeJson, null, 2)}\n`)
+  for (const [name, source] of Object.entries(options.globalTools ?? {})) {
+    mkdirSync(join(config, "opencode", "tools"), { recursive: true })
+    writeFileSync(join(config, "opencode", "tools", name), source)
+  }
   if (options.auth !== undefined) writeFileSync(join(data, "opencode", "auth.json"), JSON.stringify(options.auth))
   const sideEffectFile = join(root, "side-effects.txt")
   return {
