@@ -30,6 +30,18 @@ export type StartServerOptions = {
   timeoutMs?: number
   /** Told each line the server prints (`--verbose`). */
   onLog?: ((line: string) => void) | undefined
+  /** The config on top of the project's own (`OPENCODE_CONFIG_CONTENT`; default {@link serverConfig}). */
+  configContent?: Record<string, unknown>
+  /** Leave the project's plugins out (`--pure`; default true). */
+  pure?: boolean
+  /**
+   * Give the server a throw-away data, state and cache home of its own (default true). false: the
+   * XDG folders in `env` are used as given (`tool-tester eval` brings its own data home and keeps
+   * the user's cache).
+   */
+  ownHomes?: boolean
+  /** The error a failed start becomes (default CLIENT_UNAVAILABLE, worded for input.client). */
+  failure?: (message: string) => ToolTesterError
 }
 
 /** The provider every model of the server resolves to: a port on 127.0.0.1 that refuses connections. */
@@ -62,7 +74,9 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   // Its sessions, state and cache go to a folder of its own, removed with it: tool-tester's sessions
   // never show up in the user's opencode history, nor anything in the user's cache. Config and auth
   // stay the user's.
-  const data = mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-"))
+  const ownHomes = options.ownHomes ?? true
+  const data = ownHomes ? mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-")) : undefined
+  const unavailable = options.failure ?? clientUnavailable
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(options.env)) {
     // The engine's own Bun switch would make the binary act as Bun instead of opencode; the
@@ -72,12 +86,16 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   Object.assign(env, {
     // opencode takes the project folder from PWD (docs/opencode-contract.md#driving-the-binary).
     PWD: options.directory,
-    XDG_DATA_HOME: path.join(data, "data"),
-    XDG_STATE_HOME: path.join(data, "state"),
-    XDG_CACHE_HOME: path.join(data, "cache"),
+    ...(data === undefined
+      ? {}
+      : {
+          XDG_DATA_HOME: path.join(data, "data"),
+          XDG_STATE_HOME: path.join(data, "state"),
+          XDG_CACHE_HOME: path.join(data, "cache"),
+        }),
     OPENCODE_SERVER_USERNAME: "opencode",
     OPENCODE_SERVER_PASSWORD: password,
-    OPENCODE_CONFIG_CONTENT: JSON.stringify(serverConfig()),
+    OPENCODE_CONFIG_CONTENT: JSON.stringify(options.configContent ?? serverConfig()),
     OPENCODE_DISABLE_AUTOUPDATE: "1",
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
@@ -92,14 +110,15 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     const logs = options.onLog ? ["--print-logs"] : []
     // --pure: the server does not load the project's plugins a second time (their init already ran
     // in the engine: twice would repeat its side effects, and an init that hangs would hang it).
-    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, "--pure", ...logs], {
+    const pure = (options.pure ?? true) ? ["--pure"] : []
+    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, ...pure, ...logs], {
       cwd: options.directory,
       env,
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
     })
   } catch (error) {
-    rmSync(data, { recursive: true, force: true })
+    if (data !== undefined) rmSync(data, { recursive: true, force: true })
     throw unavailable(`${options.binary} could not be started: ${(error as Error).message}`)
   }
   let output = ""
@@ -113,7 +132,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) endProcessTree(child.pid)
     stopAtExit.delete(stop)
-    rmSync(data, { recursive: true, force: true, maxRetries: 3 })
+    if (data !== undefined) rmSync(data, { recursive: true, force: true, maxRetries: 3 })
   }
   stopAtExit.add(stop)
   ensureExitHook()
@@ -211,7 +230,7 @@ function ensureExitHook(): void {
   })
 }
 
-function unavailable(message: string): ToolTesterError {
+function clientUnavailable(message: string): ToolTesterError {
   return new ToolTesterError(
     "CLIENT_UNAVAILABLE",
     `the opencode server behind input.client did not start: ${message}`,

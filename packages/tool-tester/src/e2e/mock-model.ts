@@ -144,14 +144,14 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   }
 }
 
-// --- internal ---
-
-interface PlannedTurn {
+/** What a model answers to one request: text, then tool calls (also the eval tests' keyword model). */
+export interface PlannedTurn {
   text: string
-  calls: ServedCall[]
+  calls: Array<Pick<ServedCall, "id" | "name" | "arguments">>
 }
 
-interface Answer {
+/** A model's answer: the SSE frames of a streaming request, the body of a whole one. */
+export interface Answer {
   /** SSE frames for a streaming request. */
   stream: string[]
   /** The whole answer for a non-streaming request. */
@@ -161,7 +161,7 @@ interface Answer {
 const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
 
 /** OpenAI Chat Completions chunks: text, then each tool call in one delta, then finish and usage. */
-function chatEvents(planned: PlannedTurn, model: string, requestIndex: number): Answer {
+export function chatEvents(planned: PlannedTurn, model: string, requestIndex: number): Answer {
   const id = `chatcmpl-mock-${requestIndex + 1}`
   const created = Math.floor(Date.now() / 1000)
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
@@ -193,6 +193,8 @@ function chatEvents(planned: PlannedTurn, model: string, requestIndex: number): 
   }
   return { stream, whole }
 }
+
+// --- internal ---
 
 /** OpenAI Responses API events: one message item for the text, one function_call item per call. */
 function responsesEvents(planned: PlannedTurn, model: string, requestIndex: number): Answer {
@@ -249,7 +251,7 @@ function sse(value: unknown): string {
   return `data: ${JSON.stringify(value)}\n\n`
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))

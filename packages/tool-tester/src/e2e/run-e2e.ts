@@ -2,9 +2,8 @@
 // model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
-import { existsSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
-import { dirname, isAbsolute, join, resolve } from "node:path"
+import { isAbsolute, join, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
@@ -21,7 +20,7 @@ import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { buildOpencodeConfig, defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
 import { findPluginPackage, preparePluginInstall } from "./plugin-package.ts"
-import { createSandbox, type Sandbox } from "./sandbox.ts"
+import { createSandbox, projectConfigDirectories, type Sandbox } from "./sandbox.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
 
 export interface E2EOptions {
@@ -195,19 +194,6 @@ export function opencodeEnvironment(sandbox: Sandbox, configContent: string): Re
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_CLAUDE_CODE: "1",
     OPENCODE_CONFIG_CONTENT: configContent,
-  }
-}
-
-/** The `.opencode` folders opencode scans from the project up to its git worktree (or `/`). */
-function projectConfigDirectories(project: string): string[] {
-  const folders: string[] = []
-  let directory = project
-  for (;;) {
-    const candidate = join(directory, ".opencode")
-    if (existsSync(candidate)) folders.push(candidate)
-    const parent = dirname(directory)
-    if (existsSync(join(directory, ".git")) || parent === directory) return folders
-    directory = parent
   }
 }
 

@@ -4,9 +4,10 @@
 // folders are linked, not copied: they can be large and are only read.
 
 import { randomUUID } from "node:crypto"
+import { existsSync } from "node:fs"
 import { copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
 
 export interface Sandbox {
@@ -35,6 +36,8 @@ export interface SandboxOptions {
   copyProject: boolean
   /** Parent of the temp folder (default: the OS temp folder). */
   tempDirectory?: string
+  /** Start of the temp folder's and the marker's names (default `tool-tester-e2e-`). */
+  prefix?: string
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -47,7 +50,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
   const parent = options.tempDirectory ?? tmpdir()
   await mkdir(parent, { recursive: true })
-  const root = await mkdtemp(join(parent, "tool-tester-e2e-"))
+  const prefix = options.prefix ?? "tool-tester-e2e-"
+  const root = await mkdtemp(join(parent, prefix))
   const undoSteps: Array<() => Promise<void>> = []
   let disposed = false
   const home = join(root, "home")
@@ -61,7 +65,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     tmp: join(root, "tmp"),
     globalConfigDirectory: join(home, ".config", "opencode"),
     project: options.copyProject ? join(root, "project") : directory,
-    marker: `tool-tester-e2e-${randomUUID()}`,
+    marker: `${prefix}${randomUUID()}`,
     onDispose: (undo) => {
       undoSteps.push(undo)
     },
@@ -85,10 +89,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   return sandbox
 }
 
-// --- internal ---
-
 /** Copies a folder; `node_modules` folders become links to the originals, links stay links. */
-async function copyProject(source: string, target: string): Promise<void> {
+export async function copyProject(source: string, target: string): Promise<void> {
   await mkdir(target, { recursive: true })
   for (const entry of await readdir(source, { withFileTypes: true })) {
     const from = join(source, entry.name)
@@ -101,5 +103,18 @@ async function copyProject(source: string, target: string): Promise<void> {
     } else if (entry.isFile()) {
       await copyFile(from, to)
     }
+  }
+}
+
+/** The `.opencode` folders opencode scans from the project up to its git worktree (or `/`). */
+export function projectConfigDirectories(project: string): string[] {
+  const folders: string[] = []
+  let directory = project
+  for (;;) {
+    const candidate = join(directory, ".opencode")
+    if (existsSync(candidate)) folders.push(candidate)
+    const parent = dirname(directory)
+    if (existsSync(join(directory, ".git")) || parent === directory) return folders
+    directory = parent
   }
 }

@@ -1,0 +1,288 @@
+// `runEvalTrials`: runs eval cases through the real opencode, with the user's own providers and
+// keys, and returns what opencode recorded of each trial. One `opencode serve` per eval serves
+// every model and case: the model is chosen per message (docs/opencode-contract.md#server), each
+// trial is a session of its own, up to `concurrency` at once. Everything started (the server and
+// its children, the runner's endpoint, the throw-away folders) is gone when it settles, whether it
+// resolves, throws or is aborted.
+//
+// Side effects are safe by default:
+// - the project's tool files (and the global config folder's, and OPENCODE_CONFIG_DIR's) are
+//   wrapped (eval-world.ts): a call is answered with the case's `results[tool]`, else a stand-in
+//   text, and runs for real only when the case's `execute` says so;
+// - built-ins that write or run commands are denied in the highest config layer
+//   (`OPENCODE_CONFIG_CONTENT`): `bash`, `edit` (write, apply_patch), `external_directory`,
+//   `doom_loop`, and `question` (a headless server would wait for an answer forever). "deny",
+//   never "ask": nobody is there to answer;
+// - tools that are neither built-ins nor wrapped (a plugin's `tool` hook, an MCP server's tools,
+//   `~/.opencode/tools`) cannot be wrapped from outside without running their plugin a second
+//   time, so the guard plugin (module-sources.ts) refuses their calls in `tool.execute.before`
+//   with a clear "not run by tool-tester eval" error unless the case's `execute` names them (or is
+//   `true`). The model still made the call, so it is graded as made; its part is an `error`. The
+//   guard also refuses the write/run built-ins should a lower config layer's rule order let one
+//   through, and counts every call for the `maxCalls` loop bound.
+
+import { execFile } from "node:child_process"
+import os from "node:os"
+import { mergeConfig } from "../../config/opencode-config.ts"
+import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../config/permission.ts"
+import { startOpencodeServer, type RunningServer } from "../../client/opencode-server.ts"
+import { markerVariable, killMarkedProcesses } from "../../e2e/opencode-process.ts"
+import { resolveOpencode } from "../../engine/opencode-binary.ts"
+import { ToolTesterError } from "../../errors.ts"
+import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import type { EvalCase, EvalTrial, ToolSnapshot } from "../types.ts"
+import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
+import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
+import { endpointVariable, type GuardedCallAnswer, type WrappedCallAnswer } from "./module-sources.ts"
+import { type ModelPlan, type ProviderInfo, resolveModels } from "./models.ts"
+import { serverApi, type ServerApi } from "./server-api.ts"
+import { runTrial, type TrialSession } from "./trial.ts"
+
+export interface EvalRunnerOptions {
+  directory: string
+  cases: EvalCase[]
+  /** provider/model ids; empty: the project's configured model (opencode's `model`). */
+  models: string[]
+  /** Default for cases without `runs` (else 1). */
+  runs?: number
+  agent?: string
+  /** Trials in flight at once (default 4). */
+  concurrency?: number
+  /** Per trial (default 120 s). */
+  timeoutMs?: number
+  opencode?: string
+  opencodeVersion?: string
+  signal?: AbortSignal
+  onProgress?: (phase: string) => void
+  onTrial?: (trial: EvalTrial) => void
+}
+
+export interface EvalRunnerResult {
+  trials: EvalTrial[]
+  /** Every tool offered, per model (exact description and JSON Schema opencode sends that model). */
+  tools: Record<string, ToolSnapshot[]>
+  opencodeVersion: string
+  /** Models that could not run at all (EVAL_MODEL_UNKNOWN with did-you-mean from the models opencode knows, ...). */
+  problems: Array<{ code: string; model?: string; message: string }>
+}
+
+export const defaultConcurrency = 4
+export const defaultTrialTimeoutMs = 120_000
+export const defaultMaxCalls = 10
+
+/** Permissions of the highest config layer: what writes files or runs commands, and what waits for a person. */
+export const deniedPermissions = ["bash", "edit", "external_directory", "doom_loop", "question"] as const
+
+export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRunnerResult> {
+  options.signal?.throwIfAborted()
+  const progress = options.onProgress ?? (() => {})
+  progress("finding opencode")
+  const binary = await resolveOpencode({
+    directory: options.directory,
+    ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
+    ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onProgress: progress,
+  })
+  progress("copying the project and wrapping its tools")
+  const world = await createEvalWorld({ directory: options.directory, env: process.env })
+  const version = opencodeVersionOf(binary, world.sandbox.tmp)
+  const sessions = new Map<string, TrialSession>()
+  let endpoint: CallEndpoint | undefined
+  let server: RunningServer | undefined
+  const onAbort = () => {
+    for (const session of sessions.values()) session.stop({ code: "ABORTED", message: "The eval was aborted." })
+  }
+  options.signal?.addEventListener("abort", onAbort, { once: true })
+  try {
+    endpoint = await startCallEndpoint({
+      onCall: (call) => answerCall(sessions.get(call.sessionID), call.tool),
+      onBefore: (call) => guardCall(sessions.get(call.sessionID), call.tool, world.wrappedIds),
+    })
+    options.signal?.throwIfAborted()
+    progress("starting opencode")
+    server = await startOpencodeServer({
+      binary,
+      directory: world.sandbox.project,
+      env: serverEnvironment(world, endpoint.url),
+      configContent: configContent(world),
+      pure: false,
+      ownHomes: false,
+      failure: (message) =>
+        new ToolTesterError("OPENCODE_FAILED", `opencode serve did not start for the eval: ${message}`, {
+          data: { reason: message },
+        }),
+    })
+    options.signal?.throwIfAborted()
+    const api = serverApi(server, world.sandbox.project)
+    progress("asking opencode for its models and tools")
+    const [config, usable, catalogue] = await Promise.all([
+      api.get<Record<string, unknown>>("/config"),
+      api.get<{ providers: ProviderInfo[] }>("/config/providers"),
+      api.get<{ all: ProviderInfo[] }>("/provider"),
+    ])
+    const resolved = resolveModels({
+      requested: options.models,
+      configured: typeof config.model === "string" ? config.model : undefined,
+      usable: usable.providers,
+      catalogue: catalogue.all,
+    })
+    const problems = [...world.problems, ...resolved.problems]
+    const tools: Record<string, ToolSnapshot[]> = {}
+    for (const model of resolved.models) tools[model.id] = await offeredTools(api, model, config, options.agent)
+    const plans = trialPlans(options, resolved.models)
+    progress(`running ${plans.length} trial${plans.length === 1 ? "" : "s"}`)
+    const trials = await runPool(plans, options.concurrency ?? defaultConcurrency, async (plan) => {
+      options.signal?.throwIfAborted()
+      const trial = await runTrial({
+        api,
+        sessions,
+        evalCase: plan.evalCase,
+        model: plan.model,
+        run: plan.run,
+        agent: plan.evalCase.agent ?? options.agent,
+        timeoutMs: options.timeoutMs ?? defaultTrialTimeoutMs,
+        maxCalls: plan.evalCase.maxCalls ?? defaultMaxCalls,
+      })
+      options.signal?.throwIfAborted()
+      options.onTrial?.(trial)
+      return trial
+    })
+    return { trials, tools, opencodeVersion: await version, problems }
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort)
+    server?.stop()
+    killMarkedProcesses(world.sandbox.marker)
+    await endpoint?.close()
+    await world.sandbox.dispose()
+  }
+}
+
+// --- internal ---
+
+interface TrialPlan {
+  evalCase: EvalCase
+  model: ModelPlan
+  run: number
+}
+
+function trialPlans(options: EvalRunnerOptions, models: ModelPlan[]): TrialPlan[] {
+  const plans: TrialPlan[] = []
+  for (const evalCase of options.cases) {
+    const runs = evalCase.runs ?? options.runs ?? 1
+    for (let run = 1; run <= runs; run++) for (const model of models) plans.push({ evalCase, model, run })
+  }
+  return plans
+}
+
+/** Runs `work` on every item, at most `limit` at once, results in the items' order. */
+async function runPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await work(items[index]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
+  return results
+}
+
+function answerCall(session: TrialSession | undefined, tool: string): WrappedCallAnswer {
+  const evalCase = session?.evalCase
+  if (evalCase !== undefined && mayExecute(evalCase, tool)) return { execute: true }
+  const stated = evalCase?.results?.[tool]
+  if (stated !== undefined) return { output: stated }
+  return {
+    output: `[tool-tester eval] The call of ${tool} was recorded and not run (the eval case states no result for it).`,
+  }
+}
+
+function guardCall(session: TrialSession | undefined, tool: string, wrapped: Set<string>): GuardedCallAnswer {
+  if (session?.countCall()) {
+    return { deny: `Not run by tool-tester eval: the model made more than ${session.maxCalls} tool calls in one turn.` }
+  }
+  if (writingBuiltins.has(tool) && !wrapped.has(tool)) {
+    return { deny: `Not run by tool-tester eval: the built-in ${tool} writes files or runs commands.` }
+  }
+  if (wrapped.has(tool) || BUILTIN_TOOL_IDS.includes(tool) || tool === "question") return { allow: true }
+  if (session !== undefined && mayExecute(session.evalCase, tool)) return { allow: true }
+  return {
+    deny: `Not run by tool-tester eval: ${tool} is not one of the project's tool files (a plugin's or an MCP server's tool), so the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
+  }
+}
+
+const writingBuiltins = new Set(["bash", "edit", "write", "apply_patch", "patch", "multiedit"])
+
+function mayExecute(evalCase: EvalCase, tool: string): boolean {
+  return evalCase.execute === true || (Array.isArray(evalCase.execute) && evalCase.execute.includes(tool))
+}
+
+/** The server's environment: the user's, with the throw-away homes, the endpoint and the run's marker. */
+function serverEnvironment(world: EvalWorld, endpointUrl: string): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    XDG_CONFIG_HOME: world.homes.config,
+    XDG_DATA_HOME: world.homes.data,
+    XDG_STATE_HOME: world.homes.state,
+    XDG_CACHE_HOME: world.homes.cache,
+    // opencode's own temp files (Bun's extracted libraries, its tmp folder) go with the world.
+    TMPDIR: world.sandbox.tmp,
+    TEMP: world.sandbox.tmp,
+    TMP: world.sandbox.tmp,
+    OPENCODE_CONFIG_DIR: world.homes.configDir,
+    [endpointVariable]: endpointUrl,
+    [markerVariable]: world.sandbox.marker,
+  }
+}
+
+/** The highest config layer: the user's own `OPENCODE_CONFIG_CONTENT`, the denied permissions and the guard plugin on top. */
+function configContent(world: EvalWorld): Record<string, unknown> {
+  let user: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = JSON.parse(process.env["OPENCODE_CONFIG_CONTENT"] ?? "{}")
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      user = parsed as Record<string, unknown>
+  } catch {
+    // opencode would reject it too; the eval goes on without it.
+  }
+  const permission: Record<string, "deny"> = Object.fromEntries(deniedPermissions.map((name) => [name, "deny"]))
+  const userPlugins = Array.isArray(user.plugin) ? user.plugin : []
+  return {
+    ...mergeConfig(user, { permission, share: "disabled", autoupdate: false }),
+    plugin: [...userPlugins, world.guardPlugin],
+  }
+}
+
+/** The tools the server offers a model, without those its permission rules leave out. */
+async function offeredTools(
+  api: ServerApi,
+  model: ModelPlan,
+  config: Record<string, unknown>,
+  agent: string | undefined,
+): Promise<ToolSnapshot[]> {
+  const query = `provider=${encodeURIComponent(model.providerID)}&model=${encodeURIComponent(model.modelID)}`
+  const listed = await api.get<Array<{ id: string; description: string; parameters: unknown }>>(
+    `/experimental/tool?${query}`,
+  )
+  const agents = (config.agent ?? {}) as Record<string, { permission?: PermissionConfig }>
+  const rules = [
+    ...rulesFromConfig(config.permission as PermissionConfig | undefined, os.homedir()),
+    ...rulesFromConfig(agents[agent ?? "build"]?.permission, os.homedir()),
+  ]
+  return listed
+    .filter((tool) => tool.id !== "invalid" && !isToolDisabled(tool.id, rules))
+    .map((tool) => ({ id: tool.id, description: tool.description, parameters: tool.parameters }))
+}
+
+/** `opencode --version`, its temp files in `tmp` (the world's, removed with it). */
+function opencodeVersionOf(binary: string, tmp: string): Promise<string> {
+  const env: Record<string, string | undefined> = { ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }
+  delete env["BUN_BE_BUN"]
+  return new Promise((resolve) => {
+    execFile(binary, ["--version"], { env, timeout: 60_000, windowsHide: true }, (error, stdout) => {
+      resolve(error === null ? stdout.trim() : "unknown")
+    })
+  })
+}

@@ -1,0 +1,250 @@
+// One trial: one case on one model, in a session of its own. The case's prompt, then each
+// follow-up turn, is a `POST /session/{id}/message` naming the model and agent; the request ends
+// when opencode has finished the turn. While it runs, three things may stop it, each by aborting
+// the session (`POST /session/{id}/abort`): more than `maxCalls` tool calls in the turn (LOOP,
+// counted by the guard plugin), the trial's time (TIMEOUT), or opencode retrying a failing
+// provider (a 429, an unreachable host) for the third time, seen in `GET /session/status`.
+// Afterwards the session's messages (`GET /session/{id}/message`) are read into the trial: per
+// turn the tool parts and the assistant's text, the tokens and cost of the assistant messages, and
+// the provider's error if a message has one.
+
+import type { EvalCase, EvalTrial, TokenUsage, TrialError, TurnRecord, ObservedCall } from "../types.ts"
+import type { ModelPlan } from "./models.ts"
+import type { ServerApi } from "./server-api.ts"
+import { type MessageError, messageTrialError, retryTrialError } from "./trial-error.ts"
+
+/** A trial's session as the runner's endpoint and status watch see it. */
+export interface TrialSession {
+  evalCase: EvalCase
+  maxCalls: number
+  /** Counts a tool call of the current turn; true when it is one too many (the turn is then stopped). */
+  countCall(): boolean
+  /** Stops the trial with this error (the first stop wins). */
+  stop(error: TrialError): void
+  /** Told each status opencode reports for the session while a turn runs. */
+  onStatus(status: SessionStatus): void
+}
+
+export type SessionStatus = { type: string; attempt?: number; message?: string }
+
+export interface TrialOptions {
+  api: ServerApi
+  sessions: Map<string, TrialSession>
+  evalCase: EvalCase
+  model: ModelPlan
+  run: number
+  agent: string | undefined
+  timeoutMs: number
+  maxCalls: number
+}
+
+/** opencode's retries of a failing provider after which the trial is stopped. */
+export const retriesBeforeGivingUp = 2
+
+export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
+  const started = performance.now()
+  const { api, evalCase, model } = options
+  const base = { case: evalCase.name, model: model.id, run: options.run }
+  if (model.error !== undefined) {
+    return { ...base, turns: [], error: model.error, durationMs: 0 }
+  }
+  const prompts = [evalCase.prompt, ...(evalCase.turns ?? []).map((turn) => turn.prompt)]
+  let sessionID: string
+  try {
+    sessionID = (await api.post<{ id: string }>("/session", { title: `tool-tester eval: ${evalCase.name}` })).id
+  } catch (error) {
+    return { ...base, turns: [], error: opencodeFailed(error), durationMs: elapsed(started) }
+  }
+  let stopped: TrialError | undefined
+  let wake: (() => void) | undefined
+  let callsInTurn = 0
+  let lastRetry: SessionStatus | undefined
+  const stop = (error: TrialError) => {
+    stopped ??= error
+    wake?.()
+  }
+  options.sessions.set(sessionID, {
+    evalCase,
+    maxCalls: options.maxCalls,
+    countCall: () => {
+      callsInTurn += 1
+      if (callsInTurn <= options.maxCalls) return false
+      stop({
+        code: "LOOP",
+        message: `The model made more than ${options.maxCalls} tool calls in one turn; the session was stopped (the case's maxCalls).`,
+      })
+      return true
+    },
+    stop,
+    onStatus: (status) => {
+      if (status.type !== "retry") return
+      lastRetry = status
+      if ((status.attempt ?? 0) > retriesBeforeGivingUp)
+        stop(retryTrialError(status.message ?? "", status.attempt ?? 0))
+    },
+  })
+  const deadline = setTimeout(() => {
+    const retrying = lastRetry?.type === "retry" ? ` (opencode was retrying: ${lastRetry.message})` : ""
+    stop({ code: "TIMEOUT", message: `The trial did not finish within ${options.timeoutMs} ms${retrying}.` })
+  }, options.timeoutMs)
+  let failure: TrialError | undefined
+  const watch = watchStatus(api, sessionID, options.sessions)
+  try {
+    for (const prompt of prompts) {
+      if (stopped !== undefined) break
+      callsInTurn = 0
+      const body = {
+        model: { providerID: model.providerID, modelID: model.modelID },
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        parts: [{ type: "text", text: prompt }],
+      }
+      const answer = api.post<{ info?: { error?: MessageError } }>(`/session/${sessionID}/message`, body)
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve
+      })
+      const outcome = await Promise.race([answer.then((value) => ({ value })), woken.then(() => undefined)])
+      if (outcome === undefined) {
+        await api.post(`/session/${sessionID}/abort`, {}).catch(() => undefined)
+        // The request ends once opencode has stopped the turn; a bound keeps a stuck one from holding the trial.
+        await Promise.race([answer.catch(() => undefined), delay(15_000)])
+        break
+      }
+      if (outcome.value?.info?.error !== undefined) break
+    }
+  } catch (error) {
+    failure = opencodeFailed(error)
+  } finally {
+    clearTimeout(deadline)
+    watch.stop()
+    options.sessions.delete(sessionID)
+  }
+  let messages: SessionMessage[] = []
+  try {
+    messages = await api.get<SessionMessage[]>(`/session/${sessionID}/message`)
+  } catch (error) {
+    failure ??= opencodeFailed(error)
+  }
+  const trial: EvalTrial = { ...base, turns: readTurns(messages), durationMs: elapsed(started) }
+  const error = stopped ?? failure ?? lastMessageError(messages)
+  if (error !== undefined) trial.error = error
+  const tokens = sumTokens(messages)
+  if (tokens !== undefined) trial.tokens = tokens
+  const cost = sumCost(messages)
+  if (cost !== undefined && model.priced) trial.cost = cost
+  return trial
+}
+
+// --- internal ---
+
+interface SessionPart {
+  type: string
+  text?: string
+  synthetic?: boolean
+  ignored?: boolean
+  tool?: string
+  state?: { status?: string; input?: unknown; output?: string; error?: string }
+}
+
+interface SessionMessage {
+  info: {
+    role: string
+    error?: MessageError
+    cost?: number
+    tokens?: { input?: number; output?: number; reasoning?: number; cache?: { read?: number; write?: number } }
+  }
+  parts: SessionPart[]
+}
+
+/** One turn per user message, holding the tool parts and text of the assistant messages after it. */
+function readTurns(messages: SessionMessage[]): TurnRecord[] {
+  const turns: TurnRecord[] = []
+  for (const message of messages) {
+    if (message.info.role === "user") {
+      const prompt = message.parts
+        .filter((part) => part.type === "text" && !part.synthetic)
+        .map((part) => part.text ?? "")
+        .join("\n")
+      turns.push({ prompt, calls: [], text: "" })
+      continue
+    }
+    const turn = turns.at(-1)
+    if (turn === undefined) continue
+    for (const part of message.parts) {
+      if (part.type === "tool" && typeof part.tool === "string") turn.calls.push(observedCall(part))
+      if (part.type === "text" && !part.synthetic && !part.ignored && part.text) {
+        turn.text = turn.text === "" ? part.text : `${turn.text}\n\n${part.text}`
+      }
+    }
+  }
+  return turns
+}
+
+function observedCall(part: SessionPart): ObservedCall {
+  const state = part.state ?? {}
+  const status = ["completed", "error", "pending", "running"].includes(state.status ?? "")
+    ? (state.status as ObservedCall["status"])
+    : "pending"
+  const call: ObservedCall = { tool: part.tool!, args: state.input ?? {}, status }
+  if (typeof state.output === "string") call.output = state.output
+  if (typeof state.error === "string") call.error = state.error
+  return call
+}
+
+function lastMessageError(messages: SessionMessage[]): TrialError | undefined {
+  const last = messages.filter((message) => message.info.role === "assistant").at(-1)
+  return last?.info.error === undefined ? undefined : messageTrialError(last.info.error)
+}
+
+function sumTokens(messages: SessionMessage[]): TokenUsage | undefined {
+  const assistants = messages.filter((message) => message.info.role === "assistant" && message.info.tokens)
+  if (assistants.length === 0) return undefined
+  const total: TokenUsage = { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }
+  for (const { info } of assistants) {
+    total.input += info.tokens?.input ?? 0
+    total.output += info.tokens?.output ?? 0
+    total.reasoning += info.tokens?.reasoning ?? 0
+    total.cacheRead += info.tokens?.cache?.read ?? 0
+    total.cacheWrite += info.tokens?.cache?.write ?? 0
+  }
+  return total
+}
+
+function sumCost(messages: SessionMessage[]): number | undefined {
+  const costs = messages.flatMap((message) =>
+    message.info.role === "assistant" && typeof message.info.cost === "number" ? [message.info.cost] : [],
+  )
+  return costs.length === 0 ? undefined : costs.reduce((sum, cost) => sum + cost, 0)
+}
+
+/** Polls the session's status (one request a second) while the trial runs, for opencode's retries. */
+function watchStatus(api: ServerApi, sessionID: string, sessions: Map<string, TrialSession>): { stop(): void } {
+  let active = true
+  const timer = setInterval(() => {
+    if (!active) return
+    api
+      .get<Record<string, SessionStatus>>("/session/status")
+      .then((statuses) => {
+        const status = statuses[sessionID]
+        if (active && status !== undefined) sessions.get(sessionID)?.onStatus(status)
+      })
+      .catch(() => undefined)
+  }, 1000)
+  return {
+    stop: () => {
+      active = false
+      clearInterval(timer)
+    },
+  }
+}
+
+function opencodeFailed(error: unknown): TrialError {
+  return { code: "OPENCODE_FAILED", message: `opencode failed the trial: ${(error as Error).message}` }
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started)
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}

@@ -1,0 +1,133 @@
+// runEvalTrials when things go wrong, against the real opencode binary, offline: a provider that
+// is unreachable next to e2e's scripted mock model, a key the provider refuses, a tool that never
+// finishes, the concurrency bound, an abort. Each ends as a recorded trial error (with the
+// provider's own message) or a rejection, and nothing the eval started is left.
+
+import { readdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { startMockModel } from "../../src/e2e/mock-model.ts"
+import { runEvalTrials } from "../../src/eval/runner/index.ts"
+import { evalProcesses, type EvalHome, makeEvalHome } from "../support/eval-home.ts"
+import { startKeywordModel, unauthorizedMessage } from "../support/keyword-model.ts"
+
+const project = fileURLToPath(new URL("../fixtures/eval-project", import.meta.url))
+const cleanups: Array<() => Promise<void> | void> = []
+
+afterEach(async () => {
+  vi.unstubAllEnvs()
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function expectNothingLeft(home: EvalHome): void {
+  expect(evalProcesses()).toEqual([])
+  expect(readdirSync(home.tmp)).toEqual([])
+}
+
+describe("runEvalTrials when a provider fails", () => {
+  it("records an unreachable provider with its message, next to the scripted model in the same server", async () => {
+    const mock = await startMockModel({
+      script: { turns: [{ calls: [{ tool: "weather", args: { city: "Paris" } }] }, { text: "It is rainy." }] },
+    })
+    cleanups.push(() => mock.close())
+    const home = makeEvalHome({
+      providers: {
+        mock: { baseURL: mock.baseURL, models: ["mock-model"] },
+        down: { baseURL: "http://127.0.0.1:9/v1", models: ["model"] },
+      },
+    })
+    cleanups.push(() => home.remove())
+    home.use()
+    const result = await runEvalTrials({
+      directory: project,
+      cases: [{ name: "weather", prompt: "weather in Paris?", results: { weather: "Rainy, 12 degrees" } }],
+      models: ["mock/mock-model", "down/model"],
+      timeoutMs: 90_000,
+    })
+    const [scripted, down] = result.trials
+    expect(scripted).toMatchObject({ model: "mock/mock-model", run: 1 })
+    expect(scripted?.error).toBeUndefined()
+    expect(scripted?.turns).toEqual([
+      {
+        prompt: "weather in Paris?",
+        calls: [{ tool: "weather", args: { city: "Paris" }, status: "completed", output: "Rainy, 12 degrees" }],
+        text: "It is rainy.",
+      },
+    ])
+    expect(down).toMatchObject({ model: "down/model", turns: [{ prompt: "weather in Paris?", calls: [], text: "" }] })
+    expect(down?.error?.code).toBe("PROVIDER_UNREACHABLE")
+    expect(down?.error?.message).toMatch(/Unable to connect/)
+    expect(result.problems).toEqual([])
+    expectNothingLeft(home)
+  }, 300_000)
+
+  it("records a refused key as AUTH_ERROR and a tool that never ends as TIMEOUT, on the configured model", async () => {
+    const keyword = await startKeywordModel()
+    cleanups.push(() => keyword.close())
+    const home = makeEvalHome({
+      providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } },
+      model: "keyword/alpha",
+    })
+    cleanups.push(() => home.remove())
+    home.use()
+    const result = await runEvalTrials({
+      directory: project,
+      cases: [
+        { name: "refused key", prompt: "[unauthorized] weather forecast city=Bern" },
+        { name: "never ends", prompt: "freeze the glacier", execute: ["hang"] },
+      ],
+      models: [],
+      timeoutMs: 20_000,
+    })
+    expect(result.trials.map((trial) => [trial.case, trial.model, trial.error?.code])).toEqual([
+      ["refused key", "keyword/alpha", "AUTH_ERROR"],
+      ["never ends", "keyword/alpha", "TIMEOUT"],
+    ])
+    expect(result.trials[0]?.error?.message).toContain(unauthorizedMessage)
+    expect(result.trials[1]?.turns[0]?.calls[0]?.tool).toBe("hang")
+    expectNothingLeft(home)
+  }, 300_000)
+})
+
+describe("runEvalTrials concurrency and abort", () => {
+  it("runs trials concurrently up to the bound", async () => {
+    const keyword = await startKeywordModel()
+    cleanups.push(() => keyword.close())
+    const home = makeEvalHome({ providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } } })
+    cleanups.push(() => home.remove())
+    home.use()
+    const result = await runEvalTrials({
+      directory: project,
+      // Each call waits (up to 8 s) for three calls at once: with two trials in flight it sees two.
+      cases: [{ name: "gather", prompt: "gather participants want=3", execute: ["gather"], runs: 3 }],
+      models: ["keyword/alpha"],
+      concurrency: 2,
+      timeoutMs: 90_000,
+    })
+    expect(result.trials.map((trial) => trial.run)).toEqual([1, 2, 3])
+    const seen = result.trials.map((trial) => trial.turns[0]?.calls[0]?.output)
+    expect(new Set(seen)).toEqual(new Set(["most at once: 2"]))
+    expectNothingLeft(home)
+  }, 300_000)
+
+  it("rejects with the abort reason when aborted, and leaves nothing behind", async () => {
+    const keyword = await startKeywordModel()
+    cleanups.push(() => keyword.close())
+    const home = makeEvalHome({ providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } } })
+    cleanups.push(() => home.remove())
+    home.use()
+    const controller = new AbortController()
+    const run = runEvalTrials({
+      directory: project,
+      cases: [{ name: "never ends", prompt: "freeze the glacier", execute: ["hang"] }],
+      models: ["keyword/alpha"],
+      timeoutMs: 120_000,
+      signal: controller.signal,
+      onProgress: (phase) => {
+        if (phase.startsWith("running")) setTimeout(() => controller.abort(new Error("stop the eval")), 3000)
+      },
+    })
+    await expect(run).rejects.toThrow("stop the eval")
+    expectNothingLeft(home)
+  }, 300_000)
+})
