@@ -17,14 +17,19 @@ p{margin:.25rem 0}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}
 pre{margin:.25rem 0;padding:.4rem .5rem;background:var(--panel);border:1px solid var(--line);border-radius:4px;
 white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow:auto}
-.meta,.muted,.legend,.figures,.prompt{color:var(--muted)}
+.meta,.muted,.legend,.figures,.prompt,.label{color:var(--muted)}
+.label{font-size:.85rem;margin-top:.35rem}
 .totals{font-weight:600}
 .scroll{overflow-x:auto;margin-top:1rem}
-table.matrix{border-collapse:collapse;width:100%;table-layout:fixed;min-width:40rem}
+table.matrix{border-collapse:collapse;width:100%}
 .matrix caption{text-align:left;color:var(--muted);padding-bottom:.5rem}
 .matrix th,.matrix td{border:1px solid var(--line);padding:.5rem;vertical-align:top;text-align:left;overflow-wrap:anywhere}
 .matrix thead th{background:var(--panel);font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem}
-.matrix thead th:first-child{width:14rem;font-family:inherit;font-size:inherit}
+.matrix thead th:first-child{font-family:inherit;font-size:inherit}
+.matrix th[scope=row]{width:12rem;max-width:16rem}
+.cell{min-width:9rem}
+/* An open cell takes the room it needs; the closed ones give it up. */
+.cell details[open]{min-width:min(30rem,60vw)}
 .matrix th[scope=row]{font-weight:normal;background:var(--panel)}
 .case{display:block;font-weight:600;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .prompt{display:block;font-size:.85rem;margin-top:.25rem}
@@ -38,6 +43,7 @@ summary:focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .rate-none{background:var(--none-bg);color:var(--none-fg)}
 .legend .rate{margin-left:.5rem}
 .was{font-size:.85rem;color:var(--muted)}
+svg.trend rect.track{fill:var(--line)}
 svg.trend rect.rate-pass{fill:var(--pass-bar)}
 svg.trend rect.rate-some{fill:var(--some-bar)}
 svg.trend rect.rate-fail{fill:var(--fail-bar)}

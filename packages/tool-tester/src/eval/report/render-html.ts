@@ -32,7 +32,10 @@ export function renderEvalHtml(run: EvalRun, changes: Map<string, ResultChange>,
   const title = `tool-tester eval: ${passed}/${trials} trials passed (${readableTime(run.startedAt)})`
 
   const rows = cases.map((caseName) => {
-    const prompt = run.results.find((result) => result.case === caseName)?.trials[0]?.turns[0]?.prompt
+    const prompt = run.results
+      .filter((result) => result.case === caseName)
+      .flatMap((result) => result.trials)
+      .find((trial) => trial.turns[0] !== undefined)?.turns[0]?.prompt
     const header = `<th scope="row"><span class="case">${escapeHtml(caseName)}</span>${
       prompt === undefined ? "" : `<span class="prompt">${escapeHtml(clip(prompt, 200))}</span>`
     }</th>`
@@ -90,7 +93,12 @@ function cell(result: EvalResult, change: ResultChange | undefined, trendSvg: st
   const summary = `<summary><span class="rate ${rateClass(result.passed, result.runs)}">${rate}</span>${
     change ? ` <span class="was">${escapeHtml(changeSummary(result, change))}</span>` : ` <span class="was">new</span>`
   }${trendSvg}</summary>`
-  const figures = `<p class="figures">${formatTokens(result.tokens)} tokens &middot; ${formatCost(result.cost)} &middot; ${formatSeconds(meanTrialTime(result))} per run</p>`
+  const spent = [
+    result.tokens ? `${formatTokens(result.tokens)} tokens` : "tokens not reported",
+    result.cost === undefined ? "cost not reported" : formatCost(result.cost),
+    `${formatSeconds(meanTrialTime(result))} per run`,
+  ]
+  const figures = `<p class="figures">${spent.join(" &middot; ")}</p>`
   const reasons = failureReasons(result)
   const reasonList =
     reasons.length === 0
@@ -161,7 +169,10 @@ function turns(trial: EvalTrial): string {
                 return `<li><code class="call">${escapeHtml(call.tool)}</code> <span class="status">${escapeHtml(call.status)}</span><pre class="args">${escapeHtml(clip(showValue(call.args), 4000))}</pre>${result}</li>`
               })
               .join("")}</ul>`
-      const text = turn.text.trim() === "" ? "" : `<pre class="text">${escapeHtml(clip(turn.text, 4000))}</pre>`
+      const text =
+        turn.text.trim() === ""
+          ? ""
+          : `<p class="label">The model's answer</p><pre class="text">${escapeHtml(clip(turn.text, 4000))}</pre>`
       return `${prompt}${calls}${text}`
     })
     .join("")
@@ -183,7 +194,8 @@ function trend(result: EvalResult, history: HistoryEntry[], runId: string): stri
     .map((point, index) => {
       const share = point.runs === 0 ? 0 : point.passed / point.runs
       const barHeight = Math.max(2, Math.round(share * height))
-      return `<rect x="${index * (barWidth + gap)}" y="${height - barHeight}" width="${barWidth}" height="${barHeight}" class="${rateClass(point.passed, point.runs)}"/>`
+      const x = index * (barWidth + gap)
+      return `<rect x="${x}" y="0" width="${barWidth}" height="${height}" class="track"/><rect x="${x}" y="${height - barHeight}" width="${barWidth}" height="${barHeight}" class="${rateClass(point.passed, point.runs)}"/>`
     })
     .join("")
   const label = `Pass rate of the last ${points.length} runs, oldest first: ${points.map((point) => passRate(point.passed, point.runs)).join(", ")}`
