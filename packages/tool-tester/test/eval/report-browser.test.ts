@@ -58,7 +58,7 @@ describe.skipIf(noChromium !== undefined)(`the eval page in chromium${skipped}`,
     // Open the first cell: its trials, the reason it failed, and the description diff.
     const cell = page.locator("table.matrix tbody td details").first()
     await cell.locator("summary").click()
-    await expect.poll(() => cell.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(true)
+    await expect.poll(() => cell.evaluate((details) => (details as unknown as { open: boolean }).open)).toBe(true)
     // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is the point (a closed <details> shows none of it).
     const opened = await cell.innerText()
     expect(opened).toContain("Tools changed since then")
@@ -82,7 +82,10 @@ describe.skipIf(noChromium !== undefined)(`the eval page in chromium${skipped}`,
     await page.emulateMedia({ colorScheme: "light" })
 
     // The page fits the narrower window: no sideways scrolling of the whole page.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024)
+    const scrollWidth = () =>
+      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+        .scrollWidth
+    expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(1024)
     expect(requests).toEqual([])
     expect(dialogs).toEqual([])
   })

@@ -60,7 +60,8 @@ export function failureReasons(result: EvalResult): Array<{ reason: string; coun
   for (const trial of result.trials) {
     if (trial.grade.pass) continue
     const reasons = [...trial.grade.reasons]
-    if (trial.error && !reasons.some((reason) => reason.includes(trial.error?.message ?? ""))) {
+    // Grading states the error as `CODE: message` (maybe cut short); a grade without it gets it here.
+    if (trial.error && !reasons.some((reason) => reason.startsWith(`${trial.error?.code}:`))) {
       reasons.unshift(`${trial.error.code}: ${trial.error.message}`)
     }
     if (reasons.length === 0) reasons.push("failed (no reason given)")

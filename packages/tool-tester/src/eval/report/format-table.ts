@@ -1,7 +1,8 @@
-// The terminal report of an eval run: one row per case x model (pass rate, the change since the
-// previous run, tokens, cost, time), then for each case x model that failed or whose tools changed,
-// what went wrong and the diff of the tools. Plain text; colour only when asked. What models and
-// tools wrote is shown terminal-safe (../../_terminal-safe.ts).
+// The terminal report of an eval run: the cases, each followed by a row per model (pass rate, the
+// change since the previous run, tokens, cost, time); then, for each case x model that failed,
+// what went wrong; then the diff of each tool that changed since the previous run, once. Plain
+// text; colour only when asked. What models and tools wrote is shown terminal-safe
+// (../../_terminal-safe.ts).
 
 import { bold, cyan, dim, green, red, yellow } from "kleur/colors"
 import { terminalSafe } from "../../_terminal-safe.ts"
@@ -16,6 +17,7 @@ import {
   passRate,
   readableTime,
 } from "./_format.ts"
+import { changedParts } from "./compare.ts"
 import { resultKey } from "./summarize.ts"
 
 export interface EvalTableOptions {
@@ -47,10 +49,7 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
   lines.push("", `${passed}/${trials} trials passed; ${perfect}/${run.results.length} case x model passed every run.`)
 
   for (const result of run.results) {
-    const change = changes.get(resultKey(result.case, result.model))
-    const failed = result.passed < result.runs
-    const toolChanges = change?.toolChanges ?? []
-    if (!failed && toolChanges.length === 0) continue
+    if (result.passed === result.runs) continue
     lines.push("")
     const title = `${safe(result.case)} on ${safe(result.model)}: ${passRate(result.passed, result.runs)} passed`
     lines.push(...wrap(title, width, "", "  ").map((line, index) => (index === 0 ? paint.bold(line) : line)))
@@ -58,25 +57,17 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
       const prefix = times > 1 ? `${times}x ` : ""
       lines.push(...wrap(`${prefix}${safe(reason)}`, width, `  ${paint.red("✗")} `, "    "))
     }
-    if (change && toolChanges.length > 0) {
+    const change = changes.get(resultKey(result.case, result.model))
+    if (change && change.toolChanges.length > 0) {
+      const what = change.toolChanges.map((tool) => `${tool.id} (${changedParts(tool.diff).join(", ")})`).join(", ")
       const since = `${passRate(change.previous.passed, change.previous.runs)} on ${readableTime(change.previous.startedAt)}`
-      lines.push(`  ${paint.yellow("Changed since the previous run")} ${paint.dim(`(${safe(since)})`)}:`)
-      for (const tool of toolChanges) {
-        lines.push(`    ${paint.bold(safe(tool.id))}`)
-        for (const line of tool.diff.split("\n")) {
-          const text = safe(line)
-          const painted = line.startsWith("+ ")
-            ? paint.green
-            : line.startsWith("- ")
-              ? paint.red
-              : line === "description" || line === "parameters"
-                ? paint.cyan
-                : paint.dim
-          for (const part of wrap(text, width, "      ", "        ")) lines.push(painted(part))
-        }
-      }
+      lines.push(
+        ...wrap(`Changed since the previous run (${since}): ${safe(what)}`, width, "  ", "    ").map(paint.yellow),
+      )
     }
   }
+
+  lines.push(...toolDiffs(run.results, changes, width, paint))
   return `${lines.join("\n")}\n`
 }
 
@@ -103,24 +94,20 @@ const plainPalette: Palette = {
   yellow: identity,
 }
 
-const HEADINGS = ["case", "model", "passed", "vs previous", "tokens", "cost", "time/run"] as const
-/** Columns whose text wraps onto more lines when the table is too wide: case, model, vs previous. */
-const WRAPPING = new Set([0, 1, 3])
-/** Which column narrows first when the table is too wide, and down to what. */
+const HEADINGS = ["case / model", "passed", "vs previous", "tokens", "cost", "time/run"] as const
+const NUMERIC = new Set([1, 3, 4, 5])
+/** Which column narrows first when the table is too wide (its text wraps), and down to what: vs previous, then model. */
 const SHRINK_ORDER: Array<[number, number]> = [
-  [3, 20],
-  [0, 14],
-  [1, 14],
-  [3, 12],
-  [0, 8],
-  [1, 8],
+  [2, 20],
+  [0, 16],
+  [2, 12],
+  [0, 10],
 ]
-const NUMERIC = new Set([2, 4, 5, 6])
 const GAP = "  "
+const INDENT = "  "
 
 function table(results: EvalResult[], changes: Map<string, ResultChange>, width: number, paint: Palette): string[] {
   const rows = results.map((result) => [
-    safe(result.case),
     safe(result.model),
     passRate(result.passed, result.runs),
     safe(changeSummary(result, changes.get(resultKey(result.case, result.model)))),
@@ -130,13 +117,15 @@ function table(results: EvalResult[], changes: Map<string, ResultChange>, width:
   ])
   // Tokens and cost only when some provider reported them.
   const columns = HEADINGS.map((_, column) => column).filter(
-    (column) => (column !== 4 && column !== 5) || rows.some((row) => row[column] !== "-"),
+    (column) => (column !== 3 && column !== 4) || rows.some((row) => row[column] !== "-"),
   )
   const widths = new Map(
-    columns.map((column) => [column, Math.max(length(HEADINGS[column]), ...rows.map((row) => length(row[column])))]),
+    columns.map((column) => {
+      const indent = column === 0 ? INDENT.length : 0
+      return [column, Math.max(length(HEADINGS[column]), ...rows.map((row) => indent + length(row[column])))]
+    }),
   )
   const total = () => [...widths.values()].reduce((sum, value) => sum + value, 0) + GAP.length * (widths.size - 1)
-  // Too wide: "vs previous" wraps first (at spaces, it reads well), then case and model.
   for (const [column, minimum] of SHRINK_ORDER) {
     const current = widths.get(column)
     if (current === undefined || total() <= width) continue
@@ -157,25 +146,59 @@ function table(results: EvalResult[], changes: Map<string, ResultChange>, width:
     }
     return lines
   }
-  const headings = columns.map((column) => [HEADINGS[column] ?? ""])
   const lines = line(
-    headings,
+    columns.map((column) => [HEADINGS[column] ?? ""]),
     columns.map(() => paint.dim),
   )
+  let caseName: string | undefined
   results.forEach((result, index) => {
+    if (result.case !== caseName) {
+      caseName = result.case
+      lines.push(...wrap(safe(result.case), width, "", INDENT).map(paint.bold))
+    }
     const row = rows[index] ?? []
     const cells = columns.map((column) => {
       const text = row[column] ?? ""
-      return WRAPPING.has(column) ? wrap(text, widths.get(column) ?? 0, "", "") : [text]
+      const size = widths.get(column) ?? 0
+      if (column === 0) return wrap(text, size, INDENT, INDENT + INDENT)
+      return column === 2 ? wrap(text, size, "", "") : [text]
     })
     const rate = result.passed === result.runs ? paint.green : result.passed === 0 ? paint.red : paint.yellow
     lines.push(
       ...line(
         cells,
-        columns.map((column) => (column === 2 ? rate : undefined)),
+        columns.map((column) => (column === 1 ? rate : undefined)),
       ),
     )
   })
+  return lines
+}
+
+/** Each tool change once (the same edit shows in every case x model that names the tool), with its diff. */
+function toolDiffs(results: EvalResult[], changes: Map<string, ResultChange>, width: number, paint: Palette): string[] {
+  const seen = new Set<string>()
+  const lines: string[] = []
+  for (const result of results) {
+    const change = changes.get(resultKey(result.case, result.model))
+    for (const tool of change?.toolChanges ?? []) {
+      const key = `${tool.id}\u0000${tool.diff}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      if (lines.length === 0) lines.push("", paint.bold("Tools changed since the previous run"))
+      const since = change ? ` ${paint.dim(`(since ${readableTime(change.previous.startedAt)})`)}` : ""
+      lines.push(`  ${paint.bold(safe(tool.id))}${since}`)
+      for (const diffLine of tool.diff.split("\n")) {
+        const painted = diffLine.startsWith("+ ")
+          ? paint.green
+          : diffLine.startsWith("- ")
+            ? paint.red
+            : diffLine === "description" || diffLine === "parameters"
+              ? paint.cyan
+              : paint.dim
+        for (const part of wrap(safe(diffLine), width, "    ", "      ")) lines.push(painted(part))
+      }
+    }
+  }
   return lines
 }
 
