@@ -27,7 +27,9 @@ describe("in a project", () => {
     expect(tool).toContain("export default tool({")
     expect(tool).toContain('description: "Greet someone by name"')
     expect(tool).not.toContain("@tool-begin")
-    expect(read(join(directory, ".opencode/.gitignore"))).toBe("node_modules\n")
+    expect(read(join(directory, ".opencode/.gitignore"))).toBe(
+      "node_modules\n# tool-tester eval keeps its run history here (docs/evals.md)\nevals/history.jsonl\n",
+    )
     expect(readJson(join(directory, ".opencode/package.json"))).toEqual({
       private: true,
       type: "module",

@@ -1,0 +1,78 @@
+// Figures as both reports write them (terminal table and HTML page).
+
+import type { EvalResult, ResultChange, TokenUsage } from "../types.ts"
+import { changedParts } from "./compare.ts"
+
+export function passRate(passed: number, runs: number): string {
+  return `${passed}/${runs}`
+}
+
+/** Every token the trials used (input, output, reasoning, cache), or undefined when none reported any. */
+export function totalTokens(tokens: TokenUsage | undefined): number | undefined {
+  if (!tokens) return undefined
+  return tokens.input + tokens.output + tokens.reasoning + tokens.cacheRead + tokens.cacheWrite
+}
+
+export function formatTokens(tokens: TokenUsage | undefined): string {
+  const total = totalTokens(tokens)
+  if (total === undefined) return "-"
+  if (total >= 1_000_000) return `${(total / 1_000_000).toFixed(1)}M`
+  if (total >= 10_000) return `${Math.round(total / 1000)}k`
+  if (total >= 1000) return `${(total / 1000).toFixed(1)}k`
+  return String(total)
+}
+
+export function formatCost(cost: number | undefined): string {
+  if (cost === undefined) return "-"
+  if (cost === 0) return "$0"
+  if (cost < 0.01) return `$${cost.toFixed(4)}`
+  return `$${cost.toFixed(2)}`
+}
+
+export function formatSeconds(durationMs: number): string {
+  return durationMs < 10_000 ? `${(durationMs / 1000).toFixed(1)} s` : `${Math.round(durationMs / 1000)} s`
+}
+
+/** The mean time of one trial of a result. */
+export function meanTrialTime(result: EvalResult): number {
+  return result.runs === 0 ? 0 : result.durationMs / result.runs
+}
+
+/** `10/10 -> 6/10 (description changed)`, or `new` without a previous run. */
+export function changeSummary(result: EvalResult, change: ResultChange | undefined): string {
+  if (!change) return "new"
+  const rates = `${passRate(change.previous.passed, change.previous.runs)} -> ${passRate(result.passed, result.runs)}`
+  const why = toolChangeSummary(change)
+  return why ? `${rates} (${why})` : rates
+}
+
+/** `description changed` (one tool), `weather, forecast changed` (several), or "" when no tool changed. */
+export function toolChangeSummary(change: ResultChange): string {
+  const [only, ...others] = change.toolChanges
+  if (!only) return ""
+  if (others.length > 0) return `${change.toolChanges.map((tool) => tool.id).join(", ")} changed`
+  return `${changedParts(only.diff).join(" and ")} changed`
+}
+
+/** The distinct reasons the failed trials of a result give, most frequent first, with their counts. */
+export function failureReasons(result: EvalResult): Array<{ reason: string; count: number }> {
+  const counts = new Map<string, number>()
+  for (const trial of result.trials) {
+    if (trial.grade.pass) continue
+    const reasons = [...trial.grade.reasons]
+    // Grading states the error as `CODE: message` (maybe cut short); a grade without it gets it here.
+    if (trial.error && !reasons.some((reason) => reason.startsWith(`${trial.error?.code}:`))) {
+      reasons.unshift(`${trial.error.code}: ${trial.error.message}`)
+    }
+    if (reasons.length === 0) reasons.push("failed (no reason given)")
+    for (const reason of new Set(reasons)) counts.set(reason, (counts.get(reason) ?? 0) + 1)
+  }
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count)
+}
+
+/** An ISO time as `2026-12-01 19:00:00 UTC` (or as given when it is not one). */
+export function readableTime(iso: string): string {
+  const time = Date.parse(iso)
+  if (Number.isNaN(time)) return iso
+  return `${new Date(time).toISOString().slice(0, 19).replace("T", " ")} UTC`
+}

@@ -1,0 +1,237 @@
+// The terminal report of an eval run: the cases, each followed by a row per model (pass rate, the
+// change since the previous run, tokens, cost, time); then, for each case x model that failed,
+// what went wrong; then the diff of each tool that changed since the previous run, once. Plain
+// text; colour only when asked. What models and tools wrote is shown terminal-safe
+// (../../_terminal-safe.ts).
+
+import { bold, cyan, dim, green, red, yellow } from "kleur/colors"
+import { terminalSafe } from "../../_terminal-safe.ts"
+import type { EvalResult, EvalRun, ResultChange } from "../types.ts"
+import {
+  changeSummary,
+  failureReasons,
+  formatCost,
+  formatSeconds,
+  formatTokens,
+  meanTrialTime,
+  passRate,
+  readableTime,
+} from "./_format.ts"
+import { changedParts } from "./compare.ts"
+import { resultKey } from "./summarize.ts"
+
+export interface EvalTableOptions {
+  /** Colour with ANSI codes (kleur/colors, which also honours NO_COLOR). */
+  color: boolean
+  /** The widest a line may be where the content allows (default 100). */
+  width?: number
+}
+
+export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>, options: EvalTableOptions): string {
+  const paint = options.color ? { bold, cyan, dim, green, red, yellow } : plainPalette
+  const width = Math.max(40, options.width ?? 100)
+  const lines: string[] = []
+  const models = new Set(run.results.map((result) => result.model))
+  const cases = new Set(run.results.map((result) => result.case))
+  const header = `tool-tester eval: ${count(cases.size, "case")} x ${count(models.size, "model")}, ${formatSeconds(run.durationMs)}`
+  const version = run.opencodeVersion ? `, opencode ${run.opencodeVersion}` : ""
+  lines.push(paint.bold(header) + paint.dim(version))
+  if (run.results.length === 0) {
+    lines.push("No case ran.")
+    return `${lines.join("\n")}\n`
+  }
+
+  lines.push("", ...table(run.results, changes, width, paint))
+
+  const trials = run.results.reduce((sum, result) => sum + result.runs, 0)
+  const passed = run.results.reduce((sum, result) => sum + result.passed, 0)
+  const perfect = run.results.filter((result) => result.passed === result.runs).length
+  lines.push("", `${passed}/${trials} trials passed; ${perfect}/${run.results.length} case x model passed every run.`)
+
+  for (const result of run.results) {
+    if (result.passed === result.runs) continue
+    lines.push("")
+    const title = `${safe(result.case)} on ${safe(result.model)}: ${passRate(result.passed, result.runs)} passed`
+    lines.push(...wrap(title, width, "", "  ").map((line, index) => (index === 0 ? paint.bold(line) : line)))
+    for (const { reason, count: times } of failureReasons(result)) {
+      const prefix = times > 1 ? `${times}x ` : ""
+      lines.push(...wrap(`${prefix}${safe(reason)}`, width, `  ${paint.red("✗")} `, "    "))
+    }
+    const change = changes.get(resultKey(result.case, result.model))
+    if (change && change.toolChanges.length > 0) {
+      const what = change.toolChanges.map((tool) => `${tool.id} (${changedParts(tool.diff).join(", ")})`).join(", ")
+      const since = `${passRate(change.previous.passed, change.previous.runs)} on ${readableTime(change.previous.startedAt)}`
+      lines.push(
+        ...wrap(`Changed since the previous run (${since}): ${safe(what)}`, width, "  ", "    ").map(paint.yellow),
+      )
+    }
+  }
+
+  lines.push(...toolDiffs(run.results, changes, width, paint))
+  return `${lines.join("\n")}\n`
+}
+
+// --- internal ---
+
+type Paint = (text: string) => string
+
+interface Palette {
+  bold: Paint
+  cyan: Paint
+  dim: Paint
+  green: Paint
+  red: Paint
+  yellow: Paint
+}
+
+const identity: Paint = (text) => text
+const plainPalette: Palette = {
+  bold: identity,
+  cyan: identity,
+  dim: identity,
+  green: identity,
+  red: identity,
+  yellow: identity,
+}
+
+const HEADINGS = ["case / model", "passed", "vs previous", "tokens", "cost", "time/run"] as const
+const NUMERIC = new Set([1, 3, 4, 5])
+/** Which column narrows first when the table is too wide (its text wraps), and down to what: vs previous, then model. */
+const SHRINK_ORDER: Array<[number, number]> = [
+  [2, 20],
+  [0, 16],
+  [2, 12],
+  [0, 10],
+]
+const GAP = "  "
+const INDENT = "  "
+
+function table(results: EvalResult[], changes: Map<string, ResultChange>, width: number, paint: Palette): string[] {
+  const rows = results.map((result) => [
+    safe(result.model),
+    passRate(result.passed, result.runs),
+    safe(changeSummary(result, changes.get(resultKey(result.case, result.model)))),
+    formatTokens(result.tokens),
+    formatCost(result.cost),
+    formatSeconds(meanTrialTime(result)),
+  ])
+  // Tokens and cost only when some provider reported them.
+  const columns = HEADINGS.map((_, column) => column).filter(
+    (column) => (column !== 3 && column !== 4) || rows.some((row) => row[column] !== "-"),
+  )
+  const widths = new Map(
+    columns.map((column) => {
+      const indent = column === 0 ? INDENT.length : 0
+      return [column, Math.max(length(HEADINGS[column]), ...rows.map((row) => indent + length(row[column])))]
+    }),
+  )
+  const total = () => [...widths.values()].reduce((sum, value) => sum + value, 0) + GAP.length * (widths.size - 1)
+  for (const [column, minimum] of SHRINK_ORDER) {
+    const current = widths.get(column)
+    if (current === undefined || total() <= width) continue
+    widths.set(column, Math.max(Math.min(minimum, current), current - (total() - width)))
+  }
+  const line = (cells: string[][], painters: Array<Paint | undefined>) => {
+    const height = Math.max(...cells.map((cell) => cell.length))
+    const lines: string[] = []
+    for (let index = 0; index < height; index++) {
+      const parts = columns.map((column, position) => {
+        const size = widths.get(column) ?? 0
+        const text = cells[position]?.[index] ?? ""
+        const padded = NUMERIC.has(column) ? text.padStart(size) : text + " ".repeat(Math.max(0, size - length(text)))
+        const painter = painters[position]
+        return painter && text !== "" ? painter(padded) : padded
+      })
+      lines.push(parts.join(GAP).trimEnd())
+    }
+    return lines
+  }
+  const lines = line(
+    columns.map((column) => [HEADINGS[column] ?? ""]),
+    columns.map(() => paint.dim),
+  )
+  let caseName: string | undefined
+  results.forEach((result, index) => {
+    if (result.case !== caseName) {
+      caseName = result.case
+      lines.push(...wrap(safe(result.case), width, "", INDENT).map(paint.bold))
+    }
+    const row = rows[index] ?? []
+    const cells = columns.map((column) => {
+      const text = row[column] ?? ""
+      const size = widths.get(column) ?? 0
+      if (column === 0) return wrap(text, size, INDENT, INDENT + INDENT)
+      return column === 2 ? wrap(text, size, "", "") : [text]
+    })
+    const rate = result.passed === result.runs ? paint.green : result.passed === 0 ? paint.red : paint.yellow
+    lines.push(
+      ...line(
+        cells,
+        columns.map((column) => (column === 1 ? rate : undefined)),
+      ),
+    )
+  })
+  return lines
+}
+
+/** Each tool change once (the same edit shows in every case x model that names the tool), with its diff. */
+function toolDiffs(results: EvalResult[], changes: Map<string, ResultChange>, width: number, paint: Palette): string[] {
+  const seen = new Set<string>()
+  const lines: string[] = []
+  for (const result of results) {
+    const change = changes.get(resultKey(result.case, result.model))
+    for (const tool of change?.toolChanges ?? []) {
+      const key = `${tool.id}\u0000${tool.diff}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      if (lines.length === 0) lines.push("", paint.bold("Tools changed since the previous run"))
+      const since = change ? ` ${paint.dim(`(since ${readableTime(change.previous.startedAt)})`)}` : ""
+      lines.push(`  ${paint.bold(safe(tool.id))}${since}`)
+      for (const diffLine of tool.diff.split("\n")) {
+        const painted = diffLine.startsWith("+ ")
+          ? paint.green
+          : diffLine.startsWith("- ")
+            ? paint.red
+            : diffLine === "description" || diffLine === "parameters"
+              ? paint.cyan
+              : paint.dim
+        for (const part of wrap(safe(diffLine), width, "    ", "      ")) lines.push(painted(part))
+      }
+    }
+  }
+  return lines
+}
+
+function safe(text: string): string {
+  // One line each: a newline in a model's text would break the table.
+  return terminalSafe(text).replace(/\t/g, " ").replace(/\n/g, "\\n")
+}
+
+function length(text: string | undefined): number {
+  return [...(text ?? "")].length
+}
+
+/** `text` broken at spaces (or anywhere, for a word too long) into lines no wider than `width`, the first after `first`, the rest after `rest`. */
+function wrap(text: string, width: number, first: string, rest: string): string[] {
+  const lines: string[] = []
+  let prefix = first
+  let remaining = [...text]
+  while (remaining.length > 0) {
+    const room = Math.max(1, width - length(prefix))
+    if (remaining.length <= room) {
+      lines.push(prefix + remaining.join(""))
+      break
+    }
+    let breakAt = remaining.lastIndexOf(" ", room)
+    if (breakAt <= 0) breakAt = room
+    lines.push((prefix + remaining.slice(0, breakAt).join("")).trimEnd())
+    remaining = remaining.slice(breakAt)
+    while (remaining[0] === " ") remaining.shift()
+    prefix = rest
+  }
+  return lines.length > 0 ? lines : [first.trimEnd()]
+}
+
+function count(value: number, noun: string): string {
+  return `${value} ${noun}${value === 1 ? "" : "s"}`
+}

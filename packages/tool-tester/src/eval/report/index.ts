@@ -1,0 +1,9 @@
+// The report of `tool-tester eval` (docs/evals.md): trials summarised per case x model, the
+// history file and the comparison with the previous run, the terminal table and the HTML page.
+
+export { compareWithPrevious, toolChanges } from "./compare.ts"
+export type { EvalTableOptions } from "./format-table.ts"
+export { formatEvalTable } from "./format-table.ts"
+export { appendHistory, defaultHistoryFile, HISTORY_LIMITS, historyEntry, readHistory } from "./history.ts"
+export { renderEvalHtml, TREND_LENGTH } from "./render-html.ts"
+export { namedToolIds, resultKey, summarizeTrials } from "./summarize.ts"

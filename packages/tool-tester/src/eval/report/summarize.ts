@@ -1,0 +1,96 @@
+// The trials of a run grouped into one result per case and model: how many runs passed, the
+// tokens, cost and time they took, and the tools the case names as that model was offered them
+// (kept in the history so the next run can say what changed).
+
+import type { EvalCase, EvalResult, GradedTrial, TokenUsage, ToolSnapshot } from "../types.ts"
+
+/**
+ * One result per case x model that has trials: cases in the order given (cases not given after
+ * them, as their trials come), models in the order their first trial comes. Tokens and cost are
+ * summed over the trials that reported them, and absent when none did; `durationMs` is the sum of
+ * the trials' times. `tools` holds the tools the case names (expected calls and `notCalled`, in all
+ * turns) that the model was offered, from `tools[model]`.
+ */
+export function summarizeTrials(
+  cases: EvalCase[],
+  trials: GradedTrial[],
+  tools: Record<string, ToolSnapshot[]>,
+): EvalResult[] {
+  const caseOrder = new Map(cases.map((evalCase, index) => [evalCase.name, index]))
+  const casesByName = new Map(cases.map((evalCase) => [evalCase.name, evalCase]))
+  const models: string[] = []
+  const groups = new Map<string, GradedTrial[]>()
+  const caseNames: string[] = []
+  for (const trial of trials) {
+    if (!models.includes(trial.model)) models.push(trial.model)
+    if (!caseNames.includes(trial.case)) caseNames.push(trial.case)
+    const key = resultKey(trial.case, trial.model)
+    const group = groups.get(key)
+    if (group) group.push(trial)
+    else groups.set(key, [trial])
+  }
+  const orderedCases = caseNames
+    .map((name, index) => ({ name, rank: caseOrder.get(name) ?? cases.length + index }))
+    .sort((a, b) => a.rank - b.rank)
+    .map((entry) => entry.name)
+
+  const results: EvalResult[] = []
+  for (const caseName of orderedCases) {
+    for (const model of models) {
+      const group = groups.get(resultKey(caseName, model))
+      if (!group) continue
+      const sorted = [...group].sort((a, b) => a.run - b.run)
+      const result: EvalResult = {
+        case: caseName,
+        model,
+        runs: sorted.length,
+        passed: sorted.filter((trial) => trial.grade.pass).length,
+        trials: sorted,
+        durationMs: sorted.reduce((sum, trial) => sum + trial.durationMs, 0),
+        tools: namedTools(casesByName.get(caseName), tools[model] ?? []),
+      }
+      const tokens = sumTokens(sorted)
+      if (tokens) result.tokens = tokens
+      const costs = sorted.flatMap((trial) => (trial.cost === undefined ? [] : [trial.cost]))
+      if (costs.length > 0) result.cost = costs.reduce((sum, cost) => sum + cost, 0)
+      results.push(result)
+    }
+  }
+  return results
+}
+
+/** The key of a case on a model in the maps the report uses (`compareWithPrevious`). */
+export function resultKey(caseName: string, model: string): string {
+  return `${caseName}\u0000${model}`
+}
+
+/** The tool ids a case names: its expected calls and `notCalled` ids (not `"*"`), in every turn, first mention first. */
+export function namedToolIds(evalCase: EvalCase): string[] {
+  const ids: string[] = []
+  for (const expectation of [evalCase.expect, ...(evalCase.turns ?? []).map((turn) => turn.expect)]) {
+    for (const call of expectation?.calls ?? []) if (!ids.includes(call.tool)) ids.push(call.tool)
+    for (const id of expectation?.notCalled ?? []) if (id !== "*" && !ids.includes(id)) ids.push(id)
+  }
+  return ids
+}
+
+// --- internal ---
+
+function namedTools(evalCase: EvalCase | undefined, offered: ToolSnapshot[]): ToolSnapshot[] {
+  if (!evalCase) return []
+  return namedToolIds(evalCase).flatMap((id) => offered.filter((tool) => tool.id === id).slice(0, 1))
+}
+
+function sumTokens(trials: GradedTrial[]): TokenUsage | undefined {
+  const reported = trials.flatMap((trial) => (trial.tokens ? [trial.tokens] : []))
+  if (reported.length === 0) return undefined
+  const total: TokenUsage = { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }
+  for (const tokens of reported) {
+    total.input += tokens.input
+    total.output += tokens.output
+    total.reasoning += tokens.reasoning
+    total.cacheRead += tokens.cacheRead
+    total.cacheWrite += tokens.cacheWrite
+  }
+  return total
+}
