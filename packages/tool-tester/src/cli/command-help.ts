@@ -12,7 +12,7 @@ type CommandHelp = {
   examples: readonly string[]
 }
 
-export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "dev", "preflight"] as const
+export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "eval", "dev", "preflight"] as const
 
 const DOCS =
   "Docs: README.md in node_modules/@opencode-ai/tool-tester, and the CLI reference (docs/cli.md in the tool-tester repository)."
@@ -206,6 +206,47 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "tool-tester e2e --init",
       "tool-tester e2e --script weather.e2e.json",
       "tool-tester e2e --script weather.e2e.json --opencode-version 1.18.34 --provider openai --json",
+    ],
+  },
+  eval: {
+    summary: "Does the model pick your tool, with the right arguments, inside opencode? Cases graded over runs",
+    usage:
+      "tool-tester eval [--dir DIR] [--model PROVIDER/MODEL]... [--runs N] [--agent NAME] [--case NAME]... [--concurrency N]\n" +
+      "                 [--timeout MS] [--threshold RATE] [--html FILE] [--history FILE | --no-history] [--json]\n" +
+      "tool-tester eval --init [--dir DIR]",
+    about:
+      "Sends each case's prompt (.opencode/evals/*.json, or a .ts/.js file exporting the cases) to the real opencode,\n" +
+      "started once with your own providers and keys, and grades the tool calls the model makes against the case.\n" +
+      "Your tools are not run unless a case says so (`execute`): a call is answered with the case's `results`.\n" +
+      "bash, edit and external_directory are denied through opencode's permission config. Each run is added to\n" +
+      "the history (.opencode/evals/history.jsonl) and compared with the previous run of each case and model.\n" +
+      "Exit 0, or 8 when a case x model pass rate is below --threshold, 1 when a case file or model is wrong.",
+    options: [
+      ["--init", "Write one starter case file per tool in .opencode/evals/ (never overwrites)"],
+      ["--model PROVIDER/MODEL", "A model as opencode names it (repeatable; default: the project's configured model)"],
+      ["--runs N", "Runs of each case on each model, for cases that do not set `runs` (default 1)"],
+      ["--agent NAME", "The opencode agent to prompt (default: opencode's default agent)"],
+      ["--case NAME", "Only this case (repeatable)"],
+      ["--concurrency N", "Trials in flight at once (default 4)"],
+      ["--timeout MS", "Bound of one trial (default 120000)"],
+      ["--threshold RATE", "Exit 8 when a case x model pass rate is below RATE (0.8, 80%)"],
+      ["--html FILE", "Also write the report as one HTML page"],
+      ["--history FILE", "The history file (default .opencode/evals/history.jsonl)"],
+      ["--no-history", "Neither read nor add to the history"],
+      [
+        "--opencode PATH",
+        "The opencode binary to run (default: opencode-ai's platform package from the project or tool-tester, else opencode on PATH)",
+      ],
+      ["--opencode-version V", "Install this opencode version with npm into tool-tester's cache and run it"],
+      dir,
+      json,
+      help,
+    ],
+    examples: [
+      "tool-tester eval --init",
+      "tool-tester eval",
+      "tool-tester eval --model anthropic/claude-sonnet-4-5 --model openai/gpt-5 --runs 5 --html evals.html",
+      "tool-tester eval --runs 3 --threshold 0.8 --json",
     ],
   },
   dev: {

@@ -19,6 +19,9 @@ export const EXIT_REROUTED = 6
 /** The command needs a package that is not installed with tool-tester (`fuzz`, `preflight`, `dev`); the message says how to install it. */
 export const EXIT_NOT_INSTALLED = 7
 
+/** `eval --threshold`: a case x model pass rate is below the threshold. */
+export const EXIT_BELOW_THRESHOLD = 8
+
 /** The exit code for a failure with this code. */
 export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
   switch (code) {

@@ -36,6 +36,7 @@ const commands: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand,
   fuzz: async () => (await import("./commands/fuzz.ts")).fuzzCommand,
   e2e: async () => (await import("./commands/e2e.ts")).e2eCommand,
+  eval: async () => (await import("./commands/eval.ts")).evalCommand,
   dev: async () => (await import("./commands/dev.ts")).devCommand,
   preflight: async () => (await import("./commands/preflight.ts")).preflightCommand,
 }

@@ -72,6 +72,25 @@ const OPTIONS: Record<string, string[]> = {
   ],
 }
 
+OPTIONS.eval = [
+  "--init",
+  "--model",
+  "--runs",
+  "--agent",
+  "--case",
+  "--concurrency",
+  "--timeout",
+  "--threshold",
+  "--html",
+  "--history",
+  "--no-history",
+  "--opencode",
+  "--opencode-version",
+  "--dir",
+  "--json",
+  "--help",
+]
+
 describe("per-command help", { timeout: 60_000 }, () => {
   test.each(Object.keys(OPTIONS))(
     "%s --help lists its usage, every option with a meaning, and examples",

@@ -20,7 +20,7 @@ afterEach(async () => {
 })
 
 function expectNothingLeft(home: EvalHome): void {
-  expect(evalProcesses()).toEqual([])
+  expect(evalProcesses(home.tag)).toEqual([])
   expect(readdirSync(home.tmp)).toEqual([])
 }
 

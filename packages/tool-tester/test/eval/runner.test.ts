@@ -181,7 +181,7 @@ describe("runEvalTrials with the keyword model", () => {
   })
 
   it("leaves nothing running and no folder behind", () => {
-    expect(evalProcesses()).toEqual([])
+    expect(evalProcesses(home.tag)).toEqual([])
     expect(readdirSync(home.tmp)).toEqual([])
     expect(existsSync(home.sideEffectFile)).toBe(true)
   })

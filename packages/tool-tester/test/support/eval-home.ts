@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { randomUUID } from "node:crypto"
 import { vi } from "vitest"
 import { markerVariable } from "../../src/e2e/opencode-process.ts"
 
@@ -16,6 +17,8 @@ export interface TestProvider {
 
 export interface EvalHome {
   root: string
+  /** In the environment of everything started under this home (EVAL_TEST_TAG): what `evalProcesses` looks for. */
+  tag: string
   /** The TMPDIR the runner's throw-away folders go to. */
   tmp: string
   /** The file the fixture's `weather` tool appends to when it really runs. */
@@ -67,8 +70,10 @@ export function makeEvalHome(options: {
   }
   if (options.auth !== undefined) writeFileSync(join(data, "opencode", "auth.json"), JSON.stringify(options.auth))
   const sideEffectFile = join(root, "side-effects.txt")
+  const tag = randomUUID()
   return {
     root,
+    tag,
     tmp,
     sideEffectFile,
     use: () => {
@@ -80,6 +85,7 @@ export function makeEvalHome(options: {
       vi.stubEnv("XDG_STATE_HOME", join(home, ".local", "state"))
       vi.stubEnv("TMPDIR", tmp)
       vi.stubEnv("EVAL_TEST_SIDE_EFFECT", sideEffectFile)
+      vi.stubEnv("EVAL_TEST_TAG", tag)
       for (const name of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"])
         vi.stubEnv(name, undefined)
     },
@@ -87,8 +93,11 @@ export function makeEvalHome(options: {
   }
 }
 
-/** Processes (Linux) whose environment holds an eval run's marker: what an eval left running. */
-export function evalProcesses(): number[] {
+/**
+ * Processes (Linux) whose environment holds an eval run's marker and this home's tag: what an eval
+ * under this home left running (other test files run evals at the same time, under homes of their own).
+ */
+export function evalProcesses(tag: string): number[] {
   if (process.platform !== "linux") return []
   const found: number[] = []
   for (const name of readdirSync("/proc")) {
@@ -98,7 +107,8 @@ export function evalProcesses(): number[] {
       const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
       const zombie = stat.slice(stat.lastIndexOf(")") + 2)[0] === "Z"
-      if (!zombie && `\0${environment}`.includes(`\0${markerVariable}=tool-tester-eval-`)) found.push(pid)
+      const marked = `\0${environment}`.includes(`\0${markerVariable}=tool-tester-eval-`)
+      if (!zombie && marked && `\0${environment}\0`.includes(`\0EVAL_TEST_TAG=${tag}\0`)) found.push(pid)
     } catch {
       // Gone, or not ours to read.
     }

@@ -1,0 +1,34 @@
+import path from "node:path"
+import { ToolTesterError } from "../../errors.ts"
+import { writeStarterCases } from "../../eval/cases/index.ts"
+import type { CliIO } from "../_command.ts"
+import { EXIT_OK } from "../exit-codes.ts"
+import { toolTesterCommand } from "../invocation.ts"
+import { listProjectTools } from "../../eval/project-tools.ts"
+
+/**
+ * `tool-tester eval --init`: one starter case file per tool in `.opencode/evals/`, from its description
+ * and schema (no model). Never overwrites a file; writes nothing when a tool file fails to load.
+ */
+export async function writeStarterEvals(directory: string, json: boolean, io: CliIO): Promise<number> {
+  const { tools, error } = await listProjectTools(directory)
+  if (error !== undefined) throw new ToolTesterError("IMPORT_FAILED", `${error}; fix it first (no cases written)`)
+  if (tools.length === 0) {
+    throw new ToolTesterError(
+      "USAGE",
+      `no custom or plugin tool in ${directory}: nothing to evaluate (add one with npm create tool)`,
+    )
+  }
+  const { written, kept } = await writeStarterCases(directory, tools)
+  if (json) {
+    io.write(`${JSON.stringify({ written, kept })}\n`)
+    return EXIT_OK
+  }
+  const shown = (file: string): string => path.relative(io.cwd, file) || file
+  for (const file of written) io.write(`wrote ${shown(file)}\n`)
+  for (const file of kept) io.write(`kept ${shown(file)} (it exists; not overwritten)\n`)
+  io.write(
+    `Edit the prompts and expected arguments, then run them with the model opencode uses in this project: ${toolTesterCommand(io)} eval\n`,
+  )
+  return EXIT_OK
+}

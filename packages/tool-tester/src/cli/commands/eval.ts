@@ -1,0 +1,170 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { ToolTesterError } from "../../errors.ts"
+import { renderEvalHtml, formatEvalTable } from "../../eval/report/index.ts"
+import { type EvalProjectResult, passRate, prepareEval, runEvalProject } from "../../eval/run-project.ts"
+import { colorEnabled } from "../_color.ts"
+import type { CliIO } from "../_command.ts"
+import { EXIT_INTERRUPTED, parseFlags, reportFailure } from "../_command.ts"
+import { EXIT_BELOW_THRESHOLD, EXIT_OK, EXIT_USAGE } from "../exit-codes.ts"
+import { shellWord, toolTesterCommand } from "../invocation.ts"
+import { silentProgress, terminalProgress } from "../progress-line.ts"
+import { projectDirectory } from "../project-directory.ts"
+
+const EVAL_FLAGS = {
+  dir: { type: "string" },
+  model: { type: "string", multiple: true },
+  runs: { type: "string" },
+  agent: { type: "string" },
+  concurrency: { type: "string" },
+  timeout: { type: "string" },
+  threshold: { type: "string" },
+  case: { type: "string", multiple: true },
+  html: { type: "string" },
+  history: { type: "string" },
+  "no-history": { type: "boolean" },
+  opencode: { type: "string" },
+  "opencode-version": { type: "string" },
+  json: { type: "boolean" },
+  init: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const
+
+/**
+ * `tool-tester eval`: runs the project's eval cases (`.opencode/evals/`) through the real opencode
+ * with the user's own providers, grades each trial, keeps the run in the history and compares it
+ * with the previous one (docs/evals.md).
+ */
+export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseFlags({ args: argv, options: EVAL_FLAGS }, { command: "eval" })
+  const json = values.json === true
+  const project = projectDirectory(io.cwd, values.dir)
+  if (project.notice && !json) io.writeError(`${project.notice}\n`)
+  if (values.init === true) return (await import("./eval-init.ts")).writeStarterEvals(project.directory, json, io)
+  if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
+    throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
+  }
+  const runs = values.runs === undefined ? undefined : positiveInteger("--runs", values.runs)
+  const concurrency =
+    values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
+  const timeoutMs = values.timeout === undefined ? undefined : positiveInteger("--timeout", values.timeout)
+  const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
+
+  const prepared = await prepareEval(project.directory, values.case ?? [])
+  if (prepared.cases.length === 0) {
+    for (const problem of prepared.problems) reportFailure(io, json, problem)
+    if (prepared.problems.length > 0) return EXIT_USAGE
+    throw new ToolTesterError(
+      "USAGE",
+      `no eval cases in ${path.join(project.directory, ".opencode", "evals")}: ${toolTesterCommand(io)} eval --init writes starter cases`,
+    )
+  }
+
+  const controller = new AbortController()
+  const stopListening = io.onInterrupt(() => controller.abort())
+  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
+  let finished = 0
+  let outcome: EvalProjectResult
+  try {
+    outcome = await runEvalProject({
+      prepared,
+      models: values.model ?? [],
+      ...historyOption(io, values["no-history"] === true, values.history),
+      ...(runs === undefined ? {} : { runs }),
+      ...(values.agent === undefined ? {} : { agent: values.agent }),
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
+      ...(values["opencode-version"] === undefined ? {} : { opencodeVersion: values["opencode-version"] }),
+      signal: controller.signal,
+      onProgress: progress.phase,
+      onTrial: (trial) => {
+        finished += 1
+        progress.phase(`${finished} trials done (last: ${trial.case} on ${trial.model})`)
+      },
+    })
+  } catch (error) {
+    if (controller.signal.aborted) {
+      reportFailure(io, json, {
+        code: "INTERRUPTED",
+        message: "interrupted: opencode was stopped and its folders removed",
+      })
+      return EXIT_INTERRUPTED
+    }
+    throw error
+  } finally {
+    progress.done()
+    stopListening()
+  }
+  const { run, changes, history, historyFile, problems } = outcome
+  const results = run.results
+  let htmlFile: string | undefined
+  if (values.html !== undefined) {
+    htmlFile = path.resolve(io.cwd, values.html)
+    mkdirSync(path.dirname(htmlFile), { recursive: true })
+    writeFileSync(htmlFile, renderEvalHtml(run, changes, history))
+  }
+
+  const below = threshold === undefined ? [] : results.filter((result) => passRate(result) < threshold)
+  if (json) {
+    io.write(
+      `${JSON.stringify({
+        run,
+        changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
+        problems,
+        threshold: threshold ?? null,
+        belowThreshold: below.map((result) => ({
+          case: result.case,
+          model: result.model,
+          passed: result.passed,
+          runs: result.runs,
+        })),
+        history: historyFile ?? null,
+        html: htmlFile ?? null,
+      })}\n`,
+    )
+  } else {
+    io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
+    for (const problem of problems) reportFailure(io, false, problem)
+    const shown = (file: string): string => path.relative(io.cwd, file) || file
+    if (historyFile !== undefined) io.writeError(`history: ${shown(historyFile)}\n`)
+    if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
+    if (threshold !== undefined) {
+      const rate = `${Math.round(threshold * 100)}%`
+      io.writeError(
+        below.length === 0
+          ? `every case met the threshold (${rate})\n`
+          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}`).join(", ")}\n`,
+      )
+    }
+  }
+  if (problems.length > 0) return EXIT_USAGE
+  if (below.length > 0) return EXIT_BELOW_THRESHOLD
+  return EXIT_OK
+}
+
+// --- internal ---
+
+function historyOption(io: CliIO, none: boolean, given: string | undefined): { historyFile?: string | false } {
+  if (none) return { historyFile: false }
+  return given === undefined ? {} : { historyFile: path.resolve(io.cwd, given) }
+}
+
+/** `0.8`, `80%` or `80`: a pass rate between 0 and 1. */
+export function parseThreshold(text: string): number {
+  const percent = text.endsWith("%")
+  const number = Number(percent ? text.slice(0, -1) : text)
+  const rate = percent || number > 1 ? number / 100 : number
+  if (text.trim() === "" || !Number.isFinite(number) || rate < 0 || rate > 1) {
+    throw new ToolTesterError("USAGE", `--threshold ${shellWord(text)} is not a pass rate: give 0.8, 80% or 80`)
+  }
+  return rate
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const number = Number(text)
+  if (!Number.isInteger(number) || number < 1) {
+    throw new ToolTesterError("USAGE", `${flag} ${shellWord(text)} is not a positive whole number`)
+  }
+  return number
+}

@@ -1,0 +1,100 @@
+// One eval of a project, as the CLI and the vitest entry run it: the cases (checked against the
+// project's tools), the trials in the real opencode, their grades, the results per case and model,
+// and the history (read, compared with, added to). What to print is the caller's.
+
+import { didYouMean } from "../did-you-mean.ts"
+import { ToolTesterError } from "../errors.ts"
+import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
+import { gradeTrial, loadEvalCases } from "./cases/index.ts"
+import { listProjectTools } from "./project-tools.ts"
+import { appendHistory, compareWithPrevious, defaultHistoryFile, readHistory, summarizeTrials } from "./report/index.ts"
+import { type EvalRunnerOptions, runEvalTrials } from "./runner/index.ts"
+import type { EvalCase, EvalRun, GradedTrial, HistoryEntry, ResultChange } from "./types.ts"
+
+export interface EvalProblem {
+  code: string
+  message: string
+}
+
+export interface PreparedEval {
+  directory: string
+  cases: EvalCase[]
+  /** Case files or cases that could not be read, and tools a case names that do not exist. */
+  problems: EvalProblem[]
+}
+
+/** Reads the project's cases (all, or those named) and checks the tool ids they name. */
+export async function prepareEval(directory: string, caseNames: readonly string[] = []): Promise<PreparedEval> {
+  const { tools, error } = await listProjectTools(directory)
+  // With a tool file that fails to load, its tools are missing from the list: then ids are not checked.
+  const toolIds = error === undefined ? [...BUILTIN_TOOL_IDS, ...tools.map((tool) => tool.id)] : undefined
+  const loaded = await loadEvalCases(directory, toolIds === undefined ? {} : { toolIds })
+  const problems: EvalProblem[] = loaded.problems.map((problem) => ({ code: problem.code, message: problem.message }))
+  if (error !== undefined) {
+    problems.push({ code: "IMPORT_FAILED", message: `${error} (the tool ids the cases name were not checked)` })
+  }
+  return { directory, cases: selectCases(loaded.cases, caseNames), problems }
+}
+
+export interface EvalProjectOptions extends Omit<EvalRunnerOptions, "directory" | "cases"> {
+  prepared: PreparedEval
+  /** The history file; false: neither read nor added to (default: `.opencode/evals/history.jsonl`). */
+  historyFile?: string | false
+}
+
+export interface EvalProjectResult {
+  run: EvalRun
+  /** By `${case}\u0000${model}`: the previous run of that case and model, and what changed. */
+  changes: Map<string, ResultChange>
+  /** The history including this run (empty without a history file). */
+  history: HistoryEntry[]
+  historyFile: string | undefined
+  /** The cases' problems, then the models' (unknown model, ...). */
+  problems: EvalProblem[]
+}
+
+export async function runEvalProject(options: EvalProjectOptions): Promise<EvalProjectResult> {
+  const { prepared, historyFile: historyOption, ...runnerOptions } = options
+  const startedAt = new Date()
+  const runner = await runEvalTrials({ ...runnerOptions, directory: prepared.directory, cases: prepared.cases })
+  const byName = new Map(prepared.cases.map((evalCase) => [evalCase.name, evalCase]))
+  const graded: GradedTrial[] = runner.trials.map((trial) => ({
+    ...trial,
+    grade: gradeTrial(byName.get(trial.case)!, trial),
+  }))
+  const run: EvalRun = {
+    id: `${startedAt.toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    opencodeVersion: runner.opencodeVersion,
+    results: summarizeTrials(prepared.cases, graded, runner.tools),
+  }
+  const problems = [...prepared.problems, ...runner.problems]
+  if (historyOption === false) return { run, changes: new Map(), history: [], historyFile: undefined, problems }
+  const historyFile = historyOption ?? defaultHistoryFile(prepared.directory)
+  const before = await readHistory(historyFile)
+  const changes = compareWithPrevious(run.results, before)
+  await appendHistory(historyFile, run)
+  return { run, changes, history: await readHistory(historyFile), historyFile, problems }
+}
+
+/** The pass rate of one case on one model (0 when it has no runs). */
+export function passRate(result: { passed: number; runs: number }): number {
+  return result.runs === 0 ? 0 : result.passed / result.runs
+}
+
+// --- internal ---
+
+function selectCases(cases: EvalCase[], names: readonly string[]): EvalCase[] {
+  if (names.length === 0) return cases
+  const known = cases.map((evalCase) => evalCase.name)
+  for (const name of names) {
+    if (!known.includes(name)) {
+      throw new ToolTesterError(
+        "USAGE",
+        `no eval case named "${name}"${didYouMean(name, known)} (cases: ${known.join(", ") || "none"})`,
+      )
+    }
+  }
+  return cases.filter((evalCase) => names.includes(evalCase.name))
+}

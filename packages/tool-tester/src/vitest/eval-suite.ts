@@ -1,0 +1,97 @@
+// `evalSuite()`: a project's eval cases as vitest tests: one test per case (failing when a model's
+// pass rate for it is below the threshold, with what the model called instead), a test for the case
+// files and models, and a gate on the pass rate of all trials together (docs/evals.md#in-vitest).
+//   import { evalSuite } from "@opencode-ai/tool-tester/vitest"
+//   await evalSuite({ models: ["anthropic/claude-sonnet-4-5"], runs: 3, threshold: 0.8 })
+
+import { resolve } from "node:path"
+import { beforeAll, describe, expect, test } from "vitest"
+import type { EvalProjectResult } from "../eval/run-project.ts"
+import type { EvalResult } from "../eval/types.ts"
+
+export interface EvalSuiteOptions {
+  /** The project folder (default: the working directory). */
+  directory?: string
+  /** `provider/model` ids (default: the project's configured model). */
+  models?: string[]
+  /** Runs per case and model, for cases that do not set `runs` (default 1). */
+  runs?: number
+  agent?: string
+  /** Only these cases. */
+  cases?: string[]
+  /** The lowest pass rate a case may have on a model, and the whole run (default 1: every trial passes). */
+  threshold?: number
+  /** Trials in flight at once (default 4). */
+  concurrency?: number
+  /** Bound of one trial (default 120 s). */
+  timeoutMs?: number
+  /** The history file, or false (default: the project's `.opencode/evals/history.jsonl`). */
+  history?: string | false
+  /** The opencode binary (default: found as `tool-tester eval` finds it). */
+  opencode?: string
+}
+
+export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
+  const { passRate, prepareEval, runEvalProject } = await import("../eval/run-project.ts")
+  const directory = resolve(options.directory ?? process.cwd())
+  const prepared = await prepareEval(directory, options.cases ?? [])
+  const threshold = options.threshold ?? 1
+  const trialBound = options.timeoutMs ?? 120_000
+  // Every trial may take its whole bound, a few at a time, after opencode's start.
+  const runs = Math.max(1, options.runs ?? 1) * Math.max(1, options.models?.length ?? 1)
+  const bound = 120_000 + Math.ceil((prepared.cases.length * runs) / (options.concurrency ?? 4)) * trialBound
+  let outcome: EvalProjectResult | undefined
+
+  describe(`tool-tester eval (${prepared.cases.length} cases)`, () => {
+    beforeAll(async () => {
+      outcome = await runEvalProject({
+        prepared,
+        models: options.models ?? [],
+        ...(options.runs === undefined ? {} : { runs: options.runs }),
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.history === undefined ? {} : { historyFile: options.history }),
+        ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
+      })
+    }, bound)
+
+    test("the case files and models are valid", () => {
+      expect(
+        problemLines([...prepared.problems, ...(outcome?.problems.slice(prepared.problems.length) ?? [])]),
+      ).toEqual([])
+    })
+
+    for (const evalCase of prepared.cases) {
+      test(evalCase.name, () => {
+        const results = outcome!.run.results.filter((result) => result.case === evalCase.name)
+        expect(results.length, `no model ran ${evalCase.name}`).toBeGreaterThan(0)
+        const below = results.filter((result) => passRate(result) < threshold)
+        expect(below.map(describeResult), `pass rate below ${percent(threshold)}`).toEqual([])
+      })
+    }
+
+    test(`gate: at least ${percent(threshold)} of all trials pass`, () => {
+      const results = outcome!.run.results
+      const passed = results.reduce((sum, result) => sum + result.passed, 0)
+      const total = results.reduce((sum, result) => sum + result.runs, 0)
+      expect(total, "no trial ran").toBeGreaterThan(0)
+      expect(passRate({ passed, runs: total }), `${passed}/${total} trials passed`).toBeGreaterThanOrEqual(threshold)
+    })
+  })
+}
+
+// --- internal ---
+
+function describeResult(result: EvalResult): string {
+  const reasons = [...new Set(result.trials.flatMap((trial) => trial.grade.reasons))].slice(0, 3)
+  return `${result.case} on ${result.model}: ${result.passed}/${result.runs}${reasons.length > 0 ? ` (${reasons.join("; ")})` : ""}`
+}
+
+function problemLines(problems: Array<{ code: string; message: string }>): string[] {
+  return problems.map((problem) => `${problem.code}: ${problem.message}`)
+}
+
+function percent(rate: number): string {
+  return `${Math.round(rate * 100)}%`
+}
