@@ -131,7 +131,7 @@ describe("renderEvalHtml", () => {
     expect(html).toContain(`aria-label="Pass rate of the last 2 runs, oldest first: 3/3, 1/3"`)
     expect(html).toContain(`<strong>RATE_LIMITED</strong>: 429 Too Many Requests`)
     expect(html).toContain(
-      `<code class="call">bash</code> <span class="status">error</span><pre class="args">{\n  &quot;command&quot;: &quot;curl wttr.in/Paris&quot;\n}</pre>`,
+      `<code class="call">bash</code> <span class="status">error</span><pre class="args">{&quot;command&quot;:&quot;curl wttr.in/Paris&quot;}</pre>`,
     )
     // forecast-then-weather did not run on mock/scripted.
     expect(html).toContain(`<td class="cell"><span class="rate rate-none">not run</span></td>`)
