@@ -159,4 +159,11 @@ describe("renderEvalHtml", () => {
       `aria-label="Pass rate of the last 10 runs, oldest first: 2/10, 3/10, 4/10, 5/10, 6/10, 7/10, 8/10, 9/10, 10/10, 1/1"`,
     )
   })
+
+  test("a run with no result says no case ran", () => {
+    const run: EvalRun = { id: "r", startedAt: "2026-12-01T19:00:00.000Z", durationMs: 5, results: [] }
+    const html = renderEvalHtml(run, new Map(), [])
+    expect(html).toContain("<p>No case ran.</p>")
+    expect(html).not.toContain("<table")
+  })
 })
