@@ -1,5 +1,5 @@
 // Cases, trials and tools as the runner and grading would hand them to the report, for the report's tests.
-import { summarizeTrials } from "../../src/eval/report/index.ts"
+import { historyEntry, summarizeTrials } from "../../src/eval/report/index.ts"
 import type { EvalCase, EvalRun, GradedTrial, HistoryEntry, ToolSnapshot } from "../../src/eval/types.ts"
 
 export const weatherTool: ToolSnapshot = {
@@ -113,5 +113,117 @@ export function sampleRun(): { run: EvalRun; history: HistoryEntry[] } {
         : result.tools,
     failures: [],
   }))
+  return { run, history }
+}
+
+/**
+ * The run docs/evals.md shows: two starter-like cases on two real model ids, five runs each, after
+ * the weather tool's description was shortened; the history holds five earlier runs, all passing
+ * with the longer description.
+ */
+export function docsExample(): { run: EvalRun; history: HistoryEntry[] } {
+  const weather: ToolSnapshot = {
+    id: "weather",
+    description: "Current weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  }
+  const docsCases: EvalCase[] = [
+    { name: "weather: does its job", prompt: "What's the weather in Paris?", expect: { calls: [{ tool: "weather" }] } },
+    {
+      name: "weather: not called for small talk",
+      prompt: "Thanks, that is all for now.",
+      expect: { notCalled: ["weather"] },
+    },
+  ]
+  const sonnet = "anthropic/claude-sonnet-4-5"
+  const gpt = "openai/gpt-5"
+  const prompt = "What's the weather in Paris?"
+  const answered = "It is 18 °C with light rain in Paris."
+  const failures: Record<string, { reason: string; turn: GradedTrial["turns"][number] }> = {
+    [sonnet]: {
+      reason: 'expected weather({city: /^paris$/i}); called webfetch({url: "https://wttr.in/Paris?format=3"})',
+      turn: {
+        prompt,
+        calls: [
+          {
+            tool: "webfetch",
+            args: { url: "https://wttr.in/Paris?format=3" },
+            status: "completed",
+            output: "Paris: +18°C, light rain",
+          },
+        ],
+        text: answered,
+      },
+    },
+    [gpt]: {
+      reason:
+        'expected weather({city: /^paris$/i}); called weather({city: "Paris, France"}) (city: expected /^paris$/i, got "Paris, France")',
+      turn: {
+        prompt,
+        calls: [
+          { tool: "weather", args: { city: "Paris, France" }, status: "completed", output: "Paris: 18 °C, light rain" },
+        ],
+        text: answered,
+      },
+    },
+  }
+  const trialOf = (caseName: string, model: string, run: number, failed: boolean, durationMs: number): GradedTrial => {
+    const smallTalk = caseName === "weather: not called for small talk"
+    const failure = failures[model]
+    const turn = smallTalk
+      ? { prompt: "Thanks, that is all for now.", calls: [], text: "You're welcome!" }
+      : failed && failure
+        ? failure.turn
+        : {
+            prompt,
+            calls: [
+              {
+                tool: "weather",
+                args: { city: "Paris" },
+                status: "completed" as const,
+                output: "Paris: 18 °C, light rain",
+              },
+            ],
+            text: answered,
+          }
+    return {
+      case: caseName,
+      model,
+      run,
+      turns: [turn],
+      durationMs,
+      tokens: { input: 11_800, output: 60, reasoning: model === gpt ? 120 : 0, cacheRead: 0, cacheWrite: 0 },
+      cost: model === gpt ? 0.0152 : 0.0363,
+      grade: { pass: !failed, reasons: failed && failure ? [failure.reason] : [] },
+    }
+  }
+  const trials: GradedTrial[] = []
+  for (const model of [sonnet, gpt]) {
+    for (let run = 1; run <= 5; run++) {
+      const failed = model === sonnet ? run >= 4 : run === 5
+      trials.push(trialOf("weather: does its job", model, run, failed, model === gpt ? 6100 : 3900))
+      trials.push(trialOf("weather: not called for small talk", model, run, false, 2100))
+    }
+  }
+  // The five runs before, one a day, every trial passed with a longer description.
+  const longer = { ...weather, description: "Current weather for a city. Use it whenever the user asks about weather." }
+  const passing = trials.map((one) => ({ ...one, grade: { pass: true, reasons: [] } }))
+  const history: HistoryEntry[] = []
+  for (let day = 0; day < 5; day++) {
+    const before: EvalRun = {
+      id: `before-${day}`,
+      startedAt: new Date(Date.UTC(2026, 10, 26 + day, 9, 12)).toISOString(),
+      durationMs: 30_000,
+      results: summarizeTrials(docsCases, passing, { [sonnet]: [longer], [gpt]: [longer] }),
+    }
+    history.push(...before.results.map((result) => historyEntry(before, result)))
+  }
+  const run: EvalRun = {
+    id: "2026-12-01T09-30-00-7f3a",
+    startedAt: "2026-12-01T09:30:00.000Z",
+    durationMs: 31_400,
+    opencodeVersion: "1.18.34",
+    results: summarizeTrials(docsCases, trials, { [sonnet]: [weather], [gpt]: [weather] }),
+  }
   return { run, history }
 }

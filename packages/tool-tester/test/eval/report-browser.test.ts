@@ -11,9 +11,12 @@ import { compareWithPrevious, renderEvalHtml, summarizeTrials } from "../../src/
 import type { EvalRun, GradedTrial, HistoryEntry } from "../../src/eval/types.ts"
 import { packageRoot, useTmpDir } from "../helpers.ts"
 import { launchChromium, noChromium } from "../inspector/_inspector.ts"
-import { cases, failedTrial, sampleRun, tools, trial } from "./_report-sample.ts"
+import { cases, docsExample, failedTrial, sampleRun, tools, trial } from "./_report-sample.ts"
 
 const screenshots = path.join(packageRoot, ".tmp", "screenshots")
+// With UPDATE_SCREENSHOTS=1 the one docs/evals.md shows is replaced, in docs/images.
+const docsImages =
+  process.env["UPDATE_SCREENSHOTS"] === "1" ? path.join(packageRoot, "..", "..", "docs", "images") : screenshots
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
@@ -56,8 +59,8 @@ describe.skipIf(noChromium !== undefined)(`the eval page in chromium${skipped}`,
     await page.screenshot({ path: path.join(screenshots, "eval-report-1440.png"), fullPage: true })
 
     // Open the first cell: its trials, the reason it failed, and the description diff.
-    const cell = page.locator("table.matrix tbody td details").first()
-    await cell.locator("summary").click()
+    const cell = page.locator("table.matrix tbody td.cell > details").first()
+    await cell.locator(":scope > summary").click()
     await expect.poll(() => cell.evaluate((details) => (details as unknown as { open: boolean }).open)).toBe(true)
     // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is the point (a closed <details> shows none of it).
     const opened = await cell.innerText()
@@ -88,6 +91,25 @@ describe.skipIf(noChromium !== undefined)(`the eval page in chromium${skipped}`,
     expect(await page.evaluate(scrollWidth)).toBeLessThanOrEqual(1024)
     expect(requests).toEqual([])
     expect(dialogs).toEqual([])
+  })
+
+  test("the run docs/evals.md shows, with a cell open (the screenshot the docs use)", async () => {
+    const { run, history } = docsExample()
+    const file = path.join(useTmpDir("tool-tester-eval-page-"), "eval.html")
+    writeFileSync(file, renderEvalHtml(run, compareWithPrevious(run.results, history), history))
+    await page.emulateMedia({ colorScheme: "light" })
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(pathToFileURL(file).href)
+    const cell = page.locator("table.matrix tbody td.cell > details").first()
+    await cell.locator(":scope > summary").click()
+    // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is the point (a closed <details> shows none of it).
+    expect(await cell.innerText()).toContain('called webfetch({url: "https://wttr.in/Paris?format=3"})')
+    expect(await page.locator("svg.trend").first().getAttribute("aria-label")).toBe(
+      "Pass rate of the last 6 runs, oldest first: 5/5, 5/5, 5/5, 5/5, 5/5, 3/5",
+    )
+    expect(await seriousViolations(page)).toEqual([])
+    mkdirSync(docsImages, { recursive: true })
+    await page.screenshot({ path: path.join(docsImages, "eval-report.png") })
   })
 })
 

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from "node:fs"
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import type { EvalRun } from "../../src/eval/types.ts"
@@ -68,6 +68,14 @@ describe("the history file", () => {
     const file = defaultHistoryFile(useTmpDir())
     await appendHistory(file, runOf("run-1", "2026-11-30T10:00:00.000Z"))
     appendFileSync(file, '{"runId": "cut off mid-wri\nnot json at all\n[1,2]\n{"runId":"x","case":"c"}\n\n')
+    await appendHistory(file, runOf("run-2", "2026-12-01T10:00:00.000Z"))
+    expect((await readHistory(file)).map((entry) => entry.runId)).toEqual(["run-1", "run-2"])
+  })
+
+  test("reads lines ended the Windows way", async () => {
+    const file = defaultHistoryFile(useTmpDir())
+    await appendHistory(file, runOf("run-1", "2026-11-30T10:00:00.000Z"))
+    writeFileSync(file, readFileSync(file, "utf8").replace(/\n/g, "\r\n"))
     await appendHistory(file, runOf("run-2", "2026-12-01T10:00:00.000Z"))
     expect((await readHistory(file)).map((entry) => entry.runId)).toEqual(["run-1", "run-2"])
   })

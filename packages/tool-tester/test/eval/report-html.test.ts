@@ -131,7 +131,7 @@ describe("renderEvalHtml", () => {
     expect(html).toContain(`aria-label="Pass rate of the last 2 runs, oldest first: 3/3, 1/3"`)
     expect(html).toContain(`<strong>RATE_LIMITED</strong>: 429 Too Many Requests`)
     expect(html).toContain(
-      `<code class="call">bash</code> <span class="status">error</span><pre class="args">{\n  &quot;command&quot;: &quot;curl wttr.in/Paris&quot;\n}</pre>`,
+      `<code class="call">bash</code> <span class="status">error</span><pre class="args">{&quot;command&quot;:&quot;curl wttr.in/Paris&quot;}</pre>`,
     )
     // forecast-then-weather did not run on mock/scripted.
     expect(html).toContain(`<td class="cell"><span class="rate rate-none">not run</span></td>`)
@@ -158,5 +158,12 @@ describe("renderEvalHtml", () => {
     expect(html).toContain(
       `aria-label="Pass rate of the last 10 runs, oldest first: 2/10, 3/10, 4/10, 5/10, 6/10, 7/10, 8/10, 9/10, 10/10, 1/1"`,
     )
+  })
+
+  test("a run with no result says no case ran", () => {
+    const run: EvalRun = { id: "r", startedAt: "2026-12-01T19:00:00.000Z", durationMs: 5, results: [] }
+    const html = renderEvalHtml(run, new Map(), [])
+    expect(html).toContain("<p>No case ran.</p>")
+    expect(html).not.toContain("<table")
   })
 })

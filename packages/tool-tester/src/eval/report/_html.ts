@@ -17,11 +17,13 @@ export function clip(text: string, length: number): string {
   return `${text.slice(0, length)}… (${text.length - length} more characters)`
 }
 
-/** A value as the page shows arguments: pretty JSON, or the string itself. */
+/** A value as the page shows arguments: JSON on one line when short, else pretty; a string as it is. */
 export function showValue(value: unknown): string {
   if (typeof value === "string") return value
   try {
-    return JSON.stringify(value, null, 2) ?? String(value)
+    const line = JSON.stringify(value)
+    if (line === undefined) return String(value)
+    return line.length <= 80 ? line : JSON.stringify(value, null, 2)
   } catch {
     return String(value)
   }

@@ -34,7 +34,9 @@ table.matrix{border-collapse:collapse;width:100%}
 .case{display:block;font-weight:600;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .prompt{display:block;font-size:.85rem;margin-top:.25rem}
 summary{cursor:pointer;display:flex;flex-wrap:wrap;align-items:center;gap:.4rem}
-summary::-webkit-details-marker{margin-right:.1rem}
+/* The cell's summary is a flex row, which drops the browser's triangle: draw one. */
+.cell>details>summary::before{content:"▸";color:var(--muted);width:.8rem}
+.cell>details[open]>summary::before{content:"▾"}
 summary:focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .rate{display:inline-block;font-weight:700;padding:.1rem .5rem;border-radius:1rem;font-variant-numeric:tabular-nums}
 .rate-pass{background:var(--pass-bg);color:var(--pass-fg)}
@@ -53,6 +55,7 @@ ul.reasons,ul.calls{margin:.25rem 0;padding-left:1.25rem}
 ol.trials{margin:.25rem 0;padding-left:1.5rem}
 ol.trials>li{margin-bottom:.75rem}
 .trial-head{font-weight:600}
+ol.trials summary{display:list-item;cursor:pointer}
 .ok{color:var(--pass-fg);background:var(--pass-bg);padding:0 .3rem;border-radius:3px}
 .bad{color:var(--fail-fg)}
 span.bad{background:var(--fail-bg);padding:0 .3rem;border-radius:3px}

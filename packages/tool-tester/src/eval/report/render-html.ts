@@ -139,7 +139,7 @@ function trialItem(trial: GradedTrial): string {
   const status = trial.grade.pass ? `<span class="ok">passed</span>` : `<span class="bad">failed</span>`
   const tokens = trial.tokens ? ` &middot; ${formatTokens(trial.tokens)} tokens` : ""
   const cost = trial.cost === undefined ? "" : ` &middot; ${formatCost(trial.cost)}`
-  const head = `<p class="trial-head">Run ${trial.run}: ${status} &middot; ${formatSeconds(trial.durationMs)}${tokens}${cost}</p>`
+  const head = `<summary class="trial-head">Run ${trial.run}: ${status} &middot; ${formatSeconds(trial.durationMs)}${tokens}${cost}</summary>`
   const reasons =
     trial.grade.reasons.length === 0
       ? ""
@@ -147,7 +147,8 @@ function trialItem(trial: GradedTrial): string {
   const error = trial.error
     ? `<p class="error"><strong>${escapeHtml(trial.error.code)}</strong>: ${escapeHtml(clip(trial.error.message, 2000))}</p>`
     : ""
-  return `<li>${head}${reasons}${error}${turns(trial)}</li>`
+  // A failed trial is what the reader came for: open; a passed one is there to compare with.
+  return `<li><details${trial.grade.pass ? "" : " open"}>${head}${reasons}${error}${turns(trial)}</details></li>`
 }
 
 function turns(trial: EvalTrial): string {
