@@ -20,7 +20,7 @@ afterEach(async () => {
 })
 
 function expectNothingLeft(home: EvalHome): void {
-  expect(evalProcesses()).toEqual([])
+  expect(evalProcesses(home)).toEqual([])
   expect(readdirSync(home.tmp)).toEqual([])
 }
 
@@ -37,7 +37,7 @@ describe("runEvalTrials when a provider fails", () => {
       },
     })
     cleanups.push(() => home.remove())
-    home.use()
+    home.use(vi.stubEnv)
     const result = await runEvalTrials({
       directory: project,
       cases: [{ name: "weather", prompt: "weather in Paris?", results: { weather: "Rainy, 12 degrees" } }],
@@ -69,7 +69,7 @@ describe("runEvalTrials when a provider fails", () => {
       model: "keyword/alpha",
     })
     cleanups.push(() => home.remove())
-    home.use()
+    home.use(vi.stubEnv)
     const result = await runEvalTrials({
       directory: project,
       cases: [
@@ -95,7 +95,7 @@ describe("runEvalTrials concurrency and abort", () => {
     cleanups.push(() => keyword.close())
     const home = makeEvalHome({ providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } } })
     cleanups.push(() => home.remove())
-    home.use()
+    home.use(vi.stubEnv)
     const result = await runEvalTrials({
       directory: project,
       // Each call waits (up to 8 s) for three calls at once: with two trials in flight it sees two.
@@ -115,7 +115,7 @@ describe("runEvalTrials concurrency and abort", () => {
     cleanups.push(() => keyword.close())
     const home = makeEvalHome({ providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } } })
     cleanups.push(() => home.remove())
-    home.use()
+    home.use(vi.stubEnv)
     const controller = new AbortController()
     const run = runEvalTrials({
       directory: project,

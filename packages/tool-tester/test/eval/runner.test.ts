@@ -67,7 +67,7 @@ describe("runEvalTrials with the keyword model", () => {
       auth: { keyword: { type: "api", key: "from-auth-json" } },
       globalTools: { "greet.js": greetTool },
     })
-    home.use()
+    home.use(vi.stubEnv)
     result = await runEvalTrials({
       directory: project,
       cases,
@@ -181,7 +181,7 @@ describe("runEvalTrials with the keyword model", () => {
   })
 
   it("leaves nothing running and no folder behind", () => {
-    expect(evalProcesses()).toEqual([])
+    expect(evalProcesses(home)).toEqual([])
     expect(readdirSync(home.tmp)).toEqual([])
     expect(existsSync(home.sideEffectFile)).toBe(true)
   })
