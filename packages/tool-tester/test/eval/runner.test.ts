@@ -33,6 +33,7 @@ const cases: EvalCase[] = [
   { name: "global tool", prompt: "greet the visitor please" },
   { name: "plugin tool refused", prompt: "stamp the seal on document=contract" },
   { name: "plugin tool allowed", prompt: "stamp the seal on document=invoice", execute: ["stamp"] },
+  { name: "asks permission", prompt: "webfetch the page url=http://127.0.0.1:9/page" },
 ]
 
 // A tool of the user's global config folder (no imports: the throw-away home has no node_modules).
@@ -66,6 +67,8 @@ describe("runEvalTrials with the keyword model", () => {
       model: "keyword/alpha",
       auth: { keyword: { type: "api", key: "from-auth-json" } },
       globalTools: { "greet.js": greetTool },
+      // Left at "ask" by the user: nobody is there to answer, so the eval answers "reject".
+      config: { permission: { webfetch: "ask" } },
     })
     home.use(vi.stubEnv)
     result = await runEvalTrials({
@@ -131,6 +134,13 @@ describe("runEvalTrials with the keyword model", () => {
       status: "completed",
       output: "Stamped invoice",
     })
+  })
+
+  it("rejects a permission request instead of waiting for an answer", () => {
+    const asked = trial("asks permission")
+    expect(asked.error).toBeUndefined()
+    expect(asked.turns[0]?.calls[0]).toMatchObject({ tool: "webfetch", status: "error" })
+    expect(asked.turns[0]?.text).toMatch(/^webfetch said: /)
   })
 
   it("runs follow-up turns in the same session", () => {

@@ -33,6 +33,8 @@ export function makeEvalHome(options: {
   auth?: Record<string, unknown>
   /** Tool files of the global config folder (`tools/<name>`), by file name. */
   globalTools?: Record<string, string>
+  /** More of the global opencode.json. */
+  config?: Record<string, unknown>
 }): EvalHome {
   const root = mkdtempSync(join(tmpdir(), "tool-tester-eval-test-"))
   const home = join(root, "home")
@@ -59,6 +61,7 @@ export function makeEvalHome(options: {
     ...(small === undefined ? {} : { small_model: small }),
     autoupdate: false,
     share: "disabled",
+    ...options.config,
   }
   writeFileSync(join(config, "opencode", "opencode.json"), `${JSON.stringify(opencodeJson, null, 2)}\n`)
   for (const [name, source] of Object.entries(options.globalTools ?? {})) {
