@@ -129,13 +129,21 @@ describe("trial errors", () => {
 describe("resolveModels", () => {
   const usable = [
     { id: "anthropic", models: { "claude-sonnet-4-5": { cost: { input: 3, output: 15 } } } },
-    { id: "local", models: { "qwen3-coder": {} } },
+    { id: "local", models: { "qwen3-coder": { api: { npm: "@ai-sdk/openai-compatible", id: "qwen3-coder-30b" } } } },
   ]
   const catalogue = [...usable, { id: "openai", env: ["OPENAI_API_KEY"], models: { "gpt-5": {} } }]
 
   it("runs the configured model when none is named, and says when there is none", () => {
     expect(resolveModels({ requested: [], configured: "local/qwen3-coder", usable, catalogue })).toEqual({
-      models: [{ id: "local/qwen3-coder", providerID: "local", modelID: "qwen3-coder", priced: false }],
+      models: [
+        {
+          id: "local/qwen3-coder",
+          providerID: "local",
+          modelID: "qwen3-coder",
+          priced: false,
+          api: { npm: "@ai-sdk/openai-compatible", id: "qwen3-coder-30b" },
+        },
+      ],
       problems: [],
     })
     const none = resolveModels({ requested: [], configured: undefined, usable, catalogue })

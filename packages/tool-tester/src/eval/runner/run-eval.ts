@@ -30,6 +30,7 @@ import { markerVariable, killMarkedProcesses } from "../../e2e/opencode-process.
 import { resolveOpencode } from "../../engine/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import { providerSchema } from "../../schema/provider-schema.ts"
 import type { EvalCase, EvalTrial, ToolSnapshot } from "../types.ts"
 import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
@@ -266,7 +267,10 @@ function configContent(world: EvalWorld): Record<string, unknown> {
   }
 }
 
-/** The tools the server offers a model, without those its permission rules leave out. */
+/**
+ * The tools the server offers a model (`GET /experimental/tool`: `tool.definition` hooks applied,
+ * not the provider's fixes), without those its permission rules leave out.
+ */
 async function offeredTools(
   api: ServerApi,
   model: ModelPlan,
@@ -284,10 +288,17 @@ async function offeredTools(
   ]
   return listed
     .filter((tool) => tool.id !== "invalid" && !isToolDisabled(tool.id, rules))
-    .map((tool) => ({ id: tool.id, description: tool.description, parameters: tool.parameters }))
+    .map((tool) => ({ id: tool.id, description: tool.description, parameters: sentSchema(tool.parameters, model) }))
 }
 
 /** `opencode --version`, its temp files in `tmp` (the world's, removed with it). */
+/** The schema as opencode sends it to the model: the route's, with the provider's fixes (docs/opencode-contract.md#provider-fixes). */
+function sentSchema(parameters: unknown, model: ModelPlan): unknown {
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) return parameters
+  const fixed = { npm: model.api.npm, providerID: model.providerID, modelID: model.api.id }
+  return providerSchema(parameters as Record<string, unknown>, fixed)
+}
+
 function opencodeVersionOf(binary: string, tmp: string): Promise<string> {
   const env: Record<string, string | undefined> = { ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }
   delete env["BUN_BE_BUN"]
