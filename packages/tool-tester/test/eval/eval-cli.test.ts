@@ -24,7 +24,7 @@ function evalCli(args: string[]): Promise<CliResult> {
   return runCli(["eval", ...args], {
     cwd: project,
     home: path.join(home.root, "home"),
-    env: { TMPDIR: home.tmp, EVAL_TEST_TAG: home.tag, XDG_STATE_HOME: path.join(home.root, "home", ".local", "state") },
+    env: { TMPDIR: home.tmp, XDG_STATE_HOME: path.join(home.root, "home", ".local", "state") },
   })
 }
 
@@ -154,7 +154,7 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
       .split("\n")
     // 4 cases in the first run, 1 in each of the three after it.
     expect(lines).toHaveLength(7)
-    expect(evalProcesses(home.tag)).toEqual([])
+    expect(evalProcesses(home)).toEqual([])
   })
 
   const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
@@ -201,6 +201,6 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     expect(run.stderr).toMatch(/no model "keyword\/alpah"; did you mean "keyword\/alpha"\? \[EVAL_MODEL_UNKNOWN\]/)
     // The good case still ran on the good model.
     expect(run.stdout).toContain("greets Ada")
-    expect(evalProcesses(home.tag)).toEqual([])
+    expect(evalProcesses(home)).toEqual([])
   })
 })

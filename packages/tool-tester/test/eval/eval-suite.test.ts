@@ -91,7 +91,7 @@ await evalSuite({ models: ["keyword/alpha"], runs: 2, threshold: 1, history: fal
       XDG_CACHE_HOME: path.join(homeDir, ".cache"),
       XDG_STATE_HOME: path.join(homeDir, ".local", "state"),
       TMPDIR: home.tmp,
-      EVAL_TEST_TAG: home.tag,
+     
       NO_COLOR: "1",
     })
     const exitCode = await new Promise<number | null>((resolve, reject) => {
@@ -128,6 +128,6 @@ await evalSuite({ models: ["keyword/alpha"], runs: 2, threshold: 1, history: fal
     )
     expect(byTitle["gate: at least 100% of all trials pass"]!.status).toBe("failed")
     expect(byTitle["gate: at least 100% of all trials pass"]!.failureMessages.join("\n")).toContain("2/4 trials passed")
-    expect(evalProcesses(home.tag)).toEqual([])
+    expect(evalProcesses(home)).toEqual([])
   })
 })

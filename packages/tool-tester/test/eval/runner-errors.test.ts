@@ -19,8 +19,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
+/** This test's user: the keyword model (model `keyword/alpha`) as their only provider. */
+async function keywordUser(model?: string): Promise<EvalHome> {
+  const keyword = await startKeywordModel()
+  cleanups.push(() => keyword.close())
+  const home = makeEvalHome({
+    providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } },
+    ...(model === undefined ? {} : { model }),
+  })
+  cleanups.push(() => home.remove())
+  home.use(vi.stubEnv)
+  return home
+}
+
 function expectNothingLeft(home: EvalHome): void {
-  expect(evalProcesses(home.tag)).toEqual([])
+  expect(evalProcesses(home)).toEqual([])
   expect(readdirSync(home.tmp)).toEqual([])
 }
 
@@ -37,7 +50,7 @@ describe("runEvalTrials when a provider fails", () => {
       },
     })
     cleanups.push(() => home.remove())
-    home.use()
+    home.use(vi.stubEnv)
     const result = await runEvalTrials({
       directory: project,
       cases: [{ name: "weather", prompt: "weather in Paris?", results: { weather: "Rainy, 12 degrees" } }],
@@ -62,14 +75,7 @@ describe("runEvalTrials when a provider fails", () => {
   }, 300_000)
 
   it("records a refused key as AUTH_ERROR and a tool that never ends as TIMEOUT, on the configured model", async () => {
-    const keyword = await startKeywordModel()
-    cleanups.push(() => keyword.close())
-    const home = makeEvalHome({
-      providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } },
-      model: "keyword/alpha",
-    })
-    cleanups.push(() => home.remove())
-    home.use()
+    const home = await keywordUser("keyword/alpha")
     const result = await runEvalTrials({
       directory: project,
       cases: [
@@ -91,11 +97,7 @@ describe("runEvalTrials when a provider fails", () => {
 
 describe("runEvalTrials concurrency and abort", () => {
   it("runs trials concurrently up to the bound", async () => {
-    const keyword = await startKeywordModel()
-    cleanups.push(() => keyword.close())
-    const home = makeEvalHome({ providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } } })
-    cleanups.push(() => home.remove())
-    home.use()
+    const home = await keywordUser()
     const result = await runEvalTrials({
       directory: project,
       // Each call waits (up to 8 s) for three calls at once: with two trials in flight it sees two.
@@ -111,11 +113,7 @@ describe("runEvalTrials concurrency and abort", () => {
   }, 300_000)
 
   it("rejects with the abort reason when aborted, and leaves nothing behind", async () => {
-    const keyword = await startKeywordModel()
-    cleanups.push(() => keyword.close())
-    const home = makeEvalHome({ providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } } })
-    cleanups.push(() => home.remove())
-    home.use()
+    const home = await keywordUser()
     const controller = new AbortController()
     const run = runEvalTrials({
       directory: project,

@@ -33,6 +33,7 @@ const cases: EvalCase[] = [
   { name: "global tool", prompt: "greet the visitor please" },
   { name: "plugin tool refused", prompt: "stamp the seal on document=contract" },
   { name: "plugin tool allowed", prompt: "stamp the seal on document=invoice", execute: ["stamp"] },
+  { name: "asks permission", prompt: "webfetch the page url=http://127.0.0.1:9/page" },
 ]
 
 // A tool of the user's global config folder (no imports: the throw-away home has no node_modules).
@@ -66,8 +67,10 @@ describe("runEvalTrials with the keyword model", () => {
       model: "keyword/alpha",
       auth: { keyword: { type: "api", key: "from-auth-json" } },
       globalTools: { "greet.js": greetTool },
+      // Left at "ask" by the user: nobody is there to answer, so the eval answers "reject".
+      config: { permission: { webfetch: "ask" } },
     })
-    home.use()
+    home.use(vi.stubEnv)
     result = await runEvalTrials({
       directory: project,
       cases,
@@ -133,6 +136,13 @@ describe("runEvalTrials with the keyword model", () => {
     })
   })
 
+  it("rejects a permission request instead of waiting for an answer", () => {
+    const asked = trial("asks permission")
+    expect(asked.error).toBeUndefined()
+    expect(asked.turns[0]?.calls[0]).toMatchObject({ tool: "webfetch", status: "error" })
+    expect(asked.turns[0]?.text).toMatch(/^webfetch said: /)
+  })
+
   it("runs follow-up turns in the same session", () => {
     const followUp = trial("follow-up")
     expect(followUp.turns.map((turn) => turn.calls.map((call) => call.tool))).toEqual([["weather"], ["math_add"]])
@@ -181,7 +191,7 @@ describe("runEvalTrials with the keyword model", () => {
   })
 
   it("leaves nothing running and no folder behind", () => {
-    expect(evalProcesses(home.tag)).toEqual([])
+    expect(evalProcesses(home)).toEqual([])
     expect(readdirSync(home.tmp)).toEqual([])
     expect(existsSync(home.sideEffectFile)).toBe(true)
   })

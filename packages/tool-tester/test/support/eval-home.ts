@@ -1,13 +1,12 @@
 // A throw-away user for `tool-tester eval` tests: HOME, the XDG folders and TMPDIR under one temp
 // folder, and a global opencode.json that defines only the test providers (`enabled_providers`),
-// so opencode offers no real provider and nothing leaves the machine. `use()` points this
-// process's environment at it (vi.stubEnv, undone after the test), as a user's shell would.
+// so opencode offers no real provider and nothing leaves the machine. `use(vi.stubEnv)` points
+// this process's environment at it (undone after the test), as a user's shell would; a bench
+// passes a setter of its own.
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { randomUUID } from "node:crypto"
-import { vi } from "vitest"
 import { markerVariable } from "../../src/e2e/opencode-process.ts"
 
 export interface TestProvider {
@@ -17,14 +16,12 @@ export interface TestProvider {
 
 export interface EvalHome {
   root: string
-  /** In the environment of everything started under this home (EVAL_TEST_TAG): what `evalProcesses` looks for. */
-  tag: string
   /** The TMPDIR the runner's throw-away folders go to. */
   tmp: string
   /** The file the fixture's `weather` tool appends to when it really runs. */
   sideEffectFile: string
-  /** Points HOME, XDG_*, TMPDIR and EVAL_TEST_SIDE_EFFECT at this home until the test ends. */
-  use(): void
+  /** Points HOME, XDG_*, TMPDIR and EVAL_TEST_SIDE_EFFECT at this home, through `set` (`vi.stubEnv` in tests). */
+  use(set: (name: string, value: string | undefined) => void): void
   remove(): void
 }
 
@@ -36,6 +33,8 @@ export function makeEvalHome(options: {
   auth?: Record<string, unknown>
   /** Tool files of the global config folder (`tools/<name>`), by file name. */
   globalTools?: Record<string, string>
+  /** More of the global opencode.json. */
+  config?: Record<string, unknown>
 }): EvalHome {
   const root = mkdtempSync(join(tmpdir(), "tool-tester-eval-test-"))
   const home = join(root, "home")
@@ -62,6 +61,7 @@ export function makeEvalHome(options: {
     ...(small === undefined ? {} : { small_model: small }),
     autoupdate: false,
     share: "disabled",
+    ...options.config,
   }
   writeFileSync(join(config, "opencode", "opencode.json"), `${JSON.stringify(opencodeJson, null, 2)}\n`)
   for (const [name, source] of Object.entries(options.globalTools ?? {})) {
@@ -70,34 +70,30 @@ export function makeEvalHome(options: {
   }
   if (options.auth !== undefined) writeFileSync(join(data, "opencode", "auth.json"), JSON.stringify(options.auth))
   const sideEffectFile = join(root, "side-effects.txt")
-  const tag = randomUUID()
   return {
     root,
-    tag,
     tmp,
     sideEffectFile,
-    use: () => {
-      vi.stubEnv("HOME", home)
-      vi.stubEnv("USERPROFILE", home)
-      vi.stubEnv("XDG_CONFIG_HOME", config)
-      vi.stubEnv("XDG_DATA_HOME", data)
-      vi.stubEnv("XDG_CACHE_HOME", join(home, ".cache"))
-      vi.stubEnv("XDG_STATE_HOME", join(home, ".local", "state"))
-      vi.stubEnv("TMPDIR", tmp)
-      vi.stubEnv("EVAL_TEST_SIDE_EFFECT", sideEffectFile)
-      vi.stubEnv("EVAL_TEST_TAG", tag)
-      for (const name of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"])
-        vi.stubEnv(name, undefined)
+    use: (set) => {
+      set("HOME", home)
+      set("USERPROFILE", home)
+      set("XDG_CONFIG_HOME", config)
+      set("XDG_DATA_HOME", data)
+      set("XDG_CACHE_HOME", join(home, ".cache"))
+      set("XDG_STATE_HOME", join(home, ".local", "state"))
+      set("TMPDIR", tmp)
+      set("EVAL_TEST_SIDE_EFFECT", sideEffectFile)
+      for (const name of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"]) set(name, undefined)
     },
     remove: () => rmSync(root, { recursive: true, force: true, maxRetries: 3 }),
   }
 }
 
 /**
- * Processes (Linux) whose environment holds an eval run's marker and this home's tag: what an eval
- * under this home left running (other test files run evals at the same time, under homes of their own).
+ * Processes (Linux) whose environment holds an eval run's marker and a TMPDIR inside `home`'s:
+ * what an eval run as this home's user left running (not another test file's, running alongside).
  */
-export function evalProcesses(tag: string): number[] {
+export function evalProcesses(home: EvalHome): number[] {
   if (process.platform !== "linux") return []
   const found: number[] = []
   for (const name of readdirSync("/proc")) {
@@ -107,8 +103,9 @@ export function evalProcesses(tag: string): number[] {
       const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
       const zombie = stat.slice(stat.lastIndexOf(")") + 2)[0] === "Z"
-      const marked = `\0${environment}`.includes(`\0${markerVariable}=tool-tester-eval-`)
-      if (!zombie && marked && `\0${environment}\0`.includes(`\0EVAL_TEST_TAG=${tag}\0`)) found.push(pid)
+      const entries = `\0${environment}`
+      const marked = entries.includes(`\0${markerVariable}=tool-tester-eval-`)
+      if (!zombie && marked && entries.includes(`\0TMPDIR=${home.tmp}`)) found.push(pid)
     } catch {
       // Gone, or not ours to read.
     }

@@ -11,7 +11,10 @@ export interface ProviderInfo {
   id: string
   name?: string
   env?: string[]
-  models: Record<string, { id?: string; name?: string; cost?: { input?: number; output?: number } }>
+  models: Record<
+    string,
+    { id?: string; name?: string; cost?: { input?: number; output?: number }; api?: { id?: string; npm?: string } }
+  >
 }
 
 export interface ModelPlan {
@@ -21,6 +24,8 @@ export interface ModelPlan {
   modelID: string
   /** The provider states prices for it (else a trial's cost is unknown, not 0). */
   priced: boolean
+  /** Its AI SDK package and the provider's own id of the model (what opencode's schema fixes go by). */
+  api: { npm: string; id: string }
   /** Set when the model cannot be prompted: its trials all end with this error. */
   error?: { code: string; message: string }
 }
@@ -47,6 +52,7 @@ export function resolveModels(options: {
         providerID: provider.id,
         modelID: key,
         priced: (cost?.input ?? 0) > 0 || (cost?.output ?? 0) > 0,
+        api: { npm: model.api?.npm ?? "", id: model.api?.id ?? key },
       })
     }
   }
@@ -81,6 +87,7 @@ export function resolveModels(options: {
         providerID,
         modelID,
         priced: false,
+        api: { npm: catalogued.models[modelID]?.api?.npm ?? "", id: catalogued.models[modelID]?.api?.id ?? modelID },
         error: {
           code: "AUTH_ERROR",
           message: `opencode has no credentials for the provider ${providerID}: ${how}.`,

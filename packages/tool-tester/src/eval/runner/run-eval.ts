@@ -30,12 +30,14 @@ import { markerVariable, killMarkedProcesses } from "../../e2e/opencode-process.
 import { resolveOpencode } from "../../engine/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import { providerSchema } from "../../schema/provider-schema.ts"
 import type { EvalCase, EvalTrial, ToolSnapshot } from "../types.ts"
 import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
 import { endpointVariable, type GuardedCallAnswer, type WrappedCallAnswer } from "./module-sources.ts"
 import { type ModelPlan, type ProviderInfo, resolveModels } from "./models.ts"
 import { serverApi, type ServerApi } from "./server-api.ts"
+import { watchServer } from "./server-watch.ts"
 import { runTrial, type TrialSession } from "./trial.ts"
 
 export interface EvalRunnerOptions {
@@ -86,7 +88,6 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   })
   progress("copying the project and wrapping its tools")
   const world = await createEvalWorld({ directory: options.directory, env: process.env })
-  const version = opencodeVersionOf(binary, world.sandbox.tmp)
   const sessions = new Map<string, TrialSession>()
   let endpoint: CallEndpoint | undefined
   let server: RunningServer | undefined
@@ -116,22 +117,31 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     options.signal?.throwIfAborted()
     const api = serverApi(server, world.sandbox.project)
     progress("asking opencode for its models and tools")
-    const [config, usable, catalogue] = await Promise.all([
+    const [config, usable] = await Promise.all([
       api.get<Record<string, unknown>>("/config"),
       api.get<{ providers: ProviderInfo[] }>("/config/providers"),
-      api.get<{ all: ProviderInfo[] }>("/provider"),
     ])
-    const resolved = resolveModels({
-      requested: options.models,
-      configured: typeof config.model === "string" ? config.model : undefined,
-      usable: usable.providers,
-      catalogue: catalogue.all,
-    })
+    const configured = typeof config.model === "string" ? config.model : undefined
+    const requested = options.models.length > 0 ? options.models : configured === undefined ? [] : [configured]
+    const usableIds = new Set(usable.providers.flatMap((p) => Object.keys(p.models).map((id) => `${p.id}/${id}`)))
+    // opencode's whole catalogue only matters for a model it cannot use (no key, or no such model).
+    const catalogue = requested.every((id) => usableIds.has(id))
+      ? []
+      : (await api.get<{ all: ProviderInfo[] }>("/provider")).all
+    const resolved = resolveModels({ requested: options.models, configured, usable: usable.providers, catalogue })
     const problems = [...world.problems, ...resolved.problems]
-    const tools: Record<string, ToolSnapshot[]> = {}
-    for (const model of resolved.models) tools[model.id] = await offeredTools(api, model, config, options.agent)
+    // Asked while the trials run: the answers are only needed in the result.
+    const offered = Promise.all(resolved.models.map((model) => offeredTools(api, model, config, options.agent)))
+    offered.catch(() => undefined)
+    const version = api
+      .get<{ version?: unknown }>("/global/health")
+      .then((health) =>
+        typeof health?.version === "string" ? health.version : opencodeVersionOf(binary, world.sandbox.tmp),
+      )
+      .catch(() => opencodeVersionOf(binary, world.sandbox.tmp))
     const plans = trialPlans(options, resolved.models)
     progress(`running ${plans.length} trial${plans.length === 1 ? "" : "s"}`)
+    const watch = watchServer(api, sessions)
     const trials = await runPool(plans, options.concurrency ?? defaultConcurrency, async (plan) => {
       options.signal?.throwIfAborted()
       const trial = await runTrial({
@@ -147,7 +157,9 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
       options.signal?.throwIfAborted()
       options.onTrial?.(trial)
       return trial
-    })
+    }).finally(() => watch.stop())
+    const tools: Record<string, ToolSnapshot[]> = {}
+    for (const [index, snapshot] of (await offered).entries()) tools[resolved.models[index]!.id] = snapshot
     return { trials, tools, opencodeVersion: await version, problems }
   } finally {
     options.signal?.removeEventListener("abort", onAbort)
@@ -250,12 +262,15 @@ function configContent(world: EvalWorld): Record<string, unknown> {
   const permission: Record<string, "deny"> = Object.fromEntries(deniedPermissions.map((name) => [name, "deny"]))
   const userPlugins = Array.isArray(user.plugin) ? user.plugin : []
   return {
-    ...mergeConfig(user, { permission, share: "disabled", autoupdate: false }),
+    ...mergeConfig(user, { permission, share: "disabled", autoupdate: false, snapshot: false }),
     plugin: [...userPlugins, world.guardPlugin],
   }
 }
 
-/** The tools the server offers a model, without those its permission rules leave out. */
+/**
+ * The tools the server offers a model (`GET /experimental/tool`: `tool.definition` hooks applied,
+ * not the provider's fixes), without those its permission rules leave out.
+ */
 async function offeredTools(
   api: ServerApi,
   model: ModelPlan,
@@ -273,10 +288,17 @@ async function offeredTools(
   ]
   return listed
     .filter((tool) => tool.id !== "invalid" && !isToolDisabled(tool.id, rules))
-    .map((tool) => ({ id: tool.id, description: tool.description, parameters: tool.parameters }))
+    .map((tool) => ({ id: tool.id, description: tool.description, parameters: sentSchema(tool.parameters, model) }))
 }
 
 /** `opencode --version`, its temp files in `tmp` (the world's, removed with it). */
+/** The schema as opencode sends it to the model: the route's, with the provider's fixes (docs/opencode-contract.md#provider-fixes). */
+function sentSchema(parameters: unknown, model: ModelPlan): unknown {
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) return parameters
+  const fixed = { npm: model.api.npm, providerID: model.providerID, modelID: model.api.id }
+  return providerSchema(parameters as Record<string, unknown>, fixed)
+}
+
 function opencodeVersionOf(binary: string, tmp: string): Promise<string> {
   const env: Record<string, string | undefined> = { ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }
   delete env["BUN_BE_BUN"]

@@ -7,6 +7,8 @@ import { serverError } from "../../client/opencode-server.ts"
 export interface ServerApi {
   get<T>(route: string, signal?: AbortSignal): Promise<T>
   post<T>(route: string, body: unknown, signal?: AbortSignal): Promise<T>
+  /** A streamed answer (server-sent events) as text chunks, until `signal` aborts it. */
+  stream(route: string, signal: AbortSignal): Promise<AsyncIterable<string>>
 }
 
 /** A request the server answered with an error status: its status and its message in one line. */
@@ -20,11 +22,16 @@ export class ServerAnswerError extends Error {
 }
 
 export function serverApi(server: Pick<RunningServer, "url" | "authorization">, directory: string): ServerApi {
+  const url = (route: string) =>
+    `${server.url}${route}${route.includes("?") ? "&" : "?"}directory=${encodeURIComponent(directory)}`
   const request = async <T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> => {
-    const separator = route.includes("?") ? "&" : "?"
-    const answer = await fetch(`${server.url}${route}${separator}directory=${encodeURIComponent(directory)}`, {
+    const answer = await fetch(url(route), {
       method,
-      headers: { authorization: server.authorization, "content-type": "application/json" },
+      // A content type without a body makes some routes (GET /permission) read a body that is not there.
+      headers: {
+        authorization: server.authorization,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...(signal === undefined ? {} : { signal }),
     })
@@ -35,5 +42,10 @@ export function serverApi(server: Pick<RunningServer, "url" | "authorization">, 
   return {
     get: (route, signal) => request("GET", route, undefined, signal),
     post: (route, body, signal) => request("POST", route, body, signal),
+    stream: async (route, signal) => {
+      const answer = await fetch(url(route), { headers: { authorization: server.authorization }, signal })
+      if (!answer.ok || answer.body === null) throw new ServerAnswerError(answer.status, `GET ${route}: no stream`)
+      return answer.body.pipeThrough(new TextDecoderStream()) as unknown as AsyncIterable<string>
+    },
   }
 }

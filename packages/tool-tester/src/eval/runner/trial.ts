@@ -3,7 +3,8 @@
 // when opencode has finished the turn. While it runs, three things may stop it, each by aborting
 // the session (`POST /session/{id}/abort`): more than `maxCalls` tool calls in the turn (LOOP,
 // counted by the guard plugin), the trial's time (TIMEOUT), or opencode retrying a failing
-// provider (a 429, an unreachable host) for the third time, seen in `GET /session/status`.
+// provider (a 429, an unreachable host) for the third time, seen in `GET /session/status`
+// (server-watch.ts).
 // Afterwards the session's messages (`GET /session/{id}/message`) are read into the trial: per
 // turn the tool parts and the assistant's text, the tokens and cost of the assistant messages, and
 // the provider's error if a message has one.
@@ -77,18 +78,18 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
     },
     stop,
     onStatus: (status) => {
-      if (status.type !== "retry") return
-      lastRetry = status
+      lastRetry = status.type === "retry" ? status : undefined
+      if (lastRetry === undefined) return
       if ((status.attempt ?? 0) > retriesBeforeGivingUp)
         stop(retryTrialError(status.message ?? "", status.attempt ?? 0))
     },
   })
   const deadline = setTimeout(() => {
-    const retrying = lastRetry?.type === "retry" ? ` (opencode was retrying: ${lastRetry.message})` : ""
-    stop({ code: "TIMEOUT", message: `The trial did not finish within ${options.timeoutMs} ms${retrying}.` })
+    // Out of time while opencode retried a failing provider: what failed is the provider.
+    if (lastRetry !== undefined) stop(retryTrialError(lastRetry.message ?? "", lastRetry.attempt ?? 0))
+    else stop({ code: "TIMEOUT", message: `The trial did not finish within ${options.timeoutMs} ms.` })
   }, options.timeoutMs)
   let failure: TrialError | undefined
-  const watch = watchStatus(api, sessionID, options.sessions)
   try {
     for (const prompt of prompts) {
       if (stopped !== undefined) break
@@ -115,7 +116,6 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
     failure = opencodeFailed(error)
   } finally {
     clearTimeout(deadline)
-    watch.stop()
     options.sessions.delete(sessionID)
   }
   let messages: SessionMessage[] = []
@@ -214,27 +214,6 @@ function sumCost(messages: SessionMessage[]): number | undefined {
     message.info.role === "assistant" && typeof message.info.cost === "number" ? [message.info.cost] : [],
   )
   return costs.length === 0 ? undefined : costs.reduce((sum, cost) => sum + cost, 0)
-}
-
-/** Polls the session's status (one request a second) while the trial runs, for opencode's retries. */
-function watchStatus(api: ServerApi, sessionID: string, sessions: Map<string, TrialSession>): { stop(): void } {
-  let active = true
-  const timer = setInterval(() => {
-    if (!active) return
-    api
-      .get<Record<string, SessionStatus>>("/session/status")
-      .then((statuses) => {
-        const status = statuses[sessionID]
-        if (active && status !== undefined) sessions.get(sessionID)?.onStatus(status)
-      })
-      .catch(() => undefined)
-  }, 1000)
-  return {
-    stop: () => {
-      active = false
-      clearInterval(timer)
-    },
-  }
 }
 
 function opencodeFailed(error: unknown): TrialError {
