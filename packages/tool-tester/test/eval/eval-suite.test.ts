@@ -91,7 +91,7 @@ await evalSuite({ models: ["keyword/alpha"], runs: 2, threshold: 1, history: fal
       XDG_CACHE_HOME: path.join(homeDir, ".cache"),
       XDG_STATE_HOME: path.join(homeDir, ".local", "state"),
       TMPDIR: home.tmp,
-     
+
       NO_COLOR: "1",
     })
     const exitCode = await new Promise<number | null>((resolve, reject) => {
