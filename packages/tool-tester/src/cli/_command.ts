@@ -8,7 +8,7 @@ import type { StartedEngine } from "../engine/engine-task.ts"
 import { runTaskInEngine } from "../engine/engine-task.ts"
 import type { ProjectInput, Task } from "../engine/protocol.ts"
 import type { EngineReport, TaskFailure } from "../engine/task-failure.ts"
-import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../engine/task-failure.ts"
+import { engineReport, loadFailure, loadTimeoutMs } from "../engine/task-failure.ts"
 import { ToolTesterError } from "../errors.ts"
 import { modelSelection } from "../pipeline/model-selection.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, exitCodeFor } from "./exit-codes.ts"
@@ -127,13 +127,14 @@ export async function performTask<T>(
   task: Task,
   worker: StartedEngine | undefined,
 ): Promise<{ payload: T; engine: EngineReport; exitCode?: never } | { exitCode: number }> {
+  const loadTimeout = loadTimeoutMs(io.env)
   const outcome = await runTaskInEngine(
     task,
-    { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
+    { loadTimeoutMs: loadTimeout, runTimeoutMs: loadTimeout, graceMs: 0 },
     worker,
     serverLogPrinter(io, task),
   )
-  const failure = loadFailure(outcome, LOAD_TIMEOUT_MS)
+  const failure = loadFailure(outcome, loadTimeout)
   if (outcome.kind === "done" && !failure) return { payload: outcome.payload as T, engine: engineReport(outcome) }
   const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
   reportFailure(io, json, reported)

@@ -1,12 +1,29 @@
 // What a task's outcome says when it did not reach a tool (an error, a timeout while loading, a
 // file that ended the engine, an engine that never came up), and which engine ran it: shared by
 // the CLI's commands and preflight.
+import { ToolTesterError } from "../errors.ts"
 import type { EngineInfo } from "./choose-engine.ts"
 import type { TaskOutcome } from "./engine-task.ts"
 import type { BunSource } from "./find-bun.ts"
 
-/** How long loading the tool files may take for list, schema and doctor. */
+/** How long loading the tool files may take (list, schema, doctor, fuzz, dev, preflight; run's floor), by default. */
 export const LOAD_TIMEOUT_MS = 60_000
+
+/**
+ * The load bound in force: TOOL_TESTER_LOAD_TIMEOUT_MS (whole milliseconds) when set, else
+ * {@link LOAD_TIMEOUT_MS}. It lets a test see a file that never finishes loading stopped without
+ * waiting a minute (docs/cli.md#how-run-isolates-the-tool). Anything but a whole number is USAGE.
+ */
+export function loadTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const given = env["TOOL_TESTER_LOAD_TIMEOUT_MS"]
+  if (given === undefined || given === "") return LOAD_TIMEOUT_MS
+  if (/^[1-9][0-9]{0,8}$/.test(given)) return Number(given)
+  throw new ToolTesterError(
+    "USAGE",
+    `TOOL_TESTER_LOAD_TIMEOUT_MS is "${given}": give the load bound in whole milliseconds (the default is ${LOAD_TIMEOUT_MS}), or unset it`,
+    { data: { loadTimeoutMs: given } },
+  )
+}
 
 /** A failure as the CLI reports it: a code from docs/errors.md and one line. */
 export type TaskFailure = { code: string; message: string }

@@ -13,7 +13,7 @@ import type { TaskOutcome } from "../engine/engine-task.ts"
 import { runTaskInEngine, startEngine } from "../engine/engine-task.ts"
 import type { Task } from "../engine/protocol.ts"
 import type { EngineReport } from "../engine/task-failure.ts"
-import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../engine/task-failure.ts"
+import { engineReport, loadFailure, loadTimeoutMs } from "../engine/task-failure.ts"
 import { ToolTesterError } from "../errors.ts"
 import { modelSelection } from "../pipeline/model-selection.ts"
 import type { DoctorPayload } from "../tasks/doctor-task.ts"
@@ -131,17 +131,22 @@ export async function loadInstalled(
 
 // --- internal ---
 
-function isolated(task: Task, options: LoadOptions, runTimeoutMs = LOAD_TIMEOUT_MS): Promise<TaskOutcome> {
+function isolated(task: Task, options: LoadOptions, runTimeoutMs?: number): Promise<TaskOutcome> {
+  const loadTimeout = loadTimeoutMs()
   return runTaskInEngine(
     task,
-    { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs, graceMs: runTimeoutMs === LOAD_TIMEOUT_MS ? 0 : GRACE_MS },
+    {
+      loadTimeoutMs: loadTimeout,
+      runTimeoutMs: runTimeoutMs ?? loadTimeout,
+      graceMs: runTimeoutMs === undefined ? 0 : GRACE_MS,
+    },
     startEngine(task.command, options.selection),
   )
 }
 
 /** A load that failed in the engine (a throw, a timeout or an exit while importing) as a finding; an engine that cannot start throws. */
 function failureOf(outcome: TaskOutcome): Finding | undefined {
-  const failure = loadFailure(outcome, LOAD_TIMEOUT_MS)
+  const failure = loadFailure(outcome, loadTimeoutMs())
   if (!failure && outcome.kind === "done") return undefined
   if (failure?.code === "ENGINE_FAILED") throw new ToolTesterError("ENGINE_FAILED", failure.message)
   return {

@@ -201,6 +201,9 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
 })
 
 // opencode waits forever for such a file; both engines wait for the load's bound, then name it.
+// The bound is set to 20 s rather than waiting out the default minute: enough for an engine to
+// start and reach the file on a loaded machine (within 2 s at load average 15 on 2 cores, and the
+// test passed with 10 s at load average 28), and the message says which bound.
 test.concurrent.each(["bun", "node"])(
   "%s engine: a top-level await that never settles fails the load at its bound, naming the file",
   {
@@ -208,21 +211,32 @@ test.concurrent.each(["bun", "node"])(
   },
   async (engine) => {
     const directory = path.join(hostile, "tla-never-settles")
-    const result = await runInOwnHome(["list", "--dir", directory], engine)
+    const result = await runInOwnHome(["list", "--dir", directory], engine, { TOOL_TESTER_LOAD_TIMEOUT_MS: "20000" })
     expect(result.exitCode).toBe(5)
     const error = lastJsonLine(result.stderr).error
     expect(error.code).toBe("TOOL_TIMEOUT")
     expect(error.message).toContain(path.join(directory, ".opencode/tools/stuck.ts"))
+    expect(error.message).toContain("did not finish within 20000 ms")
   },
 )
+
+test("a load bound that is not a whole number of milliseconds is a USAGE line (exit 1)", async () => {
+  const directory = path.join(hostile, "tla-never-settles")
+  const result = await runInOwnHome(["list", "--dir", directory], "node", { TOOL_TESTER_LOAD_TIMEOUT_MS: "10s" })
+  expect(result.exitCode).toBe(1)
+  expect(result.stdout).toBe("")
+  const error = lastJsonLine(result.stderr).error
+  expect(error.code).toBe("USAGE")
+  expect(error.message).toContain('TOOL_TESTER_LOAD_TIMEOUT_MS is "10s"')
+})
 
 // --- helpers ---
 
 /** runCli with a home folder made and removed here: onTestFinished cannot tell concurrent tests apart. */
-async function runInOwnHome(args: string[], engine: string) {
+async function runInOwnHome(args: string[], engine: string, env: Record<string, string> = {}) {
   const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-corpus-home-"))
   try {
-    return await runCli([...args, "--no-global", "--json", "--engine", engine], { home })
+    return await runCli([...args, "--no-global", "--json", "--engine", engine], { home, env })
   } finally {
     rmSync(home, { recursive: true, force: true })
   }

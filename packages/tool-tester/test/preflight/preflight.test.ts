@@ -6,8 +6,10 @@ import { isRunning } from "../support/processes.ts"
 import { builtPlugin, codes, json, plainPlugin, preflightCli, withoutPnpm, writePackage } from "./preflight-packages.ts"
 
 // Each test packs a package with npm, installs the tarball with npm (from this user's npm cache)
-// and loads it in an engine: several seconds each, more for the packages with dependencies.
-describe("tool-tester preflight", { timeout: 300_000 }, () => {
+// and loads it in an engine: several seconds each, more for the packages with dependencies. With
+// two busy loops and other test runs beside it (load average 20 on 2 cores) the test that runs
+// preflight twice took 284 s: ten minutes each.
+describe("tool-tester preflight", { timeout: 600_000 }, () => {
   test("a package that passes every check: no findings, its tool ids and one call each, the same under both engines, exit 0", async () => {
     const directory = writePackage(useTmpDir(), builtPlugin("opencode-preflight-ok"))
     const { exitCode, report, stderr } = await preflightCli(directory)

@@ -3,7 +3,7 @@ import os from "node:os"
 import type { EngineChoice } from "../../engine/choose-engine.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
-import { LOAD_TIMEOUT_MS } from "../../engine/task-failure.ts"
+import { loadTimeoutMs } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
@@ -52,7 +52,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     diagnose: async () => {
       const outcome = await runTaskInEngine(
         { command: "doctor", input: { ...input, cwd: io.cwd } },
-        { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: LOAD_TIMEOUT_MS, graceMs: 0 },
+        { loadTimeoutMs: loadTimeoutMs(io.env), runTimeoutMs: loadTimeoutMs(io.env), graceMs: 0 },
         startEngine("doctor", chosen.selection),
       )
       return outcome.kind === "done" ? (outcome.payload as DoctorPayload).findings : []

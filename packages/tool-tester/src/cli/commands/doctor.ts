@@ -4,7 +4,7 @@ import { chooseEngine } from "../../engine/choose-engine.ts"
 import type { StartedEngine } from "../../engine/engine-task.ts"
 import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
 import type { ProjectInput } from "../../engine/protocol.ts"
-import { LOAD_TIMEOUT_MS } from "../../engine/task-failure.ts"
+import { loadTimeoutMs } from "../../engine/task-failure.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { RunPayload } from "../../tasks/run-task.ts"
 import type { SchemaPayload } from "../../tasks/schema-task.ts"
@@ -51,7 +51,7 @@ async function calledFindings(
   // opencode cannot build, an unreadable config) comes first, and the calls wait for its fix.
   if (payload.tools === 0 || payload.findings.some((finding) => finding.severity === "error")) return []
   const chosen = await chooseEngine({ engine, engineBinary, env: process.env, directory: input.directory })
-  const timeouts = { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: CALL_TIMEOUT_MS, graceMs: 1_000 }
+  const timeouts = { loadTimeoutMs: loadTimeoutMs(), runTimeoutMs: CALL_TIMEOUT_MS, graceMs: 1_000 }
   const schemas = await runTaskInEngine(
     { command: "schema", input: { ...input, tool: undefined } },
     timeouts,

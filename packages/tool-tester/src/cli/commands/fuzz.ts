@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import type { StartedEngine } from "../../engine/engine-task.ts"
 import { runTaskInEngine } from "../../engine/engine-task.ts"
-import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../../engine/task-failure.ts"
+import { engineReport, loadFailure, loadTimeoutMs } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
 import type { FuzzPayload } from "../../tasks/fuzz-task.ts"
@@ -52,9 +52,10 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
   const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS
   const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
+  const loadTimeout = loadTimeoutMs(io.env)
   const outcome = await runTaskInEngine(
     { command: "fuzz", input },
-    { loadTimeoutMs: LOAD_TIMEOUT_MS, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
+    { loadTimeoutMs: loadTimeout, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
     serverLogPrinter(io, { command: "fuzz", input }),
   )
@@ -65,7 +66,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     ...projectWords(values),
     `--seed ${seed} --runs ${runs}`,
   ].join(" ")
-  const failure = loadFailure(outcome, LOAD_TIMEOUT_MS) ?? engineEnded(outcome, timeoutMs, replay)
+  const failure = loadFailure(outcome, loadTimeout) ?? engineEnded(outcome, timeoutMs, replay)
   if (failure || outcome.kind !== "done") {
     const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
     reportFailure(io, json, reported)

@@ -3,7 +3,7 @@ import { bunApiHint } from "../../doctor/bun-api.ts"
 import type { StartedEngine, TaskOutcome } from "../../engine/engine-task.ts"
 import { runTaskInEngine } from "../../engine/engine-task.ts"
 import type { RunArgs, RunInput } from "../../engine/protocol.ts"
-import { engineReport, LOAD_TIMEOUT_MS, loadFailure } from "../../engine/task-failure.ts"
+import { engineReport, loadFailure, loadTimeoutMs as loadBound } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import type { RunJson, RunPayload } from "../../tasks/run-task.ts"
@@ -79,7 +79,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
 async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: StartedEngine): Promise<number> {
   const { timeoutMs } = input
   // Loading gets its own bound: a short --timeout is about the tool, not about importing files.
-  const loadTimeoutMs = Math.max(LOAD_TIMEOUT_MS, timeoutMs)
+  const loadTimeoutMs = Math.max(loadBound(io.env), timeoutMs)
   const outcome = await runTaskInEngine(
     { command: "run", input },
     { loadTimeoutMs, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
