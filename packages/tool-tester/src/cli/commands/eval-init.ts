@@ -28,7 +28,8 @@ export async function writeStarterEvals(directory: string, json: boolean, io: Cl
   for (const file of written) io.write(`wrote ${shown(file)}\n`)
   for (const file of kept) io.write(`kept ${shown(file)} (it exists; not overwritten)\n`)
   io.write(
-    `Edit the prompts and expected arguments, then run them with the model opencode uses in this project: ${toolTesterCommand(io)} eval\n`,
+    `Edit the prompts and expected arguments, then run them on the model your opencode.json sets: ${toolTesterCommand(io)} eval\n` +
+      "(or on others: add --model provider/model for each, with ids as `opencode models` prints them)\n",
   )
   return EXIT_OK
 }
