@@ -2,7 +2,7 @@
 // each call as the model made it and as opencode ran it, what the model read back, then the
 // tool-output files and opencode's errors. Plain text; colour only when asked.
 
-import { bold, cyan, dim, green, red, yellow } from "kleur/colors"
+import { type Palette, palette } from "../_palette.ts"
 import { terminalSafe } from "../_terminal-safe.ts"
 import type { E2ECall, E2EResult } from "./e2e-result.ts"
 
@@ -14,7 +14,7 @@ export interface TranscriptOptions {
 }
 
 export function formatTranscript(result: E2EResult, options: TranscriptOptions = {}): string {
-  const paint = options.color === true ? { bold, cyan, dim, green, red, yellow } : plainPalette
+  const paint = palette(options.color === true)
   const maxLines = options.maxResultLines ?? 12
   const lines: string[] = []
   const seconds = (result.durationMs / 1000).toFixed(1)
@@ -52,27 +52,6 @@ export function formatTranscript(result: E2EResult, options: TranscriptOptions =
 }
 
 // --- internal ---
-
-type Paint = (text: string) => string
-
-interface Palette {
-  bold: Paint
-  cyan: Paint
-  dim: Paint
-  green: Paint
-  red: Paint
-  yellow: Paint
-}
-
-const identity: Paint = (text) => text
-const plainPalette: Palette = {
-  bold: identity,
-  cyan: identity,
-  dim: identity,
-  green: identity,
-  red: identity,
-  yellow: identity,
-}
 
 function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
   // What tools and the model wrote is shown escaped: it must not drive the terminal (../_terminal-safe.ts).

@@ -4,7 +4,7 @@
 // text; colour only when asked. What models and tools wrote is shown terminal-safe
 // (../../_terminal-safe.ts).
 
-import { bold, cyan, dim, green, red, yellow } from "kleur/colors"
+import { type Paint, type Palette, palette } from "../../_palette.ts"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import type { EvalResult, EvalRun, ResultChange } from "../types.ts"
 import {
@@ -28,7 +28,7 @@ export interface EvalTableOptions {
 }
 
 export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>, options: EvalTableOptions): string {
-  const paint = options.color ? { bold, cyan, dim, green, red, yellow } : plainPalette
+  const paint = palette(options.color)
   const width = Math.max(40, options.width ?? 100)
   const lines: string[] = []
   const models = new Set(run.results.map((result) => result.model))
@@ -72,27 +72,6 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
 }
 
 // --- internal ---
-
-type Paint = (text: string) => string
-
-interface Palette {
-  bold: Paint
-  cyan: Paint
-  dim: Paint
-  green: Paint
-  red: Paint
-  yellow: Paint
-}
-
-const identity: Paint = (text) => text
-const plainPalette: Palette = {
-  bold: identity,
-  cyan: identity,
-  dim: identity,
-  green: identity,
-  red: identity,
-  yellow: identity,
-}
 
 const HEADINGS = ["case / model", "passed", "vs previous", "tokens", "cost", "time/run"] as const
 const NUMERIC = new Set([1, 3, 4, 5])
