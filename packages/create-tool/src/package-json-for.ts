@@ -42,8 +42,14 @@ export function pluginPackageJson(
   const omitted = [...(options.test ? [] : testEntries)]
   let packageJson: PackageJson = { ...template, name: options.packageName, description: options.description }
   if (options.language === "js") {
-    // No build: opencode (Bun) and Node load src/index.js as it is.
-    omitted.push("types", "scripts.build", "scripts.typecheck", "devDependencies.typescript")
+    // No build: opencode (Bun) and Node load src/index.js as it is. No type check, so no Bun types.
+    omitted.push(
+      "types",
+      "scripts.build",
+      "scripts.typecheck",
+      "devDependencies.typescript",
+      "devDependencies.@types/bun",
+    )
     const scripts = packageJson.scripts as Record<string, string>
     packageJson = {
       ...packageJson,
