@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, inject, test } from "vitest"
+import { startLocalRegistry } from "./_local-registry.ts"
 import { opencodeBinary } from "./_opencode-bun.ts"
 import { pnpm, root } from "./_packages.ts"
 import { cleanEnv, describeRun, type RunResult, run, useTmpDir } from "./_run.ts"
@@ -16,8 +17,16 @@ type Command = [string, ...string[]]
 
 type Manager = {
   name: string
-  /** `npm create tool greet` with the packed create-tool, run in the project root. */
+  /**
+   * This manager's `create tool greet` with the packed create-tool, run in the project root: so
+   * create-tool sees this manager's user agent and writes its commands.
+   */
   scaffold: (tarball: string) => Command
+  /**
+   * `yarn create` (yarn 1) takes create-tool from a registry only: a local one serving the tarballs
+   * (everything else from the npm registry), with yarn's global folders inside the test's home.
+   */
+  scaffoldFromRegistry?: boolean
   /** Installs .opencode/package.json's dependencies, run in the project root. */
   install: Command
   /** Runs an installed bin of .opencode, run in the project root. */
@@ -25,7 +34,7 @@ type Manager = {
   /** The scaffolded test, run in the project root. */
   test: Command
   /** The scaffolded test with vitest's `-u`, as the docs give it for this manager (scaffolding.md). */
-  updateSnapshots: Command
+  updateSnapshots: string
   /** Runs tool-tester through this manager (so its printed commands are this manager's), from the project root. */
   toolTester: (...args: string[]) => Command
   /** The words a printed command starts with for this manager, as this test runs them. */
@@ -56,7 +65,7 @@ const managers: Manager[] = [
     install: ["npm", "install", "--prefix", ".opencode"],
     exec: npx,
     test: ["npm", "test", "--prefix", ".opencode"],
-    updateSnapshots: ["npm", "test", "--prefix", ".opencode", "--", "-u"],
+    updateSnapshots: "npm test --prefix .opencode -- -u",
     toolTester: (...args) => npx("tool-tester", ...args),
     words: {},
   },
@@ -74,17 +83,18 @@ const managers: Manager[] = [
     install: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "install"],
     exec: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", ...args],
     test: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "test"],
-    updateSnapshots: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "test", "-u"],
+    updateSnapshots: "pnpm --dir .opencode test -u",
     toolTester: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", "tool-tester", ...args],
     words: { pnpm: [pnpm[0], ...pnpm[1]] },
   },
   {
     name: "yarn (classic)",
-    scaffold: npmCreate,
+    scaffold: () => [...yarn, "create", "tool", "greet", "--no-interactive"],
+    scaffoldFromRegistry: true,
     install: [...yarn, "--cwd", ".opencode", "install"],
     exec: npx,
     test: [...yarn, "--cwd", ".opencode", "test"],
-    updateSnapshots: [...yarn, "--cwd", ".opencode", "test", "-u"],
+    updateSnapshots: "yarn --cwd .opencode test -u",
     toolTester: (...args) => [...yarn, "--cwd", ".opencode", "tool-tester", ...args],
     words: { yarn },
     // vite 8.4 (vitest 4's dependency) lists an optional dependency, napi-windows-process-start-time,
@@ -94,11 +104,12 @@ const managers: Manager[] = [
   },
   {
     name: "bun",
-    scaffold: npmCreate,
+    // `bun create tool greet` runs `bunx create-tool greet`.
+    scaffold: (tarball) => [bun, "x", "--package", tarball, "create-tool", "greet", "--no-interactive"],
     install: [bun, "install", "--cwd", ".opencode"],
     exec: npx,
     test: [bun, "run", "--cwd", ".opencode", "test"],
-    updateSnapshots: [bun, "run", "--cwd", ".opencode", "test", "-u"],
+    updateSnapshots: "bun run --cwd .opencode test -u",
     toolTester: (...args) => [bun, "run", "--cwd", ".opencode", "tool-tester", ...args],
     words: { bun: [bun] },
     env: { BUN_BE_BUN: "1" },
@@ -125,7 +136,20 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
           return result
         }
 
-        await step(manager.scaffold(tarballs["create-tool"] as string), installTimeout)
+        if (manager.scaffoldFromRegistry) {
+          const registry = await startLocalRegistry(tarballs)
+          try {
+            await step(manager.scaffold(tarballs["create-tool"] as string), installTimeout, {
+              ...env,
+              npm_config_registry: registry.url,
+              YARN_GLOBAL_FOLDER: path.join(home, "yarn-global"),
+              YARN_PREFIX: path.join(home, "yarn-prefix"),
+              YARN_CACHE_FOLDER: path.join(home, "yarn-cache"),
+            })
+          } finally {
+            await registry.close()
+          }
+        } else await step(manager.scaffold(tarballs["create-tool"] as string), installTimeout)
         useTarballs(path.join(project, ".opencode", "package.json"), tarballs, manager.resolutions)
         const installed = await step(manager.install, installTimeout)
         // No warning about esbuild's install script (pnpm's "Ignored build scripts", Bun's "Blocked").
@@ -145,15 +169,21 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         const bunRun = ["run", "greet", "name=Ada", "--engine-binary", opencodeBinary()]
         expect((await step([bin, ...bunRun])).stdout).toContain("Hello, Ada!")
 
-        // The generated test fails on a change of what the model reads; the update the docs give
-        // for this manager rewrites the inline snapshot, and nothing lands outside .opencode.
+        // The generated test fails on a change of what the model reads; the update its comment names,
+        // this manager's as the docs give it, pasted, rewrites the inline snapshot, and nothing
+        // lands outside .opencode.
+        const testFile = path.join(project, ".opencode", "test", "greet.test.ts")
+        const update = /\/\/ `([^`]+)`, run from the project folder, rewrites it\./.exec(
+          readFileSync(testFile, "utf8"),
+        )?.[1]
+        expect(update).toBe(manager.updateSnapshots)
         const toolFile = path.join(project, ".opencode", "tools", "greet.ts")
         writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("Hello, $", "Hi, $"))
         const [testCommand, ...testArgs] = manager.test
         const stale = await run(testCommand, testArgs, { cwd: project, timeout: installTimeout, env })
         expect(stale.status, describeRun(stale)).not.toBe(0)
-        await step(manager.updateSnapshots, installTimeout)
-        expect(readFileSync(path.join(project, ".opencode", "test", "greet.test.ts"), "utf8")).toContain("Hi, Ada!")
+        await step(pasted(update!, manager), installTimeout)
+        expect(readFileSync(testFile, "utf8")).toContain("Hi, Ada!")
         await step(manager.test, installTimeout)
         expect(readdirSync(project).sort()).toEqual([".opencode"])
 
