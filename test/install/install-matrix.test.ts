@@ -45,16 +45,17 @@ type Manager = {
 }
 
 const npx = (...args: string[]): Command => ["npx", "--prefix", ".opencode", ...args]
-const npmCreate = (tarball: string): Command => [
+/** `npm create tool ...ARGS` with the packed create-tool. */
+const npmCreateWith = (tarball: string, ...args: string[]): Command => [
   "npm",
   "exec",
   "--yes",
   `--package=${tarball}`,
   "--",
   "create-tool",
-  "greet",
-  "--no-interactive",
+  ...args,
 ]
+const npmCreate = (tarball: string): Command => npmCreateWith(tarball, "greet", "--no-interactive")
 const yarn = ["npx", "-y", "yarn@1.22.22"] as const
 const bun = opencodeBinary()
 
@@ -185,6 +186,23 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         await step(pasted(update!, manager), installTimeout)
         expect(readFileSync(testFile, "utf8")).toContain("Hi, Ada!")
         await step(manager.test, installTimeout)
+
+        // fuzz needs fast-check, which a project does not get with tool-tester: the command fuzz
+        // prints for it, pasted, installs it into .opencode; then fuzz's replay line, pasted, makes
+        // the same calls again.
+        const fuzzArgs = ["fuzz", "greet", "--runs", "20"]
+        const [fuzzCommand, ...fuzzRest] = manager.toolTester(...fuzzArgs)
+        const withoutExtra = await run(fuzzCommand, fuzzRest, { cwd: project, timeout: commandTimeout, env })
+        expect(withoutExtra.status, describeRun(withoutExtra)).toBe(7)
+        const installExtra = /install with: (.+) \[EXTRA_NOT_INSTALLED\]$/m.exec(withoutExtra.stderr)?.[1]
+        expect(installExtra, withoutExtra.stderr).toBeDefined()
+        await step(pasted(installExtra!, manager), installTimeout)
+        const fuzzed = await step(manager.toolTester(...fuzzArgs))
+        const replay = /^replay: (.+)$/m.exec(fuzzed.stdout)?.[1]
+        expect(replay, fuzzed.stdout).toMatch(/ fuzz greet .*--seed \d+ --runs 20$/)
+        const replayed = await step(pasted(replay!, manager))
+        // The same seed, the same calls: the same summary line ("greet  no failure found  20 calls, seed S").
+        expect(replayed.stdout.split("\n")[0]).toBe(fuzzed.stdout.split("\n")[0])
         expect(readdirSync(project).sort()).toEqual([".opencode"])
 
         // Commands tool-tester prints, run through this manager, pasted as printed from the project root.
@@ -205,6 +223,56 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
   }
 })
 
+// A plugin package as publishing-a-plugin.md makes one: scaffolded, its printed next steps pasted,
+// then built and checked by preflight as that page runs them before publishing. With npm only:
+// preflight packs and installs with npm whichever manager starts it (docs/cli.md#preflight), and
+// installing the package's development dependencies (TypeScript, vitest, publint,
+// arethetypeswrong...) once more with each manager adds minutes per manager on this machine for
+// nothing preflight does differently; starting the bin through each manager is checked above.
+test(
+  "a scaffolded plugin package: its next steps, then build and preflight as publishing-a-plugin.md runs them, with npm",
+  async () => {
+    const tarballs = inject("tarballs")
+    const folder = useTmpDir("install-plugin-")
+    const home = useTmpDir("install-home-")
+    const env = cleanEnv({ XDG_CONFIG_HOME: path.join(home, ".config") })
+    const step = async ([command, ...args]: Command, cwd: string, timeout = commandTimeout): Promise<RunResult> => {
+      const result = await run(command, args, { cwd, timeout, env })
+      expect(result.status, `${command} ${args.join(" ")}: ${describeRun(result)}`).toBe(0)
+      return result
+    }
+
+    const created = await step(
+      npmCreateWith(tarballs["create-tool"] as string, "opencode-weather", "--plugin", "--no-interactive"),
+      folder,
+      installTimeout,
+    )
+    // The package depends on the published @opencode-ai/plugin, as a user's does; only the
+    // development dependencies on this repository's unpublished packages point at their tarballs.
+    useTarballs(path.join(folder, "opencode-weather", "package.json"), tarballs, undefined, ["devDependencies"])
+    const nextSteps = created.stdout
+      .split("Next steps:\n")[1]
+      ?.split("\n\n")[0]
+      ?.split("\n")
+      .map((line) => line.trim())
+    expect(nextSteps, created.stdout).toEqual([
+      "cd opencode-weather",
+      "npm install",
+      "npm test",
+      expect.stringMatching(/^npx @opencode-ai\/tool-tester run weather --plugin \. --dir \. /),
+    ])
+    const pluginFolder = path.join(folder, "opencode-weather")
+    for (const line of nextSteps!.slice(1)) await step(line.split(" ") as Command, pluginFolder, installTimeout)
+
+    // publishing-a-plugin.md: `npm run build && npx @opencode-ai/tool-tester preflight`.
+    await step(["npm", "run", "build"], pluginFolder, installTimeout)
+    const preflight = await step(["npx", "@opencode-ai/tool-tester", "preflight"], pluginFolder, installTimeout)
+    expect(preflight.stdout).toMatch(/^tools\s+weather$/m)
+    expect(preflight.stdout).toMatch(/No problems found/)
+  },
+  testTimeout,
+)
+
 // --- internal ---
 
 /** A printed command line as this test runs it: its first word (pnpm, yarn, bun) as the manager is run here. */
@@ -219,10 +287,11 @@ function useTarballs(
   manifestFile: string,
   tarballs: Record<string, string>,
   resolutions?: Record<string, string>,
+  fields = ["dependencies", "devDependencies"],
 ): void {
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8"))
   if (resolutions) manifest.resolutions = resolutions
-  for (const field of ["dependencies", "devDependencies"]) {
+  for (const field of fields) {
     for (const name of Object.keys(manifest[field] ?? {})) {
       const tarball = tarballs[name]
       if (tarball !== undefined) manifest[field][name] = `file:${tarball}`
