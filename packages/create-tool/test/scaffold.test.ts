@@ -40,7 +40,7 @@ describe("in a project", () => {
         typescript: "^5.9.3",
         vitest: "^4.1.12",
       },
-      pnpm: { ignoredBuiltDependencies: ["esbuild"] },
+      pnpm: { ignoredBuiltDependencies: ["esbuild", "msgpackr-extract"] },
       engines: { node: "^20.19.0 || >=22.12.0" },
     })
   })
@@ -158,9 +158,9 @@ describe("a plugin package", () => {
       exports: { "./server": { import: "./dist/index.js" } },
       files: ["dist"],
       dependencies: { "@opencode-ai/plugin": "^1.18.33" },
-      // As a project's: Bun's types (opencode runs plugins in Bun), and no pnpm warning about esbuild.
+      // As a project's: Bun's types (opencode runs plugins in Bun), and no pnpm warning about install scripts.
       devDependencies: { "@types/bun": "^1.3.14" },
-      pnpm: { ignoredBuiltDependencies: ["esbuild"] },
+      pnpm: { ignoredBuiltDependencies: ["esbuild", "msgpackr-extract"] },
     })
     expect(readJson(join(root, "tsconfig.json")).compilerOptions.types).toEqual(["node", "bun"])
     const entry = read(join(root, "src/index.ts"))
