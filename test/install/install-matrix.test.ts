@@ -18,14 +18,11 @@ type Command = [string, ...string[]]
 type Manager = {
   name: string
   /**
-   * This manager's `create tool greet` with the packed create-tool, run in the project root: so
-   * create-tool sees this manager's user agent and writes its commands.
+   * This manager's `create tool ARGS` with the packed create-tool: so create-tool sees this
+   * manager's user agent and writes its commands.
    */
-  scaffold: (tarball: string) => Command
-  /**
-   * `yarn create` (yarn 1) takes create-tool from a registry only: a local one serving the tarballs
-   * (everything else from the npm registry), with yarn's global folders inside the test's home.
-   */
+  scaffold: (tarball: string, args: string[]) => Command
+  /** create-tool comes from a registry only (yarn 1's `yarn create`): see scaffold(). */
   scaffoldFromRegistry?: boolean
   /** Installs .opencode/package.json's dependencies, run in the project root. */
   install: Command
@@ -42,6 +39,12 @@ type Manager = {
   env?: Record<string, string>
   /** What the newcomer adds to .opencode/package.json for this manager to succeed, if anything. */
   resolutions?: Record<string, string>
+  /**
+   * In a plugin package's folder: a script (`npm run`) and the installed tool-tester, as
+   * create-tool's next steps print them; undefined when the plugin flow cannot pass with this
+   * manager yet (the reason is given where it is left undefined).
+   */
+  inPackage?: { run: string; toolTester: string }
 }
 
 const npx = (...args: string[]): Command => ["npx", "--prefix", ".opencode", ...args]
@@ -55,42 +58,40 @@ const npmCreateWith = (tarball: string, ...args: string[]): Command => [
   "create-tool",
   ...args,
 ]
-const npmCreate = (tarball: string): Command => npmCreateWith(tarball, "greet", "--no-interactive")
 const yarn = ["npx", "-y", "yarn@1.22.22"] as const
 const bun = opencodeBinary()
 
 const managers: Manager[] = [
   {
     name: "npm",
-    scaffold: npmCreate,
+    scaffold: (tarball, args) => npmCreateWith(tarball, ...args),
     install: ["npm", "install", "--prefix", ".opencode"],
     exec: npx,
     test: ["npm", "test", "--prefix", ".opencode"],
     updateSnapshots: "npm test --prefix .opencode -- -u",
     toolTester: (...args) => npx("tool-tester", ...args),
     words: {},
+    // publishing-a-plugin.md: `npm run build && npx @opencode-ai/tool-tester preflight`.
+    inPackage: { run: "npm run", toolTester: "npx @opencode-ai/tool-tester" },
   },
   {
     name: "pnpm",
-    scaffold: (tarball) => [
-      pnpm[0],
-      ...pnpm[1],
-      `--package=${tarball}`,
-      "dlx",
-      "create-tool",
-      "greet",
-      "--no-interactive",
-    ],
+    scaffold: (tarball, args) => [pnpm[0], ...pnpm[1], `--package=${tarball}`, "dlx", "create-tool", ...args],
     install: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "install"],
     exec: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", ...args],
     test: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "test"],
     updateSnapshots: "pnpm --dir .opencode test -u",
     toolTester: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", "tool-tester", ...args],
     words: { pnpm: [pnpm[0], ...pnpm[1]] },
+    // No plugin flow with pnpm yet, an open defect: with the published @opencode-ai/plugin, the
+    // scaffolded package's `pnpm test` (tsc with declarations) fails with TS2742 on the tool's
+    // default export ("The inferred type of 'default' cannot be named without a reference to
+    // '.pnpm/zod@4.1.8/node_modules/zod'"): zod is a dependency of @opencode-ai/plugin, which pnpm
+    // does not hoist where the package's declarations could name it.
   },
   {
     name: "yarn (classic)",
-    scaffold: () => [...yarn, "create", "tool", "greet", "--no-interactive"],
+    scaffold: (_tarball, args) => [...yarn, "create", "tool", ...args],
     scaffoldFromRegistry: true,
     install: [...yarn, "--cwd", ".opencode", "install"],
     exec: npx,
@@ -98,15 +99,21 @@ const managers: Manager[] = [
     updateSnapshots: "yarn --cwd .opencode test -u",
     toolTester: (...args) => [...yarn, "--cwd", ".opencode", "tool-tester", ...args],
     words: { yarn },
+    inPackage: { run: "yarn run", toolTester: "yarn tool-tester" },
     // vite 8.4 (vitest 4's dependency) lists an optional dependency, napi-windows-process-start-time,
     // that the registry does not have (404 on 2026-11-30): npm, pnpm and bun skip an optional
     // dependency they cannot find, yarn 1 stops. Pinned to the vite this repository tests with.
-    resolutions: { vite: rootDevDependency("vite") },
+    // And the published @opencode-ai/plugin (1.18.33, which a plugin package depends on) brings
+    // effect 4.0.0-beta.83 and its ini ^7.0.0, whose engines leave out Node 20 (^22.22.2 ||
+    // ^24.15.0 || >=26.0.0): yarn 1 refuses to install it on Node 20 (npm, pnpm and bun do not
+    // check), and effect reads ini only in its unstable CLI module, which the plugin does not load.
+    // ini 6 has the same API and runs on Node 20.
+    resolutions: { vite: rootDevDependency("vite"), ini: "6.0.0" },
   },
   {
     name: "bun",
     // `bun create tool greet` runs `bunx create-tool greet`.
-    scaffold: (tarball) => [bun, "x", "--package", tarball, "create-tool", "greet", "--no-interactive"],
+    scaffold: (tarball, args) => [bun, "x", "--package", tarball, "create-tool", ...args],
     install: [bun, "install", "--cwd", ".opencode"],
     exec: npx,
     test: [bun, "run", "--cwd", ".opencode", "test"],
@@ -114,6 +121,7 @@ const managers: Manager[] = [
     toolTester: (...args) => [bun, "run", "--cwd", ".opencode", "tool-tester", ...args],
     words: { bun: [bun] },
     env: { BUN_BE_BUN: "1" },
+    inPackage: { run: "bun run", toolTester: "bun run tool-tester" },
   },
 ]
 
@@ -137,20 +145,7 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
           return result
         }
 
-        if (manager.scaffoldFromRegistry) {
-          const registry = await startLocalRegistry(tarballs)
-          try {
-            await step(manager.scaffold(tarballs["create-tool"] as string), installTimeout, {
-              ...env,
-              npm_config_registry: registry.url,
-              YARN_GLOBAL_FOLDER: path.join(home, "yarn-global"),
-              YARN_PREFIX: path.join(home, "yarn-prefix"),
-              YARN_CACHE_FOLDER: path.join(home, "yarn-cache"),
-            })
-          } finally {
-            await registry.close()
-          }
-        } else await step(manager.scaffold(tarballs["create-tool"] as string), installTimeout)
+        await scaffold(manager, ["greet", "--no-interactive"], { cwd: project, env, home })
         useTarballs(path.join(project, ".opencode", "package.json"), tarballs, manager.resolutions)
         const installed = await step(manager.install, installTimeout)
         // No warning about esbuild's install script (pnpm's "Ignored build scripts", Bun's "Blocked").
@@ -220,60 +215,91 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
       },
       testTimeout,
     )
+
+    // A plugin package as publishing-a-plugin.md makes one, with this manager: scaffolded, its
+    // printed next steps pasted, then built and checked by preflight as that page runs them before
+    // publishing (preflight packs and installs with npm whichever manager starts it).
+    const inPackage = manager.inPackage
+    if (inPackage === undefined) continue
+    test(
+      `a plugin package scaffolded with ${manager.name}: its next steps pasted, then build and preflight`,
+      async () => {
+        const tarballs = inject("tarballs")
+        const folder = useTmpDir("install-plugin-")
+        const home = useTmpDir("install-home-")
+        const env = cleanEnv({ XDG_CONFIG_HOME: path.join(home, ".config"), ...manager.env })
+        const pluginFolder = path.join(folder, "opencode-weather")
+        const step = async (command: Command, timeout = commandTimeout): Promise<RunResult> => {
+          const result = await run(command[0], command.slice(1), { cwd: pluginFolder, timeout, env })
+          expect(result.status, `${command.join(" ")}: ${describeRun(result)}`).toBe(0)
+          return result
+        }
+
+        const created = await scaffold(manager, ["opencode-weather", "--plugin", "--no-interactive"], {
+          cwd: folder,
+          env,
+          home,
+        })
+        // The package depends on the published @opencode-ai/plugin, as a user's does; only the
+        // development dependencies on this repository's unpublished packages point at their tarballs.
+        useTarballs(path.join(pluginFolder, "package.json"), tarballs, manager.resolutions, ["devDependencies"])
+        const nextSteps = created.stdout
+          .split("Next steps:\n")[1]
+          ?.split("\n\n")[0]
+          ?.split("\n")
+          .map((line) => line.trim())
+        expect(nextSteps?.[0], created.stdout).toBe("cd opencode-weather")
+        const runLine = `${inPackage.toolTester} run weather --plugin . --dir . `
+        expect(nextSteps?.at(-1)?.slice(0, runLine.length), created.stdout).toBe(runLine)
+        const [install, ...rest] = nextSteps!.slice(1)
+        const installed = await step(pasted(install!, manager), installTimeout)
+        // No warning about esbuild's install script (pnpm's "Ignored build scripts", Bun's "Blocked").
+        expect(installed.stdout + installed.stderr).not.toMatch(/Ignored build scripts|Blocked \d+ postinstall/)
+        for (const line of rest) await step(pasted(line, manager), installTimeout)
+
+        await step(pasted(`${inPackage.run} build`, manager), installTimeout)
+        const preflight = await step(pasted(`${inPackage.toolTester} preflight`, manager), installTimeout)
+        expect(preflight.stdout).toMatch(/^tools\s+weather$/m)
+        expect(preflight.stdout).toMatch(/No problems found/)
+      },
+      testTimeout,
+    )
   }
 })
 
-// A plugin package as publishing-a-plugin.md makes one: scaffolded, its printed next steps pasted,
-// then built and checked by preflight as that page runs them before publishing. With npm only:
-// preflight packs and installs with npm whichever manager starts it (docs/cli.md#preflight), and
-// installing the package's development dependencies (TypeScript, vitest, publint,
-// arethetypeswrong...) once more with each manager adds minutes per manager on this machine for
-// nothing preflight does differently; starting the bin through each manager is checked above.
-test(
-  "a scaffolded plugin package: its next steps, then build and preflight as publishing-a-plugin.md runs them, with npm",
-  async () => {
-    const tarballs = inject("tarballs")
-    const folder = useTmpDir("install-plugin-")
-    const home = useTmpDir("install-home-")
-    const env = cleanEnv({ XDG_CONFIG_HOME: path.join(home, ".config") })
-    const step = async ([command, ...args]: Command, cwd: string, timeout = commandTimeout): Promise<RunResult> => {
-      const result = await run(command, args, { cwd, timeout, env })
-      expect(result.status, `${command} ${args.join(" ")}: ${describeRun(result)}`).toBe(0)
-      return result
-    }
-
-    const created = await step(
-      npmCreateWith(tarballs["create-tool"] as string, "opencode-weather", "--plugin", "--no-interactive"),
-      folder,
-      installTimeout,
-    )
-    // The package depends on the published @opencode-ai/plugin, as a user's does; only the
-    // development dependencies on this repository's unpublished packages point at their tarballs.
-    useTarballs(path.join(folder, "opencode-weather", "package.json"), tarballs, undefined, ["devDependencies"])
-    const nextSteps = created.stdout
-      .split("Next steps:\n")[1]
-      ?.split("\n\n")[0]
-      ?.split("\n")
-      .map((line) => line.trim())
-    expect(nextSteps, created.stdout).toEqual([
-      "cd opencode-weather",
-      "npm install",
-      "npm test",
-      expect.stringMatching(/^npx @opencode-ai\/tool-tester run weather --plugin \. --dir \. /),
-    ])
-    const pluginFolder = path.join(folder, "opencode-weather")
-    for (const line of nextSteps!.slice(1)) await step(line.split(" ") as Command, pluginFolder, installTimeout)
-
-    // publishing-a-plugin.md: `npm run build && npx @opencode-ai/tool-tester preflight`.
-    await step(["npm", "run", "build"], pluginFolder, installTimeout)
-    const preflight = await step(["npx", "@opencode-ai/tool-tester", "preflight"], pluginFolder, installTimeout)
-    expect(preflight.stdout).toMatch(/^tools\s+weather$/m)
-    expect(preflight.stdout).toMatch(/No problems found/)
-  },
-  testTimeout,
-)
-
 // --- internal ---
+
+/**
+ * Runs this manager's `create tool ARGS` in `cwd` and checks it succeeds. `yarn create` (yarn 1)
+ * takes create-tool from a registry only: a local one serves the tarballs (everything else from the
+ * npm registry), with yarn's global folders inside the test's home.
+ */
+async function scaffold(
+  manager: Manager,
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined>; home: string },
+): Promise<RunResult> {
+  const tarballs = inject("tarballs")
+  const [command, ...rest] = manager.scaffold(tarballs["create-tool"] as string, args)
+  const registry = manager.scaffoldFromRegistry ? await startLocalRegistry(tarballs) : undefined
+  try {
+    const env =
+      registry === undefined
+        ? options.env
+        : {
+            ...options.env,
+            npm_config_registry: registry.url,
+            YARN_GLOBAL_FOLDER: path.join(options.home, "yarn-global"),
+            YARN_PREFIX: path.join(options.home, "yarn-prefix"),
+            YARN_CACHE_FOLDER: path.join(options.home, "yarn-cache"),
+          }
+    const result = await run(command, rest, { cwd: options.cwd, timeout: installTimeout, env })
+    expect(result.status, `${command} ${rest.join(" ")}: ${describeRun(result)}`).toBe(0)
+    return result
+  } finally {
+    await registry?.close()
+  }
+}
 
 /** A printed command line as this test runs it: its first word (pnpm, yarn, bun) as the manager is run here. */
 function pasted(line: string, manager: Manager): Command {
