@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     ? await askQuestions(args, { templates: await listTemplates(templatesDirectory), directory, globalDirectory })
     : defaultAnswers(args)
 
+  // The commands printed and written in the generated files are this package manager's.
+  const packageManager = packageManagerFromUserAgent(process.env.npm_config_user_agent)
   const options: ScaffoldOptions = {
     name: answers.name,
     location: answers.location,
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
     overwrite: args.force,
     overrideBuiltin: args.force,
     templatesDirectory,
+    packageManager,
     ...(answers.exports === undefined ? {} : { exports: answers.exports }),
     ...(answers.description === undefined ? {} : { description: answers.description }),
   }
@@ -85,10 +88,7 @@ async function main(): Promise<void> {
     )
   }
   result.notes.unshift(...notes)
-  const steps = nextSteps(result, {
-    packageManager: packageManagerFromUserAgent(process.env.npm_config_user_agent),
-    cwd,
-  })
+  const steps = nextSteps(result, { packageManager, cwd })
   process.stdout.write(formatSummary(result, steps, cwd))
 }
 

@@ -52,6 +52,21 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
 }
 
 /**
+ * The package's test script with a vitest flag (`-u`, `--watch`), as `packageManager` runs it from
+ * where the next steps run it: the project folder (the package is `.opencode`), else the package's
+ * folder. npm needs `--` before the flag; pnpm, yarn and `bun run` pass what follows the script name on.
+ */
+export function testScriptWith(
+  packageManager: NextStepsOptions["packageManager"],
+  location: ScaffoldResult["location"],
+  flag: string,
+): string {
+  const test =
+    location === "project" ? projectCommandsFor(packageManager, ".opencode").test : commandsFor(packageManager).test
+  return packageManager.name === "npm" ? `${test} -- ${flag}` : `${test} ${flag}`
+}
+
+/**
  * Quotes a word for a POSIX shell when it needs it. A word with a character a terminal would not show
  * (see printable.ts) is written `$'...'` with that character escaped, so the command both reads as
  * what it does and runs (bash, zsh, ksh and POSIX.1-2024 shells read $'...').

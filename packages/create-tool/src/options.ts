@@ -1,5 +1,7 @@
 // The options of scaffold(), shared by the planner, the writer and the CLI.
 
+import type { PackageManager } from "./next-steps.ts"
+
 /** Where the tool goes: a project's `.opencode/tools/`, the global config's `tools/`, or a plugin package. */
 export type ToolLocation = "project" | "global" | "plugin"
 
@@ -41,4 +43,10 @@ export type ScaffoldOptions = {
   overrideBuiltin?: boolean
   /** Where the templates are; default: the ones shipped with create-tool. */
   templatesDirectory?: string
+  /**
+   * The package manager whose commands the generated files name (the snapshot update in the test,
+   * the watch command in vitest.config.js), as the next steps do: the one that ran create-tool
+   * (packageManagerFromUserAgent()). Default npm.
+   */
+  packageManager?: { name: PackageManager; version: string | undefined }
 }

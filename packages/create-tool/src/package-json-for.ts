@@ -19,8 +19,9 @@ export function runsGeneratedTests(version: string): boolean {
 
 /**
  * Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. pnpm is told
- * to leave esbuild's install script alone (tool-tester's esbuild works without it, from its platform
- * package), so that every install does not end with pnpm's "Ignored build scripts: esbuild".
+ * to leave the install scripts of esbuild (tool-tester's) and msgpackr-extract (of msgpackr, which
+ * the published @opencode-ai/plugin brings through effect) alone: both work from their prebuilt
+ * platform packages, and every install would end with pnpm's "Ignored build scripts".
  */
 const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest", "pnpm"]
 
@@ -42,8 +43,14 @@ export function pluginPackageJson(
   const omitted = [...(options.test ? [] : testEntries)]
   let packageJson: PackageJson = { ...template, name: options.packageName, description: options.description }
   if (options.language === "js") {
-    // No build: opencode (Bun) and Node load src/index.js as it is.
-    omitted.push("types", "scripts.build", "scripts.typecheck", "devDependencies.typescript")
+    // No build: opencode (Bun) and Node load src/index.js as it is. No type check, so no Bun types.
+    omitted.push(
+      "types",
+      "scripts.build",
+      "scripts.typecheck",
+      "devDependencies.typescript",
+      "devDependencies.@types/bun",
+    )
     const scripts = packageJson.scripts as Record<string, string>
     packageJson = {
       ...packageJson,

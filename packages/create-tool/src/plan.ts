@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "n
 import { basename, isAbsolute, join, relative, resolve } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
+import { testScriptWith } from "./next-steps.ts"
 import {
   builtinToolIds,
   defaultPluginToolName,
@@ -95,8 +96,8 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       __PACKAGE_FOLDER__: folderName,
       __PLUGIN_EXPORT__: `${pascalCase(folderName) || "Tool"}Plugin`,
       __NODE_RANGE__: testNodeVersions,
-      __SNAPSHOT_UPDATE__: testScript(location, "-u"),
-      __SNAPSHOT_WATCH__: testScript(location, "--watch"),
+      __SNAPSHOT_UPDATE__: testScript(location, options.packageManager, "-u"),
+      __SNAPSHOT_WATCH__: testScript(location, options.packageManager, "--watch"),
     },
   }
 
@@ -322,12 +323,17 @@ function readExisting(path: string): string | undefined {
 
 /**
  * The commands the generated files name to rewrite the snapshots (`-u`) and to watch (`--watch`):
- * the package's own test script with a vitest flag, from where the next steps run it. npx of a bare
- * `vitest` from the project folder would download another vitest, which does not know the matchers
- * and deletes the snapshot file.
+ * the package's own test script with a vitest flag, for the package manager of the next steps, from
+ * where they run it. npx of a bare `vitest` from the project folder would download another vitest,
+ * which does not know the matchers and deletes the snapshot file.
  */
-function testScript(location: ToolLocation, flag: "-u" | "--watch"): string {
+function testScript(
+  location: ToolLocation,
+  packageManager: ScaffoldOptions["packageManager"],
+  flag: "-u" | "--watch",
+): string {
+  const command = testScriptWith(packageManager ?? { name: "npm", version: undefined }, location, flag)
   return location === "project"
-    ? `\`npm test --prefix .opencode -- ${flag}\`, run from the project folder,`
-    : `\`npm test -- ${flag}\`, run in the folder of package.json,`
+    ? `\`${command}\`, run from the project folder,`
+    : `\`${command}\`, run in the folder of package.json,`
 }

@@ -282,6 +282,50 @@ describe("options", () => {
       "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello name=Ada",
     )
   })
+
+  test.each([
+    [
+      "npm/11.6.2 node/v20.20.0 linux x64",
+      "npm test --prefix .opencode -- -u",
+      "npm test -- -u",
+      "npm test --prefix .opencode -- --watch",
+    ],
+    [
+      "pnpm/10.34.9 npm/? node/v20.19.0 linux x64",
+      "pnpm --dir .opencode test -u",
+      "pnpm test -u",
+      "pnpm --dir .opencode test --watch",
+    ],
+    [
+      "yarn/1.22.22 npm/? node/v20.20.0 linux x64",
+      "yarn --cwd .opencode test -u",
+      "yarn test -u",
+      "yarn --cwd .opencode test --watch",
+    ],
+    [
+      "bun/1.3.14 npm/? node/v24.3.0 linux x64",
+      "bun run --cwd .opencode test -u",
+      "bun run test -u",
+      "bun run --cwd .opencode test --watch",
+    ],
+  ])(
+    "the commands the generated files name follow the package manager that ran create-tool (%s)",
+    async (userAgent, project, plugin, watch) => {
+      const cwd = useTmpDir()
+      const env = { npm_config_user_agent: userAgent }
+      expect((await runCli(["hello", "--no-interactive"], { cwd, env })).code).toBe(0)
+      expect((await runCli(["opencode-weather", "--plugin", "--no-interactive"], { cwd, env })).code).toBe(0)
+      expect(read(join(cwd, ".opencode/test/hello.test.ts"))).toContain(
+        `// \`${project}\`, run from the project folder, rewrites it.`,
+      )
+      expect(read(join(cwd, ".opencode/vitest.config.js"))).toContain(
+        `// \`${watch}\`, run from the project folder, watches`,
+      )
+      expect(read(join(cwd, "opencode-weather/test/weather.test.ts"))).toContain(
+        `// \`${plugin}\`, run in the folder of package.json, rewrites it.`,
+      )
+    },
+  )
 })
 
 describe("bad input: one line on stderr, exit code 1, nothing written", () => {

@@ -82,6 +82,26 @@ describe("the scaffolded project's type check", { timeout: 240_000 }, () => {
   })
 })
 
+describe("the scaffolded plugin package's type check and build", { timeout: 240_000 }, () => {
+  test("pass on a tool that uses Bun's API, which opencode runs plugins in", async () => {
+    const cwd = useTmpDir()
+    const env = { XDG_CONFIG_HOME: join(cwd, "config"), HOME: join(cwd, "home") }
+    const created = await runCli(["weather", "--plugin", "--no-interactive"], { cwd, env })
+    expect(created.code, created.stderr).toBe(0)
+    const root = join(cwd, "weather")
+    linkWorkspacePackages(root)
+    const toolFile = join(root, "src", "weather.ts")
+    const source = readFileSync(toolFile, "utf8")
+    const usesBun = source.replace(/return (`[^`]*)`/, "return $1 (Bun $" + "{Bun.version})`")
+    expect(usesBun, source).not.toBe(source)
+    writeFileSync(toolFile, usesBun)
+    for (const script of ["typecheck", "build"]) {
+      const done = await run("npm", ["run", script], { cwd: root, env })
+      expect(done.code, `npm run ${script}: ${done.stdout}${done.stderr}`).toBe(0)
+    }
+  })
+})
+
 describe("README's unit test", { timeout: 240_000 }, () => {
   test("run as the README runs tests (npm test --prefix .opencode), gives tools opencode's directory", async () => {
     const { cwd, env } = await scaffoldProject()

@@ -42,7 +42,7 @@ describe("in a project", () => {
         typescript: "^5.9.3",
         vitest: "^4.1.12",
       },
-      pnpm: { ignoredBuiltDependencies: ["esbuild"] },
+      pnpm: { ignoredBuiltDependencies: ["esbuild", "msgpackr-extract"] },
       engines: { node: "^20.19.0 || >=22.12.0" },
     })
   })
@@ -160,7 +160,11 @@ describe("a plugin package", () => {
       exports: { "./server": { import: "./dist/index.js" } },
       files: ["dist"],
       dependencies: { "@opencode-ai/plugin": "^1.18.33" },
+      // As a project's: Bun's types (opencode runs plugins in Bun), and no pnpm warning about install scripts.
+      devDependencies: { "@types/bun": "^1.3.14" },
+      pnpm: { ignoredBuiltDependencies: ["esbuild", "msgpackr-extract"] },
     })
+    expect(readJson(join(root, "tsconfig.json")).compilerOptions.types).toEqual(["node", "bun"])
     const entry = read(join(root, "src/index.ts"))
     expect(entry.match(/^export /gm)).toEqual(["export "])
     expect(entry).toContain("export const WeatherPlugin: Plugin")
@@ -183,6 +187,7 @@ describe("a plugin package", () => {
         "npx -y -p @opencode-ai/tool-tester -p fast-check@^4.11.0 -p publint@^0.3.25 -p @arethetypeswrong/core@^0.18.5 tool-tester preflight",
     })
     expect(packageJson.devDependencies.typescript).toBeUndefined()
+    expect(packageJson.devDependencies["@types/bun"]).toBeUndefined()
     expect(existsSync(join(directory, "weather/tsconfig.json"))).toBe(false)
   })
 

@@ -64,6 +64,8 @@ export function runCli(
     env?: Record<string, string | undefined>
     home?: string
     launcher?: boolean
+    /** Runs bin.js with this executable instead of this Node (an opencode binary acts as Bun with BUN_BE_BUN=1 in env). */
+    runtime?: string
     /** Called with the child once started (to read its output slowly, say). */
     onSpawn?: (child: ChildProcessWithoutNullStreams) => void
   } = {},
@@ -97,7 +99,7 @@ export function runCli(
     string
   >
   return new Promise((resolve, reject) => {
-    const [command, ...rest] = options.launcher ? [bin, ...args] : [process.execPath, bin, ...args]
+    const [command, ...rest] = options.launcher ? [bin, ...args] : [options.runtime ?? process.execPath, bin, ...args]
     const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env })
     options.onSpawn?.(child)
     let stdout = ""

@@ -40,9 +40,17 @@ export function requireExtras(
   if (problems.length === 0) return
   const specs = problems.map(({ name, range }) => `${name}@${semver.minVersion(range)?.version ?? "latest"}`)
   // The command is pasted where the user typed theirs: `pnpm --dir .opencode exec` and npm scripts
-  // run the CLI elsewhere, and say where they were started in INIT_CWD.
+  // run the CLI elsewhere, and say where they were started in INIT_CWD. `bun run --cwd .opencode`
+  // says nothing: from the project folder around a `.opencode` package, as the docs run every
+  // command (and as invocation.ts prints tool-tester's own commands).
   const initCwd = options.env?.["INIT_CWD"]
-  const shellCwd = initCwd && path.isAbsolute(initCwd) && existsSync(initCwd) ? initCwd : options.cwd
+  const root = installRoot(own.directory)
+  const shellCwd =
+    initCwd && path.isAbsolute(initCwd) && existsSync(initCwd)
+      ? initCwd
+      : startedByBunRun(options.env) && path.basename(root) === ".opencode" && realPath(options.cwd) === root
+        ? path.dirname(root)
+        : options.cwd
   const install = installCommand(own.directory, specs, shellCwd)
   const said = problems.map((problem) => problem.said).join(", ")
   throw new ToolTesterError(
@@ -96,6 +104,20 @@ export function packageManagerOf(root: string): PackageManager {
 }
 
 // --- internal ---
+
+/** The folder's real path (root is one: tool-tester's folder is found from the real path of this module). */
+function realPath(folder: string): string {
+  try {
+    return realpathSync(folder)
+  } catch {
+    return path.resolve(folder)
+  }
+}
+
+/** `bun run` (which sets npm_config_user_agent, and no INIT_CWD) started this process. */
+function startedByBunRun(env: Record<string, string | undefined> | undefined): boolean {
+  return /^bun\//.test(env?.["npm_config_user_agent"] ?? "") && env?.["INIT_CWD"] === undefined
+}
 
 /** tool-tester's own folder (real path) and the ranges of its optional peers. */
 function ownPackage(from: string): { directory: string; peers: Record<string, string> } {

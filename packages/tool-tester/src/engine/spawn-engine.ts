@@ -40,7 +40,12 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
           ["--no-install", BUN_ENGINE_ENTRY],
           { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark },
         ]
-      : [process.execPath, [NODE_ENGINE_ENTRY], { ...process.env, ...compileCache(), [ENGINE_MARK]: mark }]
+      : [
+          process.execPath,
+          // This process is Bun (a CLI run by Bun with --engine node): its engine too, without auto-install.
+          typeof process.versions.bun === "string" ? ["--no-install", NODE_ENGINE_ENTRY] : [NODE_ENGINE_ENTRY],
+          { ...process.env, ...compileCache(), [ENGINE_MARK]: mark },
+        ]
   const child = spawn(command, args, {
     cwd: options.cwd,
     env,

@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
+import { autoInstallChosen } from "../../src/cli/bun-host.ts"
 import { opencode, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 const documented = readFileSync(path.join(packageRoot, "..", "..", "docs", "cli.md"), "utf8")
@@ -58,3 +59,12 @@ test.skipIf(why !== undefined)(
     expect(inBun.stdout).toBe(inNode.stdout)
   },
 )
+
+test("the bin starts the CLI again with --no-install only when Bun was given no choice about auto-install", () => {
+  expect(autoInstallChosen([])).toBe(false)
+  expect(autoInstallChosen(["--smol"])).toBe(false)
+  expect(autoInstallChosen(["--no-install"])).toBe(true)
+  // Installs asked for by the user, which tool-tester does not override.
+  expect(autoInstallChosen(["--install=force"])).toBe(true)
+  expect(autoInstallChosen(["-i"])).toBe(true)
+})

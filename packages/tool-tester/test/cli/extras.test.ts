@@ -93,6 +93,16 @@ describe("requireExtras", () => {
     expect(error.data?.["install"]).toBe("pnpm --dir .opencode add -D fast-check@4.11.0")
   })
 
+  test("bun run --cwd .opencode, which sets no INIT_CWD, gets the command from the project folder, as the docs run it", () => {
+    const project = tmp()
+    write(path.join(project, ".opencode", "package.json"), {})
+    write(path.join(project, ".opencode", "bun.lock"), "")
+    const { module } = installToolTester(project, ".opencode/node_modules/@opencode-ai/tool-tester")
+    const env = { npm_config_user_agent: "bun/1.3.14 npm/? node/v24.3.0 linux x64" }
+    const error = thrown(() => requireExtras("fuzz", { cwd: path.join(project, ".opencode"), env, from: module }))
+    expect(error.data?.["install"]).toBe("bun add --cwd .opencode -D fast-check@4.11.0")
+  })
+
   test("this repository's own tool-tester has them all (devDependencies)", () => {
     for (const command of Object.keys(EXTRAS) as (keyof typeof EXTRAS)[])
       expect(() => requireExtras(command, { cwd: packageDirectory })).not.toThrow()

@@ -14,46 +14,92 @@ describe("the bun engine and Bun's auto-install", { timeout: 120_000 }, () => {
   test.skipIf(!opencode.binary)(
     `fetches nothing for a tool's missing import or a configured plugin (${opencode.reason ?? "opencode found"})`,
     async () => {
-      const requests: string[] = []
-      const registry = createServer((request, response) => {
-        requests.push(request.url ?? "")
-        response.writeHead(404).end()
-      })
-      await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve))
-      onTestFinished(() => void registry.close())
-      const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`
-
-      // Outside this repository, so no node_modules folder is found above the project.
-      const project = mkdtempSync(path.join(os.tmpdir(), "tool-tester-no-install-"))
-      onTestFinished(() => rmSync(project, { recursive: true, force: true }))
-      mkdirSync(path.join(project, ".git"))
-      mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
-      writeFileSync(
-        path.join(project, ".opencode", "tools", "odd.ts"),
-        `import isOdd from "tool-tester-absent-package"\nexport default { description: "Odd", args: {}, async execute() { return String(isOdd(3)) } }\n`,
-      )
-      writeFileSync(path.join(project, "opencode.json"), JSON.stringify({ plugin: ["tool-tester-absent-plugin"] }))
-      const cache = path.join(project, "bun-cache")
-
+      const { project, env, requests } = await projectWithoutNodeModules()
       const result = await runCli(["list", "--no-global", "--json", "--engine-binary", opencode.binary!], {
         cwd: project,
-        env: { NPM_CONFIG_REGISTRY: url, BUN_CONFIG_REGISTRY: url, BUN_INSTALL_CACHE_DIR: cache },
+        env,
       })
       expect(requests).toEqual([])
       expect(readdirSync(project)).not.toContain("bun-cache")
-      const { diagnostics } = JSON.parse(result.stdout) as { diagnostics: Array<{ code: string; message: string }> }
-      expect(diagnostics).toContainEqual(
-        expect.objectContaining({
-          code: "IMPORT_FAILED",
-          message: expect.stringContaining("tool-tester-absent-package"),
-        }),
-      )
-      expect(diagnostics).toContainEqual(
-        expect.objectContaining({
-          code: "PLUGIN_LOAD_FAILED",
-          message: expect.stringContaining("npm install --prefix .opencode tool-tester-absent-plugin"),
-        }),
-      )
+      expectBothMissing(result.stdout)
     },
   )
 })
+
+// The same when Bun runs the bin itself (`bun node_modules/.bin/tool-tester`, `bunx --bun`): the
+// CLI's own process resolves plugins and, for e2e --init, imports the tool files; with --engine node
+// its engine is that Bun too.
+describe("the CLI run by Bun and Bun's auto-install", { timeout: 180_000 }, () => {
+  test.skipIf(!opencode.binary)(
+    `fetches nothing, whatever the command imports or resolves (${opencode.reason ?? "opencode found"})`,
+    async () => {
+      const { project, env, requests } = await projectWithoutNodeModules()
+      const bun = { cwd: project, env: { ...env, BUN_BE_BUN: "1" }, runtime: opencode.binary! }
+
+      const listed = await runCli(["list", "--no-global", "--json", "--engine", "node"], bun)
+      expect(listed.exitCode, listed.stderr).toBe(3)
+      expectBothMissing(listed.stdout)
+      const init = await runCli(["e2e", "--init"], bun)
+      expect(init.exitCode, init.stderr).toBe(3)
+      expect(init.stderr).toContain("tool-tester-absent-package")
+
+      expect(requests).toEqual([])
+      expect(readdirSync(project)).not.toContain("bun-cache")
+    },
+  )
+})
+
+// --- internal ---
+
+/**
+ * A project outside this repository (no node_modules folder above it) whose tool imports a package
+ * that is not installed and whose opencode.json names a plugin that is not either, and a registry of
+ * our own that counts the requests, named in the environment for npm and Bun.
+ */
+async function projectWithoutNodeModules(): Promise<{
+  project: string
+  env: Record<string, string>
+  requests: string[]
+}> {
+  const requests: string[] = []
+  const registry = createServer((request, response) => {
+    requests.push(request.url ?? "")
+    response.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve))
+  onTestFinished(() => void registry.close())
+  const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`
+
+  const project = mkdtempSync(path.join(os.tmpdir(), "tool-tester-no-install-"))
+  onTestFinished(() => rmSync(project, { recursive: true, force: true }))
+  mkdirSync(path.join(project, ".git"))
+  mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
+  writeFileSync(
+    path.join(project, ".opencode", "tools", "odd.ts"),
+    `import isOdd from "tool-tester-absent-package"\nexport default { description: "Odd", args: {}, async execute() { return String(isOdd(3)) } }\n`,
+  )
+  writeFileSync(path.join(project, "opencode.json"), JSON.stringify({ plugin: ["tool-tester-absent-plugin"] }))
+  const cache = path.join(project, "bun-cache")
+  return {
+    project,
+    env: { NPM_CONFIG_REGISTRY: url, BUN_CONFIG_REGISTRY: url, BUN_INSTALL_CACHE_DIR: cache },
+    requests,
+  }
+}
+
+/** `list --json`'s diagnostics name the missing import and the missing plugin, with the command that installs it. */
+function expectBothMissing(stdout: string): void {
+  const { diagnostics } = JSON.parse(stdout) as { diagnostics: Array<{ code: string; message: string }> }
+  expect(diagnostics).toContainEqual(
+    expect.objectContaining({
+      code: "IMPORT_FAILED",
+      message: expect.stringContaining("tool-tester-absent-package"),
+    }),
+  )
+  expect(diagnostics).toContainEqual(
+    expect.objectContaining({
+      code: "PLUGIN_LOAD_FAILED",
+      message: expect.stringContaining("npm install --prefix .opencode tool-tester-absent-plugin"),
+    }),
+  )
+}

@@ -40,7 +40,7 @@ test("the plugin package create-tool scaffolds passes preflight in its own prepu
 
 /**
  * What `npm install` would give the package for its build and prepublishOnly: TypeScript, Node's
- * types, @opencode-ai/plugin's types (the workspace's drop-in), tool-tester with its bin and what
+ * and Bun's types, @opencode-ai/plugin's types (the workspace's drop-in), tool-tester with its bin and what
  * its preflight needs (devDependencies of the template).
  * Users of the published package get the real @opencode-ai/plugin: preflight installs it from npm.
  */
@@ -50,6 +50,7 @@ function linkDevelopmentPackages(folder: string): void {
     "@opencode-ai/tool-tester": packageRoot,
     typescript: realpathSync(path.join(workspace, "node_modules/typescript")),
     "@types/node": realpathSync(path.join(workspace, "node_modules/@types/node")),
+    "@types/bun": realpathSync(path.join(workspace, "node_modules/@types/bun")),
     ".bin/tsc": realpathSync(path.join(workspace, "node_modules/typescript/bin/tsc")),
     ".bin/tool-tester": path.join(packageRoot, "bin.js"),
     ...Object.fromEntries(
