@@ -15,8 +15,9 @@ try {
   process.exit(1)
 }
 const passed = report.numPassedTests ?? 0
-// Suites that failed to load count as failures too: their tests never ran.
-let failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(report)
+// Files that failed with no failed test (they failed to load) count as one failure each: their
+// tests never ran. (numFailedTestSuites counts describe blocks too, so it cannot be used for that.)
+let failed = (report.numFailedTests ?? 0) + countFilesFailedWithoutTests(report)
 const skipped = skippedTests(report)
 const skipsFail = process.env.CI === "true" && process.platform === "linux" && skipped.length > 0
 if (skipped.length > 0) {
@@ -29,9 +30,9 @@ if (skipsFail) failed += skipped.length
 console.log(`${passed} passed, ${failed} failed`)
 process.exit(failed > 0 || passed === 0 || report.success === false ? 1 : 0)
 
-function countSuitesWithFailedTests(report) {
-  return (report.testResults ?? []).filter((suite) =>
-    (suite.assertionResults ?? []).some((test) => test.status === "failed"),
+function countFilesFailedWithoutTests(report) {
+  return (report.testResults ?? []).filter(
+    (suite) => suite.status === "failed" && !(suite.assertionResults ?? []).some((test) => test.status === "failed"),
   ).length
 }
 

@@ -41,7 +41,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     const result = await runCli(["deploy"])
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain('unknown command "deploy"')
-    expect(result.stderr).toContain("commands: list, schema, run, doctor, fuzz, e2e, dev, preflight")
+    expect(result.stderr).toContain("commands: list, schema, run, doctor, fuzz, e2e, eval, dev, preflight")
     expect(result.stderr).not.toContain("did you mean")
   })
 
