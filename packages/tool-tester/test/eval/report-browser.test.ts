@@ -1,8 +1,7 @@
 // The eval page in a real browser: Debian's chromium driven by playwright-core (as the inspector's
 // browser tests do), checked with axe-core, with screenshots at 1024 and 1440 px saved under
 // .tmp/screenshots (ignored by git).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import type { Browser, Page } from "playwright-core"
@@ -10,15 +9,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { compareWithPrevious, renderEvalHtml, summarizeTrials } from "../../src/eval/report/index.ts"
 import type { EvalRun, GradedTrial, HistoryEntry } from "../../src/eval/types.ts"
 import { packageRoot, useTmpDir } from "../helpers.ts"
-import { launchChromium, noChromium } from "../inspector/_inspector.ts"
+import { launchChromium, noChromium, seriousViolations } from "../inspector/_inspector.ts"
 import { cases, docsExample, failedTrial, sampleRun, tools, trial } from "./_report-sample.ts"
 
 const screenshots = path.join(packageRoot, ".tmp", "screenshots")
 // With UPDATE_SCREENSHOTS=1 the one docs/evals.md shows is replaced, in docs/images.
 const docsImages =
   process.env["UPDATE_SCREENSHOTS"] === "1" ? path.join(packageRoot, "..", "..", "docs", "images") : screenshots
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
 describe.skipIf(noChromium !== undefined)(`the eval page in chromium${skipped}`, { timeout: 120_000 }, () => {
   let browser: Browser
@@ -214,16 +211,4 @@ function richRun(): { run: EvalRun; history: HistoryEntry[] } {
     }
   }
   return { run, history }
-}
-
-/** axe-core's serious and critical findings on the page as it is now (evaluated through the devtools protocol, past the page's CSP). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource)
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: typeof import("axe-core") }).axe
-    const results = await axe.run({ resultTypes: ["violations"] })
-    return results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
-  })
 }

@@ -2,10 +2,11 @@
 // by playwright-core, for the inspector's browser tests. Both are stopped by the tests.
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import os from "node:os"
 import path from "node:path"
-import type { Browser } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { chromium } from "playwright-core"
 import { packageRoot } from "../helpers.ts"
 
@@ -99,4 +100,19 @@ function withoutOpencode(env: NodeJS.ProcessEnv): Record<string, string> {
         entry[1] !== undefined && !entry[0].startsWith("OPENCODE_") && entry[0] !== "NODE_OPTIONS",
     ),
   )
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** axe-core's serious and critical findings on the page as it is now (axe is evaluated through the devtools protocol, past the page's CSP). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: typeof import("axe-core") }).axe
+    // The whole document.
+    const results = await axe.run({ resultTypes: ["violations"] })
+    return results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
+  })
 }

@@ -1,14 +1,12 @@
 // `tool-tester dev` in a real browser: Debian's chromium, driven by playwright-core, on the page
 // the built bin serves. The screenshots of the main views are saved too (see `images`).
-import { readFileSync } from "node:fs"
 import http from "node:http"
-import { createRequire } from "node:module"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { packageRoot } from "../helpers.ts"
 import type { RunningDev } from "./_inspector.ts"
-import { launchChromium, makeProject, noChromium, startDev, writeTool } from "./_inspector.ts"
+import { launchChromium, makeProject, noChromium, seriousViolations, startDev, writeTool } from "./_inspector.ts"
 
 // Each run saves the screenshots under .tmp/screenshots (ignored by git); with
 // UPDATE_SCREENSHOTS=1 they replace the ones docs/inspector.md shows, in docs/images.
@@ -124,11 +122,11 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect(JSON.parse(received!)).toEqual({ name: "Ada", times: 2, mood: "grumpy", place: { city: "Paris" } })
     expect(await page.locator('[data-history="1"] [data-status]').textContent()).toBe("completed")
     await page.screenshot({ path: path.join(images, "inspector-call.png") })
-    expect(await seriousViolations()).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     // The page follows the system's dark mode: its colours must hold there too.
     await page.emulateMedia({ colorScheme: "dark" })
     await page.screenshot({ path: path.join(packageRoot, ".tmp", "screenshots", "inspector-call-dark.png") })
-    expect(await seriousViolations()).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     await page.emulateMedia({ colorScheme: "light" })
   })
 
@@ -180,10 +178,10 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
       await page.screenshot({
         path: path.join(images, width === 1440 ? "inspector-schemas.png" : `inspector-schemas-${width}.png`),
       })
-      expect(await seriousViolations()).toEqual([])
+      expect(await seriousViolations(page)).toEqual([])
     }
     await page.emulateMedia({ colorScheme: "dark" })
-    expect(await seriousViolations()).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     await page.emulateMedia({ colorScheme: "light" })
     await page.setViewportSize({ width: 1024, height: 900 })
     await page.locator('[data-tab="call"]').click()
@@ -272,7 +270,7 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect(await page.locator(`[data-history="${calls + 1}"] [data-status]`).textContent()).toBe("IMPORT_FAILED")
     expect(await page.locator('[data-testid="result-error"]').textContent()).toContain("opencode offers no tools")
     await page.screenshot({ path: path.join(images, "inspector-import-failed.png") })
-    expect(await seriousViolations()).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     writeTool(project.directory, ".opencode/tools/greet.ts", greet("Goodbye"))
     await expect.poll(() => view.textContent(), { timeout: 60_000 }).toBe("Goodbye Grace.\nGoodbye Grace.")
     expect(await page.locator('[data-testid="no-tools"]').count()).toBe(0)
@@ -359,21 +357,6 @@ function schemaLayoutProblems(): Promise<string[]> {
       }
     }
     return problems
-  })
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-/** axe-core's serious and critical findings on the page as it is now (axe is evaluated through the devtools protocol, past the page's CSP). */
-async function seriousViolations(): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource)
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: typeof import("axe-core") }).axe
-    // The whole document.
-    const results = await axe.run({ resultTypes: ["violations"] })
-    return results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
   })
 }
 
