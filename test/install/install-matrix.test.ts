@@ -5,7 +5,7 @@ import path from "node:path"
 import { describe, expect, inject, test } from "vitest"
 import { startLocalRegistry } from "./_local-registry.ts"
 import { opencodeBinary } from "./_opencode-bun.ts"
-import { pnpm, root } from "./_packages.ts"
+import { root } from "./_packages.ts"
 import { cleanEnv, describeRun, type RunResult, run, useTmpDir } from "./_run.ts"
 
 // Installing from the npm registry on a loaded 2-core machine: minutes, not seconds.
@@ -59,6 +59,10 @@ const npmCreateWith = (tarball: string, ...args: string[]): Command => [
   ...args,
 ]
 const yarn = ["npx", "-y", "yarn@1.22.22"] as const
+// The pnpm a newcomer installs today (the registry's latest on 2026-12-01), not the 10.x this
+// repository builds with: pnpm 11 and later read settings from pnpm-workspace.yaml only, and stop an
+// install at a build script that no setting allows or denies.
+const newcomerPnpm = ["npx", "-y", "pnpm@12.23.0"] as const
 const bun = opencodeBinary()
 
 const managers: Manager[] = [
@@ -76,18 +80,14 @@ const managers: Manager[] = [
   },
   {
     name: "pnpm",
-    scaffold: (tarball, args) => [pnpm[0], ...pnpm[1], `--package=${tarball}`, "dlx", "create-tool", ...args],
-    install: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "install"],
-    exec: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", ...args],
-    test: [pnpm[0], ...pnpm[1], "--dir", ".opencode", "test"],
+    scaffold: (tarball, args) => [...newcomerPnpm, `--package=${tarball}`, "dlx", "create-tool", ...args],
+    install: [...newcomerPnpm, "--dir", ".opencode", "install"],
+    exec: (...args) => [...newcomerPnpm, "--dir", ".opencode", "exec", ...args],
+    test: [...newcomerPnpm, "--dir", ".opencode", "test"],
     updateSnapshots: "pnpm --dir .opencode test -u",
-    toolTester: (...args) => [pnpm[0], ...pnpm[1], "--dir", ".opencode", "exec", "tool-tester", ...args],
-    words: { pnpm: [pnpm[0], ...pnpm[1]] },
-    // No plugin flow with pnpm yet, an open defect: with the published @opencode-ai/plugin, the
-    // scaffolded package's `pnpm test` (tsc with declarations) fails with TS2742 on the tool's
-    // default export ("The inferred type of 'default' cannot be named without a reference to
-    // '.pnpm/zod@4.1.8/node_modules/zod'"): zod is a dependency of @opencode-ai/plugin, which pnpm
-    // does not hoist where the package's declarations could name it.
+    toolTester: (...args) => [...newcomerPnpm, "--dir", ".opencode", "exec", "tool-tester", ...args],
+    words: { pnpm: newcomerPnpm },
+    inPackage: { run: "pnpm run", toolTester: "pnpm exec tool-tester" },
   },
   {
     name: "yarn (classic)",

@@ -18,12 +18,10 @@ export function runsGeneratedTests(version: string): boolean {
 }
 
 /**
- * Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. pnpm is told
- * to leave the install scripts of esbuild (tool-tester's) and msgpackr-extract (of msgpackr, which
- * the published @opencode-ai/plugin brings through effect) alone: both work from their prebuilt
- * platform packages, and every install would end with pnpm's "Ignored build scripts".
+ * Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. (pnpm's
+ * settings about install scripts are in the templates' pnpm-workspace.yaml: pnpm-workspace.ts.)
  */
-const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest", "pnpm"]
+const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest"]
 
 /** What `.opencode/package.json` (or the global config's) must hold, to be merged into an existing one. */
 export function projectPackageJson(template: PackageJson, options: { language: Language; test: boolean }): PackageJson {

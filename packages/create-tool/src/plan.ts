@@ -17,6 +17,7 @@ import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, parsePackageJson } from "./package-json.ts"
 import { pluginPackageJson, projectPackageJson, testNodeVersions } from "./package-json-for.ts"
 import { printable, quoted } from "./printable.ts"
+import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
 import { findTemplatesDirectory, readFolder, readTemplate, type TemplateInfo } from "./templates.ts"
 
@@ -101,6 +102,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     },
   }
 
+  let pnpmNote: string | undefined
   const wanted: Array<{ path: string; content: string; mode: "create" | "merge" | "keep" }> = []
   const add = (path: string, content: string, mode: "create" | "merge" | "keep" = "create") =>
     wanted.push({ path: join(root, path), content, mode })
@@ -132,6 +134,9 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
       add("tsconfig.json", requiredFile(plugin, "tsconfig.json", "_plugin"))
       add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
     }
+    const workspace = enclosingPnpmWorkspace(directory)
+    if (workspace === undefined) add(PNPM_WORKSPACE, requiredFile(plugin, PNPM_WORKSPACE, "_plugin"))
+    else pnpmNote = pnpmWorkspaceNote(workspace, language)
   } else {
     const project = readFolder(join(templatesDirectory, "_project"))
     const additions = projectPackageJson(
@@ -141,6 +146,8 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     add("package.json", formatPackageJson(additions), "merge")
     if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
     add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
+    // A config folder is a workspace of its own for pnpm, as for opencode (which installs it with Bun).
+    add(PNPM_WORKSPACE, requiredFile(project, PNPM_WORKSPACE, "_project"), "keep")
     if (test)
       add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
   }
@@ -190,6 +197,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     }
   }
 
+  if (pnpmNote !== undefined) notes.push(pnpmNote)
   if (location === "project" && basename(directory) === ".opencode") {
     notes.push(
       `${printable(directory)} is itself a .opencode folder: opencode reads ${printable(root)} only when started in ${printable(directory)}. Use the project folder as --dir.`,

@@ -54,6 +54,7 @@ describe("options", () => {
     expect(files(join(cwd, ".opencode"))).toEqual([
       ".gitignore",
       "package.json",
+      "pnpm-workspace.yaml",
       "test",
       "test/hello.test.ts",
       "tools",
@@ -169,6 +170,7 @@ describe("options", () => {
     expect(files(join(cwd, ".opencode"))).toEqual([
       ".gitignore",
       "package.json",
+      "pnpm-workspace.yaml",
       "test",
       "test/hello.test.js",
       "tools",

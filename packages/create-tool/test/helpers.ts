@@ -76,6 +76,8 @@ export function linkWorkspacePackages(folder: string): void {
   const links: Record<string, string> = {
     "@opencode-ai/plugin": join(workspaceDirectory, "packages/plugin"),
     "@opencode-ai/tool-tester": join(workspaceDirectory, "packages/tool-tester"),
+    // Where npm, yarn, bun (and pnpm, with the plugin's pnpm-workspace.yaml) put @opencode-ai/plugin's zod.
+    zod: realpathSync(join(workspaceDirectory, "packages/plugin/node_modules/zod")),
     vitest: realpathSync(join(workspaceDirectory, "node_modules/vitest")),
     typescript: realpathSync(join(workspaceDirectory, "node_modules/typescript")),
     "@types/node": realpathSync(join(workspaceDirectory, "node_modules/@types/node")),

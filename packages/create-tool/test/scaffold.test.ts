@@ -21,6 +21,7 @@ describe("in a project", () => {
       [".opencode/package.json", "created"],
       [".opencode/tsconfig.json", "created"],
       [".opencode/.gitignore", "created"],
+      [".opencode/pnpm-workspace.yaml", "created"],
       [".opencode/vitest.config.js", "created"],
     ])
     const tool = read(join(directory, ".opencode/tools/hello.ts"))
@@ -42,7 +43,6 @@ describe("in a project", () => {
         typescript: "^5.9.3",
         vitest: "^4.1.12",
       },
-      pnpm: { ignoredBuiltDependencies: ["esbuild", "msgpackr-extract"] },
       engines: { node: "^20.19.0 || >=22.12.0" },
     })
   })
@@ -68,7 +68,14 @@ describe("in a project", () => {
   test("JavaScript without a test needs only @opencode-ai/plugin", async () => {
     const directory = useTmpDir()
     const result = await scaffold({ name: "hello", directory, language: "js", test: false, templatesDirectory })
-    expect(files(join(directory, ".opencode"))).toEqual([".gitignore", "package.json", "tools", "tools/hello.js"])
+    expect(files(join(directory, ".opencode"))).toEqual([
+      ".gitignore",
+      "package.json",
+      // @opencode-ai/plugin brings msgpackr-extract, whose build script pnpm 11 and later stop at.
+      "pnpm-workspace.yaml",
+      "tools",
+      "tools/hello.js",
+    ])
     expect(result.test).toBe(false)
     expect(readJson(join(directory, ".opencode/package.json"))).toEqual({
       private: true,
@@ -96,8 +103,25 @@ describe("in a project", () => {
     const directory = useTmpDir()
     await scaffold({ name: "one", directory, templatesDirectory })
     const second = await scaffold({ name: "two", directory, templatesDirectory })
-    expect(second.files.map((file) => file.status)).toEqual(["created", "created", "kept", "kept", "kept", "kept"])
+    expect(second.files.map((file) => file.status)).toEqual([
+      "created",
+      "created",
+      "kept",
+      "kept",
+      "kept",
+      "kept",
+      "kept",
+    ])
     expect(second.notes).toEqual([])
+  })
+
+  test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode"))
+    writeFileSync(join(directory, ".opencode/pnpm-workspace.yaml"), "allowBuilds:\n  esbuild: true\n")
+    const result = await scaffold({ name: "hello", directory, templatesDirectory })
+    expect(read(join(directory, ".opencode/pnpm-workspace.yaml"))).toBe("allowBuilds:\n  esbuild: true\n")
+    expect(result.files.find((file) => file.path.endsWith("pnpm-workspace.yaml"))?.status).toBe("kept")
   })
 
   test("warns when the project folder given is itself a .opencode folder", async () => {
@@ -124,6 +148,7 @@ test("global puts the tool in the global config folder", async () => {
   expect(files(globalDirectory)).toEqual([
     ".gitignore",
     "package.json",
+    "pnpm-workspace.yaml",
     "test",
     "test/hello.test.ts",
     "tools",
@@ -145,6 +170,7 @@ describe("a plugin package", () => {
       ".gitignore",
       "README.md",
       "package.json",
+      "pnpm-workspace.yaml",
       "src",
       "src/index.ts",
       "src/weather.ts",
@@ -160,10 +186,10 @@ describe("a plugin package", () => {
       exports: { "./server": { import: "./dist/index.js" } },
       files: ["dist"],
       dependencies: { "@opencode-ai/plugin": "^1.18.33" },
-      // As a project's: Bun's types (opencode runs plugins in Bun), and no pnpm warning about install scripts.
+      // As a project's: Bun's types (opencode runs plugins in Bun).
       devDependencies: { "@types/bun": "^1.3.14" },
-      pnpm: { ignoredBuiltDependencies: ["esbuild", "msgpackr-extract"] },
     })
+    expect(packageJson).not.toHaveProperty("pnpm")
     expect(readJson(join(root, "tsconfig.json")).compilerOptions.types).toEqual(["node", "bun"])
     const entry = read(join(root, "src/index.ts"))
     expect(entry.match(/^export /gm)).toEqual(["export "])
@@ -171,6 +197,31 @@ describe("a plugin package", () => {
     expect(entry).toContain("weather: tools.default,")
     expect(read(join(root, "README.md"))).toContain('"plugin": ["@me/weather"]')
     expect(read(join(root, "test/weather.test.ts"))).toContain('plugins: [folder("..")]')
+  })
+
+  test("gets pnpm's settings, or a note where a pnpm workspace above holds them", async () => {
+    const directory = useTmpDir()
+    await scaffold({ name: "weather", location: "plugin", directory, templatesDirectory })
+    const settings = read(join(directory, "weather/pnpm-workspace.yaml"))
+    // pnpm 11 and later stop an install at an undecided build script; tsc's declarations name zod (TS2742).
+    expect(settings).toMatch(/^allowBuilds:\n {2}esbuild: false\n {2}msgpackr-extract: false$/m)
+    expect(settings).toMatch(/^publicHoistPattern:\n {2}- zod$/m)
+    expect(read(join(directory, "weather/tsconfig.build.json"))).toContain('"types": ["node", "bun", "zod"]')
+
+    // A second pnpm-workspace.yaml would cut the package out of the workspace around it.
+    const monorepo = useTmpDir()
+    writeFileSync(join(monorepo, "pnpm-workspace.yaml"), "packages:\n  - packages/*\n")
+    const inside = await scaffold({
+      name: "weather",
+      location: "plugin",
+      directory: join(monorepo, "packages"),
+      templatesDirectory,
+    })
+    expect(existsSync(join(monorepo, "packages/weather/pnpm-workspace.yaml"))).toBe(false)
+    expect(existsSync(join(monorepo, "packages/weather/package.json"))).toBe(true)
+    expect(inside.notes).toEqual([
+      `${join(monorepo, "pnpm-workspace.yaml")} is a pnpm workspace, whose settings pnpm reads for this package: for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false, and "publicHoistPattern: [zod]" for the declarations tsc writes (docs/publishing-a-plugin.md#pnpm).`,
+    ])
   })
 
   test("in JavaScript needs no build, and still runs preflight before publishing", async () => {
