@@ -1,8 +1,9 @@
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
-import { configDirectories } from "./discovery/config-dirs.ts"
+import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
 import { createImporter } from "./discovery/import-module.ts"
 import { clientSource } from "./client/client-source.ts"
 import { attachProjectClient, type ClientSource, createProjectClient } from "./client/project-client.ts"
@@ -14,9 +15,11 @@ import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.t
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
+import { autoInstallChosen, autoInstallReaches } from "./engine/auto-install.ts"
 import { chooseEngine, libraryNotice } from "./engine/choose-engine.ts"
 import { engineHere, inBun } from "./engine/here.ts"
 import { openRemoteProject } from "./engine/remote-project.ts"
+import type { Result } from "./errors.ts"
 import { ToolTesterError } from "./errors.ts"
 import { BUILTIN_TOOL_IDS } from "./pipeline/builtins.ts"
 import type { Diagnostic, LoadedTool, LoadToolsOptions, ToolProject } from "./types.ts"
@@ -29,12 +32,25 @@ export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProjec
  * a tool, plugin `tool` hooks after them. A file that fails to import becomes a diagnostic.
  * Under the bun engine this happens in a Bun process of the project's own, kept for the calls
  * that follow; `closeProject()` ends it (it also ends with this process).
+ * Run by Bun itself (`bun test`, `bun script.ts`), it imports the files in this process, so Bun's
+ * mocks reach them; but where Bun's auto-install would fetch a missing import or plugin from the
+ * registry (Bun started without `--no-install`, `--install` or `-i`, and no node_modules folder in
+ * or above a folder the load imports from or resolves plugins from), it loads the project in a new
+ * process of this Bun started with `--no-install`, as the bun engine: opencode's Bun never
+ * auto-installs, and tool-tester downloads nothing unless asked.
  * Throws only when `directory` does not exist, a config file cannot be parsed, or the engine asked
  * for cannot be found.
  */
 export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
   const directory = projectDirectory(options)
-  if (inBun) return loadProjectHere(options)
+  const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
+  if (inBun) {
+    if (!autoInstallWouldFetch(options, directory)) return loadProjectHere(options)
+    return openRemoteProject(
+      { name: "bun", location: { binary: process.execPath, source: "current" } },
+      { ...remote, directory },
+    )
+  }
   const chosen = await chooseEngine({
     engine: options.engine,
     engineBinary: options.engineBinary,
@@ -43,7 +59,6 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
   })
   if (chosen.notice) noticeOnce(libraryNotice(chosen.notice))
   if (chosen.selection.name === "node") return loadProjectHere(options)
-  const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
   return openRemoteProject(chosen.selection, { ...remote, directory })
 }
 
@@ -53,21 +68,9 @@ export async function loadProjectHere(
   internal: { clientSource?: ClientSource } = {},
 ): Promise<ToolProject> {
   const directory = projectDirectory(options)
-  const worktree = findWorktree(directory)
-  const env = options.env ?? process.env
-  const home = options.home ?? os.homedir()
-  const directories = configDirectories({ directory, worktree, env, home, global: options.global ?? true })
-  const loadedConfig = loadOpencodeConfig({ directory, worktree, directories })
-  if (!loadedConfig.success) throw loadedConfig.error
-  const { sources } = loadedConfig.value
-  let config = loadedConfig.value.config
-  if (options.config) {
-    config = mergeConfig(config, options.config)
-    sources.push({
-      file: "(config option)",
-      plugins: Array.isArray(options.config.plugin) ? options.config.plugin : [],
-    })
-  }
+  const setup = projectSetup(options, directory)
+  if (!setup.success) throw setup.error
+  const { worktree, env, directories, config, sources } = setup.value
 
   const importModule = createImporter()
   const project: ToolProject = {
@@ -178,6 +181,62 @@ export async function loadProjectHere(
 }
 
 // --- internal ---
+
+type ProjectSetup = {
+  worktree: string
+  env: NodeJS.ProcessEnv
+  directories: ConfigDirectory[]
+  config: OpencodeConfig
+  sources: ConfigSource[]
+}
+
+/** The config folders and the merged config, before anything is imported. */
+function projectSetup(options: LoadToolsOptions, directory: string): Result<ProjectSetup> {
+  const worktree = findWorktree(directory)
+  const env = options.env ?? process.env
+  const home = options.home ?? os.homedir()
+  const directories = configDirectories({ directory, worktree, env, home, global: options.global ?? true })
+  const loadedConfig = loadOpencodeConfig({ directory, worktree, directories })
+  if (!loadedConfig.success) return loadedConfig
+  const { sources } = loadedConfig.value
+  let config = loadedConfig.value.config
+  if (options.config) {
+    config = mergeConfig(config, options.config)
+    sources.push({
+      file: "(config option)",
+      plugins: Array.isArray(options.config.plugin) ? options.config.plugin : [],
+    })
+  }
+  return { success: true, value: { worktree, env, directories, config, sources } }
+}
+
+/**
+ * In Bun: whether loading here could make Bun fetch a package. Auto-install is at its default
+ * (not chosen on the command line) and reaches one of the folders the load imports from (each
+ * tool file's, each path plugin's entry's) or resolves npm plugins from (the project directory,
+ * asked before anything is resolved: resolving one there is what would fetch it).
+ */
+function autoInstallWouldFetch(options: LoadToolsOptions, directory: string): boolean {
+  if (autoInstallChosen(process.execArgv)) return false
+  const setup = projectSetup(options, directory)
+  // loadProjectHere throws the same error.
+  if (!setup.success) return false
+  const { directories, sources } = setup.value
+  const folders = new Set<string>()
+  for (const configDirectory of directories) {
+    for (const file of scanFolder(configDirectory.path, TOOL_FOLDERS, SCANNED_EXTENSIONS))
+      folders.add(path.dirname(file))
+  }
+  for (const spec of pluginSpecs(sources, directories, options.plugins ?? [], directory)) {
+    if (!isPathSpec(spec.spec) && !spec.spec.startsWith("file:")) {
+      folders.add(directory)
+      continue
+    }
+    const entry = resolvePluginEntry(spec, directory)
+    if (entry.success) folders.add(path.dirname(entry.value))
+  }
+  return [...folders].some(autoInstallReaches)
+}
 
 function projectDirectory(options: LoadToolsOptions): string {
   const directory = path.resolve(options.directory ?? process.cwd())

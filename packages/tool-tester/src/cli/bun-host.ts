@@ -6,14 +6,7 @@
 // tool-tester downloads nothing unless asked, so the CLI runs in a Bun started with --no-install,
 // as the engines are (spawn-engine.ts). Imported by bin.js only in Bun.
 import { type ChildProcess, spawn } from "node:child_process"
-
-/**
- * Whether Bun was started with a choice about auto-install: `--no-install`, or `--install=...` /
- * `-i` (the user asked for installs, which tool-tester does not override).
- */
-export function autoInstallChosen(execArgv: readonly string[]): boolean {
-  return execArgv.some((flag) => flag === "--no-install" || flag === "-i" || /^--install(=|$)/.test(flag))
-}
+import { autoInstallChosen } from "../engine/auto-install.ts"
 
 /**
  * In Bun whose auto-install is left at its default: runs this bin again in the same Bun with
