@@ -47,6 +47,8 @@ test("the plugin package create-tool scaffolds passes preflight in its own prepu
 function linkDevelopmentPackages(folder: string): void {
   const links: Record<string, string> = {
     "@opencode-ai/plugin": path.join(workspace, "packages/plugin"),
+    // Where npm puts @opencode-ai/plugin's zod, which the tool's declarations name.
+    zod: realpathSync(path.join(workspace, "packages/plugin/node_modules/zod")),
     "@opencode-ai/tool-tester": packageRoot,
     typescript: realpathSync(path.join(workspace, "node_modules/typescript")),
     "@types/node": realpathSync(path.join(workspace, "node_modules/@types/node")),
