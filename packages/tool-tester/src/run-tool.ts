@@ -1,5 +1,7 @@
 import { projectClientOf } from "./client/project-client.ts"
+import { watchEscapes } from "./engine/escaped-errors.ts"
 import { remoteEngineOf } from "./engine/remote-project.ts"
+import { settle } from "./engine/settle.ts"
 import { executeCall } from "./pipeline/execute-call.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
 import type { RunOptions, RunResult, ToolProject } from "./types.ts"
@@ -15,7 +17,7 @@ export function runTool(
 ): Promise<RunResult> {
   const remote = remoteEngineOf(project)
   if (remote) return remote.run(project, { name, args }, options)
-  return executeCall(project, { name, rawArguments: "" }, { parsed: args }, options)
+  return listingEscapes(() => executeCall(project, { name, rawArguments: "" }, { parsed: args }, options))
 }
 
 /**
@@ -25,7 +27,7 @@ export function runTool(
 export function callTool(project: ToolProject, call: RawToolCall, options: RunOptions = {}): Promise<RunResult> {
   const remote = remoteEngineOf(project)
   if (remote) return remote.run(project, { call }, options)
-  return executeCall(project, call, undefined, options)
+  return listingEscapes(() => executeCall(project, call, undefined, options))
 }
 
 /**
@@ -35,4 +37,23 @@ export function callTool(project: ToolProject, call: RawToolCall, options: RunOp
 export function closeProject(project: ToolProject): void {
   remoteEngineOf(project)?.close()
   projectClientOf(project)?.stop()
+}
+
+// --- internal ---
+
+/**
+ * Runs a call here, listing the errors that escape while it runs or just after it returns (the
+ * call waits a moment for those): opencode prints them and keeps the call's result
+ * (docs/opencode-contract.md#escaped-errors).
+ */
+async function listingEscapes(call: () => Promise<RunResult>): Promise<RunResult> {
+  const watch = watchEscapes()
+  try {
+    const result = await call()
+    await settle()
+    const escaped = watch.stop()
+    return escaped.length === 0 ? result : { ...result, escapedErrors: [...escaped] }
+  } finally {
+    watch.stop()
+  }
 }

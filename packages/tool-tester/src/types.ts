@@ -159,6 +159,12 @@ export type RunResult = {
   durationMs: number
   /** Errors of plugins' `event` hooks during the call: opencode prints them and goes on, so the call is not failed. */
   hookErrors?: HookError[]
+  /**
+   * Errors that escaped a tool outside the promise `execute` returns (a promise left to reject, a
+   * throw in a timer or an event handler) while the call ran or just after it returned: opencode
+   * prints them and goes on, so the call is not failed by them (docs/opencode-contract.md#escaped-errors).
+   */
+  escapedErrors?: EscapedError[]
   /** Why the call failed, when it did (the model still reads `output`). */
   error?: {
     code: ToolTesterErrorCode
@@ -184,6 +190,13 @@ export type ListedTool = {
   plugin?: string
   overrides?: string
 }
+
+/**
+ * An error that escaped a tool: `unhandledRejection` for a promise nobody handled,
+ * `uncaughtException` for a throw from a timer or an event handler; `message` is `Name: message`.
+ * It escaped while the call ran, from this tool or from another one running at the same time.
+ */
+export type EscapedError = { kind: "unhandledRejection" | "uncaughtException"; message: string }
 
 /** An `event` hook that threw: opencode prints it and goes on. */
 export type HookError = { hook: "event"; file: string; message: string }

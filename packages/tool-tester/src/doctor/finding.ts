@@ -62,6 +62,8 @@ export type FindingCode =
   | "TOOL_COLLISION"
   /** A tool called once with example arguments returned what opencode cannot send (a number, an object without output). */
   | "BAD_RESULT"
+  /** An error escaped that call outside the promise execute returns: opencode prints it and goes on. */
+  | "ESCAPED_ERROR"
   /** A custom tool with the name of a built-in: it replaces the built-in. */
   | "BUILTIN_OVERRIDE"
   /** The tools' zod schemas come from more than one copy of zod. */

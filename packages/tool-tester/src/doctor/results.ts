@@ -4,19 +4,29 @@
 // the schema the model receives (the starter script's), and reports a result that is not text.
 // context.ask() is denied, so a tool that asks before acting does not act; a tool that throws on
 // made-up arguments, takes longer than the bound or ends its engine says nothing about its result:
-// no finding. Called from the Node side on a project loaded with loadTools(), so a tool that ends
-// the engine (process.exit) ends that engine only, not the report.
+// no finding. An error that escapes the call (a promise left to reject, a throw in a timer) is a
+// warning: opencode prints it and goes on (docs/opencode-contract.md#escaped-errors). Called from
+// the Node side on a project loaded with loadTools(), so a tool that ends the engine
+// (process.exit) ends that engine only, not the report.
 import { exampleArguments } from "../e2e/starter-script.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
-import type { ToolProject } from "../types.ts"
+import type { EscapedError, ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
 
 /** How long one call may take before doctor leaves it (it is only looking at the result's type). */
 export const CALL_TIMEOUT_MS = 5_000
 
 /** What one call gave: the error code of run's result, and the text the model reads. */
-type Called = { output: string; error?: { code: string; message: string } | undefined } | undefined
+type Called =
+  | {
+      output: string
+      error?: { code: string; message: string } | undefined
+      escapedErrors?: EscapedError[] | undefined
+      /** The tool's file, when the caller knows it. */
+      file?: string | undefined
+    }
+  | undefined
 
 /** One call of each tool of a loaded project (the matcher's side). */
 export async function resultFindings(project: ToolProject): Promise<Finding[]> {
@@ -40,6 +50,18 @@ export async function resultFindingsOf(
   for (const schema of schemas) {
     const args = exampleArguments(schema.parameters)
     const result = await call(schema.name, args)
+    for (const escaped of result?.escapedErrors ?? []) {
+      findings.push({
+        code: "ESCAPED_ERROR",
+        severity: "warning",
+        file: files.get(schema.name) ?? result?.file ?? null,
+        message:
+          escaped.kind === "unhandledRejection"
+            ? `${schema.name} called with ${JSON.stringify(args)}: ${escaped.message} escaped it (a promise left to reject); opencode prints it on stderr and keeps the call's result: await the promise or add a .catch`
+            : `${schema.name} called with ${JSON.stringify(args)}: ${escaped.message} escaped it (thrown from a timer or an event handler); opencode prints it on stderr and keeps the call's result, and \`opencode run\` then exits 1: catch it inside the callback`,
+        data: { tool: schema.name, args, kind: escaped.kind },
+      })
+    }
     if (result?.error?.code !== "TOOL_BAD_RESULT") continue
     const file = files.get(schema.name) ?? fileOf(result.error.message)
     findings.push({

@@ -17,7 +17,7 @@ export type EngineExit = {
   exitCode: number
   /** The signal that ended it (SIGKILL from the kernel when memory runs out, or from us). */
   signal?: NodeJS.Signals
-  /** What escaped a tool just before the end, or why the process could not be started. */
+  /** Why it ended (out of memory, replaced), or why the process could not be started. */
   crash?: string
   /** False when it ended before it was up (a binary that is not a Bun): no user code ran. */
   started: boolean
@@ -37,7 +37,6 @@ export class EngineConnection {
   readonly #capture: StreamCapture | undefined
   #engine: EngineInfo
   #ready = false
-  #crash: string | undefined
   #ended: EngineExit | undefined
 
   constructor(selection: EngineSelection, options: SpawnEngineOptions) {
@@ -51,8 +50,6 @@ export class EngineConnection {
       if (message.type === "ready") {
         this.#engine = message.engine
         this.#ready = true
-      } else if (message.type === "crash") {
-        this.#crash = message.message
       }
     })
     this.exited = new Promise<EngineExit>((resolve) => {
@@ -66,8 +63,7 @@ export class EngineConnection {
         end({
           exitCode: code ?? (signal === null ? 1 : exitStatusOfSignal(signal)),
           ...(signal === null ? {} : { signal }),
-          ...(this.#crash === undefined ? {} : { crash: this.#crash }),
-          ...(this.#crash === undefined && this.#outOfMemory() ? { crash: "JavaScript heap out of memory" } : {}),
+          ...(this.#outOfMemory() ? { crash: "JavaScript heap out of memory" } : {}),
           started: this.#ready,
         })
       })

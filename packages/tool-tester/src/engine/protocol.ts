@@ -104,5 +104,3 @@ export type FromEngine =
   | { type: "server-log"; line: string }
   /** A plugin called `input.client`, which is the library's stub: the Node side answers with `client-reply`. */
   | { type: "client"; id: number; method: string; args: string }
-  /** An error escaped the tool (a throw in a timer, a rejection nobody handles): the process ends next. */
-  | { type: "crash"; message: string }

@@ -301,7 +301,7 @@ function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string)
   return new ToolTesterError(
     "IMPORT_FAILED",
     exit?.crash
-      ? `a tool or plugin file crashed the engine while loading: ${exit.crash}`
+      ? `a tool or plugin file ended the engine while loading: ${exit.crash}`
       : `a tool or plugin file ended the engine while loading (${exit ? howItEnded(exit) : "it was stopped"}); opencode itself would exit: remove the process.exit call`,
   )
 }
@@ -310,7 +310,7 @@ function exitedError(exit: EngineExit): { code: "TOOL_EXITED"; message: string }
   if (exit.crash)
     return {
       code: "TOOL_EXITED",
-      message: `an error escaped the tool (thrown outside the promise execute returns, such as in a timer): ${exit.crash}; opencode may crash: catch it inside execute`,
+      message: `the engine running the tool ended: ${exit.crash}`,
     }
   if (exit.signal)
     return {

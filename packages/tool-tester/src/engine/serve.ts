@@ -20,10 +20,10 @@ import { schemaTask } from "../tasks/schema-task.ts"
 import type { ClientSource } from "../client/project-client.ts"
 import { type PerformTask, taskEvents } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
+import { keepGoingOnEscapes } from "./escaped-errors.ts"
 import { engineHere } from "./here.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
-import { settle } from "./settle.ts"
 import { projectSnapshot } from "./snapshot.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
@@ -53,14 +53,9 @@ const send = (message: FromEngine) => {
   if (engineProcess.connected) engineProcess.send?.(message)
 }
 
-// An error that escapes the tool ends this process, as an uncaught error ends a worker; the Node
-// side reports it with this message.
-const crash = (error: unknown) => {
-  send({ type: "crash", message: crashMessage(error) })
-  engineProcess.exit(70)
-}
-process.on("uncaughtException", crash)
-process.on("unhandledRejection", crash)
+// An error that escapes a tool (a promise left to reject, a throw in a timer) does not end this
+// process, as it does not stop opencode: it is printed on stderr, and the calls running list it.
+keepGoingOnEscapes()
 // The Node side went away (it exited, or was killed): end this process and whatever the tools
 // started in its process group.
 process.on("disconnect", () => endGroup())
@@ -119,8 +114,8 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
     taskEvents.onServerLog = (line) => send({ type: "server-log", line })
+    // run's call waits a moment after the tool returns, for errors that escape just after (run-tool.ts).
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
-    if (task.command === "run") await settle()
     restoreBuiltins()
     const text = safeStringify({ ...(payload as object), engine: engineHere() })
     // What the tool printed is in the pipes before the answer; the CLI then ends this process.
@@ -189,14 +184,6 @@ function endGroup(): never {
 function internalMessage(error: unknown): string {
   try {
     return error instanceof Error ? (error.stack ?? error.message) : String(error)
-  } catch {
-    return messageOfThrown(error)
-  }
-}
-
-function crashMessage(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
   } catch {
     return messageOfThrown(error)
   }

@@ -1,6 +1,6 @@
-// After a tool returns, a run waits a moment before it reports: an error the tool throws just
-// after (from a timer it set, or a promise it left to reject) ends the engine as it would end
-// opencode, and must fail the run as the same throw just before returning does (TOOL_EXITED).
+// After a tool returns, a run waits a moment before it reports: an error the tool lets escape just
+// after (from a timer it set, or a promise it left to reject) is listed on the result, as the same
+// escape just before returning is (docs/opencode-contract.md#escaped-errors).
 
 import { PristinePromise, pristineSetTimeout } from "../_pristine.ts"
 

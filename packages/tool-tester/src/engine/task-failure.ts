@@ -61,7 +61,7 @@ export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFa
 /** Why the engine ended while importing, naming the file it was on. */
 function loadExitMessage(outcome: Extract<TaskOutcome, { kind: "exited" }>): string {
   const file = outcome.loadingFile ?? "a tool or plugin file"
-  if (outcome.crash) return `${file}: crashed the engine while loading: ${outcome.crash}`
+  if (outcome.crash) return `${file}: the engine ended while loading it: ${outcome.crash}`
   // Node ends a thread whose only work left is a top-level await that can never settle with 13.
   if (outcome.exitCode === 13 && outcome.engine.name === "node")
     return `${file}: its top-level await never settles; opencode would wait for it forever, with no tool at all: do that work in execute`

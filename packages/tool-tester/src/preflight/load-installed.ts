@@ -188,7 +188,7 @@ async function smokeRun(
         ? {
             code: "TOOL_EXITED",
             message: outcome.crash
-              ? `an error escaped the tool: ${outcome.crash}`
+              ? `the engine ended while the tool ran: ${outcome.crash}`
               : `the tool ended its process (exit code ${outcome.exitCode}); under opencode that stops opencode itself`,
           }
         : {

@@ -25,7 +25,8 @@ export type RunJson = Omit<RunResult, "metadataCalls" | "attachments" | "outputP
   suggestion?: string | null
 }
 
-export type RunPayload = { result: RunJson; diagnostics: Diagnostic[] }
+/** `file`: the file of the tool that ran (for doctor's findings; not part of run's JSON). */
+export type RunPayload = { result: RunJson; diagnostics: Diagnostic[]; file?: string }
 
 /**
  * Loads the project, reports which tool the call reaches, and runs it through opencode's pipeline:
@@ -61,7 +62,12 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
       ? await callTool(project, { name: input.name, rawArguments: args.text }, options)
       : await runTool(project, input.name, parsed, options)
   const json = runJson(result)
-  return { result: suggestion === undefined ? json : { ...json, suggestion }, diagnostics }
+  const file = project.tools.findLast((tool) => tool.id === result.id)?.file
+  return {
+    result: suggestion === undefined ? json : { ...json, suggestion },
+    diagnostics,
+    ...(file === undefined ? {} : { file }),
+  }
 }
 
 // --- internal ---

@@ -44,6 +44,31 @@ export default tool({ description: "Returns", args: ${args}, async execute(args)
     },
   )
 
+  test.each(["bun", "node"])(
+    "an error that escapes that call is a warning, as opencode prints it and goes on (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({
+        ".opencode/tools/leaves.ts": `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Leaves a rejection", args: {}, async execute() { Promise.reject(new Error("nobody awaits this")); return "ok" } })
+`,
+      })
+      const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
+      expect(result.exitCode, result.stderr).toBe(0)
+      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      expect(findings).toEqual([
+        {
+          code: "ESCAPED_ERROR",
+          severity: "warning",
+          file: expect.stringMatching(/leaves\.ts$/),
+          message: expect.stringContaining(
+            "leaves called with {}: Error: nobody awaits this escaped it (a promise left to reject); opencode prints it on stderr and keeps the call's result",
+          ),
+          data: { tool: "leaves", args: {}, kind: "unhandledRejection" },
+        },
+      ])
+    },
+  )
+
   test("--json prints the findings as {code, severity, file, message}, and exit 3 when one is an error", async () => {
     const result = await doctor(findingsProject)
     expect(result.exitCode).toBe(3)

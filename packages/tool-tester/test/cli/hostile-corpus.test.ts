@@ -18,6 +18,8 @@ type Outcome = {
   stdout: boolean
   /** For run: the model's text. */
   output?: string | RegExp
+  /** For run: the one error that escaped the tool (listed on the result, the call not failed). */
+  escaped?: RegExp
 }
 type Case = {
   /** list and schema. */
@@ -45,16 +47,17 @@ const CASES: Record<string, Case> = {
   "sets-object-tojson": { load: LOADS, runs: { sets_object_tojson: { exit: 4, code: "TOOL_TAMPERED", stdout: true } } },
   "replaces-array-map": { load: LOADS, runs: { replaces_array_map: { exit: 4, code: "TOOL_TAMPERED", stdout: true } } },
   "deep-metadata": { load: LOADS, runs: { deep_metadata: { exit: 0, stdout: true, output: "deep" } } },
+  // opencode prints what escapes and goes on with what the tool returned (docs/opencode-contract.md#escaped-errors).
   "throws-after-return": {
     load: LOADS,
     runs: {
-      throws_after_return: { exit: 4, code: "TOOL_EXITED", stdout: true, output: /thrown just after returning/ },
+      throws_after_return: { exit: 0, stdout: true, output: "returned", escaped: /thrown just after returning/ },
     },
   },
   "rejects-after-return": {
     load: LOADS,
     runs: {
-      rejects_after_return: { exit: 4, code: "TOOL_EXITED", stdout: true, output: /rejected just after returning/ },
+      rejects_after_return: { exit: 0, stdout: true, output: "returned", escaped: /rejected just after returning/ },
     },
   },
   "leaves-a-child": { load: LOADS, runs: { leaves_a_child: { exit: 0, stdout: true } } },
@@ -152,7 +155,11 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
         expect(result.stdout).toBe("")
         return undefined
       }
-      return oneJsonDocument(result.stdout) as { output?: string; error?: { code: string } }
+      return oneJsonDocument(result.stdout) as {
+        output?: string
+        error?: { code: string }
+        escapedErrors?: Array<{ message: string }>
+      }
     }
 
     for (const command of ["list", "schema", "doctor"]) {
@@ -168,6 +175,9 @@ describe.each(ENGINES)("the hostile corpus under the %s engine", { timeout: 120_
         if (run.code && !run.completed) expect(json.error?.code).toBe(run.code)
         if (typeof run.output === "string") expect(json.output).toBe(run.output)
         if (run.output instanceof RegExp) expect(json.output).toMatch(run.output)
+        const escaped = json.escapedErrors?.map((error) => error.message) ?? []
+        if (run.escaped) expect(escaped).toEqual([expect.stringMatching(run.escaped)])
+        else expect(escaped).toEqual([])
       })
     }
   }

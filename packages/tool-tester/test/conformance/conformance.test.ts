@@ -31,6 +31,8 @@ type GoldenRun = {
   tools: Array<Record<string, unknown>>
   calls: GoldenCall[]
   toolOutputFiles: Array<{ bytes: number; sha256: string }>
+  /** opencode's error events, log lines and what else it printed on stderr. */
+  errors: Array<{ source: string; message: string }>
   /** opencode never finished the run: the generator stopped it at its bound. */
   hung?: boolean
 }
@@ -149,6 +151,7 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
         ).toBe(JSON.stringify(sentCustom))
 
         const savedFiles: Array<{ bytes: number; sha256: string }> = []
+        const escaped: string[] = []
         const dataDirectory = path.join(home, "data")
         const workingDirectory = process.cwd()
         process.chdir(directory)
@@ -180,6 +183,7 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
               const metadata = result.outputPath ? { ...result.metadata, outputPath: "<outputPath>" } : result.metadata
               expect(metadata, label).toEqual(call.metadata)
             }
+            for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
             if (result.outputPath) {
               const saved = readFileSync(result.outputPath)
               savedFiles.push({ bytes: saved.length, sha256: createHash("sha256").update(saved).digest("hex") })
@@ -189,6 +193,13 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
           process.chdir(workingDirectory)
         }
         expect(savedFiles).toEqual(run.toolOutputFiles)
+        // An error that escaped a tool: opencode printed it on stderr (Bun's `error: <message>` line)
+        // and went on; tool-tester lists it on the call it escaped from, or on the call running when
+        // it escaped (docs/opencode-contract.md#escaped-errors).
+        const printed = run.errors
+          .filter((error) => error.source === "stderr" && error.message.startsWith("error: "))
+          .map((error) => error.message.slice("error: ".length))
+        expect(escaped.sort()).toEqual(printed.sort())
       })
     }
   })

@@ -75,7 +75,9 @@ async function calledFindings(
       },
     }
     const outcome = await runTaskInEngine(task, timeouts, startEngine("run", chosen.selection))
-    return outcome.kind === "done" ? (outcome.payload as RunPayload).result : undefined
+    if (outcome.kind !== "done") return undefined
+    const { result, file } = outcome.payload as RunPayload
+    return { ...result, file }
   })
 }
 

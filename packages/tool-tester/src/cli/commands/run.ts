@@ -191,15 +191,14 @@ function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
   return { result, diagnostics: [] }
 }
 
-/** Why the engine ended while the tool ran: out of memory, killed, an escaped error, or process.exit. */
+/** Why the engine ended while the tool ran: out of memory, killed, or process.exit. */
 function exitedMessage(outcome: TaskOutcome): string {
   if (outcome.kind !== "exited") return "the engine ended while the tool ran"
   if (outcome.crash && /out of memory|memory limit/i.test(outcome.crash))
     return `the tool ran out of memory (${outcome.crash}); in opencode it would take opencode down with it: keep less in memory, or stream`
   if (outcome.signal)
     return `the engine was killed by ${outcome.signal} while the tool ran (the system ends a process that runs out of memory this way); in opencode it would take opencode down with it`
-  if (outcome.crash)
-    return `an error escaped the tool (thrown outside the promise execute returns, such as in a timer): ${outcome.crash}; opencode may crash: catch it inside execute`
+  if (outcome.crash) return `the engine ended while the tool ran: ${outcome.crash}`
   return `the tool ended its process with process.exit(${outcome.exitCode}); under opencode that stops opencode itself: throw an Error instead`
 }
 
