@@ -2,7 +2,7 @@
 // reads it, then what opencode records on the tool part.
 import { api } from "./api.ts"
 import { html } from "./html.ts"
-import { callStatus } from "./status.ts"
+import { callStatus, escapedAdvice } from "./status.ts"
 import type { HistoryEntry } from "./types.ts"
 
 export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
@@ -29,6 +29,13 @@ export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
     </div>
     ${result.rerouted ? html`<div class="problem error" data-testid="rerouted">${status.explanation}.</div>` : null}
     ${result.error ? html`<div class="problem">${result.error.code}: ${result.error.message}</div>` : null}
+    ${
+      result.escapedErrors && result.escapedErrors.length > 0
+        ? html`<ul class="escaped" data-testid="escaped" aria-label="Errors that escaped the tool">
+            ${result.escapedErrors.map((escaped) => html`<li class="problem"><strong>escaped</strong> ${escaped.message}: ${escapedAdvice(escaped)}</li>`)}
+          </ul>`
+        : null
+    }
     <h3>What the model reads</h3>
     ${
       result.truncated

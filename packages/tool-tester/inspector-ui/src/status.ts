@@ -1,11 +1,34 @@
 // What became of a call, in one word, the same in the result and in the history. opencode records
 // a call rerouted to `invalid` as a completed part of the `invalid` tool, but the tool that was
 // called never ran and the model reads an error: the page says "rerouted", in the error colour.
-import type { HistoryEntry } from "./types.ts"
+// Errors that escaped the call (a promise left to reject, a throw in a timer) do not change what
+// opencode records, but they are bugs: the status counts them, in the warning colour
+// (docs/opencode-contract.md#escaped-errors).
+import type { EscapedError, HistoryEntry } from "./types.ts"
 
-export type CallStatus = { label: string; tone: "good" | "bad"; explanation: string }
+export type CallStatus = { label: string; tone: "good" | "warn" | "bad"; explanation: string }
 
 export function callStatus(entry: HistoryEntry): CallStatus {
+  const status = recordedStatus(entry)
+  const escaped = entry.result?.escapedErrors?.length ?? 0
+  if (escaped === 0) return status
+  return {
+    label: `${status.label}, ${escaped} escaped error${escaped === 1 ? "" : "s"}`,
+    tone: status.tone === "good" ? "warn" : status.tone,
+    explanation: `${status.explanation}; ${escaped === 1 ? "an error" : `${escaped} errors`} escaped the tool while it ran: opencode prints ${escaped === 1 ? "it" : "them"} on stderr and keeps the call's result`,
+  }
+}
+
+/** What to do about an error that escaped, as `tool-tester run` says it. */
+export function escapedAdvice({ kind }: EscapedError): string {
+  return kind === "unhandledRejection"
+    ? "a promise the tool left to reject; opencode prints it on stderr and goes on: await it or add a .catch"
+    : "thrown outside execute (a timer or an event handler); opencode prints it on stderr, goes on, and `opencode run` then exits 1: catch it inside the callback"
+}
+
+// --- internal ---
+
+function recordedStatus(entry: HistoryEntry): CallStatus {
   const { result, error } = entry
   if (!result)
     return { label: error?.code ?? "error", tone: "bad", explanation: error?.message ?? "the call did not run" }

@@ -53,3 +53,4 @@ export type ProjectView = {
 export type { CallRequest, HistoryEntry } from "../../src/inspector/session.ts"
 // Calls and their results cross as JSON in the server's own shapes: type-only imports, erased at build.
 export type { RunResult } from "../../src/run-tool.ts"
+export type { EscapedError } from "../../src/types.ts"

@@ -7,6 +7,7 @@ import { describe, expect, onTestFinished, test } from "vitest"
 import { createInspectorApp } from "../../src/inspector/app.ts"
 import { ENTRY_BUDGET } from "../../src/inspector/bounded.ts"
 import { InspectorSession } from "../../src/inspector/session.ts"
+import { callStatus } from "../../inspector-ui/src/status.ts"
 import { useTmpDir } from "../helpers.ts"
 import { tmpProject, toolSource } from "../support/tmp-project.ts"
 
@@ -60,6 +61,36 @@ describe("the inspector's history", { timeout: 120_000 }, () => {
     expect(inspector.fullEntry(entry.id)).toBeUndefined()
     expect(entry.result?.output).toBe("hi")
   })
+
+  test.each(["node", "bun"] as const)(
+    "under the %s engine, an error that escaped a call is in its entry and its status, not a clean success",
+    async (engine) => {
+      // Leaves a promise to reject when asked: the call still completes, as under opencode.
+      const body = `if (args.leak) Promise.reject(new Error("leaked " + args.leak)); return "done"`
+      const directory = tmpProject({
+        ".opencode/tools/leaky.ts": toolSource("leaky", body, "{ leak: tool.schema.string().optional() }"),
+      })
+      const inspector = await session(directory, engine)
+      const events: Array<{ type: string; entry?: { result?: { escapedErrors?: unknown } } }> = []
+      inspector.subscribe((event) => events.push(event))
+
+      const clean = await inspector.call({ name: "leaky", form: "args", args: {} })
+      expect(clean.result?.escapedErrors).toBeUndefined()
+      expect(callStatus(clean)).toMatchObject({ label: "completed", tone: "good" })
+
+      const leaked = await inspector.call({ name: "leaky", form: "args", args: { leak: "once" } })
+      expect(leaked.result?.status).toBe("completed")
+      expect(leaked.result?.output).toBe("done")
+      expect(leaked.result?.escapedErrors).toEqual([{ kind: "unhandledRejection", message: "Error: leaked once" }])
+      const status = callStatus(leaked)
+      expect(status.label).toBe("completed, 1 escaped error")
+      expect(status.tone).toBe("warn")
+      expect(status.explanation).toContain("escaped the tool")
+      // What the page receives: the event and the history it reads on (re)connecting.
+      expect(events.at(-1)?.entry?.result?.escapedErrors).toEqual(leaked.result?.escapedErrors)
+      expect(inspector.history().at(-1)?.result?.escapedErrors).toEqual(leaked.result?.escapedErrors)
+    },
+  )
 
   test("an outputPath a tool forges over the engine's channel is not served", async () => {
     const secret = path.join(useTmpDir(), "secret.txt")

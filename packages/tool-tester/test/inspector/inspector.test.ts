@@ -29,6 +29,8 @@ export default tool({
   },
   async execute(args, context) {
     context.metadata({ title: "greeting " + args.name })
+    // A latent bug for the escaped-error test: a promise left to reject.
+    if (args.tags?.includes("leak")) Promise.reject(new Error("greet leaked a rejection"))
     const line = "${greeting} " + args.name + (args.mood === "grumpy" ? "." : "!")
     return Array.from({ length: args.times ?? 1 }, () => (args.loud ? line.toUpperCase() : line)).join("\\n")
   },
@@ -278,6 +280,31 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect(await page.locator('[data-testid="tool-name"]').textContent()).toBe("greet")
     expect(await form().locator('[data-field="name"]').inputValue()).toBe("Hopper")
     expect(await form().locator('[data-field="place.city"]').inputValue()).toBe("Paris")
+  })
+
+  test("a call an error escaped shows it, in the result and in the history, not as a clean success", async () => {
+    await form().locator('[data-mode="raw"]').click()
+    await form().locator('[data-testid="raw-editor"]').fill('{"name": "Ada", "mood": "happy", "tags": ["leak"]}')
+    const calls = await page.locator("[data-history]").count()
+    await form().locator('[data-testid="run"]').click()
+    await expect.poll(() => page.locator("[data-history]").count(), { timeout: 30_000 }).toBe(calls + 1)
+    // opencode keeps what execute returned: the call completed, with a warning.
+    expect(await page.locator('[data-testid="model-view"]').textContent()).toBe("Goodbye Ada!")
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe("completed, 1 escaped error")
+    expect(await page.locator('[data-testid="status"]').getAttribute("class")).toBe("status warn")
+    const row = page.locator(`[data-history="${calls + 1}"] .status`)
+    expect(await row.textContent()).toBe("completed, 1 escaped error")
+    expect(await row.getAttribute("class")).toBe("status warn")
+    const escaped = await page.locator('[data-testid="escaped"] li').allTextContents()
+    expect(escaped).toHaveLength(1)
+    expect(escaped[0]).toContain("greet leaked a rejection")
+    expect(escaped[0]).toContain("await it or add a .catch")
+    await page.screenshot({ path: path.join(packageRoot, ".tmp", "screenshots", "inspector-escaped.png") })
+    expect(await seriousViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: "dark" })
+    expect(await seriousViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: "light" })
+    await form().locator('[data-mode="form"]').click()
   })
 
   test("requests without the token, from another origin or for another host are refused", async () => {
