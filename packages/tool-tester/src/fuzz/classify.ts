@@ -2,14 +2,16 @@
 // own ("city is required") is rejecting bad input on purpose; the model reads the message and can
 // retry. A TypeError, ReferenceError or RangeError thrown by the engine is a bug the input reached
 // (reading a property of undefined), and so is a result opencode cannot send, a timeout, or a tool
-// that ends or breaks the process.
+// that ends or breaks the process. So is an error that escaped the call (a promise left to reject,
+// a throw in a timer): opencode prints it and keeps the call's result, but it is a bug the input
+// reached, and after a throw in a timer `opencode run` exits 1 (docs/opencode-contract.md#escaped-errors).
 import type { RunResult } from "../types.ts"
 
-export type FailureKind = "crash" | "bad-result" | "timeout" | "exit"
+export type FailureKind = "crash" | "bad-result" | "timeout" | "exit" | "escaped"
 
 export type Failure = {
   kind: FailureKind
-  /** The error code of the call (TOOL_THREW, TOOL_BAD_RESULT, TOOL_TIMEOUT, ...). */
+  /** The error code of the call (TOOL_THREW, TOOL_BAD_RESULT, TOOL_TIMEOUT, ...), ESCAPED_ERROR for an escaped error. */
   code: string
   /** What was thrown or why the call failed, in one line. */
   message: string
@@ -19,8 +21,30 @@ export type Failure = {
 
 const ENGINE_ERRORS = new Set(["TypeError", "ReferenceError", "RangeError", "SyntaxError", "InternalError", "URIError"])
 
-/** The failure this result shows, or undefined when the call completed or failed on purpose. */
+/**
+ * The failure this result shows, or undefined when the call completed or failed on purpose, and
+ * no error escaped it. The call's own failure comes first: an escaped error is reported when the
+ * call has none (a tool that refuses bad input on purpose can still leak a rejection).
+ */
 export function failureOf(result: RunResult): Failure | undefined {
+  return callFailure(result) ?? escapedFailure(result)
+}
+
+function escapedFailure(result: RunResult): Failure | undefined {
+  const [escaped] = result.escapedErrors ?? []
+  if (escaped === undefined) return undefined
+  const how =
+    escaped.kind === "unhandledRejection"
+      ? "a promise the tool left to reject: await it or add a .catch"
+      : "thrown from a timer or an event handler, after which `opencode run` exits 1: catch it inside the callback"
+  return {
+    kind: "escaped",
+    code: "ESCAPED_ERROR",
+    message: `${firstLine(escaped.message)} escaped the call (${how}); opencode prints it on stderr and keeps the call's result`,
+  }
+}
+
+function callFailure(result: RunResult): Failure | undefined {
   const error = result.error
   if (result.status === "completed" || error === undefined) return undefined
   switch (error.code) {

@@ -8,7 +8,7 @@ type FuzzJson = {
   runs: number
   calls: number
   replay: string
-  failures: Array<{ kind: string; code: string; thrown?: string; message: string; args: unknown }>
+  failures: Array<{ kind: string; code: string; thrown?: string; message: string; args: unknown; output?: string }>
   engine: { name: string }
 }
 
@@ -70,6 +70,46 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
     expect(result.stdout).toContain("100 calls, seed 3")
     expect(result.stdout).toContain("replay: npx @opencode-ai/tool-tester fuzz weather --no-global --seed 3 --runs 100")
   })
+
+  test.each(["bun", "node"])(
+    "an error a timer throws outside execute is a failure with its arguments and the replay, exit 4 (%s engine)",
+    async (engine) => {
+      // A refusal on purpose is not reported; the throw from the timer for an empty city is.
+      const source = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string() },
+  async execute(args) {
+    if (typeof args.city !== "string") throw new Error("city must be a string")
+    if (args.city === "") setTimeout(() => { throw new Error("no station for an empty city") }, 0)
+    return "weather in " + args.city.slice(0, 50)
+  },
+})
+`
+      const directory = tmpProject({ ".opencode/tools/weather.ts": source })
+      const args = ["fuzz", "weather", "--runs", "100", "--seed", "9", "--no-global", "--engine", engine]
+      const json = await runCli([...args, "--json"], { cwd: directory })
+      expect(json.exitCode, json.stderr).toBe(4)
+      const report = JSON.parse(json.stdout) as FuzzJson
+      expect(report.failures).toEqual([
+        {
+          kind: "escaped",
+          code: "ESCAPED_ERROR",
+          message:
+            "Error: no station for an empty city escaped the call (thrown from a timer or an event handler, after which `opencode run` exits 1: catch it inside the callback); opencode prints it on stderr and keeps the call's result",
+          args: { city: "" },
+          output: "weather in ",
+        },
+      ])
+      const human = await runCli(args, { cwd: directory })
+      expect(human.exitCode, human.stderr).toBe(4)
+      expect(human.stdout).toContain("1. escaped  ESCAPED_ERROR")
+      expect(human.stdout).toContain('args     {"city":""}')
+      expect(human.stdout).toContain(
+        `replay: npx @opencode-ai/tool-tester fuzz weather --no-global --engine ${engine} --seed 9 --runs 100`,
+      )
+    },
+  )
 
   test("bad input: no name, a bad --runs, an unknown tool", async () => {
     const directory = tmpProject({ ".opencode/tools/weather.ts": robust })

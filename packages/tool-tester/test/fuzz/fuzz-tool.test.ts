@@ -68,6 +68,32 @@ export default tool({
     expect(report.failures.map((failure) => [failure.kind, failure.code])).toContainEqual(["timeout", "TOOL_TIMEOUT"])
   })
 
+  test("an error that escaped a call is a failure, with the arguments that caused it", async () => {
+    // Refuses a city that is not a string on purpose (not a failure), but leaves the lookup of an
+    // empty one to reject: opencode prints that and keeps "weather in ", a latent bug.
+    const leaks = `import { tool } from "@opencode-ai/plugin"
+async function lookup(city: string) { throw new Error("no station for an empty city") }
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string() },
+  async execute(args) {
+    if (typeof args.city !== "string") throw new Error("city must be a string")
+    if (args.city.trim() === "") lookup(args.city)
+    return "weather in " + args.city.slice(0, 50)
+  },
+})
+`
+    const report = await fuzzTool(await project(leaks), "sample", { runs: 200, seed: 5 })
+    expect(report.failures).toHaveLength(1)
+    const [failure] = report.failures
+    expect(failure).toMatchObject({ kind: "escaped", code: "ESCAPED_ERROR", args: { city: "" } })
+    expect(failure?.message).toBe(
+      "Error: no station for an empty city escaped the call (a promise the tool left to reject: await it or add a .catch); opencode prints it on stderr and keeps the call's result",
+    )
+    // The call itself completed: the model read what execute returned.
+    expect(failure?.output).toBe("weather in ")
+  })
+
   test("an unknown tool name fails with TOOL_NOT_FOUND naming the tools there are", async () => {
     await expect(fuzzTool(await project(robust), "samples")).rejects.toMatchObject({
       code: "TOOL_NOT_FOUND",
