@@ -15,6 +15,7 @@ import {
   stderrLines,
   unfinishedCalls,
 } from "./e2e-result.ts"
+import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { buildOpencodeConfig, defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
@@ -148,7 +149,11 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     }
     if (run.timedOut) throw timeoutError(mock, options.timeoutMs ?? defaultTimeoutMs, result)
     if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
-      const detail = stderrErrors.at(-1)?.message ?? `exit code ${run.exitCode}`
+      const uncaught = lastUncaughtError(stderrErrors, sandbox)
+      // Bun's `error:` line says more than the stack frame printed last.
+      const detail = uncaught
+        ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
+        : (stderrErrors.at(-1)?.message ?? `exit code ${run.exitCode}`)
       throw new ToolTesterError(
         "OPENCODE_FAILED",
         `opencode ended before talking to the model (${detail}). Check that ${binary} is an opencode binary.`,

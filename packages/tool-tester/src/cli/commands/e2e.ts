@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import type { E2EResult } from "../../e2e/e2e-result.ts"
+import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
 import { parseScriptText } from "../../e2e/script.ts"
 import { formatTranscript } from "../../e2e/transcript.ts"
@@ -131,7 +132,11 @@ function verdict(result: E2EResult): {
     return { exitCode: EXIT_LOAD_FAILED, reason: { code: "PLUGIN_LOAD_FAILED", message: plugin.message } }
   }
   if (result.exitCode !== 0) {
-    const detail = result.errors.at(-1)?.message ?? `exit code ${result.exitCode}`
+    // After an error escaped a tool, the last line is a stack frame: the `error:` line Bun printed says what happened.
+    const uncaught = lastUncaughtError(result.errors, result.sandbox)
+    const detail = uncaught
+      ? `exit code ${result.exitCode ?? "none"} after ${uncaughtDetail(uncaught)}`
+      : (result.errors.at(-1)?.message ?? `exit code ${result.exitCode}`)
     return {
       exitCode: EXIT_LOAD_FAILED,
       reason: { code: "OPENCODE_FAILED", message: `opencode ended with an error: ${detail}` },
