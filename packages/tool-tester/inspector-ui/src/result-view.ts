@@ -2,7 +2,8 @@
 // reads it, then what opencode records on the tool part.
 import { api } from "./api.ts"
 import { html } from "./html.ts"
-import { callStatus, escapedAdvice } from "./status.ts"
+import { escapedLine } from "../../src/engine/escaped-advice.ts"
+import { callStatus } from "./status.ts"
 import type { HistoryEntry } from "./types.ts"
 
 export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
@@ -32,7 +33,7 @@ export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
     ${
       result.escapedErrors && result.escapedErrors.length > 0
         ? html`<ul class="escaped" data-testid="escaped" aria-label="Errors that escaped the tool">
-            ${result.escapedErrors.map((escaped) => html`<li class="problem"><strong>escaped</strong> ${escaped.message}: ${escapedAdvice(escaped)}</li>`)}
+            ${result.escapedErrors.map((escaped) => html`<li class="problem"><strong>escaped</strong> ${escapedLine(escaped)}</li>`)}
           </ul>`
         : null
     }

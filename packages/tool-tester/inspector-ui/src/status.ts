@@ -4,7 +4,7 @@
 // Errors that escaped the call (a promise left to reject, a throw in a timer) do not change what
 // opencode records, but they are bugs: the status counts them, in the warning colour
 // (docs/opencode-contract.md#escaped-errors).
-import type { EscapedError, HistoryEntry } from "./types.ts"
+import type { HistoryEntry } from "./types.ts"
 
 export type CallStatus = { label: string; tone: "good" | "warn" | "bad"; explanation: string }
 
@@ -17,13 +17,6 @@ export function callStatus(entry: HistoryEntry): CallStatus {
     tone: status.tone === "good" ? "warn" : status.tone,
     explanation: `${status.explanation}; ${escaped === 1 ? "an error" : `${escaped} errors`} escaped the tool while it ran: opencode prints ${escaped === 1 ? "it" : "them"} on stderr and keeps the call's result`,
   }
-}
-
-/** What to do about an error that escaped, as `tool-tester run` says it. */
-export function escapedAdvice({ kind }: EscapedError): string {
-  return kind === "unhandledRejection"
-    ? "a promise the tool left to reject; opencode prints it on stderr and goes on: await it or add a .catch"
-    : "thrown outside execute (a timer or an event handler); opencode prints it on stderr, goes on, and `opencode run` then exits 1: catch it inside the callback"
 }
 
 // --- internal ---

@@ -4,10 +4,10 @@
 
 import { terminalSafe } from "../_terminal-safe.ts"
 import { describeEngine } from "../engine/choose-engine.ts"
+import { escapedLine } from "../engine/escaped-advice.ts"
 import type { CapturedConsole } from "../engine/stream-capture.ts"
 import type { EngineReport } from "../engine/task-failure.ts"
 import type { RunJson } from "../tasks/run-task.ts"
-import type { EscapedError } from "../types.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
 import { indent, shortPath } from "./report.ts"
 
@@ -69,20 +69,14 @@ export function formatRun(
   for (const { hook, file, message } of result.hookErrors ?? []) {
     lines.push(field("hook error", yellow(terminalSafe(`${shortPath(cwd, file)}: the ${hook} hook ${message}`))))
   }
-  for (const escaped of result.escapedErrors ?? []) lines.push(field("escaped", yellow(escapedLine(escaped))))
+  for (const escaped of result.escapedErrors ?? [])
+    lines.push(field("escaped", yellow(escapedLine({ ...escaped, message: terminalSafe(escaped.message) }))))
   if (engine) lines.push(field("engine", terminalSafe(describeEngine(engine.info, engine.source))))
   if (captured) lines.push(...consoleLines(captured))
   return `${lines.join("\n")}\n`
 }
 
 // --- internal ---
-
-/** A warning, not a failure: opencode prints the error and the session goes on (docs/opencode-contract.md#escaped-errors). */
-function escapedLine({ kind, message }: EscapedError): string {
-  return kind === "unhandledRejection"
-    ? `${terminalSafe(message)}: a promise the tool left to reject; opencode prints it on stderr and goes on: await it or add a .catch`
-    : `${terminalSafe(message)}: thrown outside execute (a timer or an event handler); opencode prints it on stderr, goes on, and \`opencode run\` then exits 1: catch it inside the callback`
-}
 
 function consoleLines(captured: CapturedConsole): string[] {
   const streams = (["stdout", "stderr"] as const).filter(

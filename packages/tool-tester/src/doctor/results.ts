@@ -9,6 +9,7 @@
 // the Node side on a project loaded with loadTools(), so a tool that ends the engine
 // (process.exit) ends that engine only, not the report.
 import { exampleArguments } from "../e2e/starter-script.ts"
+import { escapedAdvice, escapedHow } from "../engine/escaped-advice.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
 import type { EscapedError, ToolProject } from "../types.ts"
@@ -55,10 +56,7 @@ export async function resultFindingsOf(
         code: "ESCAPED_ERROR",
         severity: "warning",
         file: files.get(schema.name) ?? result?.file ?? null,
-        message:
-          escaped.kind === "unhandledRejection"
-            ? `${schema.name} called with ${JSON.stringify(args)}: ${escaped.message} escaped it (a promise left to reject); opencode prints it on stderr and keeps the call's result: await the promise or add a .catch`
-            : `${schema.name} called with ${JSON.stringify(args)}: ${escaped.message} escaped it (thrown from a timer or an event handler); opencode prints it on stderr and keeps the call's result, and \`opencode run\` then exits 1: catch it inside the callback`,
+        message: `${schema.name} called with ${JSON.stringify(args)}: ${escaped.message} escaped it (${escapedHow(escaped.kind)}); ${escapedAdvice(escaped.kind)}`,
         data: { tool: schema.name, args, kind: escaped.kind },
       })
     }

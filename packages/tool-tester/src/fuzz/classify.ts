@@ -5,6 +5,7 @@
 // that ends or breaks the process. So is an error that escaped the call (a promise left to reject,
 // a throw in a timer): opencode prints it and keeps the call's result, but it is a bug the input
 // reached, and after a throw in a timer `opencode run` exits 1 (docs/opencode-contract.md#escaped-errors).
+import { escapedAdvice, escapedHow } from "../engine/escaped-advice.ts"
 import type { RunResult } from "../types.ts"
 
 export type FailureKind = "crash" | "bad-result" | "timeout" | "exit" | "escaped"
@@ -33,14 +34,10 @@ export function failureOf(result: RunResult): Failure | undefined {
 function escapedFailure(result: RunResult): Failure | undefined {
   const [escaped] = result.escapedErrors ?? []
   if (escaped === undefined) return undefined
-  const how =
-    escaped.kind === "unhandledRejection"
-      ? "a promise the tool left to reject: await it or add a .catch"
-      : "thrown from a timer or an event handler, after which `opencode run` exits 1: catch it inside the callback"
   return {
     kind: "escaped",
     code: "ESCAPED_ERROR",
-    message: `${firstLine(escaped.message)} escaped the call (${how}); opencode prints it on stderr and keeps the call's result`,
+    message: `${firstLine(escaped.message)} escaped the call (${escapedHow(escaped.kind)}); ${escapedAdvice(escaped.kind)}`,
   }
 }
 

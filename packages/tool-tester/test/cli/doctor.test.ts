@@ -61,7 +61,7 @@ export default tool({ description: "Leaves a rejection", args: {}, async execute
           severity: "warning",
           file: expect.stringMatching(/leaves\.ts$/),
           message: expect.stringContaining(
-            "leaves called with {}: Error: nobody awaits this escaped it (a promise left to reject); opencode prints it on stderr and keeps the call's result",
+            "leaves called with {}: Error: nobody awaits this escaped it (a promise the tool left to reject); opencode prints it on stderr and keeps the call's result: await it or add a .catch",
           ),
           data: { tool: "leaves", args: {}, kind: "unhandledRejection" },
         },

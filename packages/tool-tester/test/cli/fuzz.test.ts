@@ -96,7 +96,7 @@ export default tool({
           kind: "escaped",
           code: "ESCAPED_ERROR",
           message:
-            "Error: no station for an empty city escaped the call (thrown from a timer or an event handler, after which `opencode run` exits 1: catch it inside the callback); opencode prints it on stderr and keeps the call's result",
+            "Error: no station for an empty city escaped the call (thrown from a timer or an event handler); opencode prints it on stderr and keeps the call's result, and `opencode run` then exits 1: catch it inside the callback",
           args: { city: "" },
           output: "weather in ",
         },

@@ -109,7 +109,7 @@ describe.each(["bun", "node"] as const)("an error that escapes a tool (%s engine
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain("returned after a rejection during execute")
     expect(result.stdout).toMatch(
-      /escaped\s+Error: rejected during execute: a promise the tool left to reject; opencode prints it on stderr and goes on/,
+      /escaped\s+Error: rejected during execute: a promise the tool left to reject; opencode prints it on stderr and keeps the call's result: await it or add a \.catch/,
     )
   })
 

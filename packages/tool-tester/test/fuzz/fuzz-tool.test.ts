@@ -88,7 +88,7 @@ export default tool({
     const [failure] = report.failures
     expect(failure).toMatchObject({ kind: "escaped", code: "ESCAPED_ERROR", args: { city: "" } })
     expect(failure?.message).toBe(
-      "Error: no station for an empty city escaped the call (a promise the tool left to reject: await it or add a .catch); opencode prints it on stderr and keeps the call's result",
+      "Error: no station for an empty city escaped the call (a promise the tool left to reject); opencode prints it on stderr and keeps the call's result: await it or add a .catch",
     )
     // The call itself completed: the model read what execute returned.
     expect(failure?.output).toBe("weather in ")
