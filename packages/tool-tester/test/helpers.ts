@@ -98,10 +98,15 @@ export function runCli(
     string,
     string
   >
+  const [command, ...rest] = options.launcher ? [bin, ...args] : [options.runtime ?? process.execPath, bin, ...args]
+  const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env })
+  options.onSpawn?.(child)
+  return collectOutput(child)
+}
+
+/** A started process's exit code and everything it printed, once it has closed. */
+export function collectOutput(child: ChildProcessWithoutNullStreams): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const [command, ...rest] = options.launcher ? [bin, ...args] : [options.runtime ?? process.execPath, bin, ...args]
-    const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env })
-    options.onSpawn?.(child)
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))

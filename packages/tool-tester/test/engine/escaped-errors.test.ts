@@ -10,7 +10,7 @@ import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
 import type { EscapedError, RunResult, ToolProject } from "../../src/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
-import { type CliResult, jsonError, packageRoot, runCli, useTmpDir } from "../helpers.ts"
+import { type CliResult, collectOutput, jsonError, packageRoot, runCli, useTmpDir } from "../helpers.ts"
 import { isolatedEnvironment } from "../support/tmp-project.ts"
 
 const probe = path.join(packageRoot, "test", "conformance", "probes", "escaped-errors")
@@ -44,15 +44,7 @@ function runNode(args: string[]): Promise<CliResult> {
     XDG_DATA_HOME: path.join(home, ".local", "share"),
     XDG_CACHE_HOME: path.join(home, ".cache"),
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: packageRoot, env })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("error", reject)
-    child.on("close", (exitCode) => resolve({ exitCode, stdout, stderr }))
-  })
+  return collectOutput(spawn(process.execPath, args, { cwd: packageRoot, env }))
 }
 
 const ESCAPES: Record<string, EscapedError> = {
