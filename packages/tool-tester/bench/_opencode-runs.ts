@@ -3,30 +3,30 @@
 // beforehand (it pays for opencode only), and one scripted `tool-tester e2e` run with one tool
 // call, all in (copy of the project, sandbox, plugin pre-install, the call's extra model turn,
 // teardown).
-import { writeFile } from "node:fs/promises"
-import path from "node:path"
 import { startMockModel } from "../src/e2e/mock-model.ts"
-import { buildOpencodeConfig } from "../src/e2e/opencode-config.ts"
+import { defaultProviderPackage } from "../src/e2e/opencode-config.ts"
 import { runOpencodeProcess } from "../src/e2e/opencode-process.ts"
-import { findPluginPackage, preparePluginInstall } from "../src/e2e/plugin-package.ts"
-import { opencodeEnvironment, runE2E } from "../src/e2e/run-e2e.ts"
+import { findPluginPackage } from "../src/e2e/plugin-package.ts"
+import { runE2E } from "../src/e2e/run-e2e.ts"
 import { createSandbox } from "../src/e2e/sandbox.ts"
+import { configureSandbox } from "../src/e2e/sandbox-setup.ts"
 
 /** Milliseconds `opencode run` takes for one text-only turn in a copy of `emptyProject`. */
 export async function textTurnOnce(binary: string, emptyProject: string): Promise<number> {
   const sandbox = await createSandbox({ directory: emptyProject, copyProject: true })
   const mock = await startMockModel({ script: { turns: [{ text: "hello" }] } })
   try {
-    const layers = buildOpencodeConfig({
-      baseURL: mock.baseURL,
-      model: "mock-model",
-      providerPackage: "@ai-sdk/openai-compatible",
-      plugins: [],
-      config: undefined,
-    })
-    await writeFile(path.join(sandbox.globalConfigDirectory, "opencode.json"), JSON.stringify(layers.global))
-    await preparePluginInstall(sandbox.globalConfigDirectory, await findPluginPackage(emptyProject), sandbox.onDispose)
-    const env = opencodeEnvironment(sandbox, JSON.stringify(layers.content))
+    const { env } = await configureSandbox(
+      sandbox,
+      {
+        baseURL: mock.baseURL,
+        model: "mock-model",
+        providerPackage: defaultProviderPackage,
+        plugins: [],
+        config: undefined,
+      },
+      { pluginPackage: await findPluginPackage(emptyProject), configDirectories: [sandbox.globalConfigDirectory] },
+    )
     const started = performance.now()
     const run = await runOpencodeProcess({
       binary,

@@ -2,8 +2,7 @@
 // model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
-import { writeFile } from "node:fs/promises"
-import { isAbsolute, join, resolve } from "node:path"
+import { isAbsolute, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
@@ -18,10 +17,11 @@ import {
 import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
-import { buildOpencodeConfig, defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
+import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
-import { findPluginPackage, preparePluginInstall } from "./plugin-package.ts"
-import { createSandbox, projectConfigDirectories, type Sandbox } from "./sandbox.ts"
+import { findPluginPackage } from "./plugin-package.ts"
+import { createSandbox, projectConfigDirectories } from "./sandbox.ts"
+import { configureSandbox } from "./sandbox-setup.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
 
 export interface E2EOptions {
@@ -85,19 +85,21 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     progress("starting the mock model")
     mock = await startMockModel({ script, ...(options.port === undefined ? {} : { port: options.port }) })
     const model = options.model ?? defaultModel
-    const layers = buildOpencodeConfig({
-      baseURL: mock.baseURL,
-      model,
-      providerPackage: options.provider ?? defaultProviderPackage,
-      plugins: (options.plugins ?? []).map((spec) => absolutePluginSpec(spec, directory)),
-      config: options.config,
-    })
-    await writeFile(join(sandbox.globalConfigDirectory, "opencode.json"), `${JSON.stringify(layers.global, null, 2)}\n`)
     progress("preparing plugins")
-    const pluginPackage = await findPluginPackage(directory)
-    for (const configDirectory of [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)]) {
-      await preparePluginInstall(configDirectory, pluginPackage, sandbox.onDispose)
-    }
+    const { layers, env } = await configureSandbox(
+      sandbox,
+      {
+        baseURL: mock.baseURL,
+        model,
+        providerPackage: options.provider ?? defaultProviderPackage,
+        plugins: (options.plugins ?? []).map((spec) => absolutePluginSpec(spec, directory)),
+        config: options.config,
+      },
+      {
+        pluginPackage: await findPluginPackage(directory),
+        configDirectories: [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)],
+      },
+    )
     const pluginErrors = await prepareConfiguredPlugins({
       sandbox,
       directory,
@@ -120,7 +122,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         script.prompt ?? defaultPrompt,
       ],
       cwd: sandbox.project,
-      env: opencodeEnvironment(sandbox, JSON.stringify(layers.content)),
+      env,
       marker: sandbox.marker,
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
       signal: options.signal,
@@ -169,38 +171,6 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
 }
 
 // --- internal ---
-
-/** The environment of opencode: a throw-away home, no update checks or downloads, our config. */
-export function opencodeEnvironment(sandbox: Sandbox, configContent: string): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(process.env)) {
-    // The user's own opencode settings (config dirs, permissions, ...) must not leak into the run,
-    // nor BUN_BE_BUN (set when tool-tester itself runs under `BUN_BE_BUN=1 opencode run ...`), which
-    // would make the binary act as Bun instead of opencode.
-    if (value !== undefined && !key.startsWith("OPENCODE_") && key !== "BUN_BE_BUN") env[key] = value
-  }
-  return {
-    ...env,
-    HOME: sandbox.home,
-    USERPROFILE: sandbox.home,
-    XDG_CONFIG_HOME: sandbox.configHome,
-    XDG_DATA_HOME: sandbox.dataHome,
-    XDG_CACHE_HOME: sandbox.cacheHome,
-    XDG_STATE_HOME: sandbox.stateHome,
-    TMPDIR: sandbox.tmp,
-    TEMP: sandbox.tmp,
-    TMP: sandbox.tmp,
-    // opencode takes the project folder from PWD, not from its working directory
-    // (docs/opencode-contract.md#driving-the-binary).
-    PWD: sandbox.project,
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_DISABLE_CLAUDE_CODE: "1",
-    OPENCODE_CONFIG_CONTENT: configContent,
-  }
-}
 
 function absolutePluginSpec(spec: string, directory: string): string {
   const isPath = spec.startsWith(".") || isAbsolute(spec)

@@ -17,16 +17,16 @@
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
-import { readFile, writeFile } from "node:fs/promises"
+import { readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { resolveOpencode } from "../../src/engine/opencode-binary.ts"
 import { endProcessTree } from "../../src/engine/process-tree.ts"
 import { startMockModel } from "../../src/e2e/mock-model.ts"
-import { buildOpencodeConfig } from "../../src/e2e/opencode-config.ts"
-import { findPluginPackage, preparePluginInstall } from "../../src/e2e/plugin-package.ts"
-import { opencodeEnvironment } from "../../src/e2e/run-e2e.ts"
+import { defaultProviderPackage } from "../../src/e2e/opencode-config.ts"
+import { findPluginPackage } from "../../src/e2e/plugin-package.ts"
 import { createSandbox } from "../../src/e2e/sandbox.ts"
+import { configureSandbox } from "../../src/e2e/sandbox-setup.ts"
 
 interface Scenario {
   name: string
@@ -174,19 +174,21 @@ async function observe(opencode: string, scenario: Scenario): Promise<unknown> {
   const mock = await startMockModel({ script: { turns: [{ text: "served-ok" }] } })
   let child: ChildProcess | undefined
   try {
-    const layers = buildOpencodeConfig({
-      baseURL: mock.baseURL,
-      model: "mock-model",
-      providerPackage: "@ai-sdk/openai-compatible",
-      plugins: [],
-      config: scenario.config,
-    })
-    await writeFile(join(sandbox.globalConfigDirectory, "opencode.json"), JSON.stringify(layers.global))
-    const pluginPackage = await findPluginPackage(projectDirectory)
-    for (const folder of [sandbox.globalConfigDirectory, join(sandbox.project, ".opencode")]) {
-      await preparePluginInstall(folder, pluginPackage, sandbox.onDispose)
-    }
-    const env = { ...opencodeEnvironment(sandbox, JSON.stringify(layers.content)), ...scenario.env }
+    const setup = await configureSandbox(
+      sandbox,
+      {
+        baseURL: mock.baseURL,
+        model: "mock-model",
+        providerPackage: defaultProviderPackage,
+        plugins: [],
+        config: scenario.config,
+      },
+      {
+        pluginPackage: await findPluginPackage(projectDirectory),
+        configDirectories: [sandbox.globalConfigDirectory, join(sandbox.project, ".opencode")],
+      },
+    )
+    const env = { ...setup.env, ...scenario.env }
     const started = performance.now()
     const serveArgs = ["serve", "--port", "0", "--hostname", "127.0.0.1", ...scenario.args]
     child = spawn(opencode, serveArgs, {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest"
-import { opencodeEnvironment } from "../../src/e2e/run-e2e.ts"
+import { opencodeEnvironment } from "../../src/e2e/sandbox-setup.ts"
 import type { Sandbox } from "../../src/e2e/sandbox.ts"
 
 const sandbox = {
