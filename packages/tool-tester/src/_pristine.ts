@@ -4,6 +4,10 @@
 // module is imported by every host before it loads a tool file; it keeps the originals, says
 // which ones a tool changed, and puts them back.
 
+// First: under Bun it wraps the timer functions, so the snapshot below holds the wrappers, and a
+// tool only ever gets them (engine/pending-work.ts).
+import "./engine/pending-work.ts"
+
 type Watched = { owner: object; label: string }
 
 const WATCHED: Watched[] = [
@@ -115,11 +119,6 @@ for (let entry = 0; entry < WATCHED.length; entry++) {
 /** JSON.stringify as it was. */
 export const pristineStringify: typeof JSON.stringify = JSON.stringify
 
-/** Promise as it was. */
-export const PristinePromise: PromiseConstructor = Promise
-
-/** setTimeout as it was: the engine's own waits do not depend on the tools'. */
-export const pristineSetTimeout: typeof setTimeout = setTimeout
 
 /**
  * Puts back every watched built-in a tool replaced, deleted or redefined (a value, a getter, or

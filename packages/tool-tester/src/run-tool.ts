@@ -1,7 +1,8 @@
 import { projectClientOf } from "./client/project-client.ts"
 import { watchEscapes } from "./engine/escaped-errors.ts"
 import { remoteEngineOf } from "./engine/remote-project.ts"
-import { settle } from "./engine/settle.ts"
+import { watchPendingWork } from "./engine/pending-work.ts"
+import { nextTurn, settle } from "./engine/settle.ts"
 import { executeCall } from "./pipeline/execute-call.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
 import type { RunOptions, RunResult, ToolProject } from "./types.ts"
@@ -42,18 +43,22 @@ export function closeProject(project: ToolProject): void {
 // --- internal ---
 
 /**
- * Runs a call here, listing the errors that escape while it runs or just after it returns (the
- * call waits a moment for those): opencode prints them and keeps the call's result
- * (docs/opencode-contract.md#escaped-errors).
+ * Runs a call here, listing the errors that escape while it runs or just after it returns:
+ * opencode prints them and keeps the call's result (docs/opencode-contract.md#escaped-errors).
+ * After it returns, the call waits one turn of the event loop (for rejections its promises left),
+ * and 10 ms more only when it left a timer or other work behind that could still throw.
  */
 async function listingEscapes(call: () => Promise<RunResult>): Promise<RunResult> {
   const watch = watchEscapes()
+  const pending = watchPendingWork()
   try {
     const result = await call()
-    await settle()
+    await nextTurn()
+    if (pending.stop()) await settle()
     const escaped = watch.stop()
     return escaped.length === 0 ? result : { ...result, escapedErrors: [...escaped] }
   } finally {
+    pending.stop()
     watch.stop()
   }
 }
