@@ -42,6 +42,18 @@ export function closeProject(project: ToolProject): void {
 
 // --- internal ---
 
+/** Set by the CLI's `run` in its engine: its one call always waits the 10 ms. */
+let settleAlways = false
+
+/**
+ * Makes every call of this process wait the full 10 ms after it returns, whatever it left behind:
+ * for `tool-tester run`, whose one call also lists an escape from work the engine cannot follow
+ * (Bun's I/O callbacks), as opencode prints it (docs/opencode-contract.md#escaped-errors).
+ */
+export function settleEveryCall(): void {
+  settleAlways = true
+}
+
 /**
  * Runs a call here, listing the errors that escape while it runs or just after it returns:
  * opencode prints them and keeps the call's result (docs/opencode-contract.md#escaped-errors).
@@ -54,7 +66,7 @@ async function listingEscapes(call: () => Promise<RunResult>): Promise<RunResult
   try {
     const result = await call()
     await nextTurn()
-    if (pending.stop()) await settle()
+    if (pending.stop() || settleAlways) await settle()
     const escaped = watch.stop()
     return escaped.length === 0 ? result : { ...result, escapedErrors: [...escaped] }
   } finally {

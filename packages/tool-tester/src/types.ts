@@ -162,7 +162,9 @@ export type RunResult = {
   /**
    * Errors that escaped a tool outside the promise `execute` returns (a promise left to reject, a
    * throw in a timer or an event handler) while the call ran or just after it returned: opencode
-   * prints them and goes on, so the call is not failed by them (docs/opencode-contract.md#escaped-errors).
+   * prints them and goes on, so the call is not failed by them. "Just after" is one turn of the
+   * event loop, or 10 ms when the call left a timer or (under Node) other async work behind; a call
+   * that left nothing behind answers at once (docs/opencode-contract.md#escaped-errors).
    */
   escapedErrors?: EscapedError[]
   /** Why the call failed, when it did (the model still reads `output`). */

@@ -227,6 +227,8 @@ function wrapBunTimers(): void {
   wrap(timerPromises, "setTimeout", waiting)
   wrap(timerPromises, "setImmediate", waiting)
   wrap(timerPromises, "setInterval", unfollowed)
+  const scheduler = timerPromises["scheduler"]
+  if (typeof scheduler === "object" && scheduler !== null) wrap(scheduler as Record<string, unknown>, "wait", waiting)
   wrap(global["Bun"] as Record<string, unknown>, "sleep", waiting)
 
   // A timer that already ran can be started again (refresh): pending again.

@@ -7,7 +7,7 @@ import type { ThrownDetails } from "../pipeline/normalize-result.ts"
 import { agentRules } from "../pipeline/permissions.ts"
 import { resolveCall } from "../pipeline/repair-call.ts"
 import { preparedTools } from "../pipeline/tool-list.ts"
-import { callTool, runTool } from "../run-tool.ts"
+import { callTool, runTool, settleEveryCall } from "../run-tool.ts"
 import { toolJsonSchema } from "../schema/tool-json-schema.ts"
 import type { Diagnostic, RunOptions, RunResult, ToolProject } from "../types.ts"
 import { argsFromPairs } from "./key-value-args.ts"
@@ -57,6 +57,8 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   if (args.form === "json") parsed = args.value
   if (args.form === "pairs") parsed = argsFromPairs(args.pairs, schemaOf(project, reached.id))
   loaded(reached)
+  // One call: it waits the whole 10 ms for what may escape after it returns (run-tool.ts).
+  settleEveryCall()
   const result =
     args.form === "raw"
       ? await callTool(project, { name: input.name, rawArguments: args.text }, options)
