@@ -119,7 +119,6 @@ for (let entry = 0; entry < WATCHED.length; entry++) {
 /** JSON.stringify as it was. */
 export const pristineStringify: typeof JSON.stringify = JSON.stringify
 
-
 /**
  * Puts back every watched built-in a tool replaced, deleted or redefined (a value, a getter, or
  * any change of its attributes), and takes away every key added to a watched object (`toJSON` on

@@ -1,27 +1,34 @@
 // The `tool-tester` bin: argv -> command -> exit code. The only module that reads `process`.
-// The engine that will load the tools is started first, before anything else is imported, so its
-// start-up overlaps ours; commands are imported on demand, so `run` does not load what `e2e` needs.
-// Type-only imports are erased: they do not delay the engine.
+// Nothing is imported before argv is read: `--version` loads only the manifest, and the engine that
+// will load the tools is started next, before the rest is imported, so its start-up overlaps ours;
+// commands are imported on demand, so `run` does not load what `e2e` needs. Type-only imports are
+// erased: they load nothing.
 
 import type { StartedEngine } from "../engine/engine-task.ts"
-import { startEngine } from "../engine/engine-task.ts"
 import type { CliIO } from "./_command.ts"
-import { chooseEngineEarly, engineCommand } from "./engine-option.ts"
 
 const argv = process.argv.slice(2)
+// `--version` needs nothing but the manifest: answered before anything else loads.
+if (argv[0] === "-v" || argv[0] === "--version") {
+  const { readFileSync } = await import("node:fs")
+  const { flushStdio } = await import("../_flush-stdio.ts")
+  process.stdout.write(`${version(readFileSync)}\n`)
+  await flushStdio()
+  process.exit()
+}
+const { chooseEngineEarly, engineCommand, installEngine } = await import("./engine-option.ts")
 const needsEngine = engineCommand(argv)
 // The engine is chosen from --engine / --engine-binary / the environment before anything else, so
 // that it starts while the rest of the CLI loads. A bad choice is reported once the CLI is up.
 const early = needsEngine ? chooseEngineEarly(argv, process.env) : undefined
 const chosen = early?.chosen?.selection
-const engine = needsEngine && chosen ? startEngine(needsEngine, chosen) : undefined
+const { startEngine } = needsEngine ? await import("../engine/engine-task.ts") : { startEngine: undefined }
+const engine = needsEngine && chosen && startEngine ? startEngine(needsEngine, chosen) : undefined
 
-const { readFileSync } = await import("node:fs")
 const { ToolTesterError } = await import("../errors.ts")
 const { reportFailure } = await import("./_command.ts")
 const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
-const { installEngine } = await import("./engine-option.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")
 
 const { commandHelp, globalHelp } = await import("./command-help.ts")
@@ -79,10 +86,6 @@ async function main(): Promise<number> {
     io.write(`${commandHelp(rest[0]!, await invocation()) ?? unknownCommand(rest[0]!)}\n`)
     return 0
   }
-  if (name === "-v" || name === "--version") {
-    io.write(`${version()}\n`)
-    return 0
-  }
   if (name === undefined) {
     io.writeError(`${globalHelp()}\n`)
     return EXIT_USAGE
@@ -98,7 +101,10 @@ async function main(): Promise<number> {
   if (early?.chosen?.notice && !json) io.writeError(`${early.chosen.notice}\n`)
   // The bun engine was asked for and no Bun is here yet: install npm's, then start it.
   const started =
-    engine ?? (needsEngine && early ? startEngine(needsEngine, (await installEngine(argv, io)).selection) : undefined)
+    engine ??
+    (needsEngine && early && startEngine
+      ? startEngine(needsEngine, (await installEngine(argv, io)).selection)
+      : undefined)
   return command(rest, io, started)
 }
 
@@ -139,8 +145,8 @@ function unknownCommand(name: string): never {
   )
 }
 
-function version(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+function version(read: typeof import("node:fs").readFileSync): string {
+  const manifest = JSON.parse(read(new URL("../../package.json", import.meta.url), "utf8")) as {
     version: string
   }
   return manifest.version

@@ -46,7 +46,16 @@ const listed = (tool: string) => {
 describe.each(["bun", "node"] as const)("work a call left behind (%s engine)", { timeout: 120_000 }, (engine) => {
   test("each escape from it is listed on its own call, every time", async () => {
     const results = await callEach(engine, [...LEFT_BEHIND, "nothing_left"])
-    expect(results.map(({ name, round, status, output, escapedErrors, error }) => ({ name, round, status, output, escapedErrors, error }))).toEqual(
+    expect(
+      results.map(({ name, round, status, output, escapedErrors, error }) => ({
+        name,
+        round,
+        status,
+        output,
+        escapedErrors,
+        error,
+      })),
+    ).toEqual(
       [...LEFT_BEHIND, "nothing_left"].flatMap((name) =>
         [1, 2].map((round) => ({
           name,

@@ -1,0 +1,55 @@
+// What the bin loads before it answers: `--version` needs the manifest only, so it must not load
+// the CLI's commands, its engine code or its reports (issue 32: it took 1.7x `node -e 0` when it
+// loaded 26 modules). A loader hook in the spawned Node lists every module it loads.
+import { spawn } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import { expect, test } from "vitest"
+import { collectOutput, packageRoot, useTmpDir } from "../helpers.ts"
+
+/** The package's own modules the bin loads for `args`, relative to the package, in load order. */
+async function modulesLoadedFor(
+  args: string[],
+): Promise<{ loaded: string[]; stdout: string; exitCode: number | null }> {
+  const folder = useTmpDir("tool-tester-lean-start-")
+  const hooks = path.join(folder, "hooks.mjs")
+  writeFileSync(
+    hooks,
+    `export async function load(url, context, next) {
+  if (url.startsWith("file:")) process._rawDebug("LOADED " + url)
+  return next(url, context)
+}
+`,
+  )
+  const register = path.join(folder, "register.mjs")
+  writeFileSync(
+    register,
+    `import { register } from "node:module"\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`,
+  )
+  const result = await collectOutput(
+    spawn(process.execPath, ["--import", pathToFileURL(register).href, path.join(packageRoot, "bin.js"), ...args], {
+      cwd: packageRoot,
+    }),
+  )
+  const root = `${pathToFileURL(packageRoot).href}/`
+  const loaded = result.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("LOADED "))
+    .map((line) => line.slice("LOADED ".length))
+    .filter((url) => url.startsWith(root))
+    .map((url) => url.slice(root.length))
+  return { loaded, stdout: result.stdout, exitCode: result.exitCode }
+}
+
+test("--version loads the bin, the Node check and the CLI's entry, and nothing of the commands", {
+  timeout: 60_000,
+}, async () => {
+  const { loaded, stdout, exitCode } = await modulesLoadedFor(["--version"])
+  expect(exitCode).toBe(0)
+  expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
+  expect(loaded.slice(0, 3)).toEqual(["bin.js", "dist/cli/node-version.js", "dist/cli/main.js"])
+  // Past those, only what writes the answer out (the stdout flush).
+  expect(loaded.length, loaded.join(", ")).toBeLessThanOrEqual(4)
+  expect(loaded.filter((file) => /engine|command|_color|errors/.test(file))).toEqual([])
+})
