@@ -74,7 +74,9 @@ export function openEngineChannel(handlers: EngineChannelHandlers): EngineChanne
       else handlers.onMessage(message as ToEngine)
     }
     if (cut.oversized !== undefined)
-      refuse(`the engine read a line of more than ${MAX_FRAME_BYTES} bytes on its stdin, which only the Node side writes`)
+      refuse(
+        `the engine read a line of more than ${MAX_FRAME_BYTES} bytes on its stdin, which only the Node side writes`,
+      )
   }, handlers.onGone)
 
   return {

@@ -131,7 +131,10 @@ export function runTaskInEngine(
         try {
           payload = JSON.parse(message.payload)
         } catch (error) {
-          return finish({ kind: "failed", error: { code: "INTERNAL", message: `the engine's answer is not JSON: ${error}` } })
+          return finish({
+            kind: "failed",
+            error: { code: "INTERNAL", message: `the engine's answer is not JSON: ${error}` },
+          })
         }
         finish({ kind: "done", payload }, timedOut(payload) ? timeouts.graceMs : 0)
       } else if (message.type === "failed") {
@@ -142,14 +145,14 @@ export function runTaskInEngine(
       ended.channel
         ? finish({ kind: "failed", error: ended.channel })
         : finish({
-        kind: "exited",
-        phase,
-        reached,
-        exitCode: ended.exitCode,
-        crash: ended.crash,
-        started: ended.started,
-        ...(ended.signal === undefined ? {} : { signal: ended.signal }),
-      }),
+            kind: "exited",
+            phase,
+            reached,
+            exitCode: ended.exitCode,
+            crash: ended.crash,
+            started: ended.started,
+            ...(ended.signal === undefined ? {} : { signal: ended.signal }),
+          }),
     )
   })
 }
