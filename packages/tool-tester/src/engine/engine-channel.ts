@@ -7,7 +7,7 @@
 // now, and the line is put together by hand, so a `toJSON` or a replaced `Buffer` method never sees
 // it. What a tool can still do to the channel, and what it gets, is in
 // docs/opencode-contract.md#what-a-tool-can-do-to-the-harness.
-import { read, writeSync } from "node:fs"
+import { read as readBinding, writeSync as writeSyncBinding } from "node:fs"
 import { pristineSetTimeout, pristineStringify } from "../_pristine.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
 import type { FromEngine, ToEngine } from "./protocol.ts"
@@ -95,7 +95,10 @@ export function openEngineChannel(handlers: EngineChannelHandlers): EngineChanne
 
 // --- internal ---
 
-// Taken before any user module loads.
+// Taken before any user module loads, as values: an import of a built-in module is a live binding,
+// which `module.syncBuiltinESMExports()` would point at a tool's replacement.
+const read = readBinding
+const writeSync = writeSyncBinding
 const parse = JSON.parse
 const byteLength = Buffer.byteLength
 const sleepCell = new Int32Array(new SharedArrayBuffer(4))

@@ -134,7 +134,10 @@ export class EngineConnection {
         for (const line of cut.lines) {
           if (this.#failure) return
           const read = readEngineFrame(line, secret)
-          if ("problem" in read) return this.#fail("CHANNEL_FORGED", forgedMessage(read.problem))
+          if ("problem" in read) {
+            this.#fail("CHANNEL_FORGED", forgedMessage(read.problem))
+            return
+          }
           this.#deliver(read.message)
         }
         if (cut.oversized !== undefined)
@@ -144,7 +147,10 @@ export class EngineConnection {
   }
 
   #deliver(message: FromEngine): void {
-    if (message.type === "refused") return this.#fail("CHANNEL_FORGED", message.reason)
+    if (message.type === "refused") {
+      this.#fail("CHANNEL_FORGED", message.reason)
+      return
+    }
     if (message.type === "ready") {
       this.#engine = message.engine
       this.#ready = true
