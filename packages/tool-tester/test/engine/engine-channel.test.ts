@@ -143,19 +143,21 @@ describe.each(engines)("the engine's channel (%s engine)", { timeout: 120_000 },
     expect(outcome.kind === "failed" && outcome.error.code).toBe("CHANNEL_CLOSED")
   })
 
-  test("a tool that replaces setTimeout and keeps writing `loaded` cannot keep the run going", async () => {
+  test("a tool that blocks the engine and keeps writing `loaded` cannot keep the run going", async () => {
+    // The engine's own timer never runs (its thread sleeps between writes): only a bound kept on
+    // the Node side's clock, armed once, ends this.
     const loaded = `${JSON.stringify({ type: "loaded", reached: { name: "tool", id: "tool" } })}\n`
     const outcome = await runIn(
       selection,
       tool(
-        `const every = setInterval; globalThis.setTimeout = (() => 0) as never; every(() => { try { if (typeof process.send === "function") process.send(JSON.parse(${JSON.stringify(loaded)})); else writeSync(3, ${JSON.stringify(loaded)}) } catch {} }, 500); await new Promise(() => {})`,
+        `globalThis.setTimeout = (() => 0) as never; const cell = new Int32Array(new SharedArrayBuffer(4)); for (;;) { try { if (typeof process.send === "function") process.send(JSON.parse(${JSON.stringify(loaded)})); else writeSync(3, ${JSON.stringify(loaded)}) } catch {} Atomics.wait(cell, 0, 0, 500) }`,
         'import { writeSync } from "node:fs"\n',
       ),
       2_000,
     )
-    expect(outcome.kind === "failed" ? outcome.error.code : runResult(outcome).error?.code).toMatch(
-      /^(CHANNEL_FORGED|TOOL_TIMEOUT)$/,
-    )
+    const code =
+      outcome.kind === "failed" ? outcome.error.code : outcome.kind === "timeout" ? "TOOL_TIMEOUT" : outcome.kind
+    expect(code).toMatch(/^(CHANNEL_FORGED|TOOL_TIMEOUT)$/)
   })
 
   test("process.disconnect() is a TypeError the tool threw, as in opencode, not an engine killed", async () => {
@@ -210,3 +212,19 @@ describe.each(engines)(
     })
   },
 )
+
+describe("an answer larger than the channel carries", { timeout: 120_000 }, () => {
+  test("is RESULT_TOO_LARGE, said by the engine, not a forged line", async () => {
+    const outcome = await runIn(
+      { name: "node" },
+      // Five strings of 15 MiB (one string is cut at 16 MiB characters before it crosses): 75 MiB.
+      tool(
+        'const blob = "x".repeat(15 * 1024 * 1024); return { output: "ok", metadata: { a: blob, b: blob, c: blob, d: blob, e: blob } }',
+      ),
+    )
+    expect(outcome.kind === "failed" && outcome.error).toMatchObject({
+      code: "RESULT_TOO_LARGE",
+      message: expect.stringContaining("more than the 67108864 bytes"),
+    })
+  })
+})
