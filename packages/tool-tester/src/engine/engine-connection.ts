@@ -8,7 +8,7 @@
 // CHANNEL_FORGED or CHANNEL_CLOSED (`EngineExit.channel`).
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import type { Readable, Writable } from "node:stream"
+import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { EngineInfo, EngineSelection } from "./choose-engine.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
 import { engineHere } from "./here.ts"
@@ -74,8 +74,9 @@ export class EngineConnection {
     const child = spawnEngine(selection, options)
     this.#child = child
     this.#capture = options.console === "pipe" ? captureStreams(child.stdout, child.stderr) : undefined
-    this.#input = child.stdin as Writable
-    this.#output = child.stdio[3] as Readable
+    // (A binary that could not be started may have no pipes: empty streams stand in.)
+    this.#input = child.stdin ?? new PassThrough()
+    this.#output = (child.stdio[3] as Readable | null | undefined) ?? new PassThrough()
     // Writing to an engine that has ended fails with EPIPE: its exit says what happened.
     this.#input.on("error", () => {})
     const secret = randomBytes(32).toString("base64url")
