@@ -1,5 +1,5 @@
 // What a warm engine adds to each runTool call over the tool's own time: the bun engine (a Bun
-// process of the project's own, reached over IPC) beside the node engine (the tools in this
+// process of the project's own, reached over its channel: stdin and fd 3) beside the node engine (the tools in this
 // process), through the library.
 //
 // Run from packages/tool-tester, after building:  npm run build && node --import tsx bench/engine-warm-call.ts [--calls N]
@@ -10,7 +10,7 @@
 // (default 200) of runTool go to the two engines interleaved, call after call, first one engine
 // then the other, so load from other processes on this shared machine hits them alike. Per call:
 // the wall time of runTool seen from here minus the time the tool reports = the engine's overhead
-// (the pipeline, and for the bun engine the IPC round trip and JSON both ways). Median and p90 count.
+// (the pipeline, and for the bun engine the channel's round trip and JSON both ways). Median and p90 count.
 //
 // Target: a warm bun engine adds at most 3 ms per runTool call over the tool's own time. The node
 // engine's figure is the comparison (informational). Check: every bun call reports one process

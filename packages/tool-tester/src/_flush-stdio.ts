@@ -10,9 +10,17 @@ export function flushStdio(): Promise<unknown> {
 
 // --- internal ---
 
+// A stream a tool destroyed takes nothing more and says nothing more: waiting for it would never
+// end. Bun says `destroyed` only for a moment (then false again, and `end()` never finishes), so
+// its `close` is watched from the start (this module loads before any tool does).
+const closed = new WeakSet<object>()
+for (const stream of [process.stdout, process.stderr]) stream.once("close", () => closed.add(stream))
+
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise<void>((resolve) => {
+    if (stream.destroyed || closed.has(stream)) return resolve()
     stream.once("error", () => resolve())
+    stream.once("close", () => resolve())
     if (typeof process.versions.bun === "string") {
       if (stream.writableFinished) return resolve()
       stream.once("finish", resolve)

@@ -43,6 +43,12 @@ export type ToolTesterErrorCode =
   | "ENGINE_NOT_FOUND"
   /** The engine process failed to start, or ended outside any tool call. */
   | "ENGINE_FAILED"
+  /** Something in the engine's process (a tool, a process it started) wrote on the engine's channel: the engine was stopped, its answer unbelievable. */
+  | "CHANNEL_FORGED"
+  /** Something in the engine's process closed the engine's channel (file descriptor 3) while it ran: no answer could come back. */
+  | "CHANNEL_CLOSED"
+  /** The engine's answer (a result with its metadata and attachments) is larger than its channel carries (64 MiB). */
+  | "RESULT_TOO_LARGE"
   /** The opencode binary failed to start or ended with an error. */
   | "OPENCODE_FAILED"
   /** An e2e script is malformed. */

@@ -10,7 +10,7 @@ export const EXIT_USAGE = 1
 export const EXIT_ARGS_INVALID = 2
 /** A tool or plugin file failed to load, the config cannot be read, or opencode's tool list would break (z.date(), z.bigint()). */
 export const EXIT_LOAD_FAILED = 3
-/** The tool threw, returned something opencode cannot send, or ended its process. */
+/** The tool threw, returned something opencode cannot send, ended its process, or wrote on or closed the engine's channel. */
 export const EXIT_TOOL_FAILED = 4
 /** The tool (or loading the tool files) did not finish within the timeout. */
 export const EXIT_TIMEOUT = 5
@@ -37,6 +37,9 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
     case "TOOL_BAD_RESULT":
     case "TOOL_EXITED":
     case "TOOL_TAMPERED":
+    case "CHANNEL_FORGED":
+    case "CHANNEL_CLOSED":
+    case "RESULT_TOO_LARGE":
       return EXIT_TOOL_FAILED
     case "TOOL_TIMEOUT":
       return EXIT_TIMEOUT

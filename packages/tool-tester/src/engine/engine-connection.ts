@@ -2,10 +2,18 @@
 // keeps what it says (which runtime it is, an error that escaped a tool, how it ended), reads its
 // console when asked to, and ends it with everything it started. The CLI gives it one task
 // (engine-task.ts); the library keeps it for a project's calls (remote-project.ts).
+// Its channel (protocol.ts): it writes on the engine's stdin, the secret first, and believes only
+// the lines on the engine's descriptor 3 that read-engine-frame.ts accepts. Anything else there, a
+// `refused` from the engine, or the descriptor closing while the engine runs, ends the engine with
+// CHANNEL_FORGED or CHANNEL_CLOSED (`EngineExit.channel`).
 import type { ChildProcess } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { EngineInfo, EngineSelection } from "./choose-engine.ts"
+import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
 import { engineHere } from "./here.ts"
-import type { FromEngine, ToEngine } from "./protocol.ts"
+import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
+import { readEngineFrame } from "./read-engine-frame.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
 import { endEngine, exitStatusOfSignal, spawnEngine } from "./spawn-engine.ts"
 import type { CapturedConsole, StreamCapture } from "./stream-capture.ts"
@@ -21,7 +29,12 @@ export type EngineExit = {
   crash?: string
   /** False when it ended before it was up (a binary that is not a Bun): no user code ran. */
   started: boolean
+  /** It was ended because its channel was written by something else, or closed while it ran. */
+  channel?: ChannelFailure
 }
+
+/** Why an engine's channel could not be believed any more. */
+export type ChannelFailure = { code: "CHANNEL_FORGED" | "CHANNEL_CLOSED"; message: string }
 
 /** After the engine died of a signal: how long its stderr may take to say why. */
 const LAST_WORDS_MS = 250
@@ -29,14 +42,29 @@ const LAST_WORDS_MS = 250
 /** Once the engine's group is ended, how long its output pipes may take to drain. */
 const DRAIN_MS = 1_000
 
+/**
+ * After the engine's descriptor 3 closed: how long its process may take to be seen ending (both
+ * happen together when it exits). Still running after that, a tool closed the descriptor.
+ */
+const CLOSED_WAIT_MS = 1_000
+
 export class EngineConnection {
   readonly selection: EngineSelection
   /** Resolves when the process has ended, or could not be started. */
   readonly exited: Promise<EngineExit>
   readonly #child: ChildProcess
   readonly #capture: StreamCapture | undefined
+  readonly #input: Writable
+  readonly #output: Readable
+  /** Resolves when the engine's descriptor 3 has closed (read to its end). */
+  readonly #outputEnded: Promise<void>
+  readonly #listeners = new Set<(message: FromEngine) => void>()
   #engine: EngineInfo
   #ready = false
+  #exitSeen = false
+  /** end() was called: the channel closing is our doing. */
+  #ending = false
+  #failure: ChannelFailure | undefined
   #ended: EngineExit | undefined
 
   constructor(selection: EngineSelection, options: SpawnEngineOptions) {
@@ -46,25 +74,31 @@ export class EngineConnection {
     const child = spawnEngine(selection, options)
     this.#child = child
     this.#capture = options.console === "pipe" ? captureStreams(child.stdout, child.stderr) : undefined
-    child.on("message", (message: FromEngine) => {
-      if (message.type === "ready") {
-        this.#engine = message.engine
-        this.#ready = true
-      }
-    })
+    // (A binary that could not be started may have no pipes: empty streams stand in.)
+    this.#input = child.stdin ?? new PassThrough()
+    this.#output = (child.stdio[3] as Readable | null | undefined) ?? new PassThrough()
+    // Writing to an engine that has ended fails with EPIPE: its exit says what happened.
+    this.#input.on("error", () => {})
+    const secret = randomBytes(32).toString("base64url")
+    this.#input.write(`${JSON.stringify({ type: "hello", secret } satisfies Hello)}\n`)
+    this.#outputEnded = this.#read(Buffer.from(secret, "utf8"))
     this.exited = new Promise<EngineExit>((resolve) => {
       const end = (ended: EngineExit) => {
         this.#ended ??= ended
         resolve(this.#ended)
       }
       child.once("exit", async (code: number | null, signal: NodeJS.Signals | null) => {
-        // Its last words may still be in the pipe (a child the tool left may hold it open: bounded).
+        this.#exitSeen = true
+        // What it wrote on its channel before it ended is read first, and its last words may still
+        // be in the console pipes (a child the tool left may hold them open: bounded).
+        await Promise.race([this.#outputEnded, delay(LAST_WORDS_MS)])
         if (this.#capture && signal !== null) await Promise.race([this.#capture.ended, delay(LAST_WORDS_MS)])
         end({
           exitCode: code ?? (signal === null ? 1 : exitStatusOfSignal(signal)),
           ...(signal === null ? {} : { signal }),
           ...(this.#outOfMemory() ? { crash: "JavaScript heap out of memory" } : {}),
           started: this.#ready,
+          ...(this.#failure === undefined ? {} : { channel: this.#failure }),
         })
       })
       // A binary that cannot be started at all gets no "exit" event.
@@ -75,6 +109,68 @@ export class EngineConnection {
     })
   }
 
+  /** Reads the engine's descriptor 3 to its end; resolves then. */
+  #read(secret: Buffer): Promise<void> {
+    const cutter = new LineCutter()
+    return new Promise<void>((resolve) => {
+      const closed = () => {
+        resolve()
+        if (this.#exitSeen || this.#ending || this.#failure) return
+        // Closed with the process still running: a tool closed it, unless the process is ending now.
+        const timer = setTimeout(() => {
+          if (!this.#exitSeen && !this.#ending)
+            this.#fail(
+              "CHANNEL_CLOSED",
+              "something in the engine's process (the tool, or a process it started) closed its file descriptor 3, the engine's channel, so no answer could come back; opencode has no such channel: leave descriptors you did not open alone",
+            )
+        }, CLOSED_WAIT_MS)
+        timer.unref()
+      }
+      this.#output.once("end", closed)
+      this.#output.once("close", closed)
+      this.#output.on("error", () => {})
+      this.#output.on("data", (chunk: Buffer) => {
+        if (this.#failure) return
+        const cut = cutter.push(chunk)
+        for (const line of cut.lines) {
+          if (this.#failure) return
+          const read = readEngineFrame(line, secret)
+          if ("problem" in read) {
+            this.#fail("CHANNEL_FORGED", forgedMessage(read.problem))
+            return
+          }
+          this.#deliver(read.message)
+        }
+        if (cut.oversized !== undefined)
+          this.#fail("CHANNEL_FORGED", forgedMessage(`a line of more than ${MAX_FRAME_BYTES} bytes`))
+      })
+    })
+  }
+
+  #deliver(message: FromEngine): void {
+    if (message.type === "refused") {
+      this.#fail("CHANNEL_FORGED", message.reason)
+      return
+    }
+    if (message.type === "ready") {
+      this.#engine = message.engine
+      this.#ready = true
+    }
+    for (const listener of [...this.#listeners]) listener(message)
+  }
+
+  /** A message the engine could only have sent if its stdin was written by someone else: it is ended with CHANNEL_FORGED. */
+  distrust(message: string): void {
+    this.#fail("CHANNEL_FORGED", message)
+  }
+
+  /** The channel cannot be believed any more: nothing more is delivered, and the engine is ended. */
+  #fail(code: ChannelFailure["code"], message: string): void {
+    if (this.#failure) return
+    this.#failure = { code, message }
+    this.end()
+  }
+
   /** Node ends a process whose heap is full with a last line on stderr, and an abort. */
   #outOfMemory(): boolean {
     return /JavaScript heap out of memory/.test(this.#capture?.stderrTail() ?? "")
@@ -82,7 +178,7 @@ export class EngineConnection {
 
   /** Whether messages can still be sent. */
   get connected(): boolean {
-    return this.#child.connected
+    return !this.#exitSeen && this.#failure === undefined && this.#input.writable
   }
 
   /** Whether the engine said it is up: user code may have run. */
@@ -101,32 +197,33 @@ export class EngineConnection {
   }
 
   send(message: ToEngine): boolean {
-    if (!this.#child.connected) return false
-    return this.#child.send(message)
+    if (!this.connected) return false
+    this.#input.write(`${JSON.stringify(message)}\n`)
+    return true
   }
 
   /** Every message the engine sends from now on; returns the function that stops listening. */
   onMessage(listener: (message: FromEngine) => void): () => void {
-    this.#child.on("message", listener)
-    return () => void this.#child.off("message", listener)
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
   }
 
   /** Whether this process waits for the engine (and its messages) before it can exit. */
   keepAlive(keep: boolean): void {
-    // Node's IPC channel keeps this process alive as the child does: both follow ref() and unref().
-    // (Bun, running the CLI, has no ref() on the channel; its child's own does both.)
-    const channel = this.#child.channel as { ref?: () => void; unref?: () => void } | null | undefined
+    // The channel's pipes keep this process alive as the child does: all follow ref() and unref().
+    const pipes = [this.#input, this.#output] as Array<{ ref?: () => void; unref?: () => void }>
     if (keep) {
       this.#child.ref()
-      channel?.ref?.()
+      for (const pipe of pipes) pipe.ref?.()
     } else {
       this.#child.unref()
-      channel?.unref?.()
+      for (const pipe of pipes) pipe.unref?.()
     }
   }
 
   /** Ends the engine and everything it started, at once. */
   end(): void {
+    this.#ending = true
     endEngine(this.#child)
   }
 
@@ -141,11 +238,16 @@ export class EngineConnection {
       await Promise.race([this.#capture.ended, delay(DRAIN_MS)])
       this.#capture.close()
     }
-    if (this.#child.connected) this.#child.disconnect()
+    this.#input.destroy()
+    this.#output.destroy()
   }
 }
 
 // --- internal ---
+
+function forgedMessage(problem: string): string {
+  return `something in the engine's process (the tool, or a process it started) wrote on file descriptor 3, the engine's channel: ${problem}; the engine was stopped, since its answer could not be told from a forged one. opencode has no such channel: write output to stdout or stderr`
+}
 
 function delay(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds).unref())

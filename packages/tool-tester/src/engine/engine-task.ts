@@ -118,30 +118,41 @@ export function runTaskInEngine(
         listeners.onServerLog?.(message.line)
       } else if (message.type === "loading") {
         loadingFile = message.file
-      } else if (message.type === "loaded") {
+      } else if (message.type === "loaded" && phase === "load") {
         phase = "run"
         reached = message.reached
         reachedAt = performance.now()
-        // The engine fires the tool's abort signal at timeoutMs itself; this is the backstop for a
-        // tool that keeps the engine busy and never lets the abort run.
+        // The engine fires the tool's abort signal at timeoutMs itself; this is the bound for a tool
+        // that keeps the engine busy, or replaced its timers: kept here, on this process's clock,
+        // armed once (the engine says `loaded` once, and nothing a tool writes is believed).
         arm(timeouts.runTimeoutMs + timeouts.graceMs)
       } else if (message.type === "done") {
-        const payload = JSON.parse(message.payload) as unknown
+        let payload: unknown
+        try {
+          payload = JSON.parse(message.payload)
+        } catch (error) {
+          return finish({
+            kind: "failed",
+            error: { code: "INTERNAL", message: `the engine's answer is not JSON: ${error}` },
+          })
+        }
         finish({ kind: "done", payload }, timedOut(payload) ? timeouts.graceMs : 0)
       } else if (message.type === "failed") {
         finish({ kind: "failed", error: message.error })
       }
     })
     void connection.exited.then((ended) =>
-      finish({
-        kind: "exited",
-        phase,
-        reached,
-        exitCode: ended.exitCode,
-        crash: ended.crash,
-        started: ended.started,
-        ...(ended.signal === undefined ? {} : { signal: ended.signal }),
-      }),
+      ended.channel
+        ? finish({ kind: "failed", error: ended.channel })
+        : finish({
+            kind: "exited",
+            phase,
+            reached,
+            exitCode: ended.exitCode,
+            crash: ended.crash,
+            started: ended.started,
+            ...(ended.signal === undefined ? {} : { signal: ended.signal }),
+          }),
     )
   })
 }

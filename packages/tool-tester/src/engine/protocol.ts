@@ -1,6 +1,8 @@
 // What the Node side (the CLI, or the library inside a test runner) and an engine's process say to
-// each other, over Node's IPC channel with JSON serialization (which Bun speaks too): one protocol
-// for both engines. User values cross as JSON text made safe in the engine (cycles, bigints), never
+// each other: one protocol for both engines, one JSON text a line (frames.ts). The Node side writes
+// on the engine's stdin; the engine answers on its file descriptor 3, each message with the run's
+// secret, which the Node side gave it first, before any user module loaded (engine-channel.ts), so
+// that what a tool writes there is told apart and refused (docs/opencode-contract.md#what-a-tool-can-do-to-the-harness). User values cross as JSON text made safe in the engine (cycles, bigints), never
 // as live objects. Tool files are user code: they are only ever imported in the engine, so a file
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
@@ -76,6 +78,9 @@ export type EngineCall =
 /** An error as it crosses: a ToolTesterError's code, or INTERNAL with the stack. */
 export type CrossingError = { code: ToolTesterErrorCode | "INTERNAL"; message: string; data?: Record<string, unknown> }
 
+/** The first line the engine reads, before anything else and before any user module loads. */
+export type Hello = { type: "hello"; secret: string }
+
 export type ToEngine =
   /** The CLI's one task; the process is ended after it answers. */
   | { type: "task"; cwd: string; task: Task }
@@ -104,3 +109,8 @@ export type FromEngine =
   | { type: "server-log"; line: string }
   /** A plugin called `input.client`, which is the library's stub: the Node side answers with `client-reply`. */
   | { type: "client"; id: number; method: string; args: string }
+  /** The engine read a line on its stdin that the Node side did not write (a tool wrote into the pipe): it stops. */
+  | { type: "refused"; reason: string }
+
+/** A line the engine writes: a message with the run's secret. */
+export type EngineFrame = { secret: string; message: FromEngine }

@@ -145,7 +145,7 @@ export class RemoteEngine {
               code: "TOOL_TIMEOUT",
               message: `the tool did not finish within ${options.timeoutMs} ms and did not stop ${GRACE_MS} ms after its abort signal: its engine was stopped`,
             }
-          : exitedError(outcome.exit),
+          : (outcome.exit.channel ?? exitedError(outcome.exit)),
     })
   }
 
@@ -171,6 +171,7 @@ export class RemoteEngine {
     const outcome = await this.#request(call)
     if (outcome.kind === "value") return outcome.value
     if (outcome.kind === "error") throw toError(outcome.error)
+    if (outcome.kind === "exited" && outcome.exit.channel) throw toError(outcome.exit.channel)
     throw new ToolTesterError(
       "ENGINE_FAILED",
       outcome.kind === "exited" ? exitedError(outcome.exit).message : "the engine was stopped",
@@ -246,6 +247,15 @@ export class RemoteEngine {
     connection.onMessage((message) => {
       if (message.type === "client") void this.#answerClient(connection, message)
       if (message.type !== "reply") return
+      // The engine answers the calls it was given: an answer to one never made means its stdin was
+      // written by something else in its process (engine-channel.ts).
+      if (!this.#pending.has(message.id)) {
+        if (this.#connection === connection)
+          connection.distrust(
+            `the engine answered call ${message.id}, which was never made: something in its process (the tool, or a process it started) wrote into its stdin, the engine's channel; opencode has no such channel`,
+          )
+        return
+      }
       this.#settle(
         message.id,
         "error" in message
@@ -290,6 +300,7 @@ function toError(error: CrossingError): ToolTesterError {
 
 function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string): ToolTesterError {
   if (outcome.kind === "error") return toError(outcome.error)
+  if (outcome.kind === "exited" && outcome.exit.channel) return toError(outcome.exit.channel)
   if (outcome.kind === "exited" && !outcome.exit.started) {
     const why =
       outcome.exit.crash ?? `could not start ${binary}: it exited with code ${outcome.exit.exitCode} before it was up`

@@ -3,8 +3,8 @@
 // (`node node-serve.js`); the build bundles it once for each (scripts/bundle.mjs). It loads
 // one project, as opencode does, and runs the whole pipeline here, where the tools' zod objects
 // live: either the CLI's one task, or the library's calls for as long as the Node side keeps the
-// project. Tool output goes to this process's own stdout and stderr; messages go over the IPC
-// channel only.
+// project. Tool output goes to this process's own stdout and stderr; messages go over the engine's
+// channel only (engine-channel.ts), which is opened here, before any user module can load.
 
 import { flushStdio } from "../_flush-stdio.ts"
 import { jsonSafe, safeStringify } from "../_json-safe.ts"
@@ -23,6 +23,8 @@ import type { ToolProject } from "../types.ts"
 import { keepGoingOnEscapes } from "./escaped-errors.ts"
 import { engineHere } from "./here.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
+import { openEngineChannel } from "./engine-channel.ts"
+import { MAX_FRAME_BYTES } from "./frames.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
 import { projectSnapshot } from "./snapshot.ts"
 
@@ -49,16 +51,20 @@ const tasks: { [C in TaskCommand]: PerformTask<C> } = {
 // must still answer, exit and report what the tool did.
 const engineProcess: NodeJS.Process = process
 
-const send = (message: FromEngine) => {
-  if (engineProcess.connected) engineProcess.send?.(message)
-}
+// The Node side went away (it exited, or was killed): end this process and whatever the tools
+// started in its process group.
+const channel = openEngineChannel({ onMessage: receive, onGone: () => endGroup() })
+const send = (message: FromEngine, tooLarge?: (bytes: number) => FromEngine) => channel.send(message, tooLarge)
+
+// In opencode a tool's process has no IPC channel: `process.send`, `process.channel` and
+// `process.disconnect` are undefined there (docs/opencode-contract.md#what-a-tool-can-do-to-the-harness).
+// This process is started without one; a runtime that set one up anyway (from an inherited
+// NODE_CHANNEL_FD) is not the tools' to use.
+for (const key of ["send", "channel", "disconnect"]) Reflect.deleteProperty(engineProcess, key)
 
 // An error that escapes a tool (a promise left to reject, a throw in a timer) does not end this
 // process, as it does not stop opencode: it is printed on stderr, and the calls running list it.
 keepGoingOnEscapes()
-// The Node side went away (it exited, or was killed): end this process and whatever the tools
-// started in its process group.
-process.on("disconnect", () => endGroup())
 
 // What opencode puts in the environment its tools and plugins run with
 // (docs/opencode-contract.md#plugin-input, the plugin-shell golden): tools can tell they run inside it.
@@ -84,12 +90,12 @@ function abort(id: number): void {
   else abortedEarly.add(id)
 }
 
-process.on("message", (message: ToEngine) => {
+function receive(message: ToEngine): void {
   if (message.type === "task") void serveTask(message.cwd, message.task)
   else if (message.type === "call") void serveCall(message.id, message)
   else if (message.type === "client-reply") clientReplies.get(message.id)?.(message)
-  else abort(message.id)
-})
+  else if (message.type === "abort") abort(message.id)
+}
 
 /** Calls of the plugins' client that the library's stub answers, on the Node side. */
 const clientReplies = new Map<number, (reply: Extract<ToEngine, { type: "client-reply" }>) => void>()
@@ -120,7 +126,7 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
     const text = safeStringify({ ...(payload as object), engine: engineHere() })
     // What the tool printed is in the pipes before the answer; the CLI then ends this process.
     await flushStdio()
-    send({ type: "done", payload: text })
+    send({ type: "done", payload: text }, (bytes) => ({ type: "failed", error: tooLarge(bytes) }))
   } catch (error) {
     await flushStdio()
     send({ type: "failed", error: failureOf(error) })
@@ -131,7 +137,7 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
   try {
     const value = await perform(id, call)
     restoreBuiltins()
-    send({ type: "reply", id, value: safeStringify(value) })
+    send({ type: "reply", id, value: safeStringify(value) }, (bytes) => ({ type: "reply", id, error: tooLarge(bytes) }))
   } catch (error) {
     const failure = failureOf(error)
     const data = ToolTesterError.isInstance(error) ? error.data : undefined
@@ -163,6 +169,14 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
   return call.method === "run"
     ? runTool(loaded, call.params.name, call.params.args, options)
     : callTool(loaded, call.params.call, options)
+}
+
+/** An answer the channel cannot carry (a tool's metadata or attachments of tens of megabytes). */
+function tooLarge(bytes: number): CrossingError {
+  return {
+    code: "RESULT_TOO_LARGE",
+    message: `the answer is ${bytes} bytes, more than the ${MAX_FRAME_BYTES} bytes the engine's channel carries: return less (large data belongs in a file the tool writes)`,
+  }
 }
 
 function failureOf(error: unknown): CrossingError {

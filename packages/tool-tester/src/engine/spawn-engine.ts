@@ -33,7 +33,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   // named in opencode.json) from the registry into its cache; opencode's Bun never does (a missing
   // package fails the tool list: docs/opencode-contract.md#bun-runtime), and tool-tester downloads
   // nothing unless asked.
-  const [command, args, env] =
+  const [command, args, env]: [string, string[], NodeJS.ProcessEnv] =
     selection.name === "bun"
       ? [
           selection.location.binary,
@@ -46,11 +46,18 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
           typeof process.versions.bun === "string" ? ["--no-install", NODE_ENGINE_ENTRY] : [NODE_ENGINE_ENTRY],
           { ...process.env, ...compileCache(), [ENGINE_MARK]: mark },
         ]
+  // This process's own IPC channel (a test runner's fork) is not the engine's: without these, its
+  // runtime would take descriptor 3 for one.
+  delete env["NODE_CHANNEL_FD"]
+  delete env["NODE_CHANNEL_SERIALIZATION_MODE"]
+  // The engine's channel (engine-channel.ts): the Node side writes on its stdin, it answers on
+  // descriptor 3. Plain pipes, read by our own code: Node's IPC parser would throw, out of reach,
+  // on a line a tool wrote. One pipe each way, because that is what both runtimes give on Windows
+  // (an extra pipe a Bun parent creates can only be written by the child).
   const child = spawn(command, args, {
     cwd: options.cwd,
     env,
-    stdio: ["ignore", options.console, options.console, "ipc"],
-    serialization: "json",
+    stdio: ["pipe", options.console, options.console, "pipe"],
     detached: process.platform !== "win32",
     windowsHide: true,
   })

@@ -62,6 +62,8 @@ function callFailure(result: RunResult): Failure | undefined {
     case "TOOL_EXITED":
     case "TOOL_TAMPERED":
     case "ENGINE_FAILED":
+    case "CHANNEL_FORGED":
+    case "CHANNEL_CLOSED":
       return { kind: "exit", code: error.code, message: firstLine(error.message) }
     default:
       return undefined
