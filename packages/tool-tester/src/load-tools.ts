@@ -147,10 +147,10 @@ export async function loadProjectHere(
     }
     const initialized = await blamingImports(project, entry.value, () =>
       initializePluginModule({
-      file: entry.value,
-      namespace: imported.value,
-      fromPath: isPathSpec(spec.spec) || spec.origin.endsWith("folder"),
-      input,
+        file: entry.value,
+        namespace: imported.value,
+        fromPath: isPathSpec(spec.spec) || spec.origin.endsWith("folder"),
+        input,
         client,
         pluginOptions: spec.options,
       }),
@@ -197,7 +197,10 @@ async function blamingImports<T>(project: ToolProject, file: string, load: () =>
     return await load()
   } finally {
     const changed = restoreBuiltins()
-    if (changed.length > 0 && !project.diagnostics.some((found) => found.code === "TOOL_TAMPERED" && found.file === file))
+    if (
+      changed.length > 0 &&
+      !project.diagnostics.some((found) => found.code === "TOOL_TAMPERED" && found.file === file)
+    )
       project.diagnostics.push({
         code: "TOOL_TAMPERED",
         severity: "error",

@@ -152,7 +152,11 @@ async function runTool(
   const atLoad = project.diagnostics.find((found) => found.code === "TOOL_TAMPERED" && found.file === tool.file)
   if (atLoad) {
     const changed = (atLoad.data?.["changed"] as string[] | undefined)?.join(", ") ?? ""
-    return record.fail("TOOL_TAMPERED", `the tool's file changed the engine's built-ins while it was loaded (${changed})`, atLoad.message)
+    return record.fail(
+      "TOOL_TAMPERED",
+      `the tool's file changed the engine's built-ins while it was loaded (${changed})`,
+      atLoad.message,
+    )
   }
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
