@@ -21,7 +21,7 @@ import type { ClientSource } from "../client/project-client.ts"
 import { type PerformTask, taskEvents } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { keepGoingOnEscapes } from "./escaped-errors.ts"
-import { engineHere } from "./here.ts"
+import { engineHere, inBun } from "./here.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
 import { projectSnapshot } from "./snapshot.ts"
@@ -51,6 +51,16 @@ const engineProcess: NodeJS.Process = process
 
 const send = (message: FromEngine) => {
   if (engineProcess.connected) engineProcess.send?.(message)
+}
+
+// Node writes to a pipe in the background and keeps what the pipe cannot take yet in memory: a
+// tool that printed a gigabyte at once lost all but its first megabyte (the queued write failed with
+// ENOBUFS), and what is still queued when the process exits is lost. Blocking writes hand all of it
+// to the pipe, where the CLI reads and counts it (stream-capture.ts). Bun's writes stay as in opencode.
+if (!inBun) for (const stream of [process.stdout, process.stderr]) writeBlocking(stream)
+
+function writeBlocking(stream: NodeJS.WriteStream): void {
+  ;(stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => unknown } })._handle?.setBlocking?.(true)
 }
 
 // An error that escapes a tool (a promise left to reject, a throw in a timer) does not end this
