@@ -71,6 +71,8 @@ export type FindingCode =
   // preflight: a plugin package as npm packs it and opencode installs it.
   /** preflight: `npm pack` (or `pnpm pack`) failed, so there is no tarball to check. */
   | "PACK_FAILED"
+  /** preflight: `npm pack` or `npm install` exited and left processes running (a script's background process); preflight ended them. */
+  | "SCRIPT_LEFT_RUNNING"
   /** preflight: `workspace:` / `catalog:` versions with no pnpm to pack them: npm ships them as they are and cannot install them. */
   | "WORKSPACE_PROTOCOL"
   /** preflight: the entry opencode reads (exports["./server"], main, module, index file) is not in the tarball, or there is none. */
