@@ -86,6 +86,7 @@ const ownKeys = Reflect.ownKeys
 const describe = Object.getOwnPropertyDescriptor
 const define = Object.defineProperty
 const remove = Reflect.deleteProperty
+const isNotANumber = Number.isNaN as (value: unknown) => boolean
 
 type Saved = {
   owner: object
@@ -205,7 +206,7 @@ function includes(keys: PropertyKey[], key: PropertyKey): boolean {
 function sameDescriptor(left: PropertyDescriptor, right: PropertyDescriptor): boolean {
   return (
     // NaN (Number.NaN) is itself.
-    (left.value === right.value || (left.value !== left.value && right.value !== right.value)) &&
+    (left.value === right.value || (isNotANumber(left.value) && isNotANumber(right.value))) &&
     left.get === right.get &&
     left.set === right.set &&
     left.writable === right.writable &&

@@ -17,7 +17,7 @@ const session = {
 } as unknown as InspectorSession
 const app = createInspectorApp({ session, assets: new Map(), token, port: () => port })
 
-function post(body: BodyInit, headers: Record<string, string> = {}) {
+function post(body: string, headers: Record<string, string> = {}) {
   return app.request(`http://127.0.0.1:${port}/${token}/api/call`, {
     method: "POST",
     body,
