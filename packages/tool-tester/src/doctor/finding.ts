@@ -23,6 +23,8 @@ export type FindingCode =
   | "PLUGIN_LOAD_FAILED"
   /** A plugin function awaits, during init, a client call opencode never answers there: opencode hangs. */
   | "PLUGIN_INIT_HANGS"
+  /** A tool or plugin file changed opencode's built-ins while it was imported (or its plugin initialised). */
+  | "TOOL_TAMPERED"
   /** An export looks like a tool but lacks description, args or execute: opencode skips it silently. */
   | "IGNORED_EXPORT"
   /** A tool file that exports no tool at all. */

@@ -127,3 +127,19 @@ test("the snapshot keeps a standard member a tool adds where it was missing, and
   expect(restoreBuiltins()).toEqual(["Set.prototype.union"])
   expect(Object.getOwnPropertyDescriptor(Set.prototype, "union")?.value).toBe(shim)
 })
+
+test("doctor reports a file that tampers while it is imported, with the file", async () => {
+  const { doctorProject } = await import("../../src/tasks/doctor-task.ts")
+  const directory = tmpProject({
+    ".opencode/tools/tamper.ts": `Object.defineProperty(Array.prototype, "last", { get() { return this[this.length - 1] }, configurable: true })
+${toolSource("tampers")}`,
+  })
+  const project = await load(directory, "node")
+  const findings = (await doctorProject(project, { cwd: directory })) as {
+    findings: Array<{ code: string; file: string | null; message: string }>
+  }
+  const tampered = findings.findings.filter((finding) => finding.code === "TOOL_TAMPERED")
+  expect(tampered).toHaveLength(1)
+  expect(tampered[0]!.file).toMatch(/tamper\.ts$/)
+  expect(tampered[0]!.message).toContain("Array.prototype.last")
+})
