@@ -2,7 +2,10 @@
 // globals (in opencode too): one that replaces JSON.stringify, sets Object.prototype.toJSON or
 // swaps an Array.prototype method must not be able to break the report of its own run. This
 // module is imported by every host before it loads a tool file; it keeps the originals, says
-// which ones a tool changed, and puts them back.
+// which ones a tool changed, and puts them back. Adding a standard member the runtime lacks (a
+// guarded polyfill) is not a change: see _standard-builtins.ts.
+
+import { isStandardMember } from "./_standard-builtins.ts"
 
 // First: under Bun it wraps the timer functions, so the snapshot below holds the wrappers, and a
 // tool only ever gets them (engine/pending-work.ts).
@@ -16,6 +19,13 @@ const WATCHED: Watched[] = [
   { owner: Array, label: "Array" },
   { owner: Promise, label: "Promise" },
   { owner: Reflect, label: "Reflect" },
+  // What truncation and the report use by name: a replaced Buffer.byteLength would turn truncation
+  // off, a replaced Date.now or Math.random would repeat the ids of saved outputs.
+  { owner: Buffer, label: "Buffer" },
+  { owner: Math, label: "Math" },
+  { owner: Date, label: "Date" },
+  { owner: Number, label: "Number" },
+  { owner: String, label: "String" },
   { owner: Object.prototype, label: "Object.prototype" },
   { owner: Array.prototype, label: "Array.prototype" },
   { owner: String.prototype, label: "String.prototype" },
@@ -76,6 +86,7 @@ const ownKeys = Reflect.ownKeys
 const describe = Object.getOwnPropertyDescriptor
 const define = Object.defineProperty
 const remove = Reflect.deleteProperty
+const isNotANumber = Number.isNaN as (value: unknown) => boolean
 
 type Saved = {
   owner: object
@@ -124,9 +135,19 @@ export const pristineStringify: typeof JSON.stringify = JSON.stringify
  * any change of its attributes), and takes away every key added to a watched object (`toJSON` on
  * Object.prototype, a `then` getter, a non-enumerable method). Returns what was changed, as
  * `JSON.stringify` or `Object.prototype.toJSON`; empty when nothing was. What could not be put
- * back (made non-configurable) is reported too: the caller replaces the engine.
+ * back (made non-configurable) is reported too: the caller replaces the engine. A standard member
+ * added where the runtime lacked it (a guarded polyfill) stays, and is watched from then on.
  */
 export function restoreBuiltins(): string[] {
+  return compareBuiltins(true)
+}
+
+/** What {@link restoreBuiltins} would put back, without putting it back. */
+export function changedBuiltins(): string[] {
+  return compareBuiltins(false)
+}
+
+function compareBuiltins(restore: boolean): string[] {
   const changed: string[] = []
   for (let entry = 0; entry < snapshot.length; entry++) {
     const { owner, label, keys, descriptors, closed, values } = snapshot[entry]!
@@ -137,6 +158,7 @@ export function restoreBuiltins(): string[] {
       if (now !== undefined && sameDescriptor(now, saved) && (values === undefined || readsAs(key, values[index])))
         continue
       changed[changed.length] = `${label}.${String(key)}`
+      if (!restore) continue
       try {
         define(owner, key, saved)
         // A getter over a variable the tool set through its setter: the value itself goes back.
@@ -156,8 +178,13 @@ export function restoreBuiltins(): string[] {
     for (let index = 0; index < now.length; index++) {
       const key = now[index]!
       if (includes(keys, key)) continue
+      if (isStandardMember(label, key)) {
+        keys[keys.length] = key
+        descriptors[descriptors.length] = describe(owner, key)!
+        continue
+      }
       changed[changed.length] = `${label}.${String(key)}`
-      remove(owner, key)
+      if (restore) remove(owner, key)
     }
   }
   return changed
@@ -178,7 +205,8 @@ function includes(keys: PropertyKey[], key: PropertyKey): boolean {
 
 function sameDescriptor(left: PropertyDescriptor, right: PropertyDescriptor): boolean {
   return (
-    left.value === right.value &&
+    // NaN (Number.NaN) is itself.
+    (left.value === right.value || (isNotANumber(left.value) && isNotANumber(right.value))) &&
     left.get === right.get &&
     left.set === right.set &&
     left.writable === right.writable &&

@@ -5,6 +5,7 @@ import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
 import { createImporter } from "./discovery/import-module.ts"
+import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
 import { clientSource } from "./client/client-source.ts"
 import { attachProjectClient, type ClientSource, createProjectClient } from "./client/project-client.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
@@ -88,7 +89,7 @@ export async function loadProjectHere(
 
   for (const configDirectory of directories) {
     for (const file of scanFolder(configDirectory.path, TOOL_FOLDERS, SCANNED_EXTENSIONS)) {
-      const imported = await importModule(file)
+      const imported = await blamingImports(project, file, () => importModule(file))
       if (!imported.success) {
         project.diagnostics.push(diagnosticOf(imported.error, file))
         project.files.push({ file, ids: [] })
@@ -139,19 +140,21 @@ export async function loadProjectHere(
       project.diagnostics.push(diagnosticOf(entry.error, undefined))
       continue
     }
-    const imported = await importModule(entry.value)
+    const imported = await blamingImports(project, entry.value, () => importModule(entry.value))
     if (!imported.success) {
       project.diagnostics.push(diagnosticOf(imported.error, entry.value))
       continue
     }
-    const initialized = await initializePluginModule({
-      file: entry.value,
-      namespace: imported.value,
-      fromPath: isPathSpec(spec.spec) || spec.origin.endsWith("folder"),
-      input,
-      client,
-      pluginOptions: spec.options,
-    })
+    const initialized = await blamingImports(project, entry.value, () =>
+      initializePluginModule({
+        file: entry.value,
+        namespace: imported.value,
+        fromPath: isPathSpec(spec.spec) || spec.origin.endsWith("folder"),
+        input,
+        client,
+        pluginOptions: spec.options,
+      }),
+    )
     for (const error of initialized.errors) project.diagnostics.push(diagnosticOf(error, entry.value))
     for (const plugin of initialized.plugins) {
       project.plugins.push({
@@ -181,6 +184,32 @@ export async function loadProjectHere(
 }
 
 // --- internal ---
+
+/**
+ * Runs `load` (a file's import, a plugin's init) and blames the file for what it changed of the
+ * engine's built-ins: put back, and a TOOL_TAMPERED error on the file, which its tools' calls then
+ * report (pipeline/execute-call.ts) instead of whichever tool runs next. Changes made before (by
+ * the code that loads the project, in the library) are left alone: they are not the file's.
+ */
+async function blamingImports<T>(project: ToolProject, file: string, load: () => Promise<T>): Promise<T> {
+  if (changedBuiltins().length > 0) return load()
+  try {
+    return await load()
+  } finally {
+    const changed = restoreBuiltins()
+    if (
+      changed.length > 0 &&
+      !project.diagnostics.some((found) => found.code === "TOOL_TAMPERED" && found.file === file)
+    )
+      project.diagnostics.push({
+        code: "TOOL_TAMPERED",
+        severity: "error",
+        file,
+        message: `${file}: changed the engine's built-ins while it was loaded (${changed.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
+        data: { changed },
+      })
+  }
+}
 
 type ProjectSetup = {
   worktree: string

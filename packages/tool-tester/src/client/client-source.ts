@@ -13,7 +13,14 @@ export function clientSource(options: LoadToolsOptions, directory: string, env: 
   const binary = opencodeHere() ?? findOpencode({ directory, env })
   if (binary === undefined)
     return { kind: "unavailable", reason: "no opencode binary was found (project, tool-tester or PATH)" }
-  return { kind: "server", binary, env: serverEnvironment(env, options.home), onLog: options.onServerLog }
+  return {
+    kind: "server",
+    binary,
+    env: serverEnvironment(env, options.home),
+    onLog: options.onServerLog,
+    // --no-global: the user's global config, agents and ~/.opencode stay out of the server too.
+    global: options.global ?? true,
+  }
 }
 
 /**

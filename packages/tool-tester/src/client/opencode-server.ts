@@ -6,7 +6,7 @@
 // connection instead of leaving the machine.
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import os from "node:os"
 import path from "node:path"
@@ -40,6 +40,12 @@ export type StartServerOptions = {
    * the user's cache).
    */
   ownHomes?: boolean
+  /**
+   * Read the user's own config (default true): the global config folder (its opencode.json, agents,
+   * commands), `~/.opencode` and what else opencode finds in the home folder. false (`--no-global`):
+   * an empty config home and home folder of the server's own.
+   */
+  global?: boolean
   /** The error a failed start becomes (default CLIENT_UNAVAILABLE, worded for input.client). */
   failure?: (message: string) => ToolTesterError
 }
@@ -75,7 +81,9 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   // never show up in the user's opencode history, nor anything in the user's cache. Config and auth
   // stay the user's.
   const ownHomes = options.ownHomes ?? true
-  const data = ownHomes ? mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-")) : undefined
+  const isolated = options.global === false
+  const data = ownHomes || isolated ? mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-")) : undefined
+  if (data !== undefined && isolated) mkdirSync(path.join(data, "home"))
   const unavailable = options.failure ?? clientUnavailable
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(options.env)) {
@@ -86,12 +94,19 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   Object.assign(env, {
     // opencode takes the project folder from PWD (docs/opencode-contract.md#driving-the-binary).
     PWD: options.directory,
-    ...(data === undefined
+    ...(data === undefined || !ownHomes
       ? {}
       : {
           XDG_DATA_HOME: path.join(data, "data"),
           XDG_STATE_HOME: path.join(data, "state"),
           XDG_CACHE_HOME: path.join(data, "cache"),
+        }),
+    ...(data === undefined || !isolated
+      ? {}
+      : {
+          XDG_CONFIG_HOME: path.join(data, "config"),
+          HOME: path.join(data, "home"),
+          USERPROFILE: path.join(data, "home"),
         }),
     OPENCODE_SERVER_USERNAME: "opencode",
     OPENCODE_SERVER_PASSWORD: password,

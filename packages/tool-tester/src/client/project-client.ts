@@ -21,6 +21,8 @@ export type ClientSource =
       binary: string
       env: Record<string, string | undefined>
       onLog?: ((line: string) => void) | undefined
+      /** false: the server reads no user-level config (LoadToolsOptions.global). */
+      global?: boolean
     }
   | { kind: "stub"; stub: Record<string, unknown> }
   /** In an engine's process: the stub lives with the library, on the Node side. */
@@ -69,12 +71,16 @@ export function createProjectClient(options: { directory: string; source: Client
 
   const ensureServer = (): Promise<RunningServer> => {
     if (source.kind !== "server") throw new Error("no server for this client")
-    server ??= startOpencodeServer({ binary: source.binary, directory, env: source.env, onLog: source.onLog }).then(
-      (started) => {
-        running = started
-        return started
-      },
-    )
+    server ??= startOpencodeServer({
+      binary: source.binary,
+      directory,
+      env: source.env,
+      onLog: source.onLog,
+      global: source.global ?? true,
+    }).then((started) => {
+      running = started
+      return started
+    })
     server.catch(() => {
       server = undefined
     })

@@ -73,7 +73,8 @@ export function readConfigFile(file: string): Result<OpencodeConfig> {
       error: new ToolTesterError("CONFIG_INVALID", `${file}: ${unreadable}; make it a JSON file`, { data: { file } }),
     }
   }
-  const text = readFileSync(file, "utf8")
+  // A byte order mark before the JSON: opencode reads such a file (checked on the 1.18.34 binary).
+  const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "")
   const errors: ParseError[] = []
   let value: unknown
   let tooDeep = false
@@ -100,6 +101,17 @@ export function readConfigFile(file: string): Result<OpencodeConfig> {
         {
           data: { file },
         },
+      ),
+    }
+  }
+  const plugins = pluginProblems((value as OpencodeConfig).plugin)
+  if (plugins.length > 0) {
+    return {
+      success: false,
+      error: new ToolTesterError(
+        "CONFIG_INVALID",
+        `${file}: opencode says "Configuration is invalid": ${plugins.join("; ")}; each plugin entry is a string (a package or a path) or a [string, { options }] pair`,
+        { data: { file, key: "plugin", problems: plugins } },
       ),
     }
   }
@@ -141,6 +153,34 @@ function parseJsonc(text: string, errors: ParseError[]): unknown {
 
 function jsoncParser(): typeof import("jsonc-parser") {
   return createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser")
+}
+
+/**
+ * What opencode's config schema refuses in `plugin` (observed on the 1.18.34 binary, `opencode
+ * debug config`): not a list; an entry that is neither a string nor a [string, object] pair.
+ */
+function pluginProblems(plugin: unknown): string[] {
+  if (plugin === undefined) return []
+  if (!Array.isArray(plugin)) return [`plugin is ${shown(plugin)}, not a list`]
+  const problems: string[] = []
+  plugin.forEach((entry: unknown, index) => {
+    if (typeof entry === "string") return
+    if (!Array.isArray(entry)) {
+      problems.push(`plugin.${index} is ${shown(entry)}, not a string or a [string, object] pair`)
+      return
+    }
+    if (typeof entry[0] !== "string") problems.push(`plugin.${index}.0 is ${shown(entry[0])}, not a string`)
+    if (typeof entry[1] !== "object" || entry[1] === null || Array.isArray(entry[1]))
+      problems.push(`plugin.${index}.1 is ${shown(entry[1])}, not an object of options`)
+    if (entry.length > 2) problems.push(`plugin.${index} has ${entry.length} items, not 2`)
+  })
+  return problems
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return "missing"
+  const text = JSON.stringify(value)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
 }
 
 /**

@@ -23,6 +23,8 @@ export type FindingCode =
   | "PLUGIN_LOAD_FAILED"
   /** A plugin function awaits, during init, a client call opencode never answers there: opencode hangs. */
   | "PLUGIN_INIT_HANGS"
+  /** A tool or plugin file changed opencode's built-ins while it was imported (or its plugin initialised). */
+  | "TOOL_TAMPERED"
   /** An export looks like a tool but lacks description, args or execute: opencode skips it silently. */
   | "IGNORED_EXPORT"
   /** A tool file that exports no tool at all. */
@@ -71,6 +73,8 @@ export type FindingCode =
   // preflight: a plugin package as npm packs it and opencode installs it.
   /** preflight: `npm pack` (or `pnpm pack`) failed, so there is no tarball to check. */
   | "PACK_FAILED"
+  /** preflight: `npm pack` or `npm install` exited and left processes running (a script's background process); preflight ended them. */
+  | "SCRIPT_LEFT_RUNNING"
   /** preflight: `workspace:` / `catalog:` versions with no pnpm to pack them: npm ships them as they are and cannot install them. */
   | "WORKSPACE_PROTOCOL"
   /** preflight: the entry opencode reads (exports["./server"], main, module, index file) is not in the tarball, or there is none. */

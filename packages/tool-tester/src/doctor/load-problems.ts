@@ -62,6 +62,8 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
       return { code: "PLUGIN_LOAD_FAILED", severity: "error", file, message: `${message}; its tools will be missing` }
     case "PLUGIN_INIT_HANGS":
       return { code: "PLUGIN_INIT_HANGS", severity: "error", file, message }
+    case "TOOL_TAMPERED":
+      return { code: "TOOL_TAMPERED", severity: "error", file, message, data: diagnostic.data ?? {} }
     case "IGNORED_EXPORT":
     case "NO_TOOLS":
       return { code: diagnostic.code, severity: "warning", file, message }

@@ -21,7 +21,7 @@ import type { ClientSource } from "../client/project-client.ts"
 import { type PerformTask, taskEvents } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
 import { keepGoingOnEscapes } from "./escaped-errors.ts"
-import { engineHere } from "./here.ts"
+import { engineHere, inBun } from "./here.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import { openEngineChannel } from "./engine-channel.ts"
 import { MAX_FRAME_BYTES } from "./frames.ts"
@@ -61,6 +61,16 @@ const send = (message: FromEngine, tooLarge?: (bytes: number) => FromEngine) => 
 // This process is started without one; a runtime that set one up anyway (from an inherited
 // NODE_CHANNEL_FD) is not the tools' to use.
 for (const key of ["send", "channel", "disconnect"]) Reflect.deleteProperty(engineProcess, key)
+
+// Node writes to a pipe in the background and keeps what the pipe cannot take yet in memory: a
+// tool that printed a gigabyte at once lost all but its first megabyte (the queued write failed with
+// ENOBUFS), and what is still queued when the process exits is lost. Blocking writes hand all of it
+// to the pipe, where the CLI reads and counts it (stream-capture.ts). Bun's writes stay as in opencode.
+if (!inBun) for (const stream of [process.stdout, process.stderr]) writeBlocking(stream)
+
+function writeBlocking(stream: NodeJS.WriteStream): void {
+  ;(stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => unknown } })._handle?.setBlocking?.(true)
+}
 
 // An error that escapes a tool (a promise left to reject, a throw in a timer) does not end this
 // process, as it does not stop opencode: it is printed on stderr, and the calls running list it.

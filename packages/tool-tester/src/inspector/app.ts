@@ -1,6 +1,7 @@
 // The inspector's HTTP surface, as a Hono app: the page and its assets, the API the page calls,
 // and the event stream that carries every load and call to it. All behind the guard.
 import { Hono } from "hono"
+import { bodyLimit } from "hono/body-limit"
 import { streamSSE } from "hono/streaming"
 import type { Asset } from "./assets.ts"
 import { guard } from "./security.ts"
@@ -14,6 +15,9 @@ export type InspectorAppOptions = {
   port: () => number
 }
 
+/** The largest request body the API reads: a call's arguments as a model would send them, with room to spare. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024
+
 /** Every path is `/<token>/...`: the page at `/<token>/`, the API under `/<token>/api/`. */
 export function createInspectorApp(options: InspectorAppOptions): Hono {
   const { session, assets, token } = options
@@ -26,6 +30,23 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     context.header("Referrer-Policy", "no-referrer")
   })
   const api = new Hono()
+  // Read no further than the limit (a body that says its length is refused before it is read).
+  api.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (context) =>
+        context.json(
+          {
+            error: {
+              code: "USAGE",
+              message: `the request body is over ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most the inspector reads: send smaller arguments`,
+            },
+          },
+          413,
+        ),
+    }),
+  )
 
   api.get("/project", (context) => context.json(session.view() ?? null))
   api.get("/history", (context) => context.json(session.history()))

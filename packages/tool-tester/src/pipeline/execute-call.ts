@@ -147,6 +147,17 @@ async function runTool(
 ): Promise<RunResult> {
   const { result } = record
   const { sessionID, callID } = context.session
+  // Its file changed the built-ins while it was loaded (load-tools.ts put them back): the call
+  // reports that, whatever it would do now.
+  const atLoad = project.diagnostics.find((found) => found.code === "TOOL_TAMPERED" && found.file === tool.file)
+  if (atLoad) {
+    const changed = (atLoad.data?.["changed"] as string[] | undefined)?.join(", ") ?? ""
+    return record.fail(
+      "TOOL_TAMPERED",
+      `the tool's file changed the engine's built-ins while it was loaded (${changed})`,
+      atLoad.message,
+    )
+  }
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
   } catch (error) {

@@ -2,12 +2,23 @@
 import { spawn } from "node:child_process"
 import { ENGINE_MARK, endMarked } from "../engine/process-tree.ts"
 
-export type CommandOutput = { exitCode: number; stdout: string; stderr: string }
+export type CommandOutput = {
+  exitCode: number
+  stdout: string
+  stderr: string
+  /** How many processes the command left running when it exited (its scripts' background processes), all ended. */
+  leftRunning: number
+}
+
+/** How long the pipes may stay open after the command exits, held by a process it left that did not carry the mark. */
+const PIPE_GRACE_MS = 2_000
 
 /**
  * Runs `command args` in `cwd` and resolves with its exit code and output (never rejects: a
  * command that cannot start exits 127 with the reason on stderr). Whatever it started and left
  * running (a script's background process) is ended when it exits: it carries a mark of its own.
+ * The answer comes when the command exits, not when its pipes close: a process it left holds them
+ * open (`npm pack` exits, its prepack's `server &` keeps writing), and is not waited for.
  */
 export function commandOutput(
   command: string,
@@ -25,10 +36,20 @@ export function commandOutput(
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("error", (error) => resolve({ exitCode: 127, stdout, stderr: `${stderr}${error.message}` }))
-    child.on("close", (code) => {
-      endMarked(mark)
-      resolve({ exitCode: code ?? 1, stdout, stderr })
+    child.on("error", (error) =>
+      resolve({ exitCode: 127, stdout, stderr: `${stderr}${error.message}`, leftRunning: 0 }),
+    )
+    child.on("exit", (code) => {
+      const leftRunning = endMarked(mark).length
+      // What it printed last is read once the pipes close, which they do when what held them was ended.
+      const timer = setTimeout(() => {
+        child.stdout.destroy()
+        child.stderr.destroy()
+      }, PIPE_GRACE_MS)
+      child.once("close", () => {
+        clearTimeout(timer)
+        resolve({ exitCode: code ?? 1, stdout, stderr, leftRunning })
+      })
     })
   })
 }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import { commandOutput, lastLines } from "./_command-output.ts"
-import type { PackedPackage } from "./pack-package.ts"
+import { leftRunningFinding, type PackedPackage } from "./pack-package.ts"
 
 export type InstalledPlugin = {
   /** The opencode project that lists the plugin. */
@@ -49,9 +49,11 @@ export async function installTarball(
     ],
     { cwd: project, env: options.env },
   )
+  const left = output.leftRunning > 0 ? [leftRunningFinding(packed.directory, "npm install", output.leftRunning)] : []
   if (output.exitCode !== 0) {
     return {
       findings: [
+        ...left,
         {
           code: "INSTALL_FAILED",
           severity: "error",
@@ -61,5 +63,5 @@ export async function installTarball(
       ],
     }
   }
-  return { installed: { project, packageFolder: path.join(project, "node_modules", name), spec: name }, findings: [] }
+  return { installed: { project, packageFolder: path.join(project, "node_modules", name), spec: name }, findings: left }
 }

@@ -69,6 +69,7 @@ export async function packPackage(
       ? ["pack", "--json", "--pack-destination", options.destination]
       : ["pack", "--pack-destination", options.destination]
   const output = await commandOutput(command!, [...prefix, ...args], { cwd: directory, env: options.env })
+  if (output.leftRunning > 0) findings.push(leftRunningFinding(directory, `${packer} pack`, output.leftRunning))
   const tarball = readdirSync(options.destination).find((name) => name.endsWith(".tgz"))
   if (output.exitCode !== 0 || tarball === undefined) {
     findings.push({
@@ -91,6 +92,18 @@ export async function packPackage(
       manifest: packedManifest ? (JSON.parse(packedManifest.content.toString("utf8")) as Manifest) : manifest,
     },
     findings,
+  }
+}
+
+/** A note that a command's scripts left processes running, which preflight ended. */
+export function leftRunningFinding(directory: string, command: string, count: number): Finding {
+  const processes = count === 1 ? "1 process" : `${count} processes`
+  return {
+    code: "SCRIPT_LEFT_RUNNING",
+    severity: "warning",
+    file: path.join(directory, "package.json"),
+    message: `${command} left ${processes} running after it exited (a prepack, prepare or install script that starts something in the background); preflight ended ${count === 1 ? "it" : "them"}, and npm publish would leave ${count === 1 ? "it" : "them"} running: wait for what the script starts`,
+    data: { command, count },
   }
 }
 

@@ -15,7 +15,14 @@ export function argsFromPairs(pairs: readonly string[], schema: unknown): Record
       throw new ToolTesterError("USAGE", `"${pair}" is not a key=value pair; write name=value, or use --args JSON`)
     }
     const key = pair.slice(0, separator)
-    args[key] = coerce(key, pair.slice(separator + 1), properties[key])
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined
+    // Defined, not assigned: `__proto__` is a key like any other (JSON.parse makes it one too).
+    Object.defineProperty(args, key, {
+      value: coerce(key, pair.slice(separator + 1), property),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return args
 }
