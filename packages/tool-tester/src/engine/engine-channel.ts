@@ -8,8 +8,9 @@
 // it. What a tool can still do to the channel, and what it gets, is in
 // docs/opencode-contract.md#what-a-tool-can-do-to-the-harness.
 import { read as readBinding, writeSync as writeSyncBinding } from "node:fs"
-import { pristineSetTimeout, pristineStringify } from "../_pristine.ts"
+import { pristineStringify } from "../_pristine.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
+import { wait } from "./pending-work.ts"
 import type { FromEngine, ToEngine } from "./protocol.ts"
 
 /** The descriptor the engine writes its messages on (spawn-engine.ts opens it). */
@@ -139,7 +140,7 @@ function readInput(onChunk: (chunk: Uint8Array) => void, onEnd: () => void): voi
     read(0, buffer, 0, buffer.length, null, (error, bytesRead) => {
       if (error) {
         // A tool touched `process.stdin`, which made the pipe non-blocking: read again shortly.
-        if (error.code === "EAGAIN") return void pristineSetTimeout(next, 2)
+        if (error.code === "EAGAIN") return void wait(2).then(next)
         return onEnd()
       }
       if (bytesRead === 0) return onEnd()
