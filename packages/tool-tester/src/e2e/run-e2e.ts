@@ -15,7 +15,7 @@ import {
   unfinishedCalls,
 } from "./e2e-result.ts"
 import { lastUncaughtError } from "./escaped-error.ts"
-import { type MockModel, startMockModel } from "./mock-model.ts"
+import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
@@ -43,6 +43,12 @@ export interface E2EOptions {
   config?: Record<string, unknown>
   /** Bound of the whole opencode run (default 90 s). */
   timeoutMs?: number
+  /**
+   * Bound of each tool call (default: none, only `timeoutMs`), from when the model asks for it to
+   * when opencode sends its result back, so opencode's start-up does not count. A call past it stops
+   * opencode with `TOOL_TIMEOUT`.
+   */
+  callTimeoutMs?: number
   /**
    * Run in a copy of `directory` (default true; `node_modules` folders are linked, `.git` copied).
    * A copy of a folder inside a git repository is not in that repository: its worktree is "/".
@@ -81,9 +87,14 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
   })
   let mock: MockModel | undefined
+  const callBound = callTimer(options.callTimeoutMs)
   try {
     progress("starting the mock model")
-    mock = await startMockModel({ script, ...(options.port === undefined ? {} : { port: options.port }) })
+    mock = await startMockModel({
+      script,
+      ...(options.port === undefined ? {} : { port: options.port }),
+      onMainRequest: callBound.onMainRequest,
+    })
     const model = options.model ?? defaultModel
     progress("preparing plugins")
     const { layers, env } = await configureSandbox(
@@ -125,9 +136,13 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       env,
       marker: sandbox.marker,
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-      signal: options.signal,
+      signal: options.signal === undefined ? callBound.signal : AbortSignal.any([options.signal, callBound.signal]),
     })
-    if (run.aborted) throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
+    // A call past its own bound stops opencode as the whole run's timeout does.
+    const callTimedOut = callBound.signal.aborted && options.signal?.aborted !== true
+    if (run.aborted && !callTimedOut)
+      throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
+    const timedOut = run.timedOut || callTimedOut
     const events = parseEvents(run.stdout)
     const stderrErrors = stderrLines(run.stderr)
     const calls = collectCalls(mock.servedCalls, mock.requests, events)
@@ -143,12 +158,13 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         ...pluginErrors,
         ...eventErrors(events),
         ...stderrErrors,
-        ...(run.timedOut ? [] : unfinishedCalls(calls, run.exitCode)),
+        ...(timedOut ? [] : unfinishedCalls(calls, run.exitCode)),
       ],
       exitCode: run.exitCode,
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },
     }
+    if (callTimedOut) throw callTimeoutError(mock, options.callTimeoutMs!, result)
     if (run.timedOut) throw timeoutError(mock, options.timeoutMs ?? defaultTimeoutMs, result)
     if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
       const uncaught = lastUncaughtError(stderrErrors, sandbox)
@@ -164,6 +180,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     }
     return result
   } finally {
+    callBound.clear()
     await mock?.close()
     killMarkedProcesses(sandbox.marker)
     await sandbox.dispose()
@@ -181,6 +198,39 @@ function firstMainTools(mock: MockModel): unknown[] | null {
   const first = mock.requests.find((request) => request.kind === "main")
   const body = first?.body as { tools?: unknown } | undefined
   return Array.isArray(body?.tools) ? body.tools : null
+}
+
+/**
+ * The per-call bound: armed when the model's answer asks for calls, cleared when opencode sends the
+ * next request (it carries their results); its signal aborts when a call is past the bound.
+ */
+function callTimer(callTimeoutMs: number | undefined): {
+  signal: AbortSignal
+  onMainRequest: (calls: ReadonlyArray<Pick<ServedCall, "id" | "name">>) => void
+  clear: () => void
+} {
+  const controller = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const clear = () => clearTimeout(timer)
+  return {
+    signal: controller.signal,
+    onMainRequest: (calls) => {
+      clear()
+      if (callTimeoutMs === undefined || calls.length === 0) return
+      timer = setTimeout(() => controller.abort(), callTimeoutMs)
+    },
+    clear,
+  }
+}
+
+function callTimeoutError(mock: MockModel, callTimeoutMs: number, result: E2EResult): ToolTesterError {
+  const pending = mock.pendingCalls()
+  const names = pending.map((call) => `${call.name} (${call.id})`).join(", ")
+  return new ToolTesterError(
+    "TOOL_TIMEOUT",
+    `The tool call ${names} did not finish within ${callTimeoutMs} ms of the model asking for it; opencode was stopped. Fix the tool or raise --call-timeout.`,
+    { data: { pending: pending.map((call) => call.id), result } },
+  )
 }
 
 function timeoutError(mock: MockModel, timeoutMs: number, result: E2EResult): ToolTesterError {
