@@ -164,8 +164,8 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },
     }
-    if (callTimedOut) throw callTimeoutError(mock, options.callTimeoutMs!, result)
-    if (run.timedOut) throw timeoutError(mock, options.timeoutMs ?? defaultTimeoutMs, result)
+    if (callTimedOut) throw timeoutError(mock, { ms: options.callTimeoutMs!, flag: "--call-timeout" }, result)
+    if (run.timedOut) throw timeoutError(mock, { ms: options.timeoutMs ?? defaultTimeoutMs, flag: "--timeout" }, result)
     if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
       const uncaught = lastUncaughtError(stderrErrors, sandbox)
       // Bun's `error:` line says more than the stack frame printed last.
@@ -223,29 +223,28 @@ function callTimer(callTimeoutMs: number | undefined): {
   }
 }
 
-function callTimeoutError(mock: MockModel, callTimeoutMs: number, result: E2EResult): ToolTesterError {
+/**
+ * The error of a run stopped at a bound: the whole run's (`--timeout`) or a call's own
+ * (`--call-timeout`, from when the model asked for it). A call still running is TOOL_TIMEOUT.
+ */
+function timeoutError(
+  mock: MockModel,
+  bound: { ms: number; flag: "--timeout" | "--call-timeout" },
+  result: E2EResult,
+): ToolTesterError {
   const pending = mock.pendingCalls()
-  const names = pending.map((call) => `${call.name} (${call.id})`).join(", ")
-  return new ToolTesterError(
-    "TOOL_TIMEOUT",
-    `The tool call ${names} did not finish within ${callTimeoutMs} ms of the model asking for it; opencode was stopped. Fix the tool or raise --call-timeout.`,
-    { data: { pending: pending.map((call) => call.id), result } },
-  )
-}
-
-function timeoutError(mock: MockModel, timeoutMs: number, result: E2EResult): ToolTesterError {
-  const pending = mock.pendingCalls()
+  const within = bound.flag === "--call-timeout" ? `${bound.ms} ms of the model asking for it` : `${bound.ms} ms`
   if (pending.length > 0) {
     const names = pending.map((call) => `${call.name} (${call.id})`).join(", ")
     return new ToolTesterError(
       "TOOL_TIMEOUT",
-      `The tool call ${names} did not finish within ${timeoutMs} ms; opencode was stopped. Fix the tool or raise --timeout.`,
+      `The tool call ${names} did not finish within ${within}; opencode was stopped. Fix the tool or raise ${bound.flag}.`,
       { data: { pending: pending.map((call) => call.id), result } },
     )
   }
   return new ToolTesterError(
     "OPENCODE_FAILED",
-    `opencode did not finish within ${timeoutMs} ms (${mock.requests.length} model requests) and was stopped. Raise --timeout, or see the errors in the result.`,
+    `opencode did not finish within ${bound.ms} ms (${mock.requests.length} model requests) and was stopped. Raise --timeout, or see the errors in the result.`,
     { data: { result } },
   )
 }
