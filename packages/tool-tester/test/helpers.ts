@@ -186,8 +186,12 @@ async function runInProcess(args: string[], env: Record<string, string>, cwd: st
       env: process.env,
       stdoutIsTTY: false,
       stderrIsTTY: false,
-      write: (text) => void (stdout += text),
-      writeError: (text) => void (stderr += text),
+      write: (text) => {
+        stdout += text
+      },
+      writeError: (text) => {
+        stderr += text
+      },
       chdir: (directory) => process.chdir(directory),
       onInterrupt: () => () => {},
     }
