@@ -5,6 +5,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
+import type { CliIO } from "../src/cli/_command.ts"
 import { findOpencode, testedOpencodeVersion } from "../src/engine/opencode-binary.ts"
 import { opencodePackageNames } from "../src/engine/opencode-packages.ts"
 
@@ -52,52 +53,44 @@ export function writeFiles(directory: string, files: Record<string, string>): vo
 
 export type CliResult = { exitCode: number | null; stdout: string; stderr: string }
 
+type CliOptions = {
+  cwd?: string
+  env?: Record<string, string | undefined>
+  home?: string
+  launcher?: boolean
+  /** Runs bin.js with this executable instead of this Node (an opencode binary acts as Bun with BUN_BE_BUN=1 in env). */
+  runtime?: string
+  /** Called with the child once started (to read its output slowly, say). */
+  onSpawn?: (child: ChildProcessWithoutNullStreams) => void
+}
+
 /**
- * Runs the BUILT bin (`node bin.js ...`, or with `launcher` the file itself, as a shell runs it)
- * with a throw-away HOME and XDG folders, so the developer's own opencode config never leaks in,
- * and without colours unless `env` asks.
+ * Runs a tool-tester command line as a user's shell would, with a throw-away HOME and XDG folders
+ * (the developer's own opencode config never leaks in) and without colours unless `env` asks.
+ * In this process, through the same code the bin runs (src/cli/_run-command-line.ts) with the
+ * environment and working directory the bin would have; the engines are the built ones. With
+ * `launcher`, `runtime` or `onSpawn`, the built bin itself (runBin).
  */
-export function runCli(
-  args: string[],
-  options: {
-    cwd?: string
-    env?: Record<string, string | undefined>
-    home?: string
-    launcher?: boolean
-    /** Runs bin.js with this executable instead of this Node (an opencode binary acts as Bun with BUN_BE_BUN=1 in env). */
-    runtime?: string
-    /** Called with the child once started (to read its output slowly, say). */
-    onSpawn?: (child: ChildProcessWithoutNullStreams) => void
-  } = {},
-): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  if (options.launcher || options.runtime !== undefined || options.onSpawn !== undefined) return runBin(args, options)
+  const env = cliEnvironment(options)
+  const cwd = options.cwd ?? packageRoot
+  // One command line at a time: each one has this process's environment and working directory.
+  const result = inProcessQueue.then(() => runInProcess(args, env, cwd))
+  inProcessQueue = result.catch(() => undefined)
+  return result
+}
+
+/**
+ * Runs the BUILT bin (`node bin.js ...`, or with `launcher` the file itself, as a shell runs it),
+ * for what only the bin shows: its exit status, signals, what reaches the pipes before it exits,
+ * the runtime it runs in. Same environment as runCli.
+ */
+export function runBin(args: string[], options: CliOptions = {}): Promise<CliResult> {
   if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
     throw new Error("Build tool-tester first: cd packages/tool-tester && npm run build")
   }
-  const home = options.home ?? useTmpDir("tool-tester-home-")
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      // npm_* (npm_config_user_agent, npm_execpath): a package manager running the suite is not
-      // the one a user's shell starts the bin with (printed commands follow it).
-      ([key]) =>
-        !key.startsWith("OPENCODE_") &&
-        !key.startsWith("npm_") &&
-        !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
-    ),
-  )
-  const merged: Record<string, string | undefined> = {
-    ...inherited,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(home, ".cache"),
-    NO_COLOR: "1",
-    ...options.env,
-  }
-  // A key set to undefined in options.env is removed (to run without NO_COLOR, for example).
-  const env = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as Record<
-    string,
-    string
-  >
+  const env = cliEnvironment(options)
   const [command, ...rest] = options.launcher ? [bin, ...args] : [options.runtime ?? process.execPath, bin, ...args]
   const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env })
   options.onSpawn?.(child)
@@ -133,4 +126,93 @@ export function rawControlCharacters(text: string): string[] {
       (code >= 0x2066 && code <= 0x2069)
     )
   })
+}
+
+// --- internal ---
+
+let inProcessQueue: Promise<unknown> = Promise.resolve()
+
+/** The environment the bin is started with. */
+function cliEnvironment(options: CliOptions): Record<string, string> {
+  if (!existsSync(path.join(packageRoot, "dist", "engine", "node-serve.js"))) {
+    throw new Error("Build tool-tester first: cd packages/tool-tester && npm run build")
+  }
+  const home = options.home ?? useTmpDir("tool-tester-home-")
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      // npm_* (npm_config_user_agent, npm_execpath): a package manager running the suite is not
+      // the one a user's shell starts the bin with (printed commands follow it).
+      ([key]) =>
+        !key.startsWith("OPENCODE_") &&
+        !key.startsWith("npm_") &&
+        !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
+    ),
+  )
+  const merged: Record<string, string | undefined> = {
+    ...inherited,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_CACHE_HOME: path.join(home, ".cache"),
+    NO_COLOR: "1",
+    ...options.env,
+  }
+  // A key set to undefined in options.env is removed (to run without NO_COLOR, for example).
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) as Record<string, string>
+}
+
+/**
+ * One command line in this process, as main.ts runs it: this process's environment and working
+ * directory are the bin's for the duration (what the CLI and the engines it starts read), then
+ * restored; an engine started for a command that failed before using it is ended, as the bin's
+ * exit ends it.
+ */
+async function runInProcess(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
+  const { startEngineEarly } = await import("../src/cli/engine-option.ts")
+  const { runCommandLine } = await import("../src/cli/_run-command-line.ts")
+  const savedEnv = { ...process.env }
+  const savedCwd = process.cwd()
+  setEnvironment(env)
+  let stdout = ""
+  let stderr = ""
+  let early: Awaited<ReturnType<typeof startEngineEarly>> | undefined
+  try {
+    process.chdir(cwd)
+    const started = await startEngineEarly(args, process.env)
+    early = started
+    const io: CliIO = {
+      cwd,
+      bin,
+      env: process.env,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      write: (text) => {
+        stdout += text
+      },
+      writeError: (text) => {
+        stderr += text
+      },
+      chdir: (directory) => process.chdir(directory),
+      onInterrupt: () => () => {},
+    }
+    const exitCode = await runCommandLine(args, io, started)
+    return { exitCode, stdout, stderr }
+  } finally {
+    const connection = early?.engine?.connection
+    if (connection !== undefined) {
+      const ended = await Promise.race([connection.exited.then(() => true), new Promise((r) => setImmediate(r, false))])
+      if (!ended) {
+        connection.end()
+        await connection.exited
+      }
+    }
+    process.chdir(savedCwd)
+    setEnvironment(savedEnv)
+  }
+}
+
+/** Makes process.env hold exactly `env` (key by key, so that the system environment follows: os.homedir()). */
+function setEnvironment(env: Record<string, string | undefined>): void {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key]
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value
 }

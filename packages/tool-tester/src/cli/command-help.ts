@@ -168,7 +168,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     summary: "Drive the real opencode binary with a scripted mock model",
     usage:
       "tool-tester e2e (--script SCRIPT.json | --init) [--dir DIR] [--plugin SPEC]... [--opencode PATH | --opencode-version V]\n" +
-      "                [--model ID] [--provider NAME] [--config JSON] [--timeout MS] [--json]",
+      "                [--model ID] [--provider NAME] [--config JSON] [--timeout MS] [--call-timeout MS] [--json]",
     about:
       "Runs `opencode run` offline in a copy of the project; a mock model plays the script's turns and the\n" +
       "report shows what opencode offered, ran and returned. The script is JSON, the model's turns:\n" +
@@ -195,6 +195,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       ],
       ["--config JSON", `opencode config merged over the project's, such as '{"permission":{"task":"deny"}}'`],
       ["--timeout MS", "Bound of the whole opencode run (default 90000)"],
+      ["--call-timeout MS", "Bound of each tool call, from when the model asks for it (default: none)"],
       dir,
       plugin,
       ["--model ID", "The model id (default mock-model); gemini or gpt- ids change what opencode sends"],

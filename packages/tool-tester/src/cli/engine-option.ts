@@ -3,6 +3,7 @@
 // TOOL_TESTER_ENGINE_BINARY as defaults. The commands accept both flags as shared flags.
 import type { ChosenEngine } from "../engine/choose-engine.ts"
 import { chooseEngine, chooseEngineNow } from "../engine/choose-engine.ts"
+import type { StartedEngine } from "../engine/engine-task.ts"
 import type { TaskCommand } from "../engine/protocol.ts"
 import type { CliIO } from "./_command.ts"
 
@@ -30,6 +31,33 @@ export function engineFlags(argv: readonly string[]): { engine?: string; engineB
     }
   }
   return flags
+}
+
+/** The engine a command line needs, chosen and started before the rest of the CLI loads. */
+export type EarlyEngine = {
+  /** The command that loads tools in an engine (undefined: none, or help was asked for). */
+  command: TaskCommand | undefined
+  /** The choice (or why none could be made: reported once the CLI is up). */
+  choice: { chosen?: ChosenEngine | undefined; error?: unknown } | undefined
+  /** The engine, already starting; undefined when Bun must be installed first. */
+  engine: StartedEngine | undefined
+}
+
+/**
+ * Chooses the engine from --engine / --engine-binary / the environment and starts it in the
+ * working directory, so that it starts while the rest of the CLI loads. The engine modules are
+ * loaded only for a command that needs an engine.
+ */
+export async function startEngineEarly(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<EarlyEngine> {
+  const command = engineCommand(argv)
+  const choice = command ? chooseEngineEarly(argv, env) : undefined
+  const selection = choice?.chosen?.selection
+  if (!command || !selection) return { command, choice, engine: undefined }
+  const { startEngine } = await import("../engine/engine-task.ts")
+  return { command, choice, engine: startEngine(command, selection) }
 }
 
 /** The engine chosen without installing anything; `chosen` is undefined when Bun must be installed first. */

@@ -55,6 +55,8 @@ export interface MockModelOptions {
   titleText?: string
   /** What main requests get after the script's last turn. */
   finalText?: string
+  /** Told of each main request as it is answered, with the calls sent in that answer (none: no call is pending). */
+  onMainRequest?: (calls: ReadonlyArray<Pick<ServedCall, "id" | "name">>) => void
 }
 
 export async function startMockModel(options: MockModelOptions): Promise<MockModel> {
@@ -101,6 +103,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       lastMainHadCalls = false
       planned = planTurn(requestIndex)
       lastMainHadCalls = planned.calls.length > 0
+      options.onMainRequest?.(planned.calls)
     }
     const model = isRecord(body) && typeof body.model === "string" ? body.model : "mock-model"
     const stream = !isRecord(body) || body.stream !== false

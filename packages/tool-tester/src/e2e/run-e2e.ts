@@ -15,7 +15,7 @@ import {
   unfinishedCalls,
 } from "./e2e-result.ts"
 import { lastUncaughtError } from "./escaped-error.ts"
-import { type MockModel, startMockModel } from "./mock-model.ts"
+import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
@@ -43,6 +43,12 @@ export interface E2EOptions {
   config?: Record<string, unknown>
   /** Bound of the whole opencode run (default 90 s). */
   timeoutMs?: number
+  /**
+   * Bound of each tool call (default: none, only `timeoutMs`), from when the model asks for it to
+   * when opencode sends its result back, so opencode's start-up does not count. A call past it stops
+   * opencode with `TOOL_TIMEOUT`.
+   */
+  callTimeoutMs?: number
   /**
    * Run in a copy of `directory` (default true; `node_modules` folders are linked, `.git` copied).
    * A copy of a folder inside a git repository is not in that repository: its worktree is "/".
@@ -81,9 +87,14 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
   })
   let mock: MockModel | undefined
+  const callBound = callTimer(options.callTimeoutMs)
   try {
     progress("starting the mock model")
-    mock = await startMockModel({ script, ...(options.port === undefined ? {} : { port: options.port }) })
+    mock = await startMockModel({
+      script,
+      ...(options.port === undefined ? {} : { port: options.port }),
+      onMainRequest: callBound.onMainRequest,
+    })
     const model = options.model ?? defaultModel
     progress("preparing plugins")
     const { layers, env } = await configureSandbox(
@@ -125,9 +136,13 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       env,
       marker: sandbox.marker,
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-      signal: options.signal,
+      signal: options.signal === undefined ? callBound.signal : AbortSignal.any([options.signal, callBound.signal]),
     })
-    if (run.aborted) throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
+    // A call past its own bound stops opencode as the whole run's timeout does.
+    const callTimedOut = callBound.signal.aborted && options.signal?.aborted !== true
+    if (run.aborted && !callTimedOut)
+      throw options.signal?.reason ?? new DOMException("The e2e run was aborted.", "AbortError")
+    const timedOut = run.timedOut || callTimedOut
     const events = parseEvents(run.stdout)
     const stderrErrors = stderrLines(run.stderr)
     const calls = collectCalls(mock.servedCalls, mock.requests, events)
@@ -143,13 +158,14 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         ...pluginErrors,
         ...eventErrors(events),
         ...stderrErrors,
-        ...(run.timedOut ? [] : unfinishedCalls(calls, run.exitCode)),
+        ...(timedOut ? [] : unfinishedCalls(calls, run.exitCode)),
       ],
       exitCode: run.exitCode,
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },
     }
-    if (run.timedOut) throw timeoutError(mock, options.timeoutMs ?? defaultTimeoutMs, result)
+    if (callTimedOut) throw timeoutError(mock, { ms: options.callTimeoutMs!, flag: "--call-timeout" }, result)
+    if (run.timedOut) throw timeoutError(mock, { ms: options.timeoutMs ?? defaultTimeoutMs, flag: "--timeout" }, result)
     if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
       const uncaught = lastUncaughtError(stderrErrors, sandbox)
       // Bun's `error:` line says more than the stack frame printed last.
@@ -164,6 +180,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     }
     return result
   } finally {
+    callBound.clear()
     await mock?.close()
     killMarkedProcesses(sandbox.marker)
     await sandbox.dispose()
@@ -183,19 +200,51 @@ function firstMainTools(mock: MockModel): unknown[] | null {
   return Array.isArray(body?.tools) ? body.tools : null
 }
 
-function timeoutError(mock: MockModel, timeoutMs: number, result: E2EResult): ToolTesterError {
+/**
+ * The per-call bound: armed when the model's answer asks for calls, cleared when opencode sends the
+ * next request (it carries their results); its signal aborts when a call is past the bound.
+ */
+function callTimer(callTimeoutMs: number | undefined): {
+  signal: AbortSignal
+  onMainRequest: (calls: ReadonlyArray<Pick<ServedCall, "id" | "name">>) => void
+  clear: () => void
+} {
+  const controller = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const clear = () => clearTimeout(timer)
+  return {
+    signal: controller.signal,
+    onMainRequest: (calls) => {
+      clear()
+      if (callTimeoutMs === undefined || calls.length === 0) return
+      timer = setTimeout(() => controller.abort(), callTimeoutMs)
+    },
+    clear,
+  }
+}
+
+/**
+ * The error of a run stopped at a bound: the whole run's (`--timeout`) or a call's own
+ * (`--call-timeout`, from when the model asked for it). A call still running is TOOL_TIMEOUT.
+ */
+function timeoutError(
+  mock: MockModel,
+  bound: { ms: number; flag: "--timeout" | "--call-timeout" },
+  result: E2EResult,
+): ToolTesterError {
   const pending = mock.pendingCalls()
+  const within = bound.flag === "--call-timeout" ? `${bound.ms} ms of the model asking for it` : `${bound.ms} ms`
   if (pending.length > 0) {
     const names = pending.map((call) => `${call.name} (${call.id})`).join(", ")
     return new ToolTesterError(
       "TOOL_TIMEOUT",
-      `The tool call ${names} did not finish within ${timeoutMs} ms; opencode was stopped. Fix the tool or raise --timeout.`,
+      `The tool call ${names} did not finish within ${within}; opencode was stopped. Fix the tool or raise ${bound.flag}.`,
       { data: { pending: pending.map((call) => call.id), result } },
     )
   }
   return new ToolTesterError(
     "OPENCODE_FAILED",
-    `opencode did not finish within ${timeoutMs} ms (${mock.requests.length} model requests) and was stopped. Raise --timeout, or see the errors in the result.`,
+    `opencode did not finish within ${bound.ms} ms (${mock.requests.length} model requests) and was stopped. Raise --timeout, or see the errors in the result.`,
     { data: { result } },
   )
 }

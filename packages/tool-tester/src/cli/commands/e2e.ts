@@ -26,6 +26,7 @@ const E2E_FLAGS = {
   provider: { type: "string" },
   config: { type: "string" },
   timeout: { type: "string" },
+  "call-timeout": { type: "string" },
   json: { type: "boolean" },
   init: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -34,7 +35,8 @@ const E2E_FLAGS = {
 /**
  * `tool-tester e2e`: runs the project's tools inside the real opencode binary, offline, with a
  * scripted mock model, and prints what opencode offered, ran and returned. The tools run in
- * opencode's own process, so isolation is opencode's; the whole run is bounded by `--timeout`.
+ * opencode's own process, so isolation is opencode's; the whole run is bounded by `--timeout`, and
+ * each tool call, from when the model asks for it, by `--call-timeout`.
  */
 export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags({ args: argv, options: E2E_FLAGS }, { command: "e2e" })
@@ -64,7 +66,9 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.model !== undefined) options.model = values.model
   if (provider !== undefined) options.provider = provider
   if (values.config !== undefined) options.config = configObject(values.config)
-  if (values.timeout !== undefined) options.timeoutMs = positiveInteger(values.timeout)
+  if (values.timeout !== undefined) options.timeoutMs = positiveInteger("--timeout", values.timeout)
+  if (values["call-timeout"] !== undefined)
+    options.callTimeoutMs = positiveInteger("--call-timeout", values["call-timeout"])
 
   // Ctrl-C stops opencode and removes the throw-away folders before the CLI exits.
   const controller = new AbortController()
@@ -191,10 +195,10 @@ function configObject(text: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-function positiveInteger(value: string): number {
+function positiveInteger(flag: string, value: string): number {
   const number = Number(value)
   if (!/^\d+$/.test(value.trim()) || number <= 0) {
-    throw new ToolTesterError("USAGE", `--timeout needs a positive whole number of milliseconds, not "${value}"`)
+    throw new ToolTesterError("USAGE", `${flag} needs a positive whole number of milliseconds, not "${value}"`)
   }
   return number
 }

@@ -1,0 +1,111 @@
+// A command line, from argv to exit code, given the I/O it may use (CliIO) and the engine main.ts
+// started early: help, version, the command, and the one failure line. main.ts is the bin around it
+// (it reads `process`, flushes and exits); tests run it in-process with an I/O of their own.
+import { readFileSync } from "node:fs"
+import type { StartedEngine } from "../engine/engine-task.ts"
+import { didYouMean } from "../did-you-mean.ts"
+import { ToolTesterError } from "../errors.ts"
+import { setColor, shouldColor } from "./_color.ts"
+import type { CliIO } from "./_command.ts"
+import { reportFailure } from "./_command.ts"
+import { commandHelp, globalHelp } from "./command-help.ts"
+import type { EarlyEngine } from "./engine-option.ts"
+import { installEngine } from "./engine-option.ts"
+import { EXIT_USAGE, exitCodeFor } from "./exit-codes.ts"
+
+type Command = (argv: string[], io: CliIO, engine: StartedEngine | undefined) => Promise<number>
+
+const commands: Record<string, () => Promise<Command>> = {
+  list: async () => (await import("./commands/list.ts")).listCommand,
+  schema: async () => (await import("./commands/schema.ts")).schemaCommand,
+  run: async () => (await import("./commands/run.ts")).runCommand,
+  doctor: async () => (await import("./commands/doctor.ts")).doctorCommand,
+  fuzz: async () => (await import("./commands/fuzz.ts")).fuzzCommand,
+  e2e: async () => (await import("./commands/e2e.ts")).e2eCommand,
+  eval: async () => (await import("./commands/eval.ts")).evalCommand,
+  dev: async () => (await import("./commands/dev.ts")).devCommand,
+  preflight: async () => (await import("./commands/preflight.ts")).preflightCommand,
+}
+
+/**
+ * Runs one command line and returns its exit code; a failure is printed (one line, JSON with
+ * --json) and mapped to its documented exit code, never thrown. `early` is what
+ * `startEngineEarly(argv, ...)` returned for the same argv.
+ */
+export async function runCommandLine(argv: string[], io: CliIO, early: EarlyEngine): Promise<number> {
+  const json = argv.includes("--json")
+  setColor(shouldColor({ isTTY: io.stdoutIsTTY, json, env: io.env }))
+  try {
+    return await dispatch(argv, io, early)
+  } catch (error) {
+    if (ToolTesterError.isInstance(error)) {
+      reportFailure(io, json, { code: error.code, message: error.message })
+      return exitCodeFor(error.code)
+    }
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    reportFailure(io, json, { code: "INTERNAL", message: json ? message : `unexpected error: ${message}` })
+    return EXIT_USAGE
+  }
+}
+
+// --- internal ---
+
+async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === "-h" || name === "--help" || (name === "help" && rest[0] === undefined)) {
+    io.write(`${globalHelp()}\n`)
+    return 0
+  }
+  if (name === "help") {
+    io.write(`${commandHelp(rest[0]!, await invocation(io)) ?? unknownCommand(rest[0]!)}\n`)
+    return 0
+  }
+  if (name === "-v" || name === "--version") {
+    io.write(`${version()}\n`)
+    return 0
+  }
+  if (name === undefined) {
+    io.writeError(`${globalHelp()}\n`)
+    return EXIT_USAGE
+  }
+  const load = commands[name]
+  if (!load) unknownCommand(name)
+  if (rest.includes("-h") || rest.includes("--help")) {
+    io.write(`${commandHelp(name, await invocation(io))}\n`)
+    return 0
+  }
+  const command = await load()
+  const { command: needsEngine, choice, engine } = early
+  if (choice?.error) throw choice.error
+  if (choice?.chosen?.notice && !argv.includes("--json")) io.writeError(`${choice.chosen.notice}\n`)
+  // The bun engine was asked for and no Bun is here yet: install npm's, then start it.
+  const started =
+    engine ??
+    (needsEngine && choice
+      ? (await import("../engine/engine-task.ts")).startEngine(needsEngine, (await installEngine(argv, io)).selection)
+      : undefined)
+  return command(rest, io, started)
+}
+
+function unknownCommand(name: string): never {
+  const names = Object.keys(commands)
+  throw new ToolTesterError(
+    "USAGE",
+    `unknown command "${name}"${didYouMean(name, names)} (commands: ${names.join(", ")}; see tool-tester --help)`,
+    {
+      data: { command: name },
+    },
+  )
+}
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string
+  }
+  return manifest.version
+}
+
+/** The words that run this bin again, for the help's examples. */
+async function invocation(io: CliIO): Promise<string> {
+  return (await import("./invocation.ts")).toolTesterCommand(io)
+}

@@ -1,0 +1,45 @@
+// The fast tier (`pnpm test:fast`), for the inner loop: every project but `install`, without the
+// files that drive the real opencode (e2e, eval, conformance, the plugin client), a browser (the
+// inspector, the eval report), npm packing and installing (preflight, the plugin's tarball and
+// publint), the templates' CI and the longest CLI files. Run it before every commit; the whole
+// suite (`pnpm test`) runs in CI.
+import { defineConfig } from "vitest/config"
+
+const slow: Record<string, string[]> = {
+  plugin: ["test/compat.test.ts", "test/installed-tarball.test.ts", "test/package.test.ts"],
+  "create-tool": [
+    "test/templates-*.test.ts",
+    "test/opencode.test.ts",
+    "test/pack.test.ts",
+    "test/generated-test.test.ts",
+    "test/next-steps-run.test.ts",
+  ],
+  "tool-tester": [
+    "test/e2e/**",
+    "test/conformance/**",
+    "test/eval/runner*.test.ts",
+    "test/eval/eval-cli.test.ts",
+    "test/eval/eval-suite.test.ts",
+    "test/eval/report-browser.test.ts",
+    "test/inspector/**",
+    "test/preflight/**",
+    "test/client/**",
+    "test/cli/e2e.test.ts",
+    "test/cli/e2e-call-timeout.test.ts",
+    "test/cli/plugin-client.test.ts",
+    "test/cli/run.test.ts",
+    "test/cli/hostile-corpus.test.ts",
+    "test/engine/no-auto-install.test.ts",
+  ],
+}
+
+export default defineConfig({
+  test: {
+    projects: Object.entries(slow).map(([name, files]) => ({
+      extends: `./packages/${name}/vitest.config.ts`,
+      root: `./packages/${name}`,
+      test: { exclude: ["**/node_modules/**", ...files] },
+    })),
+    maxWorkers: 3,
+  },
+})
