@@ -6,6 +6,21 @@
 import type { Leftovers } from "./leftovers.ts"
 import { endLeftovers } from "./leftovers.ts"
 
+// Started with --away (by a process that is itself ended with its tree: an engine), this one only
+// starts the reaper (stdin, the pipe, passed on) and exits: the reaper, its parent gone, is then
+// no descendant of the engine, and ending the engine's tree does not end it.
+if (process.argv[2] === "--away") {
+  const { spawn } = process.getBuiltinModule("node:child_process")
+  const script = process.argv[1]!
+  const bunFlags = typeof process.versions.bun === "string" ? ["--no-install"] : []
+  spawn(process.execPath, [...bunFlags, script], {
+    stdio: ["inherit", "ignore", "ignore"],
+    detached: process.platform !== "win32",
+    windowsHide: true,
+  }).unref()
+  process.exit(0)
+}
+
 const left = new Map<number, Leftovers>()
 let text = ""
 let ended = false

@@ -14,6 +14,7 @@ import { REAPER_ENTRY } from "../discovery/runtime-files.ts"
 import { inBun } from "./here.ts"
 import type { Leftovers } from "./leftovers.ts"
 import { endLeftovers } from "./leftovers.ts"
+import { ENGINE_MARK } from "./process-tree.ts"
 
 export type { Leftovers } from "./leftovers.ts"
 
@@ -64,6 +65,8 @@ const guarded = new Map<number, Leftovers>()
 let nextId = 1
 let exitHooked = false
 let reaper: ChildProcess | undefined
+/** The pipe to the reaper: its end, when this process ends, is what the reaper waits for. */
+let reaperPipe: NodeJS.WritableStream | undefined
 /** Reapers started so far: one that cannot start (or keeps dying) is not started forever. */
 let starts = 0
 const MAX_STARTS = 3
@@ -76,12 +79,12 @@ function tell(id: number, leftovers: Leftovers | undefined): void {
     startReaper()
     return
   }
-  write(reaper, id, leftovers)
+  write(id, leftovers)
 }
 
-function write(child: ChildProcess, id: number, leftovers: Leftovers | undefined): void {
+function write(id: number, leftovers: Leftovers | undefined): void {
   try {
-    child.stdin?.write(`${JSON.stringify(leftovers === undefined ? { id } : { id, leftovers })}\n`)
+    reaperPipe?.write(`${JSON.stringify(leftovers === undefined ? { id } : { id, leftovers })}\n`)
   } catch {}
 }
 
@@ -95,10 +98,15 @@ function startReaper(): void {
     if (value !== undefined && REAPER_ENVIRONMENT.has(key.toUpperCase())) env[key] = value
   }
   if (inBun) env["BUN_BE_BUN"] = "1"
+  // An engine (it carries a mark) is ended with everything below it: its reaper must not be below
+  // it. (Not in Bun yet: Bun closes a child's stdin when it exits, and the pipe with it, so the bun
+  // engine's reaper stays below it and the folder of its client's server is left when the engine
+  // is ended.)
+  const away = process.env[ENGINE_MARK] === undefined || inBun ? [] : ["--away"]
   let child: ChildProcess
   try {
     const { spawn } = process.getBuiltinModule("node:child_process")
-    child = spawn(process.execPath, inBun ? ["--no-install", REAPER_ENTRY] : [REAPER_ENTRY], {
+    child = spawn(process.execPath, [...(inBun ? ["--no-install"] : []), REAPER_ENTRY, ...away], {
       cwd: os.tmpdir(),
       env,
       stdio: ["pipe", "ignore", "ignore"],
@@ -111,7 +119,8 @@ function startReaper(): void {
   child.on("error", () => {})
   child.stdin?.on("error", () => {})
   child.once("exit", () => {
-    if (reaper !== child) return
+    // One started --away exits at once, leaving the reaper it started on the same pipe.
+    if (reaper !== child || away.length > 0) return
     // Killed from outside: another one takes over what is guarded.
     reaper = undefined
     const [first] = guarded
@@ -119,7 +128,12 @@ function startReaper(): void {
   })
   // This process exits as if there were no reaper: the pipe's end is the reaper's signal.
   child.unref()
-  ;(child.stdin as { unref?: () => void } | null)?.unref?.()
+  const pipe = child.stdin
+  ;(pipe as { unref?: () => void } | null)?.unref?.()
+  // The pipe is kept out of the child's reach: Node closes a child's stdin when it exits, and one
+  // started --away exits at once, leaving the reaper on the same pipe.
+  ;(child as { stdin: unknown }).stdin = null
   reaper = child
-  for (const [id, leftovers] of guarded) write(child, id, leftovers)
+  reaperPipe = pipe ?? undefined
+  for (const [id, leftovers] of guarded) write(id, leftovers)
 }
