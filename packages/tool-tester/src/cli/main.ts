@@ -30,8 +30,6 @@ const { reportFailure } = await import("./_command.ts")
 const { setColor, shouldColor } = await import("./_color.ts")
 const { EXIT_USAGE, exitCodeFor } = await import("./exit-codes.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")
-const { endGuarded } = await import("../engine/reaper.ts")
-const { exitStatusOfSignal } = await import("../engine/spawn-engine.ts")
 
 const { commandHelp, globalHelp } = await import("./command-help.ts")
 const { didYouMean } = await import("../did-you-mean.ts")
@@ -150,17 +148,23 @@ function onSignal(signal: NodeJS.Signals): void {
     for (const handler of [...interruptHandlers]) handler(signal)
     return
   }
+  void endEverything(signal)
+}
+
+/** Ends what the CLI started (loaded on the first signal: a command that guarded nothing loads nothing for it), reports, and ends by `signal`. */
+async function endEverything(signal: NodeJS.Signals): Promise<void> {
+  const { endGuarded } = await import("../engine/reaper.ts")
+  const { exitStatusOfSignal } = await import("../engine/spawn-engine.ts")
   endGuarded()
   reportFailure(io, json, {
     code: "INTERRUPTED",
     message: `interrupted (${signal}): the engine and everything the command started were ended`,
   })
-  void Promise.race([flushStdio(), new Promise((resolve) => setTimeout(resolve, 1_000))]).then(() => {
-    for (const name of SIGNALS) process.off(name, onSignal)
-    // POSIX: end by the signal itself, with its default action now that no handler is left.
-    if (process.platform !== "win32") process.kill(process.pid, signal)
-    process.exit(exitStatusOfSignal(signal))
-  })
+  await Promise.race([flushStdio(), new Promise((resolve) => setTimeout(resolve, 1_000))])
+  for (const name of SIGNALS) process.off(name, onSignal)
+  // POSIX: end by the signal itself, with its default action now that no handler is left.
+  if (process.platform !== "win32") process.kill(process.pid, signal)
+  process.exit(exitStatusOfSignal(signal))
 }
 
 function unknownCommand(name: string): never {
