@@ -49,7 +49,8 @@ const leaveNodeLoaderOut = {
         `export const nativeImport = (url) => import(url)
 import { fileURLToPath } from "node:url"
 export const BUN_ENGINE_ENTRY = fileURLToPath(new URL("./bun-serve.js", import.meta.url))
-export const NODE_ENGINE_ENTRY = fileURLToPath(new URL("./node-serve.js", import.meta.url))`,
+export const NODE_ENGINE_ENTRY = fileURLToPath(new URL("./node-serve.js", import.meta.url))
+export const REAPER_ENTRY = fileURLToPath(new URL("./reaper-process.js", import.meta.url))`,
       ],
     ])
     context.onResolve({ filter: /^\./ }, (args) => {
@@ -135,6 +136,15 @@ await build({
   chunkNames: "bun-serve-[name]-[hash]",
   target: "esnext",
   plugins: [leaveNodeLoaderOut],
+})
+
+// The reaper (src/engine/reaper.ts): a watchdog process beside the CLI, a library user's process or
+// an engine, started with either runtime; one small file, so it costs one read to start.
+await build({
+  ...common,
+  entryPoints: { "reaper-process": path.join(root, "src", "engine", "_reaper-process.ts") },
+  outdir: path.join(root, "dist", "engine"),
+  target: "node20.19",
 })
 
 // tsc's source maps describe the files the bundles replaced.

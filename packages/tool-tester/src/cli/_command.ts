@@ -6,6 +6,7 @@ import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
 import type { StartedEngine } from "../engine/engine-task.ts"
 import { runTaskInEngine } from "../engine/engine-task.ts"
+import { exitStatusOfSignal } from "../engine/spawn-engine.ts"
 import type { ProjectInput, Task } from "../engine/protocol.ts"
 import type { EngineReport, TaskFailure } from "../engine/task-failure.ts"
 import { engineReport, loadFailure, loadTimeoutMs } from "../engine/task-failure.ts"
@@ -30,12 +31,20 @@ export type CliIO = {
   writeError: (text: string) => void
   /** Changes the working directory (tools see `process.cwd()` = the project, as under opencode). */
   chdir: (directory: string) => void
-  /** Calls `handler` on Ctrl-C (SIGINT) or SIGTERM instead of dying at once; returns the function that stops listening. */
-  onInterrupt: (handler: () => void) => () => void
+  /**
+   * Calls `handler` on the first Ctrl-C (SIGINT), SIGTERM or SIGHUP instead of ending the command
+   * at once (a second one does not wait for it); returns the function that stops listening.
+   */
+  onInterrupt: (handler: (signal: NodeJS.Signals) => void) => () => void
 }
 
 /** The exit code after Ctrl-C, as shells report a process ended by SIGINT. */
 export const EXIT_INTERRUPTED = 130
+
+/** The exit code after `signal` interrupted a command: 128 + its number, as shells report it (130 for Ctrl-C). */
+export function exitInterrupted(signal: NodeJS.Signals | undefined): number {
+  return signal === undefined ? EXIT_INTERRUPTED : exitStatusOfSignal(signal)
+}
 
 export type Failure = TaskFailure
 

@@ -24,6 +24,10 @@ const early = await startEngineEarly(argv, process.env)
 const { runCommandLine } = await import("./_run-command-line.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")
 
+const json = argv.includes("--json")
+/** What ends the CLI from outside: each is handled (docs/cli.md, "Signals"). */
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
+const interruptHandlers = new Set<(signal: NodeJS.Signals) => void>()
 const io: CliIO = {
   cwd: process.cwd(),
   ...(process.argv[1] === undefined ? {} : { bin: process.argv[1] }),
@@ -34,14 +38,12 @@ const io: CliIO = {
   writeError: (text) => void process.stderr.write(text),
   chdir: (directory) => process.chdir(directory),
   onInterrupt: (handler) => {
-    process.once("SIGINT", handler)
-    process.once("SIGTERM", handler)
-    return () => {
-      process.off("SIGINT", handler)
-      process.off("SIGTERM", handler)
-    }
+    interruptHandlers.add(handler)
+    return () => void interruptHandlers.delete(handler)
   },
 }
+let interrupted = false
+for (const signal of SIGNALS) process.on(signal, onSignal)
 // A reader that stops early (`| head`) is not an error of ours.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error: NodeJS.ErrnoException) => {
@@ -58,6 +60,39 @@ await flushStdio()
 process.exit()
 
 // --- internal ---
+
+/**
+ * Ctrl-C, SIGTERM or a hang-up. A command that stops on its own (e2e, eval, preflight, dev, watch)
+ * is told, once; otherwise, or at a second signal, everything the CLI started is ended here and
+ * now (an engine busy in a loop would never notice: it runs no code of ours), and the CLI ends by
+ * that signal, which shells report as 128 + its number. A SIGKILL runs none of this: the reaper
+ * (src/engine/reaper.ts) ends what is left then.
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  if (!interrupted && interruptHandlers.size > 0) {
+    interrupted = true
+    for (const handler of [...interruptHandlers]) handler(signal)
+    return
+  }
+  void endEverything(signal)
+}
+
+/** Ends what the CLI started (loaded on the first signal: a command that guarded nothing loads nothing for it), reports, and ends by `signal`. */
+async function endEverything(signal: NodeJS.Signals): Promise<void> {
+  const { endGuarded } = await import("../engine/reaper.ts")
+  const { exitStatusOfSignal } = await import("../engine/spawn-engine.ts")
+  const { reportFailure } = await import("./_command.ts")
+  endGuarded()
+  reportFailure(io, json, {
+    code: "INTERRUPTED",
+    message: `interrupted (${signal}): the engine and everything the command started were ended`,
+  })
+  await Promise.race([flushStdio(), new Promise((resolve) => setTimeout(resolve, 1_000))])
+  for (const name of SIGNALS) process.off(name, onSignal)
+  // POSIX: end by the signal itself, with its default action now that no handler is left.
+  if (process.platform !== "win32") process.kill(process.pid, signal)
+  process.exit(exitStatusOfSignal(signal))
+}
 
 function version(read: typeof import("node:fs").readFileSync): string {
   const manifest = JSON.parse(read(new URL("../../package.json", import.meta.url), "utf8")) as {

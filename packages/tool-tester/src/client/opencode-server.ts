@@ -12,6 +12,7 @@ import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { endProcessTree } from "../engine/process-tree.ts"
+import { guard } from "../engine/reaper.ts"
 
 /** A started server: its URL, the basic-auth header its requests need, its log, and how to end it. */
 export type RunningServer = {
@@ -144,13 +145,16 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   }
   child.stdout?.on("data", record)
   child.stderr?.on("data", record)
+  // The server and its folder never outlive the process that started it, however that process
+  // ends: at its exit, or by its reaper when it is killed or ends itself (an engine does, with
+  // SIGKILL to its own group, and runs no exit hook then).
+  const paths = data === undefined ? [] : [data]
+  const guarded = guard({ ...(child.pid === undefined ? {} : { tree: child.pid }), paths })
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) endProcessTree(child.pid)
-    stopAtExit.delete(stop)
     if (data !== undefined) rmSync(data, { recursive: true, force: true, maxRetries: 3 })
+    guarded.release()
   }
-  stopAtExit.add(stop)
-  ensureExitHook()
   const url = await new Promise<string>((resolve, reject) => {
     const fail = (message: string) => {
       clearTimeout(timer)
@@ -181,6 +185,8 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   child.removeAllListeners("exit")
   child.removeAllListeners("error")
   child.on("error", () => {})
+  // Ended, its id may be reused: only the folder is left to remove.
+  child.once("exit", () => guarded.replace({ paths }))
   const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
   // The project's instance (its config, its plugins) starts on the first request that names it:
   // a config opencode rejects shows here, once, instead of as an error object in every answer.
@@ -230,18 +236,6 @@ function freePort(): Promise<number> {
       const port = typeof address === "object" && address !== null ? address.port : 0
       probe.close(() => resolve(port))
     })
-  })
-}
-
-const stopAtExit = new Set<() => void>()
-let hooked = false
-
-/** A server never outlives the process that started it, however that process ends on its own. */
-function ensureExitHook(): void {
-  if (hooked) return
-  hooked = true
-  process.on("exit", () => {
-    for (const stop of [...stopAtExit]) stop()
   })
 }
 

@@ -1,14 +1,13 @@
 // Running the opencode binary as a bounded child: its own process group (killed whole on timeout,
-// abort or exit), and a marker in its environment so any process it started that escaped the
-// group (a new session, an orphan) can still be found and ended on Linux.
+// abort or exit), and a mark in its environment (ENGINE_MARK, as an engine's: process-tree.ts) so
+// any process it started that escaped the group (a new session, an orphan) can still be found and
+// ended, on Linux from /proc and on macOS from `ps` (Windows: `taskkill /T`). Guarded (reaper.ts):
+// a CLI killed with SIGKILL leaves no opencode running either.
 
 import { spawn } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
-import { endProcessTree } from "../engine/process-tree.ts"
+import { ENGINE_MARK, endMarked, endProcessGroup, endProcessTree } from "../engine/process-tree.ts"
+import { guard } from "../engine/reaper.ts"
 import { ToolTesterError } from "../errors.ts"
-
-/** The environment variable carrying the run marker into opencode and every process it starts. */
-export const markerVariable = "TOOL_TESTER_E2E_RUN"
 
 export interface OpencodeProcessOptions {
   binary: string
@@ -39,7 +38,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     let exitCode: number | null = null
     const child = spawn(options.binary, options.args, {
       cwd: options.cwd,
-      env: { ...options.env, [markerVariable]: options.marker },
+      env: { ...options.env, [ENGINE_MARK]: options.marker },
       stdio: ["ignore", "pipe", "pipe"],
       detached: process.platform !== "win32",
       windowsHide: true,
@@ -50,9 +49,15 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk
     })
+    const guarded =
+      child.pid === undefined
+        ? guard({ mark: options.marker })
+        : guard({ tree: child.pid, group: child.pid, mark: options.marker })
     const stop = (): void => {
-      killGroup(child.pid)
-      killMarkedProcesses(options.marker)
+      // Once opencode has ended, its id may be reused: its group and mark find what it left.
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) endProcessTree(child.pid)
+      else if (child.pid !== undefined) endProcessGroup(child.pid)
+      endMarked(options.marker)
     }
     const timer = setTimeout(() => {
       timedOut = true
@@ -71,6 +76,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     child.once("error", (error: NodeJS.ErrnoException) => {
       finish()
       stop()
+      guarded.release()
       reject(
         new ToolTesterError(
           "OPENCODE_FAILED",
@@ -91,42 +97,8 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     })
     child.once("close", () => {
       finish()
+      guarded.release()
       resolve({ exitCode, stdout, stderr, timedOut, aborted })
     })
   })
-}
-
-/** Process ids (Linux) whose environment carries the marker of a run. */
-export function findMarkedProcesses(marker: string): number[] {
-  if (process.platform !== "linux") return []
-  const needle = `${markerVariable}=${marker}\0`
-  const found: number[] = []
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name)
-    if (!Number.isInteger(pid) || pid === process.pid) continue
-    try {
-      if (`${readFileSync(`/proc/${pid}/environ`, "latin1")}\0`.includes(needle)) found.push(pid)
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found
-}
-
-/** Ends every process carrying the marker of a run (Linux). */
-export function killMarkedProcesses(marker: string): void {
-  for (const pid of findMarkedProcesses(marker)) {
-    try {
-      process.kill(pid, "SIGKILL")
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-// --- internal ---
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return
-  endProcessTree(pid)
 }

@@ -18,7 +18,8 @@ import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
-import { killMarkedProcesses, runOpencodeProcess } from "./opencode-process.ts"
+import { runOpencodeProcess } from "./opencode-process.ts"
+import { endMarked } from "../engine/process-tree.ts"
 import { findPluginPackage } from "./plugin-package.ts"
 import { createSandbox, projectConfigDirectories } from "./sandbox.ts"
 import { configureSandbox } from "./sandbox-setup.ts"
@@ -182,7 +183,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
   } finally {
     callBound.clear()
     await mock?.close()
-    killMarkedProcesses(sandbox.marker)
+    endMarked(sandbox.marker)
     await sandbox.dispose()
   }
 }

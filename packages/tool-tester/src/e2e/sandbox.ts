@@ -8,6 +8,7 @@ import { existsSync } from "node:fs"
 import { copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
+import { guard } from "../engine/reaper.ts"
 import { ToolTesterError } from "../errors.ts"
 
 export interface Sandbox {
@@ -55,6 +56,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const undoSteps: Array<() => Promise<void>> = []
   let disposed = false
   const home = join(root, "home")
+  const marker = `${prefix}${randomUUID()}`
+  // Whatever ends this process (SIGKILL included), nothing started with the marker keeps running
+  // and the folder goes, with the copies it holds (eval's copy of the user's auth.json among them).
+  const guarded = guard({ mark: marker, paths: [root] })
   const sandbox: Sandbox = {
     root,
     home,
@@ -65,7 +70,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     tmp: join(root, "tmp"),
     globalConfigDirectory: join(home, ".config", "opencode"),
     project: options.copyProject ? join(root, "project") : directory,
-    marker: `${prefix}${randomUUID()}`,
+    marker,
     onDispose: (undo) => {
       undoSteps.push(undo)
     },
@@ -74,6 +79,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       disposed = true
       for (const undo of undoSteps.reverse()) await undo().catch(() => undefined)
       await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+      guarded.release()
     },
   }
   try {

@@ -69,27 +69,47 @@ export function endMarked(mark: string, options: ProcessTreeOptions = {}): numbe
 
 /** The processes whose environment has ENGINE_MARK=`mark` (empty where that cannot be read: Windows). */
 export function markedProcesses(mark: string, options: ProcessTreeOptions = {}): number[] {
+  return processesWithEnvironment([`${ENGINE_MARK}=${mark}`], { ...options, exact: true })
+}
+
+/**
+ * The processes (but this one) whose environment has every one of `entries` (`KEY=value`; with
+ * `exact: false`, `KEY=start of value`): empty where environments cannot be read (Windows). What
+ * tests use to see what a run left running, on each platform the way endMarked looks.
+ */
+export function processesWithEnvironment(
+  entries: readonly string[],
+  options: ProcessTreeOptions & { exact?: boolean } = {},
+): number[] {
   const platform = options.platform ?? process.platform
-  const entry = `${ENGINE_MARK}=${mark}`
-  if (platform === "win32") return []
-  if ((options.source ?? (platform === "linux" ? "proc" : "ps")) === "proc") return markedInProc(entry)
+  const exact = options.exact ?? false
+  if (platform === "win32" || entries.length === 0) return []
+  if ((options.source ?? (platform === "linux" ? "proc" : "ps")) === "proc")
+    return withEnvironmentInProc(entries, exact)
   // Each process's environment after its command, uncut (`-ww`): `-E` on macOS, `-e` on the BSDs,
-  // the `e` modifier for Linux's procps.
+  // the `e` modifier for Linux's procps. Entries are separated by spaces there.
   const environment = platform === "darwin" ? ["-E"] : platform === "linux" ? [] : ["-e"]
   const args = ["-A", "-ww", ...environment, "-o", "pid=,command=", ...(platform === "linux" ? ["e"] : [])]
   const found: number[] = []
   for (const line of run("ps", args).split("\n")) {
-    if (!line.includes(entry)) continue
+    if (!entries.every((entry) => hasEntry(line, " ", entry, exact))) continue
     const pid = Number(line.trim().split(/\s+/)[0])
-    if (Number.isInteger(pid) && pid > 0) found.push(pid)
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) found.push(pid)
   }
   return found
+}
+
+/** Ends a process group (POSIX; nothing on Windows, which has none). Never throws. */
+export function endProcessGroup(id: number, options: ProcessTreeOptions = {}): void {
+  if (!Number.isInteger(id) || id <= 0 || (options.platform ?? process.platform) === "win32") return
+  signal(-id)
 }
 
 /** Ends every process below `root` (not `root`); returns their ids. Never throws. */
 export function endDescendants(root: number, options: ProcessTreeOptions = {}): number[] {
   if (!Number.isInteger(root) || root <= 0) return []
-  const found = descendantsOf(root, readTable(options))
+  // Not this process (the reaper ends what its parent, now gone, left below it).
+  const found = descendantsOf(root, readTable(options)).filter((pid) => pid !== process.pid)
   for (const pid of found) signal(pid)
   return found
 }
@@ -177,14 +197,26 @@ function fromProc(): ProcessEntry[] {
   return table
 }
 
-function markedInProc(entry: string): number[] {
+function withEnvironmentInProc(entries: readonly string[], exact: boolean): number[] {
   const found: number[] = []
   forEachProcess((pid) => {
+    if (pid === process.pid) return
     // NUL-separated KEY=value entries, as the process was started.
-    const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
-    if (`\0${environment}`.includes(`\0${entry}\0`) && !isZombie(pid)) found.push(pid)
+    const environment = `\0${readFileSync(`/proc/${pid}/environ`, "latin1")}`
+    if (entries.every((entry) => hasEntry(environment, "\0", entry, exact)) && !isZombie(pid)) found.push(pid)
   })
   return found
+}
+
+/** Whether `entry` starts one of the `separator`-separated entries of `text` (and ends it, when exact). */
+function hasEntry(text: string, separator: string, entry: string, exact: boolean): boolean {
+  let at = text.indexOf(`${separator}${entry}`)
+  while (at !== -1) {
+    const next = text[at + separator.length + entry.length]
+    if (!exact || next === undefined || next === separator || (separator === " " && /\s/.test(next))) return true
+    at = text.indexOf(`${separator}${entry}`, at + 1)
+  }
+  return false
 }
 
 /** Calls `visit` with each process id in /proc; a process that is gone, or another user's, is skipped. */

@@ -11,6 +11,8 @@ import { constants } from "node:os"
 import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
+import type { Guard } from "./reaper.ts"
+import { guard } from "./reaper.ts"
 
 export type SpawnEngineOptions = {
   cwd: string
@@ -18,10 +20,10 @@ export type SpawnEngineOptions = {
   console: "pipe" | "inherit"
 }
 
-const live = new Set<ChildProcess>()
-let exitHookInstalled = false
 /** Each engine's mark, the value of ENGINE_MARK its processes inherit. */
 const marks = new WeakMap<ChildProcess, string>()
+/** What this process (or its reaper, if it dies first) ends of each engine (reaper.ts). */
+const guards = new WeakMap<ChildProcess, Guard>()
 let engines = 0
 
 /** Starts the engine in `cwd`, leading a process group of its own. */
@@ -62,14 +64,13 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
     windowsHide: true,
   })
   marks.set(child, mark)
-  live.add(child)
-  child.once("exit", () => live.delete(child))
-  // A test runner's worker, or the CLI, that exits leaves no engine behind.
-  if (!exitHookInstalled) {
-    exitHookInstalled = true
-    process.once("exit", () => {
-      for (const engine of live) endEngine(engine)
-    })
+  // A test runner's worker, or the CLI, that exits, is interrupted or killed leaves no engine behind.
+  const pid = child.pid
+  if (pid !== undefined) {
+    const guarded = guard({ tree: pid, group: pid, mark })
+    guards.set(child, guarded)
+    // Once it has ended, its id (and its group's) may be reused: what it started is found by its mark.
+    child.once("exit", () => guarded.replace({ mark }))
   }
   return child
 }
@@ -84,6 +85,7 @@ export function endEngine(child: ChildProcess): void {
   } catch {}
   const mark = marks.get(child)
   if (mark !== undefined) endMarked(mark)
+  guards.get(child)?.release()
 }
 
 /**

@@ -2,12 +2,13 @@
 // run, under both engines, and must get what docs/cli.md promises: one JSON document on stdout
 // where the contract says so (else one JSON failure line on stderr), the documented code and exit
 // status, and no process left behind.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, runCli } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
+import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
 
 type Outcome = {
   exit: number
@@ -263,18 +264,7 @@ function lastJsonLine(stderr: string): { error: { code: string; message: string 
   return JSON.parse(lines.at(-1)!) as { error: { code: string; message: string } }
 }
 
-/** Live processes (Linux) started with the marker in their environment; zombies do not count. */
+/** Live processes started with the marker in their environment (/proc on Linux, `ps` on macOS), as the shared cleanup finds them. */
 function processesMarked(marker: string): number[] {
-  if (process.platform !== "linux") return []
-  const found: number[] = []
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry)
-    if (!Number.isInteger(pid)) continue
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, "latin1").includes(marker) && isRunning(pid)) found.push(pid)
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found
+  return processesWithEnvironment([`TOOL_TESTER_CORPUS_MARKER=${marker}`], { exact: true })
 }

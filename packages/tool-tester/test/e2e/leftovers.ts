@@ -1,9 +1,10 @@
-// What an e2e run may leave behind: folders in its temp parent, and processes (Linux) whose
-// working folder is inside it. Each test file gives runE2E its own temp parent to look at.
+// What an e2e run may leave behind: folders in its temp parent, and processes whose TMPDIR is
+// inside it (the sandbox's). Each test file gives runE2E its own temp parent to look at.
 
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
 
 export function makeTempParent(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), "tool-tester-e2e-test-"))
@@ -14,18 +15,11 @@ export function leftoverFolders(parent: string): string[] {
   return readdirSync(parent)
 }
 
-/** Process ids whose working folder is inside `parent` (always empty off Linux). */
+/**
+ * Processes whose TMPDIR is inside `parent` (every process opencode starts in a sandbox inherits
+ * its TMPDIR), found as the shared cleanup finds them: /proc on Linux, `ps` on macOS. Windows has
+ * no such listing: the e2e tests need an opencode binary, installed here for Linux only.
+ */
 export function leftoverProcesses(parent: string): number[] {
-  if (process.platform !== "linux") return []
-  const found: number[] = []
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name)
-    if (!Number.isInteger(pid)) continue
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(parent)) found.push(pid)
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found
+  return processesWithEnvironment([`TMPDIR=${parent}`])
 }

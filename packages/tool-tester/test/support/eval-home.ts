@@ -4,10 +4,10 @@
 // this process's environment at it (undone after the test), as a user's shell would; a bench
 // passes a setter of its own.
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { markerVariable } from "../../src/e2e/opencode-process.ts"
+import { ENGINE_MARK, processesWithEnvironment } from "../../src/engine/process-tree.ts"
 
 export interface TestProvider {
   baseURL: string
@@ -90,25 +90,10 @@ export function makeEvalHome(options: {
 }
 
 /**
- * Processes (Linux) whose environment holds an eval run's marker and a TMPDIR inside `home`'s:
- * what an eval run as this home's user left running (not another test file's, running alongside).
+ * Processes whose environment holds an eval run's marker and a TMPDIR inside `home`'s: what an
+ * eval run as this home's user left running (not another test file's, running alongside), found
+ * as the shared cleanup finds them (/proc on Linux, `ps` on macOS).
  */
 export function evalProcesses(home: EvalHome): number[] {
-  if (process.platform !== "linux") return []
-  const found: number[] = []
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name)
-    if (!Number.isInteger(pid) || pid === process.pid) continue
-    try {
-      const environment = readFileSync(`/proc/${pid}/environ`, "latin1")
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const zombie = stat.slice(stat.lastIndexOf(")") + 2)[0] === "Z"
-      const entries = `\0${environment}`
-      const marked = entries.includes(`\0${markerVariable}=tool-tester-eval-`)
-      if (!zombie && marked && entries.includes(`\0TMPDIR=${home.tmp}`)) found.push(pid)
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found
+  return processesWithEnvironment([`${ENGINE_MARK}=tool-tester-eval-`, `TMPDIR=${home.tmp}`])
 }

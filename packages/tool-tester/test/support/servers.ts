@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs"
+import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
 
 /**
- * The `opencode serve` processes running in `directory` (Linux, from /proc): what the server behind
- * plugins' input.client leaves running, if anything.
+ * The `opencode serve` processes started for `directory` (the server behind plugins' input.client
+ * runs with PWD set to it and opencode's basic-auth user), found as the shared cleanup finds
+ * processes: /proc on Linux, `ps` on macOS.
  */
 export function serversIn(directory: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")
-      if (command[1] === "serve" && readlinkSync(`/proc/${entry}/cwd`) === directory) found.push(Number(entry))
-    } catch {}
-  }
-  return found
+  return processesWithEnvironment([`OPENCODE_SERVER_USERNAME=opencode`, `PWD=${directory}`], { exact: true })
 }

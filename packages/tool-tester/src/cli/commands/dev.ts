@@ -4,6 +4,7 @@ import type { EngineChoice } from "../../engine/choose-engine.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
 import { loadTimeoutMs } from "../../engine/task-failure.ts"
+import { guardToolsHere, withoutToolsMark } from "../../engine/tools-here.ts"
 import { ToolTesterError } from "../../errors.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
@@ -39,6 +40,8 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   const engineBinary = chosen.selection.name === "bun" ? chosen.selection.location.binary : undefined
   // Tools see process.cwd() = the project directory, as under opencode.
   io.chdir(input.directory)
+  // The node engine runs the tools in this process: what they start is ended with it, as an engine's.
+  if (loadEngine === "node") guardToolsHere(io.env)
   const { startInspector } = await import("../../inspector/server.ts")
   const inspector = await startInspector({
     directory: input.directory,
@@ -65,7 +68,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     io.write(`tool-tester dev: ${inspector.url}\n`)
     io.writeError(`  ${input.directory}, engine ${engineLine}\n  reloads on save; Ctrl-C to stop\n`)
   }
-  if (values["no-open"] !== true && !io.env["CI"]) openInBrowser(inspector.url)
+  if (values["no-open"] !== true && !io.env["CI"]) openInBrowser(inspector.url, withoutToolsMark(io.env))
   await new Promise<void>((resolve) => {
     const stop = io.onInterrupt(() => {
       stop()
@@ -87,7 +90,7 @@ function portOf(value: string | undefined): number | undefined {
 }
 
 /** The system's way to open a URL; a machine without one (a server, a container) just prints it. */
-function openInBrowser(url: string): void {
+function openInBrowser(url: string, env: Record<string, string | undefined>): void {
   const [command, ...args] =
     os.platform() === "darwin"
       ? ["open", url]
@@ -95,7 +98,8 @@ function openInBrowser(url: string): void {
         ? ["cmd", "/c", "start", "", url]
         : ["xdg-open", url]
   try {
-    const child = spawn(command!, args, { stdio: "ignore", detached: true })
+    // Without the tools' mark: the browser it may start is not one of theirs.
+    const child = spawn(command!, args, { stdio: "ignore", detached: true, env })
     child.on("error", () => undefined)
     child.unref()
   } catch {

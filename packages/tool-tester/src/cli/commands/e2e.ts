@@ -11,7 +11,7 @@ import { ToolTesterError } from "../../errors.ts"
 import { providerPackage } from "../../pipeline/provider-names.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { EXIT_INTERRUPTED, parseFlags, reportFailure } from "../_command.ts"
+import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { projectDirectory } from "../project-directory.ts"
@@ -73,7 +73,11 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   // Ctrl-C stops opencode and removes the throw-away folders before the CLI exits.
   const controller = new AbortController()
   options.signal = controller.signal
-  const stopListening = io.onInterrupt(() => controller.abort())
+  let interruptedBy: NodeJS.Signals | undefined
+  const stopListening = io.onInterrupt((signal) => {
+    interruptedBy = signal
+    controller.abort()
+  })
   const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   options.onProgress = progress.phase
   let result: E2EResult
@@ -86,7 +90,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
         code: "INTERRUPTED",
         message: "interrupted: opencode was stopped and its folders removed",
       })
-      return EXIT_INTERRUPTED
+      return exitInterrupted(interruptedBy)
     }
     // A timeout or a failed run still has a result: print it, then the failure.
     const partial = ToolTesterError.isInstance(error) ? error.data?.["result"] : undefined

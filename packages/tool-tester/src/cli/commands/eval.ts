@@ -5,7 +5,7 @@ import { renderEvalHtml, formatEvalTable } from "../../eval/report/index.ts"
 import { type EvalProjectResult, passRate, prepareEval, runEvalProject } from "../../eval/run-project.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { EXIT_INTERRUPTED, parseFlags, reportFailure } from "../_command.ts"
+import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_BELOW_THRESHOLD, EXIT_OK, EXIT_USAGE } from "../exit-codes.ts"
 import { shellWord, toolTesterCommand } from "../invocation.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
@@ -61,7 +61,11 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   }
 
   const controller = new AbortController()
-  const stopListening = io.onInterrupt(() => controller.abort())
+  let interruptedBy: NodeJS.Signals | undefined
+  const stopListening = io.onInterrupt((signal) => {
+    interruptedBy = signal
+    controller.abort()
+  })
   const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   let finished = 0
   let outcome: EvalProjectResult
@@ -89,7 +93,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
         code: "INTERRUPTED",
         message: "interrupted: opencode was stopped and its folders removed",
       })
-      return EXIT_INTERRUPTED
+      return exitInterrupted(interruptedBy)
     }
     throw error
   } finally {

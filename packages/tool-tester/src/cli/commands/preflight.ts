@@ -11,7 +11,7 @@ import type { PreflightReport } from "../../preflight/preflight.ts"
 import { preflight } from "../../preflight/preflight.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { EXIT_INTERRUPTED, exitForProblems, parseFlags, reportFailure } from "../_command.ts"
+import { exitInterrupted, exitForProblems, parseFlags, reportFailure } from "../_command.ts"
 import { requireExtras } from "../extras.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { formatEngine, formatFindings } from "../report.ts"
@@ -59,7 +59,11 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
   const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   // Ctrl-C stops at the next step; the temporary folders are removed before the CLI exits.
   const controller = new AbortController()
-  const stopListening = io.onInterrupt(() => controller.abort())
+  let interruptedBy: NodeJS.Signals | undefined
+  const stopListening = io.onInterrupt((signal) => {
+    interruptedBy = signal
+    controller.abort()
+  })
   let engine: EngineReport | undefined
   let report: PreflightReport
   try {
@@ -86,7 +90,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     if (!controller.signal.aborted) throw error
     progress.done()
     reportFailure(io, json, { code: "INTERRUPTED", message: "interrupted: preflight stopped and removed its folders" })
-    return EXIT_INTERRUPTED
+    return exitInterrupted(interruptedBy)
   } finally {
     progress.done()
     stopListening()

@@ -26,8 +26,8 @@ import os from "node:os"
 import { mergeConfig } from "../../config/opencode-config.ts"
 import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../config/permission.ts"
 import { startOpencodeServer, type RunningServer } from "../../client/opencode-server.ts"
-import { markerVariable, killMarkedProcesses } from "../../e2e/opencode-process.ts"
 import { resolveOpencode } from "../../engine/opencode-binary.ts"
+import { ENGINE_MARK, endMarked } from "../../engine/process-tree.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { providerSchema } from "../../schema/provider-schema.ts"
@@ -164,7 +164,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   } finally {
     options.signal?.removeEventListener("abort", onAbort)
     server?.stop()
-    killMarkedProcesses(world.sandbox.marker)
+    endMarked(world.sandbox.marker)
     await endpoint?.close()
     await world.sandbox.dispose()
   }
@@ -245,7 +245,7 @@ function serverEnvironment(world: EvalWorld, endpointUrl: string): Record<string
     TMP: world.sandbox.tmp,
     OPENCODE_CONFIG_DIR: world.homes.configDir,
     [endpointVariable]: endpointUrl,
-    [markerVariable]: world.sandbox.marker,
+    [ENGINE_MARK]: world.sandbox.marker,
   }
 }
 
