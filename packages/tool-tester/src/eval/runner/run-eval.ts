@@ -31,6 +31,7 @@ import { resolveOpencode } from "../../engine/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { providerSchema } from "../../schema/provider-schema.ts"
+import type { ProjectTools } from "../project-tools.ts"
 import type { EvalCase, EvalTrial, ToolSnapshot } from "../types.ts"
 import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
@@ -57,6 +58,8 @@ export interface EvalRunnerOptions {
   signal?: AbortSignal
   onProgress?: (phase: string) => void
   onTrial?: (trial: EvalTrial) => void
+  /** The project's tools, when already read (they are read in an engine's process otherwise). */
+  projectTools?: ProjectTools
 }
 
 export interface EvalRunnerResult {
@@ -87,7 +90,11 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     onProgress: progress,
   })
   progress("copying the project and wrapping its tools")
-  const world = await createEvalWorld({ directory: options.directory, env: process.env })
+  const world = await createEvalWorld({
+    directory: options.directory,
+    env: process.env,
+    ...(options.projectTools === undefined ? {} : { tools: options.projectTools }),
+  })
   const sessions = new Map<string, TrialSession>()
   let endpoint: CallEndpoint | undefined
   let server: RunningServer | undefined
@@ -98,7 +105,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   try {
     endpoint = await startCallEndpoint({
       onCall: (call) => answerCall(sessions.get(call.sessionID), call.tool),
-      onBefore: (call) => guardCall(sessions.get(call.sessionID), call.tool, world.wrappedIds),
+      onBefore: (call) => guardCall(sessions.get(call.sessionID), call.tool, world),
     })
     options.signal?.throwIfAborted()
     progress("starting opencode")
@@ -211,9 +218,22 @@ function answerCall(session: TrialSession | undefined, tool: string): WrappedCal
   }
 }
 
-function guardCall(session: TrialSession | undefined, tool: string, wrapped: Set<string>): GuardedCallAnswer {
+function guardCall(
+  session: TrialSession | undefined,
+  tool: string,
+  world: Pick<EvalWorld, "wrappedIds" | "unwrappedIds">,
+): GuardedCallAnswer {
+  const wrapped = world.wrappedIds
   if (session?.countCall()) {
     return { deny: `Not run by tool-tester eval: the model made more than ${session.maxCalls} tool calls in one turn.` }
+  }
+  // Defined by a plugin or a folder the eval does not copy: that definition may be the one that
+  // runs, whatever else has the id (a wrapper, a built-in), so only the case's `execute` lets it run.
+  if (world.unwrappedIds.has(tool)) {
+    if (session !== undefined && mayExecute(session.evalCase, tool)) return { allow: true }
+    return {
+      deny: `Not run by tool-tester eval: ${tool} is defined by a plugin or by a tool file the eval does not wrap (~/.opencode), so the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
+    }
   }
   if (writingBuiltins.has(tool) && !wrapped.has(tool)) {
     return { deny: `Not run by tool-tester eval: the built-in ${tool} writes files or runs commands.` }
