@@ -1,10 +1,15 @@
 import { accessSync, constants, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { userTempDirectory } from "../discovery/cache-directory.ts"
 
-/** Where tool-tester saves truncated outputs unless told otherwise: never your real opencode data. */
+/**
+ * Where tool-tester saves truncated outputs unless told otherwise: never your real opencode data,
+ * and never a folder shared with other users: `<os temp>/opencode-tool-tester-<uid>/data`, inside
+ * a folder only you can enter (0700; the files are 0600).
+ */
 export function defaultDataDirectory(): string {
-  return path.join(os.tmpdir(), "opencode-tool-tester", "data")
+  return path.join(userTempDirectory(), "data")
 }
 
 /** opencode's own data folder (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`), to pass as `dataDirectory` on purpose. */

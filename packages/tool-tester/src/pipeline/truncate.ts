@@ -202,9 +202,10 @@ const writeChunkLength = 1 << 20
 async function writeAtomically(finalPath: string, text: string): Promise<void> {
   // Loaded here: most runs truncate nothing, and a worker pays ~1 ms to load node:fs/promises.
   const { mkdir, open, rename, rm } = await import("node:fs/promises")
-  await mkdir(path.dirname(finalPath), { recursive: true })
+  // Private, as opencode's data folder is the user's own: a saved output can hold anything the tool saw.
+  await mkdir(path.dirname(finalPath), { recursive: true, mode: 0o700 })
   const temporaryPath = `${finalPath}.tmp`
-  const handle = await open(temporaryPath, "wx")
+  const handle = await open(temporaryPath, "wx", 0o600)
   try {
     try {
       for (let start = 0; start < text.length; ) {

@@ -4,7 +4,7 @@
 // and run code as whoever runs an eval; preflight even listed a planted tool as the package's.
 // The copy is now a worktree root of its own, in a folder only its user can enter.
 
-import { mkdirSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, statSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
