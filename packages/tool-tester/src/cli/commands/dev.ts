@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process"
-import os from "node:os"
 import type { EngineChoice } from "../../engine/choose-engine.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
@@ -10,6 +8,7 @@ import type { CliIO } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { requireExtras } from "../extras.ts"
+import { openInBrowser } from "../../inspector/open-browser.ts"
 
 const DEV_FLAGS = {
   ...PROJECT_FLAGS,
@@ -65,13 +64,15 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     io.write(`tool-tester dev: ${inspector.url}\n`)
     io.writeError(`  ${input.directory}, engine ${engineLine}\n  reloads on save; Ctrl-C to stop\n`)
   }
-  if (values["no-open"] !== true && !io.env["CI"]) openInBrowser(inspector.url)
+  // The token stays off the opener's command line (inspector/open-browser.ts).
+  const opened = values["no-open"] !== true && !io.env["CI"] ? openInBrowser(inspector.url) : undefined
   await new Promise<void>((resolve) => {
     const stop = io.onInterrupt(() => {
       stop()
       resolve()
     })
   })
+  opened?.remove()
   await inspector.close()
   return EXIT_OK
 }
@@ -84,21 +85,4 @@ function portOf(value: string | undefined): number | undefined {
   if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65_535)
     throw new ToolTesterError("USAGE", `--port needs a port number from 0 to 65535, not "${value}"`)
   return port
-}
-
-/** The system's way to open a URL; a machine without one (a server, a container) just prints it. */
-function openInBrowser(url: string): void {
-  const [command, ...args] =
-    os.platform() === "darwin"
-      ? ["open", url]
-      : os.platform() === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : ["xdg-open", url]
-  try {
-    const child = spawn(command!, args, { stdio: "ignore", detached: true })
-    child.on("error", () => undefined)
-    child.unref()
-  } catch {
-    // Nothing to open it with: the URL is printed.
-  }
 }
