@@ -59,7 +59,10 @@ describe.runIf(posix && uid !== undefined)("ensurePrivateFolder", () => {
     const folder = path.join(parent, "theirs")
     mkdirSync(folder)
     expect(() => ensurePrivateFolder(folder, uid! + 1)).toThrow(
-      expect.objectContaining({ code: "TEMP_FOLDER_UNSAFE", message: expect.stringContaining("belongs to another user") }),
+      expect.objectContaining({
+        code: "TEMP_FOLDER_UNSAFE",
+        message: expect.stringContaining("belongs to another user"),
+      }),
     )
     const link = path.join(parent, "link")
     symlinkSync(folder, link)

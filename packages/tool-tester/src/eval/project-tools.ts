@@ -45,7 +45,11 @@ export async function readProjectTools(
       const payload = outcome.payload as EvalToolsPayload
       for (const failed of payload.failed) {
         if (!skip.includes(failed.file) && isToolFile(failed.file))
-          problems.push({ code: "EVAL_TOOL_NOT_WRAPPED", file: failed.file, message: leftOut(failed.file, failed.message) })
+          problems.push({
+            code: "EVAL_TOOL_NOT_WRAPPED",
+            file: failed.file,
+            message: leftOut(failed.file, failed.message),
+          })
       }
       const error = problems[0]?.message ?? payload.listError
       return {

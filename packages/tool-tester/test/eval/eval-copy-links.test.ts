@@ -30,7 +30,9 @@ const linkedTool = `export const lookup = {
 afterEach(() => vi.unstubAllEnvs())
 
 describe("eval's copy of a project with links", () => {
-  it("leaves the user's files alone when .opencode and a tool file are absolute links", { timeout: 120_000 }, async () => {
+  it("leaves the user's files alone when .opencode and a tool file are absolute links", {
+    timeout: 120_000,
+  }, async () => {
     const root = useTmpDir("tool-tester-eval-links-")
     const home = makeEvalHome({ providers: {} })
     home.use(vi.stubEnv)

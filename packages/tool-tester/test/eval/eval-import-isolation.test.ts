@@ -47,23 +47,32 @@ describe.skipIf(!opencode.binary)("eval with tool files that exit, loop or print
     const project = path.join(home.root, "project")
     mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
     mkdirSync(path.join(project, ".opencode", "evals"), { recursive: true })
-    for (const [name, source] of Object.entries(tools)) writeFileSync(path.join(project, ".opencode", "tools", name), source)
+    for (const [name, source] of Object.entries(tools))
+      writeFileSync(path.join(project, ".opencode", "tools", name), source)
     writeFileSync(
       path.join(project, ".opencode", "evals", "weather.json"),
       JSON.stringify([
-        { name: "weather", prompt: "weather forecast today", expect: { calls: [{ tool: "weather" }] }, results: { weather: "sunny" } },
+        {
+          name: "weather",
+          prompt: "weather forecast today",
+          expect: { calls: [{ tool: "weather" }] },
+          results: { weather: "sunny" },
+        },
       ]),
     )
-    const result = await runCli(["eval", "--threshold", "1", "--json", "--no-history", "--opencode", opencode.binary!], {
-      cwd: project,
-      home: path.join(home.root, "home"),
-      env: {
-        TMPDIR: home.tmp,
-        XDG_STATE_HOME: path.join(home.root, "home", ".local", "state"),
-        // The busy loop is stopped after this long instead of the default minute.
-        TOOL_TESTER_LOAD_TIMEOUT_MS: "8000",
+    const result = await runCli(
+      ["eval", "--threshold", "1", "--json", "--no-history", "--opencode", opencode.binary!],
+      {
+        cwd: project,
+        home: path.join(home.root, "home"),
+        env: {
+          TMPDIR: home.tmp,
+          XDG_STATE_HOME: path.join(home.root, "home", ".local", "state"),
+          // The busy loop is stopped after this long instead of the default minute.
+          TOOL_TESTER_LOAD_TIMEOUT_MS: "8000",
+        },
       },
-    })
+    )
     expect(result.exitCode, result.stderr).toBe(1)
     const report = JSON.parse(result.stdout) as {
       run: { results: Array<{ case: string; passed: number; runs: number }> }
@@ -76,6 +85,8 @@ describe.skipIf(!opencode.binary)("eval with tool files that exit, loop or print
       "spins.js",
     ])
     expect(leftOut.find((problem) => problem.message.includes("exits.js"))?.message).toMatch(/process\.exit\(0\)/)
-    expect(leftOut.find((problem) => problem.message.includes("spins.js"))?.message).toMatch(/did not finish within 8000 ms/)
+    expect(leftOut.find((problem) => problem.message.includes("spins.js"))?.message).toMatch(
+      /did not finish within 8000 ms/,
+    )
   })
 })

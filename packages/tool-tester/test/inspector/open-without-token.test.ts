@@ -39,11 +39,17 @@ describe.runIf(process.platform !== "win32")("tool-tester dev opening the browse
     const home = mkdtempSync(path.join(os.tmpdir(), "tool-tester-home-"))
     const env: Record<string, string> = {}
     for (const [key, value] of Object.entries(process.env)) {
-      if (value !== undefined && key !== "CI" && !key.startsWith("OPENCODE_") && key !== "NODE_OPTIONS") env[key] = value
+      if (value !== undefined && key !== "CI" && !key.startsWith("OPENCODE_") && key !== "NODE_OPTIONS")
+        env[key] = value
     }
     const child = spawn(process.execPath, [path.join(packageRoot, "bin.js"), "dev", "--json", "--no-global"], {
       cwd: project.directory,
-      env: { ...env, PATH: `${bin}${path.delimiter}${env["PATH"] ?? ""}`, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") },
+      env: {
+        ...env,
+        PATH: `${bin}${path.delimiter}${env["PATH"] ?? ""}`,
+        HOME: home,
+        XDG_CONFIG_HOME: path.join(home, ".config"),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let stdout = ""
@@ -54,7 +60,9 @@ describe.runIf(process.platform !== "win32")("tool-tester dev opening the browse
         url: string
       }
       const token = new URL(url).pathname.split("/")[1]!
-      const argv = JSON.parse(await until(() => (existsSync(log) ? readFileSync(log, "utf8") || undefined : undefined))) as string[]
+      const argv = JSON.parse(
+        await until(() => (existsSync(log) ? readFileSync(log, "utf8") || undefined : undefined)),
+      ) as string[]
       expect(argv).toHaveLength(1)
       expect(argv.join(" ")).not.toContain(token)
       const page = argv[0]!

@@ -17,7 +17,8 @@
 //   `~/.opencode/tools`) cannot be wrapped from outside without running their plugin a second
 //   time, so the guard plugin (module-sources.ts) refuses their calls in `tool.execute.before`
 //   with a clear "not run by tool-tester eval" error unless the case's `execute` names them (or is
-//   `true`). The model still made the call, so it is graded as made; its part is an `error`. The
+//   `true`). So for an id a plugin or `~/.opencode` defines even when a wrapper or a built-in has
+//   it too: opencode keeps the last definition of an id, which may be theirs. The model still made the call, so it is graded as made; its part is an `error`. The
 //   guard also refuses the write/run built-ins should a lower config layer's rule order let one
 //   through, and counts every call for the `maxCalls` loop bound.
 
@@ -232,7 +233,7 @@ function guardCall(
   if (world.unwrappedIds.has(tool)) {
     if (session !== undefined && mayExecute(session.evalCase, tool)) return { allow: true }
     return {
-      deny: `Not run by tool-tester eval: ${tool} is defined by a plugin or by a tool file the eval does not wrap (~/.opencode), so the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
+      deny: `Not run by tool-tester eval: ${tool} is a plugin's tool or a ~/.opencode tool (or has the id of one), so the call may reach it and the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
     }
   }
   if (writingBuiltins.has(tool) && !wrapped.has(tool)) {
