@@ -21,21 +21,31 @@ function mode(file: string): number {
 }
 
 describe("the default data folder", () => {
+  it("is not made, nor checked, until an output is saved", () => {
+    const temp = useTmpDir("tool-tester-data-")
+    vi.stubEnv("TMPDIR", temp)
+    vi.stubEnv("TMP", temp)
+    vi.stubEnv("TEMP", temp)
+    defaultDataDirectory()
+    expect(readdirSync(temp)).toEqual([])
+  })
+
+
   it("is the user's own, and a saved output is readable by that user only", async () => {
     const temp = useTmpDir("tool-tester-data-")
     vi.stubEnv("TMPDIR", temp)
     vi.stubEnv("TMP", temp)
     vi.stubEnv("TEMP", temp)
     const data = defaultDataDirectory()
-    const [folder] = readdirSync(temp)
-    // By uid where there are uids, else by user name (Windows, whose temporary folder is the user's own anyway).
-    expect(folder).toMatch(uid === undefined ? /^opencode-tool-tester-.+$/ : `opencode-tool-tester-${uid}`)
-    expect(data).toBe(path.join(temp, folder!, "data"))
     const result = await truncateOutput("line\n".repeat(5000), {
       outputDir: path.join(data, "tool-output"),
       hasTaskTool: false,
     })
     if (!result.truncated) throw new Error("the output was not truncated")
+    const [folder] = readdirSync(temp)
+    // By uid where there are uids, else by user name (Windows, whose temporary folder is the user's own anyway).
+    expect(folder).toMatch(uid === undefined ? /^opencode-tool-tester-.+$/ : `opencode-tool-tester-${uid}`)
+    expect(data).toBe(path.join(temp, folder!, "data"))
     if (posix) {
       expect(mode(path.join(temp, folder!))).toBe(0o700)
       expect(mode(path.join(data, "tool-output"))).toBe(0o700)

@@ -9,14 +9,19 @@ import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 
-/** The folder module loading keeps its `kind` of reusable files in (not tool-tester's per-user cache: that is engine/opencode-binary.ts `toolTesterCacheDirectory`). */
+/** The folder module loading keeps its `kind` of reusable files in, made private first (not tool-tester's per-user cache: that is engine/opencode-binary.ts `toolTesterCacheDirectory`). */
 export function moduleCacheDirectory(kind: "analyzed" | "modules"): string {
-  return path.join(userTempDirectory(), kind)
+  return path.join(privateUserTempDirectory(), kind)
 }
 
-/** `<os temp>/opencode-tool-tester-<uid>`, made private (0700) on first use; throws TEMP_FOLDER_UNSAFE when another user owns it. */
+/** `<os temp>/opencode-tool-tester-<uid>` (by user name where there are no uids), not made yet. */
 export function userTempDirectory(): string {
-  const folder = path.join(os.tmpdir(), `opencode-tool-tester-${userKey()}`)
+  return path.join(os.tmpdir(), `opencode-tool-tester-${userKey()}`)
+}
+
+/** {@link userTempDirectory}, made private (0700) on first use; throws TEMP_FOLDER_UNSAFE when another user owns it. */
+export function privateUserTempDirectory(): string {
+  const folder = userTempDirectory()
   if (!checked.has(folder)) {
     ensurePrivateFolder(folder, process.getuid?.())
     checked.add(folder)

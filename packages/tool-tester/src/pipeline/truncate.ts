@@ -8,6 +8,7 @@
 // millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
 
 import path from "node:path"
+import { securePrivateParent } from "./data-directory.ts"
 import { ToolTesterError } from "../errors.ts"
 import { ascendingId } from "./ascending-id.ts"
 
@@ -86,6 +87,8 @@ export async function truncateOutput(text: string, options: TruncateOptions): Pr
   })
   if (plan === null) return { content: text, truncated: false }
   const outputPath = path.resolve(options.outputDir, ascendingId("tool"))
+  // The default data folder is the user's own: made private first, or refused (TEMP_FOLDER_UNSAFE, thrown as it is).
+  securePrivateParent(outputPath)
   try {
     await writeAtomically(outputPath, text)
   } catch (error) {
