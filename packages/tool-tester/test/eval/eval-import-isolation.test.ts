@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opencode, runCli } from "../helpers.ts"
+import type { ChildProcessWithoutNullStreams } from "node:child_process"
 import { type EvalHome, makeEvalHome } from "../support/eval-home.ts"
 import { type KeywordModel, startKeywordModel } from "../support/keyword-model.ts"
 
@@ -87,6 +88,41 @@ describe.skipIf(!opencode.binary)("eval with tool files that exit, loop or print
     expect(leftOut.find((problem) => problem.message.includes("exits.js"))?.message).toMatch(/process\.exit\(0\)/)
     expect(leftOut.find((problem) => problem.message.includes("spins.js"))?.message).toMatch(
       /did not finish within 8000 ms/,
+    )
+  })
+
+  it("stops on SIGTERM while a tool file loops at import", { timeout: 300_000 }, async () => {
+    const project = path.join(home.root, "spinning")
+    mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
+    mkdirSync(path.join(project, ".opencode", "evals"), { recursive: true })
+    writeFileSync(path.join(project, ".opencode", "tools", "spins.js"), tools["spins.js"])
+    writeFileSync(path.join(project, ".opencode", "tools", "weather.js"), weather)
+    writeFileSync(
+      path.join(project, ".opencode", "evals", "weather.json"),
+      JSON.stringify([{ name: "weather", prompt: "weather forecast today", results: { weather: "sunny" } }]),
+    )
+    let child: ChildProcessWithoutNullStreams | undefined
+    const running = runCli(["eval", "--no-history", "--opencode", opencode.binary!], {
+      cwd: project,
+      home: path.join(home.root, "home"),
+      env: {
+        TMPDIR: home.tmp,
+        XDG_STATE_HOME: path.join(home.root, "home", ".local", "state"),
+        // Short, so that the eval is past reading the tools (where it used to import them itself) when the signal comes.
+        TOOL_TESTER_LOAD_TIMEOUT_MS: "2000",
+      },
+      onSpawn: (spawned) => {
+        child = spawned
+      },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 10_000))
+    child!.kill("SIGTERM")
+    // A CLI stuck in the loop never ends: after two minutes it is killed, and the test fails.
+    const stuck = setTimeout(() => child!.kill("SIGKILL"), 120_000)
+    const result = await running
+    clearTimeout(stuck)
+    expect(result.exitCode === 130 || result.exitCode === 143 || child!.signalCode === "SIGTERM", result.stderr).toBe(
+      true,
     )
   })
 })
