@@ -30,7 +30,6 @@ describe("the default data folder", () => {
     expect(readdirSync(temp)).toEqual([])
   })
 
-
   it("is the user's own, and a saved output is readable by that user only", async () => {
     const temp = useTmpDir("tool-tester-data-")
     vi.stubEnv("TMPDIR", temp)
