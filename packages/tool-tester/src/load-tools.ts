@@ -66,7 +66,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
 /** {@link loadTools} in this process, with the engine this process is. */
 export async function loadProjectHere(
   options: LoadToolsOptions = {},
-  internal: { clientSource?: ClientSource } = {},
+  internal: { clientSource?: ClientSource; skipFiles?: readonly string[] } = {},
 ): Promise<ToolProject> {
   const directory = projectDirectory(options)
   const setup = projectSetup(options, directory)
@@ -89,6 +89,8 @@ export async function loadProjectHere(
 
   for (const configDirectory of directories) {
     for (const file of scanFolder(configDirectory.path, TOOL_FOLDERS, SCANNED_EXTENSIONS)) {
+      // eval leaves out a file that ended or stalled the engine while it was imported (tasks/eval-tools-task.ts).
+      if (internal.skipFiles?.includes(file)) continue
       const imported = await blamingImports(project, file, () => importModule(file))
       if (!imported.success) {
         project.diagnostics.push(diagnosticOf(imported.error, file))

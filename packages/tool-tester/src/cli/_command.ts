@@ -116,7 +116,9 @@ export function projectInput(
 
 /** With --verbose, what the opencode server behind `input.client` prints goes to stderr, marked. */
 export function serverLogPrinter(io: CliIO, task: Task): { onServerLog?: (line: string) => void } {
-  return task.input.verbose ? { onServerLog: (line) => io.writeError(`[opencode serve] ${line}\n`) } : {}
+  return "verbose" in task.input && task.input.verbose
+    ? { onServerLog: (line) => io.writeError(`[opencode serve] ${line}\n`) }
+    : {}
 }
 
 /** Prints a failure: one line of JSON on stderr with --json, a readable line otherwise. */

@@ -23,7 +23,6 @@ export type ModuleAnalysis = { code: string; esModule: boolean; imports: ImportS
 
 type StoredAnalysis = Omit<ModuleAnalysis, "code"> & { file: string; source: string; code: string | undefined }
 
-const CACHE_DIRECTORY = moduleCacheDirectory("analyzed")
 /** The oldest Node this package supports: an older target would drop import attributes (`with { type: "json" }`). */
 const TARGET = "node20.19"
 /** Bumped when the analysis changes shape, so old cache entries are not read. */
@@ -33,8 +32,9 @@ const FORMAT = 2
 export async function analyzeModule(file: string, source: string): Promise<ModuleAnalysis> {
   const typescript = TYPESCRIPT.test(file)
   const name = fingerprint(`${FORMAT}\0${TARGET}\0${file}`) + fingerprint(source)
-  const cached = path.join(CACHE_DIRECTORY, `${name}.json`)
+  let cached: string | undefined
   try {
+    cached = path.join(moduleCacheDirectory("analyzed"), `${name}.json`)
     const stored = JSON.parse(readFileSync(cached, "utf8")) as StoredAnalysis
     // The name is only a fingerprint: what was stored must be for this very file and text.
     if (stored.file === file && stored.source === source) {
@@ -49,16 +49,17 @@ export async function analyzeModule(file: string, source: string): Promise<Modul
   try {
     // JavaScript's code is its source: not stored twice.
     const stored: StoredAnalysis = { file, source, ...analysis, code: typescript ? analysis.code : undefined }
-    writeAtomically(cached, JSON.stringify(stored))
+    // An unsafe cache folder (cache-directory.ts) is not used: the analysis is then made each time.
+    if (cached !== undefined) writeAtomically(cached, JSON.stringify(stored))
   } catch {}
   return analysis
 }
 
 /** Writes through a temporary file and a rename, so a reader never sees half a file. */
 export function writeAtomically(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true })
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-  writeFileSync(temporary, text)
+  writeFileSync(temporary, text, { mode: 0o600 })
   renameSync(temporary, file)
 }
 

@@ -20,7 +20,6 @@ import { IMPORT_META_HELPER } from "./runtime-files.ts"
 
 export type { Preparer } from "./loader-registry.ts"
 
-const MODULE_DIRECTORY = moduleCacheDirectory("modules")
 const JAVASCRIPT = /\.(js|mjs)$/
 const META = "__opencodeToolTesterMeta"
 const IMPORT = "__opencodeToolTesterImport"
@@ -132,7 +131,7 @@ async function writeModule(
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error)
     throw new Error(
-      `cannot write its prepared copy to ${MODULE_DIRECTORY} (${reason}): make the temporary folder writable, or point TMPDIR to one that is`,
+      `cannot write its prepared copy to ${path.dirname(path.dirname(file))} (${reason}): make the temporary folder writable, or point TMPDIR to one that is`,
     )
   }
 }
@@ -150,7 +149,7 @@ function withHelperImport(code: string): string {
 /** Named by the original path, its content and the pass: readable in stack traces, never shared by two files. */
 function cacheURL(file: string, source: string, generation: number): string {
   const name = `${path.basename(file)}.${fingerprint(source).slice(0, 12)}.g${generation}.mjs`
-  return pathToFileURL(path.join(MODULE_DIRECTORY, fingerprint(file), name)).href
+  return pathToFileURL(path.join(moduleCacheDirectory("modules"), fingerprint(file), name)).href
 }
 
 function isInNodeModules(file: string): boolean {

@@ -1,15 +1,18 @@
 // The throw-away world one e2e run lives in: a fresh HOME with its XDG folders (config, data,
-// cache, state) and TMPDIR under one temp folder, and a copy of the project so opencode's writes
-// (`.opencode/.gitignore`, our plugin pre-install) never touch the user's files. `node_modules`
-// folders are linked, not copied: they can be large and are only read.
+// cache, state) and TMPDIR under one temp folder that only this user can enter (0700), and a copy
+// of the project so opencode's writes (`.opencode/.gitignore`, our plugin pre-install) never touch
+// the user's files: links materialised, `node_modules` linked (copy-folder.ts), and made a git
+// worktree root so opencode reads no config above it (worktree-root.ts).
 
 import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rm, symlink } from "node:fs/promises"
+import { chmod, lstat, mkdir, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { guard } from "../engine/reaper.ts"
 import { ToolTesterError } from "../errors.ts"
+import { copyFolder } from "./copy-folder.ts"
+import { makeWorktreeRoot } from "./worktree-root.ts"
 
 export interface Sandbox {
   /** The one temp folder holding everything below; deleted by `dispose()`. */
@@ -39,6 +42,8 @@ export interface SandboxOptions {
   tempDirectory?: string
   /** Start of the temp folder's and the marker's names (default `tool-tester-e2e-`). */
   prefix?: string
+  /** The environment opencode will run with (its PATH says whether it finds git); default this process's. */
+  env?: Record<string, string | undefined>
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -53,6 +58,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   await mkdir(parent, { recursive: true })
   const prefix = options.prefix ?? "tool-tester-e2e-"
   const root = await mkdtemp(join(parent, prefix))
+  // mkdtemp makes it 0700 already; said here, because everything private below relies on it.
+  await chmod(root, 0o700)
   const undoSteps: Array<() => Promise<void>> = []
   let disposed = false
   const home = join(root, "home")
@@ -87,7 +94,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       await mkdir(folder, { recursive: true })
     }
     await mkdir(sandbox.tmp)
-    if (options.copyProject) await copyProject(directory, sandbox.project)
+    if (options.copyProject) {
+      await copyProject(directory, sandbox.project)
+      await makeWorktreeRoot(sandbox.project, options.env ?? process.env)
+    }
   } catch (error) {
     await sandbox.dispose()
     throw error
@@ -95,21 +105,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   return sandbox
 }
 
-/** Copies a folder; `node_modules` folders become links to the originals, links stay links. */
+/** Copies a folder with its links materialised and `node_modules` folders linked (copy-folder.ts). */
 export async function copyProject(source: string, target: string): Promise<void> {
-  await mkdir(target, { recursive: true })
-  for (const entry of await readdir(source, { withFileTypes: true })) {
-    const from = join(source, entry.name)
-    const to = join(target, entry.name)
-    if (entry.isSymbolicLink()) {
-      await symlink(await readlink(from), to)
-    } else if (entry.isDirectory()) {
-      if (entry.name === "node_modules") await symlink(from, to, "junction")
-      else await copyProject(from, to)
-    } else if (entry.isFile()) {
-      await copyFile(from, to)
-    }
-  }
+  await copyFolder(source, target)
 }
 
 /** The `.opencode` folders opencode scans from the project up to its git worktree (or `/`). */

@@ -45,6 +45,9 @@ export type RunInput = ProjectInput & {
 /** `fuzz`: the tool, how many calls, the seed (chosen by the CLI, so a report can always name it) and each call's bound. */
 export type FuzzInput = ProjectInput & { name: string; runs: number; seed: number; timeoutMs: number }
 
+/** `eval`: the project's tools as eval wraps and guards them; the tool files in `skip` are not imported. */
+export type EvalToolsInput = { directory: string; skip: string[] }
+
 /** A CLI command's one task: the engine loads the project, does it, answers once, and is ended. */
 export type Task =
   | { command: "list"; input: ProjectInput }
@@ -52,6 +55,7 @@ export type Task =
   | { command: "doctor"; input: ProjectInput & { cwd: string; providers?: LintProvider[] | undefined } }
   | { command: "run"; input: RunInput }
   | { command: "fuzz"; input: FuzzInput }
+  | { command: "eval-tools"; input: EvalToolsInput }
 
 export type TaskCommand = Task["command"]
 

@@ -45,6 +45,7 @@ const tasks: { [C in TaskCommand]: PerformTask<C> } = {
   doctor: async (input, reached) => (await import("../tasks/doctor-task.ts")).doctorTask(input, reached),
   run: runTask,
   fuzz: async (input, reached) => (await import("../tasks/fuzz-task.ts")).fuzzTask(input, reached),
+  "eval-tools": async (input, reached) => (await import("../tasks/eval-tools-task.ts")).evalToolsTask(input, reached),
 }
 
 // The process object as it was: a tool may replace or delete globalThis.process, and this process

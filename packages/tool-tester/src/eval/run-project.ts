@@ -6,7 +6,7 @@ import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { gradeTrial, loadEvalCases } from "./cases/index.ts"
-import { listProjectTools } from "./project-tools.ts"
+import { type ProjectTools, readProjectTools } from "./project-tools.ts"
 import { appendHistory, compareWithPrevious, defaultHistoryFile, readHistory, summarizeTrials } from "./report/index.ts"
 import { type EvalRunnerOptions, runEvalTrials } from "./runner/index.ts"
 import type { EvalCase, EvalRun, GradedTrial, HistoryEntry, ResultChange } from "./types.ts"
@@ -21,11 +21,14 @@ export interface PreparedEval {
   cases: EvalCase[]
   /** Case files or cases that could not be read, and tools a case names that do not exist. */
   problems: EvalProblem[]
+  /** The project's tools, read in an engine's process (eval imports no user code in its own). */
+  projectTools: ProjectTools
 }
 
 /** Reads the project's cases (all, or those named) and checks the tool ids they name. */
 export async function prepareEval(directory: string, caseNames: readonly string[] = []): Promise<PreparedEval> {
-  const { tools, error } = await listProjectTools(directory)
+  const projectTools = await readProjectTools(directory)
+  const { tools, error } = projectTools
   // With a tool file that fails to load, its tools are missing from the list: then ids are not checked.
   const toolIds = error === undefined ? [...BUILTIN_TOOL_IDS, ...tools.map((tool) => tool.id)] : undefined
   const loaded = await loadEvalCases(directory, toolIds === undefined ? {} : { toolIds })
@@ -33,7 +36,7 @@ export async function prepareEval(directory: string, caseNames: readonly string[
   if (error !== undefined) {
     problems.push({ code: "IMPORT_FAILED", message: `${error} (the tool ids the cases name were not checked)` })
   }
-  return { directory, cases: selectCases(loaded.cases, caseNames), problems }
+  return { directory, cases: selectCases(loaded.cases, caseNames), problems, projectTools }
 }
 
 export interface EvalProjectOptions extends Omit<EvalRunnerOptions, "directory" | "cases"> {
@@ -56,7 +59,12 @@ export interface EvalProjectResult {
 export async function runEvalProject(options: EvalProjectOptions): Promise<EvalProjectResult> {
   const { prepared, historyFile: historyOption, ...runnerOptions } = options
   const startedAt = new Date()
-  const runner = await runEvalTrials({ ...runnerOptions, directory: prepared.directory, cases: prepared.cases })
+  const runner = await runEvalTrials({
+    ...runnerOptions,
+    directory: prepared.directory,
+    cases: prepared.cases,
+    projectTools: prepared.projectTools,
+  })
   const byName = new Map(prepared.cases.map((evalCase) => [evalCase.name, evalCase]))
   const graded: GradedTrial[] = runner.trials.map((trial) => ({
     ...trial,

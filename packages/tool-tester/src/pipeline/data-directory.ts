@@ -1,10 +1,21 @@
 import { accessSync, constants, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { privateUserTempDirectory, userTempDirectory } from "../discovery/cache-directory.ts"
 
-/** Where tool-tester saves truncated outputs unless told otherwise: never your real opencode data. */
+/**
+ * Where tool-tester saves truncated outputs unless told otherwise: never your real opencode data,
+ * and never a folder shared with other users: `<os temp>/opencode-tool-tester-<uid>/data`, inside
+ * a folder only you can enter (0700; the files are 0600).
+ */
 export function defaultDataDirectory(): string {
-  return path.join(os.tmpdir(), "opencode-tool-tester", "data")
+  return path.join(userTempDirectory(), "data")
+}
+
+/** Before writing under `file`: when it is in the per-user temporary folder, that folder is made private, or refused (TEMP_FOLDER_UNSAFE). */
+export function securePrivateParent(file: string): void {
+  const relative = path.relative(userTempDirectory(), file)
+  if (relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative)) privateUserTempDirectory()
 }
 
 /** opencode's own data folder (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`), to pass as `dataDirectory` on purpose. */

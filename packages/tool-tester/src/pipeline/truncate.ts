@@ -8,6 +8,7 @@
 // millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
 
 import path from "node:path"
+import { securePrivateParent } from "./data-directory.ts"
 import { ToolTesterError } from "../errors.ts"
 import { ascendingId } from "./ascending-id.ts"
 
@@ -86,6 +87,8 @@ export async function truncateOutput(text: string, options: TruncateOptions): Pr
   })
   if (plan === null) return { content: text, truncated: false }
   const outputPath = path.resolve(options.outputDir, ascendingId("tool"))
+  // The default data folder is the user's own: made private first, or refused (TEMP_FOLDER_UNSAFE, thrown as it is).
+  securePrivateParent(outputPath)
   try {
     await writeAtomically(outputPath, text)
   } catch (error) {
@@ -202,9 +205,10 @@ const writeChunkLength = 1 << 20
 async function writeAtomically(finalPath: string, text: string): Promise<void> {
   // Loaded here: most runs truncate nothing, and a worker pays ~1 ms to load node:fs/promises.
   const { mkdir, open, rename, rm } = await import("node:fs/promises")
-  await mkdir(path.dirname(finalPath), { recursive: true })
+  // Private, as opencode's data folder is the user's own: a saved output can hold anything the tool saw.
+  await mkdir(path.dirname(finalPath), { recursive: true, mode: 0o700 })
   const temporaryPath = `${finalPath}.tmp`
-  const handle = await open(temporaryPath, "wx")
+  const handle = await open(temporaryPath, "wx", 0o600)
   try {
     try {
       for (let start = 0; start < text.length; ) {

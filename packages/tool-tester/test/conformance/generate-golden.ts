@@ -91,18 +91,17 @@ async function main(): Promise<void> {
 
 async function generateRun(directory: string, run: ProbeRun, opencode: string): Promise<unknown> {
   const script = parseScript(run.script)
-  let project = directory
-  let gitCopy: string | undefined
-  if (run.git === true) {
-    gitCopy = mkdtempSync(join(tmpdir(), "tool-tester-probe-git-"))
-    project = join(gitCopy, "project")
-    cpSync(directory, project, { recursive: true })
-    execFileSync("git", ["init", "-q"], { cwd: project })
-  }
+  // runE2E's own copy is a git worktree root (e2e/worktree-root.ts): a probe that records what
+  // opencode does outside git (worktree "/") runs in place, in a copy of ours without one.
+  const gitCopy = mkdtempSync(join(tmpdir(), "tool-tester-probe-copy-"))
+  const project = join(gitCopy, "project")
+  cpSync(directory, project, { recursive: true })
+  if (run.git === true) execFileSync("git", ["init", "-q"], { cwd: project })
   const timeoutMs = run.timeoutMs ?? 240_000
   try {
     const result = await runE2E({
       directory: project,
+      copyProject: false,
       script,
       opencode,
       timeoutMs,
@@ -116,7 +115,7 @@ async function generateRun(directory: string, run: ProbeRun, opencode: string): 
     })
     return normalise(goldenRun(run, result), result)
   } finally {
-    if (gitCopy !== undefined) rmSync(gitCopy, { recursive: true, force: true })
+    rmSync(gitCopy, { recursive: true, force: true })
   }
 }
 

@@ -127,7 +127,7 @@ describe("runEvalTrials with the keyword model", () => {
       tool: "stamp",
       args: { document: "contract" },
       status: "error",
-      error: expect.stringContaining("Not run by tool-tester eval: stamp is not one of the project's tool files"),
+      error: expect.stringContaining("Not run by tool-tester eval: stamp is a plugin's tool"),
     })
     expect(trial("plugin tool allowed").turns[0]?.calls[0]).toMatchObject({
       tool: "stamp",

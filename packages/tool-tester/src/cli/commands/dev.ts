@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process"
-import os from "node:os"
 import type { EngineChoice } from "../../engine/choose-engine.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
 import { loadTimeoutMs } from "../../engine/task-failure.ts"
 import { guardToolsHere, withoutToolsMark } from "../../engine/tools-here.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { openInBrowser } from "../../inspector/open-browser.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
@@ -68,13 +67,16 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     io.write(`tool-tester dev: ${inspector.url}\n`)
     io.writeError(`  ${input.directory}, engine ${engineLine}\n  reloads on save; Ctrl-C to stop\n`)
   }
-  if (values["no-open"] !== true && !io.env["CI"]) openInBrowser(inspector.url, withoutToolsMark(io.env))
+  // The token stays off the opener's command line (inspector/open-browser.ts).
+  const opened =
+    values["no-open"] !== true && !io.env["CI"] ? openInBrowser(inspector.url, withoutToolsMark(io.env)) : undefined
   await new Promise<void>((resolve) => {
     const stop = io.onInterrupt(() => {
       stop()
       resolve()
     })
   })
+  opened?.remove()
   await inspector.close()
   return EXIT_OK
 }
@@ -87,22 +89,4 @@ function portOf(value: string | undefined): number | undefined {
   if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65_535)
     throw new ToolTesterError("USAGE", `--port needs a port number from 0 to 65535, not "${value}"`)
   return port
-}
-
-/** The system's way to open a URL; a machine without one (a server, a container) just prints it. */
-function openInBrowser(url: string, env: Record<string, string | undefined>): void {
-  const [command, ...args] =
-    os.platform() === "darwin"
-      ? ["open", url]
-      : os.platform() === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : ["xdg-open", url]
-  try {
-    // Without the tools' mark: the browser it may start is not one of theirs.
-    const child = spawn(command!, args, { stdio: "ignore", detached: true, env })
-    child.on("error", () => undefined)
-    child.unref()
-  } catch {
-    // Nothing to open it with: the URL is printed.
-  }
 }

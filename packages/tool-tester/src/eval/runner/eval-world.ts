@@ -13,18 +13,23 @@
 //
 // The cache home (provider packages, the models list) and the environment (API keys) stay the
 // user's. Tools from elsewhere (`~/.opencode`, plugins' `tool` hooks, MCP servers) are not wrapped:
-// the guard plugin refuses their calls unless the case's `execute` names them (run-eval.ts).
+// the guard plugin refuses their calls unless the case's `execute` names them (run-eval.ts), and
+// so for an id that one of them also defines (`unwrappedIds`): the call could reach it instead.
+//
+// What each tool file exports is read in an engine's process (project-tools.ts), never here: the
+// eval imports no user code of its own. Copies are materialised (no link leads out of them) and
+// every file written into them is checked to stay inside (e2e/copy-folder.ts).
 
 import { existsSync } from "node:fs"
 import { copyFile, mkdir, symlink, writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 import { globalConfigDirectory } from "../../discovery/config-dirs.ts"
-import { createImporter } from "../../discovery/import-module.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "../../discovery/scan.ts"
-import { toolExports } from "../../discovery/tool-exports.ts"
+import { assertInside } from "../../e2e/copy-folder.ts"
 import { findPluginPackage, preparePluginInstall } from "../../e2e/plugin-package.ts"
 import { copyProject, createSandbox, projectConfigDirectories, type Sandbox } from "../../e2e/sandbox.ts"
+import { type ProjectTools, readProjectTools } from "../project-tools.ts"
 import { guardPluginSource, wrapperSource } from "./module-sources.ts"
 
 export interface EvalWorld {
@@ -35,6 +40,12 @@ export interface EvalWorld {
   guardPlugin: string
   /** Every tool id whose file was replaced by a wrapper. */
   wrappedIds: Set<string>
+  /**
+   * Tool ids that something other than a wrapper may answer: a plugin's `tool` hook, a tool file
+   * of a folder the eval does not copy (`~/.opencode`). A call of one of them is refused unless
+   * the case's `execute` names it, whatever else defines the id (a wrapper, a built-in).
+   */
+  unwrappedIds: Set<string>
   /** Tool files that could not be wrapped (they could not be imported): their tools are left out. */
   problems: Array<{ code: string; message: string }>
 }
@@ -43,12 +54,20 @@ export interface EvalWorldOptions {
   directory: string
   env: Record<string, string | undefined>
   home?: string
+  /** The project's tools, when already read (eval reads them once for the cases and the wrappers). */
+  tools?: ProjectTools
 }
 
 export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWorld> {
   const home = options.home ?? os.homedir()
   const env = options.env
-  const sandbox = await createSandbox({ directory: options.directory, copyProject: true, prefix: "tool-tester-eval-" })
+  const projectTools = options.tools ?? (await readProjectTools(path.resolve(options.directory), env))
+  const sandbox = await createSandbox({
+    directory: options.directory,
+    copyProject: true,
+    prefix: "tool-tester-eval-",
+    env,
+  })
   try {
     const userData = env["XDG_DATA_HOME"] || path.join(home, ".local", "share")
     const homes = {
@@ -86,22 +105,18 @@ export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWo
     if (existsSync(bin)) await symlink(bin, path.join(opencodeData, "bin"), "junction")
 
     const wrappedIds = new Set<string>()
-    const problems: EvalWorld["problems"] = []
-    const importModule = createImporter()
+    const problems: EvalWorld["problems"] = projectTools.problems.map(({ code, message }) => ({ code, message }))
     const pluginPackage = await findPluginPackage(options.directory)
     for (const { copy, original } of copies) {
       for (const file of scanFolder(copy, TOOL_FOLDERS, SCANNED_EXTENSIONS)) {
         const originalFile = path.join(original, path.relative(copy, file))
-        const imported = await importModule(originalFile)
-        if (!imported.success) {
-          problems.push({
-            code: "EVAL_TOOL_NOT_WRAPPED",
-            message: `${originalFile} could not be imported to wrap its tools, so they are left out of the eval: ${imported.error.message}`,
-          })
+        const tools = projectTools.files.get(originalFile)
+        await assertInside(sandbox.root, file)
+        if (tools === undefined) {
+          // Named among the problems (it failed to import, or ended or stalled its process there).
           await writeFile(file, "// Left out by tool-tester eval: the file could not be imported.\nexport {}\n")
           continue
         }
-        const tools = toolExports(originalFile, imported.value)
         for (const tool of tools) wrappedIds.add(tool.id)
         await writeFile(file, wrapperSource(originalFile, tools))
       }
@@ -109,9 +124,15 @@ export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWo
       // (docs/opencode-contract.md#driving-the-binary).
       await preparePluginInstall(copy, pluginPackage, sandbox.onDispose)
     }
+    const unwrappedIds = new Set(
+      projectTools.definitions
+        .filter((definition) => definition.source === "plugin" || definition.folderKind === "home")
+        .map((definition) => definition.id),
+    )
     const guardPlugin = path.join(sandbox.root, "tool-tester-eval-guard.js")
+    await assertInside(sandbox.root, guardPlugin)
     await writeFile(guardPlugin, guardPluginSource())
-    return { sandbox, homes, guardPlugin, wrappedIds, problems }
+    return { sandbox, homes, guardPlugin, wrappedIds, unwrappedIds, problems }
   } catch (error) {
     await sandbox.dispose()
     throw error

@@ -17,7 +17,8 @@
 //   `~/.opencode/tools`) cannot be wrapped from outside without running their plugin a second
 //   time, so the guard plugin (module-sources.ts) refuses their calls in `tool.execute.before`
 //   with a clear "not run by tool-tester eval" error unless the case's `execute` names them (or is
-//   `true`). The model still made the call, so it is graded as made; its part is an `error`. The
+//   `true`). So for an id a plugin or `~/.opencode` defines even when a wrapper or a built-in has
+//   it too: opencode keeps the last definition of an id, which may be theirs. The model still made the call, so it is graded as made; its part is an `error`. The
 //   guard also refuses the write/run built-ins should a lower config layer's rule order let one
 //   through, and counts every call for the `maxCalls` loop bound.
 
@@ -31,6 +32,7 @@ import { ENGINE_MARK, endMarked } from "../../engine/process-tree.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { providerSchema } from "../../schema/provider-schema.ts"
+import type { ProjectTools } from "../project-tools.ts"
 import type { EvalCase, EvalTrial, ToolSnapshot } from "../types.ts"
 import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
@@ -57,6 +59,8 @@ export interface EvalRunnerOptions {
   signal?: AbortSignal
   onProgress?: (phase: string) => void
   onTrial?: (trial: EvalTrial) => void
+  /** The project's tools, when already read (they are read in an engine's process otherwise). */
+  projectTools?: ProjectTools
 }
 
 export interface EvalRunnerResult {
@@ -87,7 +91,11 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     onProgress: progress,
   })
   progress("copying the project and wrapping its tools")
-  const world = await createEvalWorld({ directory: options.directory, env: process.env })
+  const world = await createEvalWorld({
+    directory: options.directory,
+    env: process.env,
+    ...(options.projectTools === undefined ? {} : { tools: options.projectTools }),
+  })
   const sessions = new Map<string, TrialSession>()
   let endpoint: CallEndpoint | undefined
   let server: RunningServer | undefined
@@ -98,7 +106,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   try {
     endpoint = await startCallEndpoint({
       onCall: (call) => answerCall(sessions.get(call.sessionID), call.tool),
-      onBefore: (call) => guardCall(sessions.get(call.sessionID), call.tool, world.wrappedIds),
+      onBefore: (call) => guardCall(sessions.get(call.sessionID), call.tool, world),
     })
     options.signal?.throwIfAborted()
     progress("starting opencode")
@@ -211,9 +219,22 @@ function answerCall(session: TrialSession | undefined, tool: string): WrappedCal
   }
 }
 
-function guardCall(session: TrialSession | undefined, tool: string, wrapped: Set<string>): GuardedCallAnswer {
+function guardCall(
+  session: TrialSession | undefined,
+  tool: string,
+  world: Pick<EvalWorld, "wrappedIds" | "unwrappedIds">,
+): GuardedCallAnswer {
+  const wrapped = world.wrappedIds
   if (session?.countCall()) {
     return { deny: `Not run by tool-tester eval: the model made more than ${session.maxCalls} tool calls in one turn.` }
+  }
+  // Defined by a plugin or a folder the eval does not copy: that definition may be the one that
+  // runs, whatever else has the id (a wrapper, a built-in), so only the case's `execute` lets it run.
+  if (world.unwrappedIds.has(tool)) {
+    if (session !== undefined && mayExecute(session.evalCase, tool)) return { allow: true }
+    return {
+      deny: `Not run by tool-tester eval: ${tool} is a plugin's tool or a ~/.opencode tool (or has the id of one), so the call may reach it and the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
+    }
   }
   if (writingBuiltins.has(tool) && !wrapped.has(tool)) {
     return { deny: `Not run by tool-tester eval: the built-in ${tool} writes files or runs commands.` }
