@@ -8,6 +8,7 @@
 // (the library replaces the engine then; the CLI's engine is this one). The CLI restarts an engine
 // that a call kept busy or ended, and runs the search again from the start with what it learned
 // (`found`, `skip`): the same seed gives the same arguments, so the run goes on past that call.
+import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
@@ -63,7 +64,10 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   if (!schema) {
     throw new ToolTesterError(
       "TOOL_NOT_FOUND",
-      `no custom or plugin tool is named ${name}: fuzz one of ${schemas.value.map((candidate) => candidate.name).join(", ") || "(none found)"}`,
+      `no custom or plugin tool is named ${name}${didYouMean(
+        name,
+        schemas.value.map((candidate) => candidate.name),
+      )}: fuzz one of ${schemas.value.map((candidate) => candidate.name).join(", ") || "(none found)"}`,
       { data: { tool: name } },
     )
   }
