@@ -27,3 +27,17 @@ test("the documented prepublishOnly and devDependencies are the scaffolded ones"
   expect(documented.scripts["prepublishOnly"]).toMatch(/^tsc /)
   expect(Object.keys(documented.devDependencies)).toEqual(Object.keys(scaffolded.devDependencies))
 }, 60_000)
+
+test("the plugin package gets an MIT license and the description it was given", async () => {
+  const cwd = useTmpDir()
+  const created = await runCli(
+    ["opencode-weather", "--plugin", "--no-interactive", "--description", "Get the weather for a city"],
+    { cwd },
+  )
+  expect(created.code, created.stderr).toBe(0)
+  const manifest = JSON.parse(readFileSync(join(cwd, "opencode-weather/package.json"), "utf8")) as Record<
+    string,
+    unknown
+  >
+  expect(manifest).toMatchObject({ license: "MIT", description: "Get the weather for a city" })
+}, 60_000)
