@@ -57,7 +57,11 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
         { loadTimeoutMs: loadTimeoutMs(io.env), runTimeoutMs: loadTimeoutMs(io.env), graceMs: 0 },
         startEngine("doctor", chosen.selection),
       )
-      return outcome.kind === "done" ? (outcome.payload as DoctorPayload).findings : []
+      if (outcome.kind !== "done") return []
+      const payload = outcome.payload as DoctorPayload
+      // The findings of one call of each tool (BAD_RESULT), as `tool-tester doctor` prints them.
+      const { calledFindings } = await import("../called-findings.ts")
+      return [...payload.findings, ...(await calledFindings(input, values.engine, values["engine-binary"], payload))]
     },
   })
   const view = inspector.session.view()
