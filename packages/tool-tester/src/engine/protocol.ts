@@ -7,7 +7,6 @@
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
 import type { Failure } from "../fuzz/classify.ts"
-import type { FuzzFailure } from "../fuzz/fuzz-tool.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { RawToolCall } from "../pipeline/repair-call.ts"
@@ -51,7 +50,7 @@ export type FuzzInput = ProjectInput & {
   seed: number
   timeoutMs: number
   /** After an engine was stopped: the failures it had found, and the calls not to make again. */
-  found?: FuzzFailure[] | undefined
+  found?: Array<Failure & { args: unknown; output: string }> | undefined
   skip?: Array<{ args: unknown; failure: Failure }> | undefined
 }
 

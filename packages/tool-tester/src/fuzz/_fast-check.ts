@@ -1,5 +1,5 @@
 // fast-check, imported when first asked for. It is an optional peer dependency (what only fuzz and
-// preflight use: src/cli/extras.ts), so the bundles holding this code (the CLI's fuzz worker,
+// preflight use: src/extras.ts), so the bundles holding this code (the CLI's fuzz worker,
 // preflight's chunk) must load without it, for the command to say how to install it. From code
 // (`@opencode-ai/tool-tester/fuzz`), a missing fast-check is the CLI's EXTRA_NOT_INSTALLED too,
 // with the command that installs it, not Node's module error.
@@ -21,7 +21,7 @@ export async function loadFastCheck(
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error
-    const { requireExtras } = await import("../cli/extras.ts")
+    const { requireExtras } = await import("../extras.ts")
     requireExtras("fuzz", {
       cwd: process.cwd(),
       env: process.env,

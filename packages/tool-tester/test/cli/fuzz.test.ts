@@ -123,6 +123,8 @@ export default tool({
     expect(badRuns.stderr).toContain('--runs needs a whole number of at least 1, not "0"')
     const unknown = await runCli(["fuzz", "wether", "--no-global"], { cwd: directory })
     expect(unknown.exitCode).toBe(1)
-    expect(unknown.stderr).toContain("no custom or plugin tool is named wether: fuzz one of weather")
+    expect(unknown.stderr).toContain(
+      'no custom or plugin tool is named wether; did you mean "weather"?: fuzz one of weather',
+    )
   })
 })

@@ -65,11 +65,12 @@ describe.skipIf(noChromium !== undefined)(`the inspector's findings and widths${
       expect(new Set(boxes.map((box) => Math.round(box.top))).size).toBe(1)
       expect(Math.max(...boxes.map((box) => box.height))).toBeLessThan(32)
       // No wide, mostly-empty call column beside a narrow result column: they share the width.
-      const [main, side] = await page.evaluate(() =>
-        ["main", ".layout > .side"].map((selector) => document.querySelector(selector)!.getBoundingClientRect().width),
-      )
+      const widthOf = (selector: string) =>
+        page.locator(selector).evaluate((element) => element.getBoundingClientRect().width)
+      const main = await widthOf("main")
+      const side = await widthOf(".layout > .side")
       expect(side).toBeGreaterThanOrEqual(380)
-      expect(main! / side!).toBeLessThan(1.2)
+      expect(main / side).toBeLessThan(1.2)
       await page.screenshot({
         path: path.join(packageRoot, ".tmp", "screenshots", `inspector-${width}.png`),
         fullPage: true,

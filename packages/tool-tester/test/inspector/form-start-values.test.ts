@@ -1,9 +1,11 @@
 import { expect, test } from "vitest"
-import { initialValue } from "../../inspector-ui/src/schema-form.ts"
 import { getToolSchemas, loadTools } from "../../src/index.ts"
 import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
 
-// A fresh form is a valid call: its start values satisfy the schema the model receives.
+// A fresh form is a valid call: its start values satisfy the schema the model receives. The page's
+// module is imported by a path tsc does not follow: it is type-checked with the page's own settings.
+const schemaForm = "../../inspector-ui/src/schema-form.ts"
+const { initialValue } = (await import(schemaForm)) as { initialValue: (schema: unknown) => unknown }
 const bounded = `import { tool } from "@opencode-ai/plugin"
 export default tool({
   description: "Bounded",
@@ -24,6 +26,6 @@ test("the form starts valid for the schema: min(1) is 1, not 0, and the other bo
   const schemas = await getToolSchemas(project)
   if (!schemas.success) throw schemas.error
   const parameters = schemas.value.find((schema) => schema.name === "bounded")!.parameters
-  const start = initialValue(parameters as never) as Record<string, unknown>
+  const start = initialValue(parameters) as Record<string, unknown>
   expect(start).toEqual({ times: 1, ratio: 0.5, below: -3, name: "aa", tags: [""] })
 })

@@ -9,7 +9,7 @@ import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
-import { requireExtras } from "../extras.ts"
+import { requireExtras } from "../../extras.ts"
 
 const DEV_FLAGS = {
   ...PROJECT_FLAGS,

@@ -31,7 +31,6 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
 
 // --- internal ---
 
-
 function errorsFirst(findings: Finding[]): Finding[] {
   return [
     ...findings.filter((finding) => finding.severity === "error"),
