@@ -33,7 +33,7 @@ export function npmPackageNameProblem(packageName: string): string | undefined {
     return `${shown} is the name of a Node.js core module, which npm refuses for new packages: choose another, such as opencode-${printable(lowercase)}.`
   }
   if (lowercase !== packageName) {
-    return `${shown} has capital letters: npm package names are lowercase, such as ${printable(lowercase)}.`
+    return `${shown} has capital letters: npm package names are lowercase${suchAs(packageName)}.`
   }
   const special = [...(packageName.split("/").pop() ?? "")].find((character) => "~'!()*".includes(character))
   if (special !== undefined) {
@@ -43,12 +43,37 @@ export function npmPackageNameProblem(packageName: string): string | undefined {
   const parts = scoped === null ? [packageName] : [scoped[1] ?? "", name]
   const unsafe = parts.flatMap((part) => [...part]).find((character) => !/^[A-Za-z0-9\-_.!~*'()]$/.test(character))
   if (unsafe !== undefined) {
-    return `${shown} contains ${quoted(unsafe)}, which is not URL-safe: npm package names use lowercase letters, digits, -, . and _.`
+    return `${shown} contains ${quoted(unsafe)}, which is not URL-safe: npm package names use lowercase letters, digits, -, . and _${suchAs(packageName)}.`
   }
   return undefined
 }
 
+/**
+ * A name npm accepts that is close to `packageName` (`My Weather` -> `my-weather`): lowercase, and
+ * every run of other characters as one `-`, from its first letter; undefined when that is no valid
+ * name either. A suggestion is only ever one that this check accepts.
+ */
+export function npmNameLike(packageName: string): string | undefined {
+  // The name part also names the tool folder and id (names.ts): letters, digits, _ and -, from a letter.
+  const clean = (part: string) =>
+    part
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/-{2,}/g, "-")
+      .replace(/^[^a-z]+|[_-]+$/g, "")
+      .slice(0, 64)
+  const scoped = /^@([^/]+)\/(.+)$/.exec(packageName)
+  const suggestion = scoped === null ? clean(packageName) : `@${clean(scoped[1]!)}/${clean(scoped[2]!)}`
+  if (suggestion === packageName || suggestion === "" || suggestion.endsWith("/")) return undefined
+  return npmPackageNameProblem(suggestion) === undefined ? suggestion : undefined
+}
+
 // --- internal ---
+
+function suchAs(packageName: string): string {
+  const suggestion = npmNameLike(packageName)
+  return suggestion === undefined ? "" : `, such as ${printable(suggestion)}`
+}
 
 /** Names npm refuses outright, whatever their case. */
 const reservedNames = ["node_modules", "favicon.ico"]

@@ -60,9 +60,10 @@ Examples:
 
 /**
  * `env` is the process environment: `npm create tool NAME --plugin` (without `--`) keeps the options
- * npm does not know for itself, says "Unknown cli config", and passes them on as `npm_config_plugin`
- * and the like. A flag is read as if it had been given after `--`; an option with a value cannot
- * be (npm keeps it as `true` and passes the value on as an argument): a usage error says to use `--`.
+ * it does not know for itself, says "Unknown cli config", and passes them on as `npm_config_plugin`
+ * and the like (`--no-test` as `npm_config_test=`, `--js` expanded to `--json`). Those are read as
+ * if given after `--`; an option with a value cannot be when npm kept it as `true` and passed its
+ * value on as an argument: a usage error then shows the `--` form.
  */
 export function parseArguments(
   argv: readonly string[],
@@ -77,10 +78,12 @@ export function parseArguments(
   const { positionals } = parsed
   const values = { ...optionsKeptByNpm(env), ...definedValues(parsed.values) } as typeof parsed.values
   if (positionals.length > 1) {
-    throw new CreateToolError(
-      "USAGE",
-      `Unexpected argument ${quoted(positionals[1]!)}: give one NAME. See create-tool --help.`,
-    )
+    // Under npm, a value whose option npm took for one of its own (`--description Hi`: npm has a
+    // `description` setting) arrives as an argument of its own, with no trace of the option.
+    const hint = fromNpm(env)
+      ? ` If it is the value of an option, npm took that option for one of its own: put create-tool's options after --, as in npm create tool NAME -- --description ${quoted(positionals[1]!)}.`
+      : " See create-tool --help."
+    throw new CreateToolError("USAGE", `Unexpected argument ${quoted(positionals[1]!)}: give one NAME.${hint}`)
   }
   if (values.global && values.plugin) {
     throw new CreateToolError("CONFLICTING_OPTIONS", "--global and --plugin cannot go together: a plugin is a package.")
@@ -134,28 +137,50 @@ const options = {
 type OptionName = keyof typeof options
 
 /**
- * The options of create-tool's own that npm takes for config when they come before `--` (its
- * `npm_config_<name>` variables, `-` as `_`). npm's own options (`--global`, `--force`, `--yes`)
- * are npm's: they are not read back.
+ * Where npm puts each option given before `--`: its `npm_config_<name>` variable (`-` as `_`), as
+ * npm 11 passes them on. `--js` is expanded by npm to its own `--json`; `-t` stays `t`; `--no-test`
+ * and `--no-interactive` arrive as an empty value. `--yes` and `-y` are npm's own (they answer
+ * npx's "Ok to proceed?"), `-h` and `-v` print npm's help and version: none reaches create-tool.
  */
-const KEPT_BY_NPM = ["plugin", "js", "template", "exports", "tool-name", "description"] as const
+const KEPT_BY_NPM: ReadonlyArray<{ option: OptionName; variables: readonly string[]; typed: string }> = [
+  { option: "plugin", variables: ["plugin"], typed: "--plugin" },
+  { option: "js", variables: ["json", "js"], typed: "--js" },
+  { option: "global", variables: ["global"], typed: "--global" },
+  { option: "force", variables: ["force"], typed: "--force" },
+  { option: "no-test", variables: ["test"], typed: "--no-test" },
+  { option: "no-interactive", variables: ["interactive"], typed: "--no-interactive" },
+  { option: "dir", variables: ["dir"], typed: "--dir" },
+  { option: "template", variables: ["template", "t"], typed: "--template" },
+  { option: "exports", variables: ["exports"], typed: "--exports" },
+  { option: "tool-name", variables: ["tool_name"], typed: "--tool-name" },
+]
+
+function fromNpm(env: Readonly<Record<string, string | undefined>>): boolean {
+  return /^npm\//.test(env["npm_config_user_agent"] ?? "")
+}
 
 function optionsKeptByNpm(
   env: Readonly<Record<string, string | undefined>>,
 ): Partial<Record<OptionName, string | boolean>> {
-  if (!/^npm\//.test(env["npm_config_user_agent"] ?? "")) return {}
+  if (!fromNpm(env)) return {}
   const kept: Partial<Record<OptionName, string | boolean>> = {}
-  for (const name of KEPT_BY_NPM) {
-    const value = env[`npm_config_${name.replaceAll("-", "_")}`]
-    if (value === undefined || value === "") continue
-    if (options[name].type === "boolean") {
-      if (value === "true") kept[name] = true
-    } else if (value === "true") {
-      throw new CreateToolError(
-        "USAGE",
-        `npm took --${name} for one of its own options and passed its value on as an argument: put create-tool's options after --, as in npm create tool NAME -- --${name} VALUE.`,
-      )
-    } else kept[name] = value
+  for (const { option, variables, typed } of KEPT_BY_NPM) {
+    for (const variable of variables) {
+      const value = env[`npm_config_${variable}`]
+      if (value === undefined) continue
+      if (option === "no-test" || option === "no-interactive") {
+        // `--no-test` is npm's `test=false`, passed on empty; `--test` is create-tool's default.
+        if (value === "" || value === "false") kept[option] = true
+      } else if (options[option].type === "boolean") {
+        if (value === "true") kept[option] = true
+      } else if (value === "true") {
+        const shown = variable === "t" ? "-t" : typed
+        throw new CreateToolError(
+          "USAGE",
+          `npm took ${shown} for one of its own options and passed its value on as an argument: put create-tool's options after --, as in npm create tool NAME -- ${shown} VALUE.`,
+        )
+      } else if (value !== "") kept[option] = value
+    }
   }
   return kept
 }

@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
 // import-meta-resolve is bundled in: loading its five files took longer than the rest of a warm load.
 const bundledPackages = ["import-meta-resolve"]
 // The optional peers (what only fuzz, preflight and dev use) stay external too: they are installed
-// apart, when a user first needs them (src/cli/extras.ts).
+// apart, when a user first needs them (src/extras.ts).
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter(
   (name) => !bundledPackages.includes(name),
 )

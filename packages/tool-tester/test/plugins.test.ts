@@ -46,7 +46,7 @@ describe("plugins", () => {
       expect.objectContaining({
         code: "PLUGIN_LOAD_FAILED",
         message: expect.stringContaining(
-          `run npm install --prefix .opencode opencode-kit-absent in ${missing.directory}`,
+          `run npm install --prefix .opencode opencode-kit-absent from the project folder ${missing.directory}`,
         ),
       }),
     )

@@ -176,7 +176,7 @@ function CallForm(props: {
         (
           candidate,
         ) => html`<button type="button" class=${mode === candidate ? "tab active" : "tab"} data-mode=${candidate}
-          onClick=${() => switchTo(candidate)}>${candidate === "form" ? "form" : candidate === "json" ? "JSON arguments" : "raw text (repaired as opencode does)"}</button>`,
+          onClick=${() => switchTo(candidate)}>${candidate === "form" ? "form" : candidate === "json" ? "JSON" : "raw text"}</button>`,
       )}
     </div>
     ${
@@ -187,7 +187,8 @@ function CallForm(props: {
         : mode === "json"
           ? html`<textarea data-testid="json-editor" rows="10" aria-label=${`${name}: arguments as JSON`} value=${jsonText}
               onInput=${(event: Event) => update({ jsonText: (event.target as HTMLTextAreaElement).value })}></textarea>`
-          : html`<textarea data-testid="raw-editor" rows="10" aria-label=${`${name}: argument text as a model sends it`} value=${rawText}
+          : html`<div class="hint">The argument text as a model sends it, repaired as opencode does.</div>
+            <textarea data-testid="raw-editor" rows="10" aria-label=${`${name}: argument text as a model sends it`} value=${rawText}
               onInput=${(event: Event) => update({ rawText: (event.target as HTMLTextAreaElement).value })}></textarea>`
     }
     ${problem ? html`<div class="problem error">${problem}</div>` : null}

@@ -13,7 +13,11 @@ type FieldProps = {
   idPrefix: string
 }
 
-/** The value a new field starts with: its default, else the empty value of its type. */
+/**
+ * The value a new field starts with: its default, else the empty value of its type, moved inside
+ * the schema's bounds (an integer with `min(1)` starts at 1, a list with `min(2)` with two items),
+ * so that a fresh form is a valid call.
+ */
 export function initialValue(schema: JsonSchema): unknown {
   const resolved = resolve(schema)
   if (resolved.default !== undefined) return resolved.default
@@ -29,17 +33,31 @@ export function initialValue(schema: JsonSchema): unknown {
       return value
     }
     case "array":
-      return []
+      return Array.from({ length: resolved.minItems ?? 0 }, () => initialValue(resolved.items ?? {}))
     case "boolean":
       return false
     case "number":
     case "integer":
-      return 0
+      return numberWithin(resolved, typeOf(resolved) === "integer")
     case "string":
-      return ""
+      return "a".repeat(resolved.minLength ?? 0)
     default:
       return null
   }
+}
+
+/** 0, or the number nearest to it that the schema's bounds allow. */
+function numberWithin(schema: JsonSchema, integer: boolean): number {
+  const step = integer ? 1 : 0.5
+  if (schema.minimum !== undefined && schema.minimum > 0) return integer ? Math.ceil(schema.minimum) : schema.minimum
+  if (schema.exclusiveMinimum !== undefined && schema.exclusiveMinimum >= 0) {
+    return integer ? Math.floor(schema.exclusiveMinimum) + 1 : schema.exclusiveMinimum + step
+  }
+  if (schema.maximum !== undefined && schema.maximum < 0) return integer ? Math.floor(schema.maximum) : schema.maximum
+  if (schema.exclusiveMaximum !== undefined && schema.exclusiveMaximum <= 0) {
+    return integer ? Math.ceil(schema.exclusiveMaximum) - 1 : schema.exclusiveMaximum - step
+  }
+  return 0
 }
 
 export function SchemaField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {

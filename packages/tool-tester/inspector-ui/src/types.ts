@@ -30,6 +30,10 @@ export type JsonSchema = {
   anyOf?: JsonSchema[]
   minimum?: number
   maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
+  minItems?: number
+  minLength?: number
 }
 
 export type ToolSchema = { name: string; description: string; parameters: JsonSchema; strict?: false }

@@ -14,8 +14,13 @@ type CommandHelp = {
 
 export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "eval", "dev", "preflight"] as const
 
-const DOCS =
-  "Docs: README.md in node_modules/@opencode-ai/tool-tester, and the CLI reference (docs/cli.md in the tool-tester repository)."
+/** The CLI reference, online: once installed, only the package's own files exist, so a full address. */
+export const CLI_DOCS_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/blob/main/docs/cli.md"
+
+/** The footer of a help text: where the docs are, as a link that opens (the command's section, for one command). */
+function docsFooter(command?: string): string {
+  return `Docs: ${CLI_DOCS_URL}${command === undefined ? "" : `#${command}`} (and README.md in node_modules/@opencode-ai/tool-tester)`
+}
 
 const dir: OptionHelp = [
   "--dir DIR",
@@ -319,7 +324,7 @@ Exit codes:
   3 a file failed to load or the tool list would break    4 the tool threw or returned something opencode cannot send
   5 timeout    6 the call was rerouted to invalid
 
-${DOCS}`
+${docsFooter()}`
 }
 
 /**
@@ -339,7 +344,7 @@ ${formatOptions(command.options)}
 Examples:
 ${command.examples.map((example) => `  ${example.replace(/^tool-tester(?= )/, run)}`).join("\n")}
 
-${DOCS}`
+${docsFooter(name)}`
 }
 
 // --- internal ---

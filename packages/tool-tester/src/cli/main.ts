@@ -28,8 +28,10 @@ const json = argv.includes("--json")
 /** What ends the CLI from outside: each is handled (docs/cli.md, "Signals"). */
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
 const interruptHandlers = new Set<(signal: NodeJS.Signals) => void>()
+const { invocationDirectory } = await import("./project-directory.ts")
 const io: CliIO = {
-  cwd: process.cwd(),
+  // Where the user typed the command, also when the package manager started us in .opencode.
+  cwd: invocationDirectory(process.cwd(), process.env),
   ...(process.argv[1] === undefined ? {} : { bin: process.argv[1] }),
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,

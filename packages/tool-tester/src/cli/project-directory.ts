@@ -25,3 +25,19 @@ export function displayDirectory(cwd: string, dir: string | undefined): string {
   const here = path.resolve(cwd)
   return dir === undefined && path.basename(here) === ".opencode" ? path.dirname(here) : cwd
 }
+
+/**
+ * The folder the user typed the command in. `pnpm --dir .opencode exec`, `yarn --cwd .opencode` and
+ * `bun run --cwd .opencode` (the documented forms) start tool-tester inside `.opencode`, and say
+ * where they were started: INIT_CWD (pnpm, yarn), the shell's PWD (bun, which sets no INIT_CWD).
+ * When that is the folder around `.opencode`, it is the one relative paths are read from and files
+ * are written to, as under `npx --prefix .opencode`: one place whatever the package manager. Else
+ * (`cd .opencode` first) the working directory.
+ */
+export function invocationDirectory(cwd: string, env: Readonly<Record<string, string | undefined>>): string {
+  const here = path.resolve(cwd)
+  if (path.basename(here) !== ".opencode") return cwd
+  const started = env["INIT_CWD"] ?? env["PWD"]
+  if (started === undefined || !path.isAbsolute(started)) return cwd
+  return path.resolve(started) === path.dirname(here) ? path.dirname(here) : cwd
+}

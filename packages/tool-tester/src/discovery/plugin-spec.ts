@@ -75,15 +75,12 @@ export function installedPlugin(name: string, projectDirectory: string): string 
 }
 
 /**
- * The command that installs an npm plugin where tool-tester finds it, in the project's layout: into
- * its `.opencode` folder when it has one (the kit's layout, beside the tools' own packages), else
- * into the project. Run from the project folder.
+ * The command that installs an npm plugin where tool-tester finds it: into the project's `.opencode`
+ * folder (the kit's layout, beside the tools' own packages; npm creates the folder when there is
+ * none), run from the project folder. The one command docs/publishing-a-plugin.md gives too.
  */
 export function pluginInstallAdvice(name: string, projectDirectory: string): string {
-  const command = existsSync(path.join(projectDirectory, ".opencode"))
-    ? `npm install --prefix .opencode ${name}`
-    : `npm install ${name}`
-  return `to test it, run ${command} in ${projectDirectory}`
+  return `to test it, run npm install --prefix .opencode ${name} from the project folder ${projectDirectory}`
 }
 
 // --- internal ---

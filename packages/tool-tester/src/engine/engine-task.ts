@@ -73,7 +73,7 @@ export function runTaskInEngine(
   task: Task,
   timeouts: TaskTimeouts,
   started: StartedEngine = startEngine(task.command),
-  listeners: { onServerLog?: (line: string) => void } = {},
+  listeners: { onServerLog?: (line: string) => void; onLoaded?: (reached: Reached | undefined) => void } = {},
 ): Promise<TaskOutcome> {
   const startedAt = performance.now()
   if (started.command !== task.command)
@@ -118,13 +118,18 @@ export function runTaskInEngine(
         listeners.onServerLog?.(message.line)
       } else if (message.type === "loading") {
         loadingFile = message.file
-      } else if (message.type === "loaded" && phase === "load") {
-        phase = "run"
-        reached = message.reached
-        reachedAt = performance.now()
+      } else if (message.type === "loaded") {
+        // fuzz says `loaded` before each call (src/tasks/fuzz-task.ts), with the call's arguments:
+        // the listener keeps them, and the bound below is each call's, not the whole run's.
+        listeners.onLoaded?.(message.reached)
+        if (phase === "load") {
+          phase = "run"
+          reached = message.reached
+          reachedAt = performance.now()
+        } else if (message.reached !== undefined) reached = message.reached
         // The engine fires the tool's abort signal at timeoutMs itself; this is the bound for a tool
-        // that keeps the engine busy, or replaced its timers: kept here, on this process's clock,
-        // armed once (the engine says `loaded` once, and nothing a tool writes is believed).
+        // that keeps the engine busy, or replaced its timers: kept here, on this process's clock
+        // (the channel carries only what the engine says; nothing a tool writes is believed).
         arm(timeouts.runTimeoutMs + timeouts.graceMs)
       } else if (message.type === "done") {
         let payload: unknown

@@ -6,6 +6,7 @@
 // as live objects. Tool files are user code: they are only ever imported in the engine, so a file
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
+import type { Failure } from "../fuzz/classify.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { RawToolCall } from "../pipeline/repair-call.ts"
@@ -43,7 +44,15 @@ export type RunInput = ProjectInput & {
 }
 
 /** `fuzz`: the tool, how many calls, the seed (chosen by the CLI, so a report can always name it) and each call's bound. */
-export type FuzzInput = ProjectInput & { name: string; runs: number; seed: number; timeoutMs: number }
+export type FuzzInput = ProjectInput & {
+  name: string
+  runs: number
+  seed: number
+  timeoutMs: number
+  /** After an engine was stopped: the failures it had found, and the calls not to make again. */
+  found?: Array<Failure & { args: unknown; output: string }> | undefined
+  skip?: Array<{ args: unknown; failure: Failure }> | undefined
+}
 
 /** `eval`: the project's tools as eval wraps and guards them; the tool files in `skip` are not imported. */
 export type EvalToolsInput = { directory: string; skip: string[] }
@@ -60,7 +69,12 @@ export type Task =
 export type TaskCommand = Task["command"]
 
 /** The tool a run reaches: the name as called and the id that runs (`invalid` when rerouted). */
-export type Reached = { name: string; id: string }
+export type Reached = {
+  name: string
+  id: string
+  /** fuzz: the call about to be made or the failure just found, as JSON text (src/tasks/fuzz-task.ts). */
+  progress?: string
+}
 
 /** RunOptions as they cross: the abort signal becomes an `abort` message. */
 export type RemoteRunOptions = Omit<RunOptions, "signal">

@@ -1,9 +1,14 @@
 // fuzzTool: calls a tool with arguments generated from its JSON Schema the way models send them
 // (fast-check), and reports each distinct failure with the smallest arguments fast-check shrank it
 // to, and the seed that replays the run. After a failure is found, the search goes on with that
-// failure counted as known, until no new one turns up or the runs are used up. A call that
-// tampers with the engine's built-ins ends the search: what later calls would see is no longer
-// what opencode gives a tool (the library replaces the engine then; the CLI's engine is this one).
+// failure counted as known, until no new one turns up or the runs are used up. A call that takes
+// longer than its bound is a `timeout` failure with the arguments as they were (not shrunk: each
+// try would take the whole bound), and the search goes on. A call that tampers with the engine's
+// built-ins ends the search: what later calls would see is no longer what opencode gives a tool
+// (the library replaces the engine then; the CLI's engine is this one). The CLI restarts an engine
+// that a call kept busy or ended, and runs the search again from the start with what it learned
+// (`found`, `skip`): the same seed gives the same arguments, so the run goes on past that call.
+import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
@@ -21,6 +26,12 @@ export type FuzzOptions = {
   timeoutMs?: number
   /** Called before each call with its arguments (the CLI re-arms its watchdog there). */
   onCall?: (args: unknown) => void
+  /** Called with each distinct failure as it is found (the CLI keeps them if the engine is then stopped). */
+  onFailure?: (failure: FuzzFailure) => void
+  /** Failures found earlier in this run, by an engine that was then stopped: reported first, not searched for again. */
+  found?: FuzzFailure[]
+  /** Arguments not to call again (they kept the engine busy or ended it): each is answered with its failure. */
+  skip?: Array<{ args: unknown; failure: Failure }>
 }
 
 export type FuzzFailure = Failure & {
@@ -53,18 +64,30 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   if (!schema) {
     throw new ToolTesterError(
       "TOOL_NOT_FOUND",
-      `no custom or plugin tool is named ${name}: fuzz one of ${schemas.value.map((candidate) => candidate.name).join(", ") || "(none found)"}`,
+      `no custom or plugin tool is named ${name}${didYouMean(
+        name,
+        schemas.value.map((candidate) => candidate.name),
+      )}: fuzz one of ${schemas.value.map((candidate) => candidate.name).join(", ") || "(none found)"}`,
       { data: { tool: name } },
     )
   }
   const fc = await loadFastCheck()
   const args = modelArguments(schema.parameters)
-  const known = new Set<string>()
-  const failures: FuzzFailure[] = []
+  const failures: FuzzFailure[] = [...(options.found ?? [])]
+  const known = new Set<string>(failures.map(failureKey))
+  for (const entry of options.skip ?? []) known.add(failureKey(entry.failure))
+  const skipped = new Map((options.skip ?? []).map((entry) => [JSON.stringify(entry.args), entry.failure]))
+  const record = (failure: FuzzFailure) => {
+    known.add(failureKey(failure))
+    failures.push(failure)
+    options.onFailure?.(failure)
+  }
   let calls = 0
   /** The call that tampered with the engine: no call is made after it. */
-  let tampered: { input: unknown; result: RunResult; failure: Failure } | undefined
-  const call = async (input: unknown): Promise<{ result: RunResult; failure: Failure | undefined }> => {
+  let tampered: { input: unknown; result: RunResult | undefined; failure: Failure } | undefined
+  const call = async (input: unknown): Promise<{ result: RunResult | undefined; failure: Failure | undefined }> => {
+    const answer = skipped.get(JSON.stringify(input))
+    if (answer !== undefined) return { result: undefined, failure: answer }
     calls++
     options.onCall?.(input)
     const result = await runTool(project, name, structuredClone(input), { timeoutMs })
@@ -80,24 +103,29 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
         tampered = { input, result, failure }
         return true
       }
+      if (failure?.kind === "timeout" && result !== undefined) {
+        // Not called again when the search starts over (each call would take the whole bound).
+        skipped.set(JSON.stringify(input), failure)
+        if (!known.has(failureKey(failure))) record({ ...failure, args: input, output: result.output })
+        return true
+      }
       return failure === undefined || known.has(failureKey(failure))
     })
     const details = await fc.check(property, { numRuns: remaining, seed, endOnFailure: false })
     if (tampered) {
-      failures.push({ ...tampered.failure, args: tampered.input, output: tampered.result.output })
+      record({ ...tampered.failure, args: tampered.input, output: tampered.result?.output ?? "" })
       break
     }
     if (!details.failed || details.counterexample === null) break
     const [shrunk] = details.counterexample
     const { result, failure } = await call(shrunk)
     if (failure?.code === "TOOL_TAMPERED") {
-      failures.push({ ...failure, args: shrunk, output: result.output })
+      record({ ...failure, args: shrunk, output: result?.output ?? "" })
       break
     }
     // Shrinking keeps a counterexample only while it fails as a new failure, so this one does.
     if (failure === undefined || known.has(failureKey(failure))) break
-    known.add(failureKey(failure))
-    failures.push({ ...failure, args: shrunk, output: result.output })
+    record({ ...failure, args: shrunk, output: result?.output ?? "" })
     remaining -= details.numRuns
     if (calls === before) break
   }

@@ -1,11 +1,16 @@
+import { safeStringify } from "../_json-safe.ts"
 import type { FuzzInput, Reached } from "../engine/protocol.ts"
-import { type FuzzReport, fuzzTool } from "../fuzz/fuzz-tool.ts"
+import { type FuzzFailure, type FuzzReport, fuzzTool } from "../fuzz/fuzz-tool.ts"
 import type { Diagnostic } from "../types.ts"
 import { loadProject } from "./task-project.ts"
 
 export type FuzzPayload = FuzzReport & { runs: number; diagnostics: Diagnostic[] }
 
-/** Loads the project and fuzzes one tool. Each call says `loaded` first, so the host's watchdog bounds every call, not the whole run. */
+/**
+ * Loads the project and fuzzes one tool. Each call says `loaded` first, with its arguments, so the
+ * host's watchdog bounds every call, not the whole run, and a host that must stop the engine knows
+ * which call did it; each failure is sent as it is found, so none is lost then.
+ */
 export async function fuzzTask(input: FuzzInput, loaded: (reached: Reached | undefined) => void): Promise<FuzzPayload> {
   const project = await loadProject(input)
   const reached = { name: input.name, id: input.name }
@@ -14,7 +19,17 @@ export async function fuzzTask(input: FuzzInput, loaded: (reached: Reached | und
     runs: input.runs,
     seed: input.seed,
     timeoutMs: input.timeoutMs,
-    onCall: () => loaded(reached),
+    ...(input.found === undefined ? {} : { found: input.found }),
+    ...(input.skip === undefined ? {} : { skip: input.skip }),
+    onCall: (args) => loaded({ ...reached, progress: progressText({ args }) }),
+    onFailure: (failure) => loaded({ ...reached, progress: progressText({ failure }) }),
   })
   return { ...report, runs: input.runs, diagnostics: project.diagnostics }
+}
+
+/** What a fuzz task's `loaded` message says, as `reached.progress` (JSON text). */
+export type FuzzProgress = { args: unknown } | { failure: FuzzFailure }
+
+function progressText(progress: FuzzProgress): string {
+  return safeStringify(progress)
 }

@@ -1,3 +1,4 @@
+import { didYouMean } from "../did-you-mean.ts"
 import type { ProjectInput, Reached } from "../engine/protocol.ts"
 import { MAX_DEPTH } from "../_json-safe.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -85,7 +86,7 @@ function notFound(name: string, offered: ReturnType<typeof listTools>): ToolTest
     "TOOL_NOT_FOUND",
     builtin
       ? `${name} is a built-in opencode tool; schema shows custom and plugin tools only: pick one of ${custom.join(", ") || "(none found)"}`
-      : `no custom or plugin tool named ${name} is offered for this model: pick one of ${custom.join(", ") || "(none found)"}`,
+      : `no custom or plugin tool named ${name} is offered for this model${didYouMean(name, custom)}: pick one of ${custom.join(", ") || "(none found)"}`,
     { data: { tool: name } },
   )
 }

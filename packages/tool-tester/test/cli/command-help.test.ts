@@ -130,12 +130,16 @@ describe("per-command help", { timeout: 60_000 }, () => {
     expect(stdout).toMatch(/--config JSON +opencode config merged over/)
   })
 
-  test("help points at the docs by name, never with a link relative to the repository", async () => {
+  test("help points at the docs with a full link, never with a link relative to the repository", async () => {
     for (const args of [["--help"], ["run", "--help"], ["e2e", "--help"]]) {
       const { stdout } = await runCli(args)
       expect(stdout).toContain("README.md in node_modules/@opencode-ai/tool-tester")
-      // The one mention of a repository path says where it lives; no other path or link into the repository.
-      const rest = stdout.replace("docs/cli.md in the tool-tester repository", "")
+      expect(stdout).toContain("Docs: https://github.com/opencode-tool-kit/opencode-tool-kit/blob/main/docs/cli.md")
+      // The one link is absolute; no other path or link into the repository.
+      const rest = stdout.replace(
+        /https:\/\/github\.com\/opencode-tool-kit\/opencode-tool-kit\/blob\/main\/docs\/cli\.md(#[a-z0-9]+)?/,
+        "",
+      )
       expect(rest).not.toContain("docs/")
       expect(rest).not.toContain("](")
     }

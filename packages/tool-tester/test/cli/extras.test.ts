@@ -3,7 +3,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, test } from "vitest"
-import { EXTRAS, installCommand, requireExtras } from "../../src/cli/extras.ts"
+import { EXTRAS, installCommand, requireExtras } from "../../src/extras.ts"
 import { ToolTesterError } from "../../src/errors.ts"
 
 const packageDirectory = fileURLToPath(new URL("../..", import.meta.url))

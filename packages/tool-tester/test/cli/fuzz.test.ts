@@ -47,7 +47,7 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
       expect(report).toMatchObject({ tool: "weather", seed: 7, runs: 200, engine: { name: engine } })
       // Not a bare `tool-tester`, which no shell finds: this bin runs from a checkout, so the scoped package.
       expect(report.replay).toBe(
-        `npx @opencode-ai/tool-tester fuzz weather --no-global --engine ${engine} --seed 7 --runs 200`,
+        `npx @opencode-ai/tool-tester fuzz weather --no-global --engine ${engine} --seed 7 --runs 200 --timeout 5000`,
       )
       expect(report.failures.map((failure) => failure.args)).toContainEqual({})
       expect(report.failures.every((failure) => failure.kind === "crash" && failure.thrown === "TypeError")).toBe(true)
@@ -68,7 +68,9 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain("no failure found")
     expect(result.stdout).toContain("100 calls, seed 3")
-    expect(result.stdout).toContain("replay: npx @opencode-ai/tool-tester fuzz weather --no-global --seed 3 --runs 100")
+    expect(result.stdout).toContain(
+      "replay: npx @opencode-ai/tool-tester fuzz weather --no-global --seed 3 --runs 100 --timeout 5000",
+    )
   })
 
   test.each(["bun", "node"])(
@@ -106,7 +108,7 @@ export default tool({
       expect(human.stdout).toContain("1. escaped  ESCAPED_ERROR")
       expect(human.stdout).toContain('args     {"city":""}')
       expect(human.stdout).toContain(
-        `replay: npx @opencode-ai/tool-tester fuzz weather --no-global --engine ${engine} --seed 9 --runs 100`,
+        `replay: npx @opencode-ai/tool-tester fuzz weather --no-global --engine ${engine} --seed 9 --runs 100 --timeout 5000`,
       )
     },
   )
@@ -121,6 +123,8 @@ export default tool({
     expect(badRuns.stderr).toContain('--runs needs a whole number of at least 1, not "0"')
     const unknown = await runCli(["fuzz", "wether", "--no-global"], { cwd: directory })
     expect(unknown.exitCode).toBe(1)
-    expect(unknown.stderr).toContain("no custom or plugin tool is named wether: fuzz one of weather")
+    expect(unknown.stderr).toContain(
+      'no custom or plugin tool is named wether; did you mean "weather"?: fuzz one of weather',
+    )
   })
 })

@@ -9,7 +9,7 @@ import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
-import { requireExtras } from "../extras.ts"
+import { requireExtras } from "../../extras.ts"
 
 const DEV_FLAGS = {
   ...PROJECT_FLAGS,
@@ -57,7 +57,11 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
         { loadTimeoutMs: loadTimeoutMs(io.env), runTimeoutMs: loadTimeoutMs(io.env), graceMs: 0 },
         startEngine("doctor", chosen.selection),
       )
-      return outcome.kind === "done" ? (outcome.payload as DoctorPayload).findings : []
+      if (outcome.kind !== "done") return []
+      const payload = outcome.payload as DoctorPayload
+      // The findings of one call of each tool (BAD_RESULT), as `tool-tester doctor` prints them.
+      const { calledFindings } = await import("../called-findings.ts")
+      return [...payload.findings, ...(await calledFindings(input, values.engine, values["engine-binary"], payload))]
     },
   })
   const view = inspector.session.view()

@@ -1,14 +1,8 @@
 import type { Finding } from "../../doctor/finding.ts"
-import { CALL_TIMEOUT_MS, resultFindingsOf } from "../../doctor/results.ts"
-import { chooseEngine } from "../../engine/choose-engine.ts"
 import type { StartedEngine } from "../../engine/engine-task.ts"
-import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
-import type { ProjectInput } from "../../engine/protocol.ts"
-import { loadTimeoutMs } from "../../engine/task-failure.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
-import type { RunPayload } from "../../tasks/run-task.ts"
-import type { SchemaPayload } from "../../tasks/schema-task.ts"
 import type { CliIO } from "../_command.ts"
+import { calledFindings } from "../called-findings.ts"
 import { type LintProvider, lintProviderNamed, lintProviderOf } from "../../lint/providers.ts"
 import { modelSelection } from "../../pipeline/model-selection.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
@@ -36,50 +30,6 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
 }
 
 // --- internal ---
-
-/**
- * BAD_RESULT findings from one call of each tool (doctor/results.ts), each in an engine of its own
- * as `run` makes it (output captured, a tool that ends its engine ends only that one).
- */
-async function calledFindings(
-  input: ProjectInput,
-  engine: string | undefined,
-  engineBinary: string | undefined,
-  payload: DoctorPayload,
-): Promise<Finding[]> {
-  // Only for tools that load and are offered: an error (a file that fails to import, a tool list
-  // opencode cannot build, an unreadable config) comes first, and the calls wait for its fix.
-  if (payload.tools === 0 || payload.findings.some((finding) => finding.severity === "error")) return []
-  const chosen = await chooseEngine({ engine, engineBinary, env: process.env, directory: input.directory })
-  const timeouts = { loadTimeoutMs: loadTimeoutMs(), runTimeoutMs: CALL_TIMEOUT_MS, graceMs: 1_000 }
-  const schemas = await runTaskInEngine(
-    { command: "schema", input: { ...input, tool: undefined } },
-    timeouts,
-    startEngine("schema", chosen.selection),
-  )
-  if (schemas.kind !== "done") return []
-  return resultFindingsOf((schemas.payload as SchemaPayload).tools, async (name, args) => {
-    const task = {
-      command: "run" as const,
-      input: {
-        ...input,
-        name,
-        args: { form: "json" as const, value: args },
-        validate: false,
-        deny: [],
-        ask: "deny" as const,
-        maxLines: undefined,
-        maxBytes: undefined,
-        timeoutMs: CALL_TIMEOUT_MS,
-        dataDirectory: undefined,
-      },
-    }
-    const outcome = await runTaskInEngine(task, timeouts, startEngine("run", chosen.selection))
-    if (outcome.kind !== "done") return undefined
-    const { result, file } = outcome.payload as RunPayload
-    return { ...result, file }
-  })
-}
 
 function errorsFirst(findings: Finding[]): Finding[] {
   return [

@@ -1,7 +1,6 @@
 import { randomInt } from "node:crypto"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import type { StartedEngine } from "../../engine/engine-task.ts"
-import { runTaskInEngine } from "../../engine/engine-task.ts"
 import { engineReport, loadFailure, loadTimeoutMs } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
@@ -10,9 +9,10 @@ import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
-import { requireExtras } from "../extras.ts"
+import { requireExtras } from "../../extras.ts"
 import { shellWord, toolTesterCommand } from "../invocation.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
+import { fuzzAcrossEngines } from "./_fuzz-engines.ts"
 import { displayDirectory } from "../project-directory.ts"
 
 const DEFAULT_RUNS = 200
@@ -53,30 +53,42 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS
   const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
   const loadTimeout = loadTimeoutMs(io.env)
-  const outcome = await runTaskInEngine(
-    { command: "fuzz", input },
+  const { outcome, found, calls, stopped } = await fuzzAcrossEngines(
+    input,
     { loadTimeoutMs: loadTimeout, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
-    serverLogPrinter(io, { command: "fuzz", input }),
+    serverLogPrinter(io, { command: "fuzz", input }).onServerLog,
   )
+  // Every option that changes what the run finds, so that pasting it gives the same report.
   const replay = [
     toolTesterCommand(io),
     "fuzz",
     shellWord(name),
     ...projectWords(values),
-    `--seed ${seed} --runs ${runs}`,
+    `--seed ${seed} --runs ${runs} --timeout ${timeoutMs}`,
   ].join(" ")
-  const failure = loadFailure(outcome, loadTimeout) ?? engineEnded(outcome, timeoutMs, replay)
-  if (failure || outcome.kind !== "done") {
+  const failure =
+    loadFailure(outcome, loadTimeout) ?? (stopped === undefined ? undefined : engineStopped(stopped, replay))
+  if (failure && found.length === 0) {
+    reportFailure(io, json, failure)
+    return exitCodeFor(failure.code)
+  }
+  if (outcome.kind !== "done" && stopped === undefined) {
     const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
     reportFailure(io, json, reported)
     return exitCodeFor(reported.code)
   }
-  const report = outcome.payload as FuzzPayload
+  const report: FuzzPayload =
+    outcome.kind === "done"
+      ? { ...(outcome.payload as FuzzPayload), calls: (outcome.payload as FuzzPayload).calls + calls }
+      : { tool: name, seed, runs, calls, failures: found, diagnostics: [] }
   const engine = engineReport(outcome)
-  if (json) io.write(`${JSON.stringify({ ...report, replay, engine: engine.info })}\n`)
-  else {
-    io.write(formatReport(report, replay))
+  if (json) {
+    io.write(
+      `${JSON.stringify({ ...report, ...(stopped === undefined ? {} : { stopped: stopped.message }), replay, engine: engine.info })}\n`,
+    )
+  } else {
+    io.write(formatReport(report, replay, stopped))
     io.writeError(formatDiagnostics(report.diagnostics, displayDirectory(io.cwd, values.dir)) + formatEngine(engine))
   }
   if (report.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return EXIT_LOAD_FAILED
@@ -91,37 +103,23 @@ function projectWords(values: {
   plugin?: string[] | undefined
   "no-global"?: boolean | undefined
   engine?: string | undefined
+  "engine-binary"?: string | undefined
 }): string[] {
   return [
     ...(values.dir === undefined ? [] : [`--dir ${shellWord(values.dir)}`]),
     ...(values.plugin ?? []).map((spec) => `--plugin ${shellWord(spec)}`),
     ...(values["no-global"] === true ? ["--no-global"] : []),
     ...(values.engine === undefined ? [] : [`--engine ${shellWord(values.engine)}`]),
+    ...(values["engine-binary"] === undefined ? [] : [`--engine-binary ${shellWord(values["engine-binary"])}`]),
   ]
 }
 
-/** The engine stopped during the calls: a busy loop past the timeout, or a tool that ended the process. */
-function engineEnded(
-  outcome: Awaited<ReturnType<typeof runTaskInEngine>>,
-  timeoutMs: number,
-  replay: string,
-): Failure | undefined {
-  if (outcome.kind === "timeout") {
-    return {
-      code: "TOOL_TIMEOUT",
-      message: `a call kept the engine busy past ${timeoutMs} ms and its abort signal never ran (a busy loop?), so fuzzing stopped; replay with ${replay} and run the tool on the arguments it reached`,
-    }
-  }
-  if (outcome.kind === "exited") {
-    return {
-      code: "TOOL_EXITED",
-      message: `a call ended the engine's process (process.exit or a crash${outcome.crash ? `: ${outcome.crash}` : ""}), so fuzzing stopped; in opencode this ends opencode itself: replay with ${replay}`,
-    }
-  }
-  return undefined
+/** Calls stopped the engine before any failure could be reported: why, and the command that replays it. */
+function engineStopped(stopped: { code: string; message: string }, replay: string): Failure {
+  return { code: stopped.code, message: `${stopped.message}; replay with ${replay}` }
 }
 
-function formatReport(report: FuzzPayload, replay: string): string {
+function formatReport(report: FuzzPayload, replay: string, stopped: { message: string } | undefined): string {
   const lines: string[] = []
   const found = report.failures.length
   const status = found === 0 ? green("no failure found") : red(`${found} failure${found === 1 ? "" : "s"} found`)
@@ -129,6 +127,7 @@ function formatReport(report: FuzzPayload, replay: string): string {
     `${bold(cyan(terminalSafe(report.tool)))}  ${status}  ${dim(`${report.calls} calls, seed ${report.seed}`)}`,
   )
   for (const [index, failure] of report.failures.entries()) lines.push("", ...failureLines(index + 1, failure))
+  if (stopped !== undefined) lines.push("", red(`stopped: ${terminalSafe(stopped.message)}`))
   lines.push("", dim(`replay: ${terminalSafe(replay)}`))
   return `${lines.join("\n")}\n`
 }

@@ -12,7 +12,7 @@ import { preflight } from "../../preflight/preflight.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, exitForProblems, parseFlags, reportFailure } from "../_command.ts"
-import { requireExtras } from "../extras.ts"
+import { requireExtras } from "../../extras.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import semver from "semver"
-import { ToolTesterError } from "../errors.ts"
+import { ToolTesterError } from "./errors.ts"
 
 /** The packages each command needs beyond tool-tester's own dependencies. */
 export const EXTRAS = {

@@ -1,0 +1,31 @@
+import { expect, test } from "vitest"
+import { getToolSchemas, loadTools } from "../../src/index.ts"
+import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
+
+// A fresh form is a valid call: its start values satisfy the schema the model receives. The page's
+// module is imported by a path tsc does not follow: it is type-checked with the page's own settings.
+const schemaForm = "../../inspector-ui/src/schema-form.ts"
+const { initialValue } = (await import(schemaForm)) as { initialValue: (schema: unknown) => unknown }
+const bounded = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Bounded",
+  args: {
+    times: tool.schema.number().int().min(1),
+    ratio: tool.schema.number().gt(0).lt(1),
+    below: tool.schema.number().int().max(-3),
+    name: tool.schema.string().min(2),
+    tags: tool.schema.array(tool.schema.string()).min(1),
+  },
+  async execute() { return "ok" },
+})
+`
+
+test("the form starts valid for the schema: min(1) is 1, not 0, and the other bounds hold", async () => {
+  const { env, home } = isolatedEnvironment()
+  const project = await loadTools({ directory: tmpProject({ ".opencode/tools/bounded.ts": bounded }), env, home })
+  const schemas = await getToolSchemas(project)
+  if (!schemas.success) throw schemas.error
+  const parameters = schemas.value.find((schema) => schema.name === "bounded")!.parameters
+  const start = initialValue(parameters) as Record<string, unknown>
+  expect(start).toEqual({ times: 1, ratio: 0.5, below: -3, name: "aa", tags: [""] })
+})
