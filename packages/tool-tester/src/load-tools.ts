@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { defaultAgentProblem } from "./config/agent.ts"
 import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
@@ -8,6 +9,7 @@ import { createImporter } from "./discovery/import-module.ts"
 import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
 import { clientSource } from "./client/client-source.ts"
 import { attachProjectClient, type ClientSource, createProjectClient } from "./client/project-client.ts"
+import { runConfigHooks } from "./discovery/plugin-config-hooks.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
 import { pluginSpecs } from "./discovery/plugin-order.ts"
@@ -181,6 +183,16 @@ export async function loadProjectHere(
     }
   }
 
+  project.diagnostics.push(...(await runConfigHooks(project)))
+  const agentProblem = defaultAgentProblem(project.config)
+  if (agentProblem !== undefined) {
+    project.diagnostics.push({
+      code: "CONFIG_INVALID",
+      severity: "error",
+      message: agentProblem,
+      data: { key: "default_agent" },
+    })
+  }
   markOverrides(project)
   return project
 }

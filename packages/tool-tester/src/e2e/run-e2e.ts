@@ -42,6 +42,8 @@ export interface E2EOptions {
   provider?: string
   /** opencode config deep-merged over everything else (e.g. `{"permission": {"task": "deny"}}`). */
   config?: Record<string, unknown>
+  /** The agent `opencode run --agent` prompts (default: opencode's default agent, docs/opencode-contract.md#agent). */
+  agent?: string
   /** Bound of the whole opencode run (default 90 s). */
   timeoutMs?: number
   /**
@@ -131,6 +133,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         "json",
         "-m",
         modelId,
+        ...(options.agent === undefined ? [] : ["--agent", options.agent]),
         script.prompt ?? defaultPrompt,
       ],
       cwd: sandbox.project,
