@@ -12,6 +12,7 @@ import { attachProjectClient, type ClientSource, createProjectClient } from "./c
 import { runConfigHooks } from "./discovery/plugin-config-hooks.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
+import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
 import { pluginSpecs } from "./discovery/plugin-order.ts"
 import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
@@ -328,6 +329,17 @@ function markOverrides(project: ToolProject): void {
 }
 
 function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnostic {
+  // Under Node, a file only Bun loads is a warning: opencode (Bun) loads it.
+  const bunOnly = error.code === "IMPORT_FAILED" && !inBun ? bunOnlyImport(error.message, file) : undefined
+  if (bunOnly !== undefined) {
+    return {
+      code: error.code,
+      severity: "warning",
+      message: `${error.message}; ${bunOnly}: it ${NEEDS_BUN_ENGINE}`,
+      ...(file === undefined ? {} : { file }),
+      data: { ...error.data, needsBunEngine: true },
+    }
+  }
   const diagnostic: Diagnostic = { code: error.code, severity: "error", message: error.message }
   if (file !== undefined) diagnostic.file = file
   if (error.data !== undefined) diagnostic.data = error.data
