@@ -20,7 +20,7 @@ import { resolveOpencode } from "../engine/opencode-binary.ts"
 import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { runOpencodeProcess } from "./opencode-process.ts"
 import { endMarked } from "../engine/process-tree.ts"
-import { findPluginPackage } from "./plugin-package.ts"
+import { pluginPackageFor } from "./plugin-package.ts"
 import { createSandbox, projectConfigDirectories } from "./sandbox.ts"
 import { configureSandbox } from "./sandbox-setup.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
@@ -110,7 +110,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         config: options.config,
       },
       {
-        pluginPackage: await findPluginPackage(directory),
+        pluginPackage: await pluginPackageFor(directory, sandbox.tmp),
         configDirectories: [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)],
       },
     )
