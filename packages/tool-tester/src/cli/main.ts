@@ -11,7 +11,9 @@ const argv = process.argv.slice(2)
 if (argv[0] === "-v" || argv[0] === "--version") {
   const { readFileSync } = await import("node:fs")
   const { flushStdio } = await import("../_flush-stdio.ts")
-  process.stdout.write(`${version(readFileSync)}\n`)
+  // The opencode version tool-tester models: a module holding only constants.
+  const { MODELLED_OPENCODE_VERSION } = await import("../engine/opencode-version.ts")
+  process.stdout.write(`${version(readFileSync)} (models opencode ${MODELLED_OPENCODE_VERSION})\n`)
   await flushStdio()
   process.exit()
 }

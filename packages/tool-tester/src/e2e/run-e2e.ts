@@ -17,6 +17,7 @@ import {
 import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
+import { opencodeVersionOf } from "../engine/opencode-version-check.ts"
 import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { runOpencodeProcess } from "./opencode-process.ts"
 import { endMarked } from "../engine/process-tree.ts"
@@ -152,6 +153,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     const calls = collectCalls(mock.servedCalls, mock.requests, events)
     const result: E2EResult = {
       opencode: binary,
+      opencodeVersion: (await opencodeVersionOf(binary)) ?? null,
       model: modelId,
       tools: firstMainTools(mock),
       requests: mock.requests,

@@ -23,11 +23,11 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(result.stdout).not.toContain("Commands:")
   })
 
-  test("-v and --version print the package version", async () => {
+  test("-v and --version print the package version and the opencode version it models", async () => {
     for (const flag of ["-v", "--version"]) {
       const result = await runCli([flag])
       expect(result.exitCode).toBe(0)
-      expect(result.stdout.trim()).toBe(version)
+      expect(result.stdout.trim()).toBe(`${version} (models opencode 1.18.34)`)
     }
   })
 

@@ -14,6 +14,8 @@ import { modelSelection } from "../../pipeline/model-selection.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatEngine, formatFindings } from "../report.ts"
+import { opencodeVersionFindings } from "../../doctor/opencode-versions.ts"
+import type { EngineReport } from "../../engine/task-failure.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
 export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
@@ -26,6 +28,11 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
   const findings = errorsFirst([
     ...task.payload.findings,
     ...(await calledFindings(input, values.engine, values["engine-binary"], task.payload)),
+    ...(await opencodeVersionFindings({
+      directory: input.directory,
+      env: io.env,
+      engineBinary: opencodeEngine(task.engine),
+    })),
   ])
   if (json) io.write(`${JSON.stringify({ findings, engine: task.engine.info })}\n`)
   else {
@@ -36,6 +43,14 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
 }
 
 // --- internal ---
+
+/** The bun engine's binary when it is an opencode (not a plain Bun). */
+function opencodeEngine(engine: EngineReport): string | undefined {
+  const source = engine.source
+  return engine.info.name === "bun" && (source === "path" || source === "opencode-package")
+    ? engine.info.binary
+    : undefined
+}
 
 /**
  * BAD_RESULT findings from one call of each tool (doctor/results.ts), each in an engine of its own
