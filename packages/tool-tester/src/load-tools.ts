@@ -13,6 +13,7 @@ import { runConfigHooks } from "./discovery/plugin-config-hooks.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
 import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
+import { importsOpencode2, OPENCODE2_ADVICE } from "./discovery/opencode2.ts"
 import { pluginSpecs } from "./discovery/plugin-order.ts"
 import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
@@ -184,6 +185,14 @@ export async function loadProjectHere(
     }
   }
 
+  if (config["plugins"] !== undefined) {
+    project.diagnostics.push({
+      code: "OPENCODE_2",
+      severity: "warning",
+      message: `the config has a "plugins" key, opencode 2's; opencode 1.x reads "plugin" and ignores "plugins", so those plugins never load; ${OPENCODE2_ADVICE}`,
+      data: { key: "plugins" },
+    })
+  }
   project.diagnostics.push(...(await runConfigHooks(project)))
   const agentProblem = defaultAgentProblem(project.config)
   if (agentProblem !== undefined) {
@@ -329,6 +338,15 @@ function markOverrides(project: ToolProject): void {
 }
 
 function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnostic {
+  if (error.code === "IMPORT_FAILED" && importsOpencode2(error.message)) {
+    return {
+      code: "OPENCODE_2",
+      severity: "error",
+      message: `${file ?? "a file"}: it imports @opencode/plugin, opencode 2's plugin package; ${OPENCODE2_ADVICE}`,
+      ...(file === undefined ? {} : { file }),
+      data: { ...error.data },
+    }
+  }
   // Under Node, a file only Bun loads is a warning: opencode (Bun) loads it.
   const bunOnly = error.code === "IMPORT_FAILED" && !inBun ? bunOnlyImport(error.message, file) : undefined
   if (bunOnly !== undefined) {

@@ -2,6 +2,7 @@
 // the asked agent when it is a primary one, else default_agent from any config layer or a plugin's
 // config hook, else build.
 import { describe, expect, onTestFinished, test } from "vitest"
+import { diagnose } from "../src/doctor/diagnose.ts"
 import { closeProject, loadTools, runTool, ToolTesterError } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
@@ -86,6 +87,13 @@ describe("the agent a tool gets", () => {
       const problem = project.diagnostics.find((diagnostic) => diagnostic.data?.["key"] === "default_agent")
       expect(problem).toMatchObject({ code: "CONFIG_INVALID", severity: "error" })
       expect(problem?.message).toContain(reason)
+      expect(diagnose(project, { cwd: directory })).toContainEqual(
+        expect.objectContaining({
+          code: "CONFIG_INVALID",
+          severity: "error",
+          message: expect.stringContaining(reason),
+        }),
+      )
       const thrown = await runTool(project, "whoami", {}).catch((error: unknown) => error)
       expect(ToolTesterError.isInstance(thrown) && thrown.code).toBe("CONFIG_INVALID")
     }

@@ -74,6 +74,9 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
       return { code: "PLUGIN_INIT_HANGS", severity: "error", file, message }
     case "TOOL_TAMPERED":
       return { code: "TOOL_TAMPERED", severity: "error", file, message, data: diagnostic.data ?? {} }
+    case "OPENCODE_2":
+    case "CONFIG_INVALID":
+      return { code: diagnostic.code, severity: diagnostic.severity, file, message }
     case "IGNORED_EXPORT":
     case "NO_TOOLS":
       return { code: diagnostic.code, severity: "warning", file, message }
