@@ -6,14 +6,18 @@
 
 import type { CliIO } from "./_command.ts"
 
+/**
+ * The opencode version tool-tester models, written here so that `--version` loads nothing more:
+ * the same as engine/opencode-version.ts (test/cli/usage.test.ts checks they agree).
+ */
+const MODELLED_OPENCODE = "1.18.34"
+
 const argv = process.argv.slice(2)
 // `--version` needs nothing but the manifest: answered before anything else loads.
 if (argv[0] === "-v" || argv[0] === "--version") {
   const { readFileSync } = await import("node:fs")
   const { flushStdio } = await import("../_flush-stdio.ts")
-  // The opencode version tool-tester models: a module holding only constants.
-  const { MODELLED_OPENCODE_VERSION } = await import("../engine/opencode-version.ts")
-  process.stdout.write(`${version(readFileSync)} (models opencode ${MODELLED_OPENCODE_VERSION})\n`)
+  process.stdout.write(`${version(readFileSync)} (models opencode ${MODELLED_OPENCODE})\n`)
   await flushStdio()
   process.exit()
 }

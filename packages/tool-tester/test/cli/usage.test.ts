@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { MODELLED_OPENCODE_VERSION } from "../../src/engine/opencode-version.ts"
 
 const basic = fixture("cli-basic")
 const version = (JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string })
@@ -27,7 +28,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     for (const flag of ["-v", "--version"]) {
       const result = await runCli([flag])
       expect(result.exitCode).toBe(0)
-      expect(result.stdout.trim()).toBe(`${version} (models opencode 1.18.34)`)
+      expect(result.stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
     }
   })
 
