@@ -8,7 +8,8 @@ import type { CliIO } from "./_command.ts"
 
 /**
  * The opencode version tool-tester models, written here so that `--version` loads nothing more:
- * the same as engine/opencode-version.ts (test/cli/usage.test.ts checks they agree).
+ * the same as engine/opencode-version.ts, which _run-command-line.ts reads (test/cli/usage.test.ts
+ * checks both).
  */
 const MODELLED_OPENCODE = "1.18.34"
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
@@ -30,6 +31,11 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
       expect(result.exitCode).toBe(0)
       expect(result.stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
     }
+  })
+
+  test("the built bin's --version, answered before the CLI loads, names the same opencode version", () => {
+    const stdout = execFileSync(process.execPath, [path.join(packageRoot, "bin.js"), "--version"], { encoding: "utf8" })
+    expect(stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
   })
 
   test("no command prints the help on stderr and exits 1", async () => {
