@@ -35,6 +35,8 @@ export type ToolTesterErrorCode =
   | "CONFIG_INVALID"
   /** A path given to the harness does not exist or is not a folder. */
   | "PATH_NOT_FOUND"
+  /** A plugin or config written for opencode 2 (`@opencode/plugin`, `Plugin.define`, a `plugins` key): tool-tester models opencode 1.x. */
+  | "OPENCODE_2"
   /** The command line was wrong. */
   | "USAGE"
   /** No opencode binary was found for e2e. */

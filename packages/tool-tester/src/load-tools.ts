@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { defaultAgentProblem } from "./config/agent.ts"
 import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
@@ -8,8 +9,11 @@ import { createImporter } from "./discovery/import-module.ts"
 import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
 import { clientSource } from "./client/client-source.ts"
 import { attachProjectClient, type ClientSource, createProjectClient } from "./client/project-client.ts"
+import { runConfigHooks } from "./discovery/plugin-config-hooks.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
+import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
+import { importsOpencode2, OPENCODE2_ADVICE } from "./discovery/opencode2.ts"
 import { pluginSpecs } from "./discovery/plugin-order.ts"
 import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
@@ -181,6 +185,24 @@ export async function loadProjectHere(
     }
   }
 
+  if (config["plugins"] !== undefined) {
+    project.diagnostics.push({
+      code: "OPENCODE_2",
+      severity: "warning",
+      message: `the config has a "plugins" key, opencode 2's; opencode 1.x reads "plugin" and ignores "plugins", so those plugins never load; ${OPENCODE2_ADVICE}`,
+      data: { key: "plugins" },
+    })
+  }
+  project.diagnostics.push(...(await runConfigHooks(project)))
+  const agentProblem = defaultAgentProblem(project.config)
+  if (agentProblem !== undefined) {
+    project.diagnostics.push({
+      code: "CONFIG_INVALID",
+      severity: "error",
+      message: agentProblem,
+      data: { key: "default_agent" },
+    })
+  }
   markOverrides(project)
   return project
 }
@@ -316,6 +338,26 @@ function markOverrides(project: ToolProject): void {
 }
 
 function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnostic {
+  if (error.code === "IMPORT_FAILED" && importsOpencode2(error.message)) {
+    return {
+      code: "OPENCODE_2",
+      severity: "error",
+      message: `${file ?? "a file"}: it imports @opencode/plugin, opencode 2's plugin package; ${OPENCODE2_ADVICE}`,
+      ...(file === undefined ? {} : { file }),
+      data: { ...error.data },
+    }
+  }
+  // Under Node, a file only Bun loads is a warning: opencode (Bun) loads it.
+  const bunOnly = error.code === "IMPORT_FAILED" && !inBun ? bunOnlyImport(error.message, file) : undefined
+  if (bunOnly !== undefined) {
+    return {
+      code: error.code,
+      severity: "warning",
+      message: `${error.message}; ${bunOnly}: it ${NEEDS_BUN_ENGINE}`,
+      ...(file === undefined ? {} : { file }),
+      data: { ...error.data, needsBunEngine: true },
+    }
+  }
   const diagnostic: Diagnostic = { code: error.code, severity: "error", message: error.message }
   if (file !== undefined) diagnostic.file = file
   if (error.data !== undefined) diagnostic.data = error.data

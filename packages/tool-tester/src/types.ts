@@ -72,7 +72,7 @@ export type LoadedTool = {
 
 /** Something that will not work as the author expects; loading goes on. */
 export type Diagnostic = {
-  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS"
+  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS" | "AGENT_FALLBACK"
   severity: "error" | "warning"
   message: string
   file?: string
@@ -120,6 +120,11 @@ export type RunOptions = {
   dataDirectory?: string
   /** Stop waiting after this many milliseconds: the tool's abort signal fires and the run reports TOOL_TIMEOUT. */
   timeoutMs?: number
+  /**
+   * The agent the call runs for (`ctx.agent`), as `opencode run --agent` takes it: a name that is
+   * no primary agent falls back to the default agent. Default: the config's `default_agent` (after
+   * the plugins' `config` hooks), else `build` (docs/opencode-contract.md#agent).
+   */
   agent?: string
   sessionID?: string
   messageID?: string

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs"
 import type { StartedEngine } from "../engine/engine-task.ts"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
+import { MODELLED_OPENCODE_VERSION } from "../engine/opencode-version.ts"
 import { setColor, shouldColor } from "./_color.ts"
 import type { CliIO } from "./_command.ts"
 import { reportFailure } from "./_command.ts"
@@ -61,7 +62,7 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
     return 0
   }
   if (name === "-v" || name === "--version") {
-    io.write(`${version()}\n`)
+    io.write(`${version()} (models opencode ${MODELLED_OPENCODE_VERSION})\n`)
     return 0
   }
   if (name === undefined) {

@@ -102,6 +102,10 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       ["--max-bytes N", "Truncation byte limit (default: config tool_output, else 51200)"],
       ["--timeout MS", "Abort the tool after MS ms, then stop it (default 60000)"],
       ["--data-dir DIR", "Where truncated outputs are saved (default: a temporary folder)"],
+      [
+        "--agent NAME",
+        "The agent the call runs for (context.agent), as opencode run --agent (default: default_agent, else build)",
+      ],
       ["--watch", "Run the call again on every save of the tool, plugin and config files, until Ctrl-C"],
       dir,
       plugin,
@@ -173,7 +177,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     summary: "Drive the real opencode binary with a scripted mock model",
     usage:
       "tool-tester e2e (--script SCRIPT.json | --init) [--dir DIR] [--plugin SPEC]... [--opencode PATH | --opencode-version V]\n" +
-      "                [--model ID] [--provider NAME] [--config JSON] [--timeout MS] [--call-timeout MS] [--json]",
+      "                [--model ID] [--provider NAME] [--config JSON] [--agent NAME] [--timeout MS] [--call-timeout MS] [--json]",
     about:
       "Runs `opencode run` offline in a copy of the project; a mock model plays the script's turns and the\n" +
       "report shows what opencode offered, ran and returned. The script is JSON, the model's turns:\n" +
@@ -199,6 +203,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
         "Install this opencode version with npm into tool-tester's cache (once, about 180 MB) and run it",
       ],
       ["--config JSON", `opencode config merged over the project's, such as '{"permission":{"task":"deny"}}'`],
+      ["--agent NAME", "The agent opencode runs the prompt with (opencode run --agent)"],
       ["--timeout MS", "Bound of the whole opencode run (default 90000)"],
       ["--call-timeout MS", "Bound of each tool call, from when the model asks for it (default: none)"],
       dir,

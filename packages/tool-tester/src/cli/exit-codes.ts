@@ -32,6 +32,7 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
     case "PLUGIN_INIT_HANGS":
     case "SCHEMA_UNREPRESENTABLE":
     case "CONFIG_INVALID":
+    case "OPENCODE_2":
       return EXIT_LOAD_FAILED
     case "TOOL_THREW":
     case "TOOL_BAD_RESULT":

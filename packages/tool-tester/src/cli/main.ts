@@ -6,12 +6,19 @@
 
 import type { CliIO } from "./_command.ts"
 
+/**
+ * The opencode version tool-tester models, written here so that `--version` loads nothing more:
+ * the same as engine/opencode-version.ts, which _run-command-line.ts reads (test/cli/usage.test.ts
+ * checks both).
+ */
+const MODELLED_OPENCODE = "1.18.34"
+
 const argv = process.argv.slice(2)
 // `--version` needs nothing but the manifest: answered before anything else loads.
 if (argv[0] === "-v" || argv[0] === "--version") {
   const { readFileSync } = await import("node:fs")
   const { flushStdio } = await import("../_flush-stdio.ts")
-  process.stdout.write(`${version(readFileSync)}\n`)
+  process.stdout.write(`${version(readFileSync)} (models opencode ${MODELLED_OPENCODE})\n`)
   await flushStdio()
   process.exit()
 }

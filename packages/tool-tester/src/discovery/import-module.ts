@@ -3,6 +3,7 @@ import { inBun } from "../engine/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import { sourceFileProblem } from "./_source-file.ts"
+import { pathAliasOf } from "./path-alias.ts"
 import { preparerFor } from "./prepare-module.ts"
 import { nativeImport } from "./runtime-files.ts"
 
@@ -46,7 +47,7 @@ export function createImporter(): ModuleImporter {
       return {
         success: false,
         error: new ToolTesterError("IMPORT_FAILED", `${file}: failed to import: ${describeImportError(error)}`, {
-          data: { file, missingPackage: missingPackage(error) },
+          data: importFailureData(file, error),
           cause: error,
         }),
       }
@@ -77,8 +78,15 @@ export function describeImportError(error: unknown): string {
 
 // --- internal ---
 
-function missingPackage(error: unknown): string | undefined {
+/** The package to install, or the path alias that is no package (docs/fidelity.md#node-engine-messages). */
+function importFailureData(file: string, error: unknown): Record<string, unknown> {
   const message = typeof error === "object" && error !== null ? String((error as { message?: unknown }).message) : ""
+  const alias = pathAliasOf(message, file)
+  if (alias !== undefined) return { file, pathAlias: alias }
+  return { file, missingPackage: missingPackage(message) }
+}
+
+function missingPackage(message: string): string | undefined {
   const match = /Cannot find (?:package|module) '([^']+)'/.exec(message)
   const specifier = match?.[1]
   if (!specifier || specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("file:"))

@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url"
 import { ToolTesterError } from "../errors.ts"
+import { isOpencode2Definition, OPENCODE2_ADVICE } from "./opencode2.ts"
 import type { ProjectClient } from "../client/project-client.ts"
 
 /** The hooks tool-tester applies: `tool` adds tools, the three others change definitions and calls. */
@@ -41,6 +42,10 @@ export async function initializePluginModule(options: {
       cause: called.cause,
     })
   const fallback = namespace["default"]
+  if (isOpencode2Definition(fallback)) {
+    const message = `${file}: its default export comes from Plugin.define({ id, setup }), opencode 2's plugin API; ${OPENCODE2_ADVICE}`
+    return { plugins: [], errors: [new ToolTesterError("OPENCODE_2", message, { data: { file } })] }
+  }
   if (isV1Module(fallback)) {
     if (options.fromPath && typeof fallback.id !== "string") {
       return {

@@ -11,6 +11,7 @@ import { bunApiFindings } from "./bun-api.ts"
 import { collisionFindings } from "./collisions.ts"
 import type { Finding } from "./finding.ts"
 import { loadProblems } from "./load-problems.ts"
+import { pnpmInstallFindings } from "./pnpm-install.ts"
 import { rawArgumentFindings } from "./raw-arguments.ts"
 import { folderLoopFindings, ignoredFileFindings, testFileFindings } from "./tool-files.ts"
 import { toolNameFindings } from "./tool-names.ts"
@@ -24,6 +25,7 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
     ...folderLoopFindings(project.configDirectories),
     ...testFileFindings(project.files),
     ...bunApiFindings(project),
+    ...pnpmInstallFindings(project.configDirectories),
   ]
   const seen = new Set<unknown>()
   for (const tool of project.tools) {

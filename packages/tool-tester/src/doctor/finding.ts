@@ -40,6 +40,12 @@ export type FindingCode =
    * in opencode, which runs tools in Bun, but not under the node engine. Reported under Node only.
    */
   | "BUN_API"
+  /** A plugin or config written for opencode 2: tool-tester models opencode 1.x. */
+  | "OPENCODE_2"
+  /** The opencode the user runs is another minor than the one tool-tester models, or older than the oldest checked. */
+  | "OPENCODE_VERSION"
+  /** A config folder installed with pnpm: opencode's own npm install there fails slowly, and it starts about 100 s later. */
+  | "PNPM_INSTALL"
   /** Args that are not zod 4 schemas: opencode drops them or sends them verbatim as JSON Schema. */
   | "NON_ZOD_ARGS"
   /** Args made with zod 3: opencode sends the schema objects' internals as JSON Schema. */

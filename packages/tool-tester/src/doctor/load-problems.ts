@@ -4,6 +4,7 @@ import { symlinkLoop } from "../discovery/scan.ts"
 import type { Diagnostic, ToolProject } from "../types.ts"
 import { displayPath, withoutFilePrefix } from "./_paths.ts"
 import { bunApiHint } from "./bun-api.ts"
+import type { PathAlias } from "../discovery/path-alias.ts"
 import type { Finding } from "./finding.ts"
 
 /**
@@ -46,16 +47,25 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
   switch (diagnostic.code) {
     case "IMPORT_FAILED": {
       const missing = diagnostic.data?.["missingPackage"]
+      const alias = diagnostic.data?.["pathAlias"] as PathAlias | undefined
       // `bun` and `bun:*` are Bun's own modules: nothing to install, the node engine lacks them.
       const bunHint = project.engine.name === "node" ? bunApiHint(diagnostic.message) : undefined
       const loop = file === null ? undefined : symlinkLoop(file)
+      // Only a tool file takes the whole tool list down; a plugin that fails is left out alone.
+      const toolFile = project.files.some((entry) => entry.file === file)
+      if (diagnostic.data?.["needsBunEngine"] === true)
+        return { code: "IMPORT_FAILED", severity: "warning", file, message }
       const advice = bunHint
         ? `; ${bunHint}`
         : loop
           ? `; it is a symbolic link loop (${loop}), which nothing can import, opencode included, and opencode then offers no tool at all: point the link at a real file, or delete it`
-          : typeof missing === "string" && file !== null
-            ? `; ${installAdvice(installCommand(project, file, missing, cwd))}`
-            : "; opencode fails its whole tool list when one file does not import: fix the file"
+          : alias !== undefined
+            ? `; ${aliasAdvice(alias)}`
+            : typeof missing === "string" && file !== null
+              ? `; ${installAdvice(installCommand(project, file, missing, cwd))}`
+              : toolFile
+                ? "; opencode fails its whole tool list when one file does not import: fix the file"
+                : "; opencode logs it and goes on without this plugin (its tools and hooks are missing): fix the file"
       return { code: "IMPORT_FAILED", severity: "error", file, message: message + advice }
     }
     case "PLUGIN_LOAD_FAILED":
@@ -64,6 +74,9 @@ function findingOf(project: ToolProject, diagnostic: Diagnostic, cwd: string): F
       return { code: "PLUGIN_INIT_HANGS", severity: "error", file, message }
     case "TOOL_TAMPERED":
       return { code: "TOOL_TAMPERED", severity: "error", file, message, data: diagnostic.data ?? {} }
+    case "OPENCODE_2":
+    case "CONFIG_INVALID":
+      return { code: diagnostic.code, severity: diagnostic.severity, file, message }
     case "IGNORED_EXPORT":
     case "NO_TOOLS":
       return { code: diagnostic.code, severity: "warning", file, message }
@@ -78,6 +91,12 @@ function packageFolder(folder: string): string {
     if (existsSync(path.join(current, "package.json"))) return current
     if (path.dirname(current) === current) return folder
   }
+}
+
+function aliasAdvice(alias: PathAlias): string {
+  const where =
+    alias.mappedBy === undefined ? "and none maps it" : `and ${alias.mappedBy} maps it, yet the file was not found`
+  return `${alias.specifier} is a path alias, not a package: opencode (Bun) resolves it only through "compilerOptions": { "paths": { ... } } in a tsconfig.json in the file's folder or above, ${where}: map it there (such as "@/*": ["./src/*"]), or import the file by a relative path`
 }
 
 function installAdvice(command: string): string {

@@ -57,6 +57,8 @@ export interface E2EError {
 export interface E2EResult {
   /** The opencode binary that ran. */
   opencode: string
+  /** Its version (from its package, else `opencode --version`), or null when neither says. */
+  opencodeVersion?: string | null
   /** `<provider>/<model>` as given to `opencode run -m`. */
   model: string
   /** The `tools` array of the first main request, as opencode sent it; null when no main request came. */

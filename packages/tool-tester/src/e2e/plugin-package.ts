@@ -17,15 +17,44 @@ const pluginName = "@opencode-ai/plugin"
 
 /** The `@opencode-ai/plugin` package folder: the project's own, else tool-tester's. */
 export async function findPluginPackage(projectDirectory: string): Promise<string> {
-  const fromTester = dirname(fileURLToPath(import.meta.url))
-  for (const start of [projectDirectory, fromTester]) {
-    const found = findPackage(pluginName, start)
-    if (found !== undefined && (await entryExists(found))) return found
-  }
+  const found = await installedPluginPackage(projectDirectory)
+  if (found !== undefined) return found
   throw new ToolTesterError(
     "OPENCODE_FAILED",
     `No built ${pluginName} package found for the tools to import. Install it in the project: \`npm i -D ${pluginName}\`.`,
   )
+}
+
+/**
+ * The project's or tool-tester's `@opencode-ai/plugin`, else a stand-in written in `folder`: a
+ * package of that name whose `tool()` returns its input with `tool.schema` the zod tool-tester
+ * uses, which is all a tool or plugin uses of it at run time. So e2e runs a project that lists
+ * only plugins, or one whose `.opencode` has no `node_modules` yet, however tool-tester was
+ * installed (npx installs it without `@opencode-ai/plugin`).
+ */
+export async function pluginPackageFor(
+  projectDirectory: string,
+  folder: string,
+  testerDirectory = dirname(fileURLToPath(import.meta.url)),
+): Promise<string> {
+  const found = await installedPluginPackage(projectDirectory, testerDirectory)
+  if (found !== undefined) return found
+  const standIn = join(folder, "opencode-ai-plugin")
+  await mkdir(standIn, { recursive: true })
+  const manifest = {
+    name: pluginName,
+    version: "1.18.33",
+    type: "module",
+    main: "index.js",
+    exports: { ".": "./index.js", "./tool": "./index.js" },
+  }
+  await writeFile(join(standIn, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
+  const zod = import.meta.resolve("zod")
+  await writeFile(
+    join(standIn, "index.js"),
+    `// tool-tester's stand-in for @opencode-ai/plugin (none was installed): tool() as the real one.\nimport { z } from ${JSON.stringify(zod)}\nexport function tool(input) {\n  return input\n}\ntool.schema = z\n`,
+  )
+  return standIn
 }
 
 /**
@@ -60,6 +89,17 @@ export async function preparePluginInstall(
 }
 
 // --- internal ---
+
+async function installedPluginPackage(
+  projectDirectory: string,
+  testerDirectory = dirname(fileURLToPath(import.meta.url)),
+): Promise<string | undefined> {
+  for (const start of [projectDirectory, testerDirectory]) {
+    const found = findPackage(pluginName, start)
+    if (found !== undefined && (await entryExists(found))) return found
+  }
+  return undefined
+}
 
 async function completeLockfile(
   configDirectory: string,

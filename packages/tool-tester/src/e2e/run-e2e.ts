@@ -17,10 +17,11 @@ import {
 import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
 import { resolveOpencode } from "../engine/opencode-binary.ts"
+import { opencodeVersionOf } from "../engine/opencode-version-check.ts"
 import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
 import { runOpencodeProcess } from "./opencode-process.ts"
 import { endMarked } from "../engine/process-tree.ts"
-import { findPluginPackage } from "./plugin-package.ts"
+import { pluginPackageFor } from "./plugin-package.ts"
 import { createSandbox, projectConfigDirectories } from "./sandbox.ts"
 import { configureSandbox } from "./sandbox-setup.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
@@ -42,6 +43,8 @@ export interface E2EOptions {
   provider?: string
   /** opencode config deep-merged over everything else (e.g. `{"permission": {"task": "deny"}}`). */
   config?: Record<string, unknown>
+  /** The agent `opencode run --agent` prompts (default: opencode's default agent, docs/opencode-contract.md#agent). */
+  agent?: string
   /** Bound of the whole opencode run (default 90 s). */
   timeoutMs?: number
   /**
@@ -108,7 +111,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         config: options.config,
       },
       {
-        pluginPackage: await findPluginPackage(directory),
+        pluginPackage: await pluginPackageFor(directory, sandbox.tmp),
         configDirectories: [sandbox.globalConfigDirectory, ...projectConfigDirectories(sandbox.project)],
       },
     )
@@ -131,6 +134,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
         "json",
         "-m",
         modelId,
+        ...(options.agent === undefined ? [] : ["--agent", options.agent]),
         script.prompt ?? defaultPrompt,
       ],
       cwd: sandbox.project,
@@ -149,6 +153,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     const calls = collectCalls(mock.servedCalls, mock.requests, events)
     const result: E2EResult = {
       opencode: binary,
+      opencodeVersion: (await opencodeVersionOf(binary)) ?? null,
       model: modelId,
       tools: firstMainTools(mock),
       requests: mock.requests,

@@ -19,7 +19,7 @@ export function formatTranscript(result: E2EResult, options: TranscriptOptions =
   const lines: string[] = []
   const seconds = (result.durationMs / 1000).toFixed(1)
   lines.push(
-    paint.bold(`opencode e2e run with ${result.model}`) +
+    paint.bold(`opencode${result.opencodeVersion ? ` ${result.opencodeVersion}` : ""} e2e run with ${result.model}`) +
       paint.dim(` (exit ${result.exitCode ?? "killed"}, ${result.requests.length} model requests, ${seconds} s)`),
   )
   lines.push(

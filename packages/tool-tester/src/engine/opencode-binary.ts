@@ -12,9 +12,10 @@ import { delimiter, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ToolTesterError } from "../errors.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
+import { MODELLED_OPENCODE_VERSION } from "./opencode-version.ts"
 
 /** The opencode version tool-tester is checked against. */
-export const testedOpencodeVersion = "1.18.34"
+export const testedOpencodeVersion = MODELLED_OPENCODE_VERSION
 
 export interface FindOpencodeOptions {
   /** Also look for the platform package from this project folder. */

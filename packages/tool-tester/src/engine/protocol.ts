@@ -39,6 +39,8 @@ export type RunInput = ProjectInput & {
   maxBytes: number | undefined
   timeoutMs: number
   dataDirectory: string | undefined
+  /** `--agent`: the agent the call runs for, as `opencode run --agent` chooses it. */
+  agent?: string | undefined
   /** What context.ask() answers where a rule asks (doctor's one call denies); default allow. */
   ask?: "allow" | "deny" | undefined
 }

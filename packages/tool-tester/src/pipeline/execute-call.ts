@@ -1,6 +1,7 @@
 import path from "node:path"
 import { restoreBuiltins } from "../_pristine.ts"
 import { projectClientOf } from "../client/project-client.ts"
+import { chooseAgent } from "../config/agent.ts"
 import type { PermissionRule } from "../config/permission.ts"
 import { hasTaskTool } from "../config/permission.ts"
 import { liveDefinition } from "../engine/live.ts"
@@ -52,7 +53,7 @@ export async function executeCall(
   }
   const entry = setting.prepared.find((candidate) => candidate.id === record.result.id)
   if (!entry || entry.source === "builtin") return runBuiltin(record, setting.prepared)
-  const session = callSession(options, setting.model)
+  const session = callSession(project, options, setting.model)
   try {
     await runSessionHooks(project, session)
   } catch (error) {
@@ -104,9 +105,13 @@ type CallSession = {
   messages: unknown[]
 }
 
-function callSession(options: RunOptions, model: ModelSelection): CallSession {
+function callSession(project: ToolProject, options: RunOptions, model: ModelSelection): CallSession {
   const sessionID = options.sessionID ?? ascendingId("ses")
-  const agent = options.agent ?? "build"
+  // As opencode chooses it (docs/opencode-contract.md#agent): the asked agent when it is a primary
+  // one, else the config's default agent; a default agent opencode refuses fails every run.
+  const chosen = chooseAgent(project.config, options.agent)
+  if (!chosen.success) throw new ToolTesterError("CONFIG_INVALID", chosen.message, { data: { key: "default_agent" } })
+  const agent = chosen.agent
   return {
     sessionID,
     callID: options.callID ?? `call_${ascendingId("prt").slice(4, 16)}`,

@@ -1,3 +1,4 @@
+import { chooseAgent } from "../config/agent.ts"
 import { closestMatch } from "../did-you-mean.ts"
 import { liveDefinition } from "../engine/live.ts"
 import type { Reached, RunInput } from "../engine/protocol.ts"
@@ -48,6 +49,17 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
     permissions,
     dataDirectory,
     timeoutMs: input.timeoutMs,
+  }
+  if (input.agent !== undefined) {
+    options.agent = input.agent
+    const chosen = chooseAgent(project.config, input.agent)
+    if (chosen.success && chosen.warning !== undefined) {
+      diagnostics.push({
+        code: "AGENT_FALLBACK",
+        severity: "warning",
+        message: `--agent: ${chosen.warning}, as opencode run does: the tool gets agent "${chosen.agent}"`,
+      })
+    }
   }
   if (input.maxLines !== undefined) options.maxLines = input.maxLines
   if (input.maxBytes !== undefined) options.maxBytes = input.maxBytes

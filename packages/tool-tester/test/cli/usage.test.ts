@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { MODELLED_OPENCODE_VERSION } from "../../src/engine/opencode-version.ts"
 
 const basic = fixture("cli-basic")
 const version = (JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string })
@@ -23,12 +25,17 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(result.stdout).not.toContain("Commands:")
   })
 
-  test("-v and --version print the package version", async () => {
+  test("-v and --version print the package version and the opencode version it models", async () => {
     for (const flag of ["-v", "--version"]) {
       const result = await runCli([flag])
       expect(result.exitCode).toBe(0)
-      expect(result.stdout.trim()).toBe(version)
+      expect(result.stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
     }
+  })
+
+  test("the built bin's --version, answered before the CLI loads, names the same opencode version", () => {
+    const stdout = execFileSync(process.execPath, [path.join(packageRoot, "bin.js"), "--version"], { encoding: "utf8" })
+    expect(stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
   })
 
   test("no command prints the help on stderr and exits 1", async () => {

@@ -27,6 +27,8 @@ type GoldenRun = {
   provider: string
   config: Record<string, unknown> | null
   git: boolean
+  /** `opencode run --agent`: passed as the calls' `agent` option. */
+  agent?: string
   toolNames: string[] | null
   tools: Array<Record<string, unknown>>
   calls: GoldenCall[]
@@ -134,6 +136,17 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
           expect(project.diagnostics.map((diagnostic) => diagnostic.code)).toContain("PLUGIN_INIT_HANGS")
           return
         }
+        // The log line quotes the error: `error="Error: default agent \"explore\" is a subagent"`.
+        const logged = run.errors.map((error) => error.message.replaceAll('\\"', '"'))
+        const refusedAgent = logged.find((message) => message.includes('Error: default agent "'))
+        if (run.toolNames === null && refusedAgent !== undefined) {
+          // opencode refused the config's default_agent and failed the run before any request.
+          const reason = /default agent "[^"]+" [a-z ]+/.exec(refusedAgent)?.[0]
+          const problem = project.diagnostics.find((diagnostic) => diagnostic.data?.["key"] === "default_agent")
+          expect(problem?.code).toBe("CONFIG_INVALID")
+          expect(problem?.message).toContain(reason)
+          return
+        }
         if (run.toolNames === null) {
           // opencode never sent a request with tools: the tool list broke.
           expect(schemas.success).toBe(false)
@@ -166,7 +179,13 @@ for (const [golden, engine] of goldens.flatMap((golden) =>
               project,
               { name: call.called.name, rawArguments: call.called.arguments },
               // One session per run, as one `opencode run` is: the session hooks count on it.
-              { model, dataDirectory, callID: `call_${index + 1}`, sessionID: `ses_conformance_${run.name}` },
+              {
+                model,
+                dataDirectory,
+                callID: `call_${index + 1}`,
+                sessionID: `ses_conformance_${run.name}`,
+                ...(run.agent === undefined ? {} : { agent: run.agent }),
+              },
             )
             const label = `${call.called.name}(${call.called.arguments.slice(0, 60)})`
             expect(result.id, label).toBe(call.ran.name)

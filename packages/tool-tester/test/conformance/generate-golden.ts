@@ -11,6 +11,7 @@
 //                "model"?: string,      // default "mock-model" (ids with gemini / gpt- change the output)
 //                "provider"?: string,   // npm package, default "@ai-sdk/openai-compatible"
 //                "config"?: object,     // opencode config applied over the project's (runE2E `config`)
+//                "agent"?: string,      // `opencode run --agent` (runE2E `agent`)
 //                "git"?: boolean,       // run in a `git init`ed copy (worktree = project) instead of none ("/")
 //                "timeoutMs"?: number,  // bound of the run (default 240000); a run that reaches it is
 //                                       // stopped (opencode's process tree included) and recorded as hung
@@ -52,6 +53,7 @@ interface ProbeRun {
   provider?: string
   config?: Record<string, unknown>
   git?: boolean
+  agent?: string
   timeoutMs?: number
   script: Script
 }
@@ -108,6 +110,7 @@ async function generateRun(directory: string, run: ProbeRun, opencode: string): 
       ...(run.model === undefined ? {} : { model: run.model }),
       ...(run.provider === undefined ? {} : { provider: run.provider }),
       ...(run.config === undefined ? {} : { config: run.config }),
+      ...(run.agent === undefined ? {} : { agent: run.agent }),
     }).catch((error: unknown) => {
       const hung = hungResult(error, timeoutMs)
       if (hung === undefined) throw error
@@ -136,6 +139,7 @@ function goldenRun(run: ProbeRun, result: E2EResult & { hung?: boolean }): unkno
     provider: run.provider ?? "@ai-sdk/openai-compatible",
     config: run.config ?? null,
     git: run.git ?? false,
+    ...(run.agent === undefined ? {} : { agent: run.agent }),
     requests: result.requests.map((request) => request.kind),
     toolNames: result.tools?.map(toolName) ?? null,
     tools: result.tools,

@@ -1,11 +1,13 @@
 import type { Finding } from "../../doctor/finding.ts"
+import { opencodeVersionFindings } from "../../doctor/opencode-versions.ts"
 import type { StartedEngine } from "../../engine/engine-task.ts"
-import type { DoctorPayload } from "../../tasks/doctor-task.ts"
-import type { CliIO } from "../_command.ts"
-import { calledFindings } from "../called-findings.ts"
+import type { EngineReport } from "../../engine/task-failure.ts"
 import { type LintProvider, lintProviderNamed, lintProviderOf } from "../../lint/providers.ts"
 import { modelSelection } from "../../pipeline/model-selection.ts"
+import type { DoctorPayload } from "../../tasks/doctor-task.ts"
+import type { CliIO } from "../_command.ts"
 import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import { calledFindings } from "../called-findings.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
@@ -20,6 +22,11 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
   const findings = errorsFirst([
     ...task.payload.findings,
     ...(await calledFindings(input, values.engine, values["engine-binary"], task.payload)),
+    ...(await opencodeVersionFindings({
+      directory: input.directory,
+      env: io.env,
+      engineBinary: opencodeEngine(task.engine),
+    })),
   ])
   if (json) io.write(`${JSON.stringify({ findings, engine: task.engine.info })}\n`)
   else {
@@ -30,6 +37,14 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
 }
 
 // --- internal ---
+
+/** The bun engine's binary when it is an opencode (not a plain Bun). */
+function opencodeEngine(engine: EngineReport): string | undefined {
+  const source = engine.source
+  return engine.info.name === "bun" && (source === "path" || source === "opencode-package")
+    ? engine.info.binary
+    : undefined
+}
 
 function errorsFirst(findings: Finding[]): Finding[] {
   return [

@@ -41,7 +41,11 @@ export async function writeStarterScript(
   try {
     const failed = loaded.diagnostics.find((diagnostic) => diagnostic.severity === "error")
     if (failed) {
-      const code = failed.code === "IGNORED_EXPORT" || failed.code === "NO_TOOLS" ? "IMPORT_FAILED" : failed.code
+      // Only loading's codes reach here (AGENT_FALLBACK is run's warning).
+      const code =
+        failed.code === "IGNORED_EXPORT" || failed.code === "NO_TOOLS" || failed.code === "AGENT_FALLBACK"
+          ? "IMPORT_FAILED"
+          : failed.code
       throw new ToolTesterError(code, `${failed.message}; fix it first (no script written)`)
     }
     const schemas = await getToolSchemas(loaded)

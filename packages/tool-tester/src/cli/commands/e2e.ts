@@ -25,6 +25,7 @@ const E2E_FLAGS = {
   model: { type: "string" },
   provider: { type: "string" },
   config: { type: "string" },
+  agent: { type: "string" },
   timeout: { type: "string" },
   "call-timeout": { type: "string" },
   json: { type: "boolean" },
@@ -66,6 +67,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.model !== undefined) options.model = values.model
   if (provider !== undefined) options.provider = provider
   if (values.config !== undefined) options.config = configObject(values.config)
+  if (values.agent !== undefined) options.agent = values.agent
   if (values.timeout !== undefined) options.timeoutMs = positiveInteger("--timeout", values.timeout)
   if (values["call-timeout"] !== undefined)
     options.callTimeoutMs = positiveInteger("--call-timeout", values["call-timeout"])

@@ -30,6 +30,7 @@ const RUN_FLAGS = {
   "max-bytes": { type: "string" },
   timeout: { type: "string" },
   "data-dir": { type: "string" },
+  agent: { type: "string" },
   watch: { type: "boolean" },
 } as const
 
@@ -57,6 +58,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
     maxLines: positiveInteger("--max-lines", values["max-lines"]),
     maxBytes: positiveInteger("--max-bytes", values["max-bytes"]),
     timeoutMs,
+    agent: values.agent,
     dataDirectory:
       values["data-dir"] === undefined ? undefined : writableDataDirectory(pathFrom(io, values["data-dir"])),
   }

@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import path from "node:path"
+import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./opencode-version.ts"
+
+/**
+ * The version of an opencode binary: from the npm package holding it (`opencode-<platform>`, read,
+ * not run), else what `opencode --version` prints; undefined when neither says.
+ */
+export async function opencodeVersionOf(binary: string): Promise<string | undefined> {
+  const fromPackage = packageVersion(binary)
+  if (fromPackage !== undefined) return fromPackage
+  return new Promise((resolve) => {
+    const env = { ...process.env }
+    delete env["BUN_BE_BUN"]
+    execFile(binary, ["--version"], { env, timeout: 15_000, windowsHide: true }, (error, stdout) => {
+      const version = /^\s*v?(\d+\.\d+\.\d+\S*)\s*$/.exec(String(stdout))?.[1]
+      resolve(error === null ? version : undefined)
+    })
+  })
+}
+
+/**
+ * What to tell a user whose opencode is `found`, when it differs from the modelled version in a
+ * way that matters: another major or minor, or any version older than the oldest checked. Else
+ * undefined (a newer patch of the same minor).
+ */
+export function versionWarning(found: string, binary: string): string | undefined {
+  const have = parse(found)
+  const modelled = parse(MODELLED_OPENCODE_VERSION)
+  const oldest = parse(OLDEST_CHECKED_OPENCODE_VERSION)
+  if (have === undefined || modelled === undefined || oldest === undefined) return undefined
+  const otherMinor = have[0] !== modelled[0] || have[1] !== modelled[1]
+  if (!otherMinor && compare(have, oldest) >= 0) return undefined
+  const known =
+    have[0] >= 2
+      ? "opencode 2 has another plugin API (@opencode/plugin, Plugin.define) that tool-tester does not model"
+      : compare(have, oldest) < 0
+        ? "older 1.x versions may discover, name, convert and truncate tools differently (docs/fidelity.md#opencode-versions lists what is known)"
+        : "a newer minor may change any of it (docs/fidelity.md#opencode-versions)"
+  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; run tool-tester e2e to see what your opencode does, or use opencode ${MODELLED_OPENCODE_VERSION}`
+}
+
+// --- internal ---
+
+function packageVersion(binary: string): string | undefined {
+  // <package>/bin/opencode(.exe)
+  const manifestFile = path.join(path.dirname(path.dirname(binary)), "package.json")
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { name?: unknown; version?: unknown }
+    const name = typeof manifest.name === "string" ? manifest.name : ""
+    if (!/^opencode(-ai|-[a-z0-9-]+)?$/.test(name) || typeof manifest.version !== "string") return undefined
+    return manifest.version
+  } catch {
+    return undefined
+  }
+}
+
+function parse(version: string): [number, number, number] | undefined {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version)
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined
+}
+
+function compare(left: [number, number, number], right: [number, number, number]): number {
+  for (let index = 0; index < 3; index++) {
+    const difference = left[index]! - right[index]!
+    if (difference !== 0) return difference
+  }
+  return 0
+}

@@ -1,0 +1,9 @@
+// Which opencode tool-tester speaks for (docs/fidelity.md#opencode-versions). Only constants here.
+// `tool-tester --version` loads no module for it: src/cli/main.ts repeats the modelled version, and
+// test/cli/usage.test.ts checks the two agree.
+
+/** The opencode version whose behaviour tool-tester reproduces (docs/opencode-contract.md). */
+export const MODELLED_OPENCODE_VERSION = "1.18.34"
+
+/** The oldest opencode version this repository's goldens were checked against. */
+export const OLDEST_CHECKED_OPENCODE_VERSION = "1.18.34"

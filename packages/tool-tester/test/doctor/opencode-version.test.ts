@@ -1,0 +1,56 @@
+// Which opencode tool-tester speaks for, and doctor's warning when the user's differs in a way that
+// matters (docs/fidelity.md#opencode-versions).
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { opencodeVersionFindings } from "../../src/doctor/opencode-versions.ts"
+import { opencodeVersionOf, versionWarning } from "../../src/engine/opencode-version-check.ts"
+import { opencodeBinaryIn, opencodePackageNames } from "../../src/engine/opencode-packages.ts"
+import { tmpProject } from "../support/tmp-project.ts"
+
+/** A project with opencode's platform package of `version` installed (its binary is never run). */
+function projectWithOpencode(version: string): { directory: string; binary: string } {
+  const directory = tmpProject({})
+  const name = opencodePackageNames()[0]!
+  const packageDirectory = path.join(directory, "node_modules", name)
+  const binary = opencodeBinaryIn(packageDirectory)
+  mkdirSync(path.dirname(binary), { recursive: true })
+  writeFileSync(path.join(packageDirectory, "package.json"), JSON.stringify({ name, version }))
+  writeFileSync(binary, "not run")
+  chmodSync(binary, 0o755)
+  return { directory, binary }
+}
+
+describe("opencode versions", () => {
+  test("a newer patch of the modelled minor is fine; another minor, 2.x or an older 1.x is named", () => {
+    expect(versionWarning("1.18.34", "/x/opencode")).toBeUndefined()
+    expect(versionWarning("1.18.40", "/x/opencode")).toBeUndefined()
+    const older = versionWarning("1.15.13", "/x/opencode")
+    expect(older).toContain("your opencode is 1.15.13 (/x/opencode) and tool-tester models opencode 1.18.34")
+    expect(older).toContain("older 1.x versions")
+    expect(versionWarning("1.18.2", "/x/opencode")).toContain("1.18.2")
+    expect(versionWarning("1.19.0", "/x/opencode")).toContain("a newer minor")
+    expect(versionWarning("2.3.0", "/x/opencode")).toContain("@opencode/plugin")
+  })
+
+  test("the version of an installed opencode is read from its package, without running it", async () => {
+    const { binary } = projectWithOpencode("1.15.13")
+    expect(await opencodeVersionOf(binary)).toBe("1.15.13")
+  })
+
+  test("doctor warns, naming both versions, about the project's opencode 1.15.13", async () => {
+    const { directory, binary } = projectWithOpencode("1.15.13")
+    const findings = await opencodeVersionFindings({ directory, env: { PATH: "" } })
+    expect(findings).toEqual([
+      expect.objectContaining({ code: "OPENCODE_VERSION", severity: "warning", data: { version: "1.15.13" } }),
+    ])
+    expect(findings[0]?.message).toContain(
+      `your opencode is 1.15.13 (${binary}) and tool-tester models opencode 1.18.34`,
+    )
+  })
+
+  test("doctor says nothing about the modelled version", async () => {
+    const { directory } = projectWithOpencode("1.18.34")
+    expect(await opencodeVersionFindings({ directory, env: { PATH: "" } })).toEqual([])
+  })
+})
