@@ -11,7 +11,16 @@ import { ToolTesterError } from "../errors.ts"
 
 /** The folder module loading keeps its `kind` of reusable files in, made private first (not tool-tester's per-user cache: that is engine/opencode-binary.ts `toolTesterCacheDirectory`). */
 export function moduleCacheDirectory(kind: "analyzed" | "modules"): string {
-  return path.join(privateUserTempDirectory(), kind)
+  try {
+    return path.join(privateUserTempDirectory(), kind)
+  } catch (error) {
+    if (ToolTesterError.isInstance(error)) throw error
+    // A temporary folder that cannot hold the folder (TMPDIR a file, read-only): what to do, not a raw mkdir error.
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error)
+    throw new Error(
+      `cannot write its prepared copy to ${userTempDirectory()} (${reason}): make the temporary folder writable, or point TMPDIR to one that is`,
+    )
+  }
 }
 
 /** `<os temp>/opencode-tool-tester-<uid>` (by user name where there are no uids), not made yet. */
