@@ -39,8 +39,11 @@ describe.each(["bun", "node"] as const)("the client's server under the %s engine
   const engineFlags =
     engine === "bun" ? ["--engine", "bun", "--engine-binary", opencode.binary ?? ""] : ["--engine", "node"]
 
-  test.skipIf(reason !== undefined || !folderChecked)(
-    `a run that used input.client leaves no server folder in the temp folder (${reason ?? (folderChecked ? "here" : "not yet under the bun engine")})`,
+  // Only where it holds: under the bun engine the folder is still left (an open gap, named in
+  // src/engine/reaper.ts), so no test claims it there, skipped or not.
+  const folderTest = folderChecked ? test.skipIf(reason !== undefined) : () => undefined
+  folderTest(
+    `a run that used input.client leaves no server folder in the temp folder (${reason ?? "here"})`,
     async () => {
       const directory = tmpProject({ ".opencode/plugins/p.js": plugin })
       const tmp = useTmpDir("tool-tester-client-tmp-")
