@@ -108,20 +108,17 @@ describe("README's unit test", { timeout: 240_000 }, () => {
     const readme = readFileSync(join(workspaceDirectory, "README.md"), "utf8")
     const block = /In a unit test[^\n]*:\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(block, "README.md has an 'In a unit test' ts block").toBeDefined()
-    const lines = block!.trimEnd().split("\n")
-    const imports = lines.filter((line) => line.startsWith("import "))
-    const body = lines.filter((line) => !line.startsWith("import "))
     writeFileSync(
       join(cwd, ".opencode", "tools", "where.ts"),
       'import { tool } from "@opencode-ai/plugin"\nexport default tool({ description: "Where", args: {}, async execute(_args, context) { return context.directory } })\n',
     )
+    // The block is a complete file, pasted as it is; one more test checks the directory it gives tools.
     writeFileSync(
       join(cwd, ".opencode", "test", "readme.test.ts"),
       [
-        'import { expect, test } from "vitest"',
-        ...imports,
-        'test("the README example", async () => {',
-        ...body,
+        block!.trimEnd(),
+        "",
+        'test("tools get opencode\'s directory", async () => {',
         `  expect((await runTool(project, "where", {})).output).toBe(${JSON.stringify(realpathSync(cwd))})`,
         "})",
         "",
@@ -129,6 +126,6 @@ describe("README's unit test", { timeout: 240_000 }, () => {
     )
     const tested = await run("npm", ["test", "--prefix", ".opencode", "--", "readme"], { cwd, env })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/Tests +1 passed/)
+    expect(tested.stdout).toMatch(/Tests +2 passed/)
   })
 })
