@@ -194,7 +194,7 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         await step(pasted(installExtra!, manager), installTimeout)
         const fuzzed = await step(manager.toolTester(...fuzzArgs))
         const replay = /^replay: (.+)$/m.exec(fuzzed.stdout)?.[1]
-        expect(replay, fuzzed.stdout).toMatch(/ fuzz greet .*--seed \d+ --runs 20$/)
+        expect(replay, fuzzed.stdout).toMatch(/ fuzz greet .*--seed \d+ --runs 20 --timeout \d+$/)
         const replayed = await step(pasted(replay!, manager))
         // The same seed, the same calls: the same summary line ("greet  no failure found  20 calls, seed S").
         expect(replayed.stdout.split("\n")[0]).toBe(fuzzed.stdout.split("\n")[0])
