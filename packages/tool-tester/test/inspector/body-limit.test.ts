@@ -2,19 +2,12 @@
 // all (872 MB RSS) before it answered. Over the limit is a 413 with a one-line reason, and no call.
 import { expect, test } from "vitest"
 import { createInspectorApp, MAX_BODY_BYTES } from "../../src/inspector/app.ts"
-import type { InspectorSession } from "../../src/inspector/session.ts"
+
+import { fakeInspectorSession } from "../support/fake-inspector-session.ts"
 
 const token = "t0k3n"
 const port = 4983
-const calls: unknown[] = []
-const session = {
-  view: () => ({ generation: 1 }),
-  history: () => [],
-  call: async (request: unknown) => {
-    calls.push(request)
-    return { id: 1 }
-  },
-} as unknown as InspectorSession
+const { session, calls } = fakeInspectorSession()
 const app = createInspectorApp({ session, assets: new Map(), token, port: () => port })
 
 function post(body: string, headers: Record<string, string> = {}) {

@@ -3,21 +3,14 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
 import { createInspectorApp } from "../../src/inspector/app.ts"
-import type { InspectorSession } from "../../src/inspector/session.ts"
 import { watchProject, watchTargets } from "../../src/inspector/watch-project.ts"
 import { useTmpDir } from "../helpers.ts"
 
+import { fakeInspectorSession } from "../support/fake-inspector-session.ts"
+
 const token = "t0k3n"
 const port = 4983
-const calls: unknown[] = []
-const session = {
-  view: () => ({ generation: 1 }),
-  history: () => [],
-  call: async (request: unknown) => {
-    calls.push(request)
-    return { id: 1 }
-  },
-} as unknown as InspectorSession
+const { session, calls } = fakeInspectorSession()
 const index = { body: new TextEncoder().encode("<!doctype html>"), type: "text/html; charset=utf-8" }
 const app = createInspectorApp({ session, assets: new Map([["index.html", index]]), token, port: () => port })
 
