@@ -8,9 +8,9 @@ import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
-import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
+import { scratchParent } from "../engine/engine-temp.ts"
 import { endProcessTree } from "../engine/process-tree.ts"
 import { guard } from "../engine/reaper.ts"
 
@@ -83,8 +83,11 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   // stay the user's.
   const ownHomes = options.ownHomes ?? true
   const isolated = options.global === false
-  const data = ownHomes || isolated ? mkdtempSync(path.join(os.tmpdir(), "tool-tester-server-")) : undefined
+  // In an engine, below the engine's own temporary folder: the process that started the engine
+  // removes it, whatever ends the engine (engine-temp.ts).
+  const data = ownHomes || isolated ? mkdtempSync(path.join(scratchParent(), "tool-tester-server-")) : undefined
   if (data !== undefined && isolated) mkdirSync(path.join(data, "home"))
+  if (data !== undefined && ownHomes) mkdirSync(path.join(data, "tmp"))
   const unavailable = options.failure ?? clientUnavailable
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(options.env)) {
@@ -101,6 +104,10 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
           XDG_DATA_HOME: path.join(data, "data"),
           XDG_STATE_HOME: path.join(data, "state"),
           XDG_CACHE_HOME: path.join(data, "cache"),
+          // opencode makes `$TMPDIR/opencode` at start: in the server's folder, it goes with it.
+          TMPDIR: path.join(data, "tmp"),
+          TEMP: path.join(data, "tmp"),
+          TMP: path.join(data, "tmp"),
         }),
     ...(data === undefined || !isolated
       ? {}

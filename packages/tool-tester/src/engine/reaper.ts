@@ -99,9 +99,9 @@ function startReaper(): void {
   }
   if (inBun) env["BUN_BE_BUN"] = "1"
   // An engine (it carries a mark) is ended with everything below it: its reaper must not be below
-  // it. (Not in Bun yet: Bun closes a child's stdin when it exits, and the pipe with it, so the bun
-  // engine's reaper stays below it and the folder of its client's server is left when the engine
-  // is ended.)
+  // it. (Not in Bun: Bun closes a child's stdin when it exits, and the pipe with it, so the bun
+  // engine's reaper stays below it and is ended with it. What an engine makes to last a while is
+  // therefore in its temporary folder (engine-temp.ts), which the process that started it removes.)
   const away = process.env[ENGINE_MARK] === undefined || inBun ? [] : ["--away"]
   let child: ChildProcess
   try {

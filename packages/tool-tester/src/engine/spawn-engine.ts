@@ -10,6 +10,8 @@ import type { ChildProcess } from "node:child_process"
 import { constants } from "node:os"
 import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
+import { ENGINE_TEMP, engineTempFolder } from "./engine-temp.ts"
+import { endLeftovers } from "./leftovers.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { Guard } from "./reaper.ts"
 import { guard } from "./reaper.ts"
@@ -24,6 +26,8 @@ export type SpawnEngineOptions = {
 const marks = new WeakMap<ChildProcess, string>()
 /** What this process (or its reaper, if it dies first) ends of each engine (reaper.ts). */
 const guards = new WeakMap<ChildProcess, Guard>()
+/** Each engine's temporary folder (engine-temp.ts), removed with it. */
+const temps = new WeakMap<ChildProcess, string>()
 let engines = 0
 
 /** Starts the engine in `cwd`, leading a process group of its own. */
@@ -31,6 +35,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   const { spawn } = process.getBuiltinModule("node:child_process")
   // BUN_BE_BUN makes the opencode executable act as the Bun it embeds; a plain bun ignores it.
   const mark = `${process.pid}-${++engines}-${Math.random().toString(36).slice(2, 10)}`
+  const temp = engineTempFolder(mark)
   // --no-install: without a node_modules folder, Bun would fetch what a tool imports (or a plugin
   // named in opencode.json) from the registry into its cache; opencode's Bun never does (a missing
   // package fails the tool list: docs/opencode-contract.md#bun-runtime), and tool-tester downloads
@@ -40,13 +45,13 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
       ? [
           selection.location.binary,
           ["--no-install", BUN_ENGINE_ENTRY],
-          { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark },
+          { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark, [ENGINE_TEMP]: temp },
         ]
       : [
           process.execPath,
           // This process is Bun (a CLI run by Bun with --engine node): its engine too, without auto-install.
           typeof process.versions.bun === "string" ? ["--no-install", NODE_ENGINE_ENTRY] : [NODE_ENGINE_ENTRY],
-          { ...process.env, ...compileCache(), [ENGINE_MARK]: mark },
+          { ...process.env, ...compileCache(), [ENGINE_MARK]: mark, [ENGINE_TEMP]: temp },
         ]
   // This process's own IPC channel (a test runner's fork) is not the engine's: without these, its
   // runtime would take descriptor 3 for one.
@@ -64,13 +69,19 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
     windowsHide: true,
   })
   marks.set(child, mark)
+  temps.set(child, temp)
   // A test runner's worker, or the CLI, that exits, is interrupted or killed leaves no engine behind.
   const pid = child.pid
+  const paths = [temp]
   if (pid !== undefined) {
-    const guarded = guard({ tree: pid, group: pid, mark })
+    const guarded = guard({ tree: pid, group: pid, mark, paths })
     guards.set(child, guarded)
-    // Once it has ended, its id (and its group's) may be reused: what it started is found by its mark.
-    child.once("exit", () => guarded.replace({ mark }))
+    // Once it has ended, its id (and its group's) may be reused: what it started is found by its
+    // mark. Its folder goes now (and again at the end, should something it started write there).
+    child.once("exit", () => {
+      guarded.replace({ mark, paths })
+      endLeftovers({ paths })
+    })
   }
   return child
 }
@@ -85,6 +96,9 @@ export function endEngine(child: ChildProcess): void {
   } catch {}
   const mark = marks.get(child)
   if (mark !== undefined) endMarked(mark)
+  // Nothing of it runs any more: its temporary folder goes.
+  const temp = temps.get(child)
+  if (temp !== undefined) endLeftovers({ paths: [temp] })
   guards.get(child)?.release()
 }
 
