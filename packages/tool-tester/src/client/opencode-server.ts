@@ -11,6 +11,7 @@ import { createServer } from "node:net"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { scratchParent } from "../engine/engine-temp.ts"
+import { withoutEmptyFolders } from "../engine/folder-variables.ts"
 import { endProcessTree } from "../engine/process-tree.ts"
 import { guard } from "../engine/reaper.ts"
 
@@ -90,7 +91,8 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   if (data !== undefined && ownHomes) mkdirSync(path.join(data, "tmp"))
   const unavailable = options.failure ?? clientUnavailable
   const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries(options.env)) {
+  // An empty folder variable counts as unset (folder-variables.ts), for opencode too.
+  for (const [key, value] of Object.entries(withoutEmptyFolders(options.env))) {
     // The engine's own Bun switch would make the binary act as Bun instead of opencode; the
     // engine's OPENCODE and OPENCODE_PID say "inside opencode" to tools, not to a new opencode.
     if (value !== undefined && !["BUN_BE_BUN", "OPENCODE", "OPENCODE_PID"].includes(key)) env[key] = value

@@ -5,6 +5,7 @@
 // a CLI killed with SIGKILL leaves no opencode running either.
 
 import { spawn } from "node:child_process"
+import { withoutEmptyFolders } from "../engine/folder-variables.ts"
 import { ENGINE_MARK, endMarked, endProcessGroup, endProcessTree } from "../engine/process-tree.ts"
 import { guard } from "../engine/reaper.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -38,7 +39,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     let exitCode: number | null = null
     const child = spawn(options.binary, options.args, {
       cwd: options.cwd,
-      env: { ...options.env, [ENGINE_MARK]: options.marker },
+      env: withoutEmptyFolders({ ...options.env, [ENGINE_MARK]: options.marker }),
       stdio: ["ignore", "pipe", "pipe"],
       detached: process.platform !== "win32",
       windowsHide: true,

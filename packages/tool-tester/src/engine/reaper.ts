@@ -95,7 +95,7 @@ function startReaper(): void {
   // the engine it watches, nor a test take it for something a run left).
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && REAPER_ENVIRONMENT.has(key.toUpperCase())) env[key] = value
+    if (value !== undefined && value !== "" && REAPER_ENVIRONMENT.has(key.toUpperCase())) env[key] = value
   }
   if (inBun) env["BUN_BE_BUN"] = "1"
   // An engine (it carries a mark) is ended with everything below it: its reaper must not be below

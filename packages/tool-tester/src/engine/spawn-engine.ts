@@ -11,6 +11,7 @@ import { constants } from "node:os"
 import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { ENGINE_TEMP, engineTempFolder } from "./engine-temp.ts"
+import { withoutEmptyFolders } from "./folder-variables.ts"
 import { endLeftovers } from "./leftovers.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { Guard } from "./reaper.ts"
@@ -40,7 +41,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   // named in opencode.json) from the registry into its cache; opencode's Bun never does (a missing
   // package fails the tool list: docs/opencode-contract.md#bun-runtime), and tool-tester downloads
   // nothing unless asked.
-  const [command, args, env]: [string, string[], NodeJS.ProcessEnv] =
+  const [command, args, given]: [string, string[], NodeJS.ProcessEnv] =
     selection.name === "bun"
       ? [
           selection.location.binary,
@@ -53,6 +54,8 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
           typeof process.versions.bun === "string" ? ["--no-install", NODE_ENGINE_ENTRY] : [NODE_ENGINE_ENTRY],
           { ...process.env, ...compileCache(), [ENGINE_MARK]: mark, [ENGINE_TEMP]: temp },
         ]
+  // An empty XDG_CACHE_HOME (or TMPDIR...) counts as unset: Bun would put its cache in the project.
+  const env = withoutEmptyFolders(given)
   // This process's own IPC channel (a test runner's fork) is not the engine's: without these, its
   // runtime would take descriptor 3 for one.
   delete env["NODE_CHANNEL_FD"]
