@@ -59,7 +59,10 @@ describe.each(["bun", "node"] as const)("the client's server under the %s engine
     async () => {
       const directory = tmpProject({ ".opencode/plugins/p.js": plugin })
       const tmp = useTmpDir("tool-tester-client-tmp-")
-      const result = await runCli(["run", "agents", "--json", "--timeout", "240000", ...engineFlags], { cwd: directory, env: { TMPDIR: tmp } })
+      const result = await runCli(["run", "agents", "--json", "--timeout", "240000", ...engineFlags], {
+        cwd: directory,
+        env: { TMPDIR: tmp },
+      })
       expect(result.exitCode, result.stderr).toBe(0)
       expect(JSON.parse(result.stdout)).toMatchObject({ output: expect.stringContaining("build") })
       // The engine ran no exit hook (it was ended with SIGKILL): the CLI removed its folder.
@@ -74,7 +77,10 @@ describe.each(["bun", "node"] as const)("the client's server under the %s engine
     async () => {
       const directory = tmpProject({ ".opencode/plugins/p.js": plugin })
       const tmp = useTmpDir("tool-tester-client-tmp-")
-      const result = await runCli(["run", "exits", "--json", "--timeout", "240000", ...engineFlags], { cwd: directory, env: { TMPDIR: tmp } })
+      const result = await runCli(["run", "exits", "--json", "--timeout", "240000", ...engineFlags], {
+        cwd: directory,
+        env: { TMPDIR: tmp },
+      })
       expect(result.exitCode, result.stderr).toBe(4)
       expect(jsonError(result).code).toBe("TOOL_EXITED")
       expect(leftIn(tmp)).toEqual([])
