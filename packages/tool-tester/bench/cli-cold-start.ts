@@ -30,9 +30,9 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
-import { transformSync } from "esbuild"
+import { build, transformSync } from "esbuild"
 import { findBun } from "../src/engine/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
@@ -64,7 +64,7 @@ if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
   process.exit(1)
 }
 
-const project = createProject()
+const project = await createProject()
 // tool-tester's cache (where bin.js's launcher reads which Bun it may start the CLI in) starts
 // empty: the uncounted first round fills it, as a user's first run does.
 const cacheHome = path.join(project, "cache")
@@ -123,13 +123,13 @@ const allVariants: Variant[] = [
   {
     name: "floor: node + bun engine",
     bun: true,
-    command: [process.execPath, path.join(project, "engine-floor.cjs"), bun.binary],
+    command: [process.execPath, path.join(project, "engine-floor.mjs"), bun.binary, project],
     informational: true,
   },
   {
     name: "floor: bun + bun engine",
     bun: true,
-    command: [bun.binary, path.join(project, "engine-floor.cjs"), bun.binary],
+    command: [bun.binary, path.join(project, "engine-floor.mjs"), bun.binary, project],
     informational: true,
   },
   { name: "node (precompiled JS)", command: [process.execPath, path.join(project, "run-precompiled.mjs")] },
@@ -243,7 +243,7 @@ function print(medians: Map<string, number>): void {
 }
 
 /** A project inside the package, so the tool resolves @opencode-ai/plugin and zod from its node_modules. */
-function createProject(): string {
+async function createProject(): Promise<string> {
   const root = path.join(packageRoot, ".tmp")
   mkdirSync(root, { recursive: true })
   const directory = mkdtempSync(path.join(root, "bench-cold-start-"))
@@ -280,39 +280,30 @@ console.log(await tool.execute({ city: "Paris" }, context))`
     path.join(directory, "in-worker.mjs"),
     `import { Worker } from "node:worker_threads"\nconst worker = new Worker(new URL("./run-precompiled.mjs", import.meta.url), { stdout: true })\nlet text = ""\nworker.stdout.on("data", (chunk) => (text += chunk))\nworker.on("exit", () => process.stdout.write(text))\n`,
   )
-  // The floor of any Node-hosted CLI with the bun engine: Node starts, spawns the engine with the
-  // task ready, and exits at its answer (no flags read, no report printed).
-  const task = {
-    type: "task",
-    cwd: directory,
-    task: {
-      command: "run",
-      input: {
-        directory,
-        global: false,
-        plugins: [],
-        model: { npm: "@ai-sdk/openai-compatible", providerID: "mock", modelID: "mock-model" },
-        name: "weather",
-        args: { form: "json", value: { city: "Paris" } },
-        validate: false,
-        deny: [],
-        timeoutMs: 60_000,
+  // The floor of any CLI with the bun engine: the runtime starts, starts the engine with the task
+  // ready through the product's own Node side, and exits at its answer (bench/_engine-floor.ts).
+  // Bundled as the CLI is (scripts/bundle.mjs), with the module that finds the built engines taken
+  // from the build, so the engine it starts is the one tool-tester starts.
+  await build({
+    entryPoints: [path.join(packageRoot, "bench", "_engine-floor.ts")],
+    outfile: path.join(directory, "engine-floor.mjs"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20.19",
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "runtime-files-from-the-build",
+        setup(context) {
+          context.onResolve({ filter: /runtime-files\.ts$/ }, () => ({
+            path: pathToFileURL(path.join(packageRoot, "dist", "discovery", "runtime-files.js")).href,
+            external: true,
+          }))
+        },
       },
-    },
-  }
-  writeFileSync(
-    path.join(directory, "engine-floor.cjs"),
-    `const { spawn } = require("node:child_process")
-const child = spawn(process.argv[2], [${JSON.stringify(path.join(packageRoot, "dist", "engine", "bun-serve.js"))}], { env: { ...process.env, BUN_BE_BUN: "1" }, stdio: ["ignore", "ignore", "ignore", "ipc"], serialization: "json", detached: true })
-child.send(${JSON.stringify(task)})
-child.on("message", (message) => {
-  if (message.type !== "done") return
-  console.log(JSON.parse(message.payload).result.output)
-  process.kill(-child.pid, "SIGKILL")
-  process.exit(0)
-})
-`,
-  )
+    ],
+  })
   writeFileSync(
     path.join(directory, "in-child.mjs"),
     `import { execFileSync } from "node:child_process"\nprocess.stdout.write(execFileSync(process.execPath, [new URL("./run-precompiled.mjs", import.meta.url).pathname]))\n`,
