@@ -15,7 +15,8 @@ import { join } from "node:path"
 import { describe, expect, test } from "vitest"
 import { packageDirectory, printedToolIds, run, runCli, useTmpDir } from "./helpers.ts"
 
-// Every flag and every error, through the built bin with stdin not a terminal (so it never asks).
+// Every flag and every error, run in-process with stdin not a terminal (so it never asks): the code
+// the bin runs (test/helpers.ts runCli); test/bin.test.ts checks the built bin itself.
 
 const files = (directory: string) =>
   existsSync(directory) ? readdirSync(directory, { recursive: true, encoding: "utf8" }).sort() : []

@@ -1,14 +1,20 @@
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { $ as colors } from "kleur/colors"
 import { onTestFinished } from "vitest"
+import { runCommandLine } from "../src/_run-command-line.ts"
 
 export const packageDirectory = fileURLToPath(new URL("..", import.meta.url))
 export const workspaceDirectory = fileURLToPath(new URL("../../..", import.meta.url))
 export const binFile = join(packageDirectory, "bin.js")
 export const templatesDirectory = join(workspaceDirectory, "templates")
+
+// The bin runs with NO_COLOR (cleanEnvironment); kleur decides once, from this process, so in-process
+// runs are told here.
+colors.enabled = false
 
 /** A fresh temporary folder, removed when the test finishes. */
 export function useTmpDir(prefix = "create-tool-"): string {
@@ -45,8 +51,38 @@ export function run(
   })
 }
 
-/** Runs the built create-tool bin with stdin not a terminal, so it never asks. */
-export function runCli(
+/**
+ * Runs a create-tool command line with stdin not a terminal (so it never asks), in this process:
+ * the code the bin runs (src/_run-command-line.ts), with the environment the bin would get
+ * (cleanEnvironment and `env`), `cwd` as its working folder and the home folder `env` names. The
+ * built bin itself is runBin, for what only it shows (its exit status, its streams).
+ */
+export async function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<Run> {
+  const env = { ...cleanEnvironment(), ...options.env }
+  let stdout = ""
+  let stderr = ""
+  const code = await runCommandLine({
+    argv: args,
+    env,
+    cwd: options.cwd,
+    // Where os.homedir() looks first in the bin's process.
+    home: (process.platform === "win32" ? env["USERPROFILE"] : env["HOME"]) || homedir(),
+    terminal: false,
+    write: (text) => {
+      stdout += text
+    },
+    writeError: (text) => {
+      stderr += text
+    },
+  })
+  return { code, stdout, stderr }
+}
+
+/** Runs the built create-tool bin (`node bin.js ...`) with stdin not a terminal, so it never asks. */
+export function runBin(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<Run> {

@@ -27,7 +27,11 @@ const input: RunInput = {
   dataDirectory: undefined,
 }
 const started = startEngine("run", { name: "bun", location: { binary, source: "option" } })
-const outcome = await runTaskInEngine({ command: "run", input }, { loadTimeoutMs: 60_000, runTimeoutMs: 60_000, graceMs: 0 }, started)
+const outcome = await runTaskInEngine(
+  { command: "run", input },
+  { loadTimeoutMs: 60_000, runTimeoutMs: 60_000, graceMs: 0 },
+  started,
+)
 if (outcome.kind !== "done") {
   process.stderr.write(`${JSON.stringify(outcome)}\n`)
   process.exit(1)
