@@ -1,7 +1,8 @@
 // The fast tier (`pnpm test:fast`), for the inner loop: every project but `install`, without the
 // files that drive the real opencode (e2e, eval, conformance, the plugin client), a browser (the
-// inspector, the eval report), npm packing and installing (preflight, the plugin's tarball and
-// publint), the templates' CI and the longest CLI files. Run it before every commit; the whole
+// inspector, the eval report), npm packing, installing and parsing (preflight, the plugin's tarball
+// and publint, create-tool's npm and registry checks), the templates' CI (and the docs' test files
+// run the same way) and the longest CLI files. Run it before every commit; the whole
 // suite (`pnpm test`) runs in CI.
 import { defineConfig } from "vitest/config"
 
@@ -13,6 +14,11 @@ const slow: Record<string, string[]> = {
     "test/pack.test.ts",
     "test/generated-test.test.ts",
     "test/next-steps-run.test.ts",
+    // The real npm and Bun: npm's own argument parsing (parse-args.test.ts covers ours), installs
+    // from a registry; and vitest run on the docs' test files, as the templates' CI runs them.
+    "test/npm-swallowed-flags.test.ts",
+    "test/private-registry.test.ts",
+    "test/docs-test-files.test.ts",
   ],
   "tool-tester": [
     "test/e2e/**",

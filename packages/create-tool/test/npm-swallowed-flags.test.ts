@@ -46,7 +46,8 @@ async function throughNpm(flags: string): Promise<Received> {
   return JSON.parse(result.stdout) as Received
 }
 
-describe("npm create tool NAME FLAGS, without --", { timeout: 120_000 }, () => {
+// Each case waits on its own npm (most of this file's time): they run at once.
+describe.concurrent("npm create tool NAME FLAGS, without --", { timeout: 120_000 }, () => {
   test.each([
     [
       "--js --no-test --plugin --no-interactive --force --dir=sub --template=python --exports=add,multiply",
