@@ -30,14 +30,14 @@ test("opencode loads and offers the tools of __TOOL_NAME__", async () => {
 })
 
 // @tool-begin
-test("__TOOL_ID__ greets by name", async () => {
+test("__TOOL_ID__ answers with the text it received", async () => {
   // Exactly what the model reads from the call. Changed the tool on purpose?
   // __SNAPSHOT_UPDATE__ rewrites it.
-  expect(await runTool(project, "__TOOL_ID__", { name: "Ada" })).toMatchInlineModelView(`
+  expect(await runTool(project, "__TOOL_ID__", { input: "hello" })).toMatchInlineModelView(`
     "tool: __TOOL_ID__
     status: completed
     output:
-    Hello, Ada!"
+    __TOOL_ID__ received: hello"
   `)
 })
 // @tool-end
