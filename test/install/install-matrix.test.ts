@@ -155,7 +155,9 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         const schema = await step(manager.exec("tool-tester", "schema", "--model", "gemini-2.5-pro"))
         expect(schema.stdout).toContain("greet")
         expect(schema.stdout).toContain("The text the tool works on")
-        expect((await step(manager.exec("tool-tester", "run", "greet", "input=hello"))).stdout).toContain("greet received: hello")
+        expect((await step(manager.exec("tool-tester", "run", "greet", "input=hello"))).stdout).toContain(
+          "greet received: hello",
+        )
         await step(manager.exec("tool-tester", "doctor"))
         await step(manager.test, installTimeout)
 

@@ -63,7 +63,9 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
     const status = page.locator('[data-testid="status"]')
     await expect.poll(() => status.textContent(), { timeout: 60_000 }).toBe("error")
     expect(await page.locator('[data-testid="title"]').textContent()).toBe("shout threw TypeError")
-    expect(await page.locator('[data-testid="thrown-at"]').textContent()).toMatch(/^\.opencode\/tools\/shout\.js:4:\d+$/)
+    expect(await page.locator('[data-testid="thrown-at"]').textContent()).toMatch(
+      /^\.opencode\/tools\/shout\.js:4:\d+$/,
+    )
     expect(await page.locator('[data-testid="stack"] pre').textContent()).toContain("cannot shout boom")
     await page.close()
   })
