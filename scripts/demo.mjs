@@ -35,7 +35,7 @@ try {
     project,
     "--no-global",
     "--args",
-    '{"name":"Ada"}',
+    '{"input":"hello"}',
   ])
   step("The bundled example, as a Gemini model sees it", toolTester, [
     "schema",

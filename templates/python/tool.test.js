@@ -22,7 +22,9 @@ const project = await loadTools(
   // @end
 )
 
-test("opencode loads and offers the tools of __TOOL_NAME__", async () => {
+// doctor starts opencode's engine and calls each tool once: seconds on a cold or busy machine, past
+// vitest's 5 s default, so this test gets a bound of its own.
+test("opencode loads and offers the tools of __TOOL_NAME__", { timeout: 60_000 }, async () => {
   // Fails whenever `tool-tester doctor` finds an error: a tool file that fails to import, or an
   // argument opencode cannot send (such as z.date()), takes every custom tool down in opencode.
   await expect(project).toLoadInOpencode()

@@ -35,7 +35,7 @@ describe("options", () => {
     for (const option of ["--description", "--no-test", "--force", "--no-interactive", "--yes"]) {
       expect(stdout).toContain(option)
     }
-    expect(stdout).toMatch(/^ {2}default +a tool that greets/m)
+    expect(stdout).toMatch(/^ {2}default +a tool with one text argument/m)
     expect(stdout).toMatch(/^ {2}python +/m)
     expect(stdout).toMatch(/^ {2}shell +/m)
     expect((await runCli(["-h"], { cwd: useTmpDir() })).stdout).toBe(stdout)
@@ -71,7 +71,7 @@ describe("options", () => {
         "Next steps:",
         "  npm install --prefix .opencode",
         "  npm test --prefix .opencode",
-        `  npx --prefix .opencode tool-tester run hello name=Ada`,
+        `  npx --prefix .opencode tool-tester run hello input=hello`,
       ].join("\n"),
     )
     expect(stdout).not.toContain(String.fromCharCode(27)) // no colour codes when not a terminal
@@ -282,7 +282,7 @@ describe("options", () => {
     const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
     const { stdout } = await runCli(["hello"], { cwd, env })
     expect(stdout).toContain(
-      "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello name=Ada",
+      "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello input=hello",
     )
   })
 

@@ -62,7 +62,7 @@ describe("code blocks that claim to be a file", () => {
     timeout: 300_000,
   }, async () => {
     const cwd = useTmpDir()
-    const created = await runCli(["greet", "--no-interactive"], { cwd })
+    const created = await runCli(["echo", "--no-interactive"], { cwd })
     expect(created.code, created.stderr).toBe(0)
     const root = join(cwd, ".opencode")
     linkWorkspacePackages(root)
@@ -71,7 +71,7 @@ describe("code blocks that claim to be a file", () => {
       join(root, "node_modules/fast-check"),
     )
     // The README's file replaces the one create-tool wrote at the same path.
-    writeFileSync(join(cwd, ".opencode/test/greet.test.ts"), block("README.md", ".opencode/test/greet.test.ts"))
+    writeFileSync(join(cwd, ".opencode/test/echo.test.ts"), block("README.md", ".opencode/test/echo.test.ts"))
     writeFileSync(join(cwd, ".opencode/tools/weather.ts"), block("writing-a-tool.md", ".opencode/tools/weather.ts"))
     writeFileSync(
       join(cwd, ".opencode/test/weather.fuzz.test.ts"),

@@ -6,10 +6,10 @@ import { linkWorkspacePackages, run, runCli, useTmpDir, workspaceDirectory } fro
 // The generated test as a newcomer meets it: it must fail whenever `tool-tester doctor` would, and
 // the snapshot command its comment names must work when pasted from the project folder.
 
-async function scaffoldProject(): Promise<{ cwd: string; env: Record<string, string> }> {
+async function scaffoldProject(name = "greet"): Promise<{ cwd: string; env: Record<string, string> }> {
   const cwd = useTmpDir()
   const env = { XDG_CONFIG_HOME: join(cwd, "config"), HOME: join(cwd, "home") }
-  const created = await runCli(["greet", "--no-interactive"], { cwd, env })
+  const created = await runCli([name, "--no-interactive"], { cwd, env })
   expect(created.code, created.stderr).toBe(0)
   linkWorkspacePackages(join(cwd, ".opencode"))
   return { cwd, env }
@@ -33,8 +33,8 @@ describe("the generated test", { timeout: 240_000 }, () => {
     writeFileSync(
       toolFile,
       readFileSync(toolFile, "utf8").replace(
-        'name: tool.schema.string().describe("Who to greet"),',
-        'name: tool.schema.string().describe("Who to greet"),\n    when: tool.schema.date().optional(),',
+        'input: tool.schema.string().describe("The text the tool works on"),',
+        'input: tool.schema.string().describe("The text the tool works on"),\n    when: tool.schema.date().optional(),',
       ),
     )
     const tested = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env })
@@ -57,14 +57,14 @@ describe("the generated test", { timeout: 240_000 }, () => {
     const { cwd, env } = await scaffoldProject()
     const testFile = join(cwd, ".opencode", "test", "greet.test.ts")
     const toolFile = join(cwd, ".opencode", "tools", "greet.ts")
-    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("Hello, $", "Hi, $"))
+    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("received: $", "got: $"))
     const failing = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env })
     expect(failing.code, failing.stdout).not.toBe(0)
 
     const [command, ...args] = namedCommand(testFile, "rewrites it")
     const updated = await run(command!, args, { cwd, env })
     expect(updated.code, updated.stdout + updated.stderr).toBe(0)
-    expect(readFileSync(testFile, "utf8")).toContain("Hi, Ada!")
+    expect(readFileSync(testFile, "utf8")).toContain("greet got: hello")
     expect(existsSync(join(cwd, "node_modules")), "nothing written at the project root").toBe(false)
 
     const passing = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env })
@@ -76,7 +76,7 @@ describe("the scaffolded project's type check", { timeout: 240_000 }, () => {
   test("passes on a tool that uses Bun's API, which opencode runs tools in", async () => {
     const { cwd, env } = await scaffoldProject()
     const toolFile = join(cwd, ".opencode", "tools", "greet.ts")
-    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("!`", ", from Bun $" + "{Bun.version}!`"))
+    writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("}`", "}, from Bun $" + "{Bun.version}`"))
     const checked = await run("npm", ["run", "typecheck", "--prefix", ".opencode"], { cwd, env })
     expect(checked.code, checked.stdout + checked.stderr).toBe(0)
   })
@@ -104,7 +104,7 @@ describe("the scaffolded plugin package's type check and build", { timeout: 240_
 
 describe("README's unit test", { timeout: 240_000 }, () => {
   test("run as the README runs tests (npm test --prefix .opencode), gives tools opencode's directory", async () => {
-    const { cwd, env } = await scaffoldProject()
+    const { cwd, env } = await scaffoldProject("echo")
     const readme = readFileSync(join(workspaceDirectory, "README.md"), "utf8")
     const block = /In a unit test[^\n]*:\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(block, "README.md has an 'In a unit test' ts block").toBeDefined()

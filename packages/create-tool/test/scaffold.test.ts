@@ -26,7 +26,7 @@ describe("in a project", () => {
     ])
     const tool = read(join(directory, ".opencode/tools/hello.ts"))
     expect(tool).toContain("export default tool({")
-    expect(tool).toContain('description: "Greet someone by name"')
+    expect(tool).toContain('description: "Answer with the text it is given"')
     expect(tool).not.toContain("@tool-begin")
     expect(read(join(directory, ".opencode/.gitignore"))).toBe(
       "node_modules\n# tool-tester eval keeps its run history here (docs/evals.md)\nevals/history.jsonl\n",

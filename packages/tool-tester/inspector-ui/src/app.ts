@@ -1,7 +1,7 @@
 // The inspector page: tools on the left; the selected tool's call form or provider schemas in the
 // middle; the result and the history on the right. Everything arrives over the event stream, so
 // a save on disk shows up here without a touch.
-import { useEffect, useId, useState } from "preact/hooks"
+import { useEffect, useId, useRef, useState } from "preact/hooks"
 import { api, listen, type ServerEvent } from "./api.ts"
 import { HistoryView } from "./history-view.ts"
 import { html } from "./html.ts"
@@ -9,7 +9,7 @@ import { ResultView } from "./result-view.ts"
 import { initialValue, SchemaField } from "./schema-form.ts"
 import { SchemasView } from "./schemas-view.ts"
 import { origin, ToolList } from "./tool-list.ts"
-import type { HistoryEntry, JsonSchema, ProjectView } from "./types.ts"
+import type { CallRequest, HistoryEntry, JsonSchema, ProjectView } from "./types.ts"
 
 type Mode = "form" | "json" | "raw"
 
@@ -18,7 +18,9 @@ type FormState = { mode: Mode; value: unknown; jsonText: string; rawText: string
 
 // What was typed is kept here, by tool id, not in the forms: it survives a switch of tool or tab,
 // a reload, and a save that breaks the file (the tool is gone until the fix, its arguments are not).
-// A click on a history entry puts that call's tool and arguments back.
+// A click on a history entry puts that call's tool and arguments back; so does a fresh page (a reload
+// of the page, a new tab) for the last call, whose result it shows: never a result beside a form
+// that did not make it.
 
 export function App(): unknown {
   const [view, setView] = useState<ProjectView | null>(null)
@@ -29,6 +31,8 @@ export function App(): unknown {
   const [shownEntry, setShownEntry] = useState<number | undefined>(undefined)
   const [tab, setTab] = useState<"call" | "schemas">("call")
   const [forms, setForms] = useState<Record<string, FormState>>({})
+  // The first hello is a fresh page; the next ones are reconnects, which keep what is on the page.
+  const greeted = useRef(false)
 
   useEffect(
     () =>
@@ -36,7 +40,16 @@ export function App(): unknown {
         if (event.type === "hello") {
           setView(event.view)
           setHistory(event.history)
-          setShownEntry(event.history.at(-1)?.id)
+          const last = event.history.at(-1)
+          if (!greeted.current && last) {
+            const { request } = last
+            const schema = event.view ? parametersOf(event.view, request.name) : undefined
+            setSelectedTool(request.name)
+            setForms((old) => ({ ...old, [request.name]: formFor(request, old[request.name] ?? freshForm(schema)) }))
+            setShownEntry(last.id)
+          } else if (!greeted.current) setShownEntry(undefined)
+          else setShownEntry((shown) => (event.history.some((entry) => entry.id === shown) ? shown : undefined))
+          greeted.current = true
         } else if (event.type === "project") {
           setView(event.view)
           setReloading(false)
@@ -54,24 +67,14 @@ export function App(): unknown {
   const tool = custom.find((candidate) => candidate.id === toolId)
   const entry = history.find((candidate) => candidate.id === shownEntry)
   const setForm = (id: string, state: FormState) => setForms((old) => ({ ...old, [id]: state }))
-  const formOf = (id: string): FormState => {
-    if (forms[id]) return forms[id]
-    const schema = view ? parametersOf(view, id) : undefined
-    return { mode: "form", value: schema ? initialValue(schema) : {}, jsonText: "{}", rawText: "{}" }
-  }
+  const formOf = (id: string): FormState => forms[id] ?? freshForm(view ? parametersOf(view, id) : undefined)
   const showEntry = (id: number) => {
     setShownEntry(id)
     const request = history.find((candidate) => candidate.id === id)?.request
     if (!request) return
     setSelectedTool(request.name)
     setTab("call")
-    const old = formOf(request.name)
-    setForm(
-      request.name,
-      request.form === "raw"
-        ? { ...old, mode: "raw", rawText: request.text }
-        : { ...old, mode: "form", value: request.args, jsonText: JSON.stringify(request.args ?? {}, null, 2) },
-    )
+    setForm(request.name, formFor(request, formOf(request.name)))
   }
 
   return html`<div class=${tool && tab === "schemas" ? "layout wide" : "layout"}>
@@ -110,7 +113,12 @@ export function App(): unknown {
       }
     </main>
     <section class="side">
-      ${entry ? html`<${ResultView} entry=${entry} />` : html`<div class="hint">Run a call to see what the model reads.</div>`}
+      ${
+        entry
+          ? html`<${ResultView} entry=${entry} directory=${view?.directory ?? ""}
+              toolFile=${view?.tools.find((candidate) => candidate.id === (entry.result?.id ?? entry.request.name))?.file} />`
+          : html`<div class="hint">Run a call to see what the model reads.</div>`
+      }
       <h3>History</h3>
       <${HistoryView} history=${history} selected=${shownEntry} onSelect=${showEntry}
         onReplay=${(id: number) => void api.replay(id)} />
@@ -194,6 +202,18 @@ function CallForm(props: {
     ${problem ? html`<div class="problem error">${problem}</div>` : null}
     <button type="submit" class="primary" data-testid="run" disabled=${running}>${running ? "running..." : `Run ${name}`}</button>
   </form>`
+}
+
+/** A form nothing was typed in: valid for the schema where it can be. */
+function freshForm(schema: JsonSchema | undefined): FormState {
+  return { mode: "form", value: schema ? initialValue(schema) : {}, jsonText: "{}", rawText: "{}" }
+}
+
+/** The form that makes `request` again, in the editor it was made with. */
+function formFor(request: CallRequest, old: FormState): FormState {
+  return request.form === "raw"
+    ? { ...old, mode: "raw", rawText: request.text }
+    : { ...old, mode: "form", value: request.args, jsonText: JSON.stringify(request.args ?? {}, null, 2) }
 }
 
 function parametersOf(view: ProjectView, id: string): JsonSchema | undefined {

@@ -3,10 +3,20 @@
 import { api } from "./api.ts"
 import { html } from "./html.ts"
 import { escapedLine } from "../../src/engine/escaped-advice.ts"
+import { thrownAt } from "../../src/inspector/thrown-at.ts"
 import { callStatus } from "./status.ts"
-import type { HistoryEntry } from "./types.ts"
+import type { HistoryEntry, RunResult } from "./types.ts"
 
-export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
+/** `toolFile`: the file of the tool that ran, where the stack's frame is looked for. */
+export function ResultView({
+  entry,
+  toolFile,
+  directory,
+}: {
+  entry: HistoryEntry
+  toolFile: string | undefined
+  directory: string
+}): unknown {
   const { result, error } = entry
   const engine = entry.engine ? `${entry.engine.name} ${entry.engine.version}` : "no engine"
   const status = callStatus(entry)
@@ -24,12 +34,17 @@ export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
   return html`<section class="result" data-testid="result" data-call=${entry.id}>
     <div class="result-head">
       ${badge}
-      <span class="title" data-testid="title">${result.title ?? "(no title)"}</span>
+      ${
+        result.title === null
+          ? html`<span class="title" data-testid="title" title="opencode records no title for a failed call">${failedTitle(result)}</span>`
+          : html`<span class="title" data-testid="title">${result.title}</span>`
+      }
       ${rerouted} ${repaired}
       <span class="timing" data-testid="timing">${result.durationMs} ms · ${engine} · call #${entry.id} (${entry.trigger})</span>
     </div>
     ${result.rerouted ? html`<div class="problem error" data-testid="rerouted">${status.explanation}.</div>` : null}
     ${result.error ? html`<div class="problem">${result.error.code}: ${result.error.message}</div>` : null}
+    ${result.error?.thrown?.stack ? thrownSection(result.error.thrown.stack, toolFile, directory) : null}
     ${
       result.escapedErrors && result.escapedErrors.length > 0
         ? html`<ul class="escaped" data-testid="escaped" aria-label="Errors that escaped the tool">
@@ -52,6 +67,27 @@ export function ResultView({ entry }: { entry: HistoryEntry }): unknown {
     ${result.metadataCalls.length > 0 ? section("ctx.metadata records", result.metadataCalls) : null}
     ${result.hookErrors && result.hookErrors.length > 0 ? section("Plugin event hook errors", result.hookErrors) : null}
   </section>`
+}
+
+/** What a failed call is called, since opencode stores no title for it: the tool and what went wrong. */
+function failedTitle(result: RunResult): string {
+  const thrown = result.error?.thrown
+  if (thrown) return `${result.id} threw ${thrown.name}`
+  return `${result.id} failed${result.error ? `: ${result.error.code}` : ""}`
+}
+
+/** The line to open (the stack's first frame in the tool file), then the whole stack, folded. */
+function thrownSection(stack: string, toolFile: string | undefined, directory: string): unknown {
+  const at = toolFile ? thrownAt(stack, toolFile, directory) : undefined
+  return html`${
+    at
+      ? html`<div class="hint">thrown at <code data-testid="thrown-at">${at.location}</code>${at.note ? ` (${at.note})` : ""}</div>`
+      : null
+  }
+    <details data-testid="stack">
+      <summary>Stack</summary>
+      <pre class="code">${stack}</pre>
+    </details>`
 }
 
 function section(title: string, value: unknown): unknown {
