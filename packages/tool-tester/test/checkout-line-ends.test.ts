@@ -7,7 +7,10 @@ const repository = path.resolve(packageRoot, "..", "..")
 
 /** What git does with each file's line ends on checkout, by the repository's .gitattributes. */
 function attributes(files: string[]): Record<string, string> {
-  const output = execFileSync("git", ["check-attr", "text", "eol", "--", ...files], { cwd: repository, encoding: "utf8" })
+  const output = execFileSync("git", ["check-attr", "text", "eol", "--", ...files], {
+    cwd: repository,
+    encoding: "utf8",
+  })
   const found: Record<string, string> = {}
   for (const line of output.trim().split("\n")) {
     const [file, name, value] = line.split(": ")
