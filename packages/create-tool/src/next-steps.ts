@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from "node:path"
-import { hiddenCharacter, isHidden, printable } from "./printable.ts"
+import { portablePath, type Shell, shellWord, userShell } from "./_shell-quote.ts"
+import { printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
 
 // The commands printed after scaffolding, for the package manager that ran create-tool.
@@ -20,6 +21,8 @@ export type NextStepsOptions = {
   packageManager: { name: PackageManager; version: string | undefined }
   /** The folder the commands are run from: paths are printed relative to it. */
   cwd: string
+  /** The shell the commands are written for (default: the user's, `userShell()`). */
+  shell?: Shell
 }
 
 export type NextSteps = {
@@ -32,9 +35,10 @@ export type NextSteps = {
 export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): NextSteps {
   if (result.location === "project") return { commands: projectCommands(result, options), hint: hintFor(result) }
   const manager = commandsFor(options.packageManager)
+  const shell = options.shell ?? userShell()
   const commands: string[] = []
   const folder = cdTarget(options.cwd, result.root)
-  if (folder !== "") commands.push(`cd ${shellQuote(folder)}`)
+  if (folder !== "") commands.push(`cd ${shellWord(folder, shell)}`)
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
   else if (result.location === "plugin" && result.language === "ts") commands.push(`${manager.run} build`)
@@ -45,9 +49,9 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
   const where =
     result.location === "plugin"
       ? "--plugin . --dir ."
-      : `--dir ${shellQuote(relative(result.root, result.directory) || ".")}`
+      : `--dir ${shellWord(portablePath(relative(result.root, result.directory)) || ".", shell)}`
   const [firstId] = result.toolIds
-  commands.push(`${toolTester} run ${firstId} ${where} ${argumentsFor(result.template.exampleArgs)}`)
+  commands.push(`${toolTester} run ${firstId} ${where} ${argumentsFor(result.template.exampleArgs, shell)}`)
   return { commands, hint: hintFor(result) }
 }
 
@@ -66,38 +70,20 @@ export function testScriptWith(
   return packageManager.name === "npm" ? `${test} -- ${flag}` : `${test} ${flag}`
 }
 
-/**
- * Quotes a word for a POSIX shell when it needs it. A word with a character a terminal would not show
- * (see printable.ts) is written `$'...'` with that character escaped, so the command both reads as
- * what it does and runs (bash, zsh, ksh and POSIX.1-2024 shells read $'...').
- */
-export function shellQuote(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word
-  if (hiddenCharacter(word) === undefined) return `'${word.replaceAll("'", "'\\''")}'`
-  const escaped = [...word].map((character) => {
-    if (character === "\\" || character === "'") return `\\${character}`
-    if (!isHidden(character)) return character
-    const code = character.codePointAt(0)!
-    const digits = code.toString(16).padStart(code < 0x80 ? 2 : code <= 0xffff ? 4 : 8, "0")
-    return `${code < 0x80 ? "\\x" : code <= 0xffff ? "\\u" : "\\U"}${digits}`
-  })
-  return `$'${escaped.join("")}'`
-}
-
 // --- internal ---
 
 /**
  * The example's arguments as `key=value` pairs when that needs no quoting in any shell (sh,
  * cmd.exe, PowerShell): string values of letters, digits and `_ . / : -`, which tool-tester reads
- * as text where the schema takes a string. Else `--args` with the JSON quoted for a POSIX shell.
+ * as text where the schema takes a string. Else `--args` with the JSON quoted for the user's shell.
  */
-function argumentsFor(args: Record<string, unknown>): string {
+function argumentsFor(args: Record<string, unknown>, shell: Shell): string {
   const entries = Object.entries(args)
   const plain = entries.every(
     ([key, value]) => /^[A-Za-z_][\w-]*$/.test(key) && typeof value === "string" && /^[\w./:-]+$/.test(value),
   )
   if (entries.length > 0 && plain) return entries.map(([key, value]) => `${key}=${value}`).join(" ")
-  return `--args ${shellQuote(JSON.stringify(args))}`
+  return `--args ${shellWord(JSON.stringify(args), shell)}`
 }
 
 /**
@@ -108,22 +94,23 @@ function argumentsFor(args: Record<string, unknown>): string {
  * tool-tester reads as its project. With the project elsewhere, a `cd` into it comes first.
  */
 function projectCommands(result: ScaffoldResult, options: NextStepsOptions): string[] {
+  const shell = options.shell ?? userShell()
   const commands: string[] = []
   const project = cdTarget(options.cwd, result.directory)
-  if (project !== "") commands.push(`cd ${shellQuote(project)}`)
-  const folder = shellQuote(relative(result.directory, result.root))
+  if (project !== "") commands.push(`cd ${shellWord(project, shell)}`)
+  const folder = shellWord(portablePath(relative(result.directory, result.root)), shell)
   const manager = projectCommandsFor(options.packageManager, folder)
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
   const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
   const [firstId] = result.toolIds
-  commands.push(`${toolTester} run ${firstId} ${argumentsFor(result.template.exampleArgs)}`)
+  commands.push(`${toolTester} run ${firstId} ${argumentsFor(result.template.exampleArgs, shell)}`)
   return commands
 }
 
-/** `to` relative to `from` when it is below it or next to it, else absolute ("" when they are the same). */
+/** `to` relative to `from` (with forward slashes) when it is below it or next to it, else absolute ("" when they are the same). */
 function cdTarget(from: string, to: string): string {
-  const path = relative(from, to)
+  const path = portablePath(relative(from, to))
   return path.startsWith("../..") || isAbsolute(path) ? to : path
 }
 

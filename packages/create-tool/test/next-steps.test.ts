@@ -1,6 +1,9 @@
 import { expect, test } from "vitest"
-import { nextSteps, packageManagerFromUserAgent, shellQuote } from "../src/next-steps.ts"
+import { shellWord } from "../src/_shell-quote.ts"
+import { nextSteps, packageManagerFromUserAgent } from "../src/next-steps.ts"
 import type { ScaffoldResult } from "../src/scaffold.ts"
+
+const shellQuote = (word: string) => shellWord(word, "posix")
 
 const result = (overrides: Partial<ScaffoldResult> = {}): ScaffoldResult => ({
   location: "project",

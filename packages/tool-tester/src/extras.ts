@@ -5,6 +5,7 @@
 // with the one command that installs it where this copy of tool-tester finds it (EXTRA_NOT_INSTALLED).
 import { existsSync, readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
+import { portablePath, shellWord } from "./_shell-quote.ts"
 import { fileURLToPath } from "node:url"
 import semver from "semver"
 import { ToolTesterError } from "./errors.ts"
@@ -70,7 +71,7 @@ export function installCommand(packageDirectory: string, specs: string[], cwd: s
   // No package.json where tool-tester sits: a global install (npm's lib/node_modules).
   if (!existsSync(path.join(root, "package.json"))) return `npm install -g ${list}`
   const relative = path.relative(cwd, root)
-  const where = relative === "" ? undefined : quoted(relative)
+  const where = relative === "" ? undefined : shellWord(portablePath(relative))
   switch (packageManagerOf(root)) {
     case "pnpm":
       return where === undefined ? `pnpm add -D ${list}` : `pnpm --dir ${where} add -D ${list}`
@@ -154,9 +155,4 @@ function readManifest(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined
   }
-}
-
-/** A path as one shell word in sh, cmd and PowerShell alike. */
-function quoted(value: string): string {
-  return /^[\w./\\:@+-]+$/.test(value) ? value : `"${value}"`
 }

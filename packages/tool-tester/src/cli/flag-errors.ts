@@ -3,7 +3,7 @@
 // (`--city Paris`) rewritten as the key=value pair run takes (`city=Paris`).
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
-import { shellQuote } from "../_shell-quote.ts"
+import { shellWord } from "../_shell-quote.ts"
 import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 
@@ -82,7 +82,7 @@ function toolArgumentError(unknown: UnknownOption, help: string): ToolTesterErro
   const json = JSON.stringify({ [unknown.name]: value })
   return new ToolTesterError(
     "USAGE",
-    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellQuote(pair)} (or --args ${shellQuote(json)}) (${help})`,
+    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellWord(pair)} (or --args ${shellWord(json)}) (${help})`,
     { data: { option: unknown.rawName, suggestion: pair } },
   )
 }

@@ -3,6 +3,7 @@
 // unscoped `tool-tester` package on npm (whoever claimed the name would run), so neither a bare
 // `tool-tester` nor npx with the unscoped name is printed for a bin that is not installed there.
 import path from "node:path"
+import { portablePath, shellWord, userShell } from "../_shell-quote.ts"
 
 export type PackageManagerName = "npm" | "pnpm" | "yarn" | "bun"
 
@@ -27,7 +28,7 @@ export function toolTesterCommand(io: { cwd: string; env: Record<string, string 
   if (folder === undefined) return `${DOWNLOAD[manager]} @opencode-ai/tool-tester`
   const from = path.basename(folder) === ".opencode" ? path.dirname(folder) : io.cwd
   const relative = path.relative(from, folder)
-  const where = relative === "" ? undefined : shellWord(relative)
+  const where = relative === "" ? undefined : shellWord(portablePath(relative), userShell(io.env))
   switch (manager) {
     case "pnpm":
       return where === undefined ? "pnpm exec tool-tester" : `pnpm --dir ${where} exec tool-tester`
@@ -39,11 +40,6 @@ export function toolTesterCommand(io: { cwd: string; env: Record<string, string 
       // npx runs an installed package's bin; by its scoped name it never fetches another package.
       return where === undefined ? "npx @opencode-ai/tool-tester" : `npx --prefix ${where} tool-tester`
   }
-}
-
-/** A word as a shell reads it back: bare when plain, else in double quotes (which cmd, PowerShell and sh all read). */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./\\-]+$/.test(word) ? word : JSON.stringify(word)
 }
 
 // --- internal ---

@@ -9,11 +9,12 @@ import { randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import path from "node:path"
-import { ToolTesterError } from "../errors.ts"
 import { scratchParent } from "../engine/engine-temp.ts"
 import { withoutEmptyFolders } from "../engine/folder-variables.ts"
 import { endProcessTree } from "../engine/process-tree.ts"
 import { guard } from "../engine/reaper.ts"
+import { startProgram } from "../engine/start-program.ts"
+import { ToolTesterError } from "../errors.ts"
 
 /** A started server: its URL, the basic-auth header its requests need, its log, and how to end it. */
 export type RunningServer = {
@@ -77,7 +78,6 @@ export function serverConfig(): Record<string, unknown> {
 }
 
 export async function startOpencodeServer(options: StartServerOptions): Promise<RunningServer> {
-  const { spawn } = await import("node:child_process")
   const password = randomBytes(18).toString("base64url")
   // Its sessions, state and cache go to a folder of its own, removed with it: tool-tester's sessions
   // never show up in the user's opencode history, nor anything in the user's cache. Config and auth
@@ -136,7 +136,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     // --pure: the server does not load the project's plugins a second time (their init already ran
     // in the engine: twice would repeat its side effects, and an init that hangs would hang it).
     const pure = (options.pure ?? true) ? ["--pure"] : []
-    child = spawn(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, ...pure, ...logs], {
+    child = startProgram(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, ...pure, ...logs], {
       cwd: options.directory,
       env,
       stdio: ["ignore", "pipe", "pipe"],

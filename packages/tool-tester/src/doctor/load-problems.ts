@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs"
 import path from "node:path"
+import { portablePath, shellWord } from "../_shell-quote.ts"
 import { symlinkLoop } from "../discovery/scan.ts"
 import type { Diagnostic, ToolProject } from "../types.ts"
 import { displayPath, withoutFilePrefix } from "./_paths.ts"
@@ -36,7 +37,9 @@ export function installCommand(project: ToolProject, file: string, packageName: 
     return `add ${packageName} to "dependencies" in ${path.join(folder, "package.json")} (its users get its dependencies, never its devDependencies)`
   }
   const where = displayPath(cwd, folder)
-  return where === "." ? `npm install ${packageName}` : `npm install --prefix ${shellWord(where)} ${packageName}`
+  return where === "."
+    ? `npm install ${packageName}`
+    : `npm install --prefix ${shellWord(portablePath(where))} ${packageName}`
 }
 
 // --- internal ---
@@ -101,8 +104,4 @@ function aliasAdvice(alias: PathAlias): string {
 
 function installAdvice(command: string): string {
   return command.startsWith("npm ") ? `install it: ${command}` : command
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
 }

@@ -4,10 +4,10 @@
 // ended, on Linux from /proc and on macOS from `ps` (Windows: `taskkill /T`). Guarded (reaper.ts):
 // a CLI killed with SIGKILL leaves no opencode running either.
 
-import { spawn } from "node:child_process"
 import { withoutEmptyFolders } from "../engine/folder-variables.ts"
 import { ENGINE_MARK, endMarked, endProcessGroup, endProcessTree } from "../engine/process-tree.ts"
 import { guard } from "../engine/reaper.ts"
+import { startProgram } from "../engine/start-program.ts"
 import { ToolTesterError } from "../errors.ts"
 
 export interface OpencodeProcessOptions {
@@ -37,7 +37,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     let timedOut = false
     let aborted = false
     let exitCode: number | null = null
-    const child = spawn(options.binary, options.args, {
+    const child = startProgram(options.binary, options.args, {
       cwd: options.cwd,
       env: withoutEmptyFolders({ ...options.env, [ENGINE_MARK]: options.marker }),
       stdio: ["ignore", "pipe", "pipe"],

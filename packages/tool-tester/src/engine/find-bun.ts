@@ -3,20 +3,20 @@
 // their opencode embeds, run with BUN_BE_BUN=1), an opencode binary installed as e2e installs it,
 // then npm's Bun at the version the tested opencode embeds. Only the last one is ever downloaded,
 // and only when the bun engine is asked for by name.
-import { execFile } from "node:child_process"
-import { realpathSync } from "node:fs"
 import path from "node:path"
+import { ToolTesterError } from "../errors.ts"
 import {
   cachedPackageDirectory,
   findOnPath,
   findOpencode,
   installCachedBinary,
   isExecutable,
+  opencodeExecutable,
   testedOpencodeVersion,
 } from "./opencode-binary.ts"
 import type { Machine } from "./opencode-packages.ts"
-import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames, thisMachine } from "./opencode-packages.ts"
-import { ToolTesterError } from "../errors.ts"
+import { opencodeBinaryIn, opencodePackageNames, thisMachine } from "./opencode-packages.ts"
+import { programOutput } from "./start-program.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
 export const testedBunVersion = "1.3.14"
@@ -79,12 +79,12 @@ export async function resolveBun(options: FindBunOptions & { signal?: AbortSigna
 
 /** The version of the Bun an opencode (or bun) executable is: `BUN_BE_BUN=1 <binary> --version`; "unknown" when it does not say. */
 export function embeddedBunVersion(binary: string): Promise<string> {
-  return new Promise((resolve) => {
-    execFile(binary, ["--version"], { env: { ...process.env, BUN_BE_BUN: "1" }, timeout: 10_000 }, (error, stdout) => {
-      const version = String(stdout).trim()
-      resolve(error === null && /^\d+\.\d+\.\d+/.test(version) ? version : "unknown")
-    })
-  })
+  return programOutput(binary, ["--version"], { env: { ...process.env, BUN_BE_BUN: "1" }, timeout: 10_000 }).then(
+    ({ error, stdout }) => {
+      const version = stdout.trim()
+      return error === null && /^\d+\.\d+\.\d+/.test(version) ? version : "unknown"
+    },
+  )
 }
 
 /** How the report names where the Bun came from. */
@@ -121,35 +121,6 @@ function explicitBinary(options: FindBunOptions): BunLocation | undefined {
     )
   }
   return { binary: opencodeExecutable(binary) ?? binary, source: fromOption ? "option" : "env", foundAs: binary }
-}
-
-/**
- * The executable behind an `opencode` command: itself when it is a binary, else (npm's
- * `opencode-ai` launcher is a Node script in older versions, a text saying to run its postinstall
- * when that was skipped, and on Windows npm's command is a .cmd shim: none would pass BUN_BE_BUN's
- * process on) the platform binary installed beside that launcher.
- */
-function opencodeExecutable(command: string): string | undefined {
-  let real: string
-  try {
-    real = realpathSync(command)
-  } catch {
-    return undefined
-  }
-  if (isNativeExecutable(real)) return real
-  // npm's global folder on Windows keeps the shim beside node_modules (%APPDATA%\npm\opencode.cmd).
-  const folders = [path.join(path.dirname(real), "node_modules", "opencode-ai")]
-  for (let directory = path.dirname(real); directory !== path.dirname(directory); directory = path.dirname(directory))
-    if (path.basename(directory) === "opencode-ai") folders.push(directory)
-  for (const directory of folders) {
-    for (const name of opencodePackageNames()) {
-      for (const candidate of [path.join(directory, "node_modules", name), path.join(path.dirname(directory), name)]) {
-        const binary = opencodeBinaryIn(candidate)
-        if (isExecutable(binary)) return binary
-      }
-    }
-  }
-  return undefined
 }
 
 /** The opencode binary `e2e --opencode-version` installs, at the tested version. */

@@ -4,15 +4,16 @@
 // or from tool-tester, else `opencode` on PATH. `opencodeVersion` installs that version of the platform
 // package with npm into a cache folder, once.
 
-import { execFile } from "node:child_process"
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs"
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
 import { homedir } from "node:os"
-import { delimiter, dirname, join, posix, resolve, win32 } from "node:path"
+import { basename, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ToolTesterError } from "../errors.ts"
+import { findProgram } from "./find-program.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
 import { MODELLED_OPENCODE_VERSION } from "./opencode-version.ts"
+import { programOutput } from "./start-program.ts"
 
 /** The opencode version tool-tester is checked against. */
 export const testedOpencodeVersion = MODELLED_OPENCODE_VERSION
@@ -46,7 +47,9 @@ export function findOpencode(options: FindOpencodeOptions = {}): string | undefi
       }
     }
   }
-  return options.path === false ? undefined : findOnPath("opencode", options.env ?? process.env)
+  if (options.path === false) return undefined
+  const onPath = findOnPath("opencode", options.env ?? process.env)
+  return onPath === undefined ? undefined : (opencodeExecutable(onPath) ?? onPath)
 }
 
 export interface ResolveOpencodeOptions extends FindOpencodeOptions {
@@ -63,7 +66,7 @@ export interface ResolveOpencodeOptions extends FindOpencodeOptions {
 export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Promise<string> {
   if (options.opencode !== undefined) {
     const binary = resolve(options.opencode)
-    if (isExecutable(binary)) return binary
+    if (isExecutable(binary)) return opencodeExecutable(binary) ?? binary
     throw new ToolTesterError(
       "OPENCODE_NOT_FOUND",
       `No executable opencode binary at ${binary}. Check the --opencode path, or drop it to use an installed one.`,
@@ -167,26 +170,18 @@ export async function installCachedBinary(options: {
   await mkdir(dirname(target), { recursive: true })
   const staging = await mkdtemp(`${target}.installing-`)
   try {
-    await new Promise<void>((resolvePromise, reject) => {
-      const npm = process.platform === "win32" ? "npm.cmd" : "npm"
-      const args = ["install", "--prefix", staging, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts"]
-      execFile(
-        npm,
-        [...args, `${packageName}@${version}`],
-        { signal: options.signal, shell: process.platform === "win32" },
-        (error, _stdout, stderr) => {
-          if (error === null) return resolvePromise()
-          const reason = npmReason(stderr) ?? error.message
-          reject(
-            new ToolTesterError(
-              options.code,
-              `Could not install ${packageName}@${version} with npm (${reason}). Check the version, or install it yourself and ${options.instead}.`,
-              { cause: error },
-            ),
-          )
-        },
-      )
+    const args = ["install", "--prefix", staging, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts"]
+    const npm = await programOutput("npm", [...args, `${packageName}@${version}`], {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
+    if (npm.error !== null) {
+      const reason = npmReason(npm.stderr) ?? npm.error.message
+      throw new ToolTesterError(
+        options.code,
+        `Could not install ${packageName}@${version} with npm (${reason}). Check the version, or install it yourself and ${options.instead}.`,
+        { cause: npm.error },
+      )
+    }
     const installed = join(staging, "node_modules", packageName, options.binary)
     if (!isExecutable(installed)) {
       throw new ToolTesterError(
@@ -220,13 +215,36 @@ function moduleDirectory(): string {
   return dirname(fileURLToPath(import.meta.url))
 }
 
+/** `command` on PATH as the user's shell finds it (find-program.ts: PATHEXT on Windows), when it is executable. */
 export function findOnPath(command: string, env: Record<string, string | undefined>): string | undefined {
-  const extensions = process.platform === "win32" ? [".exe", ".cmd", ""] : [""]
-  for (const folder of (env.PATH ?? env.Path ?? "").split(delimiter)) {
-    if (folder === "") continue
-    for (const extension of extensions) {
-      const candidate = join(folder, command + extension)
-      if (isExecutable(candidate)) return candidate
+  const found = findProgram(command, env)
+  return found !== undefined && isExecutable(found) ? found : undefined
+}
+
+/**
+ * The executable behind an `opencode` command: itself when it is a binary, else (npm's
+ * `opencode-ai` launcher is a Node script in older versions, a text saying to run its postinstall
+ * when that was skipped, and on Windows npm's command is a .cmd shim: none would pass BUN_BE_BUN's
+ * process on, nor a process group to end) the platform binary installed beside that launcher.
+ */
+export function opencodeExecutable(command: string): string | undefined {
+  let real: string
+  try {
+    real = realpathSync(command)
+  } catch {
+    return undefined
+  }
+  if (isNativeExecutable(real)) return real
+  // npm's global folder on Windows keeps the shim beside node_modules (%APPDATA%\npm\opencode.cmd).
+  const folders = [join(dirname(real), "node_modules", "opencode-ai")]
+  for (let directory = dirname(real); directory !== dirname(directory); directory = dirname(directory))
+    if (basename(directory) === "opencode-ai") folders.push(directory)
+  for (const directory of folders) {
+    for (const name of opencodePackageNames()) {
+      for (const candidate of [join(directory, "node_modules", name), join(dirname(directory), name)]) {
+        const binary = opencodeBinaryIn(candidate)
+        if (isExecutable(binary)) return binary
+      }
     }
   }
   return undefined

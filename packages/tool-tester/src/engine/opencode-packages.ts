@@ -10,6 +10,7 @@
 // comes first, as the launcher does when it cannot tell, since it runs on every x64 CPU.
 import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs"
 import { join } from "node:path"
+import { programOutputSync } from "./start-program.ts"
 
 /** What the choice depends on; undefined when it is not known. */
 export type Machine = {
@@ -105,8 +106,6 @@ function readText(file: string): string | undefined {
 }
 
 function readSysctl(name: string): string | undefined {
-  const result = process
-    .getBuiltinModule("node:child_process")
-    .spawnSync("sysctl", ["-n", name], { encoding: "utf8", timeout: 5_000 })
+  const result = programOutputSync("sysctl", ["-n", name], { timeout: 5_000 })
   return result.status === 0 ? result.stdout : undefined
 }

@@ -1,7 +1,7 @@
-import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./opencode-version.ts"
+import { programOutput } from "./start-program.ts"
 
 /**
  * The version of an opencode binary: from the npm package holding it (`opencode-<platform>`, read,
@@ -10,14 +10,11 @@ import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./op
 export async function opencodeVersionOf(binary: string): Promise<string | undefined> {
   const fromPackage = packageVersion(binary)
   if (fromPackage !== undefined) return fromPackage
-  return new Promise((resolve) => {
-    const env = { ...process.env }
-    delete env["BUN_BE_BUN"]
-    execFile(binary, ["--version"], { env, timeout: 15_000, windowsHide: true }, (error, stdout) => {
-      const version = /^\s*v?(\d+\.\d+\.\d+\S*)\s*$/.exec(String(stdout))?.[1]
-      resolve(error === null ? version : undefined)
-    })
-  })
+  const env = { ...process.env }
+  delete env["BUN_BE_BUN"]
+  const { error, stdout } = await programOutput(binary, ["--version"], { env, timeout: 15_000 })
+  const version = /^\s*v?(\d+\.\d+\.\d+\S*)\s*$/.exec(stdout)?.[1]
+  return error === null ? version : undefined
 }
 
 /**

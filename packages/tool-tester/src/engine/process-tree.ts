@@ -18,6 +18,7 @@
 //                        with an environment of its own that leaves the mark out, or handed to a
 //                        service outside this user's processes (systemd-run, launchd, at, ssh).
 import { readdirSync, readFileSync } from "node:fs"
+import { programOutputSync } from "./start-program.ts"
 
 /** Where the process table is read from: each platform's default, or one forced (tests). */
 export type ProcessTableSource = "proc" | "ps" | "powershell"
@@ -36,7 +37,7 @@ export function endProcessTree(pid: number, options: ProcessTreeOptions = {}): v
   if (!Number.isInteger(pid) || pid <= 0) return
   const platform = options.platform ?? process.platform
   if (platform === "win32") {
-    spawnSync()("taskkill", ["/T", "/F", "/PID", String(pid)], { stdio: "ignore", windowsHide: true, timeout: 15_000 })
+    programOutputSync("taskkill", ["/T", "/F", "/PID", String(pid)], { stdio: "ignore", timeout: 15_000 })
     return
   }
   // Read before the group goes: once a parent is gone its children are re-parented, out of reach.
@@ -248,15 +249,11 @@ function isZombie(pid: number): boolean {
 
 function run(command: string, args: string[]): string {
   try {
-    const result = spawnSync()(command, args, { encoding: "utf8", windowsHide: true, timeout: 15_000 })
+    const result = programOutputSync(command, args, { timeout: 15_000 })
     return result.status === 0 ? result.stdout : ""
   } catch {
     return ""
   }
-}
-
-function spawnSync(): typeof import("node:child_process").spawnSync {
-  return process.getBuiltinModule("node:child_process").spawnSync
 }
 
 function signal(pid: number): void {

@@ -6,7 +6,7 @@
 // environment (ENGINE_MARK), which every process it starts inherits: those that left the group
 // (setsid, a shell's `&`, detached) are found by it and ended too (process-tree.ts says how, and
 // what it cannot see).
-import type { ChildProcess } from "node:child_process"
+import type { ChildProcess, SpawnOptions } from "node:child_process"
 import { constants } from "node:os"
 import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
@@ -16,6 +16,7 @@ import { endLeftovers } from "./leftovers.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
 import type { Guard } from "./reaper.ts"
 import { guard } from "./reaper.ts"
+import { startProgram } from "./start-program.ts"
 
 export type SpawnEngineOptions = {
   cwd: string
@@ -64,13 +65,16 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   // descriptor 3. Plain pipes, read by our own code: Node's IPC parser would throw, out of reach,
   // on a line a tool wrote. One pipe each way, because that is what both runtimes give on Windows
   // (an extra pipe a Bun parent creates can only be written by the child).
-  const child = spawn(command, args, {
+  const spawnOptions: SpawnOptions = {
     cwd: options.cwd,
     env,
     stdio: ["pipe", options.console, options.console, "pipe"],
     detached: process.platform !== "win32",
     windowsHide: true,
-  })
+  }
+  // A Bun given as a program (a `.cmd` too) starts as every program does; this Node, directly.
+  const child =
+    command === process.execPath ? spawn(command, args, spawnOptions) : startProgram(command, args, spawnOptions)
   marks.set(child, mark)
   temps.set(child, temp)
   // A test runner's worker, or the CLI, that exits, is interrupted or killed leaves no engine behind.

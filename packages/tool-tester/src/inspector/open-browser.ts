@@ -2,11 +2,11 @@
 // every local user can read, in `ps` or /proc): the opener is given a file instead, a page that
 // sends the browser on to the inspector's URL, in a folder only this user can enter (0700, the
 // file 0600), as Jupyter does. The file is removed when `dev` stops.
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
+import { startProgram } from "../engine/start-program.ts"
 
 export type OpenedPage = {
   /** The page handed to the opener (no token in its path). */
@@ -28,7 +28,7 @@ export function openInBrowser(url: string, env: Record<string, string | undefine
         ? ["cmd", "/c", "start", "", target]
         : ["xdg-open", file]
   try {
-    const child = spawn(command!, args, { stdio: "ignore", detached: true, windowsHide: true, env })
+    const child = startProgram(command!, args, { stdio: "ignore", detached: true, windowsHide: true, env })
     child.on("error", () => undefined)
     child.unref()
   } catch {

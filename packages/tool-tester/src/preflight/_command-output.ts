@@ -1,6 +1,6 @@
 // Runs npm or pnpm for preflight and keeps what it printed, for the finding that names a failure.
-import { spawn } from "node:child_process"
 import { ENGINE_MARK, endMarked } from "../engine/process-tree.ts"
+import { startProgram } from "../engine/start-program.ts"
 
 export type CommandOutput = {
   exitCode: number
@@ -27,7 +27,7 @@ export function commandOutput(
 ): Promise<CommandOutput> {
   return new Promise((resolve) => {
     const mark = `preflight-${process.pid}-${Math.random().toString(36).slice(2, 10)}`
-    const child = spawn(command, args, {
+    const child = startProgram(command, args, {
       cwd: options.cwd,
       env: { ...childEnv(options.env), [ENGINE_MARK]: mark },
       stdio: ["ignore", "pipe", "pipe"],

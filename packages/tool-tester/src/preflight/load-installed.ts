@@ -4,7 +4,7 @@
 // tool with arguments that fit its schema, judged only by whether opencode could send the result.
 // With e2e, the real opencode loads the same install and calls each tool once.
 
-import { shellQuote } from "../_shell-quote.ts"
+import { shellWord } from "../_shell-quote.ts"
 import type { Finding } from "../doctor/finding.ts"
 import type { E2EResult } from "../e2e/e2e-result.ts"
 import { runE2E } from "../e2e/run-e2e.ts"
@@ -214,7 +214,7 @@ function smokeFinding(run: SmokeRun, installed: InstalledPlugin): Finding | unde
     "npx @opencode-ai/tool-tester run",
     run.tool,
     "--plugin .",
-    ...(pairs ?? [shown === args ? `--args ${shellQuote(args)}` : "--args JSON"]),
+    ...(pairs ?? [shown === args ? `--args ${shellWord(args)}` : "--args JSON"]),
   ]
   const timeout = code === "TOOL_TIMEOUT"
   return {

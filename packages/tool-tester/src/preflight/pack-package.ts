@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
+import { findProgram } from "../engine/find-program.ts"
 import { ToolTesterError } from "../errors.ts"
 import { commandOutput, lastLines } from "./_command-output.ts"
 import { readTarball, type TarballFile } from "./_tarball.ts"
@@ -123,16 +124,15 @@ function protocolVersions(manifest: Manifest): ProtocolVersion[] {
   return found
 }
 
-/** pnpm: the one running this (npm_execpath under `pnpm run`), else `pnpm` on PATH. */
+/** pnpm: the one running this (npm_execpath under `pnpm run`), else `pnpm` on PATH (started by start-program.ts). */
 function findPnpm(env: Record<string, string | undefined>): string[] | undefined {
   const execPath = env["npm_execpath"]
   if (execPath && /pnpm/i.test(path.basename(execPath)) && existsSync(execPath)) {
     return /\.(c?js|mjs)$/.test(execPath) ? [process.execPath, execPath] : [execPath]
   }
-  for (const folder of (env["PATH"] ?? "").split(path.delimiter)) {
-    if (folder && existsSync(path.join(folder, "pnpm"))) return [path.join(folder, "pnpm")]
-  }
-  return undefined
+  // As the user's shell finds it: on Windows pnpm.cmd (PATHEXT), never npm's extensionless POSIX script.
+  const found = findProgram("pnpm", env)
+  return found === undefined ? undefined : [found]
 }
 
 function protocolFinding(directory: string, protocols: ProtocolVersion[]): Finding {

@@ -3,6 +3,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterEach, describe, expect, test } from "vitest"
+import { shellWord } from "../../src/_shell-quote.ts"
 import { EXTRAS, installCommand, requireExtras } from "../../src/extras.ts"
 import { ToolTesterError } from "../../src/errors.ts"
 
@@ -150,11 +151,13 @@ describe("installCommand, for the layout tool-tester was installed in", () => {
     expect(installCommand(directory, specs, project)).toBe("pnpm --dir .opencode add -D fast-check@4.11.0")
   })
 
-  test("a folder with a space is quoted, and a global install (no package.json) gets npm -g", () => {
+  test("a folder with a space is quoted for the user's shell, and a global install (no package.json) gets npm -g", () => {
     const project = tmp()
     write(path.join(project, "my tools", "package.json"), {})
     const { directory } = installToolTester(project, "my tools/node_modules/@opencode-ai/tool-tester")
-    expect(installCommand(directory, specs, project)).toBe('npm install --prefix "my tools" -D fast-check@4.11.0')
+    const quoted = shellWord("my tools")
+    expect(quoted).not.toBe("my tools")
+    expect(installCommand(directory, specs, project)).toBe(`npm install --prefix ${quoted} -D fast-check@4.11.0`)
     const global = installToolTester(tmp(), "lib/node_modules/@opencode-ai/tool-tester")
     expect(installCommand(global.directory, specs, project)).toBe("npm install -g fast-check@4.11.0")
   })

@@ -1,5 +1,6 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { shellWord, userShell } from "../../src/_shell-quote.ts"
 import { toolTesterCommand } from "../../src/cli/invocation.ts"
 
 // The commands tool-tester prints start with the words that run this same bin from where the user
@@ -56,8 +57,10 @@ describe("toolTesterCommand", () => {
     expect(toolTesterCommand({ cwd: project, env: {} })).toBe("npx @opencode-ai/tool-tester")
   })
 
-  test("a folder name with a space is quoted", () => {
+  test("a folder name with a space is quoted for the user's shell", () => {
     const bin = installed(path.join(project, "my tools"))
-    expect(toolTesterCommand({ cwd: project, env: {}, bin })).toBe('npx --prefix "my tools" tool-tester')
+    const quoted = shellWord("my tools", userShell({}))
+    expect(quoted).not.toBe("my tools")
+    expect(toolTesterCommand({ cwd: project, env: {}, bin })).toBe(`npx --prefix ${quoted} tool-tester`)
   })
 })

@@ -7,7 +7,8 @@ import { loadTools } from "../../load-tools.ts"
 import { closeProject } from "../../run-tool.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
-import { shellWord, toolTesterCommand } from "../invocation.ts"
+import { shellWord } from "../../_shell-quote.ts"
+import { toolTesterCommand } from "../invocation.ts"
 import { projectDirectory } from "../project-directory.ts"
 
 /** The default file `e2e --init` writes, in the working folder. */

@@ -22,13 +22,13 @@
 //   guard also refuses the write/run built-ins should a lower config layer's rule order let one
 //   through, and counts every call for the `maxCalls` loop bound.
 
-import { execFile } from "node:child_process"
 import os from "node:os"
 import { mergeConfig } from "../../config/opencode-config.ts"
 import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../config/permission.ts"
 import { startOpencodeServer, type RunningServer } from "../../client/opencode-server.ts"
 import { resolveOpencode } from "../../engine/opencode-binary.ts"
 import { ENGINE_MARK, endMarked } from "../../engine/process-tree.ts"
+import { programOutput } from "../../engine/start-program.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { providerSchema } from "../../schema/provider-schema.ts"
@@ -323,9 +323,7 @@ function sentSchema(parameters: unknown, model: ModelPlan): unknown {
 function opencodeVersionOf(binary: string, tmp: string): Promise<string> {
   const env: Record<string, string | undefined> = { ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }
   delete env["BUN_BE_BUN"]
-  return new Promise((resolve) => {
-    execFile(binary, ["--version"], { env, timeout: 60_000, windowsHide: true }, (error, stdout) => {
-      resolve(error === null ? stdout.trim() : "unknown")
-    })
-  })
+  return programOutput(binary, ["--version"], { env, timeout: 60_000 }).then(({ error, stdout }) =>
+    error === null ? stdout.trim() : "unknown",
+  )
 }
