@@ -1,6 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process"
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -8,6 +8,7 @@ import { onTestFinished } from "vitest"
 import type { CliIO } from "../src/cli/_command.ts"
 import { findOpencode, testedOpencodeVersion } from "../src/engine/opencode-binary.ts"
 import { opencodePackageNames } from "../src/engine/opencode-packages.ts"
+import { isolatedHome } from "./support/isolated-home.ts"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 /**
@@ -30,9 +31,13 @@ function repositoryOpencode(): { binary: string } | { binary: undefined; reason:
   }
 }
 
-/** A fresh folder under the OS temp folder, removed when the test finishes. */
+/**
+ * A fresh folder under the OS temp folder, removed when the test finishes. Its real path: macOS's
+ * temp folder is behind a link (/var is /private/var) and Windows' may be an 8.3 short name
+ * (RUNNER~1), while a process started in the folder sees the long, real one.
+ */
 export function useTmpDir(prefix = "tool-tester-"): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), prefix))
+  const directory = realpathSync.native(mkdtempSync(path.join(os.tmpdir(), prefix)))
   onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
   return directory
 }
@@ -150,10 +155,7 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
   )
   const merged: Record<string, string | undefined> = {
     ...inherited,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(home, ".cache"),
+    ...isolatedHome(home),
     NO_COLOR: "1",
     ...options.env,
   }

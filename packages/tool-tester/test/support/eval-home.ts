@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ENGINE_MARK, processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { isolatedHome } from "./isolated-home.ts"
 
 export interface TestProvider {
   baseURL: string
@@ -75,12 +76,8 @@ export function makeEvalHome(options: {
     tmp,
     sideEffectFile,
     use: (set) => {
-      set("HOME", home)
-      set("USERPROFILE", home)
-      set("XDG_CONFIG_HOME", config)
-      set("XDG_DATA_HOME", data)
-      set("XDG_CACHE_HOME", join(home, ".cache"))
-      set("XDG_STATE_HOME", join(home, ".local", "state"))
+      // config and data are the XDG folders of this home.
+      for (const [name, value] of Object.entries(isolatedHome(home))) set(name, value)
       set("TMPDIR", tmp)
       set("EVAL_TEST_SIDE_EFFECT", sideEffectFile)
       for (const name of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"]) set(name, undefined)
