@@ -63,6 +63,8 @@ type CliOptions = {
   env?: Record<string, string | undefined>
   home?: string
   launcher?: boolean
+  /** In-process only: the command's stdout and stderr are a terminal (main.ts reads isTTY), with no pseudo-terminal needed on any OS. */
+  terminal?: boolean
   /** Runs bin.js with this executable instead of this Node (an opencode binary acts as Bun with BUN_BE_BUN=1 in env). */
   runtime?: string
   /** Called with the child once started (to read its output slowly, say). */
@@ -81,7 +83,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   const env = cliEnvironment(options)
   const cwd = options.cwd ?? packageRoot
   // One command line at a time: each one has this process's environment and working directory.
-  const result = inProcessQueue.then(() => runInProcess(args, env, cwd))
+  const result = inProcessQueue.then(() => runInProcess(args, env, cwd, options.terminal ?? false))
   inProcessQueue = result.catch(() => undefined)
   return result
 }
@@ -169,7 +171,12 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
  * restored; an engine started for a command that failed before using it is ended, as the bin's
  * exit ends it.
  */
-async function runInProcess(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
+async function runInProcess(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  terminal: boolean,
+): Promise<CliResult> {
   const { startEngineEarly } = await import("../src/cli/engine-option.ts")
   const { runCommandLine } = await import("../src/cli/_run-command-line.ts")
   const savedEnv = { ...process.env }
@@ -186,8 +193,8 @@ async function runInProcess(args: string[], env: Record<string, string>, cwd: st
       cwd,
       bin,
       env: process.env,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
+      stdoutIsTTY: terminal,
+      stderrIsTTY: terminal,
       write: (text) => {
         stdout += text
       },
