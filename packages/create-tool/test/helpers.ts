@@ -2,13 +2,33 @@ import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { onTestFinished } from "vitest"
 
 export const packageDirectory = fileURLToPath(new URL("..", import.meta.url))
 export const workspaceDirectory = fileURLToPath(new URL("../../..", import.meta.url))
 export const binFile = join(packageDirectory, "bin.js")
 export const templatesDirectory = join(workspaceDirectory, "templates")
+
+/**
+ * The workspace's opencode binary for this platform (the package scripts/install-opencode.mjs adds
+ * off Linux), found as tool-tester finds it (its built e2e entry), or why there is none: tests that
+ * need it skip with that reason in their name.
+ */
+export const workspaceOpencode: { binary: string; reason: "" } | { binary: undefined; reason: string } =
+  await findWorkspaceOpencode()
+
+async function findWorkspaceOpencode(): Promise<{ binary: string; reason: "" } | { binary: undefined; reason: string }> {
+  const { findOpencode } = (await import(
+    pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/e2e/index.js")).href
+  )) as { findOpencode(options: { path: boolean }): string | undefined }
+  const binary = findOpencode({ path: false })
+  if (binary !== undefined) return { binary, reason: "" }
+  return {
+    binary: undefined,
+    reason: ` (skipped: no opencode binary for ${process.platform}-${process.arch}: run node scripts/install-opencode.mjs)`,
+  }
+}
 
 /** A fresh temporary folder, removed when the test finishes. */
 export function useTmpDir(prefix = "create-tool-"): string {

@@ -7,7 +7,6 @@ import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
 import type { CliIO } from "../src/cli/_command.ts"
 import { findOpencode, testedOpencodeVersion } from "../src/engine/opencode-binary.ts"
-import { opencodePackageNames } from "../src/engine/opencode-packages.ts"
 import { isolatedHome } from "./support/isolated-home.ts"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
@@ -24,10 +23,9 @@ const bin = path.join(packageRoot, "bin.js")
 function repositoryOpencode(): { binary: string } | { binary: undefined; reason: string } {
   const binary = findOpencode({ directory: packageRoot, path: false })
   if (binary !== undefined) return { binary }
-  const [wanted] = opencodePackageNames()
   return {
     binary: undefined,
-    reason: `no opencode binary for ${process.platform}-${process.arch}: the repository installs opencode-linux-x64@${testedOpencodeVersion} only; install ${wanted}@${testedOpencodeVersion} to run this`,
+    reason: `no opencode binary for ${process.platform}-${process.arch}: run node scripts/install-opencode.mjs to install opencode ${testedOpencodeVersion} for it`,
   }
 }
 
