@@ -7,7 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ENGINE_MARK, processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { ENGINE_MARK } from "../../src/engine/process-tree.ts"
+import { leftRunning } from "./left-running.ts"
 import { isolatedHome } from "./isolated-home.ts"
 
 export interface TestProvider {
@@ -89,8 +90,9 @@ export function makeEvalHome(options: {
 /**
  * Processes whose environment holds an eval run's marker and a TMPDIR inside `home`'s: what an
  * eval run as this home's user left running (not another test file's, running alongside), found
- * as the shared cleanup finds them (/proc on Linux, `ps` on macOS).
+ * as the shared cleanup finds them (/proc on Linux, `ps` on macOS; on Windows, every process below
+ * this test's: left-running.ts).
  */
 export function evalProcesses(home: EvalHome): number[] {
-  return processesWithEnvironment([`${ENGINE_MARK}=tool-tester-eval-`, `TMPDIR=${home.tmp}`])
+  return leftRunning([`${ENGINE_MARK}=tool-tester-eval-`, `TMPDIR=${home.tmp}`])
 }
