@@ -18,7 +18,9 @@ export const templatesDirectory = join(workspaceDirectory, "templates")
 export const workspaceOpencode: { binary: string; reason: "" } | { binary: undefined; reason: string } =
   await findWorkspaceOpencode()
 
-async function findWorkspaceOpencode(): Promise<{ binary: string; reason: "" } | { binary: undefined; reason: string }> {
+async function findWorkspaceOpencode(): Promise<
+  { binary: string; reason: "" } | { binary: undefined; reason: string }
+> {
   const { findOpencode } = (await import(
     pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/e2e/index.js")).href
   )) as { findOpencode(options: { path: boolean }): string | undefined }

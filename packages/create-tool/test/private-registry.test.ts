@@ -22,6 +22,10 @@ test("npm reads the registry of .opencode/.npmrc", async () => {
 
 // opencode's binary is Bun 1.3.14 (BUN_BE_BUN=1), installed for this platform (scripts/install-opencode.mjs).
 const bun = workspaceOpencode.binary
-test.skipIf(bun === undefined)(`bun reads the registry of .opencode/.npmrc${workspaceOpencode.reason}`, async () => {
-  await installsFrom(`${JSON.stringify(bun)} install --cwd .opencode`, { BUN_BE_BUN: "1" })
-}, 90_000)
+test.skipIf(bun === undefined)(
+  `bun reads the registry of .opencode/.npmrc${workspaceOpencode.reason}`,
+  async () => {
+    await installsFrom(`${JSON.stringify(bun)} install --cwd .opencode`, { BUN_BE_BUN: "1" })
+  },
+  90_000,
+)
