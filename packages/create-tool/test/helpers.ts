@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { onTestFinished } from "vitest"
+import { isolatedHome } from "../../tool-tester/test/support/isolated-home.ts"
 
 export const packageDirectory = fileURLToPath(new URL("..", import.meta.url))
 export const workspaceDirectory = fileURLToPath(new URL("../../..", import.meta.url))
@@ -67,12 +68,17 @@ export function run(
   })
 }
 
-/** Runs the built create-tool bin with stdin not a terminal, so it never asks. */
+/**
+ * Runs the built create-tool bin with stdin not a terminal, so it never asks, and with a throw-away
+ * home (HOME, USERPROFILE and the XDG folders; `options.env` may set its own): the developer's own
+ * global tools never count as duplicates.
+ */
 export function runCli(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<Run> {
-  return run(process.execPath, [binFile, ...args], options)
+  const home = useTmpDir("create-tool-home-")
+  return run(process.execPath, [binFile, ...args], { ...options, env: { ...isolatedHome(home), ...options.env } })
 }
 
 /** The ids listed under "Tool ids opencode will see:" in create-tool's output. */
