@@ -78,7 +78,7 @@ for (const bin of ["packages/tool-tester/dist/cli/main.js", "packages/create-too
 const cache = path.resolve(options.cache)
 const work = path.resolve(options.work ?? mkdtempSync(path.join(os.tmpdir(), "windows-smoke-")))
 rmSync(work, { recursive: true, force: true })
-for (const folder of ["home", "xdg", "tgz", "out", "shim", "bin-win", "cmd-shim", "bin-lin"])
+for (const folder of ["home", "xdg", "tgz", "out", "shim", "cmd-shim", "bin-lin"])
   mkdirSync(path.join(work, folder), { recursive: true })
 mkdirSync(path.join(cache, "downloads"), { recursive: true })
 
@@ -114,9 +114,15 @@ const npmWin = unpacked("npm", versions.npm)
 const NODE_EXE = path.join(nodeWin, "bin", "node.exe")
 // Wine 8.0's kernel32 has no DiscardVirtualMemory, which Bun imports and calls when it gives
 // memory back (the process then aborts); the copy run here imports VirtualUnlock in its place.
-const OPENCODE_EXE = path.join(work, "bin-win", "opencode.exe")
-writeFileSync(OPENCODE_EXE, renamedImport(readFileSync(path.join(opencodeWin, "bin", "opencode.exe"))))
-chmodSync(OPENCODE_EXE, 0o755)
+// Made once into the cache, in a folder of its own: it is the opencode found on PATH in some rows.
+const WIN_BIN = path.join(cache, `opencode-wine-${versions.opencode}`)
+const OPENCODE_EXE = path.join(WIN_BIN, "opencode.exe")
+if (!existsSync(OPENCODE_EXE)) {
+  mkdirSync(WIN_BIN, { recursive: true })
+  writeFileSync(`${OPENCODE_EXE}.partial`, renamedImport(readFileSync(path.join(opencodeWin, "bin", "opencode.exe"))))
+  chmodSync(`${OPENCODE_EXE}.partial`, 0o755)
+  renameSync(`${OPENCODE_EXE}.partial`, OPENCODE_EXE)
+}
 // npm's .cmd shim, as `npm i -g opencode-ai` leaves one on Windows' PATH.
 writeFileSync(path.join(work, "cmd-shim", "opencode.cmd"), `@"${winPath(OPENCODE_EXE)}" %*\r\n`)
 symlinkSync(opencodeLinux, path.join(work, "bin-lin", "opencode"))
@@ -186,7 +192,7 @@ row("preflight", [TT, "preflight", "../plug-@SIDE@"], { winPath: [winNode] })
 // opencode reached through PATH: as an executable, and through npm's .cmd shim.
 row("e2e-opencode-on-path", [TT, "e2e", "--script", "e2e.json", ...E2E_TIMEOUT], {
   winNodeFlags: [LINK_COPY],
-  winPath: [path.join(work, "bin-win")],
+  winPath: [WIN_BIN],
   linPath: [path.join(work, "bin-lin")],
 })
 row("e2e-opencode-cmd-shim", [TT, "e2e", "--script", "e2e.json", ...E2E_TIMEOUT], {
@@ -198,7 +204,7 @@ row("e2e-opencode-cmd-shim", [TT, "e2e", "--script", "e2e.json", ...E2E_TIMEOUT]
 const clientRun = [`../proj-@SIDE@/${TT}`, "run", "agents", "--json", "--engine", "node"]
 row("client-node", clientRun, {
   cwd: "client",
-  winPath: [path.join(work, "bin-win")],
+  winPath: [WIN_BIN],
   linPath: [path.join(work, "bin-lin")],
 })
 row("client-node-cmd-shim", clientRun, {
@@ -224,10 +230,14 @@ const summary = {
   work,
 }
 if (options.summary !== undefined) writeFileSync(options.summary, `${JSON.stringify(summary, null, 2)}\n`)
-step(`done: outputs in ${path.join(work, "out")}`)
+step(
+  `done: outputs in ${path.join(work, "out")}${options.work === undefined && failed.length === 0 ? " (removed: every row matches)" : ""}`,
+)
 console.log(
   `windows smoke: ${summary.passed} rows match Linux, ${summary.failed} differ${failed.length > 0 ? ` (${summary.differ.join(", ")})` : ""}`,
 )
+// A folder of its own choosing is kept, and so is one with a row to look into.
+if (options.work === undefined && failed.length === 0) rmSync(work, { recursive: true, force: true })
 process.exit(failed.length > 0 ? 1 : 0)
 
 // --- rows ---
