@@ -3,8 +3,9 @@
 // (findOpencode: the platform package resolvable from tool-tester). On Linux x64 pnpm installs it
 // already (the root package.json's optionalDependencies); macOS and Windows run this once after
 // `pnpm install` (the CI workflow does), so the bun engine, e2e, eval and input.client tests run
-// there too. Not an optionalDependency for every platform: the lockfile would need each package's
-// registry entry, and one is missing from some registries (opencode-windows-x64@1.18.34).
+// there too. A platform without that version published (opencode-windows-x64 has no 1.18.34) gets
+// the newest of the same minor version before it, and says so. Not an optionalDependency for every
+// platform: the frozen lockfile would need a registry entry that some platforms do not have.
 //
 //   node scripts/install-opencode.mjs [--version X.Y.Z]
 import { spawnSync } from "node:child_process"
@@ -21,8 +22,13 @@ const name = `opencode-${platform}-${process.arch}`
 const target = path.join(root, "node_modules", name)
 const binary = path.join(target, "bin", process.platform === "win32" ? "opencode.exe" : "opencode")
 
-if (installedVersion() === version && existsSync(binary)) {
-  console.log(`${name}@${version} is installed (${path.relative(root, binary)})`)
+// Whatever build is there stays, unless --version asks for another.
+if (
+  installedVersion() !== undefined &&
+  existsSync(binary) &&
+  (values.version ?? installedVersion()) === installedVersion()
+) {
+  console.log(`${name}@${installedVersion()} is installed (${path.relative(root, binary)})`)
   process.exit(0)
 }
 
@@ -31,15 +37,16 @@ mkdirSync(work, { recursive: true })
 const folder = mkdtempSync(path.join(work, "pack-"))
 try {
   console.log(`installing ${name}@${version} (about 180 MB) into ${path.relative(root, target)}`)
-  // npm is npm.cmd on Windows, which only a shell starts; the arguments hold no character any
-  // shell reads (a package name and a version), and the folder is the working directory.
   if (!/^[\w.+-]+$/.test(version)) fail(`"${version}" is not a version`)
-  const packed = spawnSync("npm", ["pack", "--silent", `${name}@${version}`], {
-    cwd: folder,
-    encoding: "utf8",
-    shell: process.platform === "win32",
-  })
-  if (packed.status !== 0) fail(`npm pack ${name}@${version} failed: ${(packed.stderr || packed.stdout).trim()}`)
+  let packed = npm(["pack", "--silent", `${name}@${version}`], folder)
+  const installing = packed.status === 0 ? version : publishedBefore(version, folder)
+  if (installing !== version) {
+    // Not every platform gets every build (opencode-windows-x64 has no 1.18.34): the newest of the
+    // same minor version before it, said, so a difference it makes in a test is not a mystery.
+    console.log(`${name}@${version} is not published: installing ${installing}, the newest before it`)
+    packed = npm(["pack", "--silent", `${name}@${installing}`], folder)
+  }
+  if (packed.status !== 0) fail(`npm pack ${name}@${installing} failed: ${(packed.stderr || packed.stdout).trim()}`)
   const tarball = readdirSync(folder).find((file) => file.endsWith(".tgz"))
   if (tarball === undefined) fail(`npm pack ${name}@${version} wrote no tarball`)
   // tar ships with Windows 10 and later, macOS and Linux. A relative name: GNU tar (Git Bash)
@@ -49,9 +56,33 @@ try {
   rmSync(target, { recursive: true, force: true })
   cpSync(path.join(folder, "package"), target, { recursive: true })
   if (process.platform !== "win32") chmodSync(binary, 0o755)
-  console.log(`installed ${name}@${version} (${path.relative(root, binary)})`)
+  console.log(`installed ${name}@${installedVersion()} (${path.relative(root, binary)})`)
 } finally {
   rmSync(folder, { recursive: true, force: true })
+}
+
+/** npm, which is npm.cmd on Windows: only a shell starts it there (the arguments hold no character a shell reads). */
+function npm(args, cwd) {
+  return spawnSync("npm", args, { cwd, encoding: "utf8", shell: process.platform === "win32" })
+}
+
+/** The newest published version of the same major and minor before `wanted`, or `wanted` when none. */
+function publishedBefore(wanted, cwd) {
+  const listed = npm(["view", name, "versions", "--json"], cwd)
+  let versions = []
+  try {
+    versions = [].concat(JSON.parse(listed.stdout))
+  } catch {
+    return wanted
+  }
+  const parts = (text) => text.split(".").map(Number)
+  const [major, minor, patch] = parts(wanted)
+  const before = versions
+    .filter((candidate) => /^\d+\.\d+\.\d+$/.test(candidate))
+    .map(parts)
+    .filter(([a, b, c]) => a === major && b === minor && c < patch)
+    .sort((x, y) => y[2] - x[2])
+  return before.length === 0 ? wanted : before[0].join(".")
 }
 
 function modelledVersion() {
