@@ -3,10 +3,15 @@
 // skipped or todo test fails the run too: Linux has everything the tests need (the opencode
 // binary, chromium), so a skip there hides a test that did not run; the skipped ones are listed
 // first. Elsewhere a test skips only where something is absent, and says why in its name.
+// With `--smoke FILE` (the Windows smoke's summary, scripts/windows-smoke/smoke.mjs), each of its
+// rows counts too: one that matches Linux as passed, one that differs as failed, and a missing
+// summary (the smoke did not finish) as one failure.
 import { readFileSync } from "node:fs"
 import path from "node:path"
+import { parseArgs } from "node:util"
 
-const file = process.argv[2] ?? ".vitest-report.json"
+const { values: options, positionals } = parseArgs({ options: { smoke: { type: "string" } }, allowPositionals: true })
+const file = positionals[0] ?? ".vitest-report.json"
 let report
 try {
   report = JSON.parse(readFileSync(file, "utf8"))
@@ -27,8 +32,30 @@ if (skipped.length > 0) {
   for (const test of skipped) console.log(`  ${test}`)
 }
 if (skipsFail) failed += skipped.length
-console.log(`${passed} passed, ${failed} failed`)
+let smokePassed = 0
+if (options.smoke !== undefined) {
+  const smoke = windowsSmoke(options.smoke)
+  smokePassed = smoke.passed
+  failed += smoke.failed
+}
+console.log(`${passed + smokePassed} passed, ${failed} failed`)
 process.exit(failed > 0 || passed === 0 || report.success === false ? 1 : 0)
+
+/** The smoke's rows: { passed, failed }, saying which differ. */
+function windowsSmoke(file) {
+  let summary
+  try {
+    summary = JSON.parse(readFileSync(file, "utf8"))
+  } catch (error) {
+    console.log(`Windows smoke: no summary at ${file} (${error.message}): it did not finish`)
+    return { passed: 0, failed: 1 }
+  }
+  const passed = Number(summary.passed) || 0
+  const failed = Number(summary.failed) || 0
+  if (summary.error !== undefined) console.log(`Windows smoke could not run: ${summary.error}`)
+  else if (failed > 0) console.log(`Windows smoke rows that differ from Linux: ${summary.differ.join(", ")}`)
+  return { passed, failed }
+}
 
 function countFilesFailedWithoutTests(report) {
   return (report.testResults ?? []).filter(

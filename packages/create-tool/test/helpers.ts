@@ -2,9 +2,10 @@ import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { $ as colors } from "kleur/colors"
 import { onTestFinished } from "vitest"
+import { isolatedHome } from "../../tool-tester/test/support/isolated-home.ts"
 import { runCommandLine } from "../src/_run-command-line.ts"
 
 export const packageDirectory = fileURLToPath(new URL("..", import.meta.url))
@@ -15,6 +16,28 @@ export const templatesDirectory = join(workspaceDirectory, "templates")
 // The bin runs with NO_COLOR (cleanEnvironment); kleur decides once, from this process, so in-process
 // runs are told here.
 colors.enabled = false
+
+/**
+ * The workspace's opencode binary for this platform (the package scripts/install-opencode.mjs adds
+ * off Linux), found as tool-tester finds it (its built e2e entry), or why there is none: tests that
+ * need it skip with that reason in their name.
+ */
+export const workspaceOpencode: { binary: string; reason: "" } | { binary: undefined; reason: string } =
+  await findWorkspaceOpencode()
+
+async function findWorkspaceOpencode(): Promise<
+  { binary: string; reason: "" } | { binary: undefined; reason: string }
+> {
+  const { findOpencode } = (await import(
+    pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/e2e/index.js")).href
+  )) as { findOpencode(options: { path: boolean }): string | undefined }
+  const binary = findOpencode({ path: false })
+  if (binary !== undefined) return { binary, reason: "" }
+  return {
+    binary: undefined,
+    reason: ` (skipped: no opencode binary for ${process.platform}-${process.arch}: run node scripts/install-opencode.mjs)`,
+  }
+}
 
 /** A fresh temporary folder, removed when the test finishes. */
 export function useTmpDir(prefix = "create-tool-"): string {
@@ -54,14 +77,16 @@ export function run(
 /**
  * Runs a create-tool command line with stdin not a terminal (so it never asks), in this process:
  * the code the bin runs (src/_run-command-line.ts), with the environment the bin would get
- * (cleanEnvironment and `env`), `cwd` as its working folder and the home folder `env` names. The
- * built bin itself is runBin, for what only it shows (its exit status, its streams).
+ * (cleanEnvironment, a throw-away home: HOME, USERPROFILE, APPDATA and the XDG folders, then `env`),
+ * `cwd` as its working folder and the home folder `env` names: the developer's own global tools
+ * never count as duplicates. The built bin itself is runBin, for what only it shows (its exit
+ * status, its streams).
  */
 export async function runCli(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<Run> {
-  const env = { ...cleanEnvironment(), ...options.env }
+  const env = { ...cleanEnvironment(), ...isolatedHome(useTmpDir("create-tool-home-")), ...options.env }
   let stdout = ""
   let stderr = ""
   const code = await runCommandLine({
@@ -81,12 +106,13 @@ export async function runCli(
   return { code, stdout, stderr }
 }
 
-/** Runs the built create-tool bin (`node bin.js ...`) with stdin not a terminal, so it never asks. */
+/** Runs the built create-tool bin (`node bin.js ...`) with stdin not a terminal, so it never asks, and a throw-away home as runCli. */
 export function runBin(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<Run> {
-  return run(process.execPath, [binFile, ...args], options)
+  const home = useTmpDir("create-tool-home-")
+  return run(process.execPath, [binFile, ...args], { ...options, env: { ...isolatedHome(home), ...options.env } })
 }
 
 /** The ids listed under "Tool ids opencode will see:" in create-tool's output. */

@@ -1,23 +1,24 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { pathToFileURL } from "node:url"
 import { expect, test } from "vitest"
-import { linkWorkspacePackages, printedToolIds, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
+import {
+  linkWorkspacePackages,
+  printedToolIds,
+  run,
+  runCli,
+  useTmpDir,
+  workspaceDirectory,
+  workspaceOpencode,
+} from "./helpers.ts"
 
 // The real opencode 1.18.34 binary (the workspace's optional dependency) runs what create-tool
 // generates, driven by tool-tester e2e's scripted mock model: a plugin package listed by its folder
 // path, as during development, and project tools with a permission rule on the shell template's ask.
 
 const toolTester = join(workspaceDirectory, "packages/tool-tester/bin.js")
-// The workspace's opencode for this platform, found as tool-tester finds it (its built e2e entry).
-const { findOpencode } = (await import(
-  pathToFileURL(join(workspaceDirectory, "packages/tool-tester/dist/e2e/index.js")).href
-)) as { findOpencode(options: { path: boolean }): string | undefined }
-const opencodeBinary = findOpencode({ path: false }) ?? ""
+const opencodeBinary = workspaceOpencode.binary ?? ""
 const hasOpencode = opencodeBinary !== ""
-const skipped = hasOpencode
-  ? ""
-  : ` (skipped: no opencode binary for ${process.platform}-${process.arch}: the workspace installs opencode-linux-x64 only)`
+const skipped = workspaceOpencode.reason
 
 type E2ECall = { tool: string; status: string; result: string; error: string | null }
 type E2EResult = { tools: Array<{ function: { name: string } }>; calls: E2ECall[]; exitCode: number | null }

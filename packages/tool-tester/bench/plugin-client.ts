@@ -28,7 +28,7 @@ const rounds = Number(values.rounds)
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const binary = findOpencode({ directory: packageRoot, path: false })
 if (!binary) {
-  console.error("No opencode binary: install the repository's dependencies (opencode-linux-x64) first")
+  console.error("No opencode binary: run pnpm install (Linux x64) or node scripts/install-opencode.mjs first")
   process.exit(1)
 }
 

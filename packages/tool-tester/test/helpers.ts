@@ -1,13 +1,13 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process"
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
 import type { CliIO } from "../src/cli/_command.ts"
 import { findOpencode, testedOpencodeVersion } from "../src/engine/opencode-binary.ts"
-import { opencodePackageNames } from "../src/engine/opencode-packages.ts"
+import { isolatedHome } from "./support/isolated-home.ts"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 /**
@@ -23,16 +23,19 @@ const bin = path.join(packageRoot, "bin.js")
 function repositoryOpencode(): { binary: string } | { binary: undefined; reason: string } {
   const binary = findOpencode({ directory: packageRoot, path: false })
   if (binary !== undefined) return { binary }
-  const [wanted] = opencodePackageNames()
   return {
     binary: undefined,
-    reason: `no opencode binary for ${process.platform}-${process.arch}: the repository installs opencode-linux-x64@${testedOpencodeVersion} only; install ${wanted}@${testedOpencodeVersion} to run this`,
+    reason: `no opencode binary for ${process.platform}-${process.arch}: run node scripts/install-opencode.mjs to install opencode ${testedOpencodeVersion} for it`,
   }
 }
 
-/** A fresh folder under the OS temp folder, removed when the test finishes. */
+/**
+ * A fresh folder under the OS temp folder, removed when the test finishes. Its real path: macOS's
+ * temp folder is behind a link (/var is /private/var) and Windows' may be an 8.3 short name
+ * (RUNNER~1), while a process started in the folder sees the long, real one.
+ */
 export function useTmpDir(prefix = "tool-tester-"): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), prefix))
+  const directory = realpathSync.native(mkdtempSync(path.join(os.tmpdir(), prefix)))
   onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
   return directory
 }
@@ -58,6 +61,8 @@ type CliOptions = {
   env?: Record<string, string | undefined>
   home?: string
   launcher?: boolean
+  /** In-process only: the command's stdout and stderr are a terminal (main.ts reads isTTY), with no pseudo-terminal needed on any OS. */
+  terminal?: boolean
   /** Runs bin.js with this executable instead of this Node (an opencode binary acts as Bun with BUN_BE_BUN=1 in env). */
   runtime?: string
   /** Called with the child once started (to read its output slowly, say). */
@@ -76,7 +81,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   const env = cliEnvironment(options)
   const cwd = options.cwd ?? packageRoot
   // One command line at a time: each one has this process's environment and working directory.
-  const result = inProcessQueue.then(() => runInProcess(args, env, cwd))
+  const result = inProcessQueue.then(() => runInProcess(args, env, cwd, options.terminal ?? false))
   inProcessQueue = result.catch(() => undefined)
   return result
 }
@@ -150,10 +155,7 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
   )
   const merged: Record<string, string | undefined> = {
     ...inherited,
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(home, ".cache"),
+    ...isolatedHome(home),
     NO_COLOR: "1",
     ...options.env,
   }
@@ -167,7 +169,12 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
  * restored; an engine started for a command that failed before using it is ended, as the bin's
  * exit ends it.
  */
-async function runInProcess(args: string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
+async function runInProcess(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  terminal: boolean,
+): Promise<CliResult> {
   const { startEngineEarly } = await import("../src/cli/engine-option.ts")
   const { runCommandLine } = await import("../src/cli/_run-command-line.ts")
   const savedEnv = { ...process.env }
@@ -184,8 +191,8 @@ async function runInProcess(args: string[], env: Record<string, string>, cwd: st
       cwd,
       bin,
       env: process.env,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
+      stdoutIsTTY: terminal,
+      stderrIsTTY: terminal,
       write: (text) => {
         stdout += text
       },

@@ -21,6 +21,8 @@ export type EngineChannelHandlers = {
   onMessage: (message: ToEngine) => void
   /** The Node side is gone (stdin ended): the engine ends. */
   onGone: () => void
+  /** A message could not be written on descriptor 3 (something closed it): the engine ends with CHANNEL_CLOSED_EXIT_CODE. */
+  onClosed: () => void
 }
 
 export type EngineChannel = {
@@ -33,13 +35,15 @@ export function openEngineChannel(handlers: EngineChannelHandlers): EngineChanne
   let secret: string | undefined
   const waiting: string[] = []
   let refused = false
-  // The descriptor could not be written (a tool closed it): nothing more is sent. The Node side saw
-  // it close while this process ran, and ends it with CHANNEL_CLOSED.
+  // The descriptor could not be written (a tool closed it): nothing more is sent, and this process
+  // ends saying so (onClosed), for a Node side that cannot see it close (another process holds it).
   let closed = false
   const check = inboundOrder()
 
   const write = (text: string) => {
-    if (!closed && !writeAll(`{"secret":"${secret}","message":${text}}\n`)) closed = true
+    if (closed || writeAll(`{"secret":"${secret}","message":${text}}\n`)) return
+    closed = true
+    handlers.onClosed()
   }
   // The Node side ends the engine when it reads this; nothing else is read or written before.
   const refuse = (reason: string) => {

@@ -10,6 +10,7 @@ import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { EngineInfo, EngineSelection } from "./choose-engine.ts"
+import { CHANNEL_CLOSED_EXIT_CODE, CHANNEL_CLOSED_MESSAGE } from "./channel-closed.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
 import { engineHere } from "./here.ts"
 import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
@@ -89,6 +90,9 @@ export class EngineConnection {
       }
       child.once("exit", async (code: number | null, signal: NodeJS.Signals | null) => {
         this.#exitSeen = true
+        // The engine could not write its answer: the descriptor was closed, seen from its side.
+        if (code === CHANNEL_CLOSED_EXIT_CODE && !this.#ending && this.#failure === undefined)
+          this.#failure = { code: "CHANNEL_CLOSED", message: CHANNEL_CLOSED_MESSAGE }
         // What it wrote on its channel before it ended is read first, and its last words may still
         // be in the console pipes (a child the tool left may hold them open: bounded).
         await Promise.race([this.#outputEnded, delay(LAST_WORDS_MS)])
@@ -118,11 +122,7 @@ export class EngineConnection {
         if (this.#exitSeen || this.#ending || this.#failure) return
         // Closed with the process still running: a tool closed it, unless the process is ending now.
         const timer = setTimeout(() => {
-          if (!this.#exitSeen && !this.#ending)
-            this.#fail(
-              "CHANNEL_CLOSED",
-              "something in the engine's process (the tool, or a process it started) closed its file descriptor 3, the engine's channel, so no answer could come back; opencode has no such channel: leave descriptors you did not open alone",
-            )
+          if (!this.#exitSeen && !this.#ending) this.#fail("CHANNEL_CLOSED", CHANNEL_CLOSED_MESSAGE)
         }, CLOSED_WAIT_MS)
         timer.unref()
       }

@@ -23,6 +23,7 @@ import type { ToolProject } from "../types.ts"
 import { keepGoingOnEscapes } from "./escaped-errors.ts"
 import { engineHere, inBun } from "./here.ts"
 import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
+import { CHANNEL_CLOSED_EXIT_CODE } from "./channel-closed.ts"
 import { openEngineChannel } from "./engine-channel.ts"
 import { MAX_FRAME_BYTES } from "./frames.ts"
 import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
@@ -54,7 +55,14 @@ const engineProcess: NodeJS.Process = process
 
 // The Node side went away (it exited, or was killed): end this process and whatever the tools
 // started in its process group.
-const channel = openEngineChannel({ onMessage: receive, onGone: () => endGroup() })
+// A tool closed the channel's descriptor: nothing can be answered, and the exit code says why
+// (taken now: a tool may replace process.exit).
+const exitNow = engineProcess.exit.bind(engineProcess)
+const channel = openEngineChannel({
+  onMessage: receive,
+  onGone: () => endGroup(),
+  onClosed: () => exitNow(CHANNEL_CLOSED_EXIT_CODE),
+})
 const send = (message: FromEngine, tooLarge?: (bytes: number) => FromEngine) => channel.send(message, tooLarge)
 
 // In opencode a tool's process has no IPC channel: `process.send`, `process.channel` and

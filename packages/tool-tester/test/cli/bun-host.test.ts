@@ -6,6 +6,7 @@ import path from "node:path"
 import { expect, test } from "vitest"
 import { autoInstallChosen } from "../../src/engine/auto-install.ts"
 import { opencode, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { isolatedHome } from "../support/isolated-home.ts"
 
 const documented = readFileSync(path.join(packageRoot, "..", "..", "docs", "cli.md"), "utf8")
   .split("\n")
@@ -44,9 +45,7 @@ test.skipIf(why !== undefined)(
     const env = {
       ...process.env,
       PATH: `${binFolder}${path.delimiter}${process.env["PATH"]}`,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, ".config"),
-      XDG_CACHE_HOME: path.join(home, ".cache"),
+      ...isolatedHome(home),
       NO_COLOR: "1",
     }
     const inBun = spawnSync("sh", ["-c", documented!], { cwd: project, env, encoding: "utf8" })

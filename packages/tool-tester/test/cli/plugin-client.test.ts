@@ -4,7 +4,7 @@ import { spawn } from "node:child_process"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { opencode, packageRoot, runCli } from "../helpers.ts"
-import { serversIn } from "../support/servers.ts"
+import { serversHidden, serversIn } from "../support/servers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
 const plugin = `export const P = async ({ client }) => ({ tool: {
@@ -14,14 +14,15 @@ const plugin = `export const P = async ({ client }) => ({ tool: {
 } })
 `
 
-const reason = opencode.reason ?? (process.platform === "linux" ? undefined : "reads /proc (Linux)")
+// serversHidden covers Windows, where Ctrl-C is no signal either.
+const reason = opencode.reason ?? serversHidden
 
 describe.each(["bun", "node"])("input.client from the CLI, %s engine", { timeout: 600_000 }, (engine) => {
   const engineFlags =
     engine === "bun" ? ["--engine", "bun", "--engine-binary", opencode.binary ?? ""] : ["--engine", "node"]
 
   test.skipIf(reason !== undefined)(
-    `run answers from a real server, and --verbose shows its log (${reason ?? "Linux"})`,
+    `run answers from a real server, and --verbose shows its log (${reason ?? "real server"})`,
     async () => {
       const directory = tmpProject({ ".opencode/plugins/p.js": plugin })
       const result = await runCli(["run", "agents", "--json", "--verbose", ...engineFlags], { cwd: directory })
@@ -33,7 +34,7 @@ describe.each(["bun", "node"])("input.client from the CLI, %s engine", { timeout
   )
 
   test.skipIf(reason !== undefined)(
-    `a tool calling process.exit after a client call leaves no server (${reason ?? "Linux"})`,
+    `a tool calling process.exit after a client call leaves no server (${reason ?? "real server"})`,
     async () => {
       const directory = tmpProject({ ".opencode/plugins/p.js": plugin })
       const result = await runCli(["run", "quit", "--json", ...engineFlags], { cwd: directory })
@@ -42,7 +43,7 @@ describe.each(["bun", "node"])("input.client from the CLI, %s engine", { timeout
     },
   )
 
-  test.skipIf(reason !== undefined)(`Ctrl-C during a call leaves no server (${reason ?? "Linux"})`, async () => {
+  test.skipIf(reason !== undefined)(`Ctrl-C during a call leaves no server (${reason ?? "real server"})`, async () => {
     const directory = tmpProject({ ".opencode/plugins/p.js": plugin })
     const child = spawn(process.execPath, [path.join(packageRoot, "bin.js"), "run", "slow", ...engineFlags], {
       cwd: directory,

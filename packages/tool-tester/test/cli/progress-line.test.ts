@@ -1,8 +1,7 @@
-import { spawnSync } from "node:child_process"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { formatProgress, terminalProgress } from "../../src/cli/progress-line.ts"
-import { fixture, packageRoot, runCli, useTmpDir } from "../helpers.ts"
+import { fixture, runCli } from "../helpers.ts"
 
 const basic = fixture("cli-basic")
 
@@ -52,39 +51,22 @@ describe("e2e progress on the command line", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("OPENCODE_NOT_FOUND")
   })
 
-  test("draws the phase on stderr when it is a terminal, and clears the line before the report", () => {
-    // `script` gives the bin a pseudo-terminal, as a person's shell would.
-    const home = useTmpDir("tool-tester-home-")
-    const command = [process.execPath, path.join(packageRoot, "bin.js"), ...args].map(shellQuote).join(" ")
-    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
-      encoding: "utf8",
-      env: { ...process.env, HOME: home, XDG_CACHE_HOME: path.join(home, ".cache"), NO_COLOR: "1" },
-      timeout: 60_000,
-    })
-    expect(result.status).toBe(1)
-    expect(result.stdout).toContain("\r\u001b[2Ktool-tester: finding opencode... 0s")
+  // In-process with stderr a terminal: a pseudo-terminal (Linux's `script -qec`) exists on no
+  // Windows and takes other flags on macOS; main.ts gives the CLI process.stderr.isTTY as is.
+  test("draws the phase on stderr when it is a terminal, and clears the line before the report", async () => {
+    const result = await runCli(args, { terminal: true })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain("\r\u001b[2Ktool-tester: finding opencode... 0s")
     // The line is cleared before the failure is printed.
-    const cleared = result.stdout.lastIndexOf("\r\u001b[2K")
-    expect(cleared).toBeGreaterThan(result.stdout.indexOf("finding opencode"))
-    expect(result.stdout.indexOf("OPENCODE_NOT_FOUND")).toBeGreaterThan(cleared)
+    const cleared = result.stderr.lastIndexOf("\r\u001b[2K")
+    expect(cleared).toBeGreaterThan(result.stderr.indexOf("finding opencode"))
+    expect(result.stderr.indexOf("OPENCODE_NOT_FOUND")).toBeGreaterThan(cleared)
   })
 
-  test("prints no progress with --json, even on a terminal", () => {
-    const home = useTmpDir("tool-tester-home-")
-    const command = [process.execPath, path.join(packageRoot, "bin.js"), ...args, "--json"].map(shellQuote).join(" ")
-    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
-      encoding: "utf8",
-      env: { ...process.env, HOME: home, XDG_CACHE_HOME: path.join(home, ".cache"), NO_COLOR: "1" },
-      timeout: 60_000,
-    })
-    expect(result.status).toBe(1)
-    expect(result.stdout).toContain("OPENCODE_NOT_FOUND")
-    expect(result.stdout).not.toContain("tool-tester: finding opencode")
+  test("prints no progress with --json, even on a terminal", async () => {
+    const result = await runCli([...args, "--json"], { terminal: true })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain("OPENCODE_NOT_FOUND")
+    expect(result.stderr).not.toContain("tool-tester: finding opencode")
   })
 })
-
-// --- internal ---
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`
-}

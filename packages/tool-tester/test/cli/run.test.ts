@@ -4,6 +4,7 @@ import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, packageRoot, rawControlCharacters, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
+import { isolatedHome } from "../support/isolated-home.ts"
 
 const basic = fixture("cli-basic")
 const outcomes = fixture("cli-run-outcomes")
@@ -590,7 +591,7 @@ describe("tool-tester run out of memory", { timeout: 120_000 }, () => {
       [path.join(packageRoot, "bin.js"), "run", "oom", "--dir", directory, "--no-global", "--json", "--engine", "node"],
       {
         encoding: "utf8",
-        env: { ...process.env, HOME: useTmpDir(), NO_COLOR: "1", NODE_OPTIONS: "--max-old-space-size=96" },
+        env: { ...process.env, ...isolatedHome(useTmpDir()), NO_COLOR: "1", NODE_OPTIONS: "--max-old-space-size=96" },
       },
     )
     expect(child.status).toBe(4)

@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { leftRunning } from "../support/left-running.ts"
 
 export function makeTempParent(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), "tool-tester-e2e-test-"))
@@ -17,9 +17,9 @@ export function leftoverFolders(parent: string): string[] {
 
 /**
  * Processes whose TMPDIR is inside `parent` (every process opencode starts in a sandbox inherits
- * its TMPDIR), found as the shared cleanup finds them: /proc on Linux, `ps` on macOS. Windows has
- * no such listing: the e2e tests need an opencode binary, installed here for Linux only.
+ * its TMPDIR), found as the shared cleanup finds them: /proc on Linux, `ps` on macOS; on Windows,
+ * every process below this test's (left-running.ts).
  */
 export function leftoverProcesses(parent: string): number[] {
-  return processesWithEnvironment([`TMPDIR=${parent}`])
+  return leftRunning([`TMPDIR=${parent}`])
 }

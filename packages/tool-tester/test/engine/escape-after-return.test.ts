@@ -9,6 +9,7 @@ import { spawn } from "node:child_process"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { type CliResult, collectOutput, packageRoot, useTmpDir } from "../helpers.ts"
+import { isolatedHome } from "../support/isolated-home.ts"
 
 const project = path.join(packageRoot, "test", "fixtures", "escape-after-return")
 const script = path.join(packageRoot, "test", "support", "escaped-errors-calls.mjs")
@@ -30,7 +31,7 @@ async function callEach(engine: "bun" | "node", tools: string[]): Promise<Array<
   const inherited = Object.entries(process.env).filter(
     ([key]) => !key.startsWith("OPENCODE_") && key !== "NODE_OPTIONS",
   )
-  const env = { ...Object.fromEntries(inherited), HOME: home, XDG_CACHE_HOME: path.join(home, ".cache") }
+  const env = { ...Object.fromEntries(inherited), ...isolatedHome(home) }
   const result: CliResult = await collectOutput(
     spawn(process.execPath, [script, project, engine, ...tools], { cwd: packageRoot, env }),
   )

@@ -12,6 +12,7 @@ import type { EscapedError, RunResult, ToolProject } from "../../src/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
 import { type CliResult, collectOutput, jsonError, packageRoot, runCli, useTmpDir } from "../helpers.ts"
 import { isolatedEnvironment } from "../support/tmp-project.ts"
+import { isolatedHome } from "../support/isolated-home.ts"
 
 const probe = path.join(packageRoot, "test", "conformance", "probes", "escaped-errors")
 const script = path.join(packageRoot, "test", "support", "escaped-errors-calls.mjs")
@@ -39,10 +40,7 @@ function runNode(args: string[]): Promise<CliResult> {
   )
   const env = {
     ...Object.fromEntries(inherited),
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(home, ".cache"),
+    ...isolatedHome(home),
   }
   return collectOutput(spawn(process.execPath, args, { cwd: packageRoot, env }))
 }

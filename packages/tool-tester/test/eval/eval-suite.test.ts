@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { packageRoot } from "../helpers.ts"
 import { evalProcesses, type EvalHome, makeEvalHome } from "../support/eval-home.ts"
 import { type KeywordModel, startKeywordModel } from "../support/keyword-model.ts"
+import { isolatedHome } from "../support/isolated-home.ts"
 
 const workspace = path.resolve(packageRoot, "..", "..")
 const vitestBin = path.join(workspace, "node_modules", "vitest", "vitest.mjs")
@@ -84,12 +85,7 @@ await evalSuite({ models: ["keyword/alpha"], runs: 2, threshold: 1, history: fal
       if (value !== undefined && !/^(VITEST|TEST$|NODE_OPTIONS$|npm_|OPENCODE_)/.test(key)) env[key] = value
     }
     Object.assign(env, {
-      HOME: homeDir,
-      USERPROFILE: homeDir,
-      XDG_CONFIG_HOME: path.join(homeDir, ".config"),
-      XDG_DATA_HOME: path.join(homeDir, ".local", "share"),
-      XDG_CACHE_HOME: path.join(homeDir, ".cache"),
-      XDG_STATE_HOME: path.join(homeDir, ".local", "state"),
+      ...isolatedHome(homeDir),
       TMPDIR: home.tmp,
 
       NO_COLOR: "1",

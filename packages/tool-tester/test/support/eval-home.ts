@@ -7,7 +7,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ENGINE_MARK, processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { ENGINE_MARK } from "../../src/engine/process-tree.ts"
+import { leftRunning } from "./left-running.ts"
+import { isolatedHome } from "./isolated-home.ts"
 
 export interface TestProvider {
   baseURL: string
@@ -75,12 +77,8 @@ export function makeEvalHome(options: {
     tmp,
     sideEffectFile,
     use: (set) => {
-      set("HOME", home)
-      set("USERPROFILE", home)
-      set("XDG_CONFIG_HOME", config)
-      set("XDG_DATA_HOME", data)
-      set("XDG_CACHE_HOME", join(home, ".cache"))
-      set("XDG_STATE_HOME", join(home, ".local", "state"))
+      // config and data are the XDG folders of this home.
+      for (const [name, value] of Object.entries(isolatedHome(home))) set(name, value)
       set("TMPDIR", tmp)
       set("EVAL_TEST_SIDE_EFFECT", sideEffectFile)
       for (const name of ["OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"]) set(name, undefined)
@@ -92,8 +90,9 @@ export function makeEvalHome(options: {
 /**
  * Processes whose environment holds an eval run's marker and a TMPDIR inside `home`'s: what an
  * eval run as this home's user left running (not another test file's, running alongside), found
- * as the shared cleanup finds them (/proc on Linux, `ps` on macOS).
+ * as the shared cleanup finds them (/proc on Linux, `ps` on macOS; on Windows, every process below
+ * this test's: left-running.ts).
  */
 export function evalProcesses(home: EvalHome): number[] {
-  return processesWithEnvironment([`${ENGINE_MARK}=tool-tester-eval-`, `TMPDIR=${home.tmp}`])
+  return leftRunning([`${ENGINE_MARK}=tool-tester-eval-`, `TMPDIR=${home.tmp}`])
 }
