@@ -13,7 +13,7 @@ import { closeProject, loadTools, runTool } from "../../src/index.ts"
 import { type CliResult, collectOutput, jsonError, packageRoot, runCli, useTmpDir } from "../helpers.ts"
 import { isolatedEnvironment } from "../support/tmp-project.ts"
 
-const probe = path.join(packageRoot, "test", "conformance", "probes", "escaped-errors")
+const probe = path.join(packageRoot, "probes", "escaped-errors")
 const script = path.join(packageRoot, "test", "support", "escaped-errors-calls.mjs")
 type GoldenRun = {
   name: string
