@@ -30,7 +30,11 @@ export interface Check {
 }
 
 /** A check from the two texts: they agree when equal. */
-export function check(where: Pick<Check, "behaviour" | "set" | "run" | "subject">, opencode: string, toolTester: string): Check {
+export function check(
+  where: Pick<Check, "behaviour" | "set" | "run" | "subject">,
+  opencode: string,
+  toolTester: string,
+): Check {
   return opencode === toolTester ? { ...where, agree: true } : { ...where, agree: false, opencode, toolTester }
 }
 

@@ -49,7 +49,11 @@ export interface CompareOptions {
 export const defaultCompareTimeoutMs = 120_000
 
 /** The checks of one observed run of `probe`, tool-tester's side run in a throw-away copy of the probe. */
-export async function compareRun(probe: ProbeSet, observed: ObservedRun, options: CompareOptions = {}): Promise<Check[]> {
+export async function compareRun(
+  probe: ProbeSet,
+  observed: ObservedRun,
+  options: CompareOptions = {},
+): Promise<Check[]> {
   const sandbox = await mkdtemp(path.join(os.tmpdir(), "tool-tester-verify-"))
   const state: { project?: ToolProject } = {}
   const timeoutMs = options.timeoutMs ?? defaultCompareTimeoutMs
@@ -82,7 +86,12 @@ async function replay(
   state: { project?: ToolProject },
 ): Promise<Check[]> {
   const { directory, env, home } = await probeCopy(probe, run.git, sandbox)
-  const where = (behaviour: Check["behaviour"], subject: string) => ({ behaviour, set: probe.set, run: run.name, subject })
+  const where = (behaviour: Check["behaviour"], subject: string) => ({
+    behaviour,
+    set: probe.set,
+    run: run.name,
+    subject,
+  })
   const project = await loadTools({
     directory,
     env,
@@ -128,8 +137,7 @@ async function replay(
   }
   if (run.toolNames === null) {
     // opencode never sent a request with tools: the tool list broke (or opencode ended first).
-    const broke =
-      failure !== undefined && ["SCHEMA_UNREPRESENTABLE", "PLUGIN_LOAD_FAILED"].includes(failure.code)
+    const broke = failure !== undefined && ["SCHEMA_UNREPRESENTABLE", "PLUGIN_LOAD_FAILED"].includes(failure.code)
     return [
       check(
         where(probe.behaviour === "schemas" ? "schemas" : "discovery", "the tool list"),
@@ -141,7 +149,9 @@ async function replay(
   const checks: Check[] = []
   const namesBehaviour = probe.behaviour === "naming" ? "naming" : "discovery"
   const sameSet = [...offered].sort().join("\n") === [...run.toolNames].sort().join("\n")
-  checks.push(check(where(namesBehaviour, "tool names"), [...run.toolNames].sort().join("\n"), [...offered].sort().join("\n")))
+  checks.push(
+    check(where(namesBehaviour, "tool names"), [...run.toolNames].sort().join("\n"), [...offered].sort().join("\n")),
+  )
   if (sameSet) checks.push(check(where("order", "tool order"), run.toolNames.join("\n"), offered.join("\n")))
   if (failure !== undefined) {
     checks.push(check(where("schemas", "the tool list"), "sent", `breaks: ${failure.code}: ${failure.message}`))
@@ -163,39 +173,49 @@ async function replay(
   const savedFiles: Array<{ bytes: number; sha256: string }> = []
   const escaped: string[] = []
   const dataDirectory = path.join(home, "data")
-  for (const [index, call] of run.calls.entries()) {
-    if (!call.ran || BUILTINS.has(call.ran.name)) continue
-    // A call opencode never finished (session.prompt of the running call's own session, without
-    // noReply): tool-tester's server has no model, so the call ends at once with an error instead
-    // (docs/fidelity.md#inputclient).
-    if (run.hung && call.result === "") continue
-    const result = await callTool(
-      project,
-      { name: call.called.name, rawArguments: call.called.arguments },
-      // One session per run, as one `opencode run` is: the session hooks count on it.
-      {
-        model,
-        dataDirectory,
-        callID: `call_${index + 1}`,
-        sessionID: `ses_conformance_${run.name}`,
-        ...(run.agent === undefined ? {} : { agent: run.agent }),
-      },
-    )
-    const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
-    checks.push(check(where("rerouting", `${subject}: ran as`), call.ran.name, result.id))
-    const documented = DOCUMENTED_DIFFERENCES[`${probe.set}/${run.name}/${call.ran.name}`] !== undefined
-    checks.push(
-      check(
-        where(resultBehaviour(probe.behaviour), subject),
-        callText(call, opencodeSide(call), documented),
-        callText(call, toolTesterSide(result, directory), documented),
-      ),
-    )
-    for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
-    if (result.outputPath) {
-      const saved = await readFile(result.outputPath)
-      savedFiles.push({ bytes: saved.length, sha256: createHash("sha256").update(saved).digest("hex") })
+  // Tools see the project as their working directory, as in opencode: one run's calls at a time
+  // may have it (the rest of a run, the slow part, goes on concurrently).
+  const release = await workingDirectoryTurn()
+  const workingDirectory = process.cwd()
+  process.chdir(directory)
+  try {
+    for (const [index, call] of run.calls.entries()) {
+      if (!call.ran || BUILTINS.has(call.ran.name)) continue
+      // A call opencode never finished (session.prompt of the running call's own session, without
+      // noReply): tool-tester's server has no model, so the call ends at once with an error instead
+      // (docs/fidelity.md#inputclient).
+      if (run.hung && call.result === "") continue
+      const result = await callTool(
+        project,
+        { name: call.called.name, rawArguments: call.called.arguments },
+        // One session per run, as one `opencode run` is: the session hooks count on it.
+        {
+          model,
+          dataDirectory,
+          callID: `call_${index + 1}`,
+          sessionID: `ses_conformance_${run.name}`,
+          ...(run.agent === undefined ? {} : { agent: run.agent }),
+        },
+      )
+      const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
+      checks.push(check(where("rerouting", `${subject}: ran as`), call.ran.name, result.id))
+      const documented = DOCUMENTED_DIFFERENCES[`${probe.set}/${run.name}/${call.ran.name}`] !== undefined
+      checks.push(
+        check(
+          where(resultBehaviour(probe.behaviour), subject),
+          callText(call, opencodeSide(call), documented),
+          callText(call, toolTesterSide(result, directory), documented),
+        ),
+      )
+      for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
+      if (result.outputPath) {
+        const saved = await readFile(result.outputPath)
+        savedFiles.push({ bytes: saved.length, sha256: createHash("sha256").update(saved).digest("hex") })
+      }
     }
+  } finally {
+    process.chdir(workingDirectory)
+    release()
   }
   if (run.toolOutputFiles.length > 0 || savedFiles.length > 0)
     checks.push(
@@ -210,6 +230,17 @@ async function replay(
   if (printed.length > 0 || escaped.length > 0)
     checks.push(check(where("results", "escaped errors"), printed.sort().join("\n"), escaped.sort().join("\n")))
   return checks
+}
+
+let workingDirectoryQueue: Promise<void> = Promise.resolve()
+
+/** Waits for the working directory to be free; the function returned frees it. */
+async function workingDirectoryTurn(): Promise<() => void> {
+  let release!: () => void
+  const previous = workingDirectoryQueue
+  workingDirectoryQueue = new Promise((resolve) => (release = resolve))
+  await previous
+  return release
 }
 
 /** A copy of the probe outside any git repository (worktree "/"), or its own repository, as the observation ran it. */

@@ -121,7 +121,10 @@ function normalise(value: ObservedRun, result: E2EResult): ObservedRun {
   let text = JSON.stringify(value)
   // Paths as they appear inside JSON text (a Windows path's backslashes are escaped there).
   const inJson = (path: string) => JSON.stringify(path).slice(1, -1)
-  text = text.replace(new RegExp(`${escapeRegExp(inJson(outputFolder))}(?:\\\\\\\\|/)tool_[A-Za-z0-9]+`, "g"), "<outputPath>")
+  text = text.replace(
+    new RegExp(`${escapeRegExp(inJson(outputFolder))}(?:\\\\\\\\|/)tool_[A-Za-z0-9]+`, "g"),
+    "<outputPath>",
+  )
   text = text.split(inJson(result.sandbox.project)).join("<directory>")
   text = text.split(inJson(result.sandbox.home)).join("<home>")
   text = text.split(inJson(sandboxRoot)).join("<sandbox>")

@@ -61,7 +61,10 @@ export function readProbeSets(names: readonly string[] = [], directory: string =
 
 function readProbeSet(set: string, probesDirectory: string): ProbeSet {
   const directory = path.join(probesDirectory, set)
-  const probe = JSON.parse(readFileSync(path.join(directory, "probe.json"), "utf8")) as Omit<ProbeSet, "set" | "directory">
+  const probe = JSON.parse(readFileSync(path.join(directory, "probe.json"), "utf8")) as Omit<
+    ProbeSet,
+    "set" | "directory"
+  >
   if (!BEHAVIOURS.includes(probe.behaviour))
     throw new Error(`probe set ${set}: "behaviour" must be one of ${BEHAVIOURS.join(", ")}`)
   return { set, directory, ...probe }

@@ -32,7 +32,9 @@ export const defaultConcurrency = 4
 export async function runVerify(options: VerifyOptions): Promise<Check[]> {
   const runs = options.probes.flatMap((probe) => probe.runs.map((run) => ({ probe, run })))
   // Longest possible wait first.
-  const order = runs.map((_, index) => index).sort((a, b) => (runs[b]!.run.timeoutMs ?? 0) - (runs[a]!.run.timeoutMs ?? 0))
+  const order = runs
+    .map((_, index) => index)
+    .sort((a, b) => (runs[b]!.run.timeoutMs ?? 0) - (runs[a]!.run.timeoutMs ?? 0))
   const results: Check[][] = new Array(runs.length)
   let done = 0
   let differing = 0

@@ -5,8 +5,8 @@
 import { BEHAVIOURS, type Behaviour, type Check } from "./behaviours.ts"
 
 export interface VerifyReport {
-  /** The opencode binary the probes ran through, and its version (null when it printed none). */
-  opencode: { binary: string; version: string | null }
+  /** The opencode binary the probes ran through, and its version. */
+  opencode: { binary: string; version: string }
   /** The version tool-tester models. */
   modelledVersion: string
   /** Per behaviour: how many checks agree and differ (a behaviour no probe run checked has 0 and 0). */
@@ -35,7 +35,7 @@ export function verifyReport(
 export const shownPerBehaviour = 5
 
 export function formatVerifyReport(report: VerifyReport): string {
-  const version = report.opencode.version ?? "unknown version"
+  const version = report.opencode.version
   const lines = [
     `tool-tester (models opencode ${report.modelledVersion}) against opencode ${version} (${report.opencode.binary})`,
     "",
@@ -44,7 +44,11 @@ export function formatVerifyReport(report: VerifyReport): string {
   for (const entry of report.behaviours) {
     const total = entry.agree + entry.differ
     const verdict =
-      total === 0 ? "not checked" : entry.differ === 0 ? `agree (${total} checks)` : `DIFFER (${entry.differ} of ${total} checks)`
+      total === 0
+        ? "not checked"
+        : entry.differ === 0
+          ? `agree (${total} checks)`
+          : `DIFFER (${entry.differ} of ${total} checks)`
     lines.push(`  ${entry.behaviour.padEnd(width)}  ${verdict}`)
   }
   for (const entry of report.behaviours.filter((entry) => entry.differ > 0)) {

@@ -4,7 +4,8 @@ import { MODELLED_OPENCODE_VERSION } from "../../engine/opencode-version.ts"
 import { opencodeVersionOf } from "../../engine/opencode-version-check.ts"
 import { readProbeSets } from "../../verify/probe-set.ts"
 import { runVerify } from "../../verify/run-verify.ts"
-import { formatVerifyReport, verifyReport } from "../../verify/verify-report.ts"
+import { isOpencodeBinary } from "../../verify/opencode-identity.ts"
+import { formatVerifyReport, type VerifyReport, verifyReport } from "../../verify/verify-report.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
@@ -23,20 +24,26 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
     { command: "verify" },
   )
   const json = values.json === true
-  const concurrency = values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
+  const concurrency =
+    values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
   const probes = readProbeSets(positionals)
   const opencode = await resolveOpencode({
     directory: io.cwd,
     env: io.env,
     ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
   })
-  const version = (await opencodeVersionOf(opencode)) ?? null
-  if (version === null)
+  const [version, isOpencode] = await Promise.all([opencodeVersionOf(opencode), isOpencodeBinary(opencode)])
+  if (version === undefined || !isOpencode) {
+    const why = [
+      isOpencode ? [] : "its --help lists no `opencode run`",
+      version === undefined ? "its --version prints no version" : [],
+    ].flat()
     throw new ToolTesterError(
       "OPENCODE_FAILED",
-      `${opencode} is not an opencode binary: \`${path.basename(opencode)} --version\` printed no version. Pass opencode's binary with --opencode PATH.`,
+      `${opencode} is not an opencode binary (${why.join(", ")}). Pass opencode's binary with --opencode PATH.`,
       { data: { path: opencode } },
     )
+  }
 
   const controller = new AbortController()
   let interruptedBy: NodeJS.Signals | undefined
@@ -60,13 +67,21 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   } catch (error) {
     if (!controller.signal.aborted) throw error
     progress.done()
-    reportFailure(io, json, { code: "INTERRUPTED", message: "interrupted: opencode was stopped and its folders removed" })
+    reportFailure(io, json, {
+      code: "INTERRUPTED",
+      message: "interrupted: opencode was stopped and its folders removed",
+    })
     return exitInterrupted(interruptedBy)
   } finally {
     progress.done()
     stopListening()
   }
-  const report = verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION)
+  return printVerifyReport(io, json, verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION))
+}
+
+/** Prints the report (text or JSON) and returns the exit code: 0 when all agree, else 9 after a failure line naming the behaviours. */
+export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport): number {
+  const version = report.opencode.version
   io.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report))
   if (report.agree) return EXIT_OK
   reportFailure(io, json, {
