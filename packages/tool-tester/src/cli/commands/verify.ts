@@ -4,7 +4,7 @@ import { MODELLED_OPENCODE_VERSION } from "../../engine/opencode-version.ts"
 import { opencodeVersionOf } from "../../engine/opencode-version-check.ts"
 import { readProbeSets } from "../../verify/probe-set.ts"
 import { runVerify } from "../../verify/run-verify.ts"
-import { isOpencodeBinary } from "../../verify/opencode-identity.ts"
+import { helpTimeoutMs, opencodeIdentity } from "../../verify/opencode-identity.ts"
 import { formatVerifyReport, type VerifyReport, verifyReport } from "../../verify/verify-report.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
@@ -32,11 +32,12 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
     env: io.env,
     ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
   })
-  const [version, isOpencode] = await Promise.all([opencodeVersionOf(opencode), isOpencodeBinary(opencode)])
-  if (version === undefined || !isOpencode) {
+  const [version, identity] = await Promise.all([opencodeVersionOf(opencode), opencodeIdentity(opencode)])
+  if (version === undefined || identity !== "opencode") {
     const why = [
-      isOpencode ? [] : "its --help lists no `opencode run`",
-      version === undefined ? "its --version prints no version" : [],
+      identity === "other" ? ["its --help lists no `opencode run`"] : [],
+      identity === "silent" ? [`its --help did not answer within ${helpTimeoutMs / 1000} s`] : [],
+      version === undefined ? ["its --version prints no version"] : [],
     ].flat()
     throw new ToolTesterError(
       "OPENCODE_FAILED",
