@@ -8,6 +8,7 @@ import { createHash } from "node:crypto"
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
+import { stripVTControlCharacters } from "node:util"
 import { pluginPackageFor } from "../e2e/plugin-package.ts"
 import type { EngineChoice } from "../engine/choose-engine.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
@@ -317,5 +318,7 @@ function ownExpectation(text: string): string {
 function endedWith(run: ObservedRun): string {
   if (run.hung) return " (opencode hung)"
   if (run.exitCode === 0 || run.exitCode === null) return ""
-  return ` (opencode exited ${run.exitCode}${run.errors.length > 0 ? `: ${run.errors.at(-1)!.message.slice(0, 200)}` : ""})`
+  // opencode colours its error lines: the colours are not the message.
+  const last = run.errors.at(-1)
+  return ` (opencode exited ${run.exitCode}${last === undefined ? "" : `: ${stripVTControlCharacters(last.message).slice(0, 200)}`})`
 }

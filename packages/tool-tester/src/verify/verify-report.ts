@@ -2,6 +2,7 @@
 // probe run, what was compared and the two texts around where they part (a short diff); or the
 // same as one JSON document.
 
+import { terminalSafe } from "../_terminal-safe.ts"
 import { BEHAVIOURS, type Behaviour, type Check } from "./behaviours.ts"
 
 export interface VerifyReport {
@@ -90,7 +91,7 @@ export function shortDiff(a: string, b: string, context = 30, width = 160): [str
     let shown = text.slice(from, middleEnd)
     if (shown.length > width) shown = `${shown.slice(0, width)}…`
     else if (middleEnd < text.length) shown = `${shown}…`
-    return `${from > 0 ? "…" : ""}${shown}`.replaceAll("\n", "⏎")
+    return terminalSafe(`${from > 0 ? "…" : ""}${shown}`.replaceAll("\n", "⏎"))
   }
   if (a === "") return ["(nothing)", cut(b)]
   if (b === "") return [cut(a), "(nothing)"]

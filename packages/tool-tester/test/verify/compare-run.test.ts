@@ -83,7 +83,7 @@ describe.concurrent("verify's comparison of one probe run", () => {
     run.toolNames = null
     run.tools = null
     run.exitCode = 1
-    run.errors = [{ source: "stderr", message: "Error: something in this opencode broke" }]
+    run.errors = [{ source: "stderr", message: "\u001b[91m\u001b[1mError: \u001b[0msomething in this opencode broke" }]
     const found = differences(await compareRun(probe, run, { engine: "node" }))
     expect(found).toHaveLength(1)
     expect(found[0]).toMatchObject({

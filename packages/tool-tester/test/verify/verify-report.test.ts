@@ -6,6 +6,7 @@ import { printVerifyReport } from "../../src/cli/commands/verify.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../../src/cli/exit-codes.ts"
 import { BEHAVIOURS, type Check, check } from "../../src/verify/behaviours.ts"
 import { formatVerifyReport, shortDiff, verifyReport } from "../../src/verify/verify-report.ts"
+import { rawControlCharacters } from "../helpers.ts"
 
 const opencode = { binary: "/opt/opencode/bin/opencode", version: "1.15.13" }
 const agreeing: Check[] = [
@@ -82,6 +83,12 @@ describe("verify's report", () => {
     expect(a).toBe(`…${"x".repeat(21)}⏎status: completed⏎${"x".repeat(29)}…`)
     expect(b).toBe(`…${"x".repeat(21)}⏎status: error⏎${"x".repeat(29)}…`)
     expect(shortDiff("", "something")).toEqual(["(nothing)", "something"])
+  })
+
+  test("what a terminal would act on in either text is shown, not sent", () => {
+    const [a, b] = shortDiff("output: \u001b[91mred\u001b[0m\r", "output: plain")
+    expect(a).toBe("output: \\u001b[91mred\\u001b[0m\\r")
+    expect(rawControlCharacters(`${a}${b}`)).toEqual([])
   })
 })
 
