@@ -1,6 +1,6 @@
 // `tool-tester verify` against the opencode the repository installs (the version tool-tester
-// models): every check of the probe sets run agrees, and it exits 0. Three sets that cover names,
-// order, schemas, results, truncation, rerouting and plugin hooks; the whole set takes minutes.
+// models): every check of the probe sets run agrees, and it exits 0. Three sets that cover every behaviour:
+// discovery, names, order, schemas, results, truncation, rerouting and plugin hooks; all sets take minutes.
 import { expect, test } from "vitest"
 import type { VerifyReport } from "../../src/verify/verify-report.ts"
 import { opencode, runCli } from "../helpers.ts"
@@ -25,6 +25,15 @@ test.skipIf(!opencode.binary)(
     expect(report.agree).toBe(true)
     expect(report.opencode).toEqual({ binary: opencode.binary, version: report.modelledVersion })
     const checked = report.behaviours.filter((entry) => entry.agree > 0).map((entry) => entry.behaviour)
-    expect(checked).toEqual(["naming", "order", "schemas", "results", "truncation", "rerouting", "plugin hooks"])
+    expect(checked).toEqual([
+      "discovery",
+      "naming",
+      "order",
+      "schemas",
+      "results",
+      "truncation",
+      "rerouting",
+      "plugin hooks",
+    ])
   },
 )
