@@ -52,6 +52,8 @@ const slow: Record<string, string[]> = {
     "test/cli/e2e-init.test.ts",
     "test/eval/eval-unwrapped-tools.test.ts",
     "test/cli/package-manager-forms.test.ts",
+    // The real opencode, once per probe run.
+    "test/verify/verify-opencode.test.ts",
   ],
 }
 

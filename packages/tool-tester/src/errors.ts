@@ -67,6 +67,8 @@ export type ToolTesterErrorCode =
   | "EVAL_CASE_INVALID"
   /** An eval case names a tool (expected, forbidden, with results or executed) that no model is offered. */
   | "EVAL_TOOL_UNKNOWN"
+  /** `verify`: tool-tester and the user's opencode differ on a probe (the report names the behaviours). */
+  | "VERIFY_DIFFERS"
   /** A throw-away folder is not private: opencode would read config planted above it, or a write would leave it. */
   | "TEMP_FOLDER_UNSAFE"
 

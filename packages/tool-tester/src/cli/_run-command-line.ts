@@ -26,6 +26,7 @@ const commands: Record<string, () => Promise<Command>> = {
   eval: async () => (await import("./commands/eval.ts")).evalCommand,
   dev: async () => (await import("./commands/dev.ts")).devCommand,
   preflight: async () => (await import("./commands/preflight.ts")).preflightCommand,
+  verify: async () => (await import("./commands/verify.ts")).verifyCommand,
 }
 
 /**

@@ -2,6 +2,7 @@
 // print: for each command its usage, every option with its meaning and default, and examples.
 // No link here is relative to the repository: once installed, only the package's own files exist.
 import { PROVIDER_PACKAGES } from "../pipeline/provider-names.ts"
+import { VERIFY_OPTION_HELP } from "./verify-options.ts"
 
 type OptionHelp = readonly [flag: string, meaning: string]
 type CommandHelp = {
@@ -12,7 +13,18 @@ type CommandHelp = {
   examples: readonly string[]
 }
 
-export const COMMAND_NAMES = ["list", "schema", "run", "doctor", "fuzz", "e2e", "eval", "dev", "preflight"] as const
+export const COMMAND_NAMES = [
+  "list",
+  "schema",
+  "run",
+  "doctor",
+  "fuzz",
+  "e2e",
+  "eval",
+  "dev",
+  "preflight",
+  "verify",
+] as const
 
 /** The CLI reference, online: once installed, only the package's own files exist, so a full address. */
 export const CLI_DOCS_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/blob/main/docs/cli.md"
@@ -304,6 +316,18 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     ],
     examples: ["tool-tester preflight", "tool-tester preflight packages/opencode-weather --e2e --json"],
   },
+  verify: {
+    summary: "Check tool-tester against your own opencode binary",
+    usage: "tool-tester verify [SET...] [--opencode PATH] [--concurrency N] [--json]",
+    about:
+      "Runs the probe projects shipped with tool-tester (tool files, plugins, config layouts, scripted calls; the\n" +
+      "ones behind its conformance tests) through your opencode with a scripted mock model, offline, and through\n" +
+      "tool-tester, and reports per behaviour (discovery, naming, order, schemas, results, truncation, rerouting,\n" +
+      "plugin hooks) whether they agree, with the two texts of each difference. SET limits it to those probe sets.\n" +
+      `Exit 0 when all agree, 9 when something differs. A few minutes on two cores.`,
+    options: Object.values(VERIFY_OPTION_HELP),
+    examples: ["tool-tester verify", "tool-tester verify naming truncation --opencode ~/.opencode/bin/opencode --json"],
+  },
 }
 
 /** `tool-tester --help`. */
@@ -327,7 +351,7 @@ ${formatOptions([dir, plugin, noGlobal, provider, model, engine, engineBinary, v
 Exit codes:
   0 ran and completed    1 usage (also: no engine, Node too old)    2 arguments failed validation
   3 a file failed to load or the tool list would break    4 the tool threw or returned something opencode cannot send
-  5 timeout    6 the call was rerouted to invalid
+  5 timeout    6 the call was rerouted to invalid    9 verify: tool-tester and your opencode differ
 
 ${docsFooter()}`
 }

@@ -22,6 +22,9 @@ export const EXIT_NOT_INSTALLED = 7
 /** `eval --threshold`: a case x model pass rate is below the threshold. */
 export const EXIT_BELOW_THRESHOLD = 8
 
+/** `verify`: tool-tester and the user's opencode differ somewhere (the report names where). */
+export const EXIT_VERIFY_DIFFERS = 9
+
 /** The exit code for a failure with this code. */
 export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
   switch (code) {
@@ -48,6 +51,8 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
       return EXIT_REROUTED
     case "EXTRA_NOT_INSTALLED":
       return EXIT_NOT_INSTALLED
+    case "VERIFY_DIFFERS":
+      return EXIT_VERIFY_DIFFERS
     default:
       return EXIT_USAGE
   }

@@ -40,3 +40,6 @@ export const NODE_ENGINE_ENTRY = fileURLToPath(
 export const REAPER_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/reaper-process.js" : "../engine/reaper-process.js", import.meta.url),
 )
+
+/** The probe projects `tool-tester verify` and the conformance tests run (`probes/` at the package's root, shipped with it). */
+export const PROBES_DIRECTORY = fileURLToPath(new URL("../../probes", import.meta.url))

@@ -541,7 +541,7 @@ describe("tool-tester run and the engine", { timeout: 60_000 }, () => {
 
   test("the docs' Python example returns 5 under the bun engine; under node, run says why it cannot", async () => {
     const directory = useTmpDir()
-    const example = path.join(packageRoot, "test", "conformance", "probes", "bun-apis", ".opencode", "tools")
+    const example = path.join(packageRoot, "probes", "bun-apis", ".opencode", "tools")
     writeFiles(directory, {
       ".opencode/tools/python-add.ts": readFileSync(path.join(example, "python-add.ts"), "utf8"),
       ".opencode/tools/add.py": readFileSync(path.join(example, "add.py"), "utf8"),

@@ -10,7 +10,7 @@ import { isRunning } from "../support/processes.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const docsExample = path.join(here, "..", "conformance", "probes", "bun-apis", ".opencode", "tools")
+const docsExample = path.join(here, "..", "..", "probes", "bun-apis", ".opencode", "tools")
 
 async function load(directory: string): Promise<ToolProject> {
   const { env, home } = isolatedEnvironment()

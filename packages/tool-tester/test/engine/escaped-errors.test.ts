@@ -14,7 +14,7 @@ import { type CliResult, collectOutput, jsonError, packageRoot, runCli, useTmpDi
 import { isolatedEnvironment } from "../support/tmp-project.ts"
 import { isolatedHome } from "../support/isolated-home.ts"
 
-const probe = path.join(packageRoot, "test", "conformance", "probes", "escaped-errors")
+const probe = path.join(packageRoot, "probes", "escaped-errors")
 const script = path.join(packageRoot, "test", "support", "escaped-errors-calls.mjs")
 type GoldenRun = {
   name: string

@@ -1,0 +1,105 @@
+import { ToolTesterError } from "../../errors.ts"
+import { resolveOpencode } from "../../engine/opencode-binary.ts"
+import { MODELLED_OPENCODE_VERSION } from "../../engine/opencode-version.ts"
+import { opencodeVersionOf } from "../../engine/opencode-version-check.ts"
+import { readProbeSets } from "../../verify/probe-set.ts"
+import { runVerify } from "../../verify/run-verify.ts"
+import { helpTimeoutMs, opencodeIdentity } from "../../verify/opencode-identity.ts"
+import { formatVerifyReport, type VerifyReport, verifyReport } from "../../verify/verify-report.ts"
+import type { CliIO } from "../_command.ts"
+import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
+import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
+import { silentProgress, terminalProgress } from "../progress-line.ts"
+import { VERIFY_FLAGS } from "../verify-options.ts"
+import path from "node:path"
+
+/**
+ * `tool-tester verify [SET...]`: runs the probe projects shipped with tool-tester through the
+ * user's opencode (scripted mock model, offline) and through tool-tester, and reports per
+ * behaviour whether they agree. Exit 0 when everything agrees, 9 when something differs.
+ */
+export async function verifyCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseFlags(
+    { args: argv, options: VERIFY_FLAGS, allowPositionals: true },
+    { command: "verify" },
+  )
+  const json = values.json === true
+  const concurrency =
+    values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
+  const probes = readProbeSets(positionals)
+  const opencode = await resolveOpencode({
+    directory: io.cwd,
+    env: io.env,
+    ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
+  })
+  const [version, identity] = await Promise.all([opencodeVersionOf(opencode), opencodeIdentity(opencode)])
+  if (version === undefined || identity !== "opencode") {
+    const why = [
+      identity === "other" ? ["its --help lists no `opencode run`"] : [],
+      identity === "silent" ? [`its --help did not answer within ${helpTimeoutMs / 1000} s`] : [],
+      version === undefined ? ["its --version prints no version"] : [],
+    ].flat()
+    throw new ToolTesterError(
+      "OPENCODE_FAILED",
+      `${opencode} is not an opencode binary (${why.join(", ")}). Pass opencode's binary with --opencode PATH.`,
+      { data: { path: opencode } },
+    )
+  }
+
+  const controller = new AbortController()
+  let interruptedBy: NodeJS.Signals | undefined
+  const stopListening = io.onInterrupt((signal) => {
+    interruptedBy = signal
+    controller.abort()
+  })
+  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
+  const total = probes.reduce((sum, probe) => sum + probe.runs.length, 0)
+  progress.phase(`verify: ${total} probe runs through opencode ${version} and tool-tester`)
+  let checks: Awaited<ReturnType<typeof runVerify>>
+  try {
+    checks = await runVerify({
+      opencode,
+      probes,
+      signal: controller.signal,
+      ...(concurrency === undefined ? {} : { concurrency }),
+      onRun: ({ done, differing, last }) =>
+        progress.phase(`verify: ${done}/${total} probe runs done (${differing} differ), last ${last}`),
+    })
+  } catch (error) {
+    if (!controller.signal.aborted) throw error
+    progress.done()
+    reportFailure(io, json, {
+      code: "INTERRUPTED",
+      message: "interrupted: opencode was stopped and its folders removed",
+    })
+    return exitInterrupted(interruptedBy)
+  } finally {
+    progress.done()
+    stopListening()
+  }
+  return printVerifyReport(io, json, verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION))
+}
+
+/** Prints the report (text or JSON) and returns the exit code: 0 when all agree, else 9 after a failure line naming the behaviours. */
+export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport): number {
+  const version = report.opencode.version
+  io.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report))
+  if (report.agree) return EXIT_OK
+  reportFailure(io, json, {
+    code: "VERIFY_DIFFERS",
+    message: `tool-tester and opencode ${version} differ in ${report.behaviours
+      .filter((entry) => entry.differ > 0)
+      .map((entry) => entry.behaviour)
+      .join(", ")}: see the differences above`,
+  })
+  return EXIT_VERIFY_DIFFERS
+}
+
+// --- internal ---
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1)
+    throw new ToolTesterError("USAGE", `${flag} takes a whole number of 1 or more, not "${text}"`)
+  return value
+}

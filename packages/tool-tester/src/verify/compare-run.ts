@@ -1,0 +1,324 @@
+// What tool-tester predicts for one probe run, compared with what opencode did (an ObservedRun):
+// the tools offered, their names and order, the custom tools' schemas as sent, and for each call
+// of a custom tool or of `invalid` the tool it ran as, the text the model received, the status,
+// title and metadata, the saved full output of truncated results and the errors that escaped.
+// `tool-tester verify` reports the checks; the conformance tests require every one to agree.
+
+import { createHash } from "node:crypto"
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises"
+import os from "node:os"
+import path from "node:path"
+import { stripVTControlCharacters } from "node:util"
+import { pluginPackageFor } from "../e2e/plugin-package.ts"
+import type { EngineChoice } from "../engine/choose-engine.ts"
+import { getToolSchemas, listTools } from "../list-tools.ts"
+import { loadTools } from "../load-tools.ts"
+import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
+import { callTool, closeProject } from "../run-tool.ts"
+import type { RunResult, ToolProject } from "../types.ts"
+import { type Check, check, resultBehaviour } from "./behaviours.ts"
+import type { ObservedCall, ObservedRun } from "./observed-run.ts"
+import type { ProbeSet } from "./probe-set.ts"
+
+/**
+ * Calls whose text differs from opencode's on purpose, by what docs/fidelity.md#inputclient
+ * documents; for them the status, title and metadata are compared, not the text. Keyed `set/run/tool`.
+ */
+export const DOCUMENTED_DIFFERENCES: Record<string, string> = {
+  "plugin-client-init/provider.list-not-awaited/init_result":
+    "the server behind input.client lists one provider, pointed at a refused port, so nothing leaves the machine",
+  "plugin-client-execute/execute-calls/exec_messages":
+    "a noReply user message has no `summary`; and a later turn's list in opencode also holds the earlier turns",
+  "plugin-client-execute/prompt-no-reply/exec_messages": "only the calling turn is reproduced, not the earlier ones",
+  "plugin-client-execute/execute-calls/exec_config":
+    "the server's config also has enabled_providers: only its provider pointed at a refused port",
+  "plugin-client-execute/execute-calls/exec_path":
+    "the server's data and state folders are temporary ones of its own, so its sessions never reach your history",
+  "plugin-client-execute/execute-calls/exec_session":
+    "the session tool-tester creates has neither `opencode run`'s permission rules nor a summary yet",
+}
+
+export interface CompareOptions {
+  /** The engine that loads the probe's tools (default: as every command chooses, bun when found). */
+  engine?: EngineChoice
+  /** The bun engine's binary (an opencode or bun executable). */
+  engineBinary?: string
+  /** Bound of the whole replay (default 120 s): past it, one difference says so. */
+  timeoutMs?: number
+}
+
+export const defaultCompareTimeoutMs = 120_000
+
+/** The checks of one observed run of `probe`, tool-tester's side run in a throw-away copy of the probe. */
+export async function compareRun(
+  probe: ProbeSet,
+  observed: ObservedRun,
+  options: CompareOptions = {},
+): Promise<Check[]> {
+  const sandbox = await mkdtemp(path.join(os.tmpdir(), "tool-tester-verify-"))
+  const state: { project?: ToolProject } = {}
+  const timeoutMs = options.timeoutMs ?? defaultCompareTimeoutMs
+  let timer: NodeJS.Timeout | undefined
+  try {
+    const bound = new Promise<Check[]>((resolve) => {
+      timer = setTimeout(() => {
+        const where = { behaviour: probe.behaviour, set: probe.set, run: observed.name, subject: "the run" }
+        resolve([check(where, "finished", `tool-tester did not finish within ${timeoutMs} ms`)])
+      }, timeoutMs)
+    })
+    return await Promise.race([replay(probe, observed, sandbox, options, state), bound])
+  } finally {
+    clearTimeout(timer)
+    if (state.project !== undefined) closeProject(state.project)
+    await rm(sandbox, { recursive: true, force: true })
+  }
+}
+
+// --- internal ---
+
+// Built-ins other than `invalid` are opencode's own code: tool-tester does not run them.
+const BUILTINS = new Set(BUILTIN_TOOL_IDS.filter((id) => id !== "invalid"))
+
+async function replay(
+  probe: ProbeSet,
+  run: ObservedRun,
+  sandbox: string,
+  options: CompareOptions,
+  state: { project?: ToolProject },
+): Promise<Check[]> {
+  const { directory, env, home } = await probeCopy(probe, run.git, sandbox)
+  const where = (behaviour: Check["behaviour"], subject: string) => ({
+    behaviour,
+    set: probe.set,
+    run: run.name,
+    subject,
+  })
+  const project = await loadTools({
+    directory,
+    env,
+    home,
+    ...(options.engine === undefined ? {} : { engine: options.engine }),
+    ...(options.engineBinary === undefined ? {} : { engineBinary: options.engineBinary }),
+    ...(run.config ? { config: run.config } : {}),
+  })
+  state.project = project
+  const model = { npm: run.provider, providerID: "mock", modelID: run.model }
+  const schemas = await getToolSchemas(project, { model })
+  const codes = project.diagnostics.map((diagnostic) => diagnostic.code)
+  const failure = schemas.success ? undefined : schemas.error
+
+  if (run.hung && run.calls.length === 0) {
+    // opencode hung before its first request: a plugin awaited, during init, a client call opencode
+    // answers only after init. tool-tester names it instead of hanging.
+    const named = codes.includes("PLUGIN_INIT_HANGS")
+    return [
+      check(
+        where("plugin hooks", "a plugin's init"),
+        "hung before the first model request",
+        named ? "hung before the first model request" : `loads (${codes.join(", ") || "no diagnostics"})`,
+      ),
+    ]
+  }
+  const offered = listTools(project, { model }).map((tool) => tool.id)
+  // The log line quotes the error: `error="Error: default agent \"explore\" is a subagent"`.
+  const logged = run.errors.map((error) => error.message.replaceAll('\\"', '"'))
+  const refusedAgent = logged.find((message) => message.includes('Error: default agent "'))
+  if (run.toolNames === null && refusedAgent !== undefined) {
+    // opencode refused the config's default_agent and failed the run before any request.
+    const reason = /default agent "[^"]+" [a-z ]+/.exec(refusedAgent)?.[0] ?? refusedAgent
+    const problem = project.diagnostics.find((diagnostic) => diagnostic.data?.["key"] === "default_agent")
+    const named = problem?.code === "CONFIG_INVALID" && problem.message.includes(reason)
+    return [
+      check(
+        where("results", "the config's default_agent"),
+        `refused: ${reason}`,
+        named ? `refused: ${reason}` : `accepted (${problem?.message ?? "no diagnostic"})`,
+      ),
+    ]
+  }
+  if (run.toolNames === null) {
+    // opencode never sent a request with tools: the tool list broke (or opencode ended first).
+    const broke = failure !== undefined && ["SCHEMA_UNREPRESENTABLE", "PLUGIN_LOAD_FAILED"].includes(failure.code)
+    return [
+      check(
+        where(probe.behaviour === "schemas" ? "schemas" : "discovery", "the tool list"),
+        `no tool list sent${endedWith(run)}`,
+        broke ? `no tool list sent${endedWith(run)}` : `offers ${offered.join(", ")}`,
+      ),
+    ]
+  }
+  const checks: Check[] = []
+  const namesBehaviour = probe.behaviour === "naming" ? "naming" : "discovery"
+  const sameSet = [...offered].sort().join("\n") === [...run.toolNames].sort().join("\n")
+  checks.push(
+    check(where(namesBehaviour, "tool names"), [...run.toolNames].sort().join("\n"), [...offered].sort().join("\n")),
+  )
+  if (sameSet) checks.push(check(where("order", "tool order"), run.toolNames.join("\n"), offered.join("\n")))
+  if (failure !== undefined) {
+    checks.push(check(where("schemas", "the tool list"), "sent", `breaks: ${failure.code}: ${failure.message}`))
+    return checks
+  }
+  const sent = new Map((run.tools ?? []).map(sentTool).map((tool) => [String(tool.name), tool]))
+  for (const schema of schemas.success ? schemas.value : []) {
+    const opencodeTool = sent.get(schema.name)
+    const { name, description, parameters } = schema
+    checks.push(
+      check(
+        where("schemas", `schema of ${schema.name}`),
+        opencodeTool === undefined ? "not sent" : JSON.stringify(opencodeTool, null, 1),
+        JSON.stringify({ name, description, parameters }, null, 1),
+      ),
+    )
+  }
+
+  const savedFiles: Array<{ bytes: number; sha256: string }> = []
+  const escaped: string[] = []
+  const dataDirectory = path.join(home, "data")
+  // Tools see the project as their working directory, as in opencode: one run's calls at a time
+  // may have it (the rest of a run, the slow part, goes on concurrently).
+  const release = await workingDirectoryTurn()
+  const workingDirectory = process.cwd()
+  process.chdir(directory)
+  try {
+    for (const [index, call] of run.calls.entries()) {
+      if (!call.ran || BUILTINS.has(call.ran.name)) continue
+      // A call opencode never finished (session.prompt of the running call's own session, without
+      // noReply): tool-tester's server has no model, so the call ends at once with an error instead
+      // (docs/fidelity.md#inputclient).
+      if (run.hung && call.result === "") continue
+      const result = await callTool(
+        project,
+        { name: call.called.name, rawArguments: call.called.arguments },
+        // One session per run, as one `opencode run` is: the session hooks count on it.
+        {
+          model,
+          dataDirectory,
+          callID: `call_${index + 1}`,
+          sessionID: `ses_conformance_${run.name}`,
+          ...(run.agent === undefined ? {} : { agent: run.agent }),
+        },
+      )
+      const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
+      checks.push(check(where("rerouting", `${subject}: ran as`), call.ran.name, result.id))
+      const documented = DOCUMENTED_DIFFERENCES[`${probe.set}/${run.name}/${call.ran.name}`] !== undefined
+      checks.push(
+        check(
+          where(resultBehaviour(probe.behaviour), subject),
+          callText(call, opencodeSide(call), documented),
+          callText(call, toolTesterSide(result, directory), documented),
+        ),
+      )
+      for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
+      if (result.outputPath) {
+        const saved = await readFile(result.outputPath)
+        savedFiles.push({ bytes: saved.length, sha256: createHash("sha256").update(saved).digest("hex") })
+      }
+    }
+  } finally {
+    process.chdir(workingDirectory)
+    release()
+  }
+  if (run.toolOutputFiles.length > 0 || savedFiles.length > 0)
+    checks.push(
+      check(where("truncation", "saved full outputs"), JSON.stringify(run.toolOutputFiles), JSON.stringify(savedFiles)),
+    )
+  // An error that escaped a tool: opencode printed it on stderr (Bun's `error: <message>` line) and
+  // went on; tool-tester lists it on the call it escaped from, or on the call running when it
+  // escaped (docs/opencode-contract.md#escaped-errors).
+  const printed = run.errors
+    .filter((error) => error.source === "stderr" && error.message.startsWith("error: "))
+    .map((error) => error.message.slice("error: ".length))
+  if (printed.length > 0 || escaped.length > 0)
+    checks.push(check(where("results", "escaped errors"), printed.sort().join("\n"), escaped.sort().join("\n")))
+  return checks
+}
+
+let workingDirectoryQueue: Promise<void> = Promise.resolve()
+
+/** Waits for the working directory to be free; the function returned frees it. */
+async function workingDirectoryTurn(): Promise<() => void> {
+  let release!: () => void
+  const previous = workingDirectoryQueue
+  workingDirectoryQueue = new Promise((resolve) => (release = resolve))
+  await previous
+  return release
+}
+
+/** A copy of the probe outside any git repository (worktree "/"), or its own repository, as the observation ran it. */
+async function probeCopy(
+  probe: ProbeSet,
+  git: boolean,
+  sandbox: string,
+): Promise<{ directory: string; env: Record<string, string>; home: string }> {
+  const directory = path.join(sandbox, "project")
+  await cp(probe.directory, directory, { recursive: true, filter: (source) => path.basename(source) !== "probe.json" })
+  // opencode finds @opencode-ai/plugin in .opencode/node_modules; here it comes from a folder above.
+  const scope = path.join(sandbox, "node_modules", "@opencode-ai")
+  await mkdir(scope, { recursive: true })
+  await symlink(await pluginPackageFor(probe.directory, sandbox), path.join(scope, "plugin"), "junction")
+  if (git) await mkdir(path.join(directory, ".git"))
+  // The e2e runner's global layer: allow everything, overridable by the project and the run's config.
+  const home = path.join(sandbox, "home")
+  await mkdir(path.join(home, ".config", "opencode"), { recursive: true })
+  await writeFile(path.join(home, ".config", "opencode", "opencode.json"), `{"permission":{"*":"allow"}}`)
+  return { directory, env: { XDG_CONFIG_HOME: path.join(home, ".config") }, home }
+}
+
+function sentTool(tool: Record<string, unknown>): { name: unknown; description: unknown; parameters: unknown } {
+  const inner = (tool["function"] ?? tool) as Record<string, unknown>
+  return { name: inner["name"], description: inner["description"], parameters: inner["parameters"] }
+}
+
+type Side = { output: string | null; status: string | null; title: string | null; metadata: unknown }
+
+function opencodeSide(call: ObservedCall): Side {
+  return {
+    output: call.result === null ? null : ownExpectation(call.result),
+    status: call.status,
+    title: call.title,
+    metadata: call.metadata,
+  }
+}
+
+function toolTesterSide(result: RunResult, directory: string): Side {
+  let output = result.output
+  if (result.outputPath) output = output.replaceAll(result.outputPath, "<outputPath>")
+  output = output.replaceAll(directory, "<directory>")
+  const metadata = result.outputPath ? { ...result.metadata, outputPath: "<outputPath>" } : result.metadata
+  return { output, status: result.status, title: result.title, metadata }
+}
+
+/**
+ * A call's part as one text: the status, then the title and metadata (for a completed or failed
+ * part, as opencode records them: a failed part has neither, docs/opencode-contract.md#failed-call-parts),
+ * then the text the model received (unless the difference is documented).
+ */
+function callText(call: ObservedCall, side: Side, documented: boolean): string {
+  const lines = [`status: ${side.status}`]
+  if (call.status === "completed" || call.status === "error")
+    lines.push(`title: ${JSON.stringify(side.title)}`, `metadata: ${JSON.stringify(side.metadata)}`)
+  if (!documented) lines.push(`output: ${side.output}`)
+  return lines.join("\n")
+}
+
+/**
+ * The golden's text as opencode itself would give it, where the recording holds what the observer
+ * added: its OPENCODE_* settings (config, its disable switches, its --log-level and --print-logs)
+ * are in the environment beside what opencode adds (OPENCODE, OPENCODE_PID).
+ */
+function ownExpectation(text: string): string {
+  if (!text.startsWith("{") || !text.includes('"env":')) return text
+  const recorded = JSON.parse(text) as { env?: unknown }
+  if (typeof recorded.env !== "string") return text
+  const env = JSON.parse(recorded.env) as { opencode: string[] }
+  env.opencode = env.opencode.filter((entry) => /^OPENCODE(_PID)?=/.test(entry))
+  return JSON.stringify({ ...recorded, env: JSON.stringify(env) })
+}
+
+function endedWith(run: ObservedRun): string {
+  if (run.hung) return " (opencode hung)"
+  if (run.exitCode === 0 || run.exitCode === null) return ""
+  // opencode colours its error lines: the colours are not the message.
+  const last = run.errors.at(-1)
+  return ` (opencode exited ${run.exitCode}${last === undefined ? "" : `: ${stripVTControlCharacters(last.message).slice(0, 200)}`})`
+}

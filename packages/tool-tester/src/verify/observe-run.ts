@@ -1,0 +1,137 @@
+// Runs one probe run through a real opencode binary with the scripted mock model (runE2E) and
+// records what it did (observed-run.ts): for the golden files (test/conformance/generate-golden.ts)
+// and for `tool-tester verify`.
+
+import { execFile } from "node:child_process"
+import { createHash } from "node:crypto"
+import { cp, mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import type { E2EResult } from "../e2e/e2e-result.ts"
+import { runE2E } from "../e2e/run-e2e.ts"
+import { parseScript } from "../e2e/script.ts"
+import { ToolTesterError } from "../errors.ts"
+import type { ObservedRun } from "./observed-run.ts"
+import type { ProbeRun } from "./probe-set.ts"
+
+/** The bound of a run whose probe sets none (opencode answers a probe in seconds; the machine may be loaded). */
+export const defaultRunTimeoutMs = 180_000
+
+export interface ObserveOptions {
+  /** The probe project folder. */
+  directory: string
+  run: ProbeRun
+  /** The opencode binary. */
+  opencode: string
+  /** Overrides the run's own bound. */
+  timeoutMs?: number
+  signal?: AbortSignal
+}
+
+export async function observeRun(options: ObserveOptions): Promise<ObservedRun> {
+  const { run } = options
+  const script = parseScript(run.script)
+  // runE2E's own copy is a git worktree root (e2e/worktree-root.ts): a probe that records what
+  // opencode does outside git (worktree "/") runs in place, in a copy of ours without one.
+  const copy = await mkdtemp(join(tmpdir(), "tool-tester-probe-copy-"))
+  const project = join(copy, "project")
+  await cp(options.directory, project, { recursive: true })
+  if (run.git === true) await promisify(execFile)("git", ["init", "-q"], { cwd: project, windowsHide: true })
+  const timeoutMs = options.timeoutMs ?? run.timeoutMs ?? defaultRunTimeoutMs
+  try {
+    const result = await runE2E({
+      directory: project,
+      copyProject: false,
+      script,
+      opencode: options.opencode,
+      timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(run.model === undefined ? {} : { model: run.model }),
+      ...(run.provider === undefined ? {} : { provider: run.provider }),
+      ...(run.config === undefined ? {} : { config: run.config }),
+      ...(run.agent === undefined ? {} : { agent: run.agent }),
+    }).catch((error: unknown) => {
+      const recorded = recordedFailure(error, timeoutMs)
+      if (recorded === undefined) throw error
+      return recorded
+    })
+    return normalise(observed(run, result), result)
+  } finally {
+    await rm(copy, { recursive: true, force: true })
+  }
+}
+
+// --- internal ---
+
+/**
+ * The partial result of a run runE2E stopped at its bound (marked hung), or of an opencode that
+ * ended before talking to the model (what it printed is the observation); else undefined.
+ */
+function recordedFailure(error: unknown, timeoutMs: number): (E2EResult & { hung?: boolean }) | undefined {
+  if (!(error instanceof ToolTesterError)) return undefined
+  if (error.code !== "TOOL_TIMEOUT" && error.code !== "OPENCODE_FAILED") return undefined
+  const result = (error.data as { result?: E2EResult } | undefined)?.result
+  if (result === undefined) return undefined
+  // OPENCODE_FAILED also means "ended before talking to the model": that run exited on its own.
+  const hung = result.exitCode === null && result.durationMs >= timeoutMs
+  return hung ? { ...result, hung: true } : result
+}
+
+function observed(run: ProbeRun, result: E2EResult & { hung?: boolean }): ObservedRun {
+  return {
+    name: run.name,
+    model: run.model ?? "mock-model",
+    provider: run.provider ?? "@ai-sdk/openai-compatible",
+    config: run.config ?? null,
+    git: run.git ?? false,
+    ...(run.agent === undefined ? {} : { agent: run.agent }),
+    requests: result.requests.map((request) => request.kind),
+    toolNames: result.tools?.map(toolName) ?? null,
+    tools: result.tools as ObservedRun["tools"],
+    calls: result.calls.map((call) => ({
+      turn: call.turn,
+      called: call.as_called,
+      ran: call.as_run,
+      result: call.result,
+      status: call.status,
+      title: call.title,
+      metadata: call.metadata,
+      error: call.error,
+      input: call.input,
+    })),
+    toolOutputFiles: result.toolOutputFiles.map((file) => ({
+      bytes: file.bytes,
+      sha256: file.content === undefined ? null : createHash("sha256").update(file.content).digest("hex"),
+    })),
+    errors: result.errors,
+    exitCode: result.exitCode,
+    ...(result.hung === true ? { hung: true } : {}),
+  }
+}
+
+function toolName(tool: unknown): string {
+  const record = tool as { name?: string; function?: { name?: string } }
+  return record.function?.name ?? record.name ?? "?"
+}
+
+function normalise(value: ObservedRun, result: E2EResult): ObservedRun {
+  const sandboxRoot = result.sandbox.home.replace(/[\\/]home$/, "")
+  const outputFolder = join(result.sandbox.data, "opencode", "tool-output")
+  let text = JSON.stringify(value)
+  // Paths as they appear inside JSON text (a Windows path's backslashes are escaped there).
+  const inJson = (path: string) => JSON.stringify(path).slice(1, -1)
+  text = text.replace(
+    new RegExp(`${escapeRegExp(inJson(outputFolder))}(?:\\\\\\\\|/)tool_[A-Za-z0-9]+`, "g"),
+    "<outputPath>",
+  )
+  text = text.split(inJson(result.sandbox.project)).join("<directory>")
+  text = text.split(inJson(result.sandbox.home)).join("<home>")
+  text = text.split(inJson(sandboxRoot)).join("<sandbox>")
+  text = text.replace(/err_[A-Za-z0-9]+/g, "err_<ref>").replace(/run=[0-9a-f]+/g, "run=<id>")
+  return JSON.parse(text) as ObservedRun
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+}

@@ -1,0 +1,99 @@
+// What `tool-tester verify` prints: per behaviour, agree or differ, and for each difference the
+// probe run, what was compared and the two texts around where they part (a short diff); or the
+// same as one JSON document.
+
+import { terminalSafe } from "../_terminal-safe.ts"
+import { BEHAVIOURS, type Behaviour, type Check } from "./behaviours.ts"
+
+export interface VerifyReport {
+  /** The opencode binary the probes ran through, and its version. */
+  opencode: { binary: string; version: string }
+  /** The version tool-tester models. */
+  modelledVersion: string
+  /** Per behaviour: how many checks agree and differ (a behaviour no probe run checked has 0 and 0). */
+  behaviours: Array<{ behaviour: Behaviour; agree: number; differ: number }>
+  /** Every difference, with both texts in full. */
+  differences: Check[]
+  /** True when every check agrees. */
+  agree: boolean
+}
+
+export function verifyReport(
+  checks: readonly Check[],
+  opencode: VerifyReport["opencode"],
+  modelledVersion: string,
+): VerifyReport {
+  const behaviours = BEHAVIOURS.map((behaviour) => {
+    const own = checks.filter((check) => check.behaviour === behaviour)
+    const differ = own.filter((check) => !check.agree).length
+    return { behaviour, agree: own.length - differ, differ }
+  })
+  const differences = checks.filter((check) => !check.agree)
+  return { opencode, modelledVersion, behaviours, differences, agree: differences.length === 0 }
+}
+
+/** At most this many differences are printed per behaviour in the text report (--json has them all). */
+export const shownPerBehaviour = 5
+
+export function formatVerifyReport(report: VerifyReport): string {
+  const version = report.opencode.version
+  const lines = [
+    `tool-tester (models opencode ${report.modelledVersion}) against opencode ${version} (${report.opencode.binary})`,
+    "",
+  ]
+  const width = Math.max(...report.behaviours.map((entry) => entry.behaviour.length))
+  for (const entry of report.behaviours) {
+    const total = entry.agree + entry.differ
+    const verdict =
+      total === 0
+        ? "not checked"
+        : entry.differ === 0
+          ? `agree (${total} checks)`
+          : `DIFFER (${entry.differ} of ${total} checks)`
+    lines.push(`  ${entry.behaviour.padEnd(width)}  ${verdict}`)
+  }
+  for (const entry of report.behaviours.filter((entry) => entry.differ > 0)) {
+    lines.push("", `${entry.behaviour}:`)
+    const own = report.differences.filter((check) => check.behaviour === entry.behaviour)
+    for (const difference of own.slice(0, shownPerBehaviour)) {
+      const [opencodeText, toolTesterText] = shortDiff(difference.opencode ?? "", difference.toolTester ?? "")
+      lines.push(
+        `  ${difference.set}/${difference.run}: ${difference.subject}`,
+        `    opencode:    ${opencodeText}`,
+        `    tool-tester: ${toolTesterText}`,
+      )
+    }
+    if (own.length > shownPerBehaviour)
+      lines.push(`  ... and ${own.length - shownPerBehaviour} more (--json lists them all)`)
+  }
+  lines.push(
+    "",
+    report.agree
+      ? `All agree: tool-tester's predictions hold for opencode ${version}.`
+      : `${report.differences.length} differences: where they are, tool-tester's predictions do not hold for opencode ${version}.`,
+  )
+  return `${lines.join("\n")}\n`
+}
+
+/**
+ * The two texts around where they part: what both share before is cut to `context` characters
+ * (marked with …), the differing middles kept up to `width` characters each, on one line
+ * (line breaks shown as ⏎).
+ */
+export function shortDiff(a: string, b: string, context = 30, width = 160): [string, string] {
+  let start = 0
+  while (start < a.length && start < b.length && a[start] === b[start]) start++
+  let end = 0
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  const from = Math.max(0, start - context)
+  const cut = (text: string) => {
+    const middleEnd = Math.min(text.length - end + context, text.length)
+    let shown = text.slice(from, middleEnd)
+    if (shown.length > width) shown = `${shown.slice(0, width)}…`
+    else if (middleEnd < text.length) shown = `${shown}…`
+    return terminalSafe(`${from > 0 ? "…" : ""}${shown}`.replaceAll("\n", "⏎"))
+  }
+  if (a === "") return ["(nothing)", cut(b)]
+  if (b === "") return [cut(a), "(nothing)"]
+  return [cut(a), cut(b)]
+}

@@ -1,0 +1,68 @@
+// `tool-tester verify` on bad input, in-process: each gets one line with a code, before any probe runs.
+import { writeFileSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { jsonError, runCli, useTmpDir } from "../helpers.ts"
+
+describe("tool-tester verify on bad input", () => {
+  test("a probe set that does not exist: exit 1 with the sets there are", async () => {
+    const result = await runCli(["verify", "nameing", "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result).code).toBe("USAGE")
+    expect(jsonError(result).message).toMatch(
+      /^no probe set named nameing; the sets are: agent, .*naming, .*zod-types$/,
+    )
+    expect(result.stdout).toBe("")
+  })
+
+  test("no opencode at the --opencode path: exit 1, OPENCODE_NOT_FOUND", async () => {
+    const missing = path.join(useTmpDir(), "opencode")
+    const result = await runCli(["verify", "--opencode", missing, "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toEqual({
+      code: "OPENCODE_NOT_FOUND",
+      message: `No executable opencode binary at ${missing}. Check the --opencode path, or drop it to use an installed one.`,
+    })
+  })
+
+  test("a binary that is not opencode (Node prints a version too): exit 1, named, nothing run", async () => {
+    const result = await runCli(["verify", "naming", "--opencode", process.execPath])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(
+      `${process.execPath} is not an opencode binary (its --help lists no \`opencode run\`). Pass opencode's binary with --opencode PATH.`,
+    )
+    expect(result.stderr).toContain("[OPENCODE_FAILED]")
+    expect(result.stdout).toBe("")
+  })
+
+  test.skipIf(process.platform === "win32")(
+    "a script that prints nothing (POSIX): exit 1, no version and no opencode run named",
+    async () => {
+      const fake = path.join(useTmpDir(), "opencode")
+      writeFileSync(fake, "#!/bin/sh\nexit 0\n", { mode: 0o755 })
+      const result = await runCli(["verify", "naming", "--opencode", fake, "--json"])
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toEqual({
+        code: "OPENCODE_FAILED",
+        message: `${fake} is not an opencode binary (its --help lists no \`opencode run\`, its --version prints no version). Pass opencode's binary with --opencode PATH.`,
+      })
+    },
+  )
+
+  test("--concurrency 0: exit 1 with what it takes", async () => {
+    const result = await runCli(["verify", "--concurrency", "0", "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toEqual({
+      code: "USAGE",
+      message: '--concurrency takes a whole number of 1 or more, not "0"',
+    })
+  })
+
+  test("--help lists every option and exit 9", async () => {
+    const result = await runCli(["verify", "--help"])
+    expect(result.exitCode).toBe(0)
+    for (const flag of ["--opencode PATH", "--concurrency N", "--json", "-h, --help"])
+      expect(result.stdout).toContain(flag)
+    expect(result.stdout).toContain("Exit 0 when all agree, 9 when something differs.")
+  })
+})

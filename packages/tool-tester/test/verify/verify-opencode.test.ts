@@ -1,0 +1,39 @@
+// `tool-tester verify` against the opencode the repository installs (the version tool-tester
+// models): every check of the probe sets run agrees, and it exits 0. Three sets that cover every behaviour:
+// discovery, names, order, schemas, results, truncation, rerouting and plugin hooks; all sets take minutes.
+import { expect, test } from "vitest"
+import type { VerifyReport } from "../../src/verify/verify-report.ts"
+import { opencode, runCli } from "../helpers.ts"
+
+test.skipIf(!opencode.binary)(
+  `verify agrees everywhere with the installed opencode and exits 0 ${opencode.reason ?? ""}`,
+  // opencode starts once per probe run (10 here): minutes at load average 20 on 2 cores.
+  { timeout: 900_000 },
+  async () => {
+    const result = await runCli([
+      "verify",
+      "naming",
+      "truncation",
+      "session-hooks",
+      "--opencode",
+      opencode.binary!,
+      "--json",
+    ])
+    const report = JSON.parse(result.stdout) as VerifyReport
+    expect(report.differences).toEqual([])
+    expect(result.exitCode).toBe(0)
+    expect(report.agree).toBe(true)
+    expect(report.opencode).toEqual({ binary: opencode.binary, version: report.modelledVersion })
+    const checked = report.behaviours.filter((entry) => entry.agree > 0).map((entry) => entry.behaviour)
+    expect(checked).toEqual([
+      "discovery",
+      "naming",
+      "order",
+      "schemas",
+      "results",
+      "truncation",
+      "rerouting",
+      "plugin hooks",
+    ])
+  },
+)
