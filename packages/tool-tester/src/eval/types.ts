@@ -138,12 +138,27 @@ export interface ToolSnapshot {
   parameters: unknown
 }
 
+/** A pass rate's 95% interval (Wilson score), as shares between 0 and 1. */
+export interface PassInterval {
+  low: number
+  high: number
+}
+
+/** Passes out of runs, with their 95% interval. */
+export interface PassCount {
+  passed: number
+  runs: number
+  interval: PassInterval
+}
+
 /** One case on one model in one eval run. */
 export interface EvalResult {
   case: string
   model: string
   runs: number
   passed: number
+  /** The 95% Wilson interval of `passed / runs`. */
+  interval: PassInterval
   trials: GradedTrial[]
   tokens?: TokenUsage
   cost?: number
@@ -180,4 +195,23 @@ export interface ResultChange {
   previous: HistoryEntry
   /** Tools whose description or parameters changed since then, with a line diff of each. */
   toolChanges: Array<{ id: string; diff: string }>
+  /** Whether the change of pass rate is beyond noise. */
+  significance: ChangeSignificance
+}
+
+/** Whether a change between two counts is beyond noise (docs/evals.md#intervals). */
+export interface ChangeSignificance {
+  /** Fisher's exact test on the two counts, two-sided. */
+  pValue: number
+  /** p < 0.05. */
+  beyondNoise: boolean
+  /** When not beyond noise: about how many runs of each would tell the two rates apart (absent: equal rates, or more than 5000). */
+  runsToTell?: number
+}
+
+/** The pass counts of a run by case, by model and in total. */
+export interface EvalTotals {
+  total: PassCount
+  byCase: Array<{ case: string } & PassCount>
+  byModel: Array<{ model: string } & PassCount>
 }

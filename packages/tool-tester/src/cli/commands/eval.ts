@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { ToolTesterError } from "../../errors.ts"
-import { renderEvalHtml, formatEvalTable } from "../../eval/report/index.ts"
+import { renderEvalHtml, formatEvalTable, totalsOf } from "../../eval/report/index.ts"
 import { type EvalProjectResult, passRate, prepareEval, runEvalProject } from "../../eval/run-project.ts"
+import type { EvalResult } from "../../eval/types.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
@@ -20,6 +21,7 @@ const EVAL_FLAGS = {
   concurrency: { type: "string" },
   timeout: { type: "string" },
   threshold: { type: "string" },
+  "threshold-on": { type: "string" },
   case: { type: "string", multiple: true },
   html: { type: "string" },
   history: { type: "string" },
@@ -50,6 +52,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
   const timeoutMs = values.timeout === undefined ? undefined : positiveInteger("--timeout", values.timeout)
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
+  const thresholdOn = parseThresholdOn(values["threshold-on"])
 
   const prepared = await prepareEval(project.directory, values.case ?? [])
   if (prepared.cases.length === 0) {
@@ -110,14 +113,16 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     writeFileSync(htmlFile, renderEvalHtml(run, changes, history))
   }
 
-  const below = threshold === undefined ? [] : results.filter((result) => passRate(result) < threshold)
+  const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
   if (json) {
     io.write(
       `${JSON.stringify({
         run,
         changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
+        totals: totalsOf(results),
         problems,
         threshold: threshold ?? null,
+        thresholdOn,
         belowThreshold: below.map((result) => ({
           case: result.case,
           model: result.model,
@@ -135,11 +140,11 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     if (historyFile !== undefined) io.writeError(`history: ${shown(historyFile)}\n`)
     if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
     if (threshold !== undefined) {
-      const rate = `${Math.round(threshold * 100)}%`
+      const rate = `${Math.round(threshold * 100)}%${thresholdOn === "lower" ? ", on the 95% interval's lower bound" : ""}`
       io.writeError(
         below.length === 0
           ? `every case met the threshold (${rate})\n`
-          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}`).join(", ")}\n`,
+          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${thresholdOn === "lower" ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
       )
     }
   }
@@ -164,6 +169,21 @@ export function parseThreshold(text: string): number {
     throw new ToolTesterError("USAGE", `--threshold ${shellWord(text)} is not a pass rate: give 0.8, 80% or 80`)
   }
   return rate
+}
+
+/** The results under `--threshold`: by their pass rate (`point`) or their 95% interval's lower bound (`lower`). */
+export function belowThreshold(results: EvalResult[], threshold: number, on: "point" | "lower"): EvalResult[] {
+  return results.filter((result) => (on === "lower" ? result.interval.low : passRate(result)) < threshold)
+}
+
+/** `--threshold-on point|lower`: what `--threshold` compares, the pass rate itself (default) or its 95% interval's lower bound. */
+export function parseThresholdOn(text: string | undefined): "point" | "lower" {
+  if (text === undefined || text === "point") return "point"
+  if (text === "lower") return "lower"
+  throw new ToolTesterError(
+    "USAGE",
+    `--threshold-on ${shellWord(text)} is not one of point, lower: point compares the pass rate, lower its 95% interval's lower bound`,
+  )
 }
 
 function positiveInteger(flag: string, text: string): number {

@@ -46,10 +46,11 @@ summary:focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .legend .rate{margin-left:.5rem}
 .was{font-size:.85rem;color:var(--muted)}
 svg.trend rect.track{fill:var(--line)}
-svg.trend rect.rate-pass{fill:var(--pass-bar)}
-svg.trend rect.rate-some{fill:var(--some-bar)}
-svg.trend rect.rate-fail{fill:var(--fail-bar)}
-svg.trend rect.rate-none{fill:var(--none-bar)}
+svg.trend rect.passed{fill:var(--pass-bar)}
+svg.trend rect.failed{fill:var(--fail-bar)}
+.bar-pass{color:var(--pass-fg)}
+.bar-fail{color:var(--fail-fg)}
+.interval{font-size:.85rem;color:var(--muted);font-variant-numeric:tabular-nums}
 .cell-body{margin-top:.5rem;border-top:1px solid var(--line);padding-top:.25rem}
 ul.reasons,ul.calls{margin:.25rem 0;padding-left:1.25rem}
 ol.trials{margin:.25rem 0;padding-left:1.5rem}

@@ -2,7 +2,8 @@
 // tokens, cost and time they took, and the tools the case names as that model was offered them
 // (kept in the history so the next run can say what changed).
 
-import type { EvalCase, EvalResult, GradedTrial, TokenUsage, ToolSnapshot } from "../types.ts"
+import type { EvalCase, EvalResult, EvalTotals, GradedTrial, PassCount, TokenUsage, ToolSnapshot } from "../types.ts"
+import { wilsonInterval } from "./statistics.ts"
 
 /**
  * One result per case x model that has trials: cases in the order given (cases not given after
@@ -40,11 +41,13 @@ export function summarizeTrials(
       const group = groups.get(resultKey(caseName, model))
       if (!group) continue
       const sorted = [...group].sort((a, b) => a.run - b.run)
+      const passed = sorted.filter((trial) => trial.grade.pass).length
       const result: EvalResult = {
         case: caseName,
         model,
         runs: sorted.length,
-        passed: sorted.filter((trial) => trial.grade.pass).length,
+        passed,
+        interval: wilsonInterval(passed, sorted.length),
         trials: sorted,
         durationMs: sorted.reduce((sum, trial) => sum + trial.durationMs, 0),
         tools: namedTools(casesByName.get(caseName), tools[model] ?? []),
@@ -57,6 +60,28 @@ export function summarizeTrials(
     }
   }
   return results
+}
+
+/** The passes of the results by case, by model and in total, each with its 95% interval. */
+export function totalsOf(results: EvalResult[]): EvalTotals {
+  const byCase = new Map<string, EvalResult[]>()
+  const byModel = new Map<string, EvalResult[]>()
+  for (const result of results) {
+    byCase.set(result.case, [...(byCase.get(result.case) ?? []), result])
+    byModel.set(result.model, [...(byModel.get(result.model) ?? []), result])
+  }
+  return {
+    total: passCount(results),
+    byCase: [...byCase].map(([name, group]) => ({ case: name, ...passCount(group) })),
+    byModel: [...byModel].map(([model, group]) => ({ model, ...passCount(group) })),
+  }
+}
+
+/** Passes out of runs over some results, with the interval. */
+export function passCount(results: Array<{ passed: number; runs: number }>): PassCount {
+  const passed = results.reduce((sum, result) => sum + result.passed, 0)
+  const runs = results.reduce((sum, result) => sum + result.runs, 0)
+  return { passed, runs, interval: wilsonInterval(passed, runs) }
 }
 
 /** The key of a case on a model in the maps the report uses (`compareWithPrevious`). */
