@@ -41,13 +41,23 @@ export interface Expectation {
   notCalled?: string[]
 }
 
-export interface EvalTurn {
+/** What a trial (set on the case) or one turn (set on a turn) may spend; over it, the trial fails with the figure. */
+export interface Budget {
+  /** Every token the assistant's messages used (input, output, reasoning, cache). */
+  maxTokens?: number
+  /** In USD, as opencode computes it from the model's prices. */
+  maxCost?: number
+  /** Wall time, in milliseconds. */
+  maxMs?: number
+}
+
+export interface EvalTurn extends Budget {
   prompt: string
   expect?: Expectation
 }
 
-/** One case, as written in `.opencode/evals/*.json` or a TS/JS case file. */
-export interface EvalCase {
+/** One case, as written in `.opencode/evals/*.json` or a TS/JS case file. Its budget (`maxTokens`, `maxCost`, `maxMs`) bounds each whole trial. */
+export interface EvalCase extends Budget {
   /** Unique in the project; the history is keyed by it. */
   name: string
   /** The first user message. */
@@ -88,6 +98,11 @@ export interface TurnRecord {
   calls: ObservedCall[]
   /** The assistant's text in the turn. */
   text: string
+  /** What the turn's assistant messages used, when the provider reported it. */
+  tokens?: TokenUsage
+  cost?: number
+  /** The turn's wall time. */
+  durationMs?: number
 }
 
 export interface TokenUsage {
@@ -124,6 +139,8 @@ export interface TrialGrade {
   pass: boolean
   /** Why it failed, one line each ("expected weather({city: "Paris"}); called bash({...})"). */
   reasons: string[]
+  /** What the reader should know that did not fail the trial (a denied built-in the model called, a budget not checked). */
+  notes?: string[]
 }
 
 export interface GradedTrial extends EvalTrial {
@@ -165,6 +182,8 @@ export interface EvalResult {
   durationMs: number
   /** The tools the case names (expected and forbidden), as offered in this run. */
   tools: ToolSnapshot[]
+  /** The case's budget per trial, when it sets one (turns' budgets are in their grades' reasons). */
+  budget?: Budget
 }
 
 /** One `tool-tester eval` invocation. */

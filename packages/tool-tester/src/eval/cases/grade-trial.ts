@@ -5,6 +5,7 @@
 // the model did instead.
 import type { EvalCase, EvalTrial, Expectation, ObservedCall, TrialGrade, TurnRecord } from "../types.ts"
 import { cut, formatCall, formatValue } from "./format-value.ts"
+import { gradeBudgets } from "./grade-budget.ts"
 import type { MatchOutcome } from "./match-args.ts"
 import { describeMismatch, matchArgs } from "./match-args.ts"
 
@@ -27,7 +28,11 @@ export function gradeTrial(evalCase: EvalCase, trial: EvalTrial): TrialGrade {
     }
     for (const reason of gradeTurn(expect ?? {}, record)) reasons.push(prefix + reason)
   }
-  return { pass: reasons.length === 0, reasons }
+  const budget = gradeBudgets(evalCase, trial)
+  reasons.push(...budget.reasons)
+  return budget.notes.length === 0
+    ? { pass: reasons.length === 0, reasons }
+    : { pass: reasons.length === 0, reasons, notes: budget.notes }
 }
 
 // --- internal ---

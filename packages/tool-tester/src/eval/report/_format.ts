@@ -112,6 +112,26 @@ export function failureReasons(result: EvalResult): Array<{ reason: string; coun
   return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count)
 }
 
+/** The distinct notes of a result's trials (what did not fail them), with how many trials gave each. */
+export function trialNotes(result: EvalResult): Array<{ note: string; count: number }> {
+  const counts = new Map<string, number>()
+  for (const trial of result.trials) {
+    for (const note of new Set(trial.grade.notes ?? [])) counts.set(note, (counts.get(note) ?? 0) + 1)
+  }
+  return [...counts].map(([note, count]) => ({ note, count })).sort((a, b) => b.count - a.count)
+}
+
+/** A case's budget per trial: `at most 2000 tokens, $0.01, 5000 ms per run`, or "" without one. */
+export function budgetSummary(result: EvalResult): string {
+  const budget = result.budget
+  if (budget === undefined) return ""
+  const parts: string[] = []
+  if (budget.maxTokens !== undefined) parts.push(`${budget.maxTokens} tokens`)
+  if (budget.maxCost !== undefined) parts.push(`$${budget.maxCost}`)
+  if (budget.maxMs !== undefined) parts.push(`${budget.maxMs} ms`)
+  return `budget: at most ${parts.join(", ")} per run`
+}
+
 /** An ISO time as `2026-12-01 19:00:00 UTC` (or as given when it is not one). */
 export function readableTime(iso: string): string {
   const time = Date.parse(iso)

@@ -52,7 +52,7 @@ svg.trend rect.failed{fill:var(--fail-bar)}
 .bar-fail{color:var(--fail-fg)}
 .interval{font-size:.85rem;color:var(--muted);font-variant-numeric:tabular-nums}
 .cell-body{margin-top:.5rem;border-top:1px solid var(--line);padding-top:.25rem}
-ul.reasons,ul.calls{margin:.25rem 0;padding-left:1.25rem}
+ul.reasons,ul.calls,ul.notes{margin:.25rem 0;padding-left:1.25rem}
 ol.trials{margin:.25rem 0;padding-left:1.5rem}
 ol.trials>li{margin-bottom:.75rem}
 .trial-head{font-weight:600}

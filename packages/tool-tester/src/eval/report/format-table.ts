@@ -15,10 +15,12 @@ import {
   formatTokens,
   meanTrialTime,
   passRate,
+  budgetSummary,
   passRateWithInterval,
   rateChanged,
   readableTime,
   significanceSentence,
+  trialNotes,
 } from "./_format.ts"
 import { changedParts } from "./compare.ts"
 import { resultKey, totalsOf } from "./summarize.ts"
@@ -70,13 +72,20 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
   lines.push(paint.dim("Pass rates show their 95% interval (Wilson) in brackets."))
 
   for (const result of run.results) {
-    if (result.passed === result.runs) continue
+    const notes = trialNotes(result)
+    if (result.passed === result.runs && notes.length === 0) continue
     lines.push("")
     const title = `${safe(result.case)} on ${safe(result.model)}: ${passRate(result.passed, result.runs)} passed`
     lines.push(...wrap(title, width, "", "  ").map((line, index) => (index === 0 ? paint.bold(line) : line)))
+    const budget = budgetSummary(result)
+    if (budget !== "") lines.push(...wrap(budget, width, "  ", "    ").map(paint.dim))
     for (const { reason, count: times } of failureReasons(result)) {
       const prefix = times > 1 ? `${times}x ` : ""
       lines.push(...wrap(`${prefix}${safe(reason)}`, width, `  ${paint.red("✗")} `, "    "))
+    }
+    for (const { note, count: times } of notes) {
+      const prefix = times > 1 ? `${times}x ` : ""
+      lines.push(...wrap(`note: ${prefix}${safe(note)}`, width, `  ${paint.cyan("i")} `, "    "))
     }
     const change = changes.get(resultKey(result.case, result.model))
     if (change && change.toolChanges.length > 0) {

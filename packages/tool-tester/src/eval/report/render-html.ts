@@ -7,6 +7,7 @@
 import type { EvalResult, EvalRun, EvalTrial, GradedTrial, HistoryEntry, ResultChange } from "../types.ts"
 import { clip, escapeHtml, showValue } from "./_html.ts"
 import {
+  budgetSummary,
   changeSummary,
   failureReasons,
   formatCost,
@@ -18,6 +19,7 @@ import {
   passRateWithInterval,
   readableTime,
   significanceSentence,
+  trialNotes,
 } from "./_format.ts"
 import { PAGE_STYLE } from "./_page-style.ts"
 import { resultKey, totalsOf } from "./summarize.ts"
@@ -110,7 +112,19 @@ function cell(result: EvalResult, change: ResultChange | undefined, trendSvg: st
     result.cost === undefined ? "cost not reported" : formatCost(result.cost),
     `${formatSeconds(meanTrialTime(result))} per run`,
   ]
+  const budget = budgetSummary(result)
+  if (budget !== "") spent.push(escapeHtml(budget))
   const figures = `<p class="figures">${spent.join(" &middot; ")}</p>`
+  const notes = trialNotes(result)
+  const noteList =
+    notes.length === 0
+      ? ""
+      : `<h3>Notes (did not fail a trial)</h3><ul class="reasons">${notes
+          .map(
+            ({ note, count }) =>
+              `<li>${count > 1 ? `<span class="count">${count}&times;</span> ` : ""}${escapeHtml(note)}</li>`,
+          )
+          .join("")}</ul>`
   const reasons = failureReasons(result)
   const reasonList =
     reasons.length === 0
@@ -121,7 +135,7 @@ function cell(result: EvalResult, change: ResultChange | undefined, trendSvg: st
               `<li>${count > 1 ? `<span class="count">${count}&times;</span> ` : ""}${escapeHtml(reason)}</li>`,
           )
           .join("")}</ul>`
-  return `<details>${summary}<div class="cell-body">${figures}${changeSection(result, change)}${reasonList}<h3>Trials</h3><ol class="trials">${result.trials
+  return `<details>${summary}<div class="cell-body">${figures}${changeSection(result, change)}${reasonList}${noteList}<h3>Trials</h3><ol class="trials">${result.trials
     .map(trialItem)
     .join("")}</ol></div></details>`
 }
@@ -160,11 +174,15 @@ function trialItem(trial: GradedTrial): string {
     shown.length === 0
       ? ""
       : `<ul class="reasons">${shown.map((reason) => `<li>${escapeHtml(reason)}</li>`).join("")}</ul>`
+  const trialNoteList =
+    (trial.grade.notes ?? []).length === 0
+      ? ""
+      : `<ul class="notes">${(trial.grade.notes ?? []).map((note) => `<li>note: ${escapeHtml(note)}</li>`).join("")}</ul>`
   const error = trial.error
     ? `<p class="error"><strong>${escapeHtml(trial.error.code)}</strong>: ${escapeHtml(clip(trial.error.message, 2000))}</p>`
     : ""
   // A failed trial is what the reader came for: open; a passed one is there to compare with.
-  return `<li><details${trial.grade.pass ? "" : " open"}>${head}${reasons}${error}${turns(trial)}</details></li>`
+  return `<li><details${trial.grade.pass ? "" : " open"}>${head}${reasons}${trialNoteList}${error}${turns(trial)}</details></li>`
 }
 
 function turns(trial: EvalTrial): string {

@@ -2,7 +2,16 @@
 // tokens, cost and time they took, and the tools the case names as that model was offered them
 // (kept in the history so the next run can say what changed).
 
-import type { EvalCase, EvalResult, EvalTotals, GradedTrial, PassCount, TokenUsage, ToolSnapshot } from "../types.ts"
+import type {
+  Budget,
+  EvalCase,
+  EvalResult,
+  EvalTotals,
+  GradedTrial,
+  PassCount,
+  TokenUsage,
+  ToolSnapshot,
+} from "../types.ts"
 import { wilsonInterval } from "./statistics.ts"
 
 /**
@@ -52,6 +61,8 @@ export function summarizeTrials(
         durationMs: sorted.reduce((sum, trial) => sum + trial.durationMs, 0),
         tools: namedTools(casesByName.get(caseName), tools[model] ?? []),
       }
+      const budget = budgetOf(casesByName.get(caseName))
+      if (budget !== undefined) result.budget = budget
       const tokens = sumTokens(sorted)
       if (tokens) result.tokens = tokens
       const costs = sorted.flatMap((trial) => (trial.cost === undefined ? [] : [trial.cost]))
@@ -100,6 +111,15 @@ export function namedToolIds(evalCase: EvalCase): string[] {
 }
 
 // --- internal ---
+
+function budgetOf(evalCase: EvalCase | undefined): Budget | undefined {
+  if (evalCase === undefined) return undefined
+  const budget: Budget = {}
+  if (evalCase.maxTokens !== undefined) budget.maxTokens = evalCase.maxTokens
+  if (evalCase.maxCost !== undefined) budget.maxCost = evalCase.maxCost
+  if (evalCase.maxMs !== undefined) budget.maxMs = evalCase.maxMs
+  return Object.keys(budget).length === 0 ? undefined : budget
+}
 
 function namedTools(evalCase: EvalCase | undefined, offered: ToolSnapshot[]): ToolSnapshot[] {
   if (!evalCase) return []

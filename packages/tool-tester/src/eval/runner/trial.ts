@@ -90,9 +90,16 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
     else stop({ code: "TIMEOUT", message: `The trial did not finish within ${options.timeoutMs} ms.` })
   }, options.timeoutMs)
   let failure: TrialError | undefined
+  // Each turn's wall time, from its request to opencode's answer (or its stop).
+  const turnTimes: number[] = []
   try {
     for (const prompt of prompts) {
       if (stopped !== undefined) break
+      const turnStarted = performance.now()
+      turnTimes.push(0)
+      const timeTurn = () => {
+        turnTimes[turnTimes.length - 1] = elapsed(turnStarted)
+      }
       callsInTurn = 0
       const body = {
         model: { providerID: model.providerID, modelID: model.modelID },
@@ -104,6 +111,7 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
         wake = resolve
       })
       const outcome = await Promise.race([answer.then((value) => ({ value })), woken.then(() => undefined)])
+      timeTurn()
       if (outcome === undefined) {
         await api.post(`/session/${sessionID}/abort`, {}).catch(() => undefined)
         // The request ends once opencode has stopped the turn; a bound keeps a stuck one from holding the trial.
@@ -124,7 +132,12 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   } catch (error) {
     failure ??= opencodeFailed(error)
   }
-  const trial: EvalTrial = { ...base, turns: readTurns(messages), durationMs: elapsed(started) }
+  const turns = readTurns(messages, model.priced)
+  for (const [index, turn] of turns.entries()) {
+    const time = turnTimes[index]
+    if (time !== undefined) turn.durationMs = time
+  }
+  const trial: EvalTrial = { ...base, turns, durationMs: elapsed(started) }
   const error = stopped ?? failure ?? lastMessageError(messages)
   if (error !== undefined) trial.error = error
   const tokens = sumTokens(messages)
@@ -155,9 +168,14 @@ interface SessionMessage {
   parts: SessionPart[]
 }
 
-/** One turn per user message, holding the tool parts and text of the assistant messages after it. */
-function readTurns(messages: SessionMessage[]): TurnRecord[] {
+/** One turn per user message, holding the tool parts, text, tokens and cost of the assistant messages after it. */
+function readTurns(messages: SessionMessage[], priced: boolean): TurnRecord[] {
   const turns: TurnRecord[] = []
+  const messagesOf: SessionMessage[][] = []
+  for (const message of messages) {
+    if (message.info.role === "user") messagesOf.push([])
+    else messagesOf.at(-1)?.push(message)
+  }
   for (const message of messages) {
     if (message.info.role === "user") {
       const prompt = message.parts
@@ -175,6 +193,13 @@ function readTurns(messages: SessionMessage[]): TurnRecord[] {
         turn.text = turn.text === "" ? part.text : `${turn.text}\n\n${part.text}`
       }
     }
+  }
+  for (const [index, turn] of turns.entries()) {
+    const own = messagesOf[index] ?? []
+    const tokens = sumTokens(own)
+    if (tokens !== undefined) turn.tokens = tokens
+    const cost = sumCost(own)
+    if (cost !== undefined && priced) turn.cost = cost
   }
   return turns
 }
