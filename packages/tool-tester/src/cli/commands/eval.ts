@@ -3,6 +3,7 @@ import path from "node:path"
 import { ToolTesterError } from "../../errors.ts"
 import { renderEvalHtml, formatEvalTable, totalsOf } from "../../eval/report/index.ts"
 import { type EvalProjectResult, passRate, prepareEval, runEvalProject } from "../../eval/run-project.ts"
+import { noModelProblem } from "../../eval/configured-model.ts"
 import type { EvalResult } from "../../eval/types.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
@@ -54,6 +55,12 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
   const thresholdOn = parseThresholdOn(values["threshold-on"])
 
+  // Known before anything starts: no engine, no opencode (the runner asks opencode when only it can tell).
+  const noModel = (values.model ?? []).length === 0 ? noModelProblem(project.directory) : undefined
+  if (noModel !== undefined) {
+    reportFailure(io, json, noModel)
+    return EXIT_USAGE
+  }
   const prepared = await prepareEval(project.directory, values.case ?? [])
   if (prepared.cases.length === 0) {
     for (const problem of prepared.problems) reportFailure(io, json, problem)
@@ -137,7 +144,8 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
     for (const problem of problems) reportFailure(io, false, problem)
     const shown = (file: string): string => path.relative(io.cwd, file) || file
-    if (historyFile !== undefined) io.writeError(`history: ${shown(historyFile)}\n`)
+    // Only when this run added to it.
+    if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
     if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
     if (threshold !== undefined) {
       const rate = `${Math.round(threshold * 100)}%${thresholdOn === "lower" ? ", on the 95% interval's lower bound" : ""}`
