@@ -123,6 +123,8 @@ export interface TrialError {
 /** One run of one case on one model. */
 export interface EvalTrial {
   case: string
+  /** The arm it ran in, when not the normal run: a variant's name, or `without <tool>`. */
+  arm?: string
   /** `provider/model`. */
   model: string
   /** 1-based. */
@@ -171,6 +173,8 @@ export interface PassCount {
 /** One case on one model in one eval run. */
 export interface EvalResult {
   case: string
+  /** The arm (a variant's name, or `without <tool>`); absent for the normal run on the current descriptions. */
+  arm?: string
   model: string
   runs: number
   passed: number

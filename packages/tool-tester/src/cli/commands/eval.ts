@@ -1,8 +1,25 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { ToolTesterError } from "../../errors.ts"
-import { renderEvalHtml, formatEvalTable, totalsOf } from "../../eval/report/index.ts"
-import { type EvalProjectResult, passRate, prepareEval, runEvalProject } from "../../eval/run-project.ts"
+import {
+  compareArms,
+  formatEvalTable,
+  normalResults,
+  renderEvalHtml,
+  totalsOf,
+  WITHOUT_PREFIX,
+} from "../../eval/report/index.ts"
+import type { EvalArm } from "../../eval/runner/run-eval.ts"
+import { readVariants } from "../../eval/variants.ts"
+import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import { didYouMean } from "../../did-you-mean.ts"
+import {
+  type EvalProjectResult,
+  type PreparedEval,
+  passRate,
+  prepareEval,
+  runEvalProject,
+} from "../../eval/run-project.ts"
 import { noModelProblem } from "../../eval/configured-model.ts"
 import type { EvalResult } from "../../eval/types.ts"
 import { colorEnabled } from "../_color.ts"
@@ -23,6 +40,8 @@ const EVAL_FLAGS = {
   timeout: { type: "string" },
   threshold: { type: "string" },
   "threshold-on": { type: "string" },
+  variants: { type: "string" },
+  without: { type: "string", multiple: true },
   case: { type: "string", multiple: true },
   html: { type: "string" },
   history: { type: "string" },
@@ -71,6 +90,8 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     )
   }
 
+  const arms = evalArms(prepared, io, values.variants, values.without ?? [])
+
   const controller = new AbortController()
   let interruptedBy: NodeJS.Signals | undefined
   const stopListening = io.onInterrupt((signal) => {
@@ -84,6 +105,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     outcome = await runEvalProject({
       prepared,
       models: values.model ?? [],
+      ...(arms.length === 0 ? {} : { arms }),
       ...historyOption(io, values["no-history"] === true, values.history),
       ...(runs === undefined ? {} : { runs }),
       ...(values.agent === undefined ? {} : { agent: values.agent }),
@@ -112,7 +134,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     stopListening()
   }
   const { run, changes, history, historyFile, problems } = outcome
-  const results = run.results
+  const results = normalResults(run.results)
   let htmlFile: string | undefined
   if (values.html !== undefined) {
     htmlFile = path.resolve(io.cwd, values.html)
@@ -127,6 +149,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
         run,
         changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
         totals: totalsOf(results),
+        ...(arms.length === 0 ? {} : { arms: compareArms(run.results) }),
         problems,
         threshold: threshold ?? null,
         thresholdOn,
@@ -177,6 +200,26 @@ export function parseThreshold(text: string): number {
     throw new ToolTesterError("USAGE", `--threshold ${shellWord(text)} is not a pass rate: give 0.8, 80% or 80`)
   }
   return rate
+}
+
+/** The arms beside the normal run: each variant of `--variants FILE`, then each `--without` tool. */
+function evalArms(prepared: PreparedEval, io: CliIO, variantsFile: string | undefined, without: string[]): EvalArm[] {
+  const arms: EvalArm[] = []
+  if (variantsFile !== undefined) {
+    const variants = readVariants(path.resolve(io.cwd, variantsFile), prepared.projectTools.tools)
+    for (const [name, variant] of Object.entries(variants)) arms.push({ name, variant })
+  }
+  const known = [...prepared.projectTools.tools.map((tool) => tool.id), ...BUILTIN_TOOL_IDS]
+  for (const id of new Set(without)) {
+    if (!known.includes(id)) {
+      throw new ToolTesterError(
+        "EVAL_WITHOUT_UNKNOWN",
+        `--without ${shellWord(id)}: no tool of that id${didYouMean(id, known)} (the project's tools: ${prepared.projectTools.tools.map((tool) => tool.id).join(", ") || "none"})`,
+      )
+    }
+    arms.push({ name: `${WITHOUT_PREFIX}${id}`, without: [id] })
+  }
+  return arms
 }
 
 /** The results under `--threshold`: by their pass rate (`point`) or their 95% interval's lower bound (`lower`). */

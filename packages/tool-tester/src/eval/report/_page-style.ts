@@ -11,6 +11,7 @@ export const PAGE_STYLE = `
 *{box-sizing:border-box}
 body{margin:0;padding:1.5rem;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 h1{font-size:1.5rem;margin:0 0 .25rem}
+h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 h3{font-size:.95rem;margin:1rem 0 .35rem}
 h4{font-size:.9rem;margin:.75rem 0 .25rem;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 p{margin:.25rem 0}

@@ -22,6 +22,7 @@ import {
   significanceSentence,
   trialNotes,
 } from "./_format.ts"
+import { armLines, compareArms, normalResults } from "./arms.ts"
 import { changedParts } from "./compare.ts"
 import { resultKey, totalsOf } from "./summarize.ts"
 
@@ -32,7 +33,13 @@ export interface EvalTableOptions {
   width?: number
 }
 
-export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>, options: EvalTableOptions): string {
+export function formatEvalTable(
+  fullRun: EvalRun,
+  changes: Map<string, ResultChange>,
+  options: EvalTableOptions,
+): string {
+  // The table is the normal run; variants and --without runs come after it, side by side.
+  const run = { ...fullRun, results: normalResults(fullRun.results) }
   const paint = palette(options.color)
   const width = Math.max(40, options.width ?? 100)
   const lines: string[] = []
@@ -107,6 +114,14 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
     const painter = change.significance.beyondNoise ? paint.yellow : (text: string) => text
     lines.push(...wrap(sentence, width, "  ", "    ").map(painter))
   }
+
+  const arms = armLines(compareArms(fullRun.results))
+  if (arms.variants.length > 0)
+    lines.push("", paint.bold("Variants side by side (the same cases on other descriptions)"))
+  for (const line of arms.variants) lines.push(...wrap(safe(line), width, "  ", "    "))
+  if (arms.without.length > 0)
+    lines.push("", paint.bold("With and without (the tool removed from what the model is offered)"))
+  for (const line of arms.without) lines.push(...wrap(safe(line), width, "  ", "    "))
 
   lines.push(...toolDiffs(run.results, changes, width, paint))
   return `${lines.join("\n")}\n`

@@ -22,12 +22,20 @@ import {
   trialNotes,
 } from "./_format.ts"
 import { PAGE_STYLE } from "./_page-style.ts"
+import { armLines, compareArms, normalResults } from "./arms.ts"
 import { resultKey, totalsOf } from "./summarize.ts"
 
 /** Runs the trend of a cell shows (the current one included). */
 export const TREND_LENGTH = 10
 
-export function renderEvalHtml(run: EvalRun, changes: Map<string, ResultChange>, history: HistoryEntry[]): string {
+export function renderEvalHtml(fullRun: EvalRun, changes: Map<string, ResultChange>, history: HistoryEntry[]): string {
+  // The matrix is the normal run; variants and --without runs come below it, side by side.
+  const run = { ...fullRun, results: normalResults(fullRun.results) }
+  const arms = armLines(compareArms(fullRun.results))
+  const armSection = (title: string, lines: string[]) =>
+    lines.length === 0
+      ? ""
+      : `<section><h2>${title}</h2><ul class="arms">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul></section>`
   const cases = unique(run.results.map((result) => result.case))
   const models = unique(run.results.map((result) => result.model))
   const byKey = new Map(run.results.map((result) => [resultKey(result.case, result.model), result]))
@@ -94,6 +102,8 @@ ${totals.byCase.length > 1 && models.length > 1 ? `<p class="muted">By case, on 
 </header>
 <main>
 ${body}
+${armSection("Variants side by side (the same cases on other descriptions)", arms.variants)}
+${armSection("With and without (the tool removed from what the model is offered)", arms.without)}
 </main>
 </body>
 </html>

@@ -31,10 +31,13 @@ export function summarizeTrials(
   const models: string[] = []
   const groups = new Map<string, GradedTrial[]>()
   const caseNames: string[] = []
+  // The normal run first, then each arm in the order its first trial comes.
+  const arms: Array<string | undefined> = [undefined]
   for (const trial of trials) {
     if (!models.includes(trial.model)) models.push(trial.model)
     if (!caseNames.includes(trial.case)) caseNames.push(trial.case)
-    const key = resultKey(trial.case, trial.model)
+    if (!arms.includes(trial.arm)) arms.push(trial.arm)
+    const key = armKey(trial.case, trial.model, trial.arm)
     const group = groups.get(key)
     if (group) group.push(trial)
     else groups.set(key, [trial])
@@ -45,31 +48,33 @@ export function summarizeTrials(
     .map((entry) => entry.name)
 
   const results: EvalResult[] = []
-  for (const caseName of orderedCases) {
-    for (const model of models) {
-      const group = groups.get(resultKey(caseName, model))
-      if (!group) continue
-      const sorted = [...group].sort((a, b) => a.run - b.run)
-      const passed = sorted.filter((trial) => trial.grade.pass).length
-      const result: EvalResult = {
-        case: caseName,
-        model,
-        runs: sorted.length,
-        passed,
-        interval: wilsonInterval(passed, sorted.length),
-        trials: sorted,
-        durationMs: sorted.reduce((sum, trial) => sum + trial.durationMs, 0),
-        tools: namedTools(casesByName.get(caseName), tools[model] ?? []),
+  for (const arm of arms)
+    for (const caseName of orderedCases) {
+      for (const model of models) {
+        const group = groups.get(armKey(caseName, model, arm))
+        if (!group) continue
+        const sorted = [...group].sort((a, b) => a.run - b.run)
+        const passed = sorted.filter((trial) => trial.grade.pass).length
+        const result: EvalResult = {
+          case: caseName,
+          ...(arm === undefined ? {} : { arm }),
+          model,
+          runs: sorted.length,
+          passed,
+          interval: wilsonInterval(passed, sorted.length),
+          trials: sorted,
+          durationMs: sorted.reduce((sum, trial) => sum + trial.durationMs, 0),
+          tools: namedTools(casesByName.get(caseName), tools[model] ?? []),
+        }
+        const budget = budgetOf(casesByName.get(caseName))
+        if (budget !== undefined) result.budget = budget
+        const tokens = sumTokens(sorted)
+        if (tokens) result.tokens = tokens
+        const costs = sorted.flatMap((trial) => (trial.cost === undefined ? [] : [trial.cost]))
+        if (costs.length > 0) result.cost = costs.reduce((sum, cost) => sum + cost, 0)
+        results.push(result)
       }
-      const budget = budgetOf(casesByName.get(caseName))
-      if (budget !== undefined) result.budget = budget
-      const tokens = sumTokens(sorted)
-      if (tokens) result.tokens = tokens
-      const costs = sorted.flatMap((trial) => (trial.cost === undefined ? [] : [trial.cost]))
-      if (costs.length > 0) result.cost = costs.reduce((sum, cost) => sum + cost, 0)
-      results.push(result)
     }
-  }
   return results
 }
 
@@ -111,6 +116,10 @@ export function namedToolIds(evalCase: EvalCase): string[] {
 }
 
 // --- internal ---
+
+function armKey(caseName: string, model: string, arm: string | undefined): string {
+  return `${resultKey(caseName, model)}\u0000${arm ?? ""}`
+}
 
 function budgetOf(evalCase: EvalCase | undefined): Budget | undefined {
   if (evalCase === undefined) return undefined

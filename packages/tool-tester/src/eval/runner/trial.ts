@@ -37,6 +37,10 @@ export interface TrialOptions {
   agent: string | undefined
   timeoutMs: number
   maxCalls: number
+  /** The arm (a variant, `without <tool>`), when not the normal run. */
+  arm?: string
+  /** Tool ids removed from what the model is offered (opencode's per-message `tools` toggles). */
+  without?: readonly string[]
 }
 
 /** opencode's retries of a failing provider after which the trial is stopped. */
@@ -45,7 +49,12 @@ export const retriesBeforeGivingUp = 2
 export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   const started = performance.now()
   const { api, evalCase, model } = options
-  const base = { case: evalCase.name, model: model.id, run: options.run }
+  const base = {
+    case: evalCase.name,
+    ...(options.arm === undefined ? {} : { arm: options.arm }),
+    model: model.id,
+    run: options.run,
+  }
   if (model.error !== undefined) {
     return { ...base, turns: [], error: model.error, durationMs: 0 }
   }
@@ -104,6 +113,9 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
       const body = {
         model: { providerID: model.providerID, modelID: model.modelID },
         ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.without === undefined || options.without.length === 0
+          ? {}
+          : { tools: Object.fromEntries(options.without.map((id) => [id, false])) }),
         parts: [{ type: "text", text: prompt }],
       }
       const answer = api.post<{ info?: { error?: MessageError } }>(`/session/${sessionID}/message`, body)
