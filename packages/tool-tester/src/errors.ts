@@ -69,6 +69,10 @@ export type ToolTesterErrorCode =
   | "EVAL_TOOL_UNKNOWN"
   /** `verify`: tool-tester and the user's opencode differ on a probe (the report names the behaviours). */
   | "VERIFY_DIFFERS"
+  /** `eval --variants FILE`: the file is missing, not JSON, or names a tool or argument the project does not have. */
+  | "EVAL_VARIANTS_INVALID"
+  /** `eval --without TOOL_ID`: no tool of the project has that id. */
+  | "EVAL_WITHOUT_UNKNOWN"
   /** A throw-away folder is not private: opencode would read config planted above it, or a write would leave it. */
   | "TEMP_FOLDER_UNSAFE"
 

@@ -235,7 +235,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     summary: "Does the model pick your tool, with the right arguments, inside opencode? Cases graded over runs",
     usage:
       "tool-tester eval [--dir DIR] [--model PROVIDER/MODEL]... [--runs N] [--agent NAME] [--case NAME]... [--concurrency N]\n" +
-      "                 [--timeout MS] [--threshold RATE] [--html FILE] [--history FILE | --no-history] [--json]\n" +
+      "                 [--timeout MS] [--threshold RATE [--threshold-on point|lower]] [--variants FILE] [--without TOOL_ID]... [--html FILE] [--history FILE | --no-history] [--json]\n" +
       "tool-tester eval --init [--dir DIR]",
     about:
       "Sends each case's prompt (.opencode/evals/*.json, or a .ts/.js file exporting the cases) to the real opencode,\n" +
@@ -253,6 +253,12 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       ["--concurrency N", "Trials in flight at once (default 4)"],
       ["--timeout MS", "Bound of one trial (default 120000)"],
       ["--threshold RATE", "Exit 8 when a case x model pass rate is below RATE (0.8, 80%)"],
+      [
+        "--threshold-on point|lower",
+        "What --threshold compares: the pass rate (point, default) or its 95% interval's lower bound (lower)",
+      ],
+      ["--variants FILE", "Also run the cases on each variant of the tools' descriptions in FILE, side by side"],
+      ["--without TOOL_ID", "Also run the cases with this tool not offered to the model (repeatable)"],
       ["--html FILE", "Also write the report as one HTML page"],
       ["--history FILE", "The history file (default .opencode/evals/history.jsonl)"],
       ["--no-history", "Neither read nor add to the history"],

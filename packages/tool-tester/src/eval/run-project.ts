@@ -80,9 +80,11 @@ export async function runEvalProject(options: EvalProjectOptions): Promise<EvalP
   const problems = [...prepared.problems, ...runner.problems]
   if (historyOption === false) return { run, changes: new Map(), history: [], historyFile: undefined, problems }
   const historyFile = historyOption ?? defaultHistoryFile(prepared.directory)
+  // The history keeps the normal run: variants and --without runs are compared within the run.
+  const normal = { ...run, results: run.results.filter((result) => result.arm === undefined) }
   const before = await readHistory(historyFile)
-  const changes = compareWithPrevious(run.results, before)
-  await appendHistory(historyFile, run)
+  const changes = compareWithPrevious(normal.results, before)
+  await appendHistory(historyFile, normal)
   return { run, changes, history: await readHistory(historyFile), historyFile, problems }
 }
 

@@ -41,13 +41,23 @@ export interface Expectation {
   notCalled?: string[]
 }
 
-export interface EvalTurn {
+/** What a trial (set on the case) or one turn (set on a turn) may spend; over it, the trial fails with the figure. */
+export interface Budget {
+  /** Every token the assistant's messages used (input, output, reasoning, cache). */
+  maxTokens?: number
+  /** In USD, as opencode computes it from the model's prices. */
+  maxCost?: number
+  /** Wall time, in milliseconds. */
+  maxMs?: number
+}
+
+export interface EvalTurn extends Budget {
   prompt: string
   expect?: Expectation
 }
 
-/** One case, as written in `.opencode/evals/*.json` or a TS/JS case file. */
-export interface EvalCase {
+/** One case, as written in `.opencode/evals/*.json` or a TS/JS case file. Its budget (`maxTokens`, `maxCost`, `maxMs`) bounds each whole trial. */
+export interface EvalCase extends Budget {
   /** Unique in the project; the history is keyed by it. */
   name: string
   /** The first user message. */
@@ -88,6 +98,11 @@ export interface TurnRecord {
   calls: ObservedCall[]
   /** The assistant's text in the turn. */
   text: string
+  /** What the turn's assistant messages used, when the provider reported it. */
+  tokens?: TokenUsage
+  cost?: number
+  /** The turn's wall time. */
+  durationMs?: number
 }
 
 export interface TokenUsage {
@@ -108,6 +123,8 @@ export interface TrialError {
 /** One run of one case on one model. */
 export interface EvalTrial {
   case: string
+  /** The arm it ran in, when not the normal run: a variant's name, or `without <tool>`. */
+  arm?: string
   /** `provider/model`. */
   model: string
   /** 1-based. */
@@ -124,6 +141,8 @@ export interface TrialGrade {
   pass: boolean
   /** Why it failed, one line each ("expected weather({city: "Paris"}); called bash({...})"). */
   reasons: string[]
+  /** What the reader should know that did not fail the trial (a denied built-in the model called, a budget not checked). */
+  notes?: string[]
 }
 
 export interface GradedTrial extends EvalTrial {
@@ -138,18 +157,37 @@ export interface ToolSnapshot {
   parameters: unknown
 }
 
+/** A pass rate's 95% interval (Wilson score), as shares between 0 and 1. */
+export interface PassInterval {
+  low: number
+  high: number
+}
+
+/** Passes out of runs, with their 95% interval. */
+export interface PassCount {
+  passed: number
+  runs: number
+  interval: PassInterval
+}
+
 /** One case on one model in one eval run. */
 export interface EvalResult {
   case: string
+  /** The arm (a variant's name, or `without <tool>`); absent for the normal run on the current descriptions. */
+  arm?: string
   model: string
   runs: number
   passed: number
+  /** The 95% Wilson interval of `passed / runs`. */
+  interval: PassInterval
   trials: GradedTrial[]
   tokens?: TokenUsage
   cost?: number
   durationMs: number
   /** The tools the case names (expected and forbidden), as offered in this run. */
   tools: ToolSnapshot[]
+  /** The case's budget per trial, when it sets one (turns' budgets are in their grades' reasons). */
+  budget?: Budget
 }
 
 /** One `tool-tester eval` invocation. */
@@ -180,4 +218,23 @@ export interface ResultChange {
   previous: HistoryEntry
   /** Tools whose description or parameters changed since then, with a line diff of each. */
   toolChanges: Array<{ id: string; diff: string }>
+  /** Whether the change of pass rate is beyond noise. */
+  significance: ChangeSignificance
+}
+
+/** Whether a change between two counts is beyond noise (docs/evals.md#intervals). */
+export interface ChangeSignificance {
+  /** Fisher's exact test on the two counts, two-sided. */
+  pValue: number
+  /** p < 0.05. */
+  beyondNoise: boolean
+  /** When not beyond noise: about how many runs of each would tell the two rates apart (absent: equal rates, or more than 5000). */
+  runsToTell?: number
+}
+
+/** The pass counts of a run by case, by model and in total. */
+export interface EvalTotals {
+  total: PassCount
+  byCase: Array<{ case: string } & PassCount>
+  byModel: Array<{ model: string } & PassCount>
 }

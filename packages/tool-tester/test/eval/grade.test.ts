@@ -87,17 +87,14 @@ describe("gradeTrial", () => {
     const rerouted = call("invalid", { tool: "Weathr", error: "Model tried to call unavailable tool 'Weathr'." })
     const grade = gradeTrial(weather, trial([{ calls: [rerouted, call("weather", { city: "paris" })] }]))
     expect(grade.reasons).toEqual([
-      "arguments rejected by opencode: Weathr: Model tried to call unavailable tool 'Weathr'.",
+      "unavailable tool: the model called Weathr, which it was not offered (opencode rerouted the call to invalid)",
     ])
   })
 
   test("names a call to an unknown tool by the name the model used, then why opencode rejected it", () => {
     const error = "Model tried to call unavailable tool 'get_weather'. Available tools: bash, weather."
     const grade = gradeTrial(weather, trial([{ calls: [call("invalid", { tool: "get_weather", error })] }]))
-    expect(grade.reasons).toEqual([
-      "expected weather({city: /^par/i}); called get_weather (rejected by opencode)",
-      `arguments rejected by opencode: get_weather: ${error}`,
-    ])
+    expect(grade.reasons).toEqual(["expected weather({city: /^par/i}); called get_weather (an unavailable tool)"])
   })
 
   test("forbids every tool not expected with notCalled *", () => {

@@ -205,7 +205,11 @@ describe("compareWithPrevious", () => {
       failures: [],
     }))
     const change = compareWithPrevious(run.results, history).get(resultKey("weather-paris", "keyword/model"))
-    expect(change).toEqual({ previous: history[0], toolChanges: [] })
+    expect(change).toEqual({
+      previous: history[0],
+      toolChanges: [],
+      significance: { pValue: expect.closeTo(1, 10), beyondNoise: false },
+    })
   })
 
   test("the latest entry wins by time, whatever the order of the lines", () => {

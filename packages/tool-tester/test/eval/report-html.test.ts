@@ -5,6 +5,7 @@ import { cases, sampleRun, tools, trial } from "./_report-sample.ts"
 
 /** Every element the page is made of. */
 const PAGE_ELEMENTS = [
+  "tfoot",
   "html",
   "head",
   "meta",
@@ -123,7 +124,7 @@ describe("renderEvalHtml", () => {
     const html = renderEvalHtml(run, compareWithPrevious(run.results, history), history)
     expect(html).toContain(`<th scope="col">keyword/model</th><th scope="col">mock/scripted</th>`)
     expect(html).toContain(
-      `<span class="rate rate-some">1/3</span> <span class="was">3/3 -&gt; 1/3 (description changed)</span>`,
+      `<span class="rate rate-some">1/3</span> <span class="interval" title="95% interval">6-79%</span> <span class="was">3/3 -&gt; 1/3 within noise; description changed</span>`,
     )
     expect(html).toContain(`<span class="rate rate-pass">1/1</span>`)
     expect(html).toContain(`<span class="rate rate-fail">0/1</span>`)

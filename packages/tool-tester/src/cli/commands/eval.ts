@@ -1,8 +1,27 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { ToolTesterError } from "../../errors.ts"
-import { renderEvalHtml, formatEvalTable } from "../../eval/report/index.ts"
-import { type EvalProjectResult, passRate, prepareEval, runEvalProject } from "../../eval/run-project.ts"
+import {
+  compareArms,
+  formatEvalTable,
+  normalResults,
+  renderEvalHtml,
+  totalsOf,
+  WITHOUT_PREFIX,
+} from "../../eval/report/index.ts"
+import type { EvalArm } from "../../eval/runner/run-eval.ts"
+import { readVariants } from "../../eval/variants.ts"
+import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import { didYouMean } from "../../did-you-mean.ts"
+import {
+  type EvalProjectResult,
+  type PreparedEval,
+  passRate,
+  prepareEval,
+  runEvalProject,
+} from "../../eval/run-project.ts"
+import { noModelProblem } from "../../eval/configured-model.ts"
+import type { EvalResult } from "../../eval/types.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
@@ -20,6 +39,9 @@ const EVAL_FLAGS = {
   concurrency: { type: "string" },
   timeout: { type: "string" },
   threshold: { type: "string" },
+  "threshold-on": { type: "string" },
+  variants: { type: "string" },
+  without: { type: "string", multiple: true },
   case: { type: "string", multiple: true },
   html: { type: "string" },
   history: { type: "string" },
@@ -50,7 +72,14 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
   const timeoutMs = values.timeout === undefined ? undefined : positiveInteger("--timeout", values.timeout)
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
+  const thresholdOn = parseThresholdOn(values["threshold-on"])
 
+  // Known before anything starts: no engine, no opencode (the runner asks opencode when only it can tell).
+  const noModel = (values.model ?? []).length === 0 ? noModelProblem(project.directory) : undefined
+  if (noModel !== undefined) {
+    reportFailure(io, json, noModel)
+    return EXIT_USAGE
+  }
   const prepared = await prepareEval(project.directory, values.case ?? [])
   if (prepared.cases.length === 0) {
     for (const problem of prepared.problems) reportFailure(io, json, problem)
@@ -60,6 +89,8 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
       `no eval cases in ${path.join(project.directory, ".opencode", "evals")}: ${toolTesterCommand(io)} eval --init writes starter cases`,
     )
   }
+
+  const arms = evalArms(prepared, io, values.variants, values.without ?? [])
 
   const controller = new AbortController()
   let interruptedBy: NodeJS.Signals | undefined
@@ -74,6 +105,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     outcome = await runEvalProject({
       prepared,
       models: values.model ?? [],
+      ...(arms.length === 0 ? {} : { arms }),
       ...historyOption(io, values["no-history"] === true, values.history),
       ...(runs === undefined ? {} : { runs }),
       ...(values.agent === undefined ? {} : { agent: values.agent }),
@@ -102,7 +134,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     stopListening()
   }
   const { run, changes, history, historyFile, problems } = outcome
-  const results = run.results
+  const results = normalResults(run.results)
   let htmlFile: string | undefined
   if (values.html !== undefined) {
     htmlFile = path.resolve(io.cwd, values.html)
@@ -110,14 +142,17 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     writeFileSync(htmlFile, renderEvalHtml(run, changes, history))
   }
 
-  const below = threshold === undefined ? [] : results.filter((result) => passRate(result) < threshold)
+  const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
   if (json) {
     io.write(
       `${JSON.stringify({
         run,
         changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
+        totals: totalsOf(results),
+        ...(arms.length === 0 ? {} : { arms: compareArms(run.results) }),
         problems,
         threshold: threshold ?? null,
+        thresholdOn,
         belowThreshold: below.map((result) => ({
           case: result.case,
           model: result.model,
@@ -132,14 +167,15 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
     for (const problem of problems) reportFailure(io, false, problem)
     const shown = (file: string): string => path.relative(io.cwd, file) || file
-    if (historyFile !== undefined) io.writeError(`history: ${shown(historyFile)}\n`)
+    // Only when this run added to it.
+    if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
     if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
     if (threshold !== undefined) {
-      const rate = `${Math.round(threshold * 100)}%`
+      const rate = `${Math.round(threshold * 100)}%${thresholdOn === "lower" ? ", on the 95% interval's lower bound" : ""}`
       io.writeError(
         below.length === 0
           ? `every case met the threshold (${rate})\n`
-          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}`).join(", ")}\n`,
+          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${thresholdOn === "lower" ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
       )
     }
   }
@@ -164,6 +200,41 @@ export function parseThreshold(text: string): number {
     throw new ToolTesterError("USAGE", `--threshold ${shellWord(text)} is not a pass rate: give 0.8, 80% or 80`)
   }
   return rate
+}
+
+/** The arms beside the normal run: each variant of `--variants FILE`, then each `--without` tool. */
+function evalArms(prepared: PreparedEval, io: CliIO, variantsFile: string | undefined, without: string[]): EvalArm[] {
+  const arms: EvalArm[] = []
+  if (variantsFile !== undefined) {
+    const variants = readVariants(path.resolve(io.cwd, variantsFile), prepared.projectTools.tools)
+    for (const [name, variant] of Object.entries(variants)) arms.push({ name, variant })
+  }
+  const known = [...prepared.projectTools.tools.map((tool) => tool.id), ...BUILTIN_TOOL_IDS]
+  for (const id of new Set(without)) {
+    if (!known.includes(id)) {
+      throw new ToolTesterError(
+        "EVAL_WITHOUT_UNKNOWN",
+        `--without ${shellWord(id)}: no tool of that id${didYouMean(id, known)} (the project's tools: ${prepared.projectTools.tools.map((tool) => tool.id).join(", ") || "none"})`,
+      )
+    }
+    arms.push({ name: `${WITHOUT_PREFIX}${id}`, without: [id] })
+  }
+  return arms
+}
+
+/** The results under `--threshold`: by their pass rate (`point`) or their 95% interval's lower bound (`lower`). */
+export function belowThreshold(results: EvalResult[], threshold: number, on: "point" | "lower"): EvalResult[] {
+  return results.filter((result) => (on === "lower" ? result.interval.low : passRate(result)) < threshold)
+}
+
+/** `--threshold-on point|lower`: what `--threshold` compares, the pass rate itself (default) or its 95% interval's lower bound. */
+export function parseThresholdOn(text: string | undefined): "point" | "lower" {
+  if (text === undefined || text === "point") return "point"
+  if (text === "lower") return "lower"
+  throw new ToolTesterError(
+    "USAGE",
+    `--threshold-on ${shellWord(text)} is not one of point, lower: point compares the pass rate, lower its 95% interval's lower bound`,
+  )
 }
 
 function positiveInteger(flag: string, text: string): number {

@@ -5,6 +5,8 @@
 // the model did instead.
 import type { EvalCase, EvalTrial, Expectation, ObservedCall, TrialGrade, TurnRecord } from "../types.ts"
 import { cut, formatCall, formatValue } from "./format-value.ts"
+import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import { gradeBudgets } from "./grade-budget.ts"
 import type { MatchOutcome } from "./match-args.ts"
 import { describeMismatch, matchArgs } from "./match-args.ts"
 
@@ -18,6 +20,7 @@ export function gradeTrial(evalCase: EvalCase, trial: EvalTrial): TrialGrade {
     ...(evalCase.turns ?? []).map((turn) => ({ prompt: turn.prompt, expect: turn.expect })),
   ]
   const reasons: string[] = []
+  const notes: string[] = []
   for (const [index, { expect }] of expectations.entries()) {
     const prefix = expectations.length > 1 ? `turn ${index + 1}: ` : ""
     const record = trial.turns[index]
@@ -25,17 +28,23 @@ export function gradeTrial(evalCase: EvalCase, trial: EvalTrial): TrialGrade {
       reasons.push(`${prefix}the turn was not run (the trial recorded ${trial.turns.length} of ${expectations.length})`)
       continue
     }
-    for (const reason of gradeTurn(expect ?? {}, record)) reasons.push(prefix + reason)
+    const graded = gradeTurn(expect ?? {}, record)
+    for (const reason of graded.reasons) reasons.push(prefix + reason)
+    for (const note of graded.notes) notes.push(prefix + note)
   }
-  return { pass: reasons.length === 0, reasons }
+  const budget = gradeBudgets(evalCase, trial)
+  reasons.push(...budget.reasons)
+  notes.push(...budget.notes)
+  return notes.length === 0 ? { pass: reasons.length === 0, reasons } : { pass: reasons.length === 0, reasons, notes }
 }
 
 // --- internal ---
 
-function gradeTurn(expect: Expectation, record: TurnRecord): string[] {
+function gradeTurn(expect: Expectation, record: TurnRecord): { reasons: string[]; notes: string[] } {
   const expected = expect.calls ?? []
   const calls = record.calls
   const reasons: string[] = []
+  const notes: string[] = []
   // outcomes[e][c]: expected call e against observed call c.
   const outcomes = expected.map((want) =>
     calls.map((call): MatchOutcome => {
@@ -62,25 +71,46 @@ function gradeTurn(expect: Expectation, record: TurnRecord): string[] {
       `expected ${describeExpected(want)}${orderNote}; ${describeInstead(want.tool, outcomes[index]!, record, explainedInvalid)}`,
     )
   }
+  const forbidden = new Set(expect.notCalled ?? [])
   for (const [callIndex, call] of calls.entries()) {
     if (call.tool !== INVALID || explainedInvalid.has(callIndex) || expected.some((want) => want.tool === INVALID))
       continue
+    const target = invalidTarget(call)
+    // A built-in the eval denies (bash, edit) or this model is not offered: the model tried, nothing
+    // ran, and the expectations decide; `notCalled` naming it still fails the trial (below).
+    // One the case forbids is reported once, by the notCalled check below.
+    if (target !== undefined && forbidden.has(target)) continue
+    if (unavailable(call) && target !== undefined && BUILTIN_TOOL_IDS.includes(target)) {
+      notes.push(
+        `called ${target}, a built-in not offered to the model (denied by the eval or not available to it); nothing ran`,
+      )
+      continue
+    }
     reasons.push(rejected(call))
   }
-  const forbidden = new Set(expect.notCalled ?? [])
+  for (const call of calls) {
+    if (call.status === "error" && call.error?.startsWith("Not run by tool-tester eval") && !forbidden.has(call.tool)) {
+      const note = `called ${call.tool}, which the eval refused to run`
+      if (!notes.includes(note)) notes.push(note)
+    }
+  }
   const anyOther = forbidden.has("*")
   const expectedTools = new Set(expected.map((want) => want.tool))
   const reported = new Set<string>()
   for (const call of calls) {
-    const banned = forbidden.has(call.tool) || (anyOther && !expectedTools.has(call.tool) && call.tool !== INVALID)
-    if (!banned || reported.has(call.tool)) continue
-    reported.add(call.tool)
-    const count = calls.filter((other) => other.tool === call.tool).length
+    const named = nameOf(call)
+    const banned =
+      forbidden.has(call.tool) ||
+      (call.tool === INVALID && forbidden.has(named)) ||
+      (anyOther && !expectedTools.has(call.tool) && call.tool !== INVALID)
+    if (!banned || reported.has(named)) continue
+    reported.add(named)
+    const count = calls.filter((other) => other.tool === call.tool && nameOf(other) === named).length
     const times = count > 1 ? ` (${count} times)` : ""
-    const rule = forbidden.has(call.tool) ? `${call.tool} must not be called` : "no other tool may be called"
+    const rule = forbidden.has(named) ? `${named} must not be called` : "no other tool may be called"
     reasons.push(`${rule}; called ${describeCall(call)}${times}`)
   }
-  return reasons
+  return { reasons, notes }
 }
 
 function describeExpected(want: { tool: string; args?: unknown }): string {
@@ -108,6 +138,10 @@ function describeInstead(tool: string, row: MatchOutcome[], record: TurnRecord, 
     explainedInvalid.add(rerouted)
     return rejected(calls[rerouted]!)
   }
+  // A rerouted call named here is explained here: not again as a reason of its own.
+  calls.slice(0, 3).forEach((call, index) => {
+    if (call.tool === INVALID) explainedInvalid.add(index)
+  })
   const shown = calls.slice(0, 3).map(describeCall)
   const more = calls.length > 3 ? ` and ${calls.length - 3} more` : ""
   return `called ${shown.join(", ")}${more}`
@@ -116,7 +150,18 @@ function describeInstead(tool: string, row: MatchOutcome[], record: TurnRecord, 
 /** A call as the model made it; one opencode rerouted to `invalid` by the name the model used. */
 function describeCall(call: ObservedCall): string {
   if (call.tool !== INVALID) return formatCall(call.tool, call.args, { limit: 80 })
-  return `${invalidTarget(call) ?? INVALID} (rejected by opencode)`
+  return `${invalidTarget(call) ?? INVALID} (${unavailable(call) ? "an unavailable tool" : "rejected by opencode"})`
+}
+
+/** The tool a call named: a rerouted call's by the name the model used. */
+function nameOf(call: ObservedCall): string {
+  return call.tool === INVALID ? (invalidTarget(call) ?? INVALID) : call.tool
+}
+
+/** A call rerouted to `invalid` because no tool of that name was offered (docs/opencode-contract.md#invalid-tool). */
+function unavailable(call: ObservedCall): boolean {
+  const error = (call.args as { error?: unknown } | null)?.error
+  return typeof error === "string" && /unavailable tool/i.test(error)
 }
 
 function othersThan(calls: ObservedCall[]): string {
@@ -127,6 +172,9 @@ function othersThan(calls: ObservedCall[]): string {
 /** A call opencode rerouted to `invalid`: `{ tool, error }` (the name called and the AI SDK's message). */
 function rejected(call: ObservedCall): string {
   const target = invalidTarget(call)
+  if (unavailable(call)) {
+    return `unavailable tool: the model called ${target ?? "a tool"}, which it was not offered (opencode rerouted the call to invalid)`
+  }
   const error = (call.args as { error?: unknown } | null)?.error
   const detail = typeof error === "string" ? error : (call.error ?? formatValue(call.args))
   return `arguments rejected by opencode: ${cut(`${target ? `${target}: ` : ""}${detail}`, 200)}`

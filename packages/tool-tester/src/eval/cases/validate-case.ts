@@ -42,8 +42,21 @@ export const NOTE_KEY = "//"
 
 // --- internal ---
 
-const CASE_KEYS = ["name", "prompt", "expect", "turns", "runs", "agent", "results", "execute", "maxCalls", NOTE_KEY]
-const TURN_KEYS = ["prompt", "expect", NOTE_KEY]
+const BUDGET_KEYS = ["maxTokens", "maxCost", "maxMs"]
+const CASE_KEYS = [
+  "name",
+  "prompt",
+  "expect",
+  "turns",
+  "runs",
+  "agent",
+  "results",
+  "execute",
+  "maxCalls",
+  ...BUDGET_KEYS,
+  NOTE_KEY,
+]
+const TURN_KEYS = ["prompt", "expect", ...BUDGET_KEYS, NOTE_KEY]
 const EXPECT_KEYS = ["calls", "ordered", "notCalled"]
 const CALL_KEYS = ["tool", "args"]
 const MATCHER_KEYS = ["$regex", "$flags", "$exact", "$any"]
@@ -75,6 +88,7 @@ class Checker {
         this.keys(turnRecord, path, TURN_KEYS)
         this.requiredText(turnRecord, path, "prompt")
         if (turnRecord["expect"] !== undefined) this.expectation(turnRecord["expect"], [...path, "expect"])
+        this.budget(turnRecord, path)
       }
     }
     for (const key of ["runs", "maxCalls"]) {
@@ -83,6 +97,7 @@ class Checker {
         this.problem([key], `must be a whole number of at least 1, not ${describe(count)}`)
       }
     }
+    this.budget(record, [])
     if (record["agent"] !== undefined && !isText(record["agent"])) {
       this.problem(
         ["agent"],
@@ -105,6 +120,21 @@ class Checker {
         if (isText(tool)) this.tools.push({ path: ["execute", index], tool })
         else this.problem(["execute", index], `must be a tool id, not ${describe(tool)}`)
       }
+    }
+  }
+
+  /** `maxTokens` and `maxMs`: whole numbers of at least 1; `maxCost`: a number of dollars above 0. */
+  budget(record: Record<string, unknown>, path: KeyPath): void {
+    for (const key of ["maxTokens", "maxMs"]) {
+      const value = record[key]
+      if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1)) {
+        const unit = key === "maxMs" ? "milliseconds" : "tokens"
+        this.problem([...path, key], `must be a whole number of ${unit} of at least 1, not ${describe(value)}`)
+      }
+    }
+    const cost = record["maxCost"]
+    if (cost !== undefined && !(typeof cost === "number" && Number.isFinite(cost) && cost > 0)) {
+      this.problem([...path, "maxCost"], `must be a cost in USD above 0 (0.05), not ${describe(cost)}`)
     }
   }
 

@@ -11,6 +11,7 @@ export const PAGE_STYLE = `
 *{box-sizing:border-box}
 body{margin:0;padding:1.5rem;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 h1{font-size:1.5rem;margin:0 0 .25rem}
+h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 h3{font-size:.95rem;margin:1rem 0 .35rem}
 h4{font-size:.9rem;margin:.75rem 0 .25rem;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 p{margin:.25rem 0}
@@ -46,12 +47,13 @@ summary:focus-visible{outline:2px solid var(--fg);outline-offset:2px}
 .legend .rate{margin-left:.5rem}
 .was{font-size:.85rem;color:var(--muted)}
 svg.trend rect.track{fill:var(--line)}
-svg.trend rect.rate-pass{fill:var(--pass-bar)}
-svg.trend rect.rate-some{fill:var(--some-bar)}
-svg.trend rect.rate-fail{fill:var(--fail-bar)}
-svg.trend rect.rate-none{fill:var(--none-bar)}
+svg.trend rect.passed{fill:var(--pass-bar)}
+svg.trend rect.failed{fill:var(--fail-bar)}
+.bar-pass{color:var(--pass-fg)}
+.bar-fail{color:var(--fail-fg)}
+.interval{font-size:.85rem;color:var(--muted);font-variant-numeric:tabular-nums}
 .cell-body{margin-top:.5rem;border-top:1px solid var(--line);padding-top:.25rem}
-ul.reasons,ul.calls{margin:.25rem 0;padding-left:1.25rem}
+ul.reasons,ul.calls,ul.notes{margin:.25rem 0;padding-left:1.25rem}
 ol.trials{margin:.25rem 0;padding-left:1.5rem}
 ol.trials>li{margin-bottom:.75rem}
 .trial-head{font-weight:600}

@@ -3,6 +3,7 @@
 
 import type { EvalResult, HistoryEntry, ResultChange, ToolSnapshot } from "../types.ts"
 import { lineDiff } from "./_line-diff.ts"
+import { changeSignificance } from "./statistics.ts"
 import { resultKey } from "./summarize.ts"
 
 /**
@@ -32,7 +33,11 @@ export function compareWithPrevious(
     const key = resultKey(result.case, result.model)
     const previous = latest.get(key)?.entry
     if (!previous) continue
-    changes.set(key, { previous, toolChanges: toolChanges(previous.tools, result.tools) })
+    changes.set(key, {
+      previous,
+      toolChanges: toolChanges(previous.tools, result.tools),
+      significance: changeSignificance(previous, result),
+    })
   }
   return changes
 }

@@ -15,10 +15,16 @@ import {
   formatTokens,
   meanTrialTime,
   passRate,
+  budgetSummary,
+  passRateWithInterval,
+  rateChanged,
   readableTime,
+  significanceSentence,
+  trialNotes,
 } from "./_format.ts"
+import { armLines, compareArms, normalResults } from "./arms.ts"
 import { changedParts } from "./compare.ts"
-import { resultKey } from "./summarize.ts"
+import { resultKey, totalsOf } from "./summarize.ts"
 
 export interface EvalTableOptions {
   /** Colour with ANSI codes (kleur/colors, which also honours NO_COLOR). */
@@ -27,7 +33,13 @@ export interface EvalTableOptions {
   width?: number
 }
 
-export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>, options: EvalTableOptions): string {
+export function formatEvalTable(
+  fullRun: EvalRun,
+  changes: Map<string, ResultChange>,
+  options: EvalTableOptions,
+): string {
+  // The table is the normal run; variants and --without runs come after it, side by side.
+  const run = { ...fullRun, results: normalResults(fullRun.results) }
   const paint = palette(options.color)
   const width = Math.max(40, options.width ?? 100)
   const lines: string[] = []
@@ -43,19 +55,44 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
 
   lines.push("", ...table(run.results, changes, width, paint))
 
-  const trials = run.results.reduce((sum, result) => sum + result.runs, 0)
-  const passed = run.results.reduce((sum, result) => sum + result.passed, 0)
+  const totals = totalsOf(run.results)
   const perfect = run.results.filter((result) => result.passed === result.runs).length
-  lines.push("", `${passed}/${trials} trials passed; ${perfect}/${run.results.length} case x model passed every run.`)
+  lines.push(
+    "",
+    `${passRateWithInterval(totals.total)} trials passed; ${perfect}/${run.results.length} case x model passed every run.`,
+  )
+  // Per case and per model only when there is more than one of each (else it is the table's row or the total).
+  if (models.size > 1)
+    for (const line of totalsLine(
+      "By model",
+      totals.byModel.map((count) => [count.model, count]),
+      width,
+    ))
+      lines.push(line)
+  if (cases.size > 1 && models.size > 1)
+    for (const line of totalsLine(
+      "By case",
+      totals.byCase.map((count) => [count.case, count]),
+      width,
+    ))
+      lines.push(line)
+  lines.push(paint.dim("Pass rates show their 95% interval (Wilson) in brackets."))
 
   for (const result of run.results) {
-    if (result.passed === result.runs) continue
+    const notes = trialNotes(result)
+    if (result.passed === result.runs && notes.length === 0) continue
     lines.push("")
     const title = `${safe(result.case)} on ${safe(result.model)}: ${passRate(result.passed, result.runs)} passed`
     lines.push(...wrap(title, width, "", "  ").map((line, index) => (index === 0 ? paint.bold(line) : line)))
+    const budget = budgetSummary(result)
+    if (budget !== "") lines.push(...wrap(budget, width, "  ", "    ").map(paint.dim))
     for (const { reason, count: times } of failureReasons(result)) {
       const prefix = times > 1 ? `${times}x ` : ""
       lines.push(...wrap(`${prefix}${safe(reason)}`, width, `  ${paint.red("✗")} `, "    "))
+    }
+    for (const { note, count: times } of notes) {
+      const prefix = times > 1 ? `${times}x ` : ""
+      lines.push(...wrap(`note: ${prefix}${safe(note)}`, width, `  ${paint.cyan("i")} `, "    "))
     }
     const change = changes.get(resultKey(result.case, result.model))
     if (change && change.toolChanges.length > 0) {
@@ -67,13 +104,32 @@ export function formatEvalTable(run: EvalRun, changes: Map<string, ResultChange>
     }
   }
 
+  const moved = run.results.flatMap((result) => {
+    const change = changes.get(resultKey(result.case, result.model))
+    return change && rateChanged(result, change) ? [{ result, change }] : []
+  })
+  if (moved.length > 0) lines.push("", paint.bold("Pass rates since the previous run"))
+  for (const { result, change } of moved) {
+    const sentence = `${safe(result.case)} on ${safe(result.model)}: ${significanceSentence(result, change)}`
+    const painter = change.significance.beyondNoise ? paint.yellow : (text: string) => text
+    lines.push(...wrap(sentence, width, "  ", "    ").map(painter))
+  }
+
+  const arms = armLines(compareArms(fullRun.results))
+  if (arms.variants.length > 0)
+    lines.push("", paint.bold("Variants side by side (the same cases on other descriptions)"))
+  for (const line of arms.variants) lines.push(...wrap(safe(line), width, "  ", "    "))
+  if (arms.without.length > 0)
+    lines.push("", paint.bold("With and without (the tool removed from what the model is offered)"))
+  for (const line of arms.without) lines.push(...wrap(safe(line), width, "  ", "    "))
+
   lines.push(...toolDiffs(run.results, changes, width, paint))
   return `${lines.join("\n")}\n`
 }
 
 // --- internal ---
 
-const HEADINGS = ["case / model", "passed", "vs previous", "tokens", "cost", "time/run"] as const
+const HEADINGS = ["case / model", "passed (95%)", "vs previous", "tokens", "cost", "time/run"] as const
 const NUMERIC = new Set([1, 3, 4, 5])
 /** Which column narrows first when the table is too wide (its text wraps), and down to what: vs previous, then model. */
 const SHRINK_ORDER: Array<[number, number]> = [
@@ -88,7 +144,7 @@ const INDENT = "  "
 function table(results: EvalResult[], changes: Map<string, ResultChange>, width: number, paint: Palette): string[] {
   const rows = results.map((result) => [
     safe(result.model),
-    passRate(result.passed, result.runs),
+    passRateWithInterval(result),
     safe(changeSummary(result, changes.get(resultKey(result.case, result.model)))),
     formatTokens(result.tokens),
     formatCost(result.cost),
@@ -179,6 +235,15 @@ function toolDiffs(results: EvalResult[], changes: Map<string, ResultChange>, wi
     }
   }
   return lines
+}
+
+function totalsLine(
+  label: string,
+  counts: Array<[string, { passed: number; runs: number; interval: { low: number; high: number } }]>,
+  width: number,
+): string[] {
+  const parts = counts.map(([name, count]) => `${safe(name)} ${passRateWithInterval(count)}`)
+  return wrap(`${label}: ${parts.join(", ")}`, width, "", "  ")
 }
 
 function safe(text: string): string {

@@ -7,27 +7,41 @@
 import type { EvalResult, EvalRun, EvalTrial, GradedTrial, HistoryEntry, ResultChange } from "../types.ts"
 import { clip, escapeHtml, showValue } from "./_html.ts"
 import {
+  budgetSummary,
   changeSummary,
   failureReasons,
   formatCost,
   formatSeconds,
+  formatInterval,
   formatTokens,
   meanTrialTime,
   passRate,
+  passRateWithInterval,
   readableTime,
+  significanceSentence,
+  trialNotes,
 } from "./_format.ts"
 import { PAGE_STYLE } from "./_page-style.ts"
-import { resultKey } from "./summarize.ts"
+import { armLines, compareArms, normalResults } from "./arms.ts"
+import { resultKey, totalsOf } from "./summarize.ts"
 
 /** Runs the trend of a cell shows (the current one included). */
 export const TREND_LENGTH = 10
 
-export function renderEvalHtml(run: EvalRun, changes: Map<string, ResultChange>, history: HistoryEntry[]): string {
+export function renderEvalHtml(fullRun: EvalRun, changes: Map<string, ResultChange>, history: HistoryEntry[]): string {
+  // The matrix is the normal run; variants and --without runs come below it, side by side.
+  const run = { ...fullRun, results: normalResults(fullRun.results) }
+  const arms = armLines(compareArms(fullRun.results))
+  const armSection = (title: string, lines: string[]) =>
+    lines.length === 0
+      ? ""
+      : `<section><h2>${title}</h2><ul class="arms">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul></section>`
   const cases = unique(run.results.map((result) => result.case))
   const models = unique(run.results.map((result) => result.model))
   const byKey = new Map(run.results.map((result) => [resultKey(result.case, result.model), result]))
-  const trials = run.results.reduce((sum, result) => sum + result.runs, 0)
-  const passed = run.results.reduce((sum, result) => sum + result.passed, 0)
+  const totals = totalsOf(run.results)
+  const trials = totals.total.runs
+  const passed = totals.total.passed
   const perfect = run.results.filter((result) => result.passed === result.runs).length
   const title = `tool-tester eval: ${passed}/${trials} trials passed (${readableTime(run.startedAt)})`
 
@@ -57,8 +71,16 @@ export function renderEvalHtml(run: EvalRun, changes: Map<string, ResultChange>,
 <tbody>
 ${rows.join("\n")}
 </tbody>
+<tfoot><tr><th scope="row">All cases</th>${totals.byModel
+          .map(
+            (count) =>
+              `<td><span class="rate ${rateClass(count.passed, count.runs)}">${passRate(count.passed, count.runs)}</span> <span class="interval">${formatInterval(count.interval)}</span></td>`,
+          )
+          .join("")}</tr></tfoot>
 </table></div>
-<p class="legend"><span class="rate rate-pass">all</span> every run passed <span class="rate rate-some">some</span> some runs passed <span class="rate rate-fail">none</span> no run passed. The bars show the pass rate of the last ${TREND_LENGTH} runs, oldest first.</p>`
+${totals.byCase.length > 1 && models.length > 1 ? `<p class="muted">By case, on every model: ${totals.byCase.map((count) => `<code>${escapeHtml(count.case)}</code> ${passRateWithInterval(count)}`).join(", ")}.</p>` : ""}
+<p class="legend"><span class="rate rate-pass">all</span> every run passed <span class="rate rate-some">some</span> some runs passed <span class="rate rate-fail">none</span> no run passed. Beside each pass rate, its 95% interval (Wilson): where the true rate lies given this few runs.</p>
+<p class="legend">Trend bars show the last ${TREND_LENGTH} runs, oldest first: <svg class="trend" role="img" aria-label="a bar of 3 passed out of 4" width="6" height="18" viewBox="0 0 6 18"><rect x="0" y="0" width="6" height="18" class="failed"/><rect x="0" y="5" width="6" height="13" class="passed"/></svg> the <span class="bar-pass">lower, green part</span> is the share that passed, the <span class="bar-fail">upper, red part</span> the share that failed.</p>`
 
   return `<!doctype html>
 <html lang="en">
@@ -76,10 +98,12 @@ ${rows.join("\n")}
 <p class="meta">Run <code>${escapeHtml(run.id)}</code>, started ${timeElement(run.startedAt)}, took ${formatSeconds(run.durationMs)}${
     run.opencodeVersion ? `, opencode ${escapeHtml(run.opencodeVersion)}` : ""
   }.</p>
-<p class="totals">${passed}/${trials} trials passed; ${perfect} of ${run.results.length} case &times; model passed every run.</p>
+<p class="totals">${passed}/${trials} trials passed (95% interval ${formatInterval(totals.total.interval)}); ${perfect} of ${run.results.length} case &times; model passed every run.</p>
 </header>
 <main>
 ${body}
+${armSection("Variants side by side (the same cases on other descriptions)", arms.variants)}
+${armSection("With and without (the tool removed from what the model is offered)", arms.without)}
 </main>
 </body>
 </html>
@@ -90,7 +114,7 @@ ${body}
 
 function cell(result: EvalResult, change: ResultChange | undefined, trendSvg: string): string {
   const rate = passRate(result.passed, result.runs)
-  const summary = `<summary><span class="rate ${rateClass(result.passed, result.runs)}">${rate}</span>${
+  const summary = `<summary><span class="rate ${rateClass(result.passed, result.runs)}">${rate}</span> <span class="interval" title="95% interval">${formatInterval(result.interval)}</span>${
     change ? ` <span class="was">${escapeHtml(changeSummary(result, change))}</span>` : ` <span class="was">new</span>`
   }${trendSvg}</summary>`
   const spent = [
@@ -98,7 +122,19 @@ function cell(result: EvalResult, change: ResultChange | undefined, trendSvg: st
     result.cost === undefined ? "cost not reported" : formatCost(result.cost),
     `${formatSeconds(meanTrialTime(result))} per run`,
   ]
+  const budget = budgetSummary(result)
+  if (budget !== "") spent.push(escapeHtml(budget))
   const figures = `<p class="figures">${spent.join(" &middot; ")}</p>`
+  const notes = trialNotes(result)
+  const noteList =
+    notes.length === 0
+      ? ""
+      : `<h3>Notes (did not fail a trial)</h3><ul class="reasons">${notes
+          .map(
+            ({ note, count }) =>
+              `<li>${count > 1 ? `<span class="count">${count}&times;</span> ` : ""}${escapeHtml(note)}</li>`,
+          )
+          .join("")}</ul>`
   const reasons = failureReasons(result)
   const reasonList =
     reasons.length === 0
@@ -109,14 +145,14 @@ function cell(result: EvalResult, change: ResultChange | undefined, trendSvg: st
               `<li>${count > 1 ? `<span class="count">${count}&times;</span> ` : ""}${escapeHtml(reason)}</li>`,
           )
           .join("")}</ul>`
-  return `<details>${summary}<div class="cell-body">${figures}${changeSection(change)}${reasonList}<h3>Trials</h3><ol class="trials">${result.trials
+  return `<details>${summary}<div class="cell-body">${figures}${changeSection(result, change)}${reasonList}${noteList}<h3>Trials</h3><ol class="trials">${result.trials
     .map(trialItem)
     .join("")}</ol></div></details>`
 }
 
-function changeSection(change: ResultChange | undefined): string {
+function changeSection(result: EvalResult, change: ResultChange | undefined): string {
   if (!change) return `<p class="muted">No earlier run of this case on this model in the history.</p>`
-  const previous = `<p>Previous run: ${passRate(change.previous.passed, change.previous.runs)} on ${timeElement(change.previous.startedAt)}.</p>`
+  const previous = `<p>Previous run: ${passRate(change.previous.passed, change.previous.runs)} on ${timeElement(change.previous.startedAt)}. ${escapeHtml(significanceSentence(result, change))}</p>`
   if (change.toolChanges.length === 0)
     return `${previous}<p class="muted">The tools it names are as they were then.</p>`
   const diffs = change.toolChanges
@@ -140,15 +176,23 @@ function trialItem(trial: GradedTrial): string {
   const tokens = trial.tokens ? ` &middot; ${formatTokens(trial.tokens)} tokens` : ""
   const cost = trial.cost === undefined ? "" : ` &middot; ${formatCost(trial.cost)}`
   const head = `<summary class="trial-head">Run ${trial.run}: ${status} &middot; ${formatSeconds(trial.durationMs)}${tokens}${cost}</summary>`
+  // The error is shown whole below: the reason that states it would say it twice.
+  const shown = trial.error
+    ? trial.grade.reasons.filter((reason) => !reason.startsWith(`${trial.error?.code}: `))
+    : trial.grade.reasons
   const reasons =
-    trial.grade.reasons.length === 0
+    shown.length === 0
       ? ""
-      : `<ul class="reasons">${trial.grade.reasons.map((reason) => `<li>${escapeHtml(reason)}</li>`).join("")}</ul>`
+      : `<ul class="reasons">${shown.map((reason) => `<li>${escapeHtml(reason)}</li>`).join("")}</ul>`
+  const trialNoteList =
+    (trial.grade.notes ?? []).length === 0
+      ? ""
+      : `<ul class="notes">${(trial.grade.notes ?? []).map((note) => `<li>note: ${escapeHtml(note)}</li>`).join("")}</ul>`
   const error = trial.error
     ? `<p class="error"><strong>${escapeHtml(trial.error.code)}</strong>: ${escapeHtml(clip(trial.error.message, 2000))}</p>`
     : ""
   // A failed trial is what the reader came for: open; a passed one is there to compare with.
-  return `<li><details${trial.grade.pass ? "" : " open"}>${head}${reasons}${error}${turns(trial)}</details></li>`
+  return `<li><details${trial.grade.pass ? "" : " open"}>${head}${reasons}${trialNoteList}${error}${turns(trial)}</details></li>`
 }
 
 function turns(trial: EvalTrial): string {
@@ -193,10 +237,11 @@ function trend(result: EvalResult, history: HistoryEntry[], runId: string): stri
   const height = 18
   const bars = points
     .map((point, index) => {
-      const share = point.runs === 0 ? 0 : point.passed / point.runs
-      const barHeight = Math.max(2, Math.round(share * height))
       const x = index * (barWidth + gap)
-      return `<rect x="${x}" y="0" width="${barWidth}" height="${height}" class="track"/><rect x="${x}" y="${height - barHeight}" width="${barWidth}" height="${barHeight}" class="${rateClass(point.passed, point.runs)}"/>`
+      // No runs: an empty track. Else the failed share in the failure colour above the passed share.
+      if (point.runs === 0) return `<rect x="${x}" y="0" width="${barWidth}" height="${height}" class="track"/>`
+      const barHeight = Math.round((point.passed / point.runs) * height)
+      return `<rect x="${x}" y="0" width="${barWidth}" height="${height}" class="failed"/><rect x="${x}" y="${height - barHeight}" width="${barWidth}" height="${barHeight}" class="passed"/>`
     })
     .join("")
   const label = `Pass rate of the last ${points.length} runs, oldest first: ${points.map((point) => passRate(point.passed, point.runs)).join(", ")}`

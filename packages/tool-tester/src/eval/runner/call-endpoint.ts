@@ -6,7 +6,13 @@
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { GuardedCall, GuardedCallAnswer, WrappedCall, WrappedCallAnswer } from "./module-sources.ts"
+import type {
+  DefinitionAnswer,
+  GuardedCall,
+  GuardedCallAnswer,
+  WrappedCall,
+  WrappedCallAnswer,
+} from "./module-sources.ts"
 
 export interface CallEndpoint {
   /** `http://127.0.0.1:<port>/<token>`, for the server's environment. */
@@ -17,6 +23,8 @@ export interface CallEndpoint {
 export interface CallHandlers {
   onCall(call: WrappedCall): WrappedCallAnswer
   onBefore(call: GuardedCall): GuardedCallAnswer
+  /** What the running variant changes of a tool's definition (`POST /<token>/definition`). */
+  onDefinition?(request: { tool: string }): DefinitionAnswer
 }
 
 export async function startCallEndpoint(handlers: CallHandlers): Promise<CallEndpoint> {
@@ -27,7 +35,8 @@ export async function startCallEndpoint(handlers: CallHandlers): Promise<CallEnd
       response.end(JSON.stringify(body))
     }
     const route = request.url ?? ""
-    if (request.method !== "POST" || (route !== `/${token}/call` && route !== `/${token}/before`)) {
+    const routes = [`/${token}/call`, `/${token}/before`, `/${token}/definition`]
+    if (request.method !== "POST" || !routes.includes(route)) {
       answer(404, { error: "not found" })
       return
     }
@@ -35,6 +44,7 @@ export async function startCallEndpoint(handlers: CallHandlers): Promise<CallEnd
       .then((body) => {
         const call = body as WrappedCall
         if (typeof call?.tool !== "string") return answer(400, { error: "a call needs a tool" })
+        if (route.endsWith("/definition")) return answer(200, handlers.onDefinition?.({ tool: call.tool }) ?? {})
         answer(200, route.endsWith("/call") ? handlers.onCall(call) : handlers.onBefore(call))
       })
       .catch((error: unknown) => answer(500, { error: String(error) }))

@@ -56,6 +56,8 @@ export interface EvalWorldOptions {
   home?: string
   /** The project's tools, when already read (eval reads them once for the cases and the wrappers). */
   tools?: ProjectTools
+  /** Tool ids some variant describes otherwise: the guard plugin asks the runner for their definitions. */
+  variantIds?: readonly string[]
 }
 
 export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWorld> {
@@ -131,7 +133,7 @@ export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWo
     )
     const guardPlugin = path.join(sandbox.root, "tool-tester-eval-guard.js")
     await assertInside(sandbox.root, guardPlugin)
-    await writeFile(guardPlugin, guardPluginSource())
+    await writeFile(guardPlugin, guardPluginSource(options.variantIds ?? []))
     return { sandbox, homes, guardPlugin, wrappedIds, unwrappedIds, problems }
   } catch (error) {
     await sandbox.dispose()

@@ -71,11 +71,46 @@ export function wrapperSource(original: string, tools: Array<{ exportName: strin
   return `${lines.join("\n")}\n`
 }
 
-/** The guard plugin module (JavaScript, no imports). */
-export function guardPluginSource(): string {
+/** What `<endpoint>/definition` answers for a tool: what the running variant changes of it (nothing: `{}`). */
+export interface DefinitionAnswer {
+  description?: string
+  args?: Record<string, string>
+}
+
+/**
+ * The guard plugin module (JavaScript, no imports). With `variantIds`, its `tool.definition` hook
+ * (run on every request, docs/opencode-contract.md#tool-definition-hook) asks the endpoint what the running
+ * variant changes of those tools: the description, and the arguments' descriptions in a copy of the
+ * JSON Schema (the one opencode keeps is never changed in place, so the next request starts from it).
+ */
+export function guardPluginSource(variantIds: readonly string[] = []): string {
+  const definitionHook =
+    variantIds.length === 0
+      ? ""
+      : `
+  "tool.definition": async (input, output) => {
+    if (!variantIds.includes(input.toolID)) return
+    const response = await fetch(\`\${endpoint}/definition\`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tool: input.toolID }),
+    })
+    if (!response.ok) throw new Error(\`tool-tester eval: the runner did not answer this definition (\${response.status})\`)
+    const answer = await response.json()
+    if (typeof answer.description === "string") output.description = answer.description
+    const schema = output.jsonSchema
+    if (answer.args && schema && typeof schema === "object" && schema.properties) {
+      const copy = structuredClone(schema)
+      for (const [name, text] of Object.entries(answer.args)) {
+        if (copy.properties[name] && typeof copy.properties[name] === "object") copy.properties[name].description = text
+      }
+      output.jsonSchema = copy
+    }
+  },`
   return `// Written by tool-tester eval: reports each tool call to the eval runner, which may refuse it.
 const endpoint = process.env[${JSON.stringify(endpointVariable)}]
-export const ToolTesterEvalGuard = async () => ({
+const variantIds = ${JSON.stringify(variantIds)}
+export const ToolTesterEvalGuard = async () => ({${definitionHook}
   "tool.execute.before": async (input) => {
     const response = await fetch(\`\${endpoint}/before\`, {
       method: "POST",

@@ -33,6 +33,7 @@ import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { providerSchema } from "../../schema/provider-schema.ts"
 import type { ProjectTools } from "../project-tools.ts"
+import type { ToolVariant } from "../variants.ts"
 import type { EvalCase, EvalTrial, ToolSnapshot } from "../types.ts"
 import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
@@ -61,6 +62,21 @@ export interface EvalRunnerOptions {
   onTrial?: (trial: EvalTrial) => void
   /** The project's tools, when already read (they are read in an engine's process otherwise). */
   projectTools?: ProjectTools
+  /**
+   * More arms beside the normal run, each the same cases on every model, one after another in the
+   * same server: a variant (other descriptions, through the guard's `tool.definition` hook) or a
+   * tool removed from what the model is offered (`without`).
+   */
+  arms?: EvalArm[]
+}
+
+/** One arm beside the normal run. */
+export interface EvalArm {
+  name: string
+  /** Tool id -> what this variant changes of its definition. */
+  variant?: Record<string, ToolVariant>
+  /** Tool ids the model is not offered. */
+  without?: string[]
 }
 
 export interface EvalRunnerResult {
@@ -91,11 +107,16 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     onProgress: progress,
   })
   progress("copying the project and wrapping its tools")
+  const arms = options.arms ?? []
+  const variantIds = [...new Set(arms.flatMap((arm) => Object.keys(arm.variant ?? {})))]
   const world = await createEvalWorld({
     directory: options.directory,
     env: process.env,
+    variantIds,
     ...(options.projectTools === undefined ? {} : { tools: options.projectTools }),
   })
+  // The arm whose trials run now: its variant answers the guard's definition hook.
+  let running: EvalArm | undefined
   const sessions = new Map<string, TrialSession>()
   let endpoint: CallEndpoint | undefined
   let server: RunningServer | undefined
@@ -107,6 +128,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     endpoint = await startCallEndpoint({
       onCall: (call) => answerCall(sessions.get(call.sessionID), call.tool),
       onBefore: (call) => guardCall(sessions.get(call.sessionID), call.tool, world),
+      onDefinition: ({ tool }) => running?.variant?.[tool] ?? {},
     })
     options.signal?.throwIfAborted()
     progress("starting opencode")
@@ -148,24 +170,38 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
       )
       .catch(() => opencodeVersionOf(binary, world.sandbox.tmp))
     const plans = trialPlans(options, resolved.models)
-    progress(`running ${plans.length} trial${plans.length === 1 ? "" : "s"}`)
+    const total = plans.length * (1 + arms.length)
+    progress(`running ${total} trial${total === 1 ? "" : "s"}`)
     const watch = watchServer(api, sessions)
-    const trials = await runPool(plans, options.concurrency ?? defaultConcurrency, async (plan) => {
-      options.signal?.throwIfAborted()
-      const trial = await runTrial({
-        api,
-        sessions,
-        evalCase: plan.evalCase,
-        model: plan.model,
-        run: plan.run,
-        agent: plan.evalCase.agent ?? options.agent,
-        timeoutMs: options.timeoutMs ?? defaultTrialTimeoutMs,
-        maxCalls: plan.evalCase.maxCalls ?? defaultMaxCalls,
-      })
-      options.signal?.throwIfAborted()
-      options.onTrial?.(trial)
-      return trial
-    }).finally(() => watch.stop())
+    const trials: EvalTrial[] = []
+    try {
+      // One arm at a time: a definition hook cannot tell sessions apart, so one variant runs at once.
+      for (const arm of [undefined, ...arms]) {
+        running = arm
+        const armTrials = await runPool(plans, options.concurrency ?? defaultConcurrency, async (plan) => {
+          options.signal?.throwIfAborted()
+          const trial = await runTrial({
+            api,
+            sessions,
+            evalCase: plan.evalCase,
+            model: plan.model,
+            run: plan.run,
+            agent: plan.evalCase.agent ?? options.agent,
+            timeoutMs: options.timeoutMs ?? defaultTrialTimeoutMs,
+            maxCalls: plan.evalCase.maxCalls ?? defaultMaxCalls,
+            ...(arm === undefined ? {} : { arm: arm.name }),
+            ...(arm?.without === undefined ? {} : { without: arm.without }),
+          })
+          options.signal?.throwIfAborted()
+          options.onTrial?.(trial)
+          return trial
+        })
+        trials.push(...armTrials)
+      }
+    } finally {
+      running = undefined
+      watch.stop()
+    }
     const tools: Record<string, ToolSnapshot[]> = {}
     for (const [index, snapshot] of (await offered).entries()) tools[resolved.models[index]!.id] = snapshot
     return { trials, tools, opencodeVersion: await version, problems }

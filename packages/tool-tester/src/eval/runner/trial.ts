@@ -37,6 +37,10 @@ export interface TrialOptions {
   agent: string | undefined
   timeoutMs: number
   maxCalls: number
+  /** The arm (a variant, `without <tool>`), when not the normal run. */
+  arm?: string
+  /** Tool ids removed from what the model is offered (opencode's per-message `tools` toggles). */
+  without?: readonly string[]
 }
 
 /** opencode's retries of a failing provider after which the trial is stopped. */
@@ -45,7 +49,12 @@ export const retriesBeforeGivingUp = 2
 export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   const started = performance.now()
   const { api, evalCase, model } = options
-  const base = { case: evalCase.name, model: model.id, run: options.run }
+  const base = {
+    case: evalCase.name,
+    ...(options.arm === undefined ? {} : { arm: options.arm }),
+    model: model.id,
+    run: options.run,
+  }
   if (model.error !== undefined) {
     return { ...base, turns: [], error: model.error, durationMs: 0 }
   }
@@ -90,13 +99,23 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
     else stop({ code: "TIMEOUT", message: `The trial did not finish within ${options.timeoutMs} ms.` })
   }, options.timeoutMs)
   let failure: TrialError | undefined
+  // Each turn's wall time, from its request to opencode's answer (or its stop).
+  const turnTimes: number[] = []
   try {
     for (const prompt of prompts) {
       if (stopped !== undefined) break
+      const turnStarted = performance.now()
+      turnTimes.push(0)
+      const timeTurn = () => {
+        turnTimes[turnTimes.length - 1] = elapsed(turnStarted)
+      }
       callsInTurn = 0
       const body = {
         model: { providerID: model.providerID, modelID: model.modelID },
         ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.without === undefined || options.without.length === 0
+          ? {}
+          : { tools: Object.fromEntries(options.without.map((id) => [id, false])) }),
         parts: [{ type: "text", text: prompt }],
       }
       const answer = api.post<{ info?: { error?: MessageError } }>(`/session/${sessionID}/message`, body)
@@ -104,6 +123,7 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
         wake = resolve
       })
       const outcome = await Promise.race([answer.then((value) => ({ value })), woken.then(() => undefined)])
+      timeTurn()
       if (outcome === undefined) {
         await api.post(`/session/${sessionID}/abort`, {}).catch(() => undefined)
         // The request ends once opencode has stopped the turn; a bound keeps a stuck one from holding the trial.
@@ -124,7 +144,12 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   } catch (error) {
     failure ??= opencodeFailed(error)
   }
-  const trial: EvalTrial = { ...base, turns: readTurns(messages), durationMs: elapsed(started) }
+  const turns = readTurns(messages, model.priced)
+  for (const [index, turn] of turns.entries()) {
+    const time = turnTimes[index]
+    if (time !== undefined) turn.durationMs = time
+  }
+  const trial: EvalTrial = { ...base, turns, durationMs: elapsed(started) }
   const error = stopped ?? failure ?? lastMessageError(messages)
   if (error !== undefined) trial.error = error
   const tokens = sumTokens(messages)
@@ -155,9 +180,14 @@ interface SessionMessage {
   parts: SessionPart[]
 }
 
-/** One turn per user message, holding the tool parts and text of the assistant messages after it. */
-function readTurns(messages: SessionMessage[]): TurnRecord[] {
+/** One turn per user message, holding the tool parts, text, tokens and cost of the assistant messages after it. */
+function readTurns(messages: SessionMessage[], priced: boolean): TurnRecord[] {
   const turns: TurnRecord[] = []
+  const messagesOf: SessionMessage[][] = []
+  for (const message of messages) {
+    if (message.info.role === "user") messagesOf.push([])
+    else messagesOf.at(-1)?.push(message)
+  }
   for (const message of messages) {
     if (message.info.role === "user") {
       const prompt = message.parts
@@ -175,6 +205,13 @@ function readTurns(messages: SessionMessage[]): TurnRecord[] {
         turn.text = turn.text === "" ? part.text : `${turn.text}\n\n${part.text}`
       }
     }
+  }
+  for (const [index, turn] of turns.entries()) {
+    const own = messagesOf[index] ?? []
+    const tokens = sumTokens(own)
+    if (tokens !== undefined) turn.tokens = tokens
+    const cost = sumCost(own)
+    if (cost !== undefined && priced) turn.cost = cost
   }
   return turns
 }

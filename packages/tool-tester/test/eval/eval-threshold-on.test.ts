@@ -1,0 +1,34 @@
+// `--threshold-on point|lower` (issue 37): the threshold may judge a pass rate by its 95% interval's
+// lower bound, so a gate needs runs enough to show the rate; `point` stays the default.
+import { describe, expect, test } from "vitest"
+import { belowThreshold, parseThresholdOn } from "../../src/cli/commands/eval.ts"
+import { summarizeTrials } from "../../src/eval/report/index.ts"
+import { runCli } from "../helpers.ts"
+import { cases, failedTrial, tools, trial } from "./_report-sample.ts"
+
+function resultOf(passed: number, runs: number) {
+  const trials = Array.from({ length: runs }, (_, index) =>
+    index < passed
+      ? trial({ case: "weather-paris", model: "keyword/model", run: index + 1 })
+      : failedTrial({ case: "weather-paris", model: "keyword/model", run: index + 1 }),
+  )
+  return summarizeTrials(cases, trials, tools)
+}
+
+describe("--threshold-on", () => {
+  test("point (the default) compares the pass rate; lower compares the interval's lower bound", () => {
+    expect(parseThresholdOn(undefined)).toBe("point")
+    const fiveOfFive = resultOf(5, 5)
+    expect(belowThreshold(fiveOfFive, 0.8, "point")).toEqual([])
+    // 5/5 is 57-100%: not enough runs to show 80%.
+    expect(belowThreshold(fiveOfFive, 0.8, "lower").map((result) => result.passed)).toEqual([5])
+    // 16/16 is 81-100%: enough.
+    expect(belowThreshold(resultOf(16, 16), 0.8, "lower")).toEqual([])
+  })
+
+  test("an unknown value is a usage error naming the choices, before anything runs", async () => {
+    const result = await runCli(["eval", "--threshold", "0.8", "--threshold-on", "upper"], { cwd: process.cwd() })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain("--threshold-on upper is not one of point, lower")
+  })
+})
