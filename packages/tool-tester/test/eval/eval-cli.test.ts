@@ -64,10 +64,14 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     // Inside the throw-away home's folder, which afterAll removes with everything else.
     project = path.join(home.root, "work", "app")
     mkdirSync(project, { recursive: true })
-    const scaffold = spawnSync(process.execPath, [createTool, "hello", "--dir", project, "--no-interactive"], {
-      encoding: "utf8",
-      env: { ...process.env, CI: "true", NO_COLOR: "1" },
-    })
+    const scaffold = spawnSync(
+      process.execPath,
+      [createTool, "hello", "--dir", project, "--description", "Greet someone by name", "--no-interactive"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, CI: "true", NO_COLOR: "1" },
+      },
+    )
     expect(scaffold.status, scaffold.stderr).toBe(0)
     // What `npm install` in .opencode would give, without a network: the workspace's plugin package.
     const modules = path.join(project, ".opencode", "node_modules", "@opencode-ai")
@@ -104,13 +108,13 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
         [
           {
             name: "greets Ada",
-            prompt: "Greet someone by name name=Ada",
-            expect: { calls: [{ tool: "hello", args: { name: "Ada" } }] },
+            prompt: "Greet someone by name input=Ada",
+            expect: { calls: [{ tool: "hello", args: { input: "Ada" } }] },
           },
           {
             name: "greets Grace",
-            prompt: "Greet someone by name name=Ada",
-            expect: { calls: [{ tool: "hello", args: { name: { $regex: "^grace$", $flags: "i" } } }] },
+            prompt: "Greet someone by name input=Ada",
+            expect: { calls: [{ tool: "hello", args: { input: { $regex: "^grace$", $flags: "i" } } }] },
           },
         ],
         null,
@@ -125,7 +129,7 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     expect(result(report, "greets Ada").passed).toBe(2)
     const grace = result(report, "greets Grace")
     expect(grace.passed).toBe(0)
-    expect(grace.trials[0]!.grade.reasons.join("\n")).toContain('called hello({name: "Ada"})')
+    expect(grace.trials[0]!.grade.reasons.join("\n")).toContain('called hello({input: "Ada"})')
     // The starter cases pass as written.
     for (const entry of report.run.results.filter((candidate) => candidate.case.startsWith("hello")))
       expect(entry.passed, entry.case).toBe(2)
