@@ -32,7 +32,7 @@ test("the plugin package create-tool scaffolds passes preflight in its own prepu
   )
   expect(published.output).toContain('entry   dist/index.js (exports["./server"].import)')
   expect(published.output).toContain("tools   weather")
-  expect(published.output).toMatch(/call {4}weather \{"name":".*"\} completed/)
+  expect(published.output).toMatch(/call {4}weather \{"input":".*"\} completed/)
   expect(published.output).toContain("No problems found (6 packed files, 1 tool).")
 })
 
