@@ -1,24 +1,13 @@
 import { isAbsolute, relative } from "node:path"
 import { portablePath, type Shell, shellWord, userShell } from "./_shell-quote.ts"
+import { commandsFor, type PackageManagerInfo, projectCommandsFor } from "./package-manager.ts"
 import { printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
 
 // The commands printed after scaffolding, for the package manager that ran create-tool.
 
-export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
-
-/** The package manager from `npm_config_user_agent` (`pnpm/10.3.0 npm/? node/v20...`); npm when unknown. */
-export function packageManagerFromUserAgent(userAgent: string | undefined): {
-  name: PackageManager
-  version: string | undefined
-} {
-  const match = /^(npm|pnpm|yarn|bun)\/(\S+)/.exec(userAgent ?? "")
-  if (match === null) return { name: "npm", version: undefined }
-  return { name: match[1] as PackageManager, version: match[2] }
-}
-
 export type NextStepsOptions = {
-  packageManager: { name: PackageManager; version: string | undefined }
+  packageManager: PackageManagerInfo
   /** The folder the commands are run from: paths are printed relative to it. */
   cwd: string
   /** The shell the commands are written for (default: the user's, `userShell()`). */
@@ -53,21 +42,6 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
   const [firstId] = result.toolIds
   commands.push(`${toolTester} run ${firstId} ${where} ${argumentsFor(result.template.exampleArgs, shell)}`)
   return { commands, hint: hintFor(result) }
-}
-
-/**
- * The package's test script with a vitest flag (`-u`, `--watch`), as `packageManager` runs it from
- * where the next steps run it: the project folder (the package is `.opencode`), else the package's
- * folder. npm needs `--` before the flag; pnpm, yarn and `bun run` pass what follows the script name on.
- */
-export function testScriptWith(
-  packageManager: NextStepsOptions["packageManager"],
-  location: ScaffoldResult["location"],
-  flag: string,
-): string {
-  const test =
-    location === "project" ? projectCommandsFor(packageManager, ".opencode").test : commandsFor(packageManager).test
-  return packageManager.name === "npm" ? `${test} -- ${flag}` : `${test} ${flag}`
 }
 
 // --- internal ---
@@ -112,58 +86,6 @@ function projectCommands(result: ScaffoldResult, options: NextStepsOptions): str
 function cdTarget(from: string, to: string): string {
   const path = portablePath(relative(from, to))
   return path.startsWith("../..") || isAbsolute(path) ? to : path
-}
-
-function projectCommandsFor(packageManager: NextStepsOptions["packageManager"], folder: string) {
-  switch (packageManager.name) {
-    case "pnpm":
-      return {
-        install: `pnpm --dir ${folder} install`,
-        test: `pnpm --dir ${folder} test`,
-        exec: `pnpm --dir ${folder} exec`,
-        dlx: "pnpm dlx",
-      }
-    case "yarn": {
-      const classic = packageManager.version?.startsWith("1.") ?? true
-      return {
-        install: `yarn --cwd ${folder} install`,
-        test: `yarn --cwd ${folder} test`,
-        exec: `yarn --cwd ${folder}`,
-        dlx: classic ? "npx" : "yarn dlx",
-      }
-    }
-    case "bun":
-      // `bun test` would run Bun's own test runner, not the package's test script.
-      return {
-        install: `bun install --cwd ${folder}`,
-        test: `bun run --cwd ${folder} test`,
-        exec: `bun run --cwd ${folder}`,
-        dlx: "bunx",
-      }
-    default:
-      return {
-        install: `npm install --prefix ${folder}`,
-        test: `npm test --prefix ${folder}`,
-        exec: `npx --prefix ${folder}`,
-        dlx: "npx",
-      }
-  }
-}
-
-function commandsFor(packageManager: NextStepsOptions["packageManager"]) {
-  switch (packageManager.name) {
-    case "pnpm":
-      return { install: "pnpm install", test: "pnpm test", run: "pnpm run", exec: "pnpm exec", dlx: "pnpm dlx" }
-    case "yarn": {
-      const classic = packageManager.version?.startsWith("1.") ?? true
-      return { install: "yarn", test: "yarn test", run: "yarn run", exec: "yarn", dlx: classic ? "npx" : "yarn dlx" }
-    }
-    case "bun":
-      // `bun test` would run Bun's own test runner, not the package's test script.
-      return { install: "bun install", test: "bun run test", run: "bun run", exec: "bun run", dlx: "bunx" }
-    default:
-      return { install: "npm install", test: "npm test", run: "npm run", exec: "npx", dlx: "npx" }
-  }
 }
 
 function hintFor(result: ScaffoldResult): string {

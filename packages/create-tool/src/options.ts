@@ -1,6 +1,6 @@
 // The options of scaffold(), shared by the planner, the writer and the CLI.
 
-import type { PackageManager } from "./next-steps.ts"
+import type { PackageManagerInfo } from "./package-manager.ts"
 
 /** Where the tool goes: a project's `.opencode/tools/`, the global config's `tools/`, or a plugin package. */
 export type ToolLocation = "project" | "global" | "plugin"
@@ -48,5 +48,5 @@ export type ScaffoldOptions = {
    * the watch command in vitest.config.js), as the next steps do: the one that ran create-tool
    * (packageManagerFromUserAgent()). Default npm.
    */
-  packageManager?: { name: PackageManager; version: string | undefined }
+  packageManager?: PackageManagerInfo
 }

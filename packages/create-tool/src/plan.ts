@@ -2,7 +2,6 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "n
 import { basename, isAbsolute, join, relative, resolve } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
-import { testScriptWith } from "./next-steps.ts"
 import {
   builtinToolIds,
   defaultPluginToolName,
@@ -16,6 +15,7 @@ import {
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, parsePackageJson } from "./package-json.ts"
 import { pluginPackageJson, projectPackageJson, testNodeVersions } from "./package-json-for.ts"
+import { testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
@@ -340,7 +340,8 @@ function testScript(
   packageManager: ScaffoldOptions["packageManager"],
   flag: "-u" | "--watch",
 ): string {
-  const command = testScriptWith(packageManager ?? { name: "npm", version: undefined }, location, flag)
+  const folder = location === "project" ? ".opencode" : undefined
+  const command = testScriptWith(packageManager ?? { name: "npm", version: undefined }, folder, flag)
   return location === "project"
     ? `\`${command}\`, run from the project folder,`
     : `\`${command}\`, run in the folder of package.json,`

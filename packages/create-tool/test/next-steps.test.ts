@@ -1,6 +1,7 @@
 import { expect, test } from "vitest"
 import { shellWord } from "../src/_shell-quote.ts"
-import { nextSteps, packageManagerFromUserAgent } from "../src/next-steps.ts"
+import { nextSteps } from "../src/next-steps.ts"
+import { packageManagerFromUserAgent } from "../src/package-manager.ts"
 import type { ScaffoldResult } from "../src/scaffold.ts"
 
 const shellQuote = (word: string) => shellWord(word, "posix")

@@ -1,0 +1,80 @@
+// The package manager that ran create-tool, and the one table of the commands it is told to run.
+// package-manager-detector's resolveCommand has no words for running in another folder (pnpm
+// --dir, yarn --cwd, npm --prefix), which every project command needs, so the table is ours.
+
+export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
+
+/** A package manager and its version, when known (yarn 1 has no `dlx`). */
+export type PackageManagerInfo = { name: PackageManager; version: string | undefined }
+
+/** The package manager from `npm_config_user_agent` (`pnpm/10.3.0 npm/? node/v20...`); npm when unknown. */
+export function packageManagerFromUserAgent(userAgent: string | undefined): PackageManagerInfo {
+  const match = /^(npm|pnpm|yarn|bun)\/(\S+)/.exec(userAgent ?? "")
+  if (match === null) return { name: "npm", version: undefined }
+  return { name: match[1] as PackageManager, version: match[2] }
+}
+
+/**
+ * The package's test script with a vitest flag (`-u`, `--watch`), as `packageManager` runs it from
+ * where the next steps run it: from outside the package when `folder` names it (a project's
+ * `.opencode`), else in the package's folder. npm needs `--` before the flag; pnpm, yarn and
+ * `bun run` pass what follows the script name on.
+ */
+export function testScriptWith(packageManager: PackageManagerInfo, folder: string | undefined, flag: string): string {
+  const test = folder === undefined ? commandsFor(packageManager).test : projectCommandsFor(packageManager, folder).test
+  return packageManager.name === "npm" ? `${test} -- ${flag}` : `${test} ${flag}`
+}
+
+/** The commands run from outside the package, in `folder` (a project's `.opencode`). */
+export function projectCommandsFor(packageManager: PackageManagerInfo, folder: string) {
+  switch (packageManager.name) {
+    case "pnpm":
+      return {
+        install: `pnpm --dir ${folder} install`,
+        test: `pnpm --dir ${folder} test`,
+        exec: `pnpm --dir ${folder} exec`,
+        dlx: "pnpm dlx",
+      }
+    case "yarn": {
+      const classic = packageManager.version?.startsWith("1.") ?? true
+      return {
+        install: `yarn --cwd ${folder} install`,
+        test: `yarn --cwd ${folder} test`,
+        exec: `yarn --cwd ${folder}`,
+        dlx: classic ? "npx" : "yarn dlx",
+      }
+    }
+    case "bun":
+      // `bun test` would run Bun's own test runner, not the package's test script.
+      return {
+        install: `bun install --cwd ${folder}`,
+        test: `bun run --cwd ${folder} test`,
+        exec: `bun run --cwd ${folder}`,
+        dlx: "bunx",
+      }
+    default:
+      return {
+        install: `npm install --prefix ${folder}`,
+        test: `npm test --prefix ${folder}`,
+        exec: `npx --prefix ${folder}`,
+        dlx: "npx",
+      }
+  }
+}
+
+/** The commands run in the package's own folder. */
+export function commandsFor(packageManager: PackageManagerInfo) {
+  switch (packageManager.name) {
+    case "pnpm":
+      return { install: "pnpm install", test: "pnpm test", run: "pnpm run", exec: "pnpm exec", dlx: "pnpm dlx" }
+    case "yarn": {
+      const classic = packageManager.version?.startsWith("1.") ?? true
+      return { install: "yarn", test: "yarn test", run: "yarn run", exec: "yarn", dlx: classic ? "npx" : "yarn dlx" }
+    }
+    case "bun":
+      // `bun test` would run Bun's own test runner, not the package's test script.
+      return { install: "bun install", test: "bun run test", run: "bun run", exec: "bun run", dlx: "bunx" }
+    default:
+      return { install: "npm install", test: "npm test", run: "npm run", exec: "npx", dlx: "npx" }
+  }
+}
