@@ -6,8 +6,8 @@ import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
 import type { StartedEngine } from "../engine/engine-task.ts"
 import { runTaskInEngine } from "../engine/engine-task.ts"
-import { exitStatusOfSignal } from "../engine/spawn-engine.ts"
 import type { ProjectInput, Task } from "../engine/protocol.ts"
+import { exitStatusOfSignal } from "../engine/spawn-engine.ts"
 import type { EngineReport, TaskFailure } from "../engine/task-failure.ts"
 import { engineReport, loadFailure, loadTimeoutMs } from "../engine/task-failure.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -47,24 +47,6 @@ export function exitInterrupted(signal: NodeJS.Signals | undefined): number {
 }
 
 export type Failure = TaskFailure
-
-/** Flags every command takes. */
-export const PROJECT_FLAGS = {
-  dir: { type: "string" },
-  plugin: { type: "string", multiple: true },
-  "no-global": { type: "boolean" },
-  engine: { type: "string" },
-  "engine-binary": { type: "string" },
-  verbose: { type: "boolean" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const
-
-/** Flags of the commands whose result depends on the model. */
-export const MODEL_FLAGS = {
-  provider: { type: "string" },
-  model: { type: "string" },
-} as const
 
 /**
  * node:util parseArgs in strict mode, with its errors turned into usage errors that say what was

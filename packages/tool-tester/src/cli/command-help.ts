@@ -1,30 +1,25 @@
 // What `tool-tester --help` and `tool-tester <command> --help` (or `tool-tester help <command>`)
 // print: for each command its usage, every option with its meaning and default, and examples.
 // No link here is relative to the repository: once installed, only the package's own files exist.
-import { PROVIDER_PACKAGES } from "../pipeline/provider-names.ts"
-import { VERIFY_OPTION_HELP } from "./verify-options.ts"
+// The options themselves, with their meanings, come from option-table.ts.
+import {
+  COMMAND_ARGUMENTS,
+  COMMAND_OPTIONS,
+  type CommandName,
+  GLOBAL_OPTIONS,
+  type OptionTable,
+  optionLabel,
+  optionMeaning,
+} from "./option-table.ts"
 
-type OptionHelp = readonly [flag: string, meaning: string]
 type CommandHelp = {
   summary: string
   usage: string
   about?: string
-  options: readonly OptionHelp[]
   examples: readonly string[]
 }
 
-export const COMMAND_NAMES = [
-  "list",
-  "schema",
-  "run",
-  "doctor",
-  "fuzz",
-  "e2e",
-  "eval",
-  "dev",
-  "preflight",
-  "verify",
-] as const
+export const COMMAND_NAMES = Object.keys(COMMAND_OPTIONS) as CommandName[]
 
 /** The CLI reference, online: once installed, only the package's own files exist, so a full address. */
 export const CLI_DOCS_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/blob/main/docs/cli.md"
@@ -34,47 +29,11 @@ function docsFooter(command?: string): string {
   return `Docs: ${CLI_DOCS_URL}${command === undefined ? "" : `#${command}`} (and README.md in node_modules/@opencode-ai/tool-tester)`
 }
 
-const dir: OptionHelp = [
-  "--dir DIR",
-  "Project directory (default: the working directory; inside a .opencode folder, its parent)",
-]
-const plugin: OptionHelp = [
-  "--plugin SPEC",
-  "Also load this plugin: a module path, a package folder or a package name (repeatable)",
-]
-const noGlobal: OptionHelp = [
-  "--no-global",
-  "Leave out the user-level config folders (~/.config/opencode, ~/.opencode)",
-]
-const provider: OptionHelp = [
-  "--provider NAME",
-  `The provider: a name (${Object.keys(PROVIDER_PACKAGES).slice(0, 6).join(", ")}, gemini, bedrock, ...; the matchers take the same) or its npm package (default openai-compatible)`,
-]
-const model: OptionHelp = [
-  "--model ID",
-  "The model id (default mock-model); with --provider it selects built-ins and schema fixes",
-]
-const engine: OptionHelp = [
-  "--engine E",
-  "What loads the tools: bun (opencode's runtime), node, or auto (default: bun when found, else node); also TOOL_TESTER_ENGINE",
-]
-const engineBinary: OptionHelp = [
-  "--engine-binary PATH",
-  "The opencode or bun executable for the bun engine; also TOOL_TESTER_ENGINE_BINARY",
-]
-const verbose: OptionHelp = [
-  "--verbose",
-  "Also print what the opencode server behind plugins' input.client says (started when a plugin first calls it)",
-]
-const json: OptionHelp = ["--json", "Machine-readable output on stdout; failures as one JSON line on stderr"]
-const help: OptionHelp = ["-h, --help", "Show this help"]
-
-const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
+const COMMANDS: Record<CommandName, CommandHelp> = {
   list: {
     summary: "The tools opencode would offer, in its order",
     usage: "tool-tester list [--dir DIR] [--plugin SPEC]... [--provider NAME] [--model ID] [--no-global] [--json]",
     about: "Built-in, file and plugin tools, as opencode lists them for that model. Exit 3 when a file failed to load.",
-    options: [dir, plugin, provider, model, noGlobal, engine, engineBinary, verbose, json, help],
     examples: ["tool-tester list", "tool-tester list --provider openai --model gpt-5 --json"],
   },
   schema: {
@@ -82,19 +41,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     usage:
       "tool-tester schema [--dir DIR] [--plugin SPEC]... [--tool ID] [--provider NAME] [--model ID] [--no-global] [--json]",
     about: "The JSON Schema of each custom and plugin tool after opencode's conversion and the provider's fixes.",
-    options: [
-      dir,
-      plugin,
-      ["--tool ID", "Only this tool (exit 1 with TOOL_NOT_FOUND when it is not offered)"],
-      provider,
-      model,
-      noGlobal,
-      engine,
-      engineBinary,
-      verbose,
-      json,
-      help,
-    ],
     examples: ["tool-tester schema --tool weather", "tool-tester schema --provider google --model gemini-2.5-pro"],
   },
   run: {
@@ -104,32 +50,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "Arguments in one form: key=value pairs (read with the tool's schema: n=5 is a number where it says number),\n" +
       "--args JSON, or --raw-args TEXT. A tool's own argument is never an option: write city=Paris, not --city Paris.\n" +
       "An unknown NAME is rerouted to opencode's invalid tool, as for a model's call (exit 6).",
-    options: [
-      ["key=value", "An argument of the tool (repeatable; values that are JSON arrays or objects are parsed)"],
-      ["--args JSON", "The arguments as one JSON object"],
-      ["--raw-args TEXT", "The argument text as a model sends it (text that is not JSON is rerouted to invalid)"],
-      ["--validate", "Check the arguments with the tool's zod schema first (opencode 1.18 does not)"],
-      ["--deny PERMISSION", "Add a deny rule (repeatable; --deny task switches the truncation hint)"],
-      ["--max-lines N", "Truncation line limit (default: config tool_output, else 2000)"],
-      ["--max-bytes N", "Truncation byte limit (default: config tool_output, else 51200)"],
-      ["--timeout MS", "Abort the tool after MS ms, then stop it (default 60000)"],
-      ["--data-dir DIR", "Where truncated outputs are saved (default: a temporary folder)"],
-      [
-        "--agent NAME",
-        "The agent the call runs for (context.agent), as opencode run --agent (default: default_agent, else build)",
-      ],
-      ["--watch", "Run the call again on every save of the tool, plugin and config files, until Ctrl-C"],
-      dir,
-      plugin,
-      provider,
-      model,
-      noGlobal,
-      engine,
-      engineBinary,
-      verbose,
-      json,
-      help,
-    ],
     examples: [
       "tool-tester run weather city=Paris",
       `tool-tester run weather --args '{"city":"Paris","days":3}' --json`,
@@ -141,24 +61,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
     usage: "tool-tester doctor [--dir DIR] [--plugin SPEC]... [--provider NAME] [--model ID] [--no-global] [--json]",
     about:
       "Checks names, schemas, exports and what each provider would refuse. Exit 3 when a finding is an error.\nA provider's refusal is an error for the providers of the models opencode.json names (all, when it names none), a warning for the others; --provider/--model name the one to check instead.",
-    options: [
-      dir,
-      plugin,
-      [
-        "--provider NAME",
-        "The provider whose refusals are errors: a short name (google, anthropic, ...) or npm package",
-      ],
-      [
-        "--model ID",
-        "The model whose provider's refusals are errors (gemini-2.5-pro; with --provider, that provider's model)",
-      ],
-      noGlobal,
-      engine,
-      engineBinary,
-      verbose,
-      json,
-      help,
-    ],
     examples: ["tool-tester doctor", "tool-tester doctor --provider google --json"],
   },
   fuzz: {
@@ -170,19 +72,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "A failure is a TypeError/ReferenceError/RangeError (a bug the input reached), a result opencode cannot send,\n" +
       "a timeout, or a tool that ends the process; an Error the tool throws on purpose is not. Each distinct failure\n" +
       "is shown with the smallest arguments that cause it. Exit 4 when one is found.",
-    options: [
-      ["--runs N", "How many calls (default 200)"],
-      ["--seed S", "The seed: the same seed replays the same arguments (default: random, printed)"],
-      ["--timeout MS", "Bound of each call (default 5000): a call past it is a timeout failure"],
-      dir,
-      plugin,
-      noGlobal,
-      engine,
-      engineBinary,
-      verbose,
-      json,
-      help,
-    ],
     examples: ["tool-tester fuzz weather", "tool-tester fuzz weather --runs 1000 --seed 42 --json"],
   },
   e2e: {
@@ -200,31 +89,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "  ]}\n" +
       "A turn has `calls` (sent as one parallel batch), `text`, or both; a call has `tool` and `args` (an object)\n" +
       "or `rawArgs` (text sent as it is), and an optional `id`. A bare list of turns works too.",
-    options: [
-      ["--script FILE", "The script: the JSON file of the model's turns (required, except with --init)"],
-      [
-        "--init",
-        "Write a starter script instead (to --script FILE, default e2e.json): one call to each tool, example arguments",
-      ],
-      [
-        "--opencode PATH",
-        "The opencode binary to run (default: opencode-ai's platform package from the project or tool-tester, else opencode on PATH)",
-      ],
-      [
-        "--opencode-version V",
-        "Install this opencode version with npm into tool-tester's cache (once, about 180 MB) and run it",
-      ],
-      ["--config JSON", `opencode config merged over the project's, such as '{"permission":{"task":"deny"}}'`],
-      ["--agent NAME", "The agent opencode runs the prompt with (opencode run --agent)"],
-      ["--timeout MS", "Bound of the whole opencode run (default 90000)"],
-      ["--call-timeout MS", "Bound of each tool call, from when the model asks for it (default: none)"],
-      dir,
-      plugin,
-      ["--model ID", "The model id (default mock-model); gemini or gpt- ids change what opencode sends"],
-      provider,
-      json,
-      help,
-    ],
     examples: [
       "tool-tester e2e --init",
       "tool-tester e2e --script weather.e2e.json",
@@ -244,33 +108,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "bash, edit and external_directory are denied through opencode's permission config. Each run is added to\n" +
       "the history (.opencode/evals/history.jsonl) and compared with the previous run of each case and model.\n" +
       "Exit 0, or 8 when a case x model pass rate is below --threshold, 1 when a case file or model is wrong.",
-    options: [
-      ["--init", "Write one starter case file per tool in .opencode/evals/ (never overwrites)"],
-      ["--model PROVIDER/MODEL", "A model as opencode names it (repeatable; default: the project's configured model)"],
-      ["--runs N", "Runs of each case on each model, for cases that do not set `runs` (default 1)"],
-      ["--agent NAME", "The opencode agent to prompt (default: opencode's default agent)"],
-      ["--case NAME", "Only this case (repeatable)"],
-      ["--concurrency N", "Trials in flight at once (default 4)"],
-      ["--timeout MS", "Bound of one trial (default 120000)"],
-      ["--threshold RATE", "Exit 8 when a case x model pass rate is below RATE (0.8, 80%)"],
-      [
-        "--threshold-on point|lower",
-        "What --threshold compares: the pass rate (point, default) or its 95% interval's lower bound (lower)",
-      ],
-      ["--variants FILE", "Also run the cases on each variant of the tools' descriptions in FILE, side by side"],
-      ["--without TOOL_ID", "Also run the cases with this tool not offered to the model (repeatable)"],
-      ["--html FILE", "Also write the report as one HTML page"],
-      ["--history FILE", "The history file (default .opencode/evals/history.jsonl)"],
-      ["--no-history", "Neither read nor add to the history"],
-      [
-        "--opencode PATH",
-        "The opencode binary to run (default: opencode-ai's platform package from the project or tool-tester, else opencode on PATH)",
-      ],
-      ["--opencode-version V", "Install this opencode version with npm into tool-tester's cache and run it"],
-      dir,
-      json,
-      help,
-    ],
     examples: [
       "tool-tester eval --init",
       "tool-tester eval",
@@ -286,17 +123,6 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "It lists the tools as opencode offers them, with doctor's findings; builds a form from each schema (or takes\n" +
       "JSON or a model's raw text); shows each provider's schema side by side; and runs calls as run does, with a\n" +
       "history to replay. On every save it reloads the tools and runs the last call again. Ctrl-C stops it.",
-    options: [
-      ["--port N", "Listen on this port (default: a free one)"],
-      ["--no-open", "Print the URL without opening a browser"],
-      dir,
-      plugin,
-      noGlobal,
-      engine,
-      engineBinary,
-      ["--json", "Print {url, port, engine} as one JSON line instead"],
-      help,
-    ],
     examples: ["tool-tester dev", "tool-tester dev --dir . --port 4983 --no-open"],
   },
   preflight: {
@@ -308,31 +134,7 @@ const COMMANDS: Record<(typeof COMMAND_NAMES)[number], CommandHelp> = {
       "dependencies, engines.opencode, publint, arethetypeswrong), installs it with npm into a fresh opencode\n" +
       "project that names it in opencode.json, loads it by name from there and calls each tool once with\n" +
       "arguments that fit its schema. Exit 3 when a finding is an error. Run it in prepublishOnly.",
-    options: [
-      ["--e2e", "Also load the install in the real opencode and call each tool once (as tool-tester e2e)"],
-      [
-        "--run-scripts",
-        "Run the install scripts of the package and its dependencies (default: npm install --ignore-scripts)",
-      ],
-      ["--timeout MS", "Bound of each tool call (default 10000)"],
-      engine,
-      engineBinary,
-      json,
-      help,
-    ],
     examples: ["tool-tester preflight", "tool-tester preflight packages/opencode-weather --e2e --json"],
-  },
-  verify: {
-    summary: "Check tool-tester against your own opencode binary",
-    usage: "tool-tester verify [SET...] [--opencode PATH] [--concurrency N] [--json]",
-    about:
-      "Runs the probe projects shipped with tool-tester (tool files, plugins, config layouts, scripted calls; the\n" +
-      "ones behind its conformance tests) through your opencode with a scripted mock model, offline, and through\n" +
-      "tool-tester, and reports per behaviour (discovery, naming, order, schemas, results, truncation, rerouting,\n" +
-      "plugin hooks) whether they agree, with the two texts of each difference. SET limits it to those probe sets.\n" +
-      `Exit 0 when all agree, 9 when something differs. A few minutes on two cores.`,
-    options: Object.values(VERIFY_OPTION_HELP),
-    examples: ["tool-tester verify", "tool-tester verify naming truncation --opencode ~/.opencode/bin/opencode --json"],
   },
 }
 
@@ -352,12 +154,12 @@ ${COMMAND_NAMES.map((name) => `  ${COMMANDS[name].usage.split("\n").join("\n  ")
   tool-tester help <command>   (or tool-tester <command> --help): every option of that command, with examples
 
 Options:
-${formatOptions([dir, plugin, noGlobal, provider, model, engine, engineBinary, verbose, json, help, ["-v, --version", "Show the version"]])}
+${formatOptions(rowsOf(GLOBAL_OPTIONS))}
 
 Exit codes:
   0 ran and completed    1 usage (also: no engine, Node too old)    2 arguments failed validation
   3 a file failed to load or the tool list would break    4 the tool threw or returned something opencode cannot send
-  5 timeout    6 the call was rerouted to invalid    9 verify: tool-tester and your opencode differ
+  5 timeout    6 the call was rerouted to invalid
 
 ${docsFooter()}`
 }
@@ -369,12 +171,16 @@ ${docsFooter()}`
 export function commandHelp(name: string, run = "tool-tester"): string | undefined {
   const command = (COMMANDS as Record<string, CommandHelp | undefined>)[name]
   if (command === undefined) return undefined
+  const rows = [
+    ...(COMMAND_ARGUMENTS[name as CommandName] ?? []).map((argument) => [argument.name, argument.help] as const),
+    ...rowsOf(COMMAND_OPTIONS[name as CommandName]),
+  ]
   return `Usage: ${command.usage}
 
 ${command.summary}.${command.about ? `\n${command.about}` : ""}
 
 Options:
-${formatOptions(command.options)}
+${formatOptions(rows)}
 
 Examples:
 ${command.examples.map((example) => `  ${example.replace(/^tool-tester(?= )/, run)}`).join("\n")}
@@ -384,7 +190,13 @@ ${docsFooter(name)}`
 
 // --- internal ---
 
-function formatOptions(options: readonly OptionHelp[]): string {
+type OptionRow = readonly [label: string, meaning: string]
+
+function rowsOf(table: OptionTable): OptionRow[] {
+  return Object.entries(table).map(([name, option]) => [optionLabel(name, option), optionMeaning(option)] as const)
+}
+
+function formatOptions(options: readonly OptionRow[]): string {
   const width = Math.max(...options.map(([flag]) => flag.length)) + 2
   return options.map(([flag, meaning]) => `  ${flag.padEnd(width)}${meaning}`).join("\n")
 }

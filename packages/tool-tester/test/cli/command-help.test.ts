@@ -1,95 +1,20 @@
 import { describe, expect, test } from "vitest"
+import { COMMAND_ARGUMENTS, COMMAND_OPTIONS, type CommandName } from "../../src/cli/option-table.ts"
 import { runCli } from "../helpers.ts"
 
-/** Every option each command parses, as its help must list them. */
-const OPTIONS: Record<string, string[]> = {
-  list: [
-    "--dir",
-    "--plugin",
-    "--provider",
-    "--model",
-    "--no-global",
-    "--engine",
-    "--engine-binary",
-    "--json",
-    "--help",
-  ],
-  schema: [
-    "--dir",
-    "--plugin",
-    "--tool",
-    "--provider",
-    "--model",
-    "--no-global",
-    "--engine",
-    "--engine-binary",
-    "--json",
-    "--help",
-  ],
-  run: [
-    "key=value",
-    "--args",
-    "--raw-args",
-    "--validate",
-    "--deny",
-    "--max-lines",
-    "--max-bytes",
-    "--timeout",
-    "--data-dir",
-    "--dir",
-    "--plugin",
-    "--provider",
-    "--model",
-    "--no-global",
-    "--engine",
-    "--engine-binary",
-    "--json",
-    "--help",
-  ],
-  doctor: [
-    "--dir",
-    "--plugin",
-    "--provider",
-    "--model",
-    "--no-global",
-    "--engine",
-    "--engine-binary",
-    "--json",
-    "--help",
-  ],
-  e2e: [
-    "--script",
-    "--opencode",
-    "--opencode-version",
-    "--config",
-    "--timeout",
-    "--dir",
-    "--plugin",
-    "--model",
-    "--provider",
-    "--json",
-    "--help",
-  ],
-}
-
-OPTIONS.eval = [
-  "--init",
-  "--model",
-  "--runs",
-  "--agent",
-  "--case",
-  "--concurrency",
-  "--timeout",
-  "--threshold",
-  "--html",
-  "--history",
-  "--no-history",
-  "--opencode",
-  "--opencode-version",
-  "--dir",
-  "--json",
-  "--help",
-]
+/**
+ * Every option each command parses, as its help must list them: the option table is the one
+ * definition both come from (src/cli/option-table.ts).
+ */
+const OPTIONS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(COMMAND_OPTIONS).map(([command, table]) => [
+    command,
+    [
+      ...(COMMAND_ARGUMENTS[command as CommandName] ?? []).map((argument) => argument.name),
+      ...Object.keys(table).map((option) => `--${option}`),
+    ],
+  ]),
+)
 
 describe("per-command help", { timeout: 60_000 }, () => {
   test.each(Object.keys(OPTIONS))(

@@ -4,25 +4,20 @@ import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
 import { loadTimeoutMs } from "../../engine/task-failure.ts"
 import { guardToolsHere, withoutToolsMark } from "../../engine/tools-here.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { requireExtras } from "../../extras.ts"
 import { openInBrowser } from "../../inspector/open-browser.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
-import { PROJECT_FLAGS, parseFlags, projectInput } from "../_command.ts"
+import { parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
-import { requireExtras } from "../../extras.ts"
-
-const DEV_FLAGS = {
-  ...PROJECT_FLAGS,
-  port: { type: "string" },
-  "no-open": { type: "boolean" },
-} as const
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 
 /**
  * `tool-tester dev`: serves the inspector on 127.0.0.1, prints its URL (with this start's token)
  * and opens it; reloads the project on every save until Ctrl-C.
  */
 export async function devCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: DEV_FLAGS }, { command: "dev" })
+  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.dev) }, { command: "dev" })
   const json = values.json === true
   const input = projectInput(values, {}, io)
   const port = portOf(values.port)

@@ -6,14 +6,15 @@ import { type LintProvider, lintProviderNamed, lintProviderOf } from "../../lint
 import { modelSelection } from "../../pipeline/model-selection.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
-import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
+import { exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
 import { calledFindings } from "../called-findings.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
 export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } }, { command: "doctor" })
+  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.doctor) }, { command: "doctor" })
   const json = values.json === true
   const shownFrom = displayDirectory(io.cwd, values.dir)
   const input = { ...projectInput(values, {}, io), cwd: shownFrom, providers: askedProviders(values) }

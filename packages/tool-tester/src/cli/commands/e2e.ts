@@ -13,25 +13,9 @@ import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { projectDirectory } from "../project-directory.ts"
-
-const E2E_FLAGS = {
-  dir: { type: "string" },
-  plugin: { type: "string", multiple: true },
-  script: { type: "string" },
-  opencode: { type: "string" },
-  "opencode-version": { type: "string" },
-  model: { type: "string" },
-  provider: { type: "string" },
-  config: { type: "string" },
-  agent: { type: "string" },
-  timeout: { type: "string" },
-  "call-timeout": { type: "string" },
-  json: { type: "boolean" },
-  init: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const
 
 /**
  * `tool-tester e2e`: runs the project's tools inside the real opencode binary, offline, with a
@@ -40,7 +24,7 @@ const E2E_FLAGS = {
  * each tool call, from when the model asks for it, by `--call-timeout`.
  */
 export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: E2E_FLAGS }, { command: "e2e" })
+  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.e2e) }, { command: "e2e" })
   const json = values.json === true
   if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
   if (values.script === undefined)

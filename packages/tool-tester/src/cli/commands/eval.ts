@@ -30,28 +30,7 @@ import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { projectDirectory } from "../project-directory.ts"
-
-const EVAL_FLAGS = {
-  dir: { type: "string" },
-  model: { type: "string", multiple: true },
-  runs: { type: "string" },
-  agent: { type: "string" },
-  concurrency: { type: "string" },
-  timeout: { type: "string" },
-  threshold: { type: "string" },
-  "threshold-on": { type: "string" },
-  variants: { type: "string" },
-  without: { type: "string", multiple: true },
-  case: { type: "string", multiple: true },
-  html: { type: "string" },
-  history: { type: "string" },
-  "no-history": { type: "boolean" },
-  opencode: { type: "string" },
-  "opencode-version": { type: "string" },
-  json: { type: "boolean" },
-  init: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 
 /**
  * `tool-tester eval`: runs the project's eval cases (`.opencode/evals/`) through the real opencode
@@ -59,7 +38,7 @@ const EVAL_FLAGS = {
  * with the previous one (docs/evals.md).
  */
 export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: EVAL_FLAGS }, { command: "eval" })
+  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.eval) }, { command: "eval" })
   const json = values.json === true
   const project = projectDirectory(io.cwd, values.dir)
   if (project.notice && !json) io.writeError(`${project.notice}\n`)

@@ -3,30 +3,24 @@ import { terminalSafe } from "../../_terminal-safe.ts"
 import type { StartedEngine } from "../../engine/engine-task.ts"
 import { engineReport, loadFailure, loadTimeoutMs } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { requireExtras } from "../../extras.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
 import type { FuzzPayload } from "../../tasks/fuzz-task.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import { PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
+import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
-import { requireExtras } from "../../extras.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
+import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
 import { fuzzAcrossEngines } from "./_fuzz-engines.ts"
-import { displayDirectory } from "../project-directory.ts"
 
 const DEFAULT_RUNS = 200
 const DEFAULT_CALL_TIMEOUT_MS = 5_000
 /** After a call's timeout fired its abort signal: how long before a busy engine is stopped. */
 const GRACE_MS = 1_000
-
-const FUZZ_FLAGS = {
-  ...PROJECT_FLAGS,
-  runs: { type: "string" },
-  seed: { type: "string" },
-  timeout: { type: "string" },
-} as const
 
 /**
  * `tool-tester fuzz NAME`: calls the tool with arguments generated from its schema, as models send
@@ -35,7 +29,7 @@ const FUZZ_FLAGS = {
  */
 export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
-    { args: argv, options: FUZZ_FLAGS, allowPositionals: true },
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.fuzz), allowPositionals: true },
     { command: "fuzz" },
   )
   const json = values.json === true

@@ -1,13 +1,14 @@
 import type { StartedEngine } from "../../engine/engine-task.ts"
 import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
-import { exitForProblems, MODEL_FLAGS, PROJECT_FLAGS, parseFlags, performTask, projectInput } from "../_command.ts"
-import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
+import { exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
+import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
 export async function listCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: { ...PROJECT_FLAGS, ...MODEL_FLAGS } }, { command: "list" })
+  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.list) }, { command: "list" })
   const json = values.json === true
   const input = projectInput(values, values, io)
   const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker)

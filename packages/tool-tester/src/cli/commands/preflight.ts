@@ -1,30 +1,21 @@
 import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import { terminalSafe } from "../../_terminal-safe.ts"
-import { testedOpencodeVersion } from "../../engine/opencode-binary.ts"
 import { chooseEngine } from "../../engine/choose-engine.ts"
+import { testedOpencodeVersion } from "../../engine/opencode-binary.ts"
 import type { EngineReport } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { requireExtras } from "../../extras.ts"
 import type { E2ESummary, SmokeRun } from "../../preflight/load-installed.ts"
 import { loadInstalled } from "../../preflight/load-installed.ts"
 import type { PreflightReport } from "../../preflight/preflight.ts"
 import { preflight } from "../../preflight/preflight.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { exitInterrupted, exitForProblems, parseFlags, reportFailure } from "../_command.ts"
-import { requireExtras } from "../../extras.ts"
+import { exitForProblems, exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { formatEngine, formatFindings } from "../report.ts"
-
-const PREFLIGHT_FLAGS = {
-  e2e: { type: "boolean" },
-  "run-scripts": { type: "boolean" },
-  timeout: { type: "string" },
-  engine: { type: "string" },
-  "engine-binary": { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const
 
 const DEFAULT_CALL_TIMEOUT_MS = 10_000
 
@@ -35,7 +26,7 @@ const DEFAULT_CALL_TIMEOUT_MS = 10_000
  */
 export async function preflightCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(
-    { args: argv, options: PREFLIGHT_FLAGS, allowPositionals: true },
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.preflight), allowPositionals: true },
     { command: "preflight" },
   )
   const json = values.json === true

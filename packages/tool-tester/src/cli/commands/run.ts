@@ -3,36 +3,22 @@ import { bunApiHint } from "../../doctor/bun-api.ts"
 import type { StartedEngine, TaskOutcome } from "../../engine/engine-task.ts"
 import { runTaskInEngine } from "../../engine/engine-task.ts"
 import type { RunArgs, RunInput } from "../../engine/protocol.ts"
-import { engineReport, loadFailure, loadTimeoutMs as loadBound } from "../../engine/task-failure.ts"
+import { engineReport, loadTimeoutMs as loadBound, loadFailure } from "../../engine/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import type { RunJson, RunPayload } from "../../tasks/run-task.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import { MODEL_FLAGS, PROJECT_FLAGS, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
+import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
-import { formatDiagnostics } from "../report.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
+import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
 
 /** Default `--timeout`: how long the tool may run (and, separately, how long loading may take). */
 export const DEFAULT_TIMEOUT_MS = 60_000
 /** After the timeout fired the tool's abort signal: how long it may clean up before the worker is killed. */
 export const GRACE_MS = 1_000
-
-const RUN_FLAGS = {
-  ...PROJECT_FLAGS,
-  ...MODEL_FLAGS,
-  args: { type: "string" },
-  "raw-args": { type: "string" },
-  validate: { type: "boolean" },
-  deny: { type: "string", multiple: true },
-  "max-lines": { type: "string" },
-  "max-bytes": { type: "string" },
-  timeout: { type: "string" },
-  "data-dir": { type: "string" },
-  agent: { type: "string" },
-  watch: { type: "boolean" },
-} as const
 
 /**
  * `tool-tester run NAME`: runs one tool through opencode's pipeline in a worker thread and prints
@@ -41,7 +27,7 @@ const RUN_FLAGS = {
  */
 export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
-    { args: argv, options: RUN_FLAGS, allowPositionals: true },
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true },
     { command: "run", toolArguments: true },
   )
   const json = values.json === true
