@@ -1,7 +1,7 @@
 // The architecture's rules, checked in CI (`pnpm run check:deps` at the root, run by .ci/run and
 // the workflow's check job): no import cycle, type-only imports included, and the directions the
 // folders keep between them today. The layers, bottom to top:
-//   leaves     schema/ (zod to JSON Schema), errors.ts
+//   leaves     schema/ (zod to JSON Schema), errors.ts, _is-record.ts
 //   config     config/ (opencode.json merging, permissions), above discovery/
 //   core       discovery/, pipeline/, engine/, client/: these four still import each other
 //              (issue 36 point 1 untangles them); their rules say only what they never import
@@ -65,19 +65,19 @@ module.exports = {
     importsOnly(
       "schema-is-a-leaf",
       "schema",
-      "^src/errors\\.ts$",
+      "^src/(errors|_is-record)\\.ts$",
       "schema/ turns zod into JSON Schema: it needs nothing of the pipeline.",
     ),
     importsOnly(
       "config-below-pipeline",
       "config",
-      "^src/(discovery/|errors\\.ts$)",
+      "^src/(discovery/|errors\\.ts$|_is-record\\.ts$)",
       "config/ reads opencode.json: it finds files (discovery/) and nothing else.",
     ),
     importsOnly(
       "lint-reads-the-offered-list",
       "lint",
-      "^src/(pipeline/|schema/|errors\\.ts$|types\\.ts$|did-you-mean\\.ts$|list-tools\\.ts$)",
+      "^src/(pipeline/|schema/|errors\\.ts$|_is-record\\.ts$|types\\.ts$|did-you-mean\\.ts$|list-tools\\.ts$)",
       "lint/ rules read the offered tool list: no engine, process or opencode of their own.",
     ),
     {

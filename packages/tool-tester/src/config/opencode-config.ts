@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import type { ParseError } from "jsonc-parser"
-import type { ConfigDirectory } from "../discovery/config-dirs.ts"
+import { isRecord } from "../_is-record.ts"
 import { sourceFileProblem } from "../discovery/_source-file.ts"
+import type { ConfigDirectory } from "../discovery/config-dirs.ts"
 import { walkUp } from "../discovery/config-dirs.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -198,7 +199,7 @@ function toolOutputProblem(
   toolOutput: unknown,
 ): { key: string; value: unknown; message: string; fix: string } | undefined {
   if (toolOutput === undefined) return undefined
-  if (!isPlainObject(toolOutput)) {
+  if (!isRecord(toolOutput)) {
     return {
       key: "tool_output",
       value: toolOutput,
@@ -231,12 +232,8 @@ function configFilesIn(folder: string, names: readonly string[]): string[] {
 }
 
 function deepMerge(base: unknown, next: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(next)) return next
+  if (!isRecord(base) || !isRecord(next)) return next
   const merged: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(next)) merged[key] = key in merged ? deepMerge(merged[key], value) : value
   return merged
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

@@ -9,6 +9,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { isRecord } from "../_is-record.ts"
 import { ToolTesterError } from "../errors.ts"
 import { argumentText, type Script } from "./script.ts"
 
@@ -292,8 +293,4 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve()
     })
   })
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

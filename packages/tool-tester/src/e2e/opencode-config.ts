@@ -5,6 +5,7 @@
 // - `OPENCODE_CONFIG_CONTENT` (highest precedence): the mock provider, `model` and `small_model`
 //   (so no request can leave for a real provider), the extra plugins, and the caller's `config`
 //   deep-merged on top.
+import { isRecord } from "../_is-record.ts"
 
 export const mockProviderId = "mock"
 export const defaultModel = "mock-model"
@@ -62,13 +63,9 @@ export function deepMerge(base: Record<string, unknown>, override: Record<string
   const merged: Record<string, unknown> = { ...base }
   for (const [key, value] of Object.entries(override)) {
     const current = merged[key]
-    merged[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
+    merged[key] = isRecord(current) && isRecord(value) ? deepMerge(current, value) : value
   }
   return merged
 }
 
 // --- internal ---
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}

@@ -11,6 +11,7 @@
 // Several calls in one turn are sent as one parallel batch. When the turns run out, the mock answers
 // with text so opencode stops.
 
+import { isRecord } from "../_is-record.ts"
 import { ToolTesterError } from "../errors.ts"
 
 export interface ScriptCall {
@@ -112,10 +113,6 @@ function checkKeys(value: Record<string, unknown>, allowed: string[], where: str
   if (unknown !== undefined) {
     fail(`${where} has an unknown key \`${unknown}\` (allowed: ${allowed.join(", ")})`)
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
 function fail(problem: string): never {

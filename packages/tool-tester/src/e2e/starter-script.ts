@@ -2,6 +2,7 @@
 // order, with example arguments read from its JSON Schema (the required keys, with a plain value of
 // the right type), then ends the turn with text. A starting point to edit, not a test by itself.
 
+import { isRecord } from "../_is-record.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import { resolvePointer } from "../schema/refs.ts"
 import { parseScript, type Script } from "./script.ts"
@@ -74,8 +75,4 @@ function exampleString(schema: Record<string, unknown>): string {
     default:
       return "example"
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

@@ -5,6 +5,7 @@
 // with zod: the CLI starts an engine before it loads anything else (cli/main.ts), and loading zod
 // there would delay every run's start for ten flat shapes.
 import { timingSafeEqual } from "node:crypto"
+import { isRecord } from "../_is-record.ts"
 import type { FromEngine } from "./protocol.ts"
 
 export type ReadFrame = { message: FromEngine } | { problem: string }
@@ -71,10 +72,6 @@ function hasShape(message: Record<string, unknown>): boolean {
   for (const key of Object.keys(message)) if (key !== "type" && !Object.hasOwn(shape, key)) return false
   for (const [key, check] of Object.entries(shape)) if (!check(message[key])) return false
   return true
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
 /** The start of a line, for the message: enough to recognise it, never a secret of the engine's. */

@@ -4,10 +4,9 @@
 // empty, huge and unusual unicode strings. Objects are fast-check records with no required key, so
 // a failure shrinks toward `{}`.
 import type { Arbitrary } from "fast-check"
+import { isRecord } from "../_is-record.ts"
 import { fc } from "./_fast-check.ts"
 import { validArguments } from "./valid-arguments.ts"
-
-type Schema = Record<string, unknown>
 
 const HUGE = "x".repeat(100_000)
 
@@ -77,8 +76,4 @@ function oddString(): Arbitrary<string> {
     fc.string({ unit: "grapheme", maxLength: 8 }),
     fc.string({ unit: "binary", maxLength: 8 }),
   )
-}
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

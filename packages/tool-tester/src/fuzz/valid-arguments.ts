@@ -3,6 +3,7 @@
 // bounds, patterns and formats, number bounds, arrays and tuples, objects with required keys and
 // records, and local $refs (recursion cut at a depth). Call loadFastCheck() first.
 import type { Arbitrary } from "fast-check"
+import { isRecord } from "../_is-record.ts"
 import { resolvePointer } from "../schema/refs.ts"
 import { fc } from "./_fast-check.ts"
 
@@ -141,8 +142,4 @@ function mergeAllOf(parts: unknown[], root: unknown): Schema {
     if (Array.isArray(resolved["required"])) (merged["required"] as unknown[]).push(...resolved["required"])
   }
   return merged
-}
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

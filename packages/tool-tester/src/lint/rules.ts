@@ -3,10 +3,12 @@
 // docs/provider-lint.md lists them. A rule sees one tool as the provider receives it (name,
 // description, parameters after opencode's fixes for that provider) and returns one line per
 // problem. `warning` marks what is inferred or reported changed, not documented as an error.
+
+import { isRecord } from "../_is-record.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import { danglingRefs, localRefs, resolvePointer } from "../schema/refs.ts"
 import type { LintProvider } from "./providers.ts"
-import { describePointer, isRecord, walkSchema } from "./walk-schema.ts"
+import { describePointer, walkSchema } from "./walk-schema.ts"
 
 export type LintRule = {
   /** `<provider family>/<rule>`, stable: tests and docs use it. */

@@ -1,4 +1,5 @@
 // Visits every sub-schema of a JSON Schema with its JSON pointer, so rules can say where a problem is.
+import { isRecord } from "../_is-record.ts"
 
 export type SchemaNode = Record<string, unknown> | boolean
 
@@ -31,10 +32,6 @@ export function walkSchema(root: unknown, visit: (node: SchemaNode, pointer: str
     for (const singleKey of SINGLE_KEYS) go(node[singleKey], `${pointer}/${singleKey}`, singleKey)
   }
   go(root, "#", "")
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }
 
 /** Where a pointer is, for a message: `#/properties/city` reads `city`; the root reads `the root`. */

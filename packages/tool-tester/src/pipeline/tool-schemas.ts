@@ -1,3 +1,4 @@
+import { isRecord } from "../_is-record.ts"
 import type { PermissionRule } from "../config/permission.ts"
 import { liveDefinition, liveHooks } from "../engine/live.ts"
 import type { Result } from "../errors.ts"
@@ -76,10 +77,6 @@ export async function toolSchemas(
 
 /** Stands in for the Effect Schema opencode passes as `parameters` to `tool.definition` hooks. */
 const OPAQUE_PARAMETERS = Object.freeze({ "~opaque": "opencode Effect Schema; change jsonSchema instead" })
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
 
 function withTool(error: ToolTesterError, tool: LoadedTool): ToolTesterError {
   return new ToolTesterError(error.code, `${tool.file}: tool ${tool.id}: ${error.message}`, {

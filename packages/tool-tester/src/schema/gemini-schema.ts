@@ -1,6 +1,6 @@
 // opencode's Gemini fixes (docs/opencode-contract.md#gemini-fixes): Gemini accepts
 // only string enums, no type arrays, and wants every array to say what its items are.
-import { isRecord } from "./_record.ts"
+import { isRecord } from "../_is-record.ts"
 
 const combiners = ["anyOf", "oneOf", "allOf"]
 /** Keywords that say what a schema accepts: `items` with none of them become `{type: "string"}`. */

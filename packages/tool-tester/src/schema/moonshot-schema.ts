@@ -1,6 +1,6 @@
 // opencode's Moonshot/Kimi fixes (docs/opencode-contract.md#moonshot-fixes): Moonshot expands
 // `$ref`s itself and rejects keys next to them, and does not take tuple-form `items`.
-import { isRecord } from "./_record.ts"
+import { isRecord } from "../_is-record.ts"
 
 /**
  * Recursively: a node with a string `$ref` becomes `{ $ref }` alone, and an `items` array

@@ -1,6 +1,7 @@
 // opencode's OpenAI sanitiser (docs/opencode-contract.md#openai-sanitiser): every node is
 // rebuilt from a short list of keywords, like Codex lowers tool schemas for the Responses API.
-import { isRecord, mapValues } from "./_record.ts"
+import { isRecord } from "../_is-record.ts"
+import { mapValues } from "./_record.ts"
 
 const supportedTypes = new Set(["string", "number", "boolean", "integer", "object", "array", "null"])
 const combiners = ["anyOf", "oneOf", "allOf"] as const

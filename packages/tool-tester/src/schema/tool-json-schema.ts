@@ -2,8 +2,8 @@
 // (docs/opencode-contract.md#json-schema). Zod does the conversion: we only reproduce
 // how opencode calls it and what it changes afterwards, so the output matches byte for byte.
 import { z } from "zod"
+import { isRecord } from "../_is-record.ts"
 import { messageOfThrown, type Result, ToolTesterError } from "../errors.ts"
-import { isRecord } from "./_record.ts"
 import { collectZodMetadata } from "./_zod-metadata.ts"
 
 /** A zod 4 schema from any copy of zod, recognised by its `_zod` key (zod 3 schemas have none). */
