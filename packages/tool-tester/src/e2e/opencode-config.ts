@@ -4,8 +4,8 @@
 //   "allow"}` and no update checks or sharing, so the project's own config can still override them;
 // - `OPENCODE_CONFIG_CONTENT` (highest precedence): the mock provider, `model` and `small_model`
 //   (so no request can leave for a real provider), the extra plugins, and the caller's `config`
-//   deep-merged on top.
-import { isRecord } from "../_is-record.ts"
+//   deep-merged on top, by the one merge of opencode.json layers (config/opencode-config.ts).
+import { mergeConfig, type OpencodeConfig } from "../config/opencode-config.ts"
 
 export const mockProviderId = "mock"
 export const defaultModel = "mock-model"
@@ -51,21 +51,9 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
     if (options.plugins.length > 0) content.plugin = options.plugins
     return { global, content }
   }
-  const merged = deepMerge(content, options.config)
+  const merged: Record<string, unknown> = mergeConfig(content as OpencodeConfig, options.config as OpencodeConfig)
   // opencode adds up the plugin lists of its config layers; do the same with ours.
   const extra = Array.isArray(options.config.plugin) ? options.config.plugin : []
   if (options.plugins.length + extra.length > 0) merged.plugin = [...options.plugins, ...extra]
   return { global, content: merged }
 }
-
-/** Objects merge key by key (later wins); anything else, arrays included, is replaced. */
-export function deepMerge(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...base }
-  for (const [key, value] of Object.entries(override)) {
-    const current = merged[key]
-    merged[key] = isRecord(current) && isRecord(value) ? deepMerge(current, value) : value
-  }
-  return merged
-}
-
-// --- internal ---
