@@ -71,18 +71,6 @@ export function clientInShape(implement: ClientMethodImplementation): Record<str
   return client
 }
 
-/** Every method path of the client (`app.log`, `provider.oauth.authorize`, `_client.get`, ...). */
-export function clientMethodPaths(): string[] {
-  const paths = HTTP_CLIENT_METHODS.map((method) => `_client.${method}`)
-  for (const [name, { methods, nested }] of Object.entries(CLIENT_NAMESPACES)) {
-    paths.push(...methods.map((method) => `${name}.${method}`))
-    for (const [inner, innerMethods] of Object.entries(nested ?? {})) {
-      paths.push(...innerMethods.map((method) => `${name}.${inner}.${method}`))
-    }
-  }
-  return paths
-}
-
 // --- internal ---
 
 function namespaceObject(

@@ -9,8 +9,3 @@ const ANSWERED_DURING_INIT = new Set<string>(["app.log", "event.subscribe", "glo
 export function hangsDuringInit(path: string): boolean {
   return !path.startsWith("_client.") && !ANSWERED_DURING_INIT.has(path)
 }
-
-/** The calls that answer during init, for docs and tests. */
-export function callsAnsweredDuringInit(): string[] {
-  return [...ANSWERED_DURING_INIT].sort()
-}
