@@ -1,15 +1,11 @@
 // create-tool's rules, checked in CI (`pnpm run check:deps` at the root, run by .ci/run and the
 // workflow's check job): no import cycle, type-only imports included; and scaffold() never reaches
 // the CLI (cli.ts: argv, prompts and colours sit around it, see scaffold.ts).
+const { noCircular, options } = require("../../dependency-cruiser.base.cjs")
+
 module.exports = {
   forbidden: [
-    {
-      name: "no-circular",
-      comment: "An import cycle, type imports included: move the shared part (often a type) into a module of its own.",
-      severity: "error",
-      from: {},
-      to: { circular: true },
-    },
+    noCircular,
     {
       name: "only-bin-imports-cli",
       comment:
@@ -19,10 +15,5 @@ module.exports = {
       to: { path: "^src/(cli|questions)\\.ts$" },
     },
   ],
-  options: {
-    // Type-only imports count: a cycle of types is still a cycle a reader must untangle.
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: "tsconfig.json" },
-    doNotFollow: { path: "node_modules" },
-  },
+  options,
 }

@@ -9,6 +9,8 @@
 //              (what an engine does for a command), eval/ (above e2e/ and tasks/)
 //   tops       cli/ (the bin), inspector/ (dev's server), preflight/, vitest/ (the matchers entry)
 // A new import against a rule is a new direction: move the shared part down instead.
+const { noCircular, options } = require("../../dependency-cruiser.base.cjs")
+
 const FEATURES_AND_TOPS = "^src/(cli|inspector|preflight|vitest|eval|e2e|doctor|fuzz|tasks|lint)/"
 
 /** A rule that `folder` imports nothing outside itself but `allowed` (a regular expression of paths). */
@@ -35,13 +37,7 @@ function importedOnlyBy(name, folder, users, comment) {
 
 module.exports = {
   forbidden: [
-    {
-      name: "no-circular",
-      comment: "An import cycle, type imports included: split the shared part into a module of its own.",
-      severity: "error",
-      from: {},
-      to: { circular: true },
-    },
+    noCircular,
     importedOnlyBy(
       "only-cli-imports-cli",
       "cli",
@@ -103,10 +99,5 @@ module.exports = {
       to: { path: "^src/(tasks|eval|inspector|preflight|vitest)/" },
     },
   ],
-  options: {
-    // Type-only imports count: a cycle of types is still a cycle a reader must untangle.
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: "tsconfig.json" },
-    doNotFollow: { path: "node_modules" },
-  },
+  options,
 }
