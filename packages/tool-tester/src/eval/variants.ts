@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolSnapshot } from "./types.ts"
+import { isRecord } from "../_is-record.ts"
 
 /** What one variant changes of one tool. */
 export interface ToolVariant {
@@ -99,8 +100,4 @@ export function readVariants(file: string, tools: readonly ToolSnapshot[]): Eval
 function argumentNames(tool: ToolSnapshot): string[] {
   const properties = isRecord(tool.parameters) ? tool.parameters["properties"] : undefined
   return isRecord(properties) ? Object.keys(properties) : []
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
 }
