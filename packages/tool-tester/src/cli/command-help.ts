@@ -136,6 +136,17 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
       "arguments that fit its schema. Exit 3 when a finding is an error. Run it in prepublishOnly.",
     examples: ["tool-tester preflight", "tool-tester preflight packages/opencode-weather --e2e --json"],
   },
+  verify: {
+    summary: "Check tool-tester against your own opencode binary",
+    usage: "tool-tester verify [SET...] [--opencode PATH] [--concurrency N] [--json]",
+    about:
+      "Runs the probe projects shipped with tool-tester (tool files, plugins, config layouts, scripted calls; the\n" +
+      "ones behind its conformance tests) through your opencode with a scripted mock model, offline, and through\n" +
+      "tool-tester, and reports per behaviour (discovery, naming, order, schemas, results, truncation, rerouting,\n" +
+      "plugin hooks) whether they agree, with the two texts of each difference. SET limits it to those probe sets.\n" +
+      "Exit 0 when all agree, 9 when something differs. A few minutes on two cores.",
+    examples: ["tool-tester verify", "tool-tester verify naming truncation --opencode ~/.opencode/bin/opencode --json"],
+  },
 }
 
 /** `tool-tester --help`. */

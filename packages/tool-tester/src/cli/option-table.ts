@@ -310,6 +310,18 @@ export const COMMAND_OPTIONS = {
     json,
     help,
   },
+  verify: {
+    opencode: {
+      type: "string",
+      placeholder: "PATH",
+      help: "The opencode binary to check against",
+      byDefault:
+        "as e2e finds it: opencode-ai's platform package from the project or tool-tester, else opencode on PATH",
+    },
+    concurrency: { type: "string", placeholder: "N", help: "Probe runs at once", byDefault: "4" },
+    json: { ...json, help: "The report as one JSON document on stdout (every difference, both texts in full)" },
+    help,
+  },
 } as const satisfies Record<string, OptionTable>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -320,6 +332,12 @@ export const COMMAND_ARGUMENTS: Partial<Record<CommandName, readonly ArgumentSpe
     {
       name: "key=value",
       help: "An argument of the tool (repeatable; values that are JSON arrays or objects are parsed)",
+    },
+  ],
+  verify: [
+    {
+      name: "SET",
+      help: "Only this probe set (repeatable: naming, truncation, zod-types, ...; a wrong name lists them); default: all of them",
     },
   ],
 }

@@ -1,17 +1,17 @@
-import { ToolTesterError } from "../../errors.ts"
+import path from "node:path"
 import { resolveOpencode } from "../../engine/opencode-binary.ts"
 import { MODELLED_OPENCODE_VERSION } from "../../engine/opencode-version.ts"
 import { opencodeVersionOf } from "../../engine/opencode-version-check.ts"
+import { ToolTesterError } from "../../errors.ts"
+import { helpTimeoutMs, opencodeIdentity } from "../../verify/opencode-identity.ts"
 import { readProbeSets } from "../../verify/probe-set.ts"
 import { runVerify } from "../../verify/run-verify.ts"
-import { helpTimeoutMs, opencodeIdentity } from "../../verify/opencode-identity.ts"
 import { formatVerifyReport, type VerifyReport, verifyReport } from "../../verify/verify-report.ts"
 import type { CliIO } from "../_command.ts"
 import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { silentProgress, terminalProgress } from "../progress-line.ts"
-import { VERIFY_FLAGS } from "../verify-options.ts"
-import path from "node:path"
 
 /**
  * `tool-tester verify [SET...]`: runs the probe projects shipped with tool-tester through the
@@ -20,7 +20,7 @@ import path from "node:path"
  */
 export async function verifyCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(
-    { args: argv, options: VERIFY_FLAGS, allowPositionals: true },
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.verify), allowPositionals: true },
     { command: "verify" },
   )
   const json = values.json === true
