@@ -457,12 +457,17 @@ function compile(source, output, flags) {
 // --- processes ---
 
 function windowsEnv(extraPath = [], extra = {}, nodeOptions = KEEPALIVE) {
-  return {
+  const env = {
     ...baseEnv,
     ...extra,
     ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
     ...(extraPath.length > 0 ? { WINEPATH: extraPath.map(winPath).join(";") } : {}),
   }
+  // Wine passes the Linux shell's variables on; a cmd.exe session has neither. With them, the
+  // product takes Git Bash or MSYS2 for the user's shell and prints POSIX quoting (_shell-quote.ts).
+  delete env.SHELL
+  delete env.MSYSTEM
+  return env
 }
 
 function linuxEnv(extraPath = [], extra = {}) {
