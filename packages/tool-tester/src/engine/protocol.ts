@@ -6,6 +6,7 @@
 // as live objects. Tool files are user code: they are only ever imported in the engine, so a file
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
+import type { EvalTrial } from "../eval/types.ts"
 import type { Failure } from "../fuzz/classify.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
@@ -59,6 +60,12 @@ export type FuzzInput = ProjectInput & {
 /** `eval`: the project's tools as eval wraps and guards them; the tool files in `skip` are not imported. */
 export type EvalToolsInput = { directory: string; skip: string[] }
 
+/** `eval`: the case files, read where TS and JS ones may be imported; `skip`: files that ended or stalled an engine. */
+export type EvalCasesInput = { directory: string; skip: string[]; toolIds: string[] | undefined }
+
+/** `eval`: trials of cases from TS and JS case files, graded where their predicates live. */
+export type EvalGradeInput = { directory: string; skip: string[]; trials: EvalTrial[] }
+
 /** A CLI command's one task: the engine loads the project, does it, answers once, and is ended. */
 export type Task =
   | { command: "list"; input: ProjectInput }
@@ -67,6 +74,8 @@ export type Task =
   | { command: "run"; input: RunInput }
   | { command: "fuzz"; input: FuzzInput }
   | { command: "eval-tools"; input: EvalToolsInput }
+  | { command: "eval-cases"; input: EvalCasesInput }
+  | { command: "eval-grade"; input: EvalGradeInput }
 
 export type TaskCommand = Task["command"]
 

@@ -47,6 +47,8 @@ const tasks: { [C in TaskCommand]: PerformTask<C> } = {
   run: runTask,
   fuzz: async (input, reached) => (await import("../tasks/fuzz-task.ts")).fuzzTask(input, reached),
   "eval-tools": async (input, reached) => (await import("../tasks/eval-tools-task.ts")).evalToolsTask(input, reached),
+  "eval-cases": async (input, reached) => (await import("../tasks/eval-cases-task.ts")).evalCasesTask(input, reached),
+  "eval-grade": async (input, reached) => (await import("../tasks/eval-cases-task.ts")).evalGradeTask(input, reached),
 }
 
 // The process object as it was: a tool may replace or delete globalThis.process, and this process

@@ -5,7 +5,7 @@
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
-import { gradeTrial, loadEvalCases } from "./cases/index.ts"
+import { gradeProjectTrials, type ProjectCases, readProjectCases } from "./project-cases.ts"
 import { type ProjectTools, readProjectTools } from "./project-tools.ts"
 import { appendHistory, compareWithPrevious, defaultHistoryFile, readHistory, summarizeTrials } from "./report/index.ts"
 import { type EvalRunnerOptions, runEvalTrials } from "./runner/index.ts"
@@ -23,6 +23,8 @@ export interface PreparedEval {
   problems: EvalProblem[]
   /** The project's tools, read in an engine's process (eval imports no user code in its own). */
   projectTools: ProjectTools
+  /** TS and JS case files left out (they ended or stalled the engine that imported them). */
+  skippedCaseFiles: ProjectCases["skip"]
 }
 
 /** Reads the project's cases (all, or those named) and checks the tool ids they name. */
@@ -31,12 +33,13 @@ export async function prepareEval(directory: string, caseNames: readonly string[
   const { tools, error } = projectTools
   // With a tool file that fails to load, its tools are missing from the list: then ids are not checked.
   const toolIds = error === undefined ? [...BUILTIN_TOOL_IDS, ...tools.map((tool) => tool.id)] : undefined
-  const loaded = await loadEvalCases(directory, toolIds === undefined ? {} : { toolIds })
+  const loaded = await readProjectCases(directory, toolIds)
   const problems: EvalProblem[] = loaded.problems.map((problem) => ({ code: problem.code, message: problem.message }))
   if (error !== undefined) {
     problems.push({ code: "IMPORT_FAILED", message: `${error} (the tool ids the cases name were not checked)` })
   }
-  return { directory, cases: selectCases(loaded.cases, caseNames), problems, projectTools }
+  const cases = selectCases(loaded.cases, caseNames)
+  return { directory, cases, problems, projectTools, skippedCaseFiles: loaded.skip }
 }
 
 export interface EvalProjectOptions extends Omit<EvalRunnerOptions, "directory" | "cases"> {
@@ -65,11 +68,9 @@ export async function runEvalProject(options: EvalProjectOptions): Promise<EvalP
     cases: prepared.cases,
     projectTools: prepared.projectTools,
   })
-  const byName = new Map(prepared.cases.map((evalCase) => [evalCase.name, evalCase]))
-  const graded: GradedTrial[] = runner.trials.map((trial) => ({
-    ...trial,
-    grade: gradeTrial(byName.get(trial.case)!, trial),
-  }))
+  // Once, after all trials: cases from TS and JS files are graded in an engine (project-cases.ts).
+  const grading = await gradeProjectTrials(prepared.directory, prepared.cases, runner.trials, prepared.skippedCaseFiles)
+  const graded: GradedTrial[] = grading.graded
   const run: EvalRun = {
     id: `${startedAt.toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
     startedAt: startedAt.toISOString(),
@@ -77,7 +78,11 @@ export async function runEvalProject(options: EvalProjectOptions): Promise<EvalP
     opencodeVersion: runner.opencodeVersion,
     results: summarizeTrials(prepared.cases, graded, runner.tools),
   }
-  const problems = [...prepared.problems, ...runner.problems]
+  const problems = [
+    ...prepared.problems,
+    ...runner.problems,
+    ...grading.problems.map(({ code, message }) => ({ code, message })),
+  ]
   if (historyOption === false) return { run, changes: new Map(), history: [], historyFile: undefined, problems }
   const historyFile = historyOption ?? defaultHistoryFile(prepared.directory)
   // The history keeps the normal run: variants and --without runs are compared within the run.

@@ -10,7 +10,7 @@ import type { ModuleImporter } from "../../discovery/import-module.ts"
 import { createImporter } from "../../discovery/import-module.ts"
 import { messageOfThrown } from "../../errors.ts"
 import type { EvalCase } from "../types.ts"
-import { nameOf, readCaseFile } from "./read-case-file.ts"
+import { MODULE_FILE, nameOf, readCaseFile } from "./read-case-file.ts"
 import type { KeyPath, ToolReference } from "./validate-case.ts"
 import { formatKeyPath, NOTE_KEY, validateCase } from "./validate-case.ts"
 
@@ -34,6 +34,13 @@ export interface LoadEvalCasesOptions {
   toolIds?: string[]
   /** The folder of case files, relative to the project (default `.opencode/evals`). */
   folder?: string
+  /**
+   * "import" (the default): TS and JS case files are imported here. "leave": they are not read at
+   * all; eval's own process leaves them to an engine (src/eval/project-cases.ts).
+   */
+  moduleFiles?: "import" | "leave"
+  /** Case files (absolute paths) not to read: they ended or stalled an engine while imported. */
+  skip?: readonly string[]
 }
 
 /** Where case files live in a project, unless `folder` says otherwise. */
@@ -61,7 +68,10 @@ export async function loadEvalCases(
   const seen = new Map<string, string>()
   // One import pass for the call: fresh module instances, so a second load sees edited files.
   let importer: ModuleImporter | undefined
+  const leave = (name: string) =>
+    (options.moduleFiles === "leave" && MODULE_FILE.test(name)) || options.skip?.includes(path.join(folder, name))
   for (const name of names.filter(isCaseFile).sort()) {
+    if (leave(name)) continue
     const file = displayPath(directory, path.join(folder, name))
     const read = await readCaseFile(path.join(folder, name), () => (importer ??= createImporter()))
     if (!read.success) {
@@ -97,14 +107,20 @@ export async function loadEvalCases(
   return { cases, problems }
 }
 
+/** `_name.ts` is a helper that case modules import, not a case file; `.d.ts` holds types only. */
+export function isCaseFile(name: string): boolean {
+  return CASE_FILE.test(name) && !name.startsWith("_") && !/\.d\.m?ts$/.test(name)
+}
+
+/** A file as problems name it: relative to the project folder when inside it, else absolute. */
+export function displayPath(directory: string, file: string): string {
+  const relative = path.relative(path.resolve(directory), file)
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative
+}
+
 // --- internal ---
 
 const CASE_FILE = /\.(json|ts|mts|js|mjs)$/
-
-/** `_name.ts` is a helper that case modules import, not a case file; `.d.ts` holds types only. */
-function isCaseFile(name: string): boolean {
-  return CASE_FILE.test(name) && !name.startsWith("_") && !/\.d\.m?ts$/.test(name)
-}
 
 /** The line of a path, or of the deepest part of it the file has (a missing key's problem is on its object). */
 function lineOf(find: (path: KeyPath) => number | undefined, path: KeyPath): number | undefined {
@@ -166,9 +182,4 @@ function problem(fields: {
 function withSource(entry: Record<string, unknown>, file: string, line: number | undefined): EvalCase {
   const { [NOTE_KEY]: _note, ...rest } = entry
   return { ...(rest as unknown as EvalCase), source: line === undefined ? { file } : { file, line } }
-}
-
-function displayPath(directory: string, file: string): string {
-  const relative = path.relative(path.resolve(directory), file)
-  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative
 }
