@@ -67,15 +67,16 @@ export async function readProjectCases(
 /**
  * Grades each trial against its case: cases from JSON files here, cases from TS and JS files in
  * one engine task, where their predicates are. When that task cannot finish, those trials fail
- * with the reason, and it is a problem.
+ * with the reason, and it is a problem. `signal` (Ctrl-C) ends that engine and throws.
  */
 export async function gradeProjectTrials(
   directory: string,
   cases: readonly EvalCase[],
   trials: readonly EvalTrial[],
   skip: readonly string[],
-  env: Record<string, string | undefined> = process.env,
+  options: { env?: Record<string, string | undefined>; signal?: AbortSignal | undefined } = {},
 ): Promise<{ graded: GradedTrial[]; problems: CaseProblem[] }> {
+  const { env = process.env, signal } = options
   const byName = new Map(cases.map((evalCase) => [evalCase.name, evalCase]))
   const inEngine = trials.filter((trial) => fromModule(byName.get(trial.case)))
   const grades = new Map<EvalTrial, GradedTrial["grade"]>()
@@ -83,11 +84,16 @@ export async function gradeProjectTrials(
   if (inEngine.length > 0) {
     const chosen = await chooseEngine({ env, directory })
     const timeout = loadTimeoutMs(env)
+    signal?.throwIfAborted()
+    const started = startEngine("eval-grade", chosen.selection)
+    const stop = () => started.connection.end()
+    signal?.addEventListener("abort", stop, { once: true })
     const outcome = await runTaskInEngine(
       { command: "eval-grade", input: { directory, skip: [...skip], trials: [...inEngine] } },
       { loadTimeoutMs: timeout, runTimeoutMs: timeout, graceMs: 0 },
-      startEngine("eval-grade", chosen.selection),
-    )
+      started,
+    ).finally(() => signal?.removeEventListener("abort", stop))
+    signal?.throwIfAborted()
     if (outcome.kind === "done") {
       const payload = outcome.payload as EvalGradePayload
       for (const [index, trial] of inEngine.entries()) {
