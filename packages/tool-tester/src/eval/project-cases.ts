@@ -164,6 +164,8 @@ function engineFailure(outcome: TaskOutcome, timeout: number): { code: ToolTeste
 function notFound(name: string, file: string | undefined): GradedTrial["grade"] {
   return {
     pass: false,
-    reasons: [`EVAL_CASE_INVALID: the case ${JSON.stringify(name)} is no longer in ${file ?? "its case file"}: it was edited during the eval; run it again`],
+    reasons: [
+      `EVAL_CASE_INVALID: the case ${JSON.stringify(name)} is no longer in ${file ?? "its case file"}: it was edited during the eval; run it again`,
+    ],
   }
 }

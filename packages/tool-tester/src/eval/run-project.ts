@@ -69,9 +69,15 @@ export async function runEvalProject(options: EvalProjectOptions): Promise<EvalP
     projectTools: prepared.projectTools,
   })
   // Once, after all trials: cases from TS and JS files are graded in an engine (project-cases.ts).
-  const grading = await gradeProjectTrials(prepared.directory, prepared.cases, runner.trials, prepared.skippedCaseFiles, {
-    signal: runnerOptions.signal,
-  })
+  const grading = await gradeProjectTrials(
+    prepared.directory,
+    prepared.cases,
+    runner.trials,
+    prepared.skippedCaseFiles,
+    {
+      signal: runnerOptions.signal,
+    },
+  )
   const graded: GradedTrial[] = grading.graded
   const run: EvalRun = {
     id: `${startedAt.toISOString().replace(/[:.]/g, "-")}-${process.pid}`,

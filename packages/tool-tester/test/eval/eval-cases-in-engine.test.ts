@@ -94,7 +94,8 @@ export default [
     expect(read.problems).toEqual([])
     const trials = [trialCalling("loops", "weather", {}), trialCalling("plain", "weather", {})]
     const { graded, problems } = await gradeProjectTrials(directory, read.cases, trials, read.skip, { env })
-    const reason = "grading did not finish within 5000 ms: a predicate that never returns (a loop)? Predicates must answer at once"
+    const reason =
+      "grading did not finish within 5000 ms: a predicate that never returns (a loop)? Predicates must answer at once"
     expect(graded.map((trial) => trial.grade)).toEqual([
       { pass: false, reasons: [`EVAL_CASE_INVALID: ${reason}`] },
       { pass: true, reasons: [] },
@@ -108,7 +109,9 @@ export default [
     ])
   })
 
-  test("a predicate that calls process.exit fails its file's trials and is a problem", { timeout: 120_000 }, async () => {
+  test("a predicate that calls process.exit fails its file's trials and is a problem", {
+    timeout: 120_000,
+  }, async () => {
     const directory = useTmpDir("tool-tester-evals-")
     writeFiles(directory, {
       [file("exits.mjs")]: `export default [
@@ -129,7 +132,9 @@ export default [
     expect(problems.map((problem) => problem.code)).toEqual(["EVAL_CASE_INVALID"])
   })
 
-  test("Ctrl-C while a predicate loops ends the grading engine and stops the grading", { timeout: 120_000 }, async () => {
+  test("Ctrl-C while a predicate loops ends the grading engine and stops the grading", {
+    timeout: 120_000,
+  }, async () => {
     const directory = useTmpDir("tool-tester-evals-")
     const marker = path.join(directory, "grading.pid")
     writeFiles(directory, {
