@@ -1,7 +1,8 @@
 // Reads one case file into its list of cases, with a way to find the line of any key path in it:
 // JSON (an array, or `{ "$schema"?, "//"?, "cases": [...] }`) through its syntax tree; TS and JS
 // modules (their default export) through the loader tool files use, without Node module hooks, so
-// a case may hold RegExps and predicates.
+// a case may hold RegExps and predicates. Modules are user code: eval reads them only in an
+// engine's process (src/tasks/eval-cases-task.ts), never in its own.
 import { readFile } from "node:fs/promises"
 import { didYouMean } from "../../did-you-mean.ts"
 import { sourceFileProblem } from "../../discovery/_source-file.ts"
