@@ -154,23 +154,28 @@ export default []
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       spawned.once("exit", (code, signal) => resolve({ code, signal })),
     )
-    // The case file is being imported (and loops) once it has written its marker.
-    while (!existsSync(marker) || readFileSync(marker, "utf8") === "") {
-      await new Promise((resolve) => setTimeout(resolve, 100))
+    try {
+      // The case file is being imported (and loops) once it has written its marker.
+      while (!existsSync(marker) || readFileSync(marker, "utf8") === "") {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      const looping = Number(readFileSync(marker, "utf8"))
+      expect(looping).not.toBe(spawned.pid)
+      spawned.kill("SIGINT")
+      // A CLI stuck in the loop never ends: after two minutes it is killed, and the test fails.
+      const stuck = setTimeout(() => spawned.kill("SIGKILL"), 120_000)
+      const ended = await exited
+      clearTimeout(stuck)
+      expect(ended.code === 130 || ended.signal === "SIGINT", JSON.stringify(ended)).toBe(true)
+      await running
+      // The looping engine was ended with the CLI (polled: ending a process is not instant).
+      const bound = Date.now() + 60_000
+      while (isAlive(looping) && Date.now() < bound) await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(isAlive(looping)).toBe(false)
+    } finally {
+      // Whatever failed above, the CLI (looping itself, before the fix) does not outlive the test.
+      if (spawned.exitCode === null && spawned.signalCode === null) spawned.kill("SIGKILL")
     }
-    const looping = Number(readFileSync(marker, "utf8"))
-    expect(looping).not.toBe(spawned.pid)
-    spawned.kill("SIGINT")
-    // A CLI stuck in the loop never ends: after two minutes it is killed, and the test fails.
-    const stuck = setTimeout(() => spawned.kill("SIGKILL"), 120_000)
-    const ended = await exited
-    clearTimeout(stuck)
-    expect(ended.code === 130 || ended.signal === "SIGINT", JSON.stringify(ended)).toBe(true)
-    await running
-    // The looping engine was ended with the CLI (polled: ending a process is not instant).
-    const bound = Date.now() + 60_000
-    while (isAlive(looping) && Date.now() < bound) await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(isAlive(looping)).toBe(false)
   })
 
   it.skipIf(!opencode.binary)(
