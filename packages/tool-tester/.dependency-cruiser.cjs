@@ -55,8 +55,8 @@ module.exports = {
     importedOnlyBy(
       "eval-is-a-feature",
       "eval",
-      ["^src/cli/", "^src/vitest/", "^src/index\\.ts$"],
-      "eval is reached from its command, the vitest entry's evalSuite and the public types only.",
+      ["^src/cli/", "^src/vitest/", "^src/index\\.ts$", "^src/tasks/eval-cases-task\\.ts$"],
+      "eval is reached from its command, the vitest entry's evalSuite, the public types, and the engine task that reads and grades TS/JS case files (eval imports no user code in its own process) only.",
     ),
     importsOnly(
       "schema-is-a-leaf",

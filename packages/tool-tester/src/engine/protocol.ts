@@ -6,7 +6,6 @@
 // as live objects. Tool files are user code: they are only ever imported in the engine, so a file
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
-import type { EvalTrial } from "../eval/types.ts"
 import type { Failure } from "../fuzz/classify.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
@@ -63,8 +62,8 @@ export type EvalToolsInput = { directory: string; skip: string[] }
 /** `eval`: the case files, read where TS and JS ones may be imported; `skip`: files that ended or stalled an engine. */
 export type EvalCasesInput = { directory: string; skip: string[]; toolIds: string[] | undefined }
 
-/** `eval`: trials of cases from TS and JS case files, graded where their predicates live. */
-export type EvalGradeInput = { directory: string; skip: string[]; trials: EvalTrial[] }
+/** `eval`: trials of cases from TS and JS case files (src/eval/types.ts' EvalTrial), graded where their predicates live. */
+export type EvalGradeInput = { directory: string; skip: string[]; trials: unknown[] }
 
 /** A CLI command's one task: the engine loads the project, does it, answers once, and is ended. */
 export type Task =

@@ -8,7 +8,7 @@ import type { EvalCasesInput, EvalGradeInput, Reached } from "../engine/protocol
 import { caseToJson } from "../eval/cases/case-json.ts"
 import { gradeTrial } from "../eval/cases/grade-trial.ts"
 import { type CaseProblem, loadEvalCases } from "../eval/cases/load-cases.ts"
-import type { EvalCase, TrialGrade } from "../eval/types.ts"
+import type { EvalCase, EvalTrial, TrialGrade } from "../eval/types.ts"
 
 export type EvalCasesPayload = { cases: EvalCase[]; problems: CaseProblem[] }
 
@@ -36,7 +36,7 @@ export async function evalGradeTask(
   loaded(undefined)
   const byName = new Map(cases.map((evalCase) => [evalCase.name, evalCase]))
   return {
-    grades: input.trials.map((trial) => {
+    grades: (input.trials as EvalTrial[]).map((trial) => {
       const evalCase = byName.get(trial.case)
       return evalCase === undefined ? null : gradeTrial(evalCase, trial)
     }),
