@@ -32,6 +32,16 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
     })
   }
   const message = error instanceof Error ? error.message : String(error)
+  // Node's text for `--dir --json` spans three lines; one line says the same.
+  const ambiguous = /^Option '(-[^']*)' argument is ambiguous/.exec(message)
+  if (ambiguous) {
+    const flag = ambiguous[1]!
+    return new ToolTesterError(
+      "USAGE",
+      `${flag} needs a value, and the word after it starts with a dash: give the value after ${flag} (or write ${flag}=VALUE when the value itself starts with a dash); ${help}`,
+      { data: { option: flag } },
+    )
+  }
   // Node adds advice about `--` that fits its own parser, not this command line.
   const plain = message.replace(/\s*To specify a positional argument.*$/s, "").replace(/\.$/, "")
   return new ToolTesterError("USAGE", `${plain}; ${help}`)
