@@ -1,6 +1,7 @@
 // `tool-tester verify` against the opencode the repository installs (the version tool-tester
 // models): every check of the probe sets run agrees, and it exits 0. Three sets that cover every behaviour:
 // discovery, names, order, schemas, results, truncation, rerouting and plugin hooks; all sets take minutes.
+import { realpathSync } from "node:fs"
 import { expect, test } from "vitest"
 import type { VerifyReport } from "../../src/verify/verify-report.ts"
 import { opencode, runCli } from "../helpers.ts"
@@ -23,7 +24,11 @@ test.skipIf(!opencode.binary)(
     expect(report.differences).toEqual([])
     expect(result.exitCode).toBe(0)
     expect(report.agree).toBe(true)
-    expect(report.opencode).toEqual({ binary: opencode.binary, version: report.modelledVersion })
+    // The binary as found: links resolved (the workspace's is a pnpm link), so compared by real path.
+    expect({ ...report.opencode, binary: realpathSync(report.opencode.binary) }).toEqual({
+      binary: realpathSync(opencode.binary!),
+      version: report.modelledVersion,
+    })
     const checked = report.behaviours.filter((entry) => entry.agree > 0).map((entry) => entry.behaviour)
     expect(checked).toEqual([
       "discovery",
