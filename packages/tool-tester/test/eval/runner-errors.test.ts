@@ -65,6 +65,9 @@ describe("runEvalTrials when a provider fails", () => {
         prompt: "weather in Paris?",
         calls: [{ tool: "weather", args: { city: "Paris" }, status: "completed", output: "Rainy, 12 degrees" }],
         text: "It is rainy.",
+        // Each turn's time and tokens, what per-turn budgets are checked against (issue 37).
+        durationMs: expect.any(Number),
+        tokens: expect.objectContaining({ input: expect.any(Number), output: expect.any(Number) }),
       },
     ])
     expect(down).toMatchObject({ model: "down/model", turns: [{ prompt: "weather in Paris?", calls: [], text: "" }] })
