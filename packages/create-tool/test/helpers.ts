@@ -46,6 +46,25 @@ export function useTmpDir(prefix = "create-tool-"): string {
   return directory
 }
 
+/**
+ * A home folder for one command line that names none in its `env`: removed when the test finishes,
+ * or, for a command run outside a test (in a beforeAll), when this process exits.
+ */
+function throwAwayHome(): string {
+  const directory = realpathSync(mkdtempSync(join(tmpdir(), "create-tool-home-")))
+  try {
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
+  } catch {
+    if (homesAtExit.length === 0)
+      process.once("exit", () => {
+        for (const home of homesAtExit) rmSync(home, { recursive: true, force: true })
+      })
+    homesAtExit.push(directory)
+  }
+  return directory
+}
+const homesAtExit: string[] = []
+
 export type Run = { code: number; stdout: string; stderr: string }
 
 /** Runs a command to its end; never rejects on a non-zero exit. */
@@ -86,7 +105,7 @@ export async function runCli(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<Run> {
-  const env = { ...cleanEnvironment(), ...isolatedHome(useTmpDir("create-tool-home-")), ...options.env }
+  const env = { ...cleanEnvironment(), ...isolatedHome(options.env?.["HOME"] ?? throwAwayHome()), ...options.env }
   let stdout = ""
   let stderr = ""
   const code = await runCommandLine({
@@ -111,7 +130,7 @@ export function runBin(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<Run> {
-  const home = useTmpDir("create-tool-home-")
+  const home = options.env?.["HOME"] ?? throwAwayHome()
   return run(process.execPath, [binFile, ...args], { ...options, env: { ...isolatedHome(home), ...options.env } })
 }
 
