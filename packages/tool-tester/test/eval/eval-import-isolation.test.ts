@@ -102,7 +102,9 @@ describe.skipIf(!opencode.binary)("eval with tool files that exit, loop or print
       JSON.stringify([{ name: "weather", prompt: "weather forecast today", results: { weather: "sunny" } }]),
     )
     let child: ChildProcessWithoutNullStreams | undefined
-    const running = runCli(["eval", "--no-history", "--opencode", opencode.binary!], {
+    // 1000 runs: the eval is still at work when the signal comes, however fast the machine (one run
+    // ends in well under 10 s on a quiet one, with exit 1 for the file left out).
+    const running = runCli(["eval", "--no-history", "--runs", "1000", "--opencode", opencode.binary!], {
       cwd: project,
       home: path.join(home.root, "home"),
       env: {
