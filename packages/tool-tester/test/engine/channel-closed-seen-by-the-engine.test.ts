@@ -8,10 +8,9 @@ import path from "node:path"
 import { describe, expect, test } from "vitest"
 import type { EngineSelection } from "../../src/engine/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../src/engine/engine-task.ts"
-import type { RunInput } from "../../src/engine/protocol.ts"
-import { DEFAULT_MODEL } from "../../src/pipeline/builtins.ts"
 import { opencode } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
+import { toolRunInput } from "../support/run-input.ts"
 import { tmpProject, toolSource } from "../support/tmp-project.ts"
 
 const holdsTheChannel = (
@@ -44,21 +43,8 @@ describe.each([
         'import { spawn } from "node:child_process"\nimport { closeSync, writeFileSync } from "node:fs"\n' +
           toolSource("under test", holdsTheChannel(pidFile)),
       )
-      const input: RunInput = {
-        directory,
-        global: false,
-        plugins: [],
-        model: DEFAULT_MODEL,
-        name: "tool",
-        args: { form: "none" },
-        validate: false,
-        deny: [],
-        maxLines: undefined,
-        maxBytes: undefined,
-        // Long enough that a timeout cannot pass for the answer.
-        timeoutMs: 120_000,
-        dataDirectory: undefined,
-      }
+      // Long enough that a timeout cannot pass for the answer.
+      const input = toolRunInput(directory, 120_000)
       const outcome = await runTaskInEngine(
         { command: "run", input },
         { loadTimeoutMs: 60_000, runTimeoutMs: 120_000, graceMs: 1_000 },

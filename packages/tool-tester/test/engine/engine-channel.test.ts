@@ -6,9 +6,9 @@ import { describe, expect, test } from "vitest"
 import type { EngineSelection } from "../../src/engine/choose-engine.ts"
 import type { TaskOutcome } from "../../src/engine/engine-task.ts"
 import { runTaskInEngine, startEngine } from "../../src/engine/engine-task.ts"
-import type { RunInput } from "../../src/engine/protocol.ts"
 import { DEFAULT_MODEL } from "../../src/pipeline/builtins.ts"
 import { opencode } from "../helpers.ts"
+import { toolRunInput } from "../support/run-input.ts"
 import { tmpProject, toolSource } from "../support/tmp-project.ts"
 
 const engines: Array<[string, EngineSelection]> = [
@@ -31,20 +31,7 @@ async function runIn(
   timeoutMs = 30_000,
 ): Promise<TaskOutcome> {
   const directory = tmpProject(files)
-  const input: RunInput = {
-    directory,
-    global: false,
-    plugins: [],
-    model: DEFAULT_MODEL,
-    name: "tool",
-    args: { form: "none" },
-    validate: false,
-    deny: [],
-    maxLines: undefined,
-    maxBytes: undefined,
-    timeoutMs,
-    dataDirectory: undefined,
-  }
+  const input = toolRunInput(directory, timeoutMs)
   return runTaskInEngine(
     { command: "run", input },
     { loadTimeoutMs: 60_000, runTimeoutMs: timeoutMs, graceMs: 1_000 },

@@ -8,9 +8,8 @@ import { describe, expect, test, vi } from "vitest"
 import type { EngineSelection } from "../../src/engine/choose-engine.ts"
 import type { TaskOutcome } from "../../src/engine/engine-task.ts"
 import { runTaskInEngine, startEngine } from "../../src/engine/engine-task.ts"
-import type { RunInput } from "../../src/engine/protocol.ts"
-import { DEFAULT_MODEL } from "../../src/pipeline/builtins.ts"
 import { opencode } from "../helpers.ts"
+import { toolRunInput } from "../support/run-input.ts"
 import { tmpProject, toolSource } from "../support/tmp-project.ts"
 
 /** Every 32-byte secret this process made (the engine connection's randomBytes(32)), as sent. */
@@ -34,20 +33,7 @@ const engines: Array<[string, EngineSelection]> = [
 
 async function runIn(selection: EngineSelection, body: string): Promise<TaskOutcome> {
   const directory = tmpProject({ ".opencode/tools/tool.ts": toolSource("under test", body) })
-  const input: RunInput = {
-    directory,
-    global: false,
-    plugins: [],
-    model: DEFAULT_MODEL,
-    name: "tool",
-    args: { form: "none" },
-    validate: false,
-    deny: [],
-    maxLines: undefined,
-    maxBytes: undefined,
-    timeoutMs: 60_000,
-    dataDirectory: undefined,
-  }
+  const input = toolRunInput(directory, 60_000)
   return runTaskInEngine(
     { command: "run", input },
     { loadTimeoutMs: 60_000, runTimeoutMs: 60_000, graceMs: 1_000 },
