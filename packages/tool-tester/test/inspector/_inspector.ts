@@ -8,6 +8,7 @@ import os from "node:os"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { chromium } from "playwright-core"
+import { afterAll, beforeAll } from "vitest"
 import { packageRoot } from "../helpers.ts"
 
 /**
@@ -115,4 +116,27 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
       .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)
   })
+}
+
+/**
+ * A project of `files`, `tool-tester dev` on it and a chromium, started before a describe block's
+ * tests and stopped after them. Read the fields inside tests (they are set by then).
+ */
+export function useInspectorSession(files: Record<string, string>): {
+  project: { directory: string; remove: () => void }
+  dev: RunningDev
+  browser: Browser
+} {
+  const session = {} as { project: { directory: string; remove: () => void }; dev: RunningDev; browser: Browser }
+  beforeAll(async () => {
+    session.project = makeProject(files)
+    session.dev = await startDev(session.project.directory)
+    session.browser = await launchChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await session.browser?.close()
+    await session.dev?.stop()
+    session.project?.remove()
+  }, 60_000)
+  return session
 }

@@ -1,11 +1,9 @@
 // The inspector's tool list shows every finding doctor prints (BAD_RESULT too, which comes from
 // calling the tool), and the page at the two common laptop widths, saved as screenshots to look at.
 import path from "node:path"
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { describe, expect, test } from "vitest"
 import { packageRoot } from "../helpers.ts"
-import type { RunningDev } from "./_inspector.ts"
-import { launchChromium, makeProject, noChromium, seriousViolations, startDev } from "./_inspector.ts"
+import { noChromium, seriousViolations, useInspectorSession } from "./_inspector.ts"
 
 const answer = `import { tool } from "@opencode-ai/plugin"
 export default tool({
@@ -25,25 +23,11 @@ export default tool({
 
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
 describe.skipIf(noChromium !== undefined)(`the inspector's findings and widths${skipped}`, { timeout: 180_000 }, () => {
-  let project: ReturnType<typeof makeProject>
-  let dev: RunningDev
-  let browser: Browser
-
-  beforeAll(async () => {
-    project = makeProject({ ".opencode/tools/answer.ts": answer, ".opencode/tools/repeat.ts": repeat })
-    dev = await startDev(project.directory)
-    browser = await launchChromium()
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await dev?.stop()
-    project?.remove()
-  }, 60_000)
+  const session = useInspectorSession({ ".opencode/tools/answer.ts": answer, ".opencode/tools/repeat.ts": repeat })
 
   test("a tool returning 42 shows doctor's BAD_RESULT in the tool list", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(dev.url)
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
     await page.locator('[data-tool="answer"]').waitFor({ timeout: 30_000 })
     const finding = page.locator('[data-problem="BAD_RESULT"]')
     await expect.poll(() => finding.count(), { timeout: 90_000 }).toBeGreaterThan(0)
@@ -54,8 +38,8 @@ describe.skipIf(noChromium !== undefined)(`the inspector's findings and widths${
   test.each([1024, 1440])(
     "at %i px: a fresh form starts valid, screenshot saved, axe finds nothing serious",
     async (width) => {
-      const page = await browser.newPage({ viewport: { width, height: 800 } })
-      await page.goto(dev.url)
+      const page = await session.browser.newPage({ viewport: { width, height: 800 } })
+      await page.goto(session.dev.url)
       await page.locator('[data-tool="repeat"]').click()
       const times = page.locator('[data-testid="call-form"]:visible [data-field="times"]')
       await expect.poll(() => times.inputValue(), { timeout: 30_000 }).toBe("1")

@@ -3,11 +3,10 @@
 // file, and a title that says what happened (opencode stores none for a failed call). Screenshots
 // of the error at the two common laptop widths are saved to look at.
 import path from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, test } from "vitest"
 import { packageRoot } from "../helpers.ts"
-import type { RunningDev } from "./_inspector.ts"
-import { launchChromium, makeProject, noChromium, seriousViolations, startDev } from "./_inspector.ts"
+import { noChromium, seriousViolations, useInspectorSession } from "./_inspector.ts"
 
 // JavaScript: its lines are the file's own under either engine (docs/fidelity.md).
 const shout = `import { tool } from "@opencode-ai/plugin"
@@ -38,25 +37,11 @@ const visibleForm = (page: Page) => page.locator('[data-testid="call-form"]:visi
 
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
 describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skipped}`, { timeout: 180_000 }, () => {
-  let project: ReturnType<typeof makeProject>
-  let dev: RunningDev
-  let browser: Browser
-
-  beforeAll(async () => {
-    project = makeProject({ ".opencode/tools/quiet.js": quiet, ".opencode/tools/shout.js": shout })
-    dev = await startDev(project.directory)
-    browser = await launchChromium()
-  }, 120_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await dev?.stop()
-    project?.remove()
-  }, 60_000)
+  const session = useInspectorSession({ ".opencode/tools/quiet.js": quiet, ".opencode/tools/shout.js": shout })
 
   test("a throw shows the tool file's line and a title that names the error", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(dev.url)
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
     await page.locator('[data-tool="shout"]').click()
     await visibleForm(page).locator('[data-field="text"]').fill("boom")
     await visibleForm(page).locator('[data-testid="run"]').click()
@@ -71,8 +56,8 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
   })
 
   test("a reload and a new tab show the last call with the arguments that made it", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(dev.url)
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
     await page.locator('[data-tool="quiet"]').click()
     await visibleForm(page).locator('[data-field="note"]').fill("first")
     await visibleForm(page).locator('[data-testid="run"]').click()
@@ -87,7 +72,7 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
     }
     const last = await lastCall()
 
-    for (const fresh of [() => page.reload(), () => page.goto(dev.url)]) {
+    for (const fresh of [() => page.reload(), () => page.goto(session.dev.url)]) {
       await fresh()
       await page.locator('[data-testid="connection"]', { hasText: "live" }).waitFor({ timeout: 30_000 })
       await page.locator('[data-testid="result"]').waitFor({ timeout: 30_000 })
@@ -99,8 +84,8 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
   })
 
   test.each([1024, 1440])("at %i px: the error result, screenshot saved, axe finds nothing serious", async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 800 } })
-    await page.goto(dev.url)
+    const page = await session.browser.newPage({ viewport: { width, height: 800 } })
+    await page.goto(session.dev.url)
     await page.locator('[data-tool="shout"]').click()
     await visibleForm(page).locator('[data-field="text"]').fill("boom")
     await visibleForm(page).locator('[data-testid="run"]').click()
