@@ -1,4 +1,4 @@
-import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { processesWithEnvironment, readTable } from "../../src/engine/process-tree.ts"
 
 /**
  * Why the servers of a folder cannot be counted on this OS (Windows shows no process's environment
@@ -12,9 +12,14 @@ export const serversHidden: string | undefined =
 /**
  * The `opencode serve` processes started for `directory` (the server behind plugins' input.client
  * runs with PWD set to it and opencode's basic-auth user), found as the shared cleanup finds
- * processes: /proc on Linux, `ps` on macOS. Throws where they cannot be seen rather than say none.
+ * processes: /proc on Linux, `ps` on macOS. A process the server started inherits that environment
+ * (a fresh clone's CI once saw one beside the server while it was up), so only the processes whose
+ * parent is not among them count: one per server. Throws where they cannot be seen rather than say none.
  */
 export function serversIn(directory: string): number[] {
   if (serversHidden !== undefined) throw new Error(serversHidden)
-  return processesWithEnvironment([`OPENCODE_SERVER_USERNAME=opencode`, `PWD=${directory}`], { exact: true })
+  const found = processesWithEnvironment([`OPENCODE_SERVER_USERNAME=opencode`, `PWD=${directory}`], { exact: true })
+  if (found.length < 2) return found
+  const parentOf = new Map(readTable().map((entry) => [entry.pid, entry.ppid]))
+  return found.filter((pid) => !found.includes(parentOf.get(pid) ?? -1))
 }
