@@ -16,7 +16,8 @@ export interface OpencodeProcessOptions {
   cwd: string
   env: Record<string, string>
   marker: string
-  timeoutMs: number
+  /** The bound of the run; a function is asked again each second, so a bound that grew keeps it going (verify's, src/verify/run-bounds.ts). */
+  timeoutMs: number | (() => number)
   signal?: AbortSignal | undefined
 }
 
@@ -28,6 +29,8 @@ export interface OpencodeProcessResult {
   timedOut: boolean
   /** The abort signal ended the run. */
   aborted: boolean
+  /** The bound as last read (the one the run stopped at when `timedOut`). */
+  boundMs: number
 }
 
 export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<OpencodeProcessResult> {
@@ -60,10 +63,21 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
       else if (child.pid !== undefined) endProcessGroup(child.pid)
       endMarked(options.marker)
     }
-    const timer = setTimeout(() => {
+    const startedAt = performance.now()
+    const bound = options.timeoutMs
+    let boundMs = typeof bound === "number" ? bound : bound()
+    const onTimeout = (): void => {
       timedOut = true
       stop()
-    }, options.timeoutMs)
+    }
+    const timer =
+      typeof bound === "number"
+        ? setTimeout(onTimeout, bound)
+        : setInterval(() => {
+            if (timedOut) return
+            boundMs = bound()
+            if (performance.now() - startedAt >= boundMs) onTimeout()
+          }, 1000)
     const onAbort = (): void => {
       aborted = true
       stop()
@@ -71,7 +85,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     if (options.signal?.aborted) onAbort()
     options.signal?.addEventListener("abort", onAbort, { once: true })
     const finish = (): void => {
-      clearTimeout(timer)
+      clearTimeout(timer) // an interval too
       options.signal?.removeEventListener("abort", onAbort)
     }
     child.once("error", (error: NodeJS.ErrnoException) => {
@@ -99,7 +113,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     child.once("close", () => {
       finish()
       guarded.release()
-      resolve({ exitCode, stdout, stderr, timedOut, aborted })
+      resolve({ exitCode, stdout, stderr, timedOut, aborted, boundMs })
     })
   })
 }

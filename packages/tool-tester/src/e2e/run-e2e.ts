@@ -70,7 +70,16 @@ export interface E2EOptions {
 
 export const defaultTimeoutMs = 90_000
 
-export async function runE2E(options: E2EOptions): Promise<E2EResult> {
+export function runE2E(options: E2EOptions): Promise<E2EResult> {
+  return runE2EWithin(options, options.timeoutMs ?? defaultTimeoutMs)
+}
+
+/**
+ * runE2E with the whole run's bound given apart: a function is asked again each second while
+ * opencode runs, so a bound that grew keeps it going (`tool-tester verify`'s, which follows the
+ * machine's load: src/verify/run-bounds.ts). Not public: the e2e entry exports runE2E.
+ */
+export async function runE2EWithin(options: E2EOptions, bound: number | (() => number)): Promise<E2EResult> {
   const startedAt = performance.now()
   const script = parseScript(options.script)
   options.signal?.throwIfAborted()
@@ -140,7 +149,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       cwd: sandbox.project,
       env,
       marker: sandbox.marker,
-      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      timeoutMs: bound,
       signal: options.signal === undefined ? callBound.signal : AbortSignal.any([options.signal, callBound.signal]),
     })
     // A call past its own bound stops opencode as the whole run's timeout does.
@@ -171,7 +180,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },
     }
     if (callTimedOut) throw timeoutError(mock, { ms: options.callTimeoutMs!, flag: "--call-timeout" }, result)
-    if (run.timedOut) throw timeoutError(mock, { ms: options.timeoutMs ?? defaultTimeoutMs, flag: "--timeout" }, result)
+    if (run.timedOut) throw timeoutError(mock, { ms: run.boundMs, flag: "--timeout" }, result)
     if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
       const uncaught = lastUncaughtError(stderrErrors, sandbox)
       // Bun's `error:` line says more than the stack frame printed last.

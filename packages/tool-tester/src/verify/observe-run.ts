@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import type { E2EResult } from "../e2e/e2e-result.ts"
-import { runE2E } from "../e2e/run-e2e.ts"
+import { runE2EWithin } from "../e2e/run-e2e.ts"
 import { parseScript } from "../e2e/script.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ObservedRun } from "./observed-run.ts"
@@ -24,8 +24,11 @@ export interface ObserveOptions {
   run: ProbeRun
   /** The opencode binary. */
   opencode: string
-  /** Overrides the run's own bound. */
-  timeoutMs?: number
+  /**
+   * Overrides the run's own bound; a function is asked again each second while opencode runs
+   * (`tool-tester verify`'s load-following bound, run-bounds.ts).
+   */
+  timeoutMs?: number | (() => number)
   signal?: AbortSignal
 }
 
@@ -38,21 +41,29 @@ export async function observeRun(options: ObserveOptions): Promise<ObservedRun> 
   const project = join(copy, "project")
   await cp(options.directory, project, { recursive: true })
   if (run.git === true) await promisify(execFile)("git", ["init", "-q"], { cwd: project, windowsHide: true })
-  const timeoutMs = options.timeoutMs ?? run.timeoutMs ?? defaultRunTimeoutMs
+  const bound = options.timeoutMs ?? run.timeoutMs ?? defaultRunTimeoutMs
+  // The bound as last read: the one a run stopped at had passed.
+  let lastBoundMs = typeof bound === "number" ? bound : Number.POSITIVE_INFINITY
+  const readBound = () => {
+    if (typeof bound === "function") lastBoundMs = bound()
+    return lastBoundMs
+  }
   try {
-    const result = await runE2E({
-      directory: project,
-      copyProject: false,
-      script,
-      opencode: options.opencode,
-      timeoutMs,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(run.model === undefined ? {} : { model: run.model }),
-      ...(run.provider === undefined ? {} : { provider: run.provider }),
-      ...(run.config === undefined ? {} : { config: run.config }),
-      ...(run.agent === undefined ? {} : { agent: run.agent }),
-    }).catch((error: unknown) => {
-      const recorded = recordedFailure(error, timeoutMs)
+    const result = await runE2EWithin(
+      {
+        directory: project,
+        copyProject: false,
+        script,
+        opencode: options.opencode,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(run.model === undefined ? {} : { model: run.model }),
+        ...(run.provider === undefined ? {} : { provider: run.provider }),
+        ...(run.config === undefined ? {} : { config: run.config }),
+        ...(run.agent === undefined ? {} : { agent: run.agent }),
+      },
+      typeof bound === "number" ? bound : readBound,
+    ).catch((error: unknown) => {
+      const recorded = recordedFailure(error, lastBoundMs)
       if (recorded === undefined) throw error
       return recorded
     })
