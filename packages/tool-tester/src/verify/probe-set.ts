@@ -10,7 +10,9 @@
 //                "config"?: object,        // opencode config applied over the project's (runE2E `config`)
 //                "agent"?: string,         // `opencode run --agent` (runE2E `agent`)
 //                "git"?: boolean,          // run in a `git init`ed copy (worktree = project) instead of none ("/")
-//                "timeoutMs"?: number,     // bound of the run; a run that reaches it is recorded as hung
+//                "timeoutMs"?: number,     // the golden generator's bound of the run; a run that reaches it is recorded as hung
+//                "mayHang"?: boolean,      // the run may hang opencode on purpose: verify bounds it by the machine's
+//                                          // speed instead (run-bounds.ts) and gives it a lane of its own
 //                "script": Script }] }     // the model's turns (src/e2e/script.ts)
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -27,6 +29,7 @@ export interface ProbeRun {
   git?: boolean
   agent?: string
   timeoutMs?: number
+  mayHang?: boolean
   script: Script
 }
 

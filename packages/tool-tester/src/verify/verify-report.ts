@@ -4,6 +4,7 @@
 
 import { terminalSafe } from "../_terminal-safe.ts"
 import { BEHAVIOURS, type Behaviour, type Check } from "./behaviours.ts"
+import type { VerifyRuns } from "./run-verify.ts"
 
 export interface VerifyReport {
   /** The opencode binary the probes ran through, and its version. */
@@ -16,12 +17,15 @@ export interface VerifyReport {
   differences: Check[]
   /** True when every check agrees. */
   agree: boolean
+  /** Where the time went: the whole verify, its lanes and each run (absent when no runs were timed). */
+  timings?: Omit<VerifyRuns, "checks">
 }
 
 export function verifyReport(
   checks: readonly Check[],
   opencode: VerifyReport["opencode"],
   modelledVersion: string,
+  timings?: VerifyReport["timings"],
 ): VerifyReport {
   const behaviours = BEHAVIOURS.map((behaviour) => {
     const own = checks.filter((check) => check.behaviour === behaviour)
@@ -29,7 +33,14 @@ export function verifyReport(
     return { behaviour, agree: own.length - differ, differ }
   })
   const differences = checks.filter((check) => !check.agree)
-  return { opencode, modelledVersion, behaviours, differences, agree: differences.length === 0 }
+  return {
+    opencode,
+    modelledVersion,
+    behaviours,
+    differences,
+    agree: differences.length === 0,
+    ...(timings === undefined ? {} : { timings }),
+  }
 }
 
 /** At most this many differences are printed per behaviour in the text report (--json has them all). */
@@ -66,6 +77,7 @@ export function formatVerifyReport(report: VerifyReport): string {
     if (own.length > shownPerBehaviour)
       lines.push(`  ... and ${own.length - shownPerBehaviour} more (--json lists them all)`)
   }
+  if (report.timings !== undefined) lines.push("", timingLine(report.timings))
   lines.push(
     "",
     report.agree
@@ -96,4 +108,28 @@ export function shortDiff(a: string, b: string, context = 30, width = 160): [str
   if (a === "") return ["(nothing)", cut(b)]
   if (b === "") return [cut(a), "(nothing)"]
   return [cut(a), cut(b)]
+}
+
+/**
+ * One line on where the time went: the runs, the wall time and lanes, each side's median run, and
+ * the runs stopped as hung with the bound they reached (the longest).
+ */
+export function timingLine(timings: NonNullable<VerifyReport["timings"]>): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
+  const hung = timings.runs.filter((run) => run.hung)
+  const parts = [
+    `${timings.runs.length} probe runs in ${seconds(timings.durationMs)} (${timings.concurrency} at once, as many again for runs that may hang)`,
+    `a run's median: opencode ${seconds(median(timings.runs.map((run) => run.opencodeMs)))}, tool-tester ${seconds(median(timings.runs.map((run) => run.toolTesterMs)))}`,
+    ...(hung.length === 0
+      ? []
+      : [`${hung.length} stopped as hung at up to ${seconds(Math.max(...hung.map((run) => run.boundMs)))}`]),
+  ]
+  return `${parts.join("; ")} (--json: each run's timing).`
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

@@ -55,9 +55,9 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   const total = probes.reduce((sum, probe) => sum + probe.runs.length, 0)
   progress.phase(`verify: ${total} probe runs through opencode ${version} and tool-tester`)
-  let checks: Awaited<ReturnType<typeof runVerify>>
+  let verified: Awaited<ReturnType<typeof runVerify>>
   try {
-    checks = await runVerify({
+    verified = await runVerify({
       opencode,
       probes,
       signal: controller.signal,
@@ -77,7 +77,12 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
     progress.done()
     stopListening()
   }
-  return printVerifyReport(io, json, verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION))
+  const { checks, ...timings } = verified
+  return printVerifyReport(
+    io,
+    json,
+    verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION, timings),
+  )
 }
 
 /** Prints the report (text or JSON) and returns the exit code: 0 when all agree, else 9 after a failure line naming the behaviours. */
