@@ -318,7 +318,12 @@ export const COMMAND_OPTIONS = {
       byDefault:
         "as e2e finds it: opencode-ai's platform package from the project or tool-tester, else opencode on PATH",
     },
-    concurrency: { type: "string", placeholder: "N", help: "Probe runs at once", byDefault: "4" },
+    concurrency: {
+      type: "string",
+      placeholder: "N",
+      help: "Probe runs at once, and as many again of the runs that may hang opencode (they wait idle)",
+      byDefault: "4",
+    },
     json: { ...json, help: "The report as one JSON document on stdout (every difference, both texts in full)" },
     help,
   },

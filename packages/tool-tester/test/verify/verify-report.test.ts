@@ -5,7 +5,7 @@ import type { CliIO } from "../../src/cli/_command.ts"
 import { printVerifyReport } from "../../src/cli/commands/verify.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../../src/cli/exit-codes.ts"
 import { BEHAVIOURS, type Check, check } from "../../src/verify/behaviours.ts"
-import { formatVerifyReport, shortDiff, verifyReport } from "../../src/verify/verify-report.ts"
+import { formatVerifyReport, shortDiff, timingLine, verifyReport } from "../../src/verify/verify-report.ts"
 import { rawControlCharacters } from "../helpers.ts"
 
 const opencode = { binary: "/opt/opencode/bin/opencode", version: "1.15.13" }
@@ -74,6 +74,27 @@ describe("verify's report", () => {
     expect(text).toContain("call 5")
     expect(text).not.toContain("call 6")
     expect(text).toContain("... and 2 more (--json lists them all)")
+  })
+
+  test("says where the time went: runs, wall time, lanes, each side's median run and the hung runs' bound", () => {
+    const run = { set: "s", opencodeMs: 10_000, toolTesterMs: 2_000, boundMs: 180_000, hung: false }
+    const timings = {
+      durationMs: 95_400,
+      concurrency: 4,
+      runs: [
+        { ...run, run: "a" },
+        { ...run, run: "b", opencodeMs: 14_000, toolTesterMs: 3_000 },
+        { ...run, run: "c", opencodeMs: 31_000, toolTesterMs: 500, boundMs: 30_000, hung: true },
+        { ...run, run: "d", opencodeMs: 33_000, toolTesterMs: 400, boundMs: 32_000, hung: true },
+      ],
+    }
+    expect(timingLine(timings)).toBe(
+      "4 probe runs in 95 s (4 at once, as many again for runs that may hang); a run's median: opencode 23 s, tool-tester 1.3 s; 2 stopped as hung at up to 32 s (--json: each run's timing).",
+    )
+    const report = verifyReport(agreeing, opencode, "1.18.34", timings)
+    expect(report.timings).toEqual(timings)
+    expect(formatVerifyReport(report)).toContain(`\n${timingLine(timings)}\n`)
+    expect(formatVerifyReport(verifyReport(agreeing, opencode, "1.18.34"))).not.toContain("probe runs in")
   })
 
   test("a short diff keeps the differing middle with some shared context, on one line", () => {
