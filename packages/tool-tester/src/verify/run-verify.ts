@@ -2,7 +2,7 @@
 // the scripted mock model) and through tool-tester, compared check by check.
 //
 // Runs go `concurrency` at once, in probe order, and the runs that may hang opencode on purpose
-// (`mayHang` in probe.json: 24 of the plugin-client runs hang in 1.18.34) have as many lanes again
+// (`mayHang` in probe.json: 25 of the plugin-client runs hang in 1.18.34) have as many lanes again
 // of their own: a hung opencode waits idle, so its wait need not hold up the runs that work. Each
 // `opencode run` is bounded by how long opencode takes on this machine now (run-bounds.ts): the
 // runs that end on their own are the measure, so a quiet machine does not wait long for a hang and
