@@ -7,7 +7,7 @@ import { printable, quoted } from "./printable.ts"
 // what to do. test/npm-package-name.test.ts runs the library's own test cases against them.
 
 /** Longest package name npm accepts. */
-export const maximumPackageNameLength = 214
+const maximumPackageNameLength = 214
 
 /** Problem npm has with `packageName` as the name of a new package, or undefined. */
 export function npmPackageNameProblem(packageName: string): string | undefined {
@@ -53,7 +53,7 @@ export function npmPackageNameProblem(packageName: string): string | undefined {
  * every run of other characters as one `-`, from its first letter; undefined when that is no valid
  * name either. A suggestion is only ever one that this check accepts.
  */
-export function npmNameLike(packageName: string): string | undefined {
+function npmNameLike(packageName: string): string | undefined {
   // The name part also names the tool folder and id (names.ts): letters, digits, _ and -, from a letter.
   const clean = (part: string) =>
     part

@@ -19,7 +19,7 @@ export const EXTRAS = {
 
 export type ExtrasCommand = keyof typeof EXTRAS
 
-export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
+type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
 
 /**
  * Throws EXTRA_NOT_INSTALLED when a package `command` needs cannot be found from tool-tester's
@@ -85,7 +85,7 @@ export function installCommand(packageDirectory: string, specs: string[], cwd: s
 }
 
 /** The package manager that installed the project in `root`: its lock file, or what it leaves in node_modules; npm when nothing says. */
-export function packageManagerOf(root: string): PackageManager {
+function packageManagerOf(root: string): PackageManager {
   const marks: [string, PackageManager][] = [
     ["pnpm-lock.yaml", "pnpm"],
     ["bun.lock", "bun"],

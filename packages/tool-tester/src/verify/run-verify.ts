@@ -26,7 +26,7 @@ export interface VerifyOptions extends CompareOptions {
   onRun?: (progress: { done: number; total: number; differing: number; last: string }) => void
 }
 
-export const defaultConcurrency = 4
+const defaultConcurrency = 4
 
 /** Every check of every run of `probes`, in probe and run order. */
 export async function runVerify(options: VerifyOptions): Promise<Check[]> {
