@@ -3,8 +3,10 @@ import { printable, quoted } from "./printable.ts"
 
 // npm's rules for the name of a new package, as validate-npm-package-name 8 (the library npm uses)
 // states them: a name is valid for new packages when it raises neither an error nor a warning there.
-// A dozen lines of rules are not worth a dependency; here they are, each with a message that says
-// what to do. test/npm-package-name.test.ts runs the library's own test cases against them.
+// Hand-written on purpose (measured): the library is 9 KB without dependencies, so size is not the
+// reason; its messages are. They say what npm refuses ("name can only contain URL-friendly
+// characters"), and create-tool prints these to the user: here each rule says what to type instead.
+// test/npm-package-name.test.ts runs the library's own test cases against them.
 
 /** Longest package name npm accepts. */
 const maximumPackageNameLength = 214
