@@ -10,29 +10,27 @@ import { fileURLToPath } from "node:url"
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
 /** tool-tester's file -> create-tool's copy, relative to the repository. */
-export const SHARED_SOURCES = [
+const SHARED_SOURCES = [
   ["packages/tool-tester/src/_shell-quote.ts", "packages/create-tool/src/_shell-quote.ts"],
   ["packages/tool-tester/src/did-you-mean.ts", "packages/create-tool/src/did-you-mean.ts"],
   ["packages/tool-tester/src/cli/_color.ts", "packages/create-tool/src/_color.ts"],
 ]
 
 /** The copy's text: the source's, under one line that says where to edit it. */
-export function copyText(source) {
+function copyText(source) {
   const text = readFileSync(path.join(root, source), "utf8")
   return `// Written from ${source} by scripts/shared-sources.mjs (pnpm install, the build): edit that file.\n${text}`
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const check = process.argv.includes("--check")
-  let stale = 0
-  for (const [source, copy] of SHARED_SOURCES) {
-    const target = path.join(root, copy)
-    const text = copyText(source)
-    if (existsSync(target) && readFileSync(target, "utf8") === text) continue
-    if (check) {
-      stale++
-      console.error(`${copy} is not the copy of ${source}: run node scripts/shared-sources.mjs`)
-    } else writeFileSync(target, text)
-  }
-  process.exitCode = stale === 0 ? 0 : 1
+const check = process.argv.includes("--check")
+let stale = 0
+for (const [source, copy] of SHARED_SOURCES) {
+  const target = path.join(root, copy)
+  const text = copyText(source)
+  if (existsSync(target) && readFileSync(target, "utf8") === text) continue
+  if (check) {
+    stale++
+    console.error(`${copy} is not the copy of ${source}: run node scripts/shared-sources.mjs`)
+  } else writeFileSync(target, text)
 }
+process.exitCode = stale === 0 ? 0 : 1
