@@ -1,6 +1,6 @@
 import { createRequire } from "node:module"
 import { resolve } from "node:path"
-import { red, yellow } from "kleur/colors"
+import { red, setColor, shouldColor, yellow } from "./_color.ts"
 import { CreateToolError } from "./errors.ts"
 import { globalConfigDirectory } from "./global-directory.ts"
 import { nextSteps } from "./next-steps.ts"
@@ -29,12 +29,15 @@ export type CliIO = {
   home: string
   /** Both stdin and stdout are a terminal: questions can be asked. */
   terminal: boolean
+  /** stdout is a terminal: the summary is coloured (unless NO_COLOR and the like say otherwise). */
+  stdoutIsTTY: boolean
   write: (text: string) => void
   writeError: (text: string) => void
 }
 
 /** Runs one command line; resolves to its exit code (0, or 1 with one line on stderr). */
 export async function runCommandLine(io: CliIO): Promise<number> {
+  setColor(shouldColor({ isTTY: io.stdoutIsTTY, json: false, env: io.env }))
   try {
     await main(io)
     return 0

@@ -9,6 +9,7 @@ process.exitCode = await runCommandLine({
   cwd: process.cwd(),
   home: homedir(),
   terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
   write: (text) => void process.stdout.write(text),
   writeError: (text) => void process.stderr.write(text),
 })

@@ -6,8 +6,8 @@ import { extname, join } from "node:path"
 // wins. This finds the files already in a config folder that would give one of the new ids.
 
 /** The folders and extensions opencode 1.18 scans in a config folder: `{tool,tools}/*.{js,ts}`. */
-export const toolFolders: readonly string[] = ["tool", "tools"]
-export const toolExtensions: readonly string[] = [".js", ".ts"]
+const toolFolders: readonly string[] = ["tool", "tools"]
+const toolExtensions: readonly string[] = [".js", ".ts"]
 
 /** An existing tool file that gives (or, with the same name, would give) one of the new tool ids. */
 export type IdCollision = { id: string; file: string }

@@ -30,7 +30,7 @@ export const builtinToolIds: readonly string[] = [
 ]
 
 /** Longest tool id OpenAI, Anthropic and Gemini all accept. */
-export const maximumToolIdLength = 64
+const maximumToolIdLength = 64
 
 /**
  * Problem with a tool name (the file name opencode turns into the tool id), or undefined.

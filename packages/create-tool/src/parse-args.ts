@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util"
-import { closestName } from "./did-you-mean.ts"
+import { closestMatch } from "./did-you-mean.ts"
 import { CreateToolError } from "./errors.ts"
 import { printable, quoted } from "./printable.ts"
 
@@ -242,7 +242,7 @@ function faultyOption(argv: readonly string[], code: string | undefined): Fault 
 function unknownOptionText(word: string): string {
   // Compared without its dashes, so a long option typed with one dash (-plugin) finds its name.
   const name = word.replace(/^-+/, "").split("=")[0]!
-  const meant = closestName(name, Object.keys(options))
+  const meant = closestMatch(name, Object.keys(options))
   const hint = meant === undefined ? "see create-tool --help." : `did you mean --${meant}? See create-tool --help.`
   return `Unknown option ${quoted(word)}: ${hint}`
 }

@@ -1,11 +1,11 @@
 import { relative } from "node:path"
-import { bold, cyan, dim, green, yellow } from "kleur/colors"
+import { bold, cyan, dim, green, yellow } from "./_color.ts"
 import type { NextSteps } from "./next-steps.ts"
 import { printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
 
 // What the CLI prints after writing: the files, the tool ids opencode will see, what to run next.
-// Colour is decoration only: kleur/colors turns itself off for NO_COLOR, TERM=dumb and pipes.
+// Colour is decoration only: the command line switches it on for a terminal, as _color.ts says.
 
 export function formatSummary(result: ScaffoldResult, steps: NextSteps, cwd: string): string {
   const language = result.language === "ts" ? "TypeScript" : "JavaScript"

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest"
-import { closestName } from "../src/did-you-mean.ts"
+import { closestMatch } from "../src/did-you-mean.ts"
 
 const names = ["dir", "global", "plugin", "template", "force", "js", "no-test"]
 
@@ -10,9 +10,9 @@ test.each([
   ["dri", "dir"],
   ["no-tests", "no-test"],
 ])("finds %s -> %s", (word, name) => {
-  expect(closestName(word, names)).toBe(name)
+  expect(closestMatch(word, names)).toBe(name)
 })
 
 test.each(["rf", "bogus", "x", "", "globalize"])("finds nothing close to %j", (word) => {
-  expect(closestName(word, names)).toBeUndefined()
+  expect(closestMatch(word, names)).toBeUndefined()
 })

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { $ as colors } from "kleur/colors"
 import { onTestFinished } from "vitest"
 import { isolatedHome } from "../../tool-tester/test/support/isolated-home.ts"
 import { runCommandLine } from "../src/_run-command-line.ts"
@@ -12,10 +11,6 @@ export const packageDirectory = fileURLToPath(new URL("..", import.meta.url))
 export const workspaceDirectory = fileURLToPath(new URL("../../..", import.meta.url))
 export const binFile = join(packageDirectory, "bin.js")
 export const templatesDirectory = join(workspaceDirectory, "templates")
-
-// The bin runs with NO_COLOR (cleanEnvironment); kleur decides once, from this process, so in-process
-// runs are told here.
-colors.enabled = false
 
 /**
  * The workspace's opencode binary for this platform (the package scripts/install-opencode.mjs adds
@@ -115,6 +110,7 @@ export async function runCli(
     // Where os.homedir() looks first in the bin's process.
     home: (process.platform === "win32" ? env["USERPROFILE"] : env["HOME"]) || homedir(),
     terminal: false,
+    stdoutIsTTY: false,
     write: (text) => {
       stdout += text
     },

@@ -2,8 +2,7 @@
 // needs it quoted, else quoted for the shell they have: a POSIX shell (sh, bash, zsh), Windows'
 // cmd.exe, or PowerShell. Hints prefer forms that need no quoting in any of them (`name=Ada`,
 // relative paths with forward slashes), so most commands read the same everywhere.
-// The same file is in create-tool and tool-tester (neither package may depend on the other):
-// create-tool's test/shell-quote-copies.test.ts fails when the two differ.
+// create-tool prints commands too: its copy is written from this file (scripts/shared-sources.mjs).
 
 export type Shell = "posix" | "cmd" | "powershell"
 

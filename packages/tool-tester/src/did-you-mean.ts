@@ -1,6 +1,8 @@
 // "Did you mean ...?" for names typed on the command line: commands, flags, tool names and
 // provider short names. The distance is optimal string alignment (Levenshtein plus swapping two
 // neighbours, so `lsit` is one step from `list`), and a match must be close for its length.
+// create-tool's flags are suggested by the same rule: its copy is written from this file
+// (scripts/shared-sources.mjs).
 
 /** The candidate closest to `input`, or undefined when none is close enough to be what was meant. */
 export function closestMatch(input: string, candidates: Iterable<string>): string | undefined {

@@ -9,6 +9,7 @@ import { portablePath, shellWord } from "./_shell-quote.ts"
 import { fileURLToPath } from "node:url"
 import semver from "semver"
 import { ToolTesterError } from "./errors.ts"
+import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "./package-manager.ts"
 
 /** The packages each command needs beyond tool-tester's own dependencies. */
 export const EXTRAS = {
@@ -18,8 +19,6 @@ export const EXTRAS = {
 } as const satisfies Record<string, readonly string[]>
 
 export type ExtrasCommand = keyof typeof EXTRAS
-
-export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
 
 /**
  * Throws EXTRA_NOT_INSTALLED when a package `command` needs cannot be found from tool-tester's
@@ -72,36 +71,7 @@ export function installCommand(packageDirectory: string, specs: string[], cwd: s
   if (!existsSync(path.join(root, "package.json"))) return `npm install -g ${list}`
   const relative = path.relative(cwd, root)
   const where = relative === "" ? undefined : shellWord(portablePath(relative))
-  switch (packageManagerOf(root)) {
-    case "pnpm":
-      return where === undefined ? `pnpm add -D ${list}` : `pnpm --dir ${where} add -D ${list}`
-    case "yarn":
-      return where === undefined ? `yarn add -D ${list}` : `yarn --cwd ${where} add -D ${list}`
-    case "bun":
-      return where === undefined ? `bun add -D ${list}` : `bun add --cwd ${where} -D ${list}`
-    default:
-      return where === undefined ? `npm install -D ${list}` : `npm install --prefix ${where} -D ${list}`
-  }
-}
-
-/** The package manager that installed the project in `root`: its lock file, or what it leaves in node_modules; npm when nothing says. */
-export function packageManagerOf(root: string): PackageManager {
-  const marks: [string, PackageManager][] = [
-    ["pnpm-lock.yaml", "pnpm"],
-    ["bun.lock", "bun"],
-    ["bun.lockb", "bun"],
-    ["yarn.lock", "yarn"],
-    ["package-lock.json", "npm"],
-    [path.join("node_modules", ".pnpm"), "pnpm"],
-    [path.join("node_modules", ".yarn-integrity"), "yarn"],
-    [path.join("node_modules", ".package-lock.json"), "npm"],
-  ]
-  // A workspace member's lock file is at the workspace's root.
-  for (let folder = root; ; folder = path.dirname(folder)) {
-    const mark = marks.find(([file]) => existsSync(path.join(folder, file)))
-    if (mark) return mark[1]
-    if (path.dirname(folder) === folder) return "npm"
-  }
+  return PACKAGE_MANAGERS[packageManagerThatInstalled(root)].addDev(where, list)
 }
 
 // --- internal ---

@@ -36,9 +36,9 @@ export type JsonSchema = {
   minLength?: number
 }
 
-export type ToolSchema = { name: string; description: string; parameters: JsonSchema; strict?: false }
+type ToolSchema = { name: string; description: string; parameters: JsonSchema; strict?: false }
 
-export type Engine = { name: string; version: string; binary: string }
+type Engine = { name: string; version: string; binary: string }
 
 export type ProjectView = {
   generation: number
@@ -57,4 +57,3 @@ export type ProjectView = {
 export type { CallRequest, HistoryEntry } from "../../src/inspector/session.ts"
 // Calls and their results cross as JSON in the server's own shapes: type-only imports, erased at build.
 export type { RunResult } from "../../src/run-tool.ts"
-export type { EscapedError } from "../../src/types.ts"

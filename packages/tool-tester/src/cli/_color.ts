@@ -1,5 +1,6 @@
 // Colour is decoration only: every report reads the same without it. Only the human reports use
-// these functions; `--json` output never contains escape codes.
+// these functions; `--json` output never contains escape codes. The one switch of both CLIs:
+// create-tool's copy is written from this file (scripts/shared-sources.mjs).
 import { $ } from "kleur/colors"
 
 export { bold, cyan, dim, green, red, yellow } from "kleur/colors"

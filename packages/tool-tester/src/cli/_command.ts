@@ -39,7 +39,7 @@ export type CliIO = {
 }
 
 /** The exit code after Ctrl-C, as shells report a process ended by SIGINT. */
-export const EXIT_INTERRUPTED = 130
+const EXIT_INTERRUPTED = 130
 
 /** The exit code after `signal` interrupted a command: 128 + its number, as shells report it (130 for Ctrl-C). */
 export function exitInterrupted(signal: NodeJS.Signals | undefined): number {

@@ -22,7 +22,7 @@ type CommandHelp = {
 export const COMMAND_NAMES = Object.keys(COMMAND_OPTIONS) as CommandName[]
 
 /** The CLI reference, online: once installed, only the package's own files exist, so a full address. */
-export const CLI_DOCS_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/blob/main/docs/cli.md"
+const CLI_DOCS_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/blob/main/docs/cli.md"
 
 /** The footer of a help text: where the docs are, as a link that opens (the command's section, for one command). */
 function docsFooter(command?: string): string {

@@ -11,13 +11,13 @@ import type { CliIO } from "./_command.ts"
 const ENGINE_COMMANDS: readonly TaskCommand[] = ["list", "schema", "run", "doctor", "fuzz"]
 
 /** The command that will load tools in an engine, unless help is asked for. */
-export function engineCommand(argv: readonly string[]): TaskCommand | undefined {
+function engineCommand(argv: readonly string[]): TaskCommand | undefined {
   if (argv.includes("-h") || argv.includes("--help")) return undefined
   return ENGINE_COMMANDS.find((command) => command === argv[0])
 }
 
 /** The engine flags as they appear in argv (`--engine bun` or `--engine=bun`). */
-export function engineFlags(argv: readonly string[]): { engine?: string; engineBinary?: string } {
+function engineFlags(argv: readonly string[]): { engine?: string; engineBinary?: string } {
   const flags: { engine?: string; engineBinary?: string } = {}
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!
@@ -61,7 +61,7 @@ export async function startEngineEarly(
 }
 
 /** The engine chosen without installing anything; `chosen` is undefined when Bun must be installed first. */
-export function chooseEngineEarly(
+function chooseEngineEarly(
   argv: readonly string[],
   env: Record<string, string | undefined>,
 ): { chosen?: ChosenEngine | undefined; error?: unknown } {

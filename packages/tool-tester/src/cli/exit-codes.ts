@@ -7,17 +7,17 @@ export const EXIT_OK = 0
 /** The command line was wrong (unknown flag, missing name, bad number, two argument forms), or the harness was misused (missing folder, built-in tool name). */
 export const EXIT_USAGE = 1
 /** The arguments failed validation: `--validate`, or the built-in `invalid` tool called with bad arguments. */
-export const EXIT_ARGS_INVALID = 2
+const EXIT_ARGS_INVALID = 2
 /** A tool or plugin file failed to load, the config cannot be read, or opencode's tool list would break (z.date(), z.bigint()). */
 export const EXIT_LOAD_FAILED = 3
 /** The tool threw, returned something opencode cannot send, ended its process, or wrote on or closed the engine's channel. */
 export const EXIT_TOOL_FAILED = 4
 /** The tool (or loading the tool files) did not finish within the timeout. */
-export const EXIT_TIMEOUT = 5
+const EXIT_TIMEOUT = 5
 /** The call was rerouted to the `invalid` tool (unknown name, unparsable `--raw-args`). */
 export const EXIT_REROUTED = 6
 /** The command needs a package that is not installed with tool-tester (`fuzz`, `preflight`, `dev`); the message says how to install it. */
-export const EXIT_NOT_INSTALLED = 7
+const EXIT_NOT_INSTALLED = 7
 
 /** `eval --threshold`: a case x model pass rate is below the threshold. */
 export const EXIT_BELOW_THRESHOLD = 8

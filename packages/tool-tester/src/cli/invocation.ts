@@ -4,14 +4,7 @@
 // `tool-tester` nor npx with the unscoped name is printed for a bin that is not installed there.
 import path from "node:path"
 import { portablePath, shellWord, userShell } from "../_shell-quote.ts"
-
-export type PackageManagerName = "npm" | "pnpm" | "yarn" | "bun"
-
-/** The package manager that started this process, from `npm_config_user_agent` (`pnpm/10.3.0 npm/? node/...`). */
-export function packageManagerOf(env: Record<string, string | undefined>): PackageManagerName | undefined {
-  const match = /^(npm|pnpm|yarn|bun)\//.exec(env["npm_config_user_agent"] ?? "")
-  return match === null ? undefined : (match[1] as PackageManagerName)
-}
+import { PACKAGE_MANAGERS, packageManagerThatStarted } from "../package-manager.ts"
 
 /**
  * The command that runs this tool-tester from where the user is, given the bin's path as started
@@ -23,28 +16,18 @@ export function packageManagerOf(env: Record<string, string | undefined>): Packa
  * relative to the working folder. From a one-off download, or from a checkout, the scoped package.
  */
 export function toolTesterCommand(io: { cwd: string; env: Record<string, string | undefined>; bin?: string }): string {
-  const manager = packageManagerOf(io.env) ?? "npm"
+  const manager = PACKAGE_MANAGERS[packageManagerThatStarted(io.env) ?? "npm"]
   const folder = io.bin === undefined ? undefined : installFolder(io.bin)
-  if (folder === undefined) return `${DOWNLOAD[manager]} @opencode-ai/tool-tester`
+  if (folder === undefined) return `${manager.download} ${PACKAGE}`
   const from = path.basename(folder) === ".opencode" ? path.dirname(folder) : io.cwd
   const relative = path.relative(from, folder)
   const where = relative === "" ? undefined : shellWord(portablePath(relative), userShell(io.env))
-  switch (manager) {
-    case "pnpm":
-      return where === undefined ? "pnpm exec tool-tester" : `pnpm --dir ${where} exec tool-tester`
-    case "yarn":
-      return where === undefined ? "yarn tool-tester" : `yarn --cwd ${where} tool-tester`
-    case "bun":
-      return where === undefined ? "bun run tool-tester" : `bun run --cwd ${where} tool-tester`
-    default:
-      // npx runs an installed package's bin; by its scoped name it never fetches another package.
-      return where === undefined ? "npx @opencode-ai/tool-tester" : `npx --prefix ${where} tool-tester`
-  }
+  return manager.runInstalled(where, "tool-tester", PACKAGE)
 }
 
 // --- internal ---
 
-const DOWNLOAD: Record<PackageManagerName, string> = { npm: "npx", pnpm: "pnpm dlx", yarn: "npx", bun: "bunx" }
+const PACKAGE = "@opencode-ai/tool-tester"
 
 /**
  * The folder whose `node_modules` holds the bin (the outermost one: pnpm keeps packages deeper, in

@@ -76,7 +76,7 @@ export function formatFailure(failure: { code: string; message: string }): strin
  * Errors print on one line: a newline inside a message (quoted model text) is shown as \n, and
  * what a terminal would act on (escape sequences, carriage returns, bidi overrides) is escaped.
  */
-export function oneLine(message: string): string {
+function oneLine(message: string): string {
   return terminalSafe(message).replaceAll("\n", "\\n")
 }
 

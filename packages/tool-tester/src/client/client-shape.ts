@@ -45,7 +45,7 @@ export const CLIENT_NAMESPACES: Record<string, { methods: string[]; nested?: Rec
 }
 
 /** The HTTP client under the SDK (`client._client`): its own keys are functions, and `interceptors`. */
-export const HTTP_CLIENT_METHODS = [
+const HTTP_CLIENT_METHODS = [
   ...["buildUrl", "connect", "delete", "get", "getConfig", "head"],
   ...["options", "patch", "post", "put", "request", "setConfig", "trace"],
 ]

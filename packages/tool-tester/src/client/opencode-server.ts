@@ -54,10 +54,10 @@ export type StartServerOptions = {
 }
 
 /** The provider every model of the server resolves to: a port on 127.0.0.1 that refuses connections. */
-export const NO_MODEL_PROVIDER = "tool-tester"
+const NO_MODEL_PROVIDER = "tool-tester"
 
 /** The config the server runs with on top of the project's own (OPENCODE_CONFIG_CONTENT wins over it). */
-export function serverConfig(): Record<string, unknown> {
+function serverConfig(): Record<string, unknown> {
   const model = `${NO_MODEL_PROVIDER}/none`
   return {
     enabled_providers: [NO_MODEL_PROVIDER],

@@ -54,7 +54,7 @@ export type ProjectClient = {
 }
 
 /** What opencode passes as `serverUrl` under `opencode run` (docs/opencode-contract.md#plugin-input). */
-export const DEFAULT_SERVER_URL = "http://localhost:4096/"
+const DEFAULT_SERVER_URL = "http://localhost:4096/"
 
 export function createProjectClient(options: { directory: string; source: ClientSource }): ProjectClient {
   const { directory, source } = options
@@ -244,7 +244,7 @@ export async function callStub(stub: Record<string, unknown>, path: string, args
 }
 
 /** The error an init gets when it awaits a call opencode never answers there. */
-export class InitHang extends Error {}
+class InitHang extends Error {}
 
 // --- internal ---
 

@@ -5,7 +5,7 @@ import type { Stats } from "node:fs"
 import { statSync } from "node:fs"
 
 /** The largest tool, plugin or config file tool-tester reads: far above any real one. */
-export const MAX_SOURCE_BYTES = 64 * 1024 * 1024
+const MAX_SOURCE_BYTES = 64 * 1024 * 1024
 
 /** Why `file` must not be read whole (not a regular file, or too large); undefined when it may be, or is missing. */
 export function sourceFileProblem(file: string): string | undefined {

@@ -11,7 +11,7 @@ import { moduleCacheDirectory } from "./cache-directory.ts"
 
 export const TYPESCRIPT = /\.(ts|tsx|mts)$/
 
-export type ImportSite =
+type ImportSite =
   /** A static import or re-export: the specifier's text is from start to end, inside quotes. */
   | { kind: "static"; specifier: string; start: number; end: number }
   /** `import(`: from the keyword's start to just after the parenthesis. */

@@ -1,7 +1,7 @@
 import os from "node:os"
 import path from "node:path"
 
-export type ConfigDirectoryKind = "global" | "project" | "home" | "env"
+type ConfigDirectoryKind = "global" | "project" | "home" | "env"
 
 export type ConfigDirectory = { path: string; kind: ConfigDirectoryKind }
 

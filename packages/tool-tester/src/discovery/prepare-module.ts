@@ -5,6 +5,11 @@
 // `import.meta` and `import()` are routed to a helper that answers for the original file. The
 // result goes to a module cache and Node imports that. Packages' JavaScript (imported by name, or
 // found in node_modules), CommonJS files, JSON and built-ins are imported as they are.
+// Hand-written on purpose (measured): tsx, the kept loader for TypeScript on Node, works through
+// those module hooks; `node --import tsx` on a one-line .ts file took a median 2.19 s against
+// 0.44 s for `node -e 0` (9 runs each on the 2-core CI machine, loaded), a cost every engine start
+// would pay. The parts that are a library's job are libraries: esbuild compiles, es-module-lexer
+// finds the imports (analyze-module.ts), import-meta-resolve resolves packages.
 import { readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"

@@ -9,12 +9,12 @@ export type ToolDefinitionLike = {
 }
 
 /** opencode's test: a non-null object that has the three keys (values are not checked). */
-export function isToolShape(value: unknown): value is ToolDefinitionLike {
+function isToolShape(value: unknown): value is ToolDefinitionLike {
   return typeof value === "object" && value !== null && "args" in value && "description" in value && "execute" in value
 }
 
 /** The id opencode gives a file tool: the file name without its last extension, `_export` for named exports. */
-export function toolId(file: string, exportName: string): string {
+function toolId(file: string, exportName: string): string {
   const namespace = path.basename(file, path.extname(file))
   return exportName === "default" ? namespace : `${namespace}_${exportName}`
 }

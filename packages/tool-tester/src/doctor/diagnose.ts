@@ -66,7 +66,7 @@ export function configFinding(error: ToolTesterError): Finding {
   }
 }
 
-export type { Finding, FindingCode } from "./finding.ts"
+export type { Finding } from "./finding.ts"
 
 // --- internal ---
 

@@ -7,7 +7,7 @@ import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
 
 /** The providers doctor checks unless told otherwise: all but a Gemini gateway, which would flag every zod schema's `$schema`. */
-export const DOCTOR_LINT_PROVIDERS: LintProvider[] = [
+const DOCTOR_LINT_PROVIDERS: LintProvider[] = [
   "openai",
   "openai-compatible",
   "anthropic",
@@ -22,7 +22,7 @@ export const DOCTOR_LINT_PROVIDERS: LintProvider[] = [
  * else those of the models the project's opencode.json names; none when it names none (then every
  * provider's rejections are errors, as nothing says which one the user runs).
  */
-export function usedProviders(project: ToolProject, asked: readonly LintProvider[] | undefined): LintProvider[] {
+function usedProviders(project: ToolProject, asked: readonly LintProvider[] | undefined): LintProvider[] {
   const used = asked ?? configuredModels(project.config).map(lintProviderOf)
   return [...new Set(used)]
 }

@@ -4,7 +4,7 @@
 /** One zod 4 schema node and where it sits under the tool's args (`city`, `items[]`, `options.mode`). */
 export type ZodNode = { path: string; def: ZodDef; schema: object }
 
-export type ZodDef = {
+type ZodDef = {
   type: string
   checks?: Array<{ _zod?: { def?: { check?: string } } }>
   coerce?: boolean
@@ -27,7 +27,7 @@ export function zodNodes(args: Record<string, unknown>): ZodNode[] {
 }
 
 /** The `_zod.def` of a zod 4 schema, or undefined for anything else. */
-export function defOf(schema: unknown): ZodDef | undefined {
+function defOf(schema: unknown): ZodDef | undefined {
   if (typeof schema !== "object" || schema === null || !("_zod" in schema)) return undefined
   const internals = (schema as { _zod: unknown })._zod
   if (typeof internals !== "object" || internals === null) return undefined

@@ -68,7 +68,7 @@ export interface E2EOptions {
   tempDirectory?: string
 }
 
-export const defaultTimeoutMs = 90_000
+const defaultTimeoutMs = 90_000
 
 export function runE2E(options: E2EOptions): Promise<E2EResult> {
   return runE2EWithin(options, options.timeoutMs ?? defaultTimeoutMs)

@@ -43,7 +43,7 @@ export async function makeWorktreeRoot(folder: string, env: Record<string, strin
 }
 
 /** The first `.opencode`, `opencode.json` or `opencode.jsonc` in a folder above `folder`. */
-export function configAbove(folder: string): string | undefined {
+function configAbove(folder: string): string | undefined {
   let current = dirname(folder)
   for (;;) {
     for (const name of CONFIG_ENTRIES) {

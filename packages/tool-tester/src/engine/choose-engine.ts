@@ -6,7 +6,7 @@ import { ToolTesterError } from "../errors.ts"
 import type { BunLocation, FindBunOptions } from "./find-bun.ts"
 import { describeBunSource, findBun, resolveBun } from "./find-bun.ts"
 
-export const ENGINE_CHOICES = ["auto", "bun", "node"] as const
+const ENGINE_CHOICES = ["auto", "bun", "node"] as const
 export type EngineChoice = (typeof ENGINE_CHOICES)[number]
 
 /** Which engine loaded and ran the tools: every `--json` document and every project says it. */

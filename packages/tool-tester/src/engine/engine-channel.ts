@@ -14,7 +14,7 @@ import { wait } from "./pending-work.ts"
 import type { FromEngine, ToEngine } from "./protocol.ts"
 
 /** The descriptor the engine writes its messages on (spawn-engine.ts opens it). */
-export const ENGINE_OUTPUT_FD = 3
+const ENGINE_OUTPUT_FD = 3
 
 export type EngineChannelHandlers = {
   /** A message of the Node side's, in the order it wrote them. */

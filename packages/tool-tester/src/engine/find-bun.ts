@@ -19,7 +19,7 @@ import { opencodeBinaryIn, opencodePackageNames, thisMachine } from "./opencode-
 import { programOutput } from "./start-program.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
-export const testedBunVersion = "1.3.14"
+const testedBunVersion = "1.3.14"
 
 /** Where a Bun was found, for the report ("opencode on PATH"). */
 export type BunSource = "option" | "env" | "path" | "opencode-package" | "bun-package" | "current"

@@ -139,6 +139,3 @@ export type FromEngine =
   | { type: "client"; id: number; method: string; args: string }
   /** The engine read a line on its stdin that the Node side did not write (a tool wrote into the pipe): it stops. */
   | { type: "refused"; reason: string }
-
-/** A line the engine writes: a message with the run's secret. */
-export type EngineFrame = { secret: string; message: FromEngine }

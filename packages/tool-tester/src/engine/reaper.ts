@@ -54,11 +54,6 @@ export function endGuarded(): void {
   }
 }
 
-/** The reaper's process id, while one runs (tests, and what must spare it). */
-export function reaperPid(): number | undefined {
-  return reaper?.pid
-}
-
 // --- internal ---
 
 const guarded = new Map<number, Leftovers>()

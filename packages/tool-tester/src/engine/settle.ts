@@ -6,7 +6,7 @@
 import { wait } from "./pending-work.ts"
 
 /** Long enough for timers of 0-1 ms and for unhandled rejections to be noticed. */
-export const SETTLE_MS = 10
+const SETTLE_MS = 10
 
 /**
  * One turn of the event loop: the promise jobs and nextTicks the call left have all run, and a

@@ -4,7 +4,7 @@
 import type { Readable } from "node:stream"
 
 /** Bytes kept per stream. */
-export const CAPTURE_LIMIT = 64 * 1024
+const CAPTURE_LIMIT = 64 * 1024
 
 /** The tool's console output: never sent to the model. */
 export type CapturedConsole = {

@@ -7,7 +7,7 @@ import type { TaskOutcome } from "./engine-task.ts"
 import type { BunSource } from "./find-bun.ts"
 
 /** How long loading the tool files may take (list, schema, doctor, fuzz, dev, preflight; run's floor), by default. */
-export const LOAD_TIMEOUT_MS = 60_000
+const LOAD_TIMEOUT_MS = 60_000
 
 /**
  * The load bound in force: TOOL_TESTER_LOAD_TIMEOUT_MS (whole milliseconds) when set, else

@@ -11,7 +11,7 @@ import { appendHistory, compareWithPrevious, defaultHistoryFile, readHistory, su
 import { type EvalRunnerOptions, runEvalTrials } from "./runner/index.ts"
 import type { EvalCase, EvalRun, GradedTrial, HistoryEntry, ResultChange } from "./types.ts"
 
-export interface EvalProblem {
+interface EvalProblem {
   code: string
   message: string
 }

@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
 }
 
 /** Where `npm run build` puts the page: dist/inspector-ui, beside dist/inspector (and dist/cli, whose bundle imports this). */
-export function defaultAssetFolder(): string {
+function defaultAssetFolder(): string {
   const here = path.dirname(fileURLToPath(import.meta.url))
   return path.resolve(here, "..", "inspector-ui")
 }

@@ -13,7 +13,7 @@ export const ENTRY_BUDGET = 128 * 1024
 const MAX_DEPTH = 32
 
 /** Marks where a value was cut. */
-export const CUT = "[cut: the whole call is behind its link]"
+const CUT = "[cut: the whole call is behind its link]"
 
 /** `value` with at most `budget.left` characters of content, and whether anything was cut. */
 export function boundValue(value: unknown, budget: { left: number; cut: boolean }, depth = 0): unknown {

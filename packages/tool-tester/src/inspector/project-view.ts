@@ -13,15 +13,15 @@ import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import type { Diagnostic, ListedTool, ToolProject } from "../types.ts"
 
 /** The providers shown side by side, each with the one model the provider lint builds its request for. */
-export const INSPECTOR_PROVIDERS = ["openai-compatible", "openai", "anthropic", "google", "moonshot"] as const
+const INSPECTOR_PROVIDERS = ["openai-compatible", "openai", "anthropic", "google", "moonshot"] as const
 
-export type ProviderView = {
+type ProviderView = {
   name: LintProvider
   label: string
   model: { npm: string; providerID: string; modelID: string }
 }
 
-export type ToolView = ListedTool & {
+type ToolView = ListedTool & {
   description?: string
   /** The files of earlier tools with this id that this one replaces. */
   replaces: string[]

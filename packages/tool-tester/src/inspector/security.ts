@@ -12,7 +12,7 @@ export function createToken(): string {
 }
 
 /** The hosts a request may name: this port on the loopback address, by number or as localhost. */
-export function allowedHosts(port: number): string[] {
+function allowedHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`]
 }
 

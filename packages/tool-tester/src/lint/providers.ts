@@ -60,7 +60,7 @@ export const LINT_PROVIDERS: Record<LintProvider, LintProviderInfo> = {
 
 export const LINT_PROVIDER_NAMES = Object.keys(LINT_PROVIDERS) as LintProvider[]
 
-export function isLintProvider(name: string): name is LintProvider {
+function isLintProvider(name: string): name is LintProvider {
   return Object.hasOwn(LINT_PROVIDERS, name)
 }
 

@@ -49,6 +49,6 @@ export function keptForModel(id: string, model: ModelSelection): boolean {
 export const BUILTIN_TOOL_IDS: readonly string[] = REGISTRY_ORDER
 
 /** GPT-style models get `apply_patch` instead of `edit` and `write` (case-sensitive substrings). */
-export function usesApplyPatch(modelID: string): boolean {
+function usesApplyPatch(modelID: string): boolean {
   return modelID.includes("gpt-") && !modelID.includes("oss") && !modelID.includes("gpt-4")
 }

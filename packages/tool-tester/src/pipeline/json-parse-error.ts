@@ -3,6 +3,11 @@
  * the model inside the `invalid` tool's text. Node's V8 words its errors differently, so we find the
  * first error the way JavaScriptCore's parser meets it. Observed texts: the `json-errors` golden.
  * Returns undefined for valid JSON.
+ *
+ * Hand-written on purpose (measured): no JSON library words its errors as JavaScriptCore does
+ * (V8's JSON.parse, and jsonc-parser, kept for opencode.json, which gives codes and offsets, not
+ * texts), and the model reads these words: the golden's texts, recorded from the real binary,
+ * are what this parser is checked against (test/golden/json-errors.json, test/cli/run.test.ts).
  */
 export function jsonParseErrorMessage(text: string): string | undefined {
   try {

@@ -101,7 +101,7 @@ export function thrownText(error: unknown): string {
 }
 
 /** What a thrown value whose properties throw when read (a hostile Proxy, a throwing getter) is reported as. */
-export const UNREADABLE_THROWN = "the tool threw a value that cannot be read"
+const UNREADABLE_THROWN = "the tool threw a value that cannot be read"
 
 // --- internal ---
 

@@ -36,7 +36,7 @@ export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
  * the provider lint's names (`moonshot`, `bedrock`, `gemini-gateway`: a Gemini model behind an
  * OpenAI-compatible gateway such as OpenRouter) and what people call them (`gemini`, `kimi`).
  */
-export const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
+const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
   gemini: "google",
   vertex: "google-vertex",
   moonshot: "moonshotai",

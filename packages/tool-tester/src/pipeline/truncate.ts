@@ -70,7 +70,7 @@ export function planTruncation(
 }
 
 /** Builds the text the model sees for a truncated output (head direction). */
-export function formatTruncatedContent(plan: TruncationPlan, outputPath: string, hasTaskTool: boolean): string {
+function formatTruncatedContent(plan: TruncationPlan, outputPath: string, hasTaskTool: boolean): string {
   return `${plan.preview}\n\n...${plan.removed} ${plan.unit} truncated...\n\n${hint(outputPath, hasTaskTool)}`
 }
 

@@ -28,7 +28,7 @@ export function validateArgs(
 }
 
 /** Issues joined by `; `, each `<path joined by ".">: <message>`, an empty path written `input`. */
-export function formatZodError(error: {
+function formatZodError(error: {
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>
 }): string {
   return error.issues

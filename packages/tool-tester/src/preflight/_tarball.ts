@@ -1,6 +1,8 @@
 // The files of an npm package tarball (.tgz): gzip around ustar, every path under `package/`. Only
 // what npm and pnpm write: regular files, with pax headers for long names. The exact file list is
 // what users get, so it is read from the tarball itself rather than from a packer's summary.
+// Hand-written on purpose (measured): tar 7.5.24, the kept reader, is 2.3 MB unpacked in 249 files
+// with 5 dependencies, for what these ~50 lines over node:zlib do (regular files and pax long names).
 import { gunzipSync } from "node:zlib"
 
 export type TarballFile = { path: string; content: Buffer }

@@ -10,7 +10,7 @@ import { ToolTesterError } from "../errors.ts"
 import { commandOutput, lastLines } from "./_command-output.ts"
 import { readTarball, type TarballFile } from "./_tarball.ts"
 
-export type Manifest = Record<string, unknown>
+type Manifest = Record<string, unknown>
 
 export type PackedPackage = {
   /** The package folder. */
@@ -24,15 +24,10 @@ export type PackedPackage = {
   manifest: Manifest
 }
 
-export const DEPENDENCY_FIELDS = [
-  "dependencies",
-  "peerDependencies",
-  "optionalDependencies",
-  "devDependencies",
-] as const
+const DEPENDENCY_FIELDS = ["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"] as const
 
 /** Reads DIR/package.json, or throws the usage error that says preflight needs a package folder. */
-export function readManifest(directory: string): Manifest {
+function readManifest(directory: string): Manifest {
   const file = path.join(directory, "package.json")
   if (!existsSync(file)) {
     throw new ToolTesterError(

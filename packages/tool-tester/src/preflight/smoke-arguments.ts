@@ -3,7 +3,7 @@
 import { loadFastCheck } from "../fuzz/_fast-check.ts"
 import { validArguments } from "../fuzz/valid-arguments.ts"
 
-export const SMOKE_SEED = 16
+const SMOKE_SEED = 16
 
 export async function smokeArguments(parameters: unknown, seed = SMOKE_SEED): Promise<unknown> {
   const fc = await loadFastCheck()

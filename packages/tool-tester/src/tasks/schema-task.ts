@@ -8,7 +8,7 @@ import type { Diagnostic } from "../types.ts"
 import { diagnosticOf, loadProject } from "./task-project.ts"
 
 /** A schema deeper than the report keeps (a warning of `schema` only, never in project.diagnostics). */
-export type SchemaCut = Omit<Diagnostic, "code"> & { code: "SCHEMA_CUT" }
+type SchemaCut = Omit<Diagnostic, "code"> & { code: "SCHEMA_CUT" }
 
 export type SchemaPayload = { tools: ToolSchema[]; diagnostics: Array<Diagnostic | SchemaCut> }
 

@@ -24,7 +24,7 @@ import type { ProbeSet } from "./probe-set.ts"
  * Calls whose text differs from opencode's on purpose, by what docs/fidelity.md#inputclient
  * documents; for them the status, title and metadata are compared, not the text. Keyed `set/run/tool`.
  */
-export const DOCUMENTED_DIFFERENCES: Record<string, string> = {
+const DOCUMENTED_DIFFERENCES: Record<string, string> = {
   "plugin-client-init/provider.list-not-awaited/init_result":
     "the server behind input.client lists one provider, pointed at a refused port, so nothing leaves the machine",
   "plugin-client-execute/execute-calls/exec_messages":

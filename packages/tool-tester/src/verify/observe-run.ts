@@ -16,7 +16,7 @@ import type { ObservedRun } from "./observed-run.ts"
 import type { ProbeRun } from "./probe-set.ts"
 
 /** The bound of a run whose probe sets none (opencode answers a probe in seconds; the machine may be loaded). */
-export const defaultRunTimeoutMs = 180_000
+const defaultRunTimeoutMs = 180_000
 
 export interface ObserveOptions {
   /** The probe project folder. */

@@ -4,19 +4,12 @@
 // full-output file path by `<outputPath>`, the project folder by `<directory>`, the throw-away
 // home by `<home>`, the rest of the sandbox by `<sandbox>`, error refs by `err_<ref>`, log run ids
 // by `run=<id>`.
+import type { E2ECall, E2EToolCall } from "../e2e/e2e-result.ts"
 
-export interface ObservedCall {
-  turn: number
-  called: { name: string; arguments: string }
-  ran: { name: string; arguments: string } | null
-  /** The tool result text the model received (null if none). */
-  result: string | null
-  status: string | null
-  title: string | null
-  metadata: Record<string, unknown> | null
-  error: string | null
-  /** The tool part's input. */
-  input: unknown
+/** One call as the golden files record it: an e2e call (e2e/e2e-result.ts) under the golden's names. */
+export type ObservedCall = Pick<E2ECall, "turn" | "result" | "status" | "title" | "metadata" | "error" | "input"> & {
+  called: E2EToolCall
+  ran: E2EToolCall | null
 }
 
 export interface ObservedRun {

@@ -44,7 +44,7 @@ export interface ProbeSet {
 }
 
 /** The names of the shipped probe sets, sorted. */
-export function probeSetNames(directory: string = PROBES_DIRECTORY): string[] {
+function probeSetNames(directory: string = PROBES_DIRECTORY): string[] {
   return readdirSync(directory, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(path.join(directory, entry.name, "probe.json")))
     .map((entry) => entry.name)

@@ -34,7 +34,7 @@ export interface VerifyOptions extends CompareOptions {
 }
 
 /** How long one probe run took, on each side. */
-export interface RunTiming {
+interface RunTiming {
   set: string
   run: string
   /** opencode's side: the copy, the sandbox and `opencode run`, in ms. */
@@ -58,7 +58,7 @@ export interface VerifyRuns {
   concurrency: number
 }
 
-export const defaultConcurrency = 4
+const defaultConcurrency = 4
 
 /** Every check of every run of `probes`, and how long each took. */
 export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {

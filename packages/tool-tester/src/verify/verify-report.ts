@@ -44,7 +44,7 @@ export function verifyReport(
 }
 
 /** At most this many differences are printed per behaviour in the text report (--json has them all). */
-export const shownPerBehaviour = 5
+const shownPerBehaviour = 5
 
 export function formatVerifyReport(report: VerifyReport): string {
   const version = report.opencode.version

@@ -18,7 +18,7 @@ export const forecastTool: ToolSnapshot = {
   parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "number" } } },
 }
 
-export const bashTool: ToolSnapshot = {
+const bashTool: ToolSnapshot = {
   id: "bash",
   description: "Runs a shell command",
   parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },

@@ -15,7 +15,7 @@ import { packageRoot } from "../helpers.ts"
  * A Chromium to drive: where `apt-get install chromium` puts it (.ci/run installs it when missing),
  * else Google Chrome where Linux, macOS and Windows install it (GitHub's runners have it).
  */
-export const CHROMIUM = [
+const CHROMIUM = [
   "/usr/bin/chromium",
   "/usr/bin/chromium-browser",
   "/usr/bin/google-chrome",

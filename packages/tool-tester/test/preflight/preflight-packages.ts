@@ -9,7 +9,7 @@ import { runCli, writeFiles } from "../helpers.ts"
 export type PackageFiles = Record<string, string>
 
 /** A finding as preflight prints it with --json. */
-export type JsonFinding = { code: string; severity: string; file: string | null; message: string; data?: unknown }
+type JsonFinding = { code: string; severity: string; file: string | null; message: string; data?: unknown }
 
 export type PreflightJson = {
   package: {

@@ -77,7 +77,7 @@ export async function startKeywordModel(): Promise<KeywordModel> {
 }
 
 /** The tool a prompt names best (by id and description words), or undefined. */
-export function pickTool(prompt: string, tools: OfferedTool[]): OfferedTool | undefined {
+function pickTool(prompt: string, tools: OfferedTool[]): OfferedTool | undefined {
   const words = new Set(wordsOf(prompt))
   let best: OfferedTool | undefined
   let bestScore = 0
@@ -97,7 +97,7 @@ export function pickTool(prompt: string, tools: OfferedTool[]): OfferedTool | un
 }
 
 /** Arguments from `name=value` pairs (`name="two words"`), else a quoted word for the first required string. */
-export function fillArguments(prompt: string, parameters: JsonSchema | undefined): Record<string, unknown> {
+function fillArguments(prompt: string, parameters: JsonSchema | undefined): Record<string, unknown> {
   const args: Record<string, unknown> = {}
   const properties = parameters?.properties ?? {}
   for (const [key, schema] of Object.entries(properties)) {

@@ -11,7 +11,7 @@ import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
 import type { FuzzProgress } from "../../tasks/fuzz-task.ts"
 
 /** How many times an engine is restarted after a call stopped it, before the search gives up. */
-export const MAX_ENGINE_RESTARTS = 5
+const MAX_ENGINE_RESTARTS = 5
 
 export type FuzzAcrossEngines = {
   /** The last engine's outcome: `done` with the payload, or how it failed (loading, or a call that stopped it). */

@@ -11,10 +11,10 @@ import { ToolTesterError } from "../../errors.ts"
 import { providerPackage } from "../../pipeline/provider-names.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
+import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import { interruptible } from "../interruptible.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
-import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { projectDirectory } from "../project-directory.ts"
 
 /**
@@ -57,27 +57,15 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     options.callTimeoutMs = positiveInteger("--call-timeout", values["call-timeout"])
 
   // Ctrl-C stops opencode and removes the throw-away folders before the CLI exits.
-  const controller = new AbortController()
-  options.signal = controller.signal
-  let interruptedBy: NodeJS.Signals | undefined
-  const stopListening = io.onInterrupt((signal) => {
-    interruptedBy = signal
-    controller.abort()
-  })
-  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
-  options.onProgress = progress.phase
-  let result: E2EResult
+  let outcome: { value: E2EResult } | { exitCode: number }
   try {
-    result = await runE2E(options)
+    outcome = await interruptible(
+      io,
+      json,
+      "interrupted: opencode was stopped and its folders removed",
+      ({ signal, progress }) => runE2E({ ...options, signal, onProgress: progress.phase }),
+    )
   } catch (error) {
-    progress.done()
-    if (controller.signal.aborted) {
-      reportFailure(io, json, {
-        code: "INTERRUPTED",
-        message: "interrupted: opencode was stopped and its folders removed",
-      })
-      return exitInterrupted(interruptedBy)
-    }
     // A timeout or a failed run still has a result: print it, then the failure.
     const partial = ToolTesterError.isInstance(error) ? error.data?.["result"] : undefined
     if (partial !== undefined && ToolTesterError.isInstance(error)) {
@@ -86,10 +74,9 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
       return error.code === "OPENCODE_FAILED" ? EXIT_LOAD_FAILED : exitCodeFor(error.code)
     }
     throw error
-  } finally {
-    progress.done()
-    stopListening()
   }
+  if ("exitCode" in outcome) return outcome.exitCode
+  const result = outcome.value
   await print(io, json, result)
   const { exitCode, reason } = verdict(result)
   if (reason) reportFailure(io, json, reason)

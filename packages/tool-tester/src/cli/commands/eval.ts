@@ -24,11 +24,11 @@ import { noModelProblem } from "../../eval/configured-model.ts"
 import type { EvalResult } from "../../eval/types.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
+import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_BELOW_THRESHOLD, EXIT_OK, EXIT_USAGE } from "../exit-codes.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
-import { silentProgress, terminalProgress } from "../progress-line.ts"
+import { interruptible } from "../interruptible.ts"
 import { projectDirectory } from "../project-directory.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 
@@ -71,47 +71,33 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
 
   const arms = evalArms(prepared, io, values.variants, values.without ?? [])
 
-  const controller = new AbortController()
-  let interruptedBy: NodeJS.Signals | undefined
-  const stopListening = io.onInterrupt((signal) => {
-    interruptedBy = signal
-    controller.abort()
-  })
-  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   let finished = 0
-  let outcome: EvalProjectResult
-  try {
-    outcome = await runEvalProject({
-      prepared,
-      models: values.model ?? [],
-      ...(arms.length === 0 ? {} : { arms }),
-      ...historyOption(io, values["no-history"] === true, values.history),
-      ...(runs === undefined ? {} : { runs }),
-      ...(values.agent === undefined ? {} : { agent: values.agent }),
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
-      ...(values["opencode-version"] === undefined ? {} : { opencodeVersion: values["opencode-version"] }),
-      signal: controller.signal,
-      onProgress: progress.phase,
-      onTrial: (trial) => {
-        finished += 1
-        progress.phase(`${finished} trials done (last: ${trial.case} on ${trial.model})`)
-      },
-    })
-  } catch (error) {
-    if (controller.signal.aborted) {
-      reportFailure(io, json, {
-        code: "INTERRUPTED",
-        message: "interrupted: opencode was stopped and its folders removed",
-      })
-      return exitInterrupted(interruptedBy)
-    }
-    throw error
-  } finally {
-    progress.done()
-    stopListening()
-  }
+  const interrupted = await interruptible(
+    io,
+    json,
+    "interrupted: opencode was stopped and its folders removed",
+    ({ signal, progress }) =>
+      runEvalProject({
+        prepared,
+        models: values.model ?? [],
+        ...(arms.length === 0 ? {} : { arms }),
+        ...historyOption(io, values["no-history"] === true, values.history),
+        ...(runs === undefined ? {} : { runs }),
+        ...(values.agent === undefined ? {} : { agent: values.agent }),
+        ...(concurrency === undefined ? {} : { concurrency }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
+        ...(values["opencode-version"] === undefined ? {} : { opencodeVersion: values["opencode-version"] }),
+        signal,
+        onProgress: progress.phase,
+        onTrial: (trial) => {
+          finished += 1
+          progress.phase(`${finished} trials done (last: ${trial.case} on ${trial.model})`)
+        },
+      }),
+  )
+  if ("exitCode" in interrupted) return interrupted.exitCode
+  const outcome: EvalProjectResult = interrupted.value
   const { run, changes, history, historyFile, problems } = outcome
   const results = normalResults(run.results)
   let htmlFile: string | undefined

@@ -12,9 +12,9 @@ import type { PreflightReport } from "../../preflight/preflight.ts"
 import { preflight } from "../../preflight/preflight.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
-import { exitForProblems, exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
+import { exitForProblems, parseFlags } from "../_command.ts"
+import { interruptible } from "../interruptible.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
-import { silentProgress, terminalProgress } from "../progress-line.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
 const DEFAULT_CALL_TIMEOUT_MS = 10_000
@@ -47,45 +47,35 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     directory,
   })
   if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
-  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   // Ctrl-C stops at the next step; the temporary folders are removed before the CLI exits.
-  const controller = new AbortController()
-  let interruptedBy: NodeJS.Signals | undefined
-  const stopListening = io.onInterrupt((signal) => {
-    interruptedBy = signal
-    controller.abort()
-  })
   let engine: EngineReport | undefined
-  let report: PreflightReport
-  try {
-    report = await preflight({
-      directory,
-      env: io.env,
-      runScripts: values["run-scripts"] === true,
-      opencodeVersion: testedOpencodeVersion,
-      onStep: progress.phase,
-      signal: controller.signal,
-      loadInstalled: async (installed) => {
-        const loaded = await loadInstalled(installed, {
-          selection: chosen.selection,
-          timeoutMs,
-          e2e: values.e2e === true,
-          onStep: progress.phase,
-          signal: controller.signal,
-        })
-        engine = loaded.engine
-        return loaded
-      },
-    })
-  } catch (error) {
-    if (!controller.signal.aborted) throw error
-    progress.done()
-    reportFailure(io, json, { code: "INTERRUPTED", message: "interrupted: preflight stopped and removed its folders" })
-    return exitInterrupted(interruptedBy)
-  } finally {
-    progress.done()
-    stopListening()
-  }
+  const outcome = await interruptible(
+    io,
+    json,
+    "interrupted: preflight stopped and removed its folders",
+    ({ signal, progress }) =>
+      preflight({
+        directory,
+        env: io.env,
+        runScripts: values["run-scripts"] === true,
+        opencodeVersion: testedOpencodeVersion,
+        onStep: progress.phase,
+        signal,
+        loadInstalled: async (installed) => {
+          const loaded = await loadInstalled(installed, {
+            selection: chosen.selection,
+            timeoutMs,
+            e2e: values.e2e === true,
+            onStep: progress.phase,
+            signal,
+          })
+          engine = loaded.engine
+          return loaded
+        },
+      }),
+  )
+  if ("exitCode" in outcome) return outcome.exitCode
+  const report: PreflightReport = outcome.value
   if (json) io.write(`${JSON.stringify({ ...report, engine: engine?.info ?? null })}\n`)
   else {
     io.write(formatReport(report, io.cwd))

@@ -8,10 +8,10 @@ import { readProbeSets } from "../../verify/probe-set.ts"
 import { runVerify } from "../../verify/run-verify.ts"
 import { formatVerifyReport, type VerifyReport, verifyReport } from "../../verify/verify-report.ts"
 import type { CliIO } from "../_command.ts"
-import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
+import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
+import { interruptible } from "../interruptible.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
-import { silentProgress, terminalProgress } from "../progress-line.ts"
 
 /**
  * `tool-tester verify [SET...]`: runs the probe projects shipped with tool-tester through the
@@ -46,38 +46,25 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
     )
   }
 
-  const controller = new AbortController()
-  let interruptedBy: NodeJS.Signals | undefined
-  const stopListening = io.onInterrupt((signal) => {
-    interruptedBy = signal
-    controller.abort()
-  })
-  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
   const total = probes.reduce((sum, probe) => sum + probe.runs.length, 0)
-  progress.phase(`verify: ${total} probe runs through opencode ${version} and tool-tester`)
-  let verified: Awaited<ReturnType<typeof runVerify>>
-  try {
-    verified = await runVerify({
-      opencode,
-      probes,
-      signal: controller.signal,
-      ...(concurrency === undefined ? {} : { concurrency }),
-      onRun: ({ done, differing, last }) =>
-        progress.phase(`verify: ${done}/${total} probe runs done (${differing} differ), last ${last}`),
-    })
-  } catch (error) {
-    if (!controller.signal.aborted) throw error
-    progress.done()
-    reportFailure(io, json, {
-      code: "INTERRUPTED",
-      message: "interrupted: opencode was stopped and its folders removed",
-    })
-    return exitInterrupted(interruptedBy)
-  } finally {
-    progress.done()
-    stopListening()
-  }
-  const { checks, ...timings } = verified
+  const verified = await interruptible(
+    io,
+    json,
+    "interrupted: opencode was stopped and its folders removed",
+    ({ signal, progress }) => {
+      progress.phase(`verify: ${total} probe runs through opencode ${version} and tool-tester`)
+      return runVerify({
+        opencode,
+        probes,
+        signal,
+        ...(concurrency === undefined ? {} : { concurrency }),
+        onRun: ({ done, differing, last }) =>
+          progress.phase(`verify: ${done}/${total} probe runs done (${differing} differ), last ${last}`),
+      })
+    },
+  )
+  if ("exitCode" in verified) return verified.exitCode
+  const { checks, ...timings } = verified.value
   return printVerifyReport(
     io,
     json,

@@ -6,7 +6,7 @@
 import type { EvalCase } from "../types.ts"
 
 /** A predicate's place in a case that crossed: its name ("" for an anonymous one). */
-export const PREDICATE_KEY = "$predicate"
+const PREDICATE_KEY = "$predicate"
 
 /** The case as JSON values: RegExps as `$regex` matchers, predicates as placeholders. */
 export function caseToJson(evalCase: EvalCase): EvalCase {

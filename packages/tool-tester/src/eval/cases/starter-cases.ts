@@ -11,7 +11,7 @@ import { NOTE_KEY } from "./validate-case.ts"
 /** Built-ins a model reaches for instead of a project's tool: the starter case forbids them. */
 const COMPETING_BUILTINS = ["bash", "webfetch"]
 /** A message that asks for nothing: no tool should be called for it. */
-export const SMALL_TALK_PROMPT = "Thanks, bye!"
+const SMALL_TALK_PROMPT = "Thanks, bye!"
 
 /** Writes a starter case file for each tool that has none yet; returns the absolute paths written and kept. */
 export async function writeStarterCases(

@@ -18,7 +18,7 @@ export function passRateWithInterval(count: { passed: number; runs: number; inte
 }
 
 /** A p-value as the report writes it: `p=0.33`, `p=0.012`, `p<0.001`. */
-export function formatPValue(p: number): string {
+function formatPValue(p: number): string {
   if (p < 0.001) return "p<0.001"
   return `p=${p < 0.1 ? p.toFixed(3) : p.toFixed(2)}`
 }
@@ -45,7 +45,7 @@ export function significanceSentence(result: { passed: number; runs: number }, c
 }
 
 /** Every token the trials used (input, output, reasoning, cache), or undefined when none reported any. */
-export function totalTokens(tokens: TokenUsage | undefined): number | undefined {
+function totalTokens(tokens: TokenUsage | undefined): number | undefined {
   if (!tokens) return undefined
   return tokens.input + tokens.output + tokens.reasoning + tokens.cacheRead + tokens.cacheWrite
 }
@@ -89,7 +89,7 @@ export function changeSummary(result: EvalResult, change: ResultChange | undefin
 }
 
 /** `description changed` (one tool), `weather, forecast changed` (several), or "" when no tool changed. */
-export function toolChangeSummary(change: ResultChange): string {
+function toolChangeSummary(change: ResultChange): string {
   const [only, ...others] = change.toolChanges
   if (!only) return ""
   if (others.length > 0) return `${change.toolChanges.map((tool) => tool.id).join(", ")} changed`

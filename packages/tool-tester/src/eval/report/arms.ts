@@ -10,7 +10,7 @@ import { passCount } from "./summarize.ts"
 /** The prefix of a `--without` arm's name: `without weather`. */
 export const WITHOUT_PREFIX = "without "
 
-export interface VariantComparison {
+interface VariantComparison {
   case: string
   model: string
   /** `current` first, then each variant. */
@@ -19,7 +19,7 @@ export interface VariantComparison {
   winner?: string
 }
 
-export interface WithoutComparison {
+interface WithoutComparison {
   case: string
   model: string
   /** The tool removed. */
@@ -88,7 +88,7 @@ export function compareArms(results: EvalResult[]): ArmComparisons {
 }
 
 /** `called bash`, `answered in text`, `called webfetch, read`: what each trial's first turn did. */
-export function whatItDid(trial: GradedTrial): string {
+function whatItDid(trial: GradedTrial): string {
   if (trial.error !== undefined) return `ended with ${trial.error.code}`
   const calls = trial.turns[0]?.calls ?? []
   if (calls.length === 0) return "answered in text"

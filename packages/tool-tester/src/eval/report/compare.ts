@@ -43,7 +43,7 @@ export function compareWithPrevious(
 }
 
 /** The tools offered both times whose description or parameters differ, with a line diff of each part that changed. */
-export function toolChanges(before: ToolSnapshot[], after: ToolSnapshot[]): Array<{ id: string; diff: string }> {
+function toolChanges(before: ToolSnapshot[], after: ToolSnapshot[]): Array<{ id: string; diff: string }> {
   const changes: Array<{ id: string; diff: string }> = []
   for (const tool of after) {
     const old = before.find((candidate) => candidate.id === tool.id)

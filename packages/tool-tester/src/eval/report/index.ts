@@ -1,12 +1,10 @@
 // The report of `tool-tester eval` (docs/evals.md): trials summarised per case x model, the
 // history file and the comparison with the previous run, the terminal table and the HTML page.
 
-export type { ArmComparisons, VariantComparison, WithoutComparison } from "./arms.ts"
-export { compareArms, normalResults, WITHOUT_PREFIX, whatItDid } from "./arms.ts"
-export { compareWithPrevious, toolChanges } from "./compare.ts"
-export type { EvalTableOptions } from "./format-table.ts"
+export { compareArms, normalResults, WITHOUT_PREFIX } from "./arms.ts"
+export { compareWithPrevious } from "./compare.ts"
 export { formatEvalTable } from "./format-table.ts"
 export { appendHistory, defaultHistoryFile, HISTORY_LIMITS, historyEntry, readHistory } from "./history.ts"
-export { renderEvalHtml, TREND_LENGTH } from "./render-html.ts"
-export { changeSignificance, fisherExact, intervalsApart, runsToTell, wilsonInterval } from "./statistics.ts"
-export { namedToolIds, passCount, resultKey, summarizeTrials, totalsOf } from "./summarize.ts"
+export { renderEvalHtml } from "./render-html.ts"
+export { changeSignificance, fisherExact, runsToTell, wilsonInterval } from "./statistics.ts"
+export { namedToolIds, resultKey, summarizeTrials, totalsOf } from "./summarize.ts"

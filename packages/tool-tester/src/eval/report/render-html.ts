@@ -26,7 +26,7 @@ import { armLines, compareArms, normalResults } from "./arms.ts"
 import { resultKey, totalsOf } from "./summarize.ts"
 
 /** Runs the trend of a cell shows (the current one included). */
-export const TREND_LENGTH = 10
+const TREND_LENGTH = 10
 
 export function renderEvalHtml(fullRun: EvalRun, changes: Map<string, ResultChange>, history: HistoryEntry[]): string {
   // The matrix is the normal run; variants and --without runs come below it, side by side.

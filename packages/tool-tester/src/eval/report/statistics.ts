@@ -44,10 +44,10 @@ export function fisherExact(passedA: number, runsA: number, passedB: number, run
 }
 
 /** Below this p a change counts as beyond noise. */
-export const SIGNIFICANCE_LEVEL = 0.05
+const SIGNIFICANCE_LEVEL = 0.05
 
 /** The most runs `runsToTell` looks at; beyond it the rates are "too close to tell". */
-export const MAX_RUNS_TO_TELL = 5000
+const MAX_RUNS_TO_TELL = 5000
 
 /**
  * Roughly how many runs of each side would tell these two pass rates apart: the fewest runs per

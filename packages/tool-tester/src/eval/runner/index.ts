@@ -1,10 +1,6 @@
 // The runner of `tool-tester eval` (docs/evals.md): runs cases through the real opencode and
 // returns the trials as opencode recorded them.
 export {
-  defaultConcurrency,
-  defaultMaxCalls,
-  defaultTrialTimeoutMs,
-  deniedPermissions,
   type EvalRunnerOptions,
   type EvalRunnerResult,
   runEvalTrials,

@@ -88,12 +88,12 @@ export interface EvalRunnerResult {
   problems: Array<{ code: string; model?: string; message: string }>
 }
 
-export const defaultConcurrency = 4
-export const defaultTrialTimeoutMs = 120_000
-export const defaultMaxCalls = 10
+const defaultConcurrency = 4
+const defaultTrialTimeoutMs = 120_000
+const defaultMaxCalls = 10
 
 /** Permissions of the highest config layer: what writes files or runs commands, and what waits for a person. */
-export const deniedPermissions = ["bash", "edit", "external_directory", "doom_loop", "question"] as const
+const deniedPermissions = ["bash", "edit", "external_directory", "doom_loop", "question"] as const
 
 export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRunnerResult> {
   options.signal?.throwIfAborted()

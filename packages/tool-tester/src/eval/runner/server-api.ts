@@ -12,7 +12,7 @@ export interface ServerApi {
 }
 
 /** A request the server answered with an error status: its status and its message in one line. */
-export class ServerAnswerError extends Error {
+class ServerAnswerError extends Error {
   constructor(
     readonly status: number,
     message: string,

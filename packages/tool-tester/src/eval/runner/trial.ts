@@ -44,7 +44,7 @@ export interface TrialOptions {
 }
 
 /** opencode's retries of a failing provider after which the trial is stopped. */
-export const retriesBeforeGivingUp = 2
+const retriesBeforeGivingUp = 2
 
 export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   const started = performance.now()

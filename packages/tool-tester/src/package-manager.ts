@@ -1,0 +1,72 @@
+// The package managers tool-tester names in the commands it prints, and the one table of their
+// words. Two questions, two functions: which one started this process (`npm_config_user_agent`:
+// how tool-tester itself is run again) and which one installed a project (its lock file: how a
+// package is added there). create-tool keeps a table of its own (packages share no source).
+import { existsSync } from "node:fs"
+import path from "node:path"
+
+export type PackageManager = "npm" | "pnpm" | "yarn" | "bun"
+
+/** What a package manager is told; `where` is a folder relative to the shell's, already quoted; undefined: here. */
+type Words = {
+  /** Runs a package's bin without installing it (a one-off download). */
+  download: string
+  /** Runs the bin `bin` of the package `name` installed in `where`. */
+  runInstalled(where: string | undefined, bin: string, name: string): string
+  /** Adds `list` to the devDependencies of the project in `where`. */
+  addDev(where: string | undefined, list: string): string
+}
+
+export const PACKAGE_MANAGERS: Readonly<Record<PackageManager, Words>> = {
+  npm: {
+    download: "npx",
+    // npx runs an installed package's bin; by its scoped name it never fetches another package.
+    runInstalled: (where, bin, name) => (where === undefined ? `npx ${name}` : `npx --prefix ${where} ${bin}`),
+    addDev: (where, list) =>
+      where === undefined ? `npm install -D ${list}` : `npm install --prefix ${where} -D ${list}`,
+  },
+  pnpm: {
+    download: "pnpm dlx",
+    runInstalled: (where, bin) => (where === undefined ? `pnpm exec ${bin}` : `pnpm --dir ${where} exec ${bin}`),
+    addDev: (where, list) => (where === undefined ? `pnpm add -D ${list}` : `pnpm --dir ${where} add -D ${list}`),
+  },
+  yarn: {
+    download: "npx",
+    runInstalled: (where, bin) => (where === undefined ? `yarn ${bin}` : `yarn --cwd ${where} ${bin}`),
+    addDev: (where, list) => (where === undefined ? `yarn add -D ${list}` : `yarn --cwd ${where} add -D ${list}`),
+  },
+  bun: {
+    download: "bunx",
+    runInstalled: (where, bin) => (where === undefined ? `bun run ${bin}` : `bun run --cwd ${where} ${bin}`),
+    addDev: (where, list) => (where === undefined ? `bun add -D ${list}` : `bun add --cwd ${where} -D ${list}`),
+  },
+}
+
+/** The package manager that started this process, from `npm_config_user_agent` (`pnpm/10.3.0 npm/? node/...`). */
+export function packageManagerThatStarted(env: Record<string, string | undefined>): PackageManager | undefined {
+  const match = /^(npm|pnpm|yarn|bun)\//.exec(env["npm_config_user_agent"] ?? "")
+  return match === null ? undefined : (match[1] as PackageManager)
+}
+
+/** The package manager that installed the project in `root`: its lock file, or what it leaves in node_modules; npm when nothing says. */
+export function packageManagerThatInstalled(root: string): PackageManager {
+  // A workspace member's lock file is at the workspace's root.
+  for (let folder = root; ; folder = path.dirname(folder)) {
+    const mark = INSTALL_MARKS.find(([file]) => existsSync(path.join(folder, file)))
+    if (mark) return mark[1]
+    if (path.dirname(folder) === folder) return "npm"
+  }
+}
+
+// --- internal ---
+
+const INSTALL_MARKS: ReadonlyArray<readonly [string, PackageManager]> = [
+  ["pnpm-lock.yaml", "pnpm"],
+  ["bun.lock", "bun"],
+  ["bun.lockb", "bun"],
+  ["yarn.lock", "yarn"],
+  ["package-lock.json", "npm"],
+  [path.join("node_modules", ".pnpm"), "pnpm"],
+  [path.join("node_modules", ".yarn-integrity"), "yarn"],
+  [path.join("node_modules", ".package-lock.json"), "npm"],
+]
