@@ -33,7 +33,7 @@ import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import { build, transformSync } from "esbuild"
-import { findBun } from "../src/engine/find-bun.ts"
+import { findBun } from "../src/engine-client/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
 const { values } = parseArgs({

@@ -1,4 +1,4 @@
-import { remoteEngineOf } from "./engine/remote-project.ts"
+import { remoteEngineOf } from "./engine-client/remote-project.ts"
 import type { Result, ToolTesterErrorCode } from "./errors.ts"
 import { ToolTesterError } from "./errors.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"

@@ -2,8 +2,8 @@
 // else a real server from the opencode binary the bun engine runs in (the engine's own executable
 // when it is opencode's), or the one the project or PATH has; else none, and why.
 import path from "node:path"
-import { findOpencode } from "../engine/opencode-binary.ts"
-import { inBun } from "../engine/here.ts"
+import { findOpencode } from "../opencode/opencode-binary.ts"
+import { inBun } from "../runtime/here.ts"
 import type { Environment } from "../discovery/config-dirs.ts"
 import type { LoadToolsOptions } from "../types.ts"
 import type { ClientSource } from "./project-client.ts"

@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url"
-import { inBun } from "../engine/here.ts"
+import { inBun } from "../runtime/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import { sourceFileProblem } from "./_source-file.ts"

@@ -36,7 +36,7 @@ export const BUN_ENGINE_ENTRY = fileURLToPath(
 export const NODE_ENGINE_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/node-serve.js" : "../engine/node-serve.js", import.meta.url),
 )
-/** The reaper's entry: the watchdog that ends what a process leaves when it dies (engine/_reaper-process.ts, bundled as dist/engine/reaper-process.js). */
+/** The reaper's entry: the watchdog that ends what a process leaves when it dies (runtime/_reaper-process.ts, bundled as dist/engine/reaper-process.js). */
 export const REAPER_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/reaper-process.js" : "../engine/reaper-process.js", import.meta.url),
 )

@@ -25,7 +25,7 @@ import {
 } from "../discovery/plugin-spec.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { E2EError } from "./e2e-result.ts"
-import type { Sandbox } from "./sandbox.ts"
+import type { Sandbox } from "../opencode/sandbox.ts"
 
 type PluginEntry = string | [string, Record<string, unknown>]
 

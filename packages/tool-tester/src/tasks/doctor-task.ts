@@ -1,7 +1,7 @@
 import type { Finding } from "../doctor/diagnose.ts"
 import { configFinding, diagnose } from "../doctor/diagnose.ts"
 import { providerLintFindings } from "../doctor/provider-lint.ts"
-import type { ProjectInput, Reached } from "../engine/protocol.ts"
+import type { ProjectInput, Reached } from "../engine-client/protocol.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import type { ToolProject } from "../types.ts"

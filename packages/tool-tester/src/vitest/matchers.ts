@@ -5,7 +5,7 @@ import path from "node:path"
 import { Snapshots } from "vitest"
 import type { Finding } from "../doctor/finding.ts"
 import { resultFindings } from "../doctor/results.ts"
-import { remoteEngineOf } from "../engine/remote-project.ts"
+import { remoteEngineOf } from "../engine-client/remote-project.ts"
 import { lintProject } from "../lint/lint.ts"
 import {
   ALL_PROVIDER_NAMES,
