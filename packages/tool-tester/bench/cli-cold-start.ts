@@ -297,7 +297,7 @@ console.log(await tool.execute({ city: "Paris" }, context))`
         name: "runtime-files-from-the-build",
         setup(context) {
           context.onResolve({ filter: /runtime-files\.ts$/ }, () => ({
-            path: pathToFileURL(path.join(packageRoot, "dist", "discovery", "runtime-files.js")).href,
+            path: pathToFileURL(path.join(packageRoot, "dist", "runtime", "runtime-files.js")).href,
             external: true,
           }))
         },

@@ -18,7 +18,7 @@ const bundledPackages = ["import-meta-resolve"]
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter(
   (name) => !bundledPackages.includes(name),
 )
-const located = path.join(root, "src", "discovery", "runtime-files.ts")
+const located = path.join(root, "src", "runtime", "runtime-files.ts")
 const prepared = path.join(root, "src", "discovery", "prepare-module.ts")
 
 /**

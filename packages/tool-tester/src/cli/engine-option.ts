@@ -4,7 +4,7 @@
 import type { ChosenEngine } from "../engine-client/choose-engine.ts"
 import { chooseEngine, chooseEngineNow } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
-import type { TaskCommand } from "../engine-client/protocol.ts"
+import type { TaskCommand } from "../tasks/task.ts"
 import type { CliIO } from "./_command.ts"
 
 /** The commands that load tools in an engine (the others never start one). */

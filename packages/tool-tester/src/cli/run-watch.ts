@@ -7,7 +7,7 @@ import { findWorktree } from "../discovery/worktree.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import { startEngine } from "../tasks/engine-task.ts"
-import type { RunInput } from "../engine-client/protocol.ts"
+import type { RunInput } from "../tasks/task.ts"
 import { watchProject, watchTargets } from "../inspector/watch-project.ts"
 import type { CliIO } from "./_command.ts"
 

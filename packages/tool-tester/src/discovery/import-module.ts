@@ -5,7 +5,7 @@ import { ToolTesterError } from "../errors.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import { pathAliasOf } from "./path-alias.ts"
 import { preparerFor } from "./prepare-module.ts"
-import { nativeImport } from "./runtime-files.ts"
+import { nativeImport } from "../runtime/runtime-files.ts"
 
 export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
 

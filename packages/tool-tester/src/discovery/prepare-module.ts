@@ -16,7 +16,7 @@ import { moduleCacheDirectory } from "../runtime/cache-directory.ts"
 import type { Preparer } from "./loader-registry.ts"
 import { registerLoader } from "./loader-registry.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
-import { IMPORT_META_HELPER } from "./runtime-files.ts"
+import { IMPORT_META_HELPER } from "../runtime/runtime-files.ts"
 
 export type { Preparer } from "./loader-registry.ts"
 

@@ -15,7 +15,7 @@ import { lstat, mkdir, realpath, symlink } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { loadOpencodeConfig } from "../config/opencode-config.ts"
 import { configDirectories } from "../discovery/config-dirs.ts"
-import { pluginSpecs } from "../discovery/plugin-order.ts"
+import { pluginSpecs } from "../config/plugin-order.ts"
 import {
   installedPlugin,
   isPathSpec,

@@ -8,7 +8,7 @@
 // what it cannot see).
 import type { ChildProcess, SpawnOptions } from "node:child_process"
 import { constants } from "node:os"
-import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
+import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../runtime/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { ENGINE_TEMP, engineTempFolder } from "../runtime/engine-temp.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"

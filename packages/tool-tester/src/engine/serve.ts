@@ -26,7 +26,8 @@ import { ENGINE_MARK, endMarked, endProcessTree } from "../runtime/process-tree.
 import { CHANNEL_CLOSED_EXIT_CODE } from "../engine-client/channel-closed.ts"
 import { openEngineChannel } from "./engine-channel.ts"
 import { MAX_FRAME_BYTES } from "../engine-client/frames.ts"
-import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "../engine-client/protocol.ts"
+import type { CrossingError, EngineCall, FromEngine, ToEngine } from "../engine-client/protocol.ts"
+import type { Task, TaskCommand } from "../tasks/task.ts"
 import { projectSnapshot } from "./snapshot.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
@@ -112,7 +113,7 @@ function abort(id: number): void {
 }
 
 function receive(message: ToEngine): void {
-  if (message.type === "task") void serveTask(message.cwd, message.task)
+  if (message.type === "task") void serveTask(message.cwd, message.task as Task)
   else if (message.type === "call") void serveCall(message.id, message)
   else if (message.type === "client-reply") clientReplies.get(message.id)?.(message)
   else if (message.type === "abort") abort(message.id)

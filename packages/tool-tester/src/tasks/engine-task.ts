@@ -3,10 +3,12 @@
 // busy loop is stopped from outside, prints are captured (first 64 KiB per stream, the rest
 // counted), a tool that never settles is aborted, then killed, and the engine's process group is
 // ended with it, so nothing a tool started outlives the run.
-import type { EngineInfo, EngineSelection } from "../engine-client/choose-engine.ts"
+import type { EngineSelection } from "../engine-client/choose-engine.ts"
+import type { EngineInfo } from "../runtime/here.ts"
 import { EngineConnection } from "../engine-client/engine-connection.ts"
 import type { BunSource } from "../engine-client/find-bun.ts"
-import type { Reached, Task, TaskCommand } from "../engine-client/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { Task, TaskCommand } from "./task.ts"
 import type { CapturedConsole } from "../runtime/stream-capture.ts"
 
 export type TaskOutcome = {

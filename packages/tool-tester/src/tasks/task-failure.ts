@@ -2,7 +2,7 @@
 // file that ended the engine, an engine that never came up), and which engine ran it: shared by
 // the CLI's commands and preflight.
 import { ToolTesterError } from "../errors.ts"
-import type { EngineInfo } from "../engine-client/choose-engine.ts"
+import type { EngineInfo } from "../runtime/here.ts"
 import type { TaskOutcome } from "./engine-task.ts"
 import type { BunSource } from "../engine-client/find-bun.ts"
 

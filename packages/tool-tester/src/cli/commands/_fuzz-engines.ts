@@ -5,7 +5,8 @@
 // arguments with its failure instead of calling it. So one slow input does not hide the rest.
 import type { StartedEngine, TaskOutcome, TaskTimeouts } from "../../tasks/engine-task.ts"
 import { runTaskInEngine, startEngine } from "../../tasks/engine-task.ts"
-import type { FuzzInput, Reached } from "../../engine-client/protocol.ts"
+import type { Reached } from "../../engine-client/protocol.ts"
+import type { FuzzInput } from "../../tasks/task.ts"
 import { type Failure, failureKey } from "../../fuzz/classify.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
 import type { FuzzProgress } from "../../tasks/fuzz-task.ts"

@@ -1,4 +1,4 @@
-import type { EngineChoice } from "../../engine-client/choose-engine.ts"
+import type { EngineChoice } from "../../runtime/here.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine-client/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../tasks/engine-task.ts"
 import { loadTimeoutMs } from "../../tasks/task-failure.ts"
