@@ -5,7 +5,7 @@ import { localEngine } from "./local-engine.ts"
 import type { ProjectEngine } from "./project-engine.ts"
 
 // An enumerable symbol: a spread copy of the project still reaches its engine; JSON leaves it out.
-// Registered globally, so that two copies of tool-tester in one process read each other's projects.
+// Symbol.for: the same registered key a bun engine's project carried before there was a handle.
 const ENGINE = Symbol.for("@opencode-ai/tool-tester/bun-engine")
 
 /** The project, carrying the engine it was loaded in (a project without one runs here). */
