@@ -86,9 +86,9 @@ function publishedBefore(wanted, cwd) {
 }
 
 function modelledVersion() {
-  const source = readFileSync(path.join(root, "packages/tool-tester/src/engine/opencode-version.ts"), "utf8")
+  const source = readFileSync(path.join(root, "packages/tool-tester/src/opencode/opencode-version.ts"), "utf8")
   const match = /MODELLED_OPENCODE_VERSION = "([^"]+)"/.exec(source)
-  if (match === null) fail("no MODELLED_OPENCODE_VERSION in packages/tool-tester/src/engine/opencode-version.ts")
+  if (match === null) fail("no MODELLED_OPENCODE_VERSION in packages/tool-tester/src/opencode/opencode-version.ts")
   return match[1]
 }
 

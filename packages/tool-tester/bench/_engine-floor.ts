@@ -3,8 +3,8 @@
 // the secret, the channel on fd 3, the reaper), gives it the task, and exits at its answer, with
 // no flags read and no report printed. The bench bundles this file as the CLI is bundled, and runs
 // it with Node and with Bun: node <bundle> <bun binary> <project directory>.
-import { runTaskInEngine, startEngine } from "../src/engine/engine-task.ts"
-import type { RunInput } from "../src/engine/protocol.ts"
+import { runTaskInEngine, startEngine } from "../src/tasks/engine-task.ts"
+import type { RunInput } from "../src/tasks/task.ts"
 import { DEFAULT_MODEL } from "../src/pipeline/builtins.ts"
 
 const [binary, directory] = process.argv.slice(2)

@@ -5,10 +5,10 @@
 // teardown).
 import { startMockModel } from "../src/e2e/mock-model.ts"
 import { defaultProviderPackage } from "../src/e2e/opencode-config.ts"
-import { runOpencodeProcess } from "../src/e2e/opencode-process.ts"
-import { findPluginPackage } from "../src/e2e/plugin-package.ts"
+import { runOpencodeProcess } from "../src/opencode/opencode-process.ts"
+import { findPluginPackage } from "../src/opencode/plugin-package.ts"
 import { runE2E } from "../src/e2e/run-e2e.ts"
-import { createSandbox } from "../src/e2e/sandbox.ts"
+import { createSandbox } from "../src/opencode/sandbox.ts"
 import { configureSandbox } from "../src/e2e/sandbox-setup.ts"
 
 /** Milliseconds `opencode run` takes for one text-only turn in a copy of `emptyProject`. */

@@ -33,7 +33,7 @@ import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import { build, transformSync } from "esbuild"
-import { findBun } from "../src/engine/find-bun.ts"
+import { findBun } from "../src/engine-client/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
 const { values } = parseArgs({
@@ -297,7 +297,7 @@ console.log(await tool.execute({ city: "Paris" }, context))`
         name: "runtime-files-from-the-build",
         setup(context) {
           context.onResolve({ filter: /runtime-files\.ts$/ }, () => ({
-            path: pathToFileURL(path.join(packageRoot, "dist", "discovery", "runtime-files.js")).href,
+            path: pathToFileURL(path.join(packageRoot, "dist", "runtime", "runtime-files.js")).href,
             external: true,
           }))
         },

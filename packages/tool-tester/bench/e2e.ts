@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { resolveOpencode } from "../src/engine/opencode-binary.ts"
+import { resolveOpencode } from "../src/opencode/opencode-binary.ts"
 import { e2eCallOnce, textTurnOnce } from "./_opencode-runs.ts"
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 3

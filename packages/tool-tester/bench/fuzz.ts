@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { findBun } from "../src/engine/find-bun.ts"
+import { findBun } from "../src/engine-client/find-bun.ts"
 import { fuzzTool } from "../src/fuzz/index.ts"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
 import { median, ms } from "./_stats.ts"

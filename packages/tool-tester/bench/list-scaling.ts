@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { findBun } from "../src/engine/find-bun.ts"
+import { findBun } from "../src/engine-client/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
 // Below this a per-file slope is within this machine's run-to-run noise (~50 ms over 50 files):

@@ -19,7 +19,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { findOpencode } from "../src/engine/opencode-binary.ts"
+import { findOpencode } from "../src/opencode/opencode-binary.ts"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
 import { median, ms } from "./_stats.ts"
 

@@ -18,7 +18,7 @@ const bundledPackages = ["import-meta-resolve"]
 const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].filter(
   (name) => !bundledPackages.includes(name),
 )
-const located = path.join(root, "src", "discovery", "runtime-files.ts")
+const located = path.join(root, "src", "runtime", "runtime-files.ts")
 const prepared = path.join(root, "src", "discovery", "prepare-module.ts")
 
 /**
@@ -138,11 +138,11 @@ await build({
   plugins: [leaveNodeLoaderOut],
 })
 
-// The reaper (src/engine/reaper.ts): a watchdog process beside the CLI, a library user's process or
+// The reaper (src/runtime/reaper.ts): a watchdog process beside the CLI, a library user's process or
 // an engine, started with either runtime; one small file, so it costs one read to start.
 await build({
   ...common,
-  entryPoints: { "reaper-process": path.join(root, "src", "engine", "_reaper-process.ts") },
+  entryPoints: { "reaper-process": path.join(root, "src", "runtime", "_reaper-process.ts") },
   outdir: path.join(root, "dist", "engine"),
   target: "node20.19",
 })

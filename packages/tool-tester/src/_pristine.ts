@@ -8,8 +8,8 @@
 import { isStandardMember } from "./_standard-builtins.ts"
 
 // First: under Bun it wraps the timer functions, so the snapshot below holds the wrappers, and a
-// tool only ever gets them (engine/pending-work.ts).
-import "./engine/pending-work.ts"
+// tool only ever gets them (runtime/pending-work.ts).
+import "./runtime/pending-work.ts"
 
 type Watched = { owner: object; label: string }
 

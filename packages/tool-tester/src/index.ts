@@ -3,7 +3,7 @@
 // none of it (test/main-entry.test.ts): `@opencode-ai/tool-tester/e2e` (runE2E and the real-opencode
 // runner), `/fuzz` (fuzzTool), `/lint` (the provider lint), `/vitest` (the matchers).
 
-export type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
+export type { EngineChoice, EngineInfo } from "./runtime/here.ts"
 export type { Result, ToolTesterErrorCode } from "./errors.ts"
 export { ToolTesterError } from "./errors.ts"
 export type { ExternalDirectoryCheck, ExternalDirectoryRequest } from "./external-directory.ts"

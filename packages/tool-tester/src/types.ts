@@ -5,12 +5,15 @@ import type { OpencodeConfig } from "./config/opencode-config.ts"
 import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
 import type { PluginHooks } from "./discovery/plugin-module.ts"
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
-import type { EngineChoice, EngineInfo } from "./engine/choose-engine.ts"
+import type { EscapedError } from "./runtime/escaped-errors.ts"
+import type { EngineChoice, EngineInfo } from "./runtime/here.ts"
 import type { ToolTesterErrorCode } from "./errors.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
 import type { ThrownDetails } from "./pipeline/normalize-result.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
+
+export type { EscapedError } from "./runtime/escaped-errors.ts"
 
 export type LoadToolsOptions = {
   /** The project directory opencode runs in. Default: the working directory. */
@@ -197,13 +200,6 @@ export type ListedTool = {
   plugin?: string
   overrides?: string
 }
-
-/**
- * An error that escaped a tool: `unhandledRejection` for a promise nobody handled,
- * `uncaughtException` for a throw from a timer or an event handler; `message` is `Name: message`.
- * It escaped while the call ran, from this tool or from another one running at the same time.
- */
-export type EscapedError = { kind: "unhandledRejection" | "uncaughtException"; message: string }
 
 /** An `event` hook that threw: opencode prints it and goes on. */
 export type HookError = { hook: "event"; file: string; message: string }

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { ensurePrivateFolder, moduleCacheDirectory } from "../src/discovery/cache-directory.ts"
+import { ensurePrivateFolder, moduleCacheDirectory } from "../src/runtime/cache-directory.ts"
 import { defaultDataDirectory } from "../src/pipeline/data-directory.ts"
 import { truncateOutput } from "../src/pipeline/truncate.ts"
 import { useTmpDir } from "./helpers.ts"

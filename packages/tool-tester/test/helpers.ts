@@ -6,7 +6,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
 import type { CliIO } from "../src/cli/_command.ts"
-import { findOpencode, testedOpencodeVersion } from "../src/engine/opencode-binary.ts"
+import { findOpencode, testedOpencodeVersion } from "../src/opencode/opencode-binary.ts"
 import { isolatedHome } from "./support/isolated-home.ts"
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")

@@ -1,5 +1,5 @@
 /* Wine 8.0's taskkill.exe refuses /T, which tool-tester uses to end a process and what it started
-   (src/engine/process-tree.ts). This stand-in takes `taskkill [/T] [/F] /PID n ...`: with /T it
+   (src/runtime/process-tree.ts). This stand-in takes `taskkill [/T] [/F] /PID n ...`: with /T it
    ends the processes whose parent id leads back to n (started after their parent: Windows reuses
    ids and keeps a dead parent's id in its children), children first, then n. Wine only. */
 #include <windows.h>

@@ -2,7 +2,7 @@
 // reads it, then what opencode records on the tool part.
 import { api } from "./api.ts"
 import { html } from "./html.ts"
-import { escapedLine } from "../../src/engine/escaped-advice.ts"
+import { escapedLine } from "../../src/runtime/escaped-advice.ts"
 import { thrownAt } from "../../src/inspector/thrown-at.ts"
 import { callStatus } from "./status.ts"
 import type { HistoryEntry, RunResult } from "./types.ts"

@@ -2,10 +2,10 @@
 // started early: help, version, the command, and the one failure line. main.ts is the bin around it
 // (it reads `process`, flushes and exits); tests run it in-process with an I/O of their own.
 import { readFileSync } from "node:fs"
-import type { StartedEngine } from "../engine/engine-task.ts"
+import type { StartedEngine } from "../tasks/engine-task.ts"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
-import { MODELLED_OPENCODE_VERSION } from "../engine/opencode-version.ts"
+import { MODELLED_OPENCODE_VERSION } from "../opencode/opencode-version.ts"
 import { setColor, shouldColor } from "./_color.ts"
 import type { CliIO } from "./_command.ts"
 import { reportFailure } from "./_command.ts"
@@ -84,7 +84,7 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
   const started =
     engine ??
     (needsEngine && choice
-      ? (await import("../engine/engine-task.ts")).startEngine(needsEngine, (await installEngine(argv, io)).selection)
+      ? (await import("../tasks/engine-task.ts")).startEngine(needsEngine, (await installEngine(argv, io)).selection)
       : undefined)
   return command(rest, io, started)
 }

@@ -6,8 +6,8 @@
 // tool-tester downloads nothing unless asked, so the CLI runs in a Bun started with --no-install,
 // as the engines are (spawn-engine.ts). Imported by bin.js only in Bun.
 import { type ChildProcess, spawn } from "node:child_process"
-import { autoInstallChosen } from "../engine/auto-install.ts"
-import { withoutEmptyFolders } from "../engine/folder-variables.ts"
+import { autoInstallChosen } from "../runtime/auto-install.ts"
+import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
 
 /**
  * In Bun whose auto-install is left at its default: runs this bin again in the same Bun with
@@ -20,7 +20,7 @@ export function rerunWithoutAutoInstall(process: NodeJS.Process = globalThis.pro
     process.execPath,
     [...process.execArgv, "--no-install", ...process.argv.slice(1)],
     // The environment as it is: BUN_BE_BUN=1 keeps an opencode executable acting as Bun.
-    // (An empty folder variable counts as unset: engine/folder-variables.ts.)
+    // (An empty folder variable counts as unset: runtime/folder-variables.ts.)
     { stdio: "inherit", env: withoutEmptyFolders(process.env) },
   )
   forwardSignals(process, child)

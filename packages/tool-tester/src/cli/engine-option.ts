@@ -1,10 +1,10 @@
 // `--engine auto|bun|node` and `--engine-binary PATH`, read by main.ts before the command parses
 // its flags (the engine starts while the CLI loads), with TOOL_TESTER_ENGINE and
 // TOOL_TESTER_ENGINE_BINARY as defaults. The commands accept both flags as shared flags.
-import type { ChosenEngine } from "../engine/choose-engine.ts"
-import { chooseEngine, chooseEngineNow } from "../engine/choose-engine.ts"
-import type { StartedEngine } from "../engine/engine-task.ts"
-import type { TaskCommand } from "../engine/protocol.ts"
+import type { ChosenEngine } from "../engine-client/choose-engine.ts"
+import { chooseEngine, chooseEngineNow } from "../engine-client/choose-engine.ts"
+import type { StartedEngine } from "../tasks/engine-task.ts"
+import type { TaskCommand } from "../tasks/task.ts"
 import type { CliIO } from "./_command.ts"
 
 /** The commands that load tools in an engine (the others never start one). */
@@ -56,7 +56,7 @@ export async function startEngineEarly(
   const choice = command ? chooseEngineEarly(argv, env) : undefined
   const selection = choice?.chosen?.selection
   if (!command || !selection) return { command, choice, engine: undefined }
-  const { startEngine } = await import("../engine/engine-task.ts")
+  const { startEngine } = await import("../tasks/engine-task.ts")
   return { command, choice, engine: startEngine(command, selection) }
 }
 

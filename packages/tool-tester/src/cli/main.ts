@@ -8,7 +8,7 @@ import type { CliIO } from "./_command.ts"
 
 /**
  * The opencode version tool-tester models, written here so that `--version` loads nothing more:
- * the same as engine/opencode-version.ts, which _run-command-line.ts reads (test/cli/usage.test.ts
+ * the same as opencode/opencode-version.ts, which _run-command-line.ts reads (test/cli/usage.test.ts
  * checks both).
  */
 const MODELLED_OPENCODE = "1.18.34"
@@ -75,7 +75,7 @@ process.exit()
  * is told, once; otherwise, or at a second signal, everything the CLI started is ended here and
  * now (an engine busy in a loop would never notice: it runs no code of ours), and the CLI ends by
  * that signal, which shells report as 128 + its number. A SIGKILL runs none of this: the reaper
- * (src/engine/reaper.ts) ends what is left then.
+ * (src/runtime/reaper.ts) ends what is left then.
  */
 function onSignal(signal: NodeJS.Signals): void {
   if (!interrupted && interruptHandlers.size > 0) {
@@ -88,8 +88,8 @@ function onSignal(signal: NodeJS.Signals): void {
 
 /** Ends what the CLI started (loaded on the first signal: a command that guarded nothing loads nothing for it), reports, and ends by `signal`. */
 async function endEverything(signal: NodeJS.Signals): Promise<void> {
-  const { endGuarded } = await import("../engine/reaper.ts")
-  const { exitStatusOfSignal } = await import("../engine/spawn-engine.ts")
+  const { endGuarded } = await import("../runtime/reaper.ts")
+  const { exitStatusOfSignal } = await import("../engine-client/spawn-engine.ts")
   const { reportFailure } = await import("./_command.ts")
   endGuarded()
   reportFailure(io, json, {

@@ -3,10 +3,10 @@
 // the tool chose (names, texts, paths) goes through terminalSafe: a terminal must show it, not obey it.
 
 import { terminalSafe } from "../_terminal-safe.ts"
-import { describeEngine } from "../engine/choose-engine.ts"
-import { escapedLine } from "../engine/escaped-advice.ts"
-import type { CapturedConsole } from "../engine/stream-capture.ts"
-import type { EngineReport } from "../engine/task-failure.ts"
+import { describeEngine } from "../engine-client/choose-engine.ts"
+import { escapedLine } from "../runtime/escaped-advice.ts"
+import type { CapturedConsole } from "../runtime/stream-capture.ts"
+import type { EngineReport } from "../tasks/task-failure.ts"
 import type { RunJson } from "../tasks/run-task.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
 import { indent, shortPath } from "./report.ts"

@@ -6,7 +6,7 @@
 // list, the running assistant message with this call's tool part. Requests carry the real id to the
 // server; answers carry the call's id back to the plugin.
 import { ToolTesterError } from "../errors.ts"
-import { serverError } from "./opencode-server.ts"
+import { serverError } from "../opencode/opencode-server.ts"
 
 /** What opencode's session holds while one call runs: the user's text and the assistant's tool part. */
 export type CallSession = {

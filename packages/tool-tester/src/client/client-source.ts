@@ -2,13 +2,16 @@
 // else a real server from the opencode binary the bun engine runs in (the engine's own executable
 // when it is opencode's), or the one the project or PATH has; else none, and why.
 import path from "node:path"
-import { findOpencode } from "../engine/opencode-binary.ts"
-import { inBun } from "../engine/here.ts"
-import type { Environment } from "../discovery/config-dirs.ts"
+import { findOpencode } from "../opencode/opencode-binary.ts"
+import { inBun } from "../runtime/here.ts"
 import type { LoadToolsOptions } from "../types.ts"
 import type { ClientSource } from "./project-client.ts"
 
-export function clientSource(options: LoadToolsOptions, directory: string, env: Environment): ClientSource {
+export function clientSource(
+  options: LoadToolsOptions,
+  directory: string,
+  env: Record<string, string | undefined>,
+): ClientSource {
   if (options.client !== undefined) return { kind: "stub", stub: options.client }
   const binary = opencodeHere() ?? findOpencode({ directory, env })
   if (binary === undefined)
@@ -27,7 +30,10 @@ export function clientSource(options: LoadToolsOptions, directory: string, env: 
  * The server reads the config the project was loaded with: this process's environment without the
  * variables that choose config folders, then the ones the load was given, and its home.
  */
-function serverEnvironment(env: Environment, home: string | undefined): Record<string, string | undefined> {
+function serverEnvironment(
+  env: Record<string, string | undefined>,
+  home: string | undefined,
+): Record<string, string | undefined> {
   const base: Record<string, string | undefined> = {}
   for (const [key, value] of Object.entries(process.env)) {
     if (key === "XDG_CONFIG_HOME" || key.startsWith("OPENCODE_")) continue

@@ -13,7 +13,7 @@ import { ToolTesterError } from "../errors.ts"
 import { CallSessions, ORIGIN } from "./call-sessions.ts"
 import { clientInShape } from "./client-shape.ts"
 import { hangsDuringInit } from "./init-hangs.ts"
-import { type RunningServer, startOpencodeServer } from "./opencode-server.ts"
+import { type RunningServer, startOpencodeServer } from "../opencode/opencode-server.ts"
 
 export type ClientSource =
   | {

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fingerprint } from "./_fingerprint.ts"
-import { moduleCacheDirectory } from "./cache-directory.ts"
+import { moduleCacheDirectory } from "../runtime/cache-directory.ts"
 
 export const TYPESCRIPT = /\.(ts|tsx|mts)$/
 

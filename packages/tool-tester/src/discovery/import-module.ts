@@ -1,11 +1,11 @@
 import { pathToFileURL } from "node:url"
-import { inBun } from "../engine/here.ts"
+import { inBun } from "../runtime/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import { pathAliasOf } from "./path-alias.ts"
 import { preparerFor } from "./prepare-module.ts"
-import { nativeImport } from "./runtime-files.ts"
+import { nativeImport } from "../runtime/runtime-files.ts"
 
 export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
 

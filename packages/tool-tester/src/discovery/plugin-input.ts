@@ -1,5 +1,5 @@
 import type { ProjectClient } from "../client/project-client.ts"
-import { inBun } from "../engine/here.ts"
+import { inBun } from "../runtime/here.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /**

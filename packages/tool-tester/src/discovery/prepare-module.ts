@@ -17,11 +17,11 @@ import { fingerprint } from "./_fingerprint.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
 import { analyzeModule, TYPESCRIPT, writeAtomically } from "./analyze-module.ts"
-import { moduleCacheDirectory } from "./cache-directory.ts"
+import { moduleCacheDirectory } from "../runtime/cache-directory.ts"
 import type { Preparer } from "./loader-registry.ts"
 import { registerLoader } from "./loader-registry.ts"
 import { isPathLike, resolveSpecifier } from "./resolve-specifier.ts"
-import { IMPORT_META_HELPER } from "./runtime-files.ts"
+import { IMPORT_META_HELPER } from "../runtime/runtime-files.ts"
 
 export type { Preparer } from "./loader-registry.ts"
 

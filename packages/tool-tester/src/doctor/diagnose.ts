@@ -1,7 +1,7 @@
 // doctor: why a tool will not work in opencode. Pure functions over a loaded project (no process
 // access), so every finding is unit-testable; the CLI only loads the project and prints.
 
-import { liveDefinition } from "../engine/live.ts"
+import { liveDefinition } from "../pipeline/live.ts"
 import type { ToolTesterError } from "../errors.ts"
 import { isZodSchema } from "../schema/tool-json-schema.ts"
 import type { ToolProject } from "../types.ts"

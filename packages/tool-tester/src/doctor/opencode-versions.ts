@@ -1,5 +1,5 @@
-import { findOnPath, findOpencode } from "../engine/opencode-binary.ts"
-import { opencodeVersionOf, versionWarning } from "../engine/opencode-version-check.ts"
+import { findOnPath, findOpencode } from "../opencode/opencode-binary.ts"
+import { opencodeVersionOf, versionWarning } from "../opencode/opencode-version-check.ts"
 import type { Finding } from "./finding.ts"
 
 /**

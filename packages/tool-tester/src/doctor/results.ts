@@ -9,7 +9,7 @@
 // the Node side on a project loaded with loadTools(), so a tool that ends the engine
 // (process.exit) ends that engine only, not the report.
 import { exampleArguments } from "../e2e/starter-script.ts"
-import { escapedAdvice, escapedHow } from "../engine/escaped-advice.ts"
+import { escapedAdvice, escapedHow } from "../runtime/escaped-advice.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { runTool } from "../run-tool.ts"
 import type { EscapedError, ToolProject } from "../types.ts"

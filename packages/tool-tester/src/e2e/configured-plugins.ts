@@ -15,7 +15,7 @@ import { lstat, mkdir, realpath, symlink } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { loadOpencodeConfig } from "../config/opencode-config.ts"
 import { configDirectories } from "../discovery/config-dirs.ts"
-import { pluginSpecs } from "../discovery/plugin-order.ts"
+import { pluginSpecs } from "../config/plugin-order.ts"
 import {
   installedPlugin,
   isPathSpec,
@@ -25,7 +25,7 @@ import {
 } from "../discovery/plugin-spec.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { E2EError } from "./e2e-result.ts"
-import type { Sandbox } from "./sandbox.ts"
+import type { Sandbox } from "../opencode/sandbox.ts"
 
 type PluginEntry = string | [string, Record<string, unknown>]
 

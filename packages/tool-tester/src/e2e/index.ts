@@ -4,7 +4,7 @@
 
 export type { E2ECall, E2EError, E2EResult, E2EToolCall, E2EToolOutputFile } from "./e2e-result.ts"
 export type { CapturedRequest } from "./mock-model.ts"
-export { resolveOpencode, testedOpencodeVersion } from "../engine/opencode-binary.ts"
+export { resolveOpencode, testedOpencodeVersion } from "../opencode/opencode-binary.ts"
 export type { E2EOptions } from "./run-e2e.ts"
 export { runE2E } from "./run-e2e.ts"
 export type { Script, ScriptCall, ScriptTurn } from "./script.ts"

@@ -4,8 +4,8 @@
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { buildOpencodeConfig, type OpencodeConfigLayers, type OpencodeConfigOptions } from "./opencode-config.ts"
-import { preparePluginInstall } from "./plugin-package.ts"
-import type { Sandbox } from "./sandbox.ts"
+import { preparePluginInstall } from "../opencode/plugin-package.ts"
+import type { Sandbox } from "../opencode/sandbox.ts"
 
 export type SandboxSetup = { layers: OpencodeConfigLayers; env: Record<string, string> }
 

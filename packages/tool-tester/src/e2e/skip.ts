@@ -18,7 +18,7 @@
 // brings the package for your platform, or that package itself (`opencode-linux-x64`,
 // `opencode-darwin-arm64`, `opencode-windows-x64`...: the OPENCODE_NOT_FOUND error names yours).
 
-import { type FindOpencodeOptions, findOpencode as find } from "../engine/opencode-binary.ts"
+import { type FindOpencodeOptions, findOpencode as find } from "../opencode/opencode-binary.ts"
 
 /** The installed opencode binary (the project's platform package, tool-tester's, or PATH), or undefined. */
 export function findOpencode(options: FindOpencodeOptions = {}): string | undefined {

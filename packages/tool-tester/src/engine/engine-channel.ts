@@ -9,9 +9,9 @@
 // docs/opencode-contract.md#what-a-tool-can-do-to-the-harness.
 import { read as readBinding, writeSync as writeSyncBinding } from "node:fs"
 import { pristineStringify } from "../_pristine.ts"
-import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
-import { wait } from "./pending-work.ts"
-import type { FromEngine, ToEngine } from "./protocol.ts"
+import { LineCutter, MAX_FRAME_BYTES } from "../engine-client/frames.ts"
+import { wait } from "../runtime/pending-work.ts"
+import type { FromEngine, ToEngine } from "../engine-client/protocol.ts"
 
 /** The descriptor the engine writes its messages on (spawn-engine.ts opens it). */
 const ENGINE_OUTPUT_FD = 3

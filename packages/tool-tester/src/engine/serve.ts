@@ -20,13 +20,14 @@ import { schemaTask } from "../tasks/schema-task.ts"
 import type { ClientSource } from "../client/project-client.ts"
 import { type PerformTask, taskEvents } from "../tasks/task-project.ts"
 import type { ToolProject } from "../types.ts"
-import { keepGoingOnEscapes } from "./escaped-errors.ts"
-import { engineHere, inBun } from "./here.ts"
-import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
-import { CHANNEL_CLOSED_EXIT_CODE } from "./channel-closed.ts"
+import { keepGoingOnEscapes } from "../runtime/escaped-errors.ts"
+import { engineHere, inBun } from "../runtime/here.ts"
+import { ENGINE_MARK, endMarked, endProcessTree } from "../runtime/process-tree.ts"
+import { CHANNEL_CLOSED_EXIT_CODE } from "../engine-client/channel-closed.ts"
 import { openEngineChannel } from "./engine-channel.ts"
-import { MAX_FRAME_BYTES } from "./frames.ts"
-import type { CrossingError, EngineCall, FromEngine, Task, TaskCommand, ToEngine } from "./protocol.ts"
+import { MAX_FRAME_BYTES } from "../engine-client/frames.ts"
+import type { CrossingError, EngineCall, FromEngine, ToEngine } from "../engine-client/protocol.ts"
+import type { Task, TaskCommand } from "../tasks/task.ts"
 import { projectSnapshot } from "./snapshot.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
@@ -112,7 +113,7 @@ function abort(id: number): void {
 }
 
 function receive(message: ToEngine): void {
-  if (message.type === "task") void serveTask(message.cwd, message.task)
+  if (message.type === "task") void serveTask(message.cwd, message.task as Task)
   else if (message.type === "call") void serveCall(message.id, message)
   else if (message.type === "client-reply") clientReplies.get(message.id)?.(message)
   else if (message.type === "abort") abort(message.id)

@@ -9,9 +9,9 @@
 
 import { readdir } from "node:fs/promises"
 import path from "node:path"
-import { chooseEngine } from "../engine/choose-engine.ts"
-import { runTaskInEngine, startEngine, type TaskOutcome } from "../engine/engine-task.ts"
-import { loadFailure, loadTimeoutMs } from "../engine/task-failure.ts"
+import { chooseEngine } from "../engine-client/choose-engine.ts"
+import { runTaskInEngine, startEngine, type TaskOutcome } from "../tasks/engine-task.ts"
+import { loadFailure, loadTimeoutMs } from "../tasks/task-failure.ts"
 import { ToolTesterError, type ToolTesterErrorCode } from "../errors.ts"
 import type { EvalCasesPayload, EvalGradePayload } from "../tasks/eval-cases-task.ts"
 import { gradeTrial } from "./cases/grade-trial.ts"

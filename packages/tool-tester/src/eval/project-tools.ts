@@ -5,9 +5,9 @@
 // it; a plugin file that does so stops the eval (IMPORT_FAILED): opencode itself would not start.
 
 import path from "node:path"
-import { chooseEngine } from "../engine/choose-engine.ts"
-import { runTaskInEngine, startEngine } from "../engine/engine-task.ts"
-import { loadFailure, loadTimeoutMs } from "../engine/task-failure.ts"
+import { chooseEngine } from "../engine-client/choose-engine.ts"
+import { runTaskInEngine, startEngine } from "../tasks/engine-task.ts"
+import { loadFailure, loadTimeoutMs } from "../tasks/task-failure.ts"
 import { ToolTesterError, type ToolTesterErrorCode } from "../errors.ts"
 import { TOOL_FOLDERS } from "../discovery/scan.ts"
 import type { EvalToolsPayload } from "../tasks/eval-tools-task.ts"

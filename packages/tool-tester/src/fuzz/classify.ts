@@ -5,7 +5,7 @@
 // that ends or breaks the process. So is an error that escaped the call (a promise left to reject,
 // a throw in a timer): opencode prints it and keeps the call's result, but it is a bug the input
 // reached, and after a throw in a timer `opencode run` exits 1 (docs/opencode-contract.md#escaped-errors).
-import { escapedAdvice, escapedHow } from "../engine/escaped-advice.ts"
+import { escapedAdvice, escapedHow } from "../runtime/escaped-advice.ts"
 import type { RunResult } from "../types.ts"
 
 export type FailureKind = "crash" | "bad-result" | "timeout" | "exit" | "escaped"

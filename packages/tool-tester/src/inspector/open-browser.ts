@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import { startProgram } from "../engine/start-program.ts"
+import { startProgram } from "../runtime/start-program.ts"
 
 export type OpenedPage = {
   /** The page handed to the opener (no token in its path). */

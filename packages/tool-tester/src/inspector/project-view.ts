@@ -3,7 +3,7 @@
 // as each provider receives it (after opencode's fixes for that provider's model).
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
-import type { EngineInfo } from "../engine/choose-engine.ts"
+import type { EngineInfo } from "../runtime/here.ts"
 import type { LintFinding } from "../lint/lint.ts"
 import { lintSchemas } from "../lint/lint.ts"
 import type { LintProvider } from "../lint/providers.ts"

@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { privateUserTempDirectory, userTempDirectory } from "../discovery/cache-directory.ts"
+import { privateUserTempDirectory, userTempDirectory } from "../runtime/cache-directory.ts"
 
 /**
  * Where tool-tester saves truncated outputs unless told otherwise: never your real opencode data,

@@ -4,7 +4,7 @@
 // every plugin's `event` hook gets each one. A throwing `event` hook does not fail the call:
 // opencode prints the error and goes on. The many other events of a session (session.*,
 // message.updated, ...) are not reproduced.
-import { liveHooks } from "../engine/live.ts"
+import { liveHooks } from "./live.ts"
 import type { HookError, RunResult, ToolProject } from "../types.ts"
 import { ascendingId } from "./ascending-id.ts"
 import { thrownText } from "./normalize-result.ts"

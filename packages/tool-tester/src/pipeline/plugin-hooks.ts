@@ -1,4 +1,4 @@
-import { liveHooks } from "../engine/live.ts"
+import { liveHooks } from "./live.ts"
 import type { LoadedTool, RunResult, ToolProject } from "../types.ts"
 
 // The plugins' `tool.execute.before` and `tool.execute.after` hooks around a call

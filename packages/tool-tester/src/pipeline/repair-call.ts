@@ -1,4 +1,4 @@
-import { inBun } from "../engine/here.ts"
+import { inBun } from "../runtime/here.ts"
 import { jsonParseErrorMessage } from "./json-parse-error.ts"
 import type { ToolEntry } from "./tool-list.ts"
 

@@ -6,7 +6,7 @@
 // same session is one more request. Plugins create per-session state there; a tool that expects it
 // fails without them. A call is the first of its prompt when its session id is new to the project
 // (every call without a sessionID option is).
-import { liveHooks } from "../engine/live.ts"
+import { liveHooks } from "./live.ts"
 import type { ToolProject } from "../types.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { modelInfo } from "./tool-context.ts"

@@ -1,6 +1,6 @@
 import { isRecord } from "../_is-record.ts"
 import type { PermissionRule } from "../config/permission.ts"
-import { liveDefinition, liveHooks } from "../engine/live.ts"
+import { liveDefinition, liveHooks } from "./live.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import { providerSchema, strictFlag } from "../schema/provider-schema.ts"

@@ -1,6 +1,6 @@
 // Runs npm or pnpm for preflight and keeps what it printed, for the finding that names a failure.
-import { ENGINE_MARK, endMarked } from "../engine/process-tree.ts"
-import { startProgram } from "../engine/start-program.ts"
+import { ENGINE_MARK, endMarked } from "../runtime/process-tree.ts"
+import { startProgram } from "../runtime/start-program.ts"
 
 export type CommandOutput = {
   exitCode: number

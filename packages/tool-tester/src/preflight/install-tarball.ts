@@ -5,7 +5,7 @@
 // so it is found in node_modules and loaded exactly as an npm plugin.
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { makeWorktreeRoot } from "../e2e/worktree-root.ts"
+import { makeWorktreeRoot } from "../opencode/worktree-root.ts"
 import type { Finding } from "../doctor/finding.ts"
 import { commandOutput, lastLines } from "./_command-output.ts"
 import { leftRunningFinding, type PackedPackage } from "./pack-package.ts"
@@ -32,7 +32,7 @@ export async function installTarball(
   const project = options.folder
   mkdirSync(project, { recursive: true })
   // A folder under the shared temporary folder: without a worktree root of its own, the loader
-  // (and opencode, with --e2e) would also read a `.opencode` planted above it (e2e/worktree-root.ts).
+  // (and opencode, with --e2e) would also read a `.opencode` planted above it (opencode/worktree-root.ts).
   await makeWorktreeRoot(project, options.env)
   writeFileSync(
     path.join(project, "package.json"),

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
-import { findProgram } from "../engine/find-program.ts"
+import { findProgram } from "../runtime/find-program.ts"
 import { ToolTesterError } from "../errors.ts"
 import { commandOutput, lastLines } from "./_command-output.ts"
 import { readTarball, type TarballFile } from "./_tarball.ts"

@@ -4,7 +4,8 @@
 // (src/eval/cases/case-json.ts); `eval-grade` imports the case files again and grades trials of
 // their cases there, where the predicates are. A case file that ends or stalls this process is
 // named by the Node side (src/eval/project-cases.ts), which leaves it out.
-import type { EvalCasesInput, EvalGradeInput, Reached } from "../engine/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { EvalCasesInput, EvalGradeInput } from "./task.ts"
 import { caseToJson } from "../eval/cases/case-json.ts"
 import { gradeTrial } from "../eval/cases/grade-trial.ts"
 import { type CaseProblem, loadEvalCases } from "../eval/cases/load-cases.ts"

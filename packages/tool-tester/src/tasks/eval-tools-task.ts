@@ -5,7 +5,8 @@
 // refuses a call of an id that anything but a wrapper or a built-in answers (a plugin's `read`, a
 // `~/.opencode` tool of the same id as a project tool).
 import path from "node:path"
-import type { EvalToolsInput, Reached } from "../engine/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { EvalToolsInput } from "./task.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { loadProjectHere } from "../load-tools.ts"
 import type { Diagnostic } from "../types.ts"

@@ -1,5 +1,6 @@
 import { safeStringify } from "../_json-safe.ts"
-import type { FuzzInput, Reached } from "../engine/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { FuzzInput } from "./task.ts"
 import { type FuzzFailure, type FuzzReport, fuzzTool } from "../fuzz/fuzz-tool.ts"
 import type { Diagnostic } from "../types.ts"
 import { loadProject } from "./task-project.ts"

@@ -1,4 +1,5 @@
-import type { ProjectInput, Reached } from "../engine/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { ProjectInput } from "./task.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
 import type { Diagnostic, ListedTool } from "../types.ts"
 import { diagnosticOf, loadProject } from "./task-project.ts"

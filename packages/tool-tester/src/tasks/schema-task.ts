@@ -1,5 +1,6 @@
 import { didYouMean } from "../did-you-mean.ts"
-import type { ProjectInput, Reached } from "../engine/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { ProjectInput } from "./task.ts"
 import { MAX_DEPTH } from "../_json-safe.ts"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"

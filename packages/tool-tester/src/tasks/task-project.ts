@@ -1,5 +1,6 @@
 // What every task shares: how it loads the project, and how it reports what it reached.
-import type { ProjectInput, Reached, Task, TaskCommand } from "../engine/protocol.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { ProjectInput, Task, TaskCommand } from "./task.ts"
 import type { ToolTesterError } from "../errors.ts"
 import { loadProjectHere } from "../load-tools.ts"
 import type { Diagnostic, ToolProject } from "../types.ts"

@@ -35,7 +35,7 @@ export interface ObserveOptions {
 export async function observeRun(options: ObserveOptions): Promise<ObservedRun> {
   const { run } = options
   const script = parseScript(run.script)
-  // runE2E's own copy is a git worktree root (e2e/worktree-root.ts): a probe that records what
+  // runE2E's own copy is a git worktree root (opencode/worktree-root.ts): a probe that records what
   // opencode does outside git (worktree "/") runs in place, in a copy of ours without one.
   const copy = await mkdtemp(join(tmpdir(), "tool-tester-probe-copy-"))
   const project = join(copy, "project")

@@ -16,7 +16,7 @@
 //                "script": Script }] }     // the model's turns (src/e2e/script.ts)
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { PROBES_DIRECTORY } from "../discovery/runtime-files.ts"
+import { PROBES_DIRECTORY } from "../runtime/runtime-files.ts"
 import type { Script } from "../e2e/script.ts"
 import { ToolTesterError } from "../errors.ts"
 import { BEHAVIOURS, type Behaviour } from "./behaviours.ts"

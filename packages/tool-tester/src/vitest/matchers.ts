@@ -5,7 +5,6 @@ import path from "node:path"
 import { Snapshots } from "vitest"
 import type { Finding } from "../doctor/finding.ts"
 import { resultFindings } from "../doctor/results.ts"
-import { remoteEngineOf } from "../engine/remote-project.ts"
 import { lintProject } from "../lint/lint.ts"
 import {
   ALL_PROVIDER_NAMES,
@@ -16,6 +15,7 @@ import {
   unknownProviderMessage,
 } from "../lint/providers.ts"
 import { getToolSchemas } from "../list-tools.ts"
+import { engineOf } from "../project-engine/engine-of.ts"
 import type { ToolProject } from "../types.ts"
 import { isRunResult, modelView } from "./model-view.ts"
 
@@ -64,10 +64,10 @@ export const toolTesterMatchers = {
   async toLoadInOpencode(this: MatcherState, received: unknown): Promise<MatcherResult> {
     const project = projectOf(received, "toLoadInOpencode")
     const options = { cwd: project.directory }
-    const remote = remoteEngineOf(project)
+    const engine = engineOf(project)
     const payload = (
-      remote
-        ? await remote.doctor(options)
+      engine.doctor
+        ? await engine.doctor(options)
         : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
     ) as { findings: Finding[] }
     // One call of each tool, made from here: a tool that ends its engine ends that engine only.

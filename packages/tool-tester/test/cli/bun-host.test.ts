@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
-import { autoInstallChosen } from "../../src/engine/auto-install.ts"
+import { autoInstallChosen } from "../../src/runtime/auto-install.ts"
 import { opencode, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { isolatedHome } from "../support/isolated-home.ts"
 

@@ -3,7 +3,7 @@
 // (`bun/@t@/*.pile`) into the working folder, the user's project.
 import { readdirSync } from "node:fs"
 import { describe, expect, test } from "vitest"
-import { FOLDER_VARIABLES, withoutEmptyFolders } from "../../src/engine/folder-variables.ts"
+import { FOLDER_VARIABLES, withoutEmptyFolders } from "../../src/runtime/folder-variables.ts"
 import { opencode, runCli } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 

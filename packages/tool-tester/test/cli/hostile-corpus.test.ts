@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { processesWithEnvironment } from "../../src/runtime/process-tree.ts"
 // The built bin, not runCli: these tests run concurrently, and in-process command lines run one
 // at a time (each has the process's environment and working directory), so their bounds would overlap.
 import { fixture, runBin as runCli } from "../helpers.ts"

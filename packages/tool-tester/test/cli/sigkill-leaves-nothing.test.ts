@@ -1,5 +1,5 @@
 // A CLI killed with SIGKILL runs no code, yet leaves nothing of an `e2e` or `eval` run: its reaper
-// (src/engine/reaper.ts) ends opencode and what its tools started, and removes the throw-away
+// (src/runtime/reaper.ts) ends opencode and what its tools started, and removes the throw-away
 // folders, the eval's copy of the user's auth.json among them. Found the way the shared cleanup
 // finds processes (process-tree.ts: /proc on Linux, `ps` on macOS).
 import { spawn } from "node:child_process"
@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from "node:fs"
 import { createServer, type Socket } from "node:net"
 import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
-import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { processesWithEnvironment } from "../../src/runtime/process-tree.ts"
 import { opencode, packageRoot, useTmpDir } from "../helpers.ts"
 import { evalProcesses, makeEvalHome } from "../support/eval-home.ts"
 import { tmpProject } from "../support/tmp-project.ts"

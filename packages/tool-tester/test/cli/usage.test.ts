@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, packageRoot, runCli, useTmpDir, writeFiles } from "../helpers.ts"
-import { MODELLED_OPENCODE_VERSION } from "../../src/engine/opencode-version.ts"
+import { MODELLED_OPENCODE_VERSION } from "../../src/opencode/opencode-version.ts"
 
 const basic = fixture("cli-basic")
 const version = (JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string })

@@ -4,8 +4,8 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { opencodeVersionFindings } from "../../src/doctor/opencode-versions.ts"
-import { opencodeVersionOf, versionWarning } from "../../src/engine/opencode-version-check.ts"
-import { opencodeBinaryIn, opencodePackageNames } from "../../src/engine/opencode-packages.ts"
+import { opencodeVersionOf, versionWarning } from "../../src/opencode/opencode-version-check.ts"
+import { opencodeBinaryIn, opencodePackageNames } from "../../src/opencode/opencode-packages.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
 /** A project with opencode's platform package of `version` installed (its binary is never run). */

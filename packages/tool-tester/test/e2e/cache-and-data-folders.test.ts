@@ -1,7 +1,7 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { globalConfigDirectory } from "../../src/discovery/config-dirs.ts"
-import { toolTesterCacheDirectory } from "../../src/engine/opencode-binary.ts"
+import { toolTesterCacheDirectory } from "../../src/opencode/opencode-binary.ts"
 import { opencodeDataDirectory } from "../../src/pipeline/data-directory.ts"
 
 describe("tool-tester's cache folder follows each platform", () => {

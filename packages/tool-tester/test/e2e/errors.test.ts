@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net"
 import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { opencodeNotFoundError, resolveOpencode } from "../../src/engine/opencode-binary.ts"
+import { opencodeNotFoundError, resolveOpencode } from "../../src/opencode/opencode-binary.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { Script } from "../../src/e2e/script.ts"
 import { ToolTesterError } from "../../src/errors.ts"

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest"
 import { opencodeEnvironment } from "../../src/e2e/sandbox-setup.ts"
-import type { Sandbox } from "../../src/e2e/sandbox.ts"
+import type { Sandbox } from "../../src/opencode/sandbox.ts"
 
 const sandbox = {
   home: "/s/home",

@@ -1,15 +1,15 @@
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { findOpencode } from "../../src/engine/opencode-binary.ts"
+import { findOpencode } from "../../src/opencode/opencode-binary.ts"
 import {
   hasAvx2,
   isMusl,
   isNativeExecutable,
   opencodeBinaryIn,
   opencodePackageNames,
-} from "../../src/engine/opencode-packages.ts"
-import { bunPackageNames } from "../../src/engine/find-bun.ts"
+} from "../../src/opencode/opencode-packages.ts"
+import { bunPackageNames } from "../../src/engine-client/find-bun.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 
 describe("opencode's platform packages for a machine", () => {

@@ -5,7 +5,7 @@ import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
-import { pluginPackageFor } from "../../src/e2e/plugin-package.ts"
+import { pluginPackageFor } from "../../src/opencode/plugin-package.ts"
 import { packageRoot } from "../helpers.ts"
 
 function tempFolder(): string {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
-import { autoInstallReaches } from "../../src/engine/auto-install.ts"
+import { autoInstallReaches } from "../../src/runtime/auto-install.ts"
 import { useTmpDir } from "../helpers.ts"
 
 // Bun's rule, observed on opencode's Bun 1.3.14 (no-auto-install.test.ts runs it): an import from a

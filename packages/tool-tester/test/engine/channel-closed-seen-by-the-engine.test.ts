@@ -1,13 +1,13 @@
 // A tool that closes the engine's descriptor 3 while another process still holds the pipe (a child
 // it started with the descriptor) is CHANNEL_CLOSED, not a timeout: the Node side never sees the
 // pipe close then (as under Wine for every closed descriptor 3, issue 31 point 5). The engine,
-// failing to write its answer, ends with the exit code that says so (src/engine/channel-closed.ts),
+// failing to write its answer, ends with the exit code that says so (src/engine-client/channel-closed.ts),
 // and what the tool started goes with it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import type { EngineSelection } from "../../src/engine/choose-engine.ts"
-import { runTaskInEngine, startEngine } from "../../src/engine/engine-task.ts"
+import type { EngineSelection } from "../../src/engine-client/choose-engine.ts"
+import { runTaskInEngine, startEngine } from "../../src/tasks/engine-task.ts"
 import { opencode } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
 import { toolRunInput } from "../support/run-input.ts"

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
-import { chooseEngineNow, engineChoice, libraryNotice } from "../../src/engine/choose-engine.ts"
-import { findBun } from "../../src/engine/find-bun.ts"
+import { chooseEngineNow, engineChoice, libraryNotice } from "../../src/engine-client/choose-engine.ts"
+import { findBun } from "../../src/engine-client/find-bun.ts"
 
 const found = { binary: "/opt/opencode/bin/opencode", source: "path" as const }
 

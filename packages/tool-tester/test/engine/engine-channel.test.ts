@@ -3,9 +3,9 @@
 // (docs/opencode-contract.md#what-a-tool-can-do-to-the-harness). Driven through runTaskInEngine,
 // the CLI's one client of an engine, under both engines.
 import { describe, expect, test } from "vitest"
-import type { EngineSelection } from "../../src/engine/choose-engine.ts"
-import type { TaskOutcome } from "../../src/engine/engine-task.ts"
-import { runTaskInEngine, startEngine } from "../../src/engine/engine-task.ts"
+import type { EngineSelection } from "../../src/engine-client/choose-engine.ts"
+import type { TaskOutcome } from "../../src/tasks/engine-task.ts"
+import { runTaskInEngine, startEngine } from "../../src/tasks/engine-task.ts"
 import { DEFAULT_MODEL } from "../../src/pipeline/builtins.ts"
 import { opencode } from "../helpers.ts"
 import { toolRunInput } from "../support/run-input.ts"

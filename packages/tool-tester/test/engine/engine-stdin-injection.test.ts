@@ -5,9 +5,9 @@
 // CHANNEL_FORGED, and the per-run secret is in nothing it can read
 // (docs/opencode-contract.md#what-a-tool-can-do-to-the-harness). Both engines.
 import { describe, expect, test, vi } from "vitest"
-import type { EngineSelection } from "../../src/engine/choose-engine.ts"
-import type { TaskOutcome } from "../../src/engine/engine-task.ts"
-import { runTaskInEngine, startEngine } from "../../src/engine/engine-task.ts"
+import type { EngineSelection } from "../../src/engine-client/choose-engine.ts"
+import type { TaskOutcome } from "../../src/tasks/engine-task.ts"
+import { runTaskInEngine, startEngine } from "../../src/tasks/engine-task.ts"
 import { opencode } from "../helpers.ts"
 import { toolRunInput } from "../support/run-input.ts"
 import { tmpProject, toolSource } from "../support/tmp-project.ts"

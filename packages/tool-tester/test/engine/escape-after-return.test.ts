@@ -1,5 +1,5 @@
 // A call waits for errors that escape after it returned only when it left work behind
-// (src/engine/pending-work.ts): these tools each leave one behind in a way a watcher could miss (a
+// (src/runtime/pending-work.ts): these tools each leave one behind in a way a watcher could miss (a
 // setTimeout kept at import, node:timers' named export, timers/promises, an unref'd timer, a chain
 // of promise jobs that sets its timer after the return, a timer started again, built-ins broken
 // while the timer is set), and each escape must still be listed on its own call, the first and the

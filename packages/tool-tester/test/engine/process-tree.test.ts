@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 import { once } from "node:events"
 import path from "node:path"
 import { describe, expect, onTestFinished, test, vi } from "vitest"
-import type { ProcessTableSource } from "../../src/engine/process-tree.ts"
+import type { ProcessTableSource } from "../../src/runtime/process-tree.ts"
 import {
   descendantsOf,
   ENGINE_MARK,
@@ -13,7 +13,7 @@ import {
   markedProcesses,
   parseProcessTable,
   readTable,
-} from "../../src/engine/process-tree.ts"
+} from "../../src/runtime/process-tree.ts"
 import { fixture } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
 

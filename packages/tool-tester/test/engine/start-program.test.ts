@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { findProgram, programCommand } from "../../src/engine/find-program.ts"
-import { programOutput } from "../../src/engine/start-program.ts"
+import { findProgram, programCommand } from "../../src/runtime/find-program.ts"
+import { programOutput } from "../../src/runtime/start-program.ts"
 import { useTmpDir } from "../helpers.ts"
 
 // npm's cmd-shim (what `npm i -g pnpm` writes on Windows), with its Windows line ends.
@@ -39,7 +39,7 @@ function npmFolder(): string {
 
 /** `which` as it is on Windows: it and isexe read the platform when they are loaded, so they are loaded again. */
 function asOnWindows<Result>(run: () => Result): Result {
-  const require = createRequire(path.resolve("src/engine/find-program.ts"))
+  const require = createRequire(path.resolve("src/runtime/find-program.ts"))
   const forget = () => {
     for (const key of Object.keys(require.cache)) if (/[\\/](which|isexe)[\\/]/.test(key)) delete require.cache[key]
   }

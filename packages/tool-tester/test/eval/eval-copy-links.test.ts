@@ -5,7 +5,7 @@
 import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { copyFolder } from "../../src/e2e/copy-folder.ts"
+import { copyFolder } from "../../src/opencode/copy-folder.ts"
 import { createEvalWorld } from "../../src/eval/runner/eval-world.ts"
 import { useTmpDir } from "../helpers.ts"
 import { makeEvalHome } from "../support/eval-home.ts"

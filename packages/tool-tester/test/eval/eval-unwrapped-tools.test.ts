@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { findPluginPackage, preparePluginInstall } from "../../src/e2e/plugin-package.ts"
+import { findPluginPackage, preparePluginInstall } from "../../src/opencode/plugin-package.ts"
 import type { EvalRunnerResult } from "../../src/eval/runner/index.ts"
 import { runEvalTrials } from "../../src/eval/runner/index.ts"
 import type { EvalCase, EvalTrial } from "../../src/eval/types.ts"

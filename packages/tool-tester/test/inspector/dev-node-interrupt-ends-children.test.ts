@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { expect, onTestFinished, test } from "vitest"
-import { processesWithEnvironment } from "../../src/engine/process-tree.ts"
+import { processesWithEnvironment } from "../../src/runtime/process-tree.ts"
 import { isRunning } from "../support/processes.ts"
 import { makeProject, startDev } from "./_inspector.ts"
 

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ENGINE_MARK } from "../../src/engine/process-tree.ts"
+import { ENGINE_MARK } from "../../src/runtime/process-tree.ts"
 import { leftRunning } from "./left-running.ts"
 import { isolatedHome } from "./isolated-home.ts"
 

@@ -1,5 +1,5 @@
-import type { ProcessTableSource } from "../../src/engine/process-tree.ts"
-import { descendantsOf, processesWithEnvironment, readTable } from "../../src/engine/process-tree.ts"
+import type { ProcessTableSource } from "../../src/runtime/process-tree.ts"
+import { descendantsOf, processesWithEnvironment, readTable } from "../../src/runtime/process-tree.ts"
 
 /**
  * What a run left running, looked for on every OS the way the shared cleanup (process-tree.ts)

@@ -1,4 +1,4 @@
-import { processesWithEnvironment, readTable } from "../../src/engine/process-tree.ts"
+import { processesWithEnvironment, readTable } from "../../src/runtime/process-tree.ts"
 
 /**
  * Why the servers of a folder cannot be counted on this OS (Windows shows no process's environment

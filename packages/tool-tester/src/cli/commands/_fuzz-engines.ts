@@ -3,9 +3,10 @@
 // is stopped, that call becomes a failure with its arguments, and a new engine searches again from
 // the start with the same seed, knowing the failures found so far and answering that call's
 // arguments with its failure instead of calling it. So one slow input does not hide the rest.
-import type { StartedEngine, TaskOutcome, TaskTimeouts } from "../../engine/engine-task.ts"
-import { runTaskInEngine, startEngine } from "../../engine/engine-task.ts"
-import type { FuzzInput, Reached } from "../../engine/protocol.ts"
+import type { StartedEngine, TaskOutcome, TaskTimeouts } from "../../tasks/engine-task.ts"
+import { runTaskInEngine, startEngine } from "../../tasks/engine-task.ts"
+import type { Reached } from "../../engine-client/protocol.ts"
+import type { FuzzInput } from "../../tasks/task.ts"
 import { type Failure, failureKey } from "../../fuzz/classify.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
 import type { FuzzProgress } from "../../tasks/fuzz-task.ts"

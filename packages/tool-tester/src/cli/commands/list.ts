@@ -1,4 +1,4 @@
-import type { StartedEngine } from "../../engine/engine-task.ts"
+import type { StartedEngine } from "../../tasks/engine-task.ts"
 import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"

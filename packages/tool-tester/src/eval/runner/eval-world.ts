@@ -1,7 +1,7 @@
 // The world one `tool-tester eval` runs opencode in. The user's own opencode as configured for the
 // project, with three things made throw-away so an eval changes nothing of theirs:
 //
-// - the project: a copy (as e2e makes it, src/e2e/sandbox.ts), whose tool files are replaced by
+// - the project: a copy (as e2e makes it, src/opencode/sandbox.ts), whose tool files are replaced by
 //   wrappers (module-sources.ts) so a call is answered by the runner, not run;
 // - the global config folder (`$XDG_CONFIG_HOME/opencode`): always copied into a throw-away config
 //   home (its `node_modules` linked), so its tool files are wrapped too and opencode's plugin
@@ -18,7 +18,7 @@
 //
 // What each tool file exports is read in an engine's process (project-tools.ts), never here: the
 // eval imports no user code of its own. Copies are materialised (no link leads out of them) and
-// every file written into them is checked to stay inside (e2e/copy-folder.ts).
+// every file written into them is checked to stay inside (opencode/copy-folder.ts).
 
 import { existsSync } from "node:fs"
 import { copyFile, mkdir, symlink, writeFile } from "node:fs/promises"
@@ -26,9 +26,9 @@ import os from "node:os"
 import path from "node:path"
 import { globalConfigDirectory } from "../../discovery/config-dirs.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "../../discovery/scan.ts"
-import { assertInside } from "../../e2e/copy-folder.ts"
-import { findPluginPackage, preparePluginInstall } from "../../e2e/plugin-package.ts"
-import { copyProject, createSandbox, projectConfigDirectories, type Sandbox } from "../../e2e/sandbox.ts"
+import { assertInside } from "../../opencode/copy-folder.ts"
+import { findPluginPackage, preparePluginInstall } from "../../opencode/plugin-package.ts"
+import { copyProject, createSandbox, projectConfigDirectories, type Sandbox } from "../../opencode/sandbox.ts"
 import { type ProjectTools, readProjectTools } from "../project-tools.ts"
 import { guardPluginSource, wrapperSource } from "./module-sources.ts"
 

@@ -1,8 +1,8 @@
 // The few `opencode serve` routes the eval runner uses, each request naming the project
 // (`?directory=`) and carrying the server's basic auth (docs/opencode-contract.md#server).
 
-import type { RunningServer } from "../../client/opencode-server.ts"
-import { serverError } from "../../client/opencode-server.ts"
+import type { RunningServer } from "../../opencode/opencode-server.ts"
+import { serverError } from "../../opencode/opencode-server.ts"
 
 export interface ServerApi {
   get<T>(route: string, signal?: AbortSignal): Promise<T>

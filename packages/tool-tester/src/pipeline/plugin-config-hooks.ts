@@ -1,4 +1,4 @@
-import { thrownText } from "../pipeline/normalize-result.ts"
+import { thrownText } from "./normalize-result.ts"
 import type { Diagnostic, ToolProject } from "../types.ts"
 
 /**

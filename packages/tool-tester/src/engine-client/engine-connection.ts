@@ -9,16 +9,17 @@
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { PassThrough, type Readable, type Writable } from "node:stream"
-import type { EngineInfo, EngineSelection } from "./choose-engine.ts"
+import type { EngineInfo } from "../runtime/here.ts"
+import type { EngineSelection } from "./choose-engine.ts"
 import { CHANNEL_CLOSED_EXIT_CODE, CHANNEL_CLOSED_MESSAGE } from "./channel-closed.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
-import { engineHere } from "./here.ts"
+import { engineHere } from "../runtime/here.ts"
 import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
 import { readEngineFrame } from "./read-engine-frame.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
 import { endEngine, exitStatusOfSignal, spawnEngine } from "./spawn-engine.ts"
-import type { CapturedConsole, StreamCapture } from "./stream-capture.ts"
-import { captureStreams, EMPTY_CONSOLE } from "./stream-capture.ts"
+import type { CapturedConsole, StreamCapture } from "../runtime/stream-capture.ts"
+import { captureStreams, EMPTY_CONSOLE } from "../runtime/stream-capture.ts"
 
 /** How an engine's process ended. */
 export type EngineExit = {

@@ -1,10 +1,10 @@
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import type { ConfigSource } from "../config/opencode-config.ts"
-import type { ConfigDirectory } from "./config-dirs.ts"
-import type { PluginSpec } from "./plugin-spec.ts"
-import { isPathSpec } from "./plugin-spec.ts"
-import { PLUGIN_FOLDERS, SCANNED_EXTENSIONS, scanFolder } from "./scan.ts"
+import type { ConfigSource } from "./opencode-config.ts"
+import type { ConfigDirectory } from "../discovery/config-dirs.ts"
+import type { PluginSpec } from "../discovery/plugin-spec.ts"
+import { isPathSpec } from "../discovery/plugin-spec.ts"
+import { PLUGIN_FOLDERS, SCANNED_EXTENSIONS, scanFolder } from "../discovery/scan.ts"
 
 /**
  * Plugin specs in opencode's load order (docs/opencode-contract.md#plugin-order): the `plugin`

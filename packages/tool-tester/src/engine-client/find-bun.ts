@@ -13,10 +13,10 @@ import {
   isExecutable,
   opencodeExecutable,
   testedOpencodeVersion,
-} from "./opencode-binary.ts"
-import type { Machine } from "./opencode-packages.ts"
-import { opencodeBinaryIn, opencodePackageNames, thisMachine } from "./opencode-packages.ts"
-import { programOutput } from "./start-program.ts"
+} from "../opencode/opencode-binary.ts"
+import type { Machine } from "../opencode/opencode-packages.ts"
+import { opencodeBinaryIn, opencodePackageNames, thisMachine } from "../opencode/opencode-packages.ts"
+import { programOutput } from "../runtime/start-program.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
 const testedBunVersion = "1.3.14"

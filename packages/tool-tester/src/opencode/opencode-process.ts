@@ -4,10 +4,10 @@
 // ended, on Linux from /proc and on macOS from `ps` (Windows: `taskkill /T`). Guarded (reaper.ts):
 // a CLI killed with SIGKILL leaves no opencode running either.
 
-import { withoutEmptyFolders } from "../engine/folder-variables.ts"
-import { ENGINE_MARK, endMarked, endProcessGroup, endProcessTree } from "../engine/process-tree.ts"
-import { guard } from "../engine/reaper.ts"
-import { startProgram } from "../engine/start-program.ts"
+import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
+import { ENGINE_MARK, endMarked, endProcessGroup, endProcessTree } from "../runtime/process-tree.ts"
+import { guard } from "../runtime/reaper.ts"
+import { startProgram } from "../runtime/start-program.ts"
 import { ToolTesterError } from "../errors.ts"
 
 export interface OpencodeProcessOptions {

@@ -11,7 +11,7 @@ import { lstat, mkdir, readdir, readFile, readlink, realpath, rm, symlink, unlin
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ToolTesterError } from "../errors.ts"
-import { findPackage } from "../engine/opencode-binary.ts"
+import { findPackage } from "./opencode-binary.ts"
 
 const pluginName = "@opencode-ai/plugin"
 

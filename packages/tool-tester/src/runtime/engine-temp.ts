@@ -9,7 +9,7 @@
 import { mkdirSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { ensurePrivateFolder, userTempDirectory } from "../discovery/cache-directory.ts"
+import { ensurePrivateFolder, userTempDirectory } from "./cache-directory.ts"
 
 /** The environment variable that tells an engine its temporary folder (not made yet). */
 export const ENGINE_TEMP = "TOOL_TESTER_ENGINE_TEMP"

@@ -2,7 +2,7 @@
 // returns: `tool-tester run`, doctor's ESCAPED_ERROR, fuzz's `escaped` failures and the inspector
 // (which bundles this file into its page: it imports nothing). What opencode does with such an
 // error: docs/opencode-contract.md#escaped-errors.
-import type { EscapedError } from "../types.ts"
+import type { EscapedError } from "./escaped-errors.ts"
 
 /** How it escaped: "a promise the tool left to reject", or a throw from a timer or an event handler. */
 export function escapedHow(kind: EscapedError["kind"]): string {

@@ -3,11 +3,13 @@
 // busy loop is stopped from outside, prints are captured (first 64 KiB per stream, the rest
 // counted), a tool that never settles is aborted, then killed, and the engine's process group is
 // ended with it, so nothing a tool started outlives the run.
-import type { EngineInfo, EngineSelection } from "./choose-engine.ts"
-import { EngineConnection } from "./engine-connection.ts"
-import type { BunSource } from "./find-bun.ts"
-import type { Reached, Task, TaskCommand } from "./protocol.ts"
-import type { CapturedConsole } from "./stream-capture.ts"
+import type { EngineSelection } from "../engine-client/choose-engine.ts"
+import type { EngineInfo } from "../runtime/here.ts"
+import { EngineConnection } from "../engine-client/engine-connection.ts"
+import type { BunSource } from "../engine-client/find-bun.ts"
+import type { Reached } from "../engine-client/protocol.ts"
+import type { Task, TaskCommand } from "./task.ts"
+import type { CapturedConsole } from "../runtime/stream-capture.ts"
 
 export type TaskOutcome = {
   console: CapturedConsole

@@ -10,7 +10,7 @@
 // comes first, as the launcher does when it cannot tell, since it runs on every x64 CPU.
 import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs"
 import { join } from "node:path"
-import { programOutputSync } from "./start-program.ts"
+import { programOutputSync } from "../runtime/start-program.ts"
 
 /** What the choice depends on; undefined when it is not known. */
 export type Machine = {

@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs"
 import { lstat, mkdir, rm, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { findOnPath } from "../engine/opencode-binary.ts"
+import { findOnPath } from "./opencode-binary.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** What opencode reads from each folder of the walk up. */

@@ -10,7 +10,7 @@
 // environment variables it needs: no engine mark, so endMarked never ends it.
 import type { ChildProcess } from "node:child_process"
 import os from "node:os"
-import { REAPER_ENTRY } from "../discovery/runtime-files.ts"
+import { REAPER_ENTRY } from "./runtime-files.ts"
 import { inBun } from "./here.ts"
 import type { Leftovers } from "./leftovers.ts"
 import { endLeftovers } from "./leftovers.ts"

@@ -7,8 +7,11 @@
 import { realpathSync } from "node:fs"
 import { safeStringify } from "../_json-safe.ts"
 import { callStub } from "../client/project-client.ts"
+import type { Result, ToolTesterErrorCode } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
-import type { RawToolCall } from "../pipeline/repair-call.ts"
+import type { ToolSchema } from "../pipeline/tool-schemas.ts"
+import { attachEngine } from "../project-engine/engine-of.ts"
+import type { CallTarget, ProjectEngine } from "../project-engine/project-engine.ts"
 import type { ClientStub, ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import type { EngineExit } from "./engine-connection.ts"
@@ -18,8 +21,6 @@ import { unreachedResult } from "./unreached-result.ts"
 
 /** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
 const GRACE_MS = 1_000
-
-const HANDLE = Symbol.for("@opencode-ai/tool-tester/bun-engine")
 
 type Outcome =
   | { kind: "value"; value: unknown }
@@ -33,9 +34,7 @@ export async function openRemoteProject(
   options: RemoteLoadOptions & { directory: string; client?: ClientStub },
 ): Promise<ToolProject> {
   const engine = new RemoteEngine(selection, options)
-  const snapshot = await engine.load()
-  // An enumerable symbol: a spread copy of the project still reaches its engine; JSON leaves it out.
-  return Object.assign(snapshot, { [HANDLE]: engine })
+  return attachEngine(await engine.load(), engine)
 }
 
 /**
@@ -63,12 +62,8 @@ export function discardPrestartedEngine(binary: string, directory: string): void
   connection?.end()
 }
 
-/** The engine a project was loaded in, when it was loaded in an engine's process. */
-export function remoteEngineOf(project: ToolProject): RemoteEngine | undefined {
-  return (project as { [HANDLE]?: RemoteEngine })[HANDLE]
-}
-
-export class RemoteEngine {
+/** A project's engine when its tools live in an engine's process (project-engine/project-engine.ts). */
+class RemoteEngine implements ProjectEngine {
   readonly #selection: EngineSelection
   readonly #options: RemoteLoadOptions & { directory: string }
   readonly #stub: ClientStub | undefined
@@ -101,8 +96,14 @@ export class RemoteEngine {
     return this.#loaded
   }
 
-  schemas(options: ListOptions): Promise<unknown> {
-    return this.#value({ method: "schemas", params: options })
+  async schemas(_project: ToolProject, options: ListOptions): Promise<Result<ToolSchema[]>> {
+    const result = (await this.#value({ method: "schemas", params: options })) as Result<ToolSchema[], CrossingError>
+    if (result.success) return result
+    const { code, message, data } = result.error
+    return {
+      success: false,
+      error: new ToolTesterError(code as ToolTesterErrorCode, message, data === undefined ? {} : { data }),
+    }
   }
 
   /** doctor's findings for the loaded project (tasks/doctor-task.ts), paths shown from `cwd`. */
@@ -110,11 +111,7 @@ export class RemoteEngine {
     return this.#value({ method: "doctor", params: options })
   }
 
-  async run(
-    project: ToolProject,
-    call: { name: string; args: unknown } | { call: RawToolCall },
-    options: RunOptions,
-  ): Promise<RunResult> {
+  async run(project: ToolProject, call: CallTarget, options: RunOptions): Promise<RunResult> {
     const started = performance.now()
     const { signal, ...remoteOptions } = options
     const params = { options: remoteOptions as RemoteRunOptions }

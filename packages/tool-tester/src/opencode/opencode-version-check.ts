@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./opencode-version.ts"
-import { programOutput } from "./start-program.ts"
+import { programOutput } from "../runtime/start-program.ts"
 
 /**
  * The version of an opencode binary: from the npm package holding it (`opencode-<platform>`, read,

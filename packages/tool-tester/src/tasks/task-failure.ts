@@ -2,9 +2,9 @@
 // file that ended the engine, an engine that never came up), and which engine ran it: shared by
 // the CLI's commands and preflight.
 import { ToolTesterError } from "../errors.ts"
-import type { EngineInfo } from "./choose-engine.ts"
+import type { EngineInfo } from "../runtime/here.ts"
 import type { TaskOutcome } from "./engine-task.ts"
-import type { BunSource } from "./find-bun.ts"
+import type { BunSource } from "../engine-client/find-bun.ts"
 
 /** How long loading the tool files may take (list, schema, doctor, fuzz, dev, preflight; run's floor), by default. */
 const LOAD_TIMEOUT_MS = 60_000

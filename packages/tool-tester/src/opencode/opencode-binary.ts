@@ -10,10 +10,10 @@ import { homedir } from "node:os"
 import { basename, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ToolTesterError } from "../errors.ts"
-import { findProgram } from "./find-program.ts"
+import { findProgram } from "../runtime/find-program.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
 import { MODELLED_OPENCODE_VERSION } from "./opencode-version.ts"
-import { programOutput } from "./start-program.ts"
+import { programOutput } from "../runtime/start-program.ts"
 
 /** The opencode version tool-tester is checked against. */
 export const testedOpencodeVersion = MODELLED_OPENCODE_VERSION

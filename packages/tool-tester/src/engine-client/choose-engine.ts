@@ -3,14 +3,9 @@
 // `--engine` / the `engine` option first, then TOOL_TESTER_ENGINE, then `auto`: bun when one is
 // found on this machine, else node with a notice.
 import { ToolTesterError } from "../errors.ts"
+import { ENGINE_CHOICES, type EngineChoice, type EngineInfo } from "../runtime/here.ts"
 import type { BunLocation, FindBunOptions } from "./find-bun.ts"
 import { describeBunSource, findBun, resolveBun } from "./find-bun.ts"
-
-const ENGINE_CHOICES = ["auto", "bun", "node"] as const
-export type EngineChoice = (typeof ENGINE_CHOICES)[number]
-
-/** Which engine loaded and ran the tools: every `--json` document and every project says it. */
-export type EngineInfo = { name: "node" | "bun"; version: string; binary: string }
 
 export type EngineSelection = { name: "node" } | { name: "bun"; location: BunLocation }
 

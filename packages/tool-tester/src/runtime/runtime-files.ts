@@ -14,7 +14,7 @@ export function nativeImport(url: string, options?: ImportCallOptions): Promise<
   // Required on first use: the CLI imports this module to start the engine, which needs no loader.
   loaded ??= (
     createRequire(import.meta.url)(
-      FROM_SOURCE ? "../../dist/discovery/_native-import.cjs" : "./_native-import.cjs",
+      FROM_SOURCE ? "../../dist/discovery/_native-import.cjs" : "../discovery/_native-import.cjs",
     ) as {
       nativeImport: (url: string, options?: ImportCallOptions) => Promise<unknown>
     }
@@ -25,7 +25,7 @@ let loaded: ((url: string, options?: ImportCallOptions) => Promise<unknown>) | u
 
 /** The module that answers `import.meta` and `import()` for prepared modules. */
 export const IMPORT_META_HELPER = new URL(
-  FROM_SOURCE ? "../../dist/discovery/_import-meta.js" : "./_import-meta.js",
+  FROM_SOURCE ? "../../dist/discovery/_import-meta.js" : "../discovery/_import-meta.js",
   import.meta.url,
 ).href
 
@@ -36,7 +36,7 @@ export const BUN_ENGINE_ENTRY = fileURLToPath(
 export const NODE_ENGINE_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/node-serve.js" : "../engine/node-serve.js", import.meta.url),
 )
-/** The reaper's entry: the watchdog that ends what a process leaves when it dies (engine/_reaper-process.ts, bundled as dist/engine/reaper-process.js). */
+/** The reaper's entry: the watchdog that ends what a process leaves when it dies (runtime/_reaper-process.ts, bundled as dist/engine/reaper-process.js). */
 export const REAPER_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/reaper-process.js" : "../engine/reaper-process.js", import.meta.url),
 )

@@ -5,7 +5,13 @@
 // escaped while it ran.
 
 import { messageOfThrown } from "../errors.ts"
-import type { EscapedError } from "../types.ts"
+
+/**
+ * An error that escaped a tool: `unhandledRejection` for a promise nobody handled,
+ * `uncaughtException` for a throw from a timer or an event handler; `message` is `Name: message`.
+ * It escaped while the call ran, from this tool or from another one running at the same time.
+ */
+export type EscapedError = { kind: "unhandledRejection" | "uncaughtException"; message: string }
 
 // Kept before any tool runs: a tool may replace console.error, or globalThis.process.
 const printError = console.error.bind(console)

@@ -9,7 +9,7 @@ import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 
-/** The folder module loading keeps its `kind` of reusable files in, made private first (not tool-tester's per-user cache: that is engine/opencode-binary.ts `toolTesterCacheDirectory`). */
+/** The folder module loading keeps its `kind` of reusable files in, made private first (not tool-tester's per-user cache: that is opencode/opencode-binary.ts `toolTesterCacheDirectory`). */
 export function moduleCacheDirectory(kind: "analyzed" | "modules"): string {
   try {
     return path.join(privateUserTempDirectory(), kind)

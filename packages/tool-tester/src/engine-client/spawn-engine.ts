@@ -8,15 +8,15 @@
 // what it cannot see).
 import type { ChildProcess, SpawnOptions } from "node:child_process"
 import { constants } from "node:os"
-import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../discovery/runtime-files.ts"
+import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../runtime/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
-import { ENGINE_TEMP, engineTempFolder } from "./engine-temp.ts"
-import { withoutEmptyFolders } from "./folder-variables.ts"
-import { endLeftovers } from "./leftovers.ts"
-import { ENGINE_MARK, endMarked, endProcessTree } from "./process-tree.ts"
-import type { Guard } from "./reaper.ts"
-import { guard } from "./reaper.ts"
-import { startProgram } from "./start-program.ts"
+import { ENGINE_TEMP, engineTempFolder } from "../runtime/engine-temp.ts"
+import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
+import { endLeftovers } from "../runtime/leftovers.ts"
+import { ENGINE_MARK, endMarked, endProcessTree } from "../runtime/process-tree.ts"
+import type { Guard } from "../runtime/reaper.ts"
+import { guard } from "../runtime/reaper.ts"
+import { startProgram } from "../runtime/start-program.ts"
 
 export type SpawnEngineOptions = {
   cwd: string

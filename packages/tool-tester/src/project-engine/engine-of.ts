@@ -1,0 +1,19 @@
+// Which engine a project's tools run in: the project carries the one it was loaded with
+// (attachEngine, by engine-client/remote-project.ts); a project without one runs in this process.
+import type { ToolProject } from "../types.ts"
+import { localEngine } from "./local-engine.ts"
+import type { ProjectEngine } from "./project-engine.ts"
+
+// An enumerable symbol: a spread copy of the project still reaches its engine; JSON leaves it out.
+// Symbol.for: the same registered key a bun engine's project carried before there was a handle.
+const ENGINE = Symbol.for("@opencode-ai/tool-tester/bun-engine")
+
+/** The project, carrying the engine it was loaded in (a project without one runs here). */
+export function attachEngine(project: ToolProject, engine: ProjectEngine): ToolProject {
+  return Object.assign(project, { [ENGINE]: engine })
+}
+
+/** The engine a project's tools run in: the one it was loaded with, else this process. */
+export function engineOf(project: ToolProject): ProjectEngine {
+  return (project as { [ENGINE]?: ProjectEngine })[ENGINE] ?? localEngine
+}

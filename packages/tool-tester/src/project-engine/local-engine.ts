@@ -1,0 +1,58 @@
+// A project's tools run in this process: the node engine, or tool-tester itself running in Bun
+// (and an engine's process, for the projects it loaded). Each call lists the errors that escape
+// while it runs or just after it returns: opencode prints them and keeps the call's result
+// (docs/opencode-contract.md#escaped-errors).
+import { executeCall } from "../pipeline/execute-call.ts"
+import { modelOf, rulesOf } from "../pipeline/list-options.ts"
+import { toolSchemas } from "../pipeline/tool-schemas.ts"
+import { watchEscapes } from "../runtime/escaped-errors.ts"
+import { watchPendingWork } from "../runtime/pending-work.ts"
+import { nextTurn, settle } from "../runtime/settle.ts"
+import type { RunResult } from "../types.ts"
+import type { ProjectEngine } from "./project-engine.ts"
+
+export const localEngine: ProjectEngine = {
+  run(project, target, options) {
+    return listingEscapes(() =>
+      "call" in target
+        ? executeCall(project, target.call, undefined, options)
+        : executeCall(project, { name: target.name, rawArguments: "" }, { parsed: target.args }, options),
+    )
+  },
+  async schemas(project, options) {
+    return toolSchemas(project, modelOf(options), rulesOf(project, options))
+  },
+  close() {},
+}
+
+/** Set by the CLI's `run` in its engine: its one call always waits the 10 ms. */
+let settleAlways = false
+
+/**
+ * Makes every call of this process wait the full 10 ms after it returns, whatever it left behind:
+ * for `tool-tester run`, whose one call also lists an escape from work the engine cannot follow
+ * (Bun's I/O callbacks), as opencode prints it (docs/opencode-contract.md#escaped-errors).
+ */
+export function settleEveryCall(): void {
+  settleAlways = true
+}
+
+/**
+ * Runs a call here, listing the errors that escape while it runs or just after it returns.
+ * After it returns, the call waits one turn of the event loop (for rejections its promises left),
+ * and 10 ms more only when it left a timer or other work behind that could still throw.
+ */
+async function listingEscapes(call: () => Promise<RunResult>): Promise<RunResult> {
+  const watch = watchEscapes()
+  const pending = watchPendingWork()
+  try {
+    const result = await call()
+    await nextTurn()
+    if (pending.stop() || settleAlways) await settle()
+    const escaped = watch.stop()
+    return escaped.length === 0 ? result : { ...result, escapedErrors: [...escaped] }
+  } finally {
+    pending.stop()
+    watch.stop()
+  }
+}
