@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { expect, expectTypeOf, test } from "vitest"
+import { definedFields } from "../src/_defined-fields.ts"
+
+test("definedFields leaves out the undefined fields and keeps every other value, falsy ones too", () => {
+  const fields = definedFields({ a: undefined, b: null, c: 0, d: false, e: "", f: "x" })
+  expect(fields).toStrictEqual({ b: null, c: 0, d: false, e: "", f: "x" })
+  expect("a" in fields).toBe(false)
+})
+
+test("a field that may be undefined becomes optional; one that may not stays required", () => {
+  const maybe = undefined as number | undefined
+  const fields = definedFields({ runs: maybe, name: "eval" })
+  expectTypeOf(fields.name).toEqualTypeOf<string>()
+  expectTypeOf(fields).toExtend<{ runs?: number }>()
+  // Under exactOptionalPropertyTypes an optional field cannot be undefined: the spread type-checks.
+  const options: { name: string; runs?: number } = { ...fields }
+  expect(options).toStrictEqual({ name: "eval" })
+})
+
+// create-tool may not depend on tool-tester (nor the reverse): each keeps the file, the same one.
+test("create-tool's and tool-tester's _defined-fields.ts are the same file", () => {
+  const read = (relative: string) => readFileSync(fileURLToPath(new URL(relative, import.meta.url)), "utf8")
+  expect(read("../src/_defined-fields.ts")).toBe(read("../../tool-tester/src/_defined-fields.ts"))
+})
