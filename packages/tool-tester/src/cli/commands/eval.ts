@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
+import { definedFields } from "../../_defined-fields.ts"
 import { ToolTesterError } from "../../errors.ts"
 import {
   compareArms,
@@ -28,7 +29,7 @@ import { exitInterrupted, parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_BELOW_THRESHOLD, EXIT_OK, EXIT_USAGE } from "../exit-codes.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
-import { silentProgress, terminalProgress } from "../progress-line.ts"
+import { type ProgressLine, silentProgress, terminalProgress } from "../progress-line.ts"
 import { projectDirectory } from "../project-directory.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 
@@ -71,6 +72,53 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
 
   const arms = evalArms(prepared, io, values.variants, values.without ?? [])
 
+  const ran = await interruptible(io, json, (signal, progress) => {
+    let finished = 0
+    return runEvalProject({
+      prepared,
+      models: values.model ?? [],
+      ...(arms.length === 0 ? {} : { arms }),
+      ...historyOption(io, values["no-history"] === true, values.history),
+      ...definedFields({
+        runs,
+        agent: values.agent,
+        concurrency,
+        timeoutMs,
+        opencode: values.opencode === undefined ? undefined : path.resolve(io.cwd, values.opencode),
+        opencodeVersion: values["opencode-version"],
+      }),
+      signal,
+      onProgress: progress.phase,
+      onTrial: (trial) => {
+        finished += 1
+        progress.phase(`${finished} trials done (last: ${trial.case} on ${trial.model})`)
+      },
+    })
+  })
+  if ("exitCode" in ran) return ran.exitCode
+  const { outcome } = ran
+  const results = normalResults(outcome.run.results)
+  const htmlFile = values.html === undefined ? undefined : writeHtmlReport(path.resolve(io.cwd, values.html), outcome)
+  const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
+  const report: EvalReport = { outcome, results, withArms: arms.length > 0, threshold, thresholdOn, below, htmlFile }
+  if (json) io.write(`${JSON.stringify(jsonReport(report))}\n`)
+  else writeTextReport(io, report)
+  if (outcome.problems.length > 0) return EXIT_USAGE
+  if (below.length > 0) return EXIT_BELOW_THRESHOLD
+  return EXIT_OK
+}
+
+// --- internal ---
+
+/**
+ * Runs `run` with a progress line on a terminal (none with --json) and an abort signal that an
+ * interrupt (Ctrl-C, SIGTERM) fires: then reports INTERRUPTED and gives the exit status to return.
+ */
+async function interruptible<T>(
+  io: CliIO,
+  json: boolean,
+  run: (signal: AbortSignal, progress: ProgressLine) => Promise<T>,
+): Promise<{ outcome: T } | { exitCode: number }> {
   const controller = new AbortController()
   let interruptedBy: NodeJS.Signals | undefined
   const stopListening = io.onInterrupt((signal) => {
@@ -78,92 +126,84 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     controller.abort()
   })
   const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
-  let finished = 0
-  let outcome: EvalProjectResult
   try {
-    outcome = await runEvalProject({
-      prepared,
-      models: values.model ?? [],
-      ...(arms.length === 0 ? {} : { arms }),
-      ...historyOption(io, values["no-history"] === true, values.history),
-      ...(runs === undefined ? {} : { runs }),
-      ...(values.agent === undefined ? {} : { agent: values.agent }),
-      ...(concurrency === undefined ? {} : { concurrency }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
-      ...(values["opencode-version"] === undefined ? {} : { opencodeVersion: values["opencode-version"] }),
-      signal: controller.signal,
-      onProgress: progress.phase,
-      onTrial: (trial) => {
-        finished += 1
-        progress.phase(`${finished} trials done (last: ${trial.case} on ${trial.model})`)
-      },
-    })
+    return { outcome: await run(controller.signal, progress) }
   } catch (error) {
     if (controller.signal.aborted) {
       reportFailure(io, json, {
         code: "INTERRUPTED",
         message: "interrupted: opencode was stopped and its folders removed",
       })
-      return exitInterrupted(interruptedBy)
+      return { exitCode: exitInterrupted(interruptedBy) }
     }
     throw error
   } finally {
     progress.done()
     stopListening()
   }
-  const { run, changes, history, historyFile, problems } = outcome
-  const results = normalResults(run.results)
-  let htmlFile: string | undefined
-  if (values.html !== undefined) {
-    htmlFile = path.resolve(io.cwd, values.html)
-    mkdirSync(path.dirname(htmlFile), { recursive: true })
-    writeFileSync(htmlFile, renderEvalHtml(run, changes, history))
-  }
-
-  const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
-  if (json) {
-    io.write(
-      `${JSON.stringify({
-        run,
-        changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
-        totals: totalsOf(results),
-        ...(arms.length === 0 ? {} : { arms: compareArms(run.results) }),
-        problems,
-        threshold: threshold ?? null,
-        thresholdOn,
-        belowThreshold: below.map((result) => ({
-          case: result.case,
-          model: result.model,
-          passed: result.passed,
-          runs: result.runs,
-        })),
-        history: historyFile ?? null,
-        html: htmlFile ?? null,
-      })}\n`,
-    )
-  } else {
-    io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
-    for (const problem of problems) reportFailure(io, false, problem)
-    const shown = (file: string): string => path.relative(io.cwd, file) || file
-    // Only when this run added to it.
-    if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
-    if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
-    if (threshold !== undefined) {
-      const rate = `${Math.round(threshold * 100)}%${thresholdOn === "lower" ? ", on the 95% interval's lower bound" : ""}`
-      io.writeError(
-        below.length === 0
-          ? `every case met the threshold (${rate})\n`
-          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${thresholdOn === "lower" ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
-      )
-    }
-  }
-  if (problems.length > 0) return EXIT_USAGE
-  if (below.length > 0) return EXIT_BELOW_THRESHOLD
-  return EXIT_OK
 }
 
-// --- internal ---
+/** What a finished eval reports, in JSON or as a table. */
+type EvalReport = {
+  outcome: EvalProjectResult
+  /** The normal run's results (no variant, no `--without`). */
+  results: EvalResult[]
+  withArms: boolean
+  threshold: number | undefined
+  thresholdOn: "point" | "lower"
+  below: EvalResult[]
+  htmlFile: string | undefined
+}
+
+/** `--html FILE`: the run's page, written; its path. */
+function writeHtmlReport(file: string, outcome: EvalProjectResult): string {
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, renderEvalHtml(outcome.run, outcome.changes, outcome.history))
+  return file
+}
+
+/** `--json`'s one object. */
+function jsonReport(report: EvalReport): Record<string, unknown> {
+  const { outcome, results, threshold, thresholdOn, below, htmlFile } = report
+  const { run, changes, historyFile, problems } = outcome
+  return {
+    run,
+    changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
+    totals: totalsOf(results),
+    ...(report.withArms ? { arms: compareArms(run.results) } : {}),
+    problems,
+    threshold: threshold ?? null,
+    thresholdOn,
+    belowThreshold: below.map((result) => ({
+      case: result.case,
+      model: result.model,
+      passed: result.passed,
+      runs: result.runs,
+    })),
+    history: historyFile ?? null,
+    html: htmlFile ?? null,
+  }
+}
+
+/** The table on stdout; problems, the files written and the threshold's verdict on stderr. */
+function writeTextReport(io: CliIO, report: EvalReport): void {
+  const { outcome, results, threshold, thresholdOn, below, htmlFile } = report
+  const { run, changes, historyFile, problems } = outcome
+  io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
+  for (const problem of problems) reportFailure(io, false, problem)
+  const shown = (file: string): string => path.relative(io.cwd, file) || file
+  // Only when this run added to it.
+  if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
+  if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
+  if (threshold === undefined) return
+  const lower = thresholdOn === "lower"
+  const rate = `${Math.round(threshold * 100)}%${lower ? ", on the 95% interval's lower bound" : ""}`
+  io.writeError(
+    below.length === 0
+      ? `every case met the threshold (${rate})\n`
+      : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${lower ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
+  )
+}
 
 function historyOption(io: CliIO, none: boolean, given: string | undefined): { historyFile?: string | false } {
   if (none) return { historyFile: false }
