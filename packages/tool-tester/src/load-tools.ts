@@ -1,3 +1,4 @@
+import { definedFields } from "./_defined-fields.ts"
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -382,7 +383,7 @@ function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnos
       code: "OPENCODE_2",
       severity: "error",
       message: `${file ?? "a file"}: it imports @opencode/plugin, opencode 2's plugin package; ${OPENCODE2_ADVICE}`,
-      ...(file === undefined ? {} : { file }),
+      ...definedFields({ file }),
       data: { ...error.data },
     }
   }
@@ -393,7 +394,7 @@ function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnos
       code: error.code,
       severity: "warning",
       message: `${error.message}; ${bunOnly}: it ${NEEDS_BUN_ENGINE}`,
-      ...(file === undefined ? {} : { file }),
+      ...definedFields({ file }),
       data: { ...error.data, needsBunEngine: true },
     }
   }

@@ -2,6 +2,7 @@
 // model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
+import { definedFields } from "../_defined-fields.ts"
 import { isAbsolute, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
@@ -79,16 +80,14 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
   progress("finding opencode")
   const binary = await resolveOpencode({
     directory,
-    ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
-    ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...definedFields({ opencode: options.opencode, opencodeVersion: options.opencodeVersion, signal: options.signal }),
     onProgress: progress,
   })
   progress("copying the project into a throw-away folder")
   const sandbox = await createSandbox({
     directory,
     copyProject: options.copyProject ?? true,
-    ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
+    ...definedFields({ tempDirectory: options.tempDirectory }),
   })
   let mock: MockModel | undefined
   const callBound = callTimer(options.callTimeoutMs)
@@ -96,7 +95,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     progress("starting the mock model")
     mock = await startMockModel({
       script,
-      ...(options.port === undefined ? {} : { port: options.port }),
+      ...definedFields({ port: options.port }),
       onMainRequest: callBound.onMainRequest,
     })
     const model = options.model ?? defaultModel

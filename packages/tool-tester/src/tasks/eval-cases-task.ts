@@ -4,6 +4,7 @@
 // (src/eval/cases/case-json.ts); `eval-grade` imports the case files again and grades trials of
 // their cases there, where the predicates are. A case file that ends or stalls this process is
 // named by the Node side (src/eval/project-cases.ts), which leaves it out.
+import { definedFields } from "../_defined-fields.ts"
 import type { EvalCasesInput, EvalGradeInput, Reached } from "../engine/protocol.ts"
 import { caseToJson } from "../eval/cases/case-json.ts"
 import { gradeTrial } from "../eval/cases/grade-trial.ts"
@@ -21,7 +22,7 @@ export async function evalCasesTask(
 ): Promise<EvalCasesPayload> {
   const { cases, problems } = await loadEvalCases(input.directory, {
     skip: input.skip,
-    ...(input.toolIds === undefined ? {} : { toolIds: input.toolIds }),
+    ...definedFields({ toolIds: input.toolIds }),
   })
   loaded(undefined)
   return { cases: cases.map(caseToJson), problems }

@@ -22,6 +22,7 @@
 //   guard also refuses the write/run built-ins should a lower config layer's rule order let one
 //   through, and counts every call for the `maxCalls` loop bound.
 
+import { definedFields } from "../../_defined-fields.ts"
 import os from "node:os"
 import { mergeConfig } from "../../config/opencode-config.ts"
 import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../config/permission.ts"
@@ -101,9 +102,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   progress("finding opencode")
   const binary = await resolveOpencode({
     directory: options.directory,
-    ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
-    ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...definedFields({ opencode: options.opencode, opencodeVersion: options.opencodeVersion, signal: options.signal }),
     onProgress: progress,
   })
   progress("copying the project and wrapping its tools")
@@ -113,7 +112,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     directory: options.directory,
     env: process.env,
     variantIds,
-    ...(options.projectTools === undefined ? {} : { tools: options.projectTools }),
+    ...definedFields({ tools: options.projectTools }),
   })
   // The arm whose trials run now: its variant answers the guard's definition hook.
   let running: EvalArm | undefined

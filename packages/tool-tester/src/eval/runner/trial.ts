@@ -9,6 +9,7 @@
 // turn the tool parts and the assistant's text, the tokens and cost of the assistant messages, and
 // the provider's error if a message has one.
 
+import { definedFields } from "../../_defined-fields.ts"
 import type { EvalCase, EvalTrial, TokenUsage, TrialError, TurnRecord, ObservedCall } from "../types.ts"
 import type { ModelPlan } from "./models.ts"
 import type { ServerApi } from "./server-api.ts"
@@ -51,7 +52,7 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   const { api, evalCase, model } = options
   const base = {
     case: evalCase.name,
-    ...(options.arm === undefined ? {} : { arm: options.arm }),
+    ...definedFields({ arm: options.arm }),
     model: model.id,
     run: options.run,
   }
@@ -112,7 +113,7 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
       callsInTurn = 0
       const body = {
         model: { providerID: model.providerID, modelID: model.modelID },
-        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...definedFields({ agent: options.agent }),
         ...(options.without === undefined || options.without.length === 0
           ? {}
           : { tools: Object.fromEntries(options.without.map((id) => [id, false])) }),
