@@ -8,6 +8,7 @@ import { ToolTesterError } from "../errors.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
   collectCalls,
+  type E2EError,
   type E2EResult,
   eventErrors,
   parseEvents,
@@ -123,19 +124,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     progress("running opencode")
     const run = await runOpencodeProcess({
       binary,
-      // Warnings and errors of opencode's log go to stderr: they hold the causes behind its terse error events.
-      args: [
-        "run",
-        "--print-logs",
-        "--log-level",
-        "WARN",
-        "--format",
-        "json",
-        "-m",
-        modelId,
-        ...(options.agent === undefined ? [] : ["--agent", options.agent]),
-        script.prompt ?? defaultPrompt,
-      ],
+      args: runArguments(modelId, options.agent, script.prompt ?? defaultPrompt),
       cwd: sandbox.project,
       env,
       marker: sandbox.marker,
@@ -171,18 +160,8 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
     }
     if (callTimedOut) throw timeoutError(mock, { ms: options.callTimeoutMs!, flag: "--call-timeout" }, result)
     if (run.timedOut) throw timeoutError(mock, { ms: options.timeoutMs ?? defaultTimeoutMs, flag: "--timeout" }, result)
-    if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
-      const uncaught = lastUncaughtError(stderrErrors, sandbox)
-      // Bun's `error:` line says more than the stack frame printed last.
-      const detail = uncaught
-        ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
-        : (stderrErrors.at(-1)?.message ?? `exit code ${run.exitCode}`)
-      throw new ToolTesterError(
-        "OPENCODE_FAILED",
-        `opencode ended before talking to the model (${detail}). Check that ${binary} is an opencode binary.`,
-        { data: { result } },
-      )
-    }
+    if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0)
+      throw endedBeforeTheModel(result, stderrErrors, sandbox)
     return result
   } finally {
     callBound.clear()
@@ -193,6 +172,41 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
 }
 
 // --- internal ---
+
+/** `opencode run`'s arguments: JSON events, the mock model, the agent asked for, the prompt. */
+function runArguments(modelId: string, agent: string | undefined, prompt: string): string[] {
+  // Warnings and errors of opencode's log go to stderr: they hold the causes behind its terse error events.
+  return [
+    "run",
+    "--print-logs",
+    "--log-level",
+    "WARN",
+    "--format",
+    "json",
+    "-m",
+    modelId,
+    ...(agent === undefined ? [] : ["--agent", agent]),
+    prompt,
+  ]
+}
+
+/** OPENCODE_FAILED for a run that failed before it asked the model anything, with its cause. */
+function endedBeforeTheModel(
+  result: E2EResult,
+  stderrErrors: E2EError[],
+  sandbox: { project: string; home: string },
+): ToolTesterError {
+  const uncaught = lastUncaughtError(stderrErrors, sandbox)
+  // Bun's `error:` line says more than the stack frame printed last.
+  const detail = uncaught
+    ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
+    : (stderrErrors.at(-1)?.message ?? `exit code ${result.exitCode}`)
+  return new ToolTesterError(
+    "OPENCODE_FAILED",
+    `opencode ended before talking to the model (${detail}). Check that ${result.opencode} is an opencode binary.`,
+    { data: { result } },
+  )
+}
 
 function absolutePluginSpec(spec: string, directory: string): string {
   const isPath = spec.startsWith(".") || isAbsolute(spec)
