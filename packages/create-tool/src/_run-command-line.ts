@@ -1,6 +1,7 @@
 import { createRequire } from "node:module"
 import { resolve } from "node:path"
 import { red, setColor, shouldColor, yellow } from "./_color.ts"
+import { definedFields } from "./_defined-fields.ts"
 import { CreateToolError } from "./errors.ts"
 import { globalConfigDirectory } from "./global-directory.ts"
 import { nextSteps } from "./next-steps.ts"
@@ -76,7 +77,6 @@ async function main(io: CliIO): Promise<void> {
   const options: ScaffoldOptions = {
     name: answers.name,
     location: answers.location,
-    ...(answers.toolName === undefined ? {} : { toolName: answers.toolName }),
     directory,
     globalDirectory,
     template: answers.template,
@@ -86,8 +86,7 @@ async function main(io: CliIO): Promise<void> {
     overrideBuiltin: args.force,
     templatesDirectory,
     packageManager,
-    ...(answers.exports === undefined ? {} : { exports: answers.exports }),
-    ...(answers.description === undefined ? {} : { description: answers.description }),
+    ...definedFields({ toolName: answers.toolName, exports: answers.exports, description: answers.description }),
   }
   const plan = await planScaffold(options)
   // Refused whatever the answers: no point asking about built-ins or overwriting first.

@@ -19,7 +19,7 @@ import { testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
-import { findTemplatesDirectory, readFolder, readTemplate, type TemplateInfo } from "./templates.ts"
+import { findTemplatesDirectory, readFolder, readTemplate, type Template, type TemplateInfo } from "./templates.ts"
 
 // Works out every file scaffold() would write, and what is in the way, without writing anything.
 
@@ -79,122 +79,30 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
   const directory = resolveDirectory(options, location, folderName)
   const root = location === "project" ? join(directory, ".opencode") : directory
-  const exportNames = options.exports ?? ["default"]
-  const tools: RenderedTool[] = exportNames.map((exportName) => ({
-    id: toolId(toolName, exportName),
-    exportName,
-    description: options.exports === undefined ? description : `${description} (${exportName})`,
-    scriptUrl:
-      location === "plugin" ? `../python/${toolId(toolName, exportName)}.py` : `./${toolId(toolName, exportName)}.py`,
-  }))
-  const context: RenderContext = {
-    flags: new Set<string>([location, language, test ? "test" : "no-test"]),
-    tools,
+  const context = renderContext(options, { location, language, test, toolName, packageName, folderName, description })
+
+  const { wanted, pnpmNote } = wantedFiles({
+    template,
+    toolSource,
+    templatesDirectory,
+    context,
+    location,
+    language,
+    test,
+    toolName,
+    packageName,
     description,
-    values: {
-      __TOOL_NAME__: toolName,
-      __PACKAGE_NAME__: packageName ?? toolName,
-      __PACKAGE_FOLDER__: folderName,
-      __PLUGIN_EXPORT__: `${pascalCase(folderName) || "Tool"}Plugin`,
-      __NODE_RANGE__: testNodeVersions,
-      __SNAPSHOT_UPDATE__: testScript(location, options.packageManager, "-u"),
-      __SNAPSHOT_WATCH__: testScript(location, options.packageManager, "--watch"),
-    },
-  }
-
-  let pnpmNote: string | undefined
-  const wanted: Array<{ path: string; content: string; mode: "create" | "merge" | "keep" }> = []
-  const add = (path: string, content: string, mode: "create" | "merge" | "keep" = "create") =>
-    wanted.push({ path: join(root, path), content, mode })
-  const ext = language
-  const codeFolder = location === "plugin" ? "src" : "tools"
-  const scriptFolder = location === "plugin" ? "python" : "tools"
-
-  add(`${codeFolder}/${toolName}.${ext}`, renderTemplate(toolSource, context))
-  const script = template.files.get("tool.py")
-  if (script !== undefined) for (const tool of tools) add(`${scriptFolder}/${tool.id}.py`, script)
-  if (test) {
-    add(
-      `test/${toolName}.test.${ext}`,
-      renderTemplate(requiredFile(template.files, `tool.test.${ext}`, template.name), context),
-    )
-  }
-
-  if (location === "plugin") {
-    const plugin = readFolder(join(templatesDirectory, "_plugin"))
-    const packageJson = pluginPackageJson(
-      parsePackageJson(requiredFile(plugin, "package.json", "_plugin"), "_plugin/package.json"),
-      { packageName: packageName ?? toolName, description, language, test, scripts: template.files.has("tool.py") },
-    )
-    add(`src/index.${ext}`, renderTemplate(requiredFile(plugin, `index.${ext}`, "_plugin"), context))
-    add("package.json", formatPackageJson(packageJson))
-    add("README.md", renderTemplate(requiredFile(plugin, "README.md", "_plugin"), context))
-    add(".gitignore", requiredFile(plugin, "_gitignore", "_plugin"))
-    if (language === "ts") {
-      add("tsconfig.json", requiredFile(plugin, "tsconfig.json", "_plugin"))
-      add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
-    }
-    const workspace = enclosingPnpmWorkspace(directory)
-    if (workspace === undefined) add(PNPM_WORKSPACE, requiredFile(plugin, PNPM_WORKSPACE, "_plugin"))
-    else pnpmNote = pnpmWorkspaceNote(workspace, language)
-  } else {
-    const project = readFolder(join(templatesDirectory, "_project"))
-    const additions = projectPackageJson(
-      parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
-      { language, test },
-    )
-    add("package.json", formatPackageJson(additions), "merge")
-    if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
-    add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
-    // A config folder is a workspace of its own for pnpm, as for opencode (which installs it with Bun).
-    add(PNPM_WORKSPACE, requiredFile(project, PNPM_WORKSPACE, "_project"), "keep")
-    if (test)
-      add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
-  }
-
+    directory,
+    root,
+  })
   const files: PlannedFile[] = []
   const existingFiles: string[] = []
   const notes: string[] = []
   for (const file of wanted) {
-    const link = symlinkAt(file.path)
-    if (link?.dangling) {
-      // Writing through it would create a file wherever the link points; replacing it would delete it.
-      throw new CreateToolError(
-        "FILE_EXISTS",
-        `${printable(file.path)} is a link to ${printable(link.target)}, which does not exist: delete the link or create its target, and run again (--force does not replace a link).`,
-        { data: { paths: [file.path], target: link.target } },
-      )
-    }
-    const existing = readExisting(file.path)
-    if (existing === undefined) {
-      files.push({ path: file.path, content: file.content, status: "create" })
-    } else if (file.mode === "keep") {
-      files.push({ path: file.path, content: existing, status: "keep" })
-      if (test && file.path.endsWith(".gitignore") && /^\/?package\.json$/m.test(existing)) {
-        notes.push(
-          `${printable(file.path)} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
-        )
-      }
-    } else if (file.mode === "merge") {
-      const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))
-      const content = formatPackageJson(merged.packageJson)
-      if (link !== undefined && content !== existing && isOutside(link.target, directory)) {
-        // A package.json shared with something outside the project is not ours to change.
-        files.push({ path: file.path, content: existing, status: "keep" })
-        notes.push(
-          `${printable(file.path)} is a link to ${printable(link.target)}, outside ${printable(directory)}: left as it is; add what opencode needs to it yourself (${addedEntries(existing, merged.packageJson).join(", ")}).`,
-        )
-        continue
-      }
-      files.push({ path: file.path, content, status: content === existing ? "keep" : "update" })
-      // A different version of a dependency is the user's (or opencode's) choice: not worth a note.
-      for (const entry of merged.kept.filter((kept) => !/^(dev)?[dD]ependencies\./.test(kept))) {
-        notes.push(`${printable(file.path)}: kept your ${quoted(entry)} as it is.`)
-      }
-    } else {
-      files.push({ path: file.path, content: file.content, status: "overwrite" })
-      existingFiles.push(file.path)
-    }
+    const planned = fileStatus(file, { test, directory })
+    files.push(planned.file)
+    if (planned.file.status === "overwrite") existingFiles.push(file.path)
+    notes.push(...planned.notes)
   }
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
@@ -204,7 +112,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     )
   }
 
-  const toolIds = tools.map((tool) => tool.id)
+  const toolIds = context.tools.map((tool) => tool.id)
   const idCollisions =
     location === "plugin"
       ? []
@@ -233,6 +141,182 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
 }
 
 // --- internal ---
+
+/** The tools the file exports and the values its template's placeholders take. */
+function renderContext(
+  options: ScaffoldOptions,
+  tool: {
+    location: ToolLocation
+    language: Language
+    test: boolean
+    toolName: string
+    packageName: string | undefined
+    folderName: string
+    description: string
+  },
+): RenderContext {
+  const { location, language, test, toolName, packageName, folderName, description } = tool
+  const exportNames = options.exports ?? ["default"]
+  const tools: RenderedTool[] = exportNames.map((exportName) => ({
+    id: toolId(toolName, exportName),
+    exportName,
+    description: options.exports === undefined ? description : `${description} (${exportName})`,
+    scriptUrl:
+      location === "plugin" ? `../python/${toolId(toolName, exportName)}.py` : `./${toolId(toolName, exportName)}.py`,
+  }))
+  return {
+    flags: new Set<string>([location, language, test ? "test" : "no-test"]),
+    tools,
+    description,
+    values: {
+      __TOOL_NAME__: toolName,
+      __PACKAGE_NAME__: packageName ?? toolName,
+      __PACKAGE_FOLDER__: folderName,
+      __PLUGIN_EXPORT__: `${pascalCase(folderName) || "Tool"}Plugin`,
+      __NODE_RANGE__: testNodeVersions,
+      __SNAPSHOT_UPDATE__: testScript(location, options.packageManager, "-u"),
+      __SNAPSHOT_WATCH__: testScript(location, options.packageManager, "--watch"),
+    },
+  }
+}
+
+/**
+ * A file the template gives, before looking at the disk. `create`: written (over what is there,
+ * with `overwrite`); `merge`: an existing package.json gains entries; `keep`: an existing one stays.
+ */
+type WantedFile = { path: string; content: string; mode: "create" | "merge" | "keep" }
+
+type WantedFilesInput = {
+  template: Template
+  /** The template's `tool.ts` or `tool.js`. */
+  toolSource: string
+  templatesDirectory: string
+  context: RenderContext
+  location: ToolLocation
+  language: Language
+  test: boolean
+  toolName: string
+  packageName: string | undefined
+  description: string
+  directory: string
+  root: string
+}
+
+/** Every file the template gives for this tool, rendered, and the note on an enclosing pnpm workspace. */
+function wantedFiles(input: WantedFilesInput): { wanted: WantedFile[]; pnpmNote: string | undefined } {
+  const { template, toolSource, context, location, language, test, toolName, root } = input
+  const wanted: WantedFile[] = []
+  const add = (path: string, content: string, mode: WantedFile["mode"] = "create") =>
+    wanted.push({ path: join(root, path), content, mode })
+  const ext = language
+  const codeFolder = location === "plugin" ? "src" : "tools"
+  const scriptFolder = location === "plugin" ? "python" : "tools"
+
+  add(`${codeFolder}/${toolName}.${ext}`, renderTemplate(toolSource, context))
+  const script = template.files.get("tool.py")
+  if (script !== undefined) for (const tool of context.tools) add(`${scriptFolder}/${tool.id}.py`, script)
+  if (test) {
+    add(
+      `test/${toolName}.test.${ext}`,
+      renderTemplate(requiredFile(template.files, `tool.test.${ext}`, template.name), context),
+    )
+  }
+  if (location === "plugin") return { wanted, pnpmNote: addPluginFiles(input, add) }
+  addProjectFiles(input, add)
+  return { wanted, pnpmNote: undefined }
+}
+
+/** A plugin package's own files (`_plugin`); the note when it lands inside a pnpm workspace. */
+function addPluginFiles(input: WantedFilesInput, add: (path: string, content: string) => void): string | undefined {
+  const { template, templatesDirectory, context, language, test, toolName, packageName, description } = input
+  const plugin = readFolder(join(templatesDirectory, "_plugin"))
+  const packageJson = pluginPackageJson(
+    parsePackageJson(requiredFile(plugin, "package.json", "_plugin"), "_plugin/package.json"),
+    { packageName: packageName ?? toolName, description, language, test, scripts: template.files.has("tool.py") },
+  )
+  add(`src/index.${language}`, renderTemplate(requiredFile(plugin, `index.${language}`, "_plugin"), context))
+  add("package.json", formatPackageJson(packageJson))
+  add("README.md", renderTemplate(requiredFile(plugin, "README.md", "_plugin"), context))
+  add(".gitignore", requiredFile(plugin, "_gitignore", "_plugin"))
+  if (language === "ts") {
+    add("tsconfig.json", requiredFile(plugin, "tsconfig.json", "_plugin"))
+    add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
+  }
+  const workspace = enclosingPnpmWorkspace(input.directory)
+  if (workspace !== undefined) return pnpmWorkspaceNote(workspace, language)
+  add(PNPM_WORKSPACE, requiredFile(plugin, PNPM_WORKSPACE, "_plugin"))
+  return undefined
+}
+
+/** A config folder's own files (`_project`): merged into, or kept, when they exist. */
+function addProjectFiles(
+  input: WantedFilesInput,
+  add: (path: string, content: string, mode: WantedFile["mode"]) => void,
+): void {
+  const { templatesDirectory, context, language, test } = input
+  const project = readFolder(join(templatesDirectory, "_project"))
+  const additions = projectPackageJson(
+    parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
+    { language, test },
+  )
+  add("package.json", formatPackageJson(additions), "merge")
+  if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
+  add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
+  // A config folder is a workspace of its own for pnpm, as for opencode (which installs it with Bun).
+  add(PNPM_WORKSPACE, requiredFile(project, PNPM_WORKSPACE, "_project"), "keep")
+  if (test)
+    add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
+}
+
+/** What becomes of one wanted file given what is on disk, and the notes the user should read about it. */
+function fileStatus(
+  file: WantedFile,
+  plan: { test: boolean; directory: string },
+): { file: PlannedFile; notes: string[] } {
+  const link = symlinkAt(file.path)
+  if (link?.dangling) {
+    // Writing through it would create a file wherever the link points; replacing it would delete it.
+    throw new CreateToolError(
+      "FILE_EXISTS",
+      `${printable(file.path)} is a link to ${printable(link.target)}, which does not exist: delete the link or create its target, and run again (--force does not replace a link).`,
+      { data: { paths: [file.path], target: link.target } },
+    )
+  }
+  const existing = readExisting(file.path)
+  if (existing === undefined) return { file: { path: file.path, content: file.content, status: "create" }, notes: [] }
+  if (file.mode === "create")
+    return { file: { path: file.path, content: file.content, status: "overwrite" }, notes: [] }
+  const kept: PlannedFile = { path: file.path, content: existing, status: "keep" }
+  if (file.mode === "keep") {
+    const ignoresPackageJson = plan.test && file.path.endsWith(".gitignore") && /^\/?package\.json$/m.test(existing)
+    return {
+      file: kept,
+      notes: ignoresPackageJson
+        ? [
+            `${printable(file.path)} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
+          ]
+        : [],
+    }
+  }
+  const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))
+  const content = formatPackageJson(merged.packageJson)
+  if (link !== undefined && content !== existing && isOutside(link.target, plan.directory)) {
+    // A package.json shared with something outside the project is not ours to change.
+    return {
+      file: kept,
+      notes: [
+        `${printable(file.path)} is a link to ${printable(link.target)}, outside ${printable(plan.directory)}: left as it is; add what opencode needs to it yourself (${addedEntries(existing, merged.packageJson).join(", ")}).`,
+      ],
+    }
+  }
+  return {
+    file: { path: file.path, content, status: content === existing ? "keep" : "update" },
+    // A different version of a dependency is the user's (or opencode's) choice: not worth a note.
+    notes: merged.kept
+      .filter((entry) => !/^(dev)?[dD]ependencies\./.test(entry))
+      .map((entry) => `${printable(file.path)}: kept your ${quoted(entry)} as it is.`),
+  }
+}
 
 function checkName(
   options: ScaffoldOptions,

@@ -30,35 +30,7 @@ export type QuestionContext = {
 }
 
 export async function askQuestions(args: CliArguments, context: QuestionContext): Promise<Answers> {
-  // --global and --plugin answer this question, and so does --dir: a folder was chosen, and without
-  // --plugin the tool goes in its .opencode/tools.
-  const location: ToolLocation = args.global
-    ? "global"
-    : args.plugin
-      ? "plugin"
-      : args.dir !== undefined
-        ? "project"
-        : await ask<ToolLocation>({
-            type: "select",
-            message: "Where should the tool go?",
-            choices: [
-              {
-                title: "this project",
-                description: `${printable(context.directory)}/.opencode/tools`,
-                value: "project",
-              },
-              {
-                title: "every project (global)",
-                description: `${printable(context.globalDirectory)}/tools`,
-                value: "global",
-              },
-              {
-                title: "a plugin package to publish on npm",
-                description: `${printable(context.directory)}/NAME`,
-                value: "plugin",
-              },
-            ],
-          })
+  const location = await askLocation(args, context)
 
   const nameProblem = (value: string) => (location === "plugin" ? packageNameProblem(value) : toolNameProblem(value))
   const name =
@@ -140,6 +112,39 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
       })
 
   return { name, location, toolName: pluginToolName, template, language, exports, description, test }
+}
+
+/** Where the tool goes: --global, --plugin and --dir answer it, else the user is asked. */
+async function askLocation(args: CliArguments, context: QuestionContext): Promise<ToolLocation> {
+  // --global and --plugin answer this question, and so does --dir: a folder was chosen, and without
+  // --plugin the tool goes in its .opencode/tools.
+  return args.global
+    ? "global"
+    : args.plugin
+      ? "plugin"
+      : args.dir !== undefined
+        ? "project"
+        : await ask<ToolLocation>({
+            type: "select",
+            message: "Where should the tool go?",
+            choices: [
+              {
+                title: "this project",
+                description: `${printable(context.directory)}/.opencode/tools`,
+                value: "project",
+              },
+              {
+                title: "every project (global)",
+                description: `${printable(context.globalDirectory)}/tools`,
+                value: "global",
+              },
+              {
+                title: "a plugin package to publish on npm",
+                description: `${printable(context.directory)}/NAME`,
+                value: "plugin",
+              },
+            ],
+          })
 }
 
 /** A yes/no question; no by default. */

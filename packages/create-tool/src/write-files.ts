@@ -15,6 +15,7 @@ import {
   writeFileSync,
 } from "node:fs"
 import { basename, dirname, join } from "node:path"
+import { definedFields } from "./_defined-fields.ts"
 import { CreateToolError } from "./errors.ts"
 import { printable } from "./printable.ts"
 
@@ -181,6 +182,6 @@ function writeError(
   return new CreateToolError(
     "UNWRITABLE",
     `Cannot write ${shown}: ${printable(reason)}. Nothing was written: choose another folder or fix its permissions.`,
-    { data: { path, ...(code === undefined ? {} : { errorCode: code }) }, cause: error },
+    { data: { path, ...definedFields({ errorCode: code }) }, cause: error },
   )
 }

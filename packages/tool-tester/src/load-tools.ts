@@ -1,3 +1,4 @@
+import { definedFields } from "./_defined-fields.ts"
 import { existsSync, statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -5,17 +6,22 @@ import { defaultAgentProblem } from "./config/agent.ts"
 import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
 import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
-import { createImporter } from "./discovery/import-module.ts"
+import { createImporter, type ModuleImporter } from "./discovery/import-module.ts"
 import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
 import { clientSource } from "./client/client-source.ts"
-import { attachProjectClient, type ClientSource, createProjectClient } from "./client/project-client.ts"
+import {
+  attachProjectClient,
+  type ClientSource,
+  createProjectClient,
+  type ProjectClient,
+} from "./client/project-client.ts"
 import { runConfigHooks } from "./pipeline/plugin-config-hooks.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
 import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
 import { importsOpencode2, OPENCODE2_ADVICE } from "./discovery/opencode2.ts"
 import { pluginSpecs } from "./config/plugin-order.ts"
-import { isPathSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
+import { isPathSpec, type PluginSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
@@ -91,10 +97,53 @@ export async function loadProjectHere(
     files: [],
   }
 
-  for (const configDirectory of directories) {
+  // opencode's order: the tool files of every config folder, then the plugins' tool hooks.
+  await loadToolFiles(project, importModule, internal.skipFiles ?? [])
+  const client = createProjectClient({
+    directory,
+    source: internal.clientSource ?? clientSource(options, directory, env),
+  })
+  attachProjectClient(project, client)
+  const specs = pluginSpecs(sources, directories, options.plugins ?? [], directory)
+  await loadPlugins(project, specs, importModule, client)
+
+  if (config["plugins"] !== undefined) {
+    project.diagnostics.push({
+      code: "OPENCODE_2",
+      severity: "warning",
+      message: `the config has a "plugins" key, opencode 2's; opencode 1.x reads "plugin" and ignores "plugins", so those plugins never load; ${OPENCODE2_ADVICE}`,
+      data: { key: "plugins" },
+    })
+  }
+  project.diagnostics.push(...(await runConfigHooks(project)))
+  const agentProblem = defaultAgentProblem(project.config)
+  if (agentProblem !== undefined) {
+    project.diagnostics.push({
+      code: "CONFIG_INVALID",
+      severity: "error",
+      message: agentProblem,
+      data: { key: "default_agent" },
+    })
+  }
+  markOverrides(project)
+  return project
+}
+
+// --- internal ---
+
+/**
+ * The `{tool,tools}/*.{js,ts}` files of every config folder, imported in opencode's order: each
+ * export shaped like a tool becomes one, a file that fails to import a diagnostic.
+ */
+async function loadToolFiles(
+  project: ToolProject,
+  importModule: ModuleImporter,
+  skipFiles: readonly string[],
+): Promise<void> {
+  for (const configDirectory of project.configDirectories) {
     for (const file of scanFolder(configDirectory.path, TOOL_FOLDERS, SCANNED_EXTENSIONS)) {
       // eval leaves out a file that ended or stalled the engine while it was imported (tasks/eval-tools-task.ts).
-      if (internal.skipFiles?.includes(file)) continue
+      if (skipFiles.includes(file)) continue
       const imported = await blamingImports(project, file, () => importModule(file))
       if (!imported.success) {
         project.diagnostics.push(diagnosticOf(imported.error, file))
@@ -113,34 +162,48 @@ export async function loadProjectHere(
           definition: entry.definition,
         })
       }
-      const misses = nearMisses(imported.value)
-      if (exports.length === 0 && misses.length === 0) {
-        project.diagnostics.push({
-          code: "NO_TOOLS",
-          severity: "warning",
-          file,
-          message: `${file}: ${noToolsReason(imported.value)}; opencode imports the file and offers nothing from it: export a tool({ description, args, execute }), or move the file out of ${path.basename(path.dirname(file))}/`,
-        })
-      }
-      for (const miss of misses) {
-        project.diagnostics.push({
-          code: "IGNORED_EXPORT",
-          severity: "warning",
-          file,
-          message: `${file}: export ${miss.exportName} is ignored by opencode: it has no ${miss.missing.join(", ")}; a tool needs description, args and execute`,
-          data: { export: miss.exportName, missing: miss.missing },
-        })
-      }
+      project.diagnostics.push(...exportWarnings(file, imported.value, exports.length))
     }
   }
+}
 
-  const client = createProjectClient({
-    directory,
-    source: internal.clientSource ?? clientSource(options, directory, env),
-  })
-  attachProjectClient(project, client)
+/** A tool file's warnings: it offers nothing (NO_TOOLS), or an export opencode ignores (IGNORED_EXPORT). */
+function exportWarnings(file: string, namespace: Record<string, unknown>, toolCount: number): Diagnostic[] {
+  const warnings: Diagnostic[] = []
+  const misses = nearMisses(namespace)
+  if (toolCount === 0 && misses.length === 0) {
+    warnings.push({
+      code: "NO_TOOLS",
+      severity: "warning",
+      file,
+      message: `${file}: ${noToolsReason(namespace)}; opencode imports the file and offers nothing from it: export a tool({ description, args, execute }), or move the file out of ${path.basename(path.dirname(file))}/`,
+    })
+  }
+  for (const miss of misses) {
+    warnings.push({
+      code: "IGNORED_EXPORT",
+      severity: "warning",
+      file,
+      message: `${file}: export ${miss.exportName} is ignored by opencode: it has no ${miss.missing.join(", ")}; a tool needs description, args and execute`,
+      data: { export: miss.exportName, missing: miss.missing },
+    })
+  }
+  return warnings
+}
+
+/**
+ * The plugins, in opencode's order: each resolved, imported and initialised with the project's
+ * input, its hooks kept and the tools of its `tool` hook added after the files' tools.
+ */
+async function loadPlugins(
+  project: ToolProject,
+  specs: readonly PluginSpec[],
+  importModule: ModuleImporter,
+  client: ProjectClient,
+): Promise<void> {
+  const { directory, worktree } = project
   const input = createPluginInput({ directory, worktree, client })
-  for (const spec of pluginSpecs(sources, directories, options.plugins ?? [], directory)) {
+  for (const spec of specs) {
     const entry = resolvePluginEntry(spec, directory)
     if (!entry.success) {
       project.diagnostics.push(diagnosticOf(entry.error, undefined))
@@ -184,30 +247,7 @@ export async function loadProjectHere(
       }
     }
   }
-
-  if (config["plugins"] !== undefined) {
-    project.diagnostics.push({
-      code: "OPENCODE_2",
-      severity: "warning",
-      message: `the config has a "plugins" key, opencode 2's; opencode 1.x reads "plugin" and ignores "plugins", so those plugins never load; ${OPENCODE2_ADVICE}`,
-      data: { key: "plugins" },
-    })
-  }
-  project.diagnostics.push(...(await runConfigHooks(project)))
-  const agentProblem = defaultAgentProblem(project.config)
-  if (agentProblem !== undefined) {
-    project.diagnostics.push({
-      code: "CONFIG_INVALID",
-      severity: "error",
-      message: agentProblem,
-      data: { key: "default_agent" },
-    })
-  }
-  markOverrides(project)
-  return project
 }
-
-// --- internal ---
 
 /**
  * Runs `load` (a file's import, a plugin's init) and blames the file for what it changed of the
@@ -343,7 +383,7 @@ function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnos
       code: "OPENCODE_2",
       severity: "error",
       message: `${file ?? "a file"}: it imports @opencode/plugin, opencode 2's plugin package; ${OPENCODE2_ADVICE}`,
-      ...(file === undefined ? {} : { file }),
+      ...definedFields({ file }),
       data: { ...error.data },
     }
   }
@@ -354,7 +394,7 @@ function diagnosticOf(error: ToolTesterError, file: string | undefined): Diagnos
       code: error.code,
       severity: "warning",
       message: `${error.message}; ${bunOnly}: it ${NEEDS_BUN_ENGINE}`,
-      ...(file === undefined ? {} : { file }),
+      ...definedFields({ file }),
       data: { ...error.data, needsBunEngine: true },
     }
   }

@@ -3,6 +3,7 @@
 // (parseConfigOf), its help (command-help.ts), the help test's list and the generated option
 // tables of docs/cli.md (scripts/cli-docs.mjs rewrites them; a test fails when they are stale).
 // A new command adds one entry to COMMAND_OPTIONS; a new option, one line to its table.
+import { definedFields } from "../_defined-fields.ts"
 import { PROVIDER_PACKAGES } from "../pipeline/provider-names.ts"
 
 export type OptionSpec = {
@@ -356,8 +357,7 @@ export function parseConfigOf<T extends OptionTable>(table: T): { [K in keyof T]
   for (const [name, option] of Object.entries(table)) {
     config[name] = {
       type: option.type,
-      ...(option.short === undefined ? {} : { short: option.short }),
-      ...(option.multiple === undefined ? {} : { multiple: option.multiple }),
+      ...definedFields({ short: option.short, multiple: option.multiple }),
     }
   }
   return config as { [K in keyof T]: ParseDescriptor<T[K]> }

@@ -59,61 +59,8 @@ const DEFAULT_SERVER_URL = "http://localhost:4096/"
 export function createProjectClient(options: { directory: string; source: ClientSource }): ProjectClient {
   const { directory, source } = options
   const sessions = new CallSessions()
-  let server: Promise<RunningServer> | undefined
-  let running: RunningServer | undefined
-  let sdk: Promise<Record<string, unknown>> | undefined
-  let initializing = false
-  let initEnded: Promise<void> = Promise.resolve()
-  let endInit = () => {}
-  let hungOn: string | undefined
-  /** Counts the inits, so a call's await is judged against the init that made the call. */
-  let initCount = 0
-
-  const ensureServer = (): Promise<RunningServer> => {
-    if (source.kind !== "server") throw new Error("no server for this client")
-    server ??= startOpencodeServer({
-      binary: source.binary,
-      directory,
-      env: source.env,
-      onLog: source.onLog,
-      global: source.global ?? true,
-    }).then((started) => {
-      running = started
-      return started
-    })
-    server.catch(() => {
-      server = undefined
-    })
-    return server
-  }
-
-  const send = async (request: Request): Promise<Response> => {
-    const started = await ensureServer()
-    const url = request.url.startsWith(ORIGIN) ? started.url + request.url.slice(ORIGIN.length) : request.url
-    const headers = new Headers(request.headers)
-    headers.set("authorization", started.authorization)
-    const init: RequestInit & { timeout?: boolean } = {
-      method: request.method,
-      headers,
-      signal: request.signal,
-      // Bun ends a fetch after 5 minutes unless told not to; the call's own timeout bounds it.
-      timeout: false,
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") init.body = await request.arrayBuffer()
-    return fetch(url, init)
-  }
-
-  const realClient = (): Promise<Record<string, unknown>> => {
-    sdk ??= (async () => {
-      const { createOpencodeClient } = await import("@opencode-ai/sdk/client")
-      return createOpencodeClient({
-        baseUrl: ORIGIN,
-        directory,
-        fetch: (request: Request) => sessions.fetch(request, send),
-      }) as unknown as Record<string, unknown>
-    })()
-    return sdk
-  }
+  const server = source.kind === "server" ? lazyServer(directory, source, sessions) : undefined
+  const init = new InitWatch()
 
   const forward = async (path: string, args: unknown[]): Promise<unknown> => {
     if (source.kind === "unavailable") {
@@ -125,14 +72,14 @@ export function createProjectClient(options: { directory: string; source: Client
     }
     if (source.kind === "stub") return callStub(source.stub, path, args)
     if (source.kind === "relay") return source.call(path, args)
-    const client = await realClient()
+    if (server === undefined) throw new Error("no server for this client")
+    const client = await server.client()
     const method = lookUp(client, path)
     if (typeof method !== "function") throw new Error(`the SDK client has no ${path}`)
     return method.apply(lookUp(client, parentOf(path)), args)
   }
 
   const waiting = new Map<number, string>()
-  const startedInInit = new Set<Promise<unknown>>()
   let nextCall = 1
   const tracked = (path: string, args: unknown[]): Promise<unknown> => {
     const id = nextCall++
@@ -142,79 +89,43 @@ export function createProjectClient(options: { directory: string; source: Client
       () => waiting.delete(id),
       () => waiting.delete(id),
     )
-    if (initializing) {
-      startedInInit.add(settled)
-      void settled.then(() => startedInInit.delete(settled))
-    }
+    if (init.running) init.keep(settled)
     return call
   }
 
   const implement = (path: string, args: unknown[]): Promise<unknown> => {
-    if (!initializing || !hangsDuringInit(path)) return tracked(path, args)
+    if (!init.running || !hangsDuringInit(path)) return tracked(path, args)
     // opencode answers this call only once every plugin has initialised: run it then, unless the
     // init awaits it (which would never end), which is reported instead.
-    const later = initEnded.then(() => tracked(path, args))
-    const settled = later.then(
-      () => {},
-      () => {},
+    const later = init.ended.then(() => tracked(path, args))
+    init.keep(
+      later.then(
+        () => {},
+        () => {},
+      ),
     )
-    startedInInit.add(settled)
-    void settled.then(() => startedInInit.delete(settled))
-    const startedIn = initCount
-    return watchedForAwait(later, () => {
-      // The init that made the call is still running once everything it could do without the
-      // answer has run: it awaits the call (an async function it started and left running would
-      // have let it end).
-      const hangs = initializing && initCount === startedIn
-      if (hangs) hungOn ??= `input.client.${path}()`
-      return hangs
-    })
+    const startedIn = init.count
+    return watchedForAwait(later, () => init.hangsOn(startedIn, path))
   }
 
   return {
     client: clientInShape(implement),
     get serverUrl() {
+      const running = server?.running
       return new URL(running ? `${running.url}/` : DEFAULT_SERVER_URL)
     },
     sessions,
-    async watchInit(init) {
-      initializing = true
-      initCount++
-      hungOn = undefined
-      initEnded = new Promise<void>((resolve) => {
-        endInit = resolve
-      })
-      try {
-        return { value: await init() }
-      } catch (error) {
-        return { error }
-      } finally {
-        initializing = false
-        endInit()
-      }
-    },
+    watchInit: (run) => init.watch(run),
     get hungOn() {
-      return hungOn
+      return init.hungOn
     },
     pending: () => [...new Set(waiting.values())].map((path) => `input.client.${path}()`),
-    async initCallsSettled() {
-      if (startedInInit.size === 0) return
-      while (startedInInit.size > 0) await Promise.all([...startedInInit])
-      // The plugins' own callbacks on those calls run next: let them.
-      await new Promise((resolve) => setImmediate(resolve))
-    },
+    initCallsSettled: () => init.callsSettled(),
     get started() {
-      return running !== undefined
+      return server?.running !== undefined
     },
-    log: () => running?.log() ?? "",
-    stop() {
-      running?.stop()
-      if (!running)
-        server?.then(
-          (started) => started.stop(),
-          () => {},
-        )
-    },
+    log: () => server?.running?.log() ?? "",
+    stop: () => server?.stop(),
   }
 }
 
@@ -247,6 +158,131 @@ export async function callStub(stub: Record<string, unknown>, path: string, args
 class InitHang extends Error {}
 
 // --- internal ---
+
+/** A project's `opencode serve`, started by the first call that needs it, and the SDK client of it. */
+function lazyServer(
+  directory: string,
+  source: Extract<ClientSource, { kind: "server" }>,
+  sessions: CallSessions,
+): { client(): Promise<Record<string, unknown>>; readonly running: RunningServer | undefined; stop(): void } {
+  let server: Promise<RunningServer> | undefined
+  let running: RunningServer | undefined
+  let sdk: Promise<Record<string, unknown>> | undefined
+
+  const ensureServer = (): Promise<RunningServer> => {
+    server ??= startOpencodeServer({
+      binary: source.binary,
+      directory,
+      env: source.env,
+      onLog: source.onLog,
+      global: source.global ?? true,
+    }).then((started) => {
+      running = started
+      return started
+    })
+    server.catch(() => {
+      server = undefined
+    })
+    return server
+  }
+
+  const send = async (request: Request): Promise<Response> => {
+    const started = await ensureServer()
+    const url = request.url.startsWith(ORIGIN) ? started.url + request.url.slice(ORIGIN.length) : request.url
+    const headers = new Headers(request.headers)
+    headers.set("authorization", started.authorization)
+    const init: RequestInit & { timeout?: boolean } = {
+      method: request.method,
+      headers,
+      signal: request.signal,
+      // Bun ends a fetch after 5 minutes unless told not to; the call's own timeout bounds it.
+      timeout: false,
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") init.body = await request.arrayBuffer()
+    return fetch(url, init)
+  }
+
+  return {
+    client() {
+      sdk ??= (async () => {
+        const { createOpencodeClient } = await import("@opencode-ai/sdk/client")
+        return createOpencodeClient({
+          baseUrl: ORIGIN,
+          directory,
+          fetch: (request: Request) => sessions.fetch(request, send),
+        }) as unknown as Record<string, unknown>
+      })()
+      return sdk
+    },
+    get running() {
+      return running
+    },
+    stop() {
+      running?.stop()
+      if (!running)
+        server?.then(
+          (started) => started.stop(),
+          () => {},
+        )
+    },
+  }
+}
+
+/**
+ * The plugins' inits as the client sees them: whether one runs, when it ends, the call it awaited
+ * that opencode never answers there, and the calls started during it that are still out.
+ */
+class InitWatch {
+  running = false
+  /** Counts the inits, so a call's await is judged against the init that made the call. */
+  count = 0
+  hungOn: string | undefined
+  /** Resolves when the init running now ends. */
+  ended: Promise<void> = Promise.resolve()
+  #endInit = () => {}
+  readonly #startedInInit = new Set<Promise<unknown>>()
+
+  async watch<T>(init: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
+    this.running = true
+    this.count++
+    this.hungOn = undefined
+    this.ended = new Promise<void>((resolve) => {
+      this.#endInit = resolve
+    })
+    try {
+      return { value: await init() }
+    } catch (error) {
+      return { error }
+    } finally {
+      this.running = false
+      this.#endInit()
+    }
+  }
+
+  /** Keeps a call started during init (its settling, which never rejects) until it settles. */
+  keep(settled: Promise<unknown>): void {
+    this.#startedInInit.add(settled)
+    void settled.then(() => this.#startedInInit.delete(settled))
+  }
+
+  /**
+   * Whether an await of `path`, called during init number `startedIn`, hangs: the init that made
+   * the call is still running once everything it could do without the answer has run, so it awaits
+   * the call (an async function it started and left running would have let it end).
+   */
+  hangsOn(startedIn: number, path: string): boolean {
+    const hangs = this.running && this.count === startedIn
+    if (hangs) this.hungOn ??= `input.client.${path}()`
+    return hangs
+  }
+
+  async callsSettled(): Promise<void> {
+    if (this.#startedInInit.size === 0) return
+    while (this.#startedInInit.size > 0) await Promise.all([...this.#startedInInit])
+    // The plugins' own callbacks on those calls run next: let them.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
 
 function lookUp(root: unknown, path: string): unknown {
   let value: unknown = root

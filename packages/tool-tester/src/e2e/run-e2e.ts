@@ -2,11 +2,13 @@
 // model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
+import { definedFields } from "../_defined-fields.ts"
 import { isAbsolute, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
   collectCalls,
+  type E2EError,
   type E2EResult,
   eventErrors,
   parseEvents,
@@ -88,16 +90,14 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
   progress("finding opencode")
   const binary = await resolveOpencode({
     directory,
-    ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
-    ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...definedFields({ opencode: options.opencode, opencodeVersion: options.opencodeVersion, signal: options.signal }),
     onProgress: progress,
   })
   progress("copying the project into a throw-away folder")
   const sandbox = await createSandbox({
     directory,
     copyProject: options.copyProject ?? true,
-    ...(options.tempDirectory === undefined ? {} : { tempDirectory: options.tempDirectory }),
+    ...definedFields({ tempDirectory: options.tempDirectory }),
   })
   let mock: MockModel | undefined
   const callBound = callTimer(options.callTimeoutMs)
@@ -105,7 +105,7 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
     progress("starting the mock model")
     mock = await startMockModel({
       script,
-      ...(options.port === undefined ? {} : { port: options.port }),
+      ...definedFields({ port: options.port }),
       onMainRequest: callBound.onMainRequest,
     })
     const model = options.model ?? defaultModel
@@ -133,19 +133,7 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
     progress("running opencode")
     const run = await runOpencodeProcess({
       binary,
-      // Warnings and errors of opencode's log go to stderr: they hold the causes behind its terse error events.
-      args: [
-        "run",
-        "--print-logs",
-        "--log-level",
-        "WARN",
-        "--format",
-        "json",
-        "-m",
-        modelId,
-        ...(options.agent === undefined ? [] : ["--agent", options.agent]),
-        script.prompt ?? defaultPrompt,
-      ],
+      args: runArguments(modelId, options.agent, script.prompt ?? defaultPrompt),
       cwd: sandbox.project,
       env,
       marker: sandbox.marker,
@@ -181,18 +169,8 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
     }
     if (callTimedOut) throw timeoutError(mock, { ms: options.callTimeoutMs!, flag: "--call-timeout" }, result)
     if (run.timedOut) throw timeoutError(mock, { ms: run.boundMs, flag: "--timeout" }, result)
-    if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0) {
-      const uncaught = lastUncaughtError(stderrErrors, sandbox)
-      // Bun's `error:` line says more than the stack frame printed last.
-      const detail = uncaught
-        ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
-        : (stderrErrors.at(-1)?.message ?? `exit code ${run.exitCode}`)
-      throw new ToolTesterError(
-        "OPENCODE_FAILED",
-        `opencode ended before talking to the model (${detail}). Check that ${binary} is an opencode binary.`,
-        { data: { result } },
-      )
-    }
+    if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0)
+      throw endedBeforeTheModel(result, stderrErrors, sandbox)
     return result
   } finally {
     callBound.clear()
@@ -203,6 +181,41 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
 }
 
 // --- internal ---
+
+/** `opencode run`'s arguments: JSON events, the mock model, the agent asked for, the prompt. */
+function runArguments(modelId: string, agent: string | undefined, prompt: string): string[] {
+  // Warnings and errors of opencode's log go to stderr: they hold the causes behind its terse error events.
+  return [
+    "run",
+    "--print-logs",
+    "--log-level",
+    "WARN",
+    "--format",
+    "json",
+    "-m",
+    modelId,
+    ...(agent === undefined ? [] : ["--agent", agent]),
+    prompt,
+  ]
+}
+
+/** OPENCODE_FAILED for a run that failed before it asked the model anything, with its cause. */
+function endedBeforeTheModel(
+  result: E2EResult,
+  stderrErrors: E2EError[],
+  sandbox: { project: string; home: string },
+): ToolTesterError {
+  const uncaught = lastUncaughtError(stderrErrors, sandbox)
+  // Bun's `error:` line says more than the stack frame printed last.
+  const detail = uncaught
+    ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
+    : (stderrErrors.at(-1)?.message ?? `exit code ${result.exitCode}`)
+  return new ToolTesterError(
+    "OPENCODE_FAILED",
+    `opencode ended before talking to the model (${detail}). Check that ${result.opencode} is an opencode binary.`,
+    { data: { result } },
+  )
+}
 
 function absolutePluginSpec(spec: string, directory: string): string {
   const isPath = spec.startsWith(".") || isAbsolute(spec)

@@ -79,6 +79,90 @@ function serverConfig(): Record<string, unknown> {
 
 export async function startOpencodeServer(options: StartServerOptions): Promise<RunningServer> {
   const password = randomBytes(18).toString("base64url")
+  const unavailable = options.failure ?? clientUnavailable
+  const timeoutMs = options.timeoutMs ?? 120_000
+  const folder = serverFolder(options)
+  const env = serverEnvironment(options, folder, password)
+  // A free port the system picks: with --port=0 opencode takes 4096 when it is free, the port the
+  // user's own opencode (and `opencode run`'s serverUrl) uses.
+  const port = await freePort()
+  let child: ChildProcess
+  try {
+    const logs = options.onLog ? ["--print-logs"] : []
+    // --pure: the server does not load the project's plugins a second time (their init already ran
+    // in the engine: twice would repeat its side effects, and an init that hangs would hang it).
+    const pure = (options.pure ?? true) ? ["--pure"] : []
+    child = startProgram(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, ...pure, ...logs], {
+      cwd: options.directory,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    })
+  } catch (error) {
+    if (folder.data !== undefined) rmSync(folder.data, { recursive: true, force: true })
+    throw unavailable(`${options.binary} could not be started: ${(error as Error).message}`)
+  }
+  const output = capturedOutput(child, options.onLog)
+  // The server and its folder never outlive the process that started it, however that process
+  // ends: at its exit, or by its reaper when it is killed or ends itself (an engine does, with
+  // SIGKILL to its own group, and runs no exit hook then).
+  const paths = folder.data === undefined ? [] : [folder.data]
+  const guarded = guard({ ...(child.pid === undefined ? {} : { tree: child.pid }), paths })
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) endProcessTree(child.pid)
+    if (folder.data !== undefined) rmSync(folder.data, { recursive: true, force: true, maxRetries: 3 })
+    guarded.release()
+  }
+  const url = await listeningUrl(child, output, { binary: options.binary, timeoutMs }, (message) => {
+    stop()
+    return unavailable(message)
+  })
+  // After the start, an exit is no longer a start failure: calls then fail on the refused connection.
+  child.removeAllListeners("exit")
+  child.removeAllListeners("error")
+  child.on("error", () => {})
+  // Ended, its id may be reused: only the folder is left to remove.
+  child.once("exit", () => guarded.replace({ paths }))
+  const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
+  try {
+    await instanceStarted(url, authorization, options.directory, timeoutMs, unavailable)
+  } catch (error) {
+    stop()
+    if (ToolTesterError.isInstance(error)) throw error
+    const timedOut = (error as Error).name === "TimeoutError"
+    throw unavailable(
+      timedOut
+        ? `the project's instance did not start within ${Math.round(timeoutMs / 1000)} s (a plugin that awaits a client call during init hangs opencode too)${lastWords(output.text())}`
+        : `${(error as Error).message}${lastWords(output.text())}`,
+    )
+  }
+  return { url, authorization, log: () => output.text(), stop }
+}
+
+/** opencode's error answer in one line: `ConfigInvalidError: /p/opencode.json: model: Expected string, got 42`. */
+export function serverError(body: string): string {
+  try {
+    const error = JSON.parse(body) as {
+      name?: string
+      data?: { path?: string; message?: string; issues?: Array<{ path?: unknown[]; message?: string }> }
+    }
+    const issues = (error.data?.issues ?? []).map((issue) => `${(issue.path ?? []).join(".")}: ${issue.message}`)
+    const detail = [error.data?.path, error.data?.message, ...issues].filter(Boolean).join(": ")
+    return `${error.name ?? "error"}${detail === "" ? "" : `: ${detail}`}`.slice(0, 500)
+  } catch {
+    return body.trim().slice(0, 500) || "an empty answer"
+  }
+}
+
+// --- internal ---
+
+/**
+ * The server's own folder, when it needs one: its data, state, cache and temporary homes (`ownHomes`),
+ * and its config home and home folder (`global: false`).
+ */
+type ServerFolder = { data: string | undefined; ownHomes: boolean; isolated: boolean }
+
+function serverFolder(options: StartServerOptions): ServerFolder {
   // Its sessions, state and cache go to a folder of its own, removed with it: tool-tester's sessions
   // never show up in the user's opencode history, nor anything in the user's cache. Config and auth
   // stay the user's.
@@ -89,7 +173,16 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   const data = ownHomes || isolated ? mkdtempSync(path.join(scratchParent(), "tool-tester-server-")) : undefined
   if (data !== undefined && isolated) mkdirSync(path.join(data, "home"))
   if (data !== undefined && ownHomes) mkdirSync(path.join(data, "tmp"))
-  const unavailable = options.failure ?? clientUnavailable
+  return { data, ownHomes, isolated }
+}
+
+/** The server's environment: the caller's, its own folders, its password and opencode's switches. */
+function serverEnvironment(
+  options: StartServerOptions,
+  folder: ServerFolder,
+  password: string,
+): Record<string, string> {
+  const { data, ownHomes, isolated } = folder
   const env: Record<string, string> = {}
   // An empty folder variable counts as unset (folder-variables.ts), for opencode too.
   for (const [key, value] of Object.entries(withoutEmptyFolders(options.env))) {
@@ -97,7 +190,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     // engine's OPENCODE and OPENCODE_PID say "inside opencode" to tools, not to a new opencode.
     if (value !== undefined && !["BUN_BE_BUN", "OPENCODE", "OPENCODE_PID"].includes(key)) env[key] = value
   }
-  Object.assign(env, {
+  return Object.assign(env, {
     // opencode takes the project folder from PWD (docs/opencode-contract.md#driving-the-binary).
     PWD: options.directory,
     ...(data === undefined || !ownHomes
@@ -127,114 +220,77 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_EMBEDDED_WEB_UI: "1",
   })
-  // A free port the system picks: with --port=0 opencode takes 4096 when it is free, the port the
-  // user's own opencode (and `opencode run`'s serverUrl) uses.
-  const port = await freePort()
-  let child: ChildProcess
-  try {
-    const logs = options.onLog ? ["--print-logs"] : []
-    // --pure: the server does not load the project's plugins a second time (their init already ran
-    // in the engine: twice would repeat its side effects, and an init that hangs would hang it).
-    const pure = (options.pure ?? true) ? ["--pure"] : []
-    child = startProgram(options.binary, ["serve", "--hostname=127.0.0.1", `--port=${port}`, ...pure, ...logs], {
-      cwd: options.directory,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    })
-  } catch (error) {
-    if (data !== undefined) rmSync(data, { recursive: true, force: true })
-    throw unavailable(`${options.binary} could not be started: ${(error as Error).message}`)
-  }
+}
+
+/** What the server prints (stdout and stderr), the last 64 KB kept, each line told to `onLog`. */
+function capturedOutput(child: ChildProcess, onLog: ((line: string) => void) | undefined): { text(): string } {
   let output = ""
   const record = (chunk: Buffer) => {
     const text = chunk.toString("utf8")
     output = (output + text).slice(-65_536)
-    for (const line of text.split("\n")) if (line.trim() !== "") options.onLog?.(line)
+    for (const line of text.split("\n")) if (line.trim() !== "") onLog?.(line)
   }
   child.stdout?.on("data", record)
   child.stderr?.on("data", record)
-  // The server and its folder never outlive the process that started it, however that process
-  // ends: at its exit, or by its reaper when it is killed or ends itself (an engine does, with
-  // SIGKILL to its own group, and runs no exit hook then).
-  const paths = data === undefined ? [] : [data]
-  const guarded = guard({ ...(child.pid === undefined ? {} : { tree: child.pid }), paths })
-  const stop = () => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) endProcessTree(child.pid)
-    if (data !== undefined) rmSync(data, { recursive: true, force: true, maxRetries: 3 })
-    guarded.release()
-  }
-  const url = await new Promise<string>((resolve, reject) => {
-    const fail = (message: string) => {
+  return { text: () => output }
+}
+
+/**
+ * The URL the server says it listens on. `fail` (which ends the server) makes the error of a start
+ * that failed: no such line within `timeoutMs`, the program not started, or ended first.
+ */
+function listeningUrl(
+  child: ChildProcess,
+  output: { text(): string },
+  limits: { binary: string; timeoutMs: number },
+  fail: (message: string) => ToolTesterError,
+): Promise<string> {
+  const { binary, timeoutMs } = limits
+  return new Promise<string>((resolve, reject) => {
+    const failed = (message: string) => {
       clearTimeout(timer)
-      stop()
-      reject(unavailable(message))
+      reject(fail(message))
     }
     const timer = setTimeout(
       () =>
-        fail(
-          `opencode serve said nowhere that it listens within ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s${lastWords(output)}`,
+        failed(
+          `opencode serve said nowhere that it listens within ${Math.round(timeoutMs / 1000)} s${lastWords(output.text())}`,
         ),
-      options.timeoutMs ?? 120_000,
+      timeoutMs,
     )
     const look = () => {
-      const found = /opencode server listening on (https?:\/\/\S+)/.exec(output)
+      const found = /opencode server listening on (https?:\/\/\S+)/.exec(output.text())
       if (!found?.[1]) return
       clearTimeout(timer)
       child.stdout?.off("data", look)
       resolve(found[1].replace(/\/$/, ""))
     }
     child.stdout?.on("data", look)
-    child.once("error", (error) => fail(`${options.binary} could not be started: ${error.message}`))
+    child.once("error", (error) => failed(`${binary} could not be started: ${error.message}`))
     child.once("exit", (code, signal) =>
-      fail(`opencode serve ended before it listened (${signal ?? `exit ${code}`})${lastWords(output)}`),
+      failed(`opencode serve ended before it listened (${signal ?? `exit ${code}`})${lastWords(output.text())}`),
     )
   })
-  // After the start, an exit is no longer a start failure: calls then fail on the refused connection.
-  child.removeAllListeners("exit")
-  child.removeAllListeners("error")
-  child.on("error", () => {})
-  // Ended, its id may be reused: only the folder is left to remove.
-  child.once("exit", () => guarded.replace({ paths }))
-  const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
-  // The project's instance (its config, its plugins) starts on the first request that names it:
-  // a config opencode rejects shows here, once, instead of as an error object in every answer.
-  const timeoutMs = options.timeoutMs ?? 120_000
-  try {
-    const answer = await fetch(`${url}/config?directory=${encodeURIComponent(options.directory)}`, {
-      headers: { authorization },
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    if (!answer.ok) throw unavailable(`opencode rejects the project: ${serverError(await answer.text())}`)
-  } catch (error) {
-    stop()
-    if (ToolTesterError.isInstance(error)) throw error
-    const timedOut = (error as Error).name === "TimeoutError"
-    throw unavailable(
-      timedOut
-        ? `the project's instance did not start within ${Math.round(timeoutMs / 1000)} s (a plugin that awaits a client call during init hangs opencode too)${lastWords(output)}`
-        : `${(error as Error).message}${lastWords(output)}`,
-    )
-  }
-  return { url, authorization, log: () => output, stop }
 }
 
-/** opencode's error answer in one line: `ConfigInvalidError: /p/opencode.json: model: Expected string, got 42`. */
-export function serverError(body: string): string {
-  try {
-    const error = JSON.parse(body) as {
-      name?: string
-      data?: { path?: string; message?: string; issues?: Array<{ path?: unknown[]; message?: string }> }
-    }
-    const issues = (error.data?.issues ?? []).map((issue) => `${(issue.path ?? []).join(".")}: ${issue.message}`)
-    const detail = [error.data?.path, error.data?.message, ...issues].filter(Boolean).join(": ")
-    return `${error.name ?? "error"}${detail === "" ? "" : `: ${detail}`}`.slice(0, 500)
-  } catch {
-    return body.trim().slice(0, 500) || "an empty answer"
-  }
+/**
+ * Waits for the project's instance (its config, its plugins), which starts on the first request
+ * that names it: a config opencode rejects shows here, once, instead of as an error object in every
+ * answer. Throws `unavailable`'s error for a rejection, the fetch's own error otherwise.
+ */
+async function instanceStarted(
+  url: string,
+  authorization: string,
+  directory: string,
+  timeoutMs: number,
+  unavailable: (message: string) => ToolTesterError,
+): Promise<void> {
+  const answer = await fetch(`${url}/config?directory=${encodeURIComponent(directory)}`, {
+    headers: { authorization },
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+  if (!answer.ok) throw unavailable(`opencode rejects the project: ${serverError(await answer.text())}`)
 }
-
-// --- internal ---
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

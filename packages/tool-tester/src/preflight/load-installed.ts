@@ -4,6 +4,7 @@
 // tool with arguments that fit its schema, judged only by whether opencode could send the result.
 // With e2e, the real opencode loads the same install and calls each tool once.
 
+import { definedFields } from "../_defined-fields.ts"
 import { shellWord } from "../_shell-quote.ts"
 import type { Finding } from "../doctor/finding.ts"
 import type { E2EResult } from "../e2e/e2e-result.ts"
@@ -117,7 +118,7 @@ export async function loadInstalled(
         ],
       },
       timeoutMs: 180_000,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...definedFields({ signal: options.signal }),
     }).catch((error: unknown) => {
       const partial = ToolTesterError.isInstance(error) ? (error.data?.["result"] as E2EResult | undefined) : undefined
       if (partial) return partial
@@ -252,7 +253,7 @@ function e2eFindings(result: E2EResult, tools: string[], installed: InstalledPlu
     severity: "error",
     file: null,
     message: `opencode ${message}`,
-    ...(data === undefined ? {} : { data }),
+    ...definedFields({ data }),
   })
   for (const error of result.errors) findings.push(failure(`reported: ${error.message}`, { source: error.source }))
   if (result.exitCode !== 0)

@@ -4,6 +4,7 @@
 // (src/eval/cases/case-json.ts); `eval-grade` imports the case files again and grades trials of
 // their cases there, where the predicates are. A case file that ends or stalls this process is
 // named by the Node side (src/eval/project-cases.ts), which leaves it out.
+import { definedFields } from "../_defined-fields.ts"
 import type { Reached } from "../engine-client/protocol.ts"
 import type { EvalCasesInput, EvalGradeInput } from "./task.ts"
 import { caseToJson } from "../eval/cases/case-json.ts"
@@ -22,7 +23,7 @@ export async function evalCasesTask(
 ): Promise<EvalCasesPayload> {
   const { cases, problems } = await loadEvalCases(input.directory, {
     skip: input.skip,
-    ...(input.toolIds === undefined ? {} : { toolIds: input.toolIds }),
+    ...definedFields({ toolIds: input.toolIds }),
   })
   loaded(undefined)
   return { cases: cases.map(caseToJson), problems }

@@ -1,3 +1,4 @@
+import { definedFields } from "../_defined-fields.ts"
 import { safeStringify } from "../_json-safe.ts"
 import type { Reached } from "../engine-client/protocol.ts"
 import type { FuzzInput } from "./task.ts"
@@ -20,8 +21,7 @@ export async function fuzzTask(input: FuzzInput, loaded: (reached: Reached | und
     runs: input.runs,
     seed: input.seed,
     timeoutMs: input.timeoutMs,
-    ...(input.found === undefined ? {} : { found: input.found }),
-    ...(input.skip === undefined ? {} : { skip: input.skip }),
+    ...definedFields({ found: input.found, skip: input.skip }),
     onCall: (args) => loaded({ ...reached, progress: progressText({ args }) }),
     onFailure: (failure) => loaded({ ...reached, progress: progressText({ failure }) }),
   })

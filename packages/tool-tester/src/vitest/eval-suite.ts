@@ -4,6 +4,7 @@
 //   import { evalSuite } from "@opencode-ai/tool-tester/vitest"
 //   await evalSuite({ models: ["anthropic/claude-sonnet-4-5"], runs: 3, threshold: 0.8 })
 
+import { definedFields } from "../_defined-fields.ts"
 import { resolve } from "node:path"
 import { beforeAll, describe, expect, test } from "vitest"
 import type { EvalProjectResult } from "../eval/run-project.ts"
@@ -47,12 +48,14 @@ export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
       outcome = await runEvalProject({
         prepared,
         models: options.models ?? [],
-        ...(options.runs === undefined ? {} : { runs: options.runs }),
-        ...(options.agent === undefined ? {} : { agent: options.agent }),
-        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(options.history === undefined ? {} : { historyFile: options.history }),
-        ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
+        ...definedFields({
+          runs: options.runs,
+          agent: options.agent,
+          concurrency: options.concurrency,
+          timeoutMs: options.timeoutMs,
+          historyFile: options.history,
+          opencode: options.opencode,
+        }),
       })
     }, bound)
 

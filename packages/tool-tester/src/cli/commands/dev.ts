@@ -1,3 +1,4 @@
+import { definedFields } from "../../_defined-fields.ts"
 import type { EngineChoice } from "../../runtime/here.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine-client/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../tasks/engine-task.ts"
@@ -42,9 +43,9 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     global: input.global,
     plugins: input.plugins,
     engine: loadEngine,
-    ...(engineBinary === undefined ? {} : { engineBinary }),
+    ...definedFields({ engineBinary }),
     cwd: io.cwd,
-    ...(port === undefined ? {} : { port }),
+    ...definedFields({ port }),
     // doctor runs in an engine of its own, as `tool-tester doctor` does: it needs the live tools.
     diagnose: async () => {
       const outcome = await runTaskInEngine(

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
+import { definedFields } from "../../_defined-fields.ts"
 import { ToolTesterError } from "../../errors.ts"
 import {
   compareArms,
@@ -71,85 +72,110 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
 
   const arms = evalArms(prepared, io, values.variants, values.without ?? [])
 
-  let finished = 0
-  const interrupted = await interruptible(
+  const ran = await interruptible(
     io,
     json,
     "interrupted: opencode was stopped and its folders removed",
-    ({ signal, progress }) =>
-      runEvalProject({
+    ({ signal, progress }) => {
+      let finished = 0
+      return runEvalProject({
         prepared,
         models: values.model ?? [],
         ...(arms.length === 0 ? {} : { arms }),
         ...historyOption(io, values["no-history"] === true, values.history),
-        ...(runs === undefined ? {} : { runs }),
-        ...(values.agent === undefined ? {} : { agent: values.agent }),
-        ...(concurrency === undefined ? {} : { concurrency }),
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
-        ...(values["opencode-version"] === undefined ? {} : { opencodeVersion: values["opencode-version"] }),
+        ...definedFields({
+          runs,
+          agent: values.agent,
+          concurrency,
+          timeoutMs,
+          opencode: values.opencode === undefined ? undefined : path.resolve(io.cwd, values.opencode),
+          opencodeVersion: values["opencode-version"],
+        }),
         signal,
         onProgress: progress.phase,
         onTrial: (trial) => {
           finished += 1
           progress.phase(`${finished} trials done (last: ${trial.case} on ${trial.model})`)
         },
-      }),
+      })
+    },
   )
-  if ("exitCode" in interrupted) return interrupted.exitCode
-  const outcome: EvalProjectResult = interrupted.value
-  const { run, changes, history, historyFile, problems } = outcome
-  const results = normalResults(run.results)
-  let htmlFile: string | undefined
-  if (values.html !== undefined) {
-    htmlFile = path.resolve(io.cwd, values.html)
-    mkdirSync(path.dirname(htmlFile), { recursive: true })
-    writeFileSync(htmlFile, renderEvalHtml(run, changes, history))
-  }
-
+  if ("exitCode" in ran) return ran.exitCode
+  const outcome: EvalProjectResult = ran.value
+  const results = normalResults(outcome.run.results)
+  const htmlFile = values.html === undefined ? undefined : writeHtmlReport(path.resolve(io.cwd, values.html), outcome)
   const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
-  if (json) {
-    io.write(
-      `${JSON.stringify({
-        run,
-        changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
-        totals: totalsOf(results),
-        ...(arms.length === 0 ? {} : { arms: compareArms(run.results) }),
-        problems,
-        threshold: threshold ?? null,
-        thresholdOn,
-        belowThreshold: below.map((result) => ({
-          case: result.case,
-          model: result.model,
-          passed: result.passed,
-          runs: result.runs,
-        })),
-        history: historyFile ?? null,
-        html: htmlFile ?? null,
-      })}\n`,
-    )
-  } else {
-    io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
-    for (const problem of problems) reportFailure(io, false, problem)
-    const shown = (file: string): string => path.relative(io.cwd, file) || file
-    // Only when this run added to it.
-    if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
-    if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
-    if (threshold !== undefined) {
-      const rate = `${Math.round(threshold * 100)}%${thresholdOn === "lower" ? ", on the 95% interval's lower bound" : ""}`
-      io.writeError(
-        below.length === 0
-          ? `every case met the threshold (${rate})\n`
-          : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${thresholdOn === "lower" ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
-      )
-    }
-  }
-  if (problems.length > 0) return EXIT_USAGE
+  const report: EvalReport = { outcome, results, withArms: arms.length > 0, threshold, thresholdOn, below, htmlFile }
+  if (json) io.write(`${JSON.stringify(jsonReport(report))}\n`)
+  else writeTextReport(io, report)
+  if (outcome.problems.length > 0) return EXIT_USAGE
   if (below.length > 0) return EXIT_BELOW_THRESHOLD
   return EXIT_OK
 }
 
 // --- internal ---
+
+/** What a finished eval reports, in JSON or as a table. */
+type EvalReport = {
+  outcome: EvalProjectResult
+  /** The normal run's results (no variant, no `--without`). */
+  results: EvalResult[]
+  withArms: boolean
+  threshold: number | undefined
+  thresholdOn: "point" | "lower"
+  below: EvalResult[]
+  htmlFile: string | undefined
+}
+
+/** `--html FILE`: the run's page, written; its path. */
+function writeHtmlReport(file: string, outcome: EvalProjectResult): string {
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, renderEvalHtml(outcome.run, outcome.changes, outcome.history))
+  return file
+}
+
+/** `--json`'s one object. */
+function jsonReport(report: EvalReport): Record<string, unknown> {
+  const { outcome, results, threshold, thresholdOn, below, htmlFile } = report
+  const { run, changes, historyFile, problems } = outcome
+  return {
+    run,
+    changes: Object.fromEntries([...changes].map(([key, change]) => [key.replace("\u0000", " "), change])),
+    totals: totalsOf(results),
+    ...(report.withArms ? { arms: compareArms(run.results) } : {}),
+    problems,
+    threshold: threshold ?? null,
+    thresholdOn,
+    belowThreshold: below.map((result) => ({
+      case: result.case,
+      model: result.model,
+      passed: result.passed,
+      runs: result.runs,
+    })),
+    history: historyFile ?? null,
+    html: htmlFile ?? null,
+  }
+}
+
+/** The table on stdout; problems, the files written and the threshold's verdict on stderr. */
+function writeTextReport(io: CliIO, report: EvalReport): void {
+  const { outcome, results, threshold, thresholdOn, below, htmlFile } = report
+  const { run, changes, historyFile, problems } = outcome
+  io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
+  for (const problem of problems) reportFailure(io, false, problem)
+  const shown = (file: string): string => path.relative(io.cwd, file) || file
+  // Only when this run added to it.
+  if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
+  if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
+  if (threshold === undefined) return
+  const lower = thresholdOn === "lower"
+  const rate = `${Math.round(threshold * 100)}%${lower ? ", on the 95% interval's lower bound" : ""}`
+  io.writeError(
+    below.length === 0
+      ? `every case met the threshold (${rate})\n`
+      : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${lower ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
+  )
+}
 
 function historyOption(io: CliIO, none: boolean, given: string | undefined): { historyFile?: string | false } {
   if (none) return { historyFile: false }

@@ -22,6 +22,7 @@
 //   guard also refuses the write/run built-ins should a lower config layer's rule order let one
 //   through, and counts every call for the `maxCalls` loop bound.
 
+import { definedFields } from "../../_defined-fields.ts"
 import os from "node:os"
 import { mergeConfig } from "../../config/opencode-config.ts"
 import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../config/permission.ts"
@@ -101,9 +102,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   progress("finding opencode")
   const binary = await resolveOpencode({
     directory: options.directory,
-    ...(options.opencode === undefined ? {} : { opencode: options.opencode }),
-    ...(options.opencodeVersion === undefined ? {} : { opencodeVersion: options.opencodeVersion }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...definedFields({ opencode: options.opencode, opencodeVersion: options.opencodeVersion, signal: options.signal }),
     onProgress: progress,
   })
   progress("copying the project and wrapping its tools")
@@ -113,7 +112,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     directory: options.directory,
     env: process.env,
     variantIds,
-    ...(options.projectTools === undefined ? {} : { tools: options.projectTools }),
+    ...definedFields({ tools: options.projectTools }),
   })
   // The arm whose trials run now: its variant answers the guard's definition hook.
   let running: EvalArm | undefined
@@ -147,28 +146,12 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     options.signal?.throwIfAborted()
     const api = serverApi(server, world.sandbox.project)
     progress("asking opencode for its models and tools")
-    const [config, usable] = await Promise.all([
-      api.get<Record<string, unknown>>("/config"),
-      api.get<{ providers: ProviderInfo[] }>("/config/providers"),
-    ])
-    const configured = typeof config.model === "string" ? config.model : undefined
-    const requested = options.models.length > 0 ? options.models : configured === undefined ? [] : [configured]
-    const usableIds = new Set(usable.providers.flatMap((p) => Object.keys(p.models).map((id) => `${p.id}/${id}`)))
-    // opencode's whole catalogue only matters for a model it cannot use (no key, or no such model).
-    const catalogue = requested.every((id) => usableIds.has(id))
-      ? []
-      : (await api.get<{ all: ProviderInfo[] }>("/provider")).all
-    const resolved = resolveModels({ requested: options.models, configured, usable: usable.providers, catalogue })
+    const { config, resolved } = await evalModels(api, options.models)
     const problems = [...world.problems, ...resolved.problems]
     // Asked while the trials run: the answers are only needed in the result.
     const offered = Promise.all(resolved.models.map((model) => offeredTools(api, model, config, options.agent)))
     offered.catch(() => undefined)
-    const version = api
-      .get<{ version?: unknown }>("/global/health")
-      .then((health) =>
-        typeof health?.version === "string" ? health.version : opencodeVersionOf(binary, world.sandbox.tmp),
-      )
-      .catch(() => opencodeVersionOf(binary, world.sandbox.tmp))
+    const version = serverVersion(api, binary, world.sandbox.tmp)
     const plans = trialPlans(options, resolved.models)
     const total = plans.length * (1 + arms.length)
     progress(`running ${total} trial${total === 1 ? "" : "s"}`)
@@ -215,6 +198,34 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
 }
 
 // --- internal ---
+
+/** The models the trials run on (`--model`, else the config's), as opencode resolves them, and its config. */
+async function evalModels(
+  api: ServerApi,
+  models: string[],
+): Promise<{ config: Record<string, unknown>; resolved: ReturnType<typeof resolveModels> }> {
+  const [config, usable] = await Promise.all([
+    api.get<Record<string, unknown>>("/config"),
+    api.get<{ providers: ProviderInfo[] }>("/config/providers"),
+  ])
+  const configured = typeof config.model === "string" ? config.model : undefined
+  const requested = models.length > 0 ? models : configured === undefined ? [] : [configured]
+  const usableIds = new Set(usable.providers.flatMap((p) => Object.keys(p.models).map((id) => `${p.id}/${id}`)))
+  // opencode's whole catalogue only matters for a model it cannot use (no key, or no such model).
+  const catalogue = requested.every((id) => usableIds.has(id))
+    ? []
+    : (await api.get<{ all: ProviderInfo[] }>("/provider")).all
+  const resolved = resolveModels({ requested: models, configured, usable: usable.providers, catalogue })
+  return { config, resolved }
+}
+
+/** The server's opencode version: its health answer, else the binary's `--version`. */
+function serverVersion(api: ServerApi, binary: string, tmp: string): Promise<string> {
+  return api
+    .get<{ version?: unknown }>("/global/health")
+    .then((health) => (typeof health?.version === "string" ? health.version : opencodeVersionOf(binary, tmp)))
+    .catch(() => opencodeVersionOf(binary, tmp))
+}
 
 interface TrialPlan {
   evalCase: EvalCase

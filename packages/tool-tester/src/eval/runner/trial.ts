@@ -9,6 +9,7 @@
 // turn the tool parts and the assistant's text, the tokens and cost of the assistant messages, and
 // the provider's error if a message has one.
 
+import { definedFields } from "../../_defined-fields.ts"
 import type { EvalCase, EvalTrial, TokenUsage, TrialError, TurnRecord, ObservedCall } from "../types.ts"
 import type { ModelPlan } from "./models.ts"
 import type { ServerApi } from "./server-api.ts"
@@ -51,13 +52,12 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   const { api, evalCase, model } = options
   const base = {
     case: evalCase.name,
-    ...(options.arm === undefined ? {} : { arm: options.arm }),
+    ...definedFields({ arm: options.arm }),
     model: model.id,
     run: options.run,
   }
-  if (model.error !== undefined) {
-    return { ...base, turns: [], error: model.error, durationMs: 0 }
-  }
+  // A model that cannot be prompted: the trial ends with its error, without a session.
+  if (model.error !== undefined) return { ...base, turns: [], error: model.error, durationMs: 0 }
   const prompts = [evalCase.prompt, ...(evalCase.turns ?? []).map((turn) => turn.prompt)]
   let sessionID: string
   try {
@@ -110,24 +110,17 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
         turnTimes[turnTimes.length - 1] = elapsed(turnStarted)
       }
       callsInTurn = 0
-      const body = {
-        model: { providerID: model.providerID, modelID: model.modelID },
-        ...(options.agent === undefined ? {} : { agent: options.agent }),
-        ...(options.without === undefined || options.without.length === 0
-          ? {}
-          : { tools: Object.fromEntries(options.without.map((id) => [id, false])) }),
-        parts: [{ type: "text", text: prompt }],
-      }
-      const answer = api.post<{ info?: { error?: MessageError } }>(`/session/${sessionID}/message`, body)
+      const answer = api.post<{ info?: { error?: MessageError } }>(
+        `/session/${sessionID}/message`,
+        turnBody(options, prompt),
+      )
       const woken = new Promise<void>((resolve) => {
         wake = resolve
       })
       const outcome = await Promise.race([answer.then((value) => ({ value })), woken.then(() => undefined)])
       timeTurn()
       if (outcome === undefined) {
-        await api.post(`/session/${sessionID}/abort`, {}).catch(() => undefined)
-        // The request ends once opencode has stopped the turn; a bound keeps a stuck one from holding the trial.
-        await Promise.race([answer.catch(() => undefined), delay(15_000)])
+        await abortTurn(api, sessionID, answer)
         break
       }
       if (outcome.value?.info?.error !== undefined) break
@@ -138,18 +131,14 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
     clearTimeout(deadline)
     options.sessions.delete(sessionID)
   }
-  let messages: SessionMessage[] = []
-  try {
-    messages = await api.get<SessionMessage[]>(`/session/${sessionID}/message`)
-  } catch (error) {
-    failure ??= opencodeFailed(error)
+  const read = await sessionMessages(api, sessionID)
+  failure ??= read.failure
+  const { messages } = read
+  const trial: EvalTrial = {
+    ...base,
+    turns: timedTurns(messages, model.priced, turnTimes),
+    durationMs: elapsed(started),
   }
-  const turns = readTurns(messages, model.priced)
-  for (const [index, turn] of turns.entries()) {
-    const time = turnTimes[index]
-    if (time !== undefined) turn.durationMs = time
-  }
-  const trial: EvalTrial = { ...base, turns, durationMs: elapsed(started) }
   const error = stopped ?? failure ?? lastMessageError(messages)
   if (error !== undefined) trial.error = error
   const tokens = sumTokens(messages)
@@ -160,6 +149,48 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
 }
 
 // --- internal ---
+
+/** Stops a turn that was stopped (timeout, loop, retries): opencode aborts it, and its request ends. */
+async function abortTurn(api: ServerApi, sessionID: string, answer: Promise<unknown>): Promise<void> {
+  await api.post(`/session/${sessionID}/abort`, {}).catch(() => undefined)
+  // The request ends once opencode has stopped the turn; a bound keeps a stuck one from holding the trial.
+  await Promise.race([answer.catch(() => undefined), delay(15_000)])
+}
+
+/** The session's messages; none, and the failure, when opencode does not answer. */
+async function sessionMessages(
+  api: ServerApi,
+  sessionID: string,
+): Promise<{ messages: SessionMessage[]; failure: TrialError | undefined }> {
+  try {
+    return { messages: await api.get<SessionMessage[]>(`/session/${sessionID}/message`), failure: undefined }
+  } catch (error) {
+    return { messages: [], failure: opencodeFailed(error) }
+  }
+}
+
+/** One turn's message to opencode: the model, the agent, the tools `--without` turns off, the prompt. */
+function turnBody(options: TrialOptions, prompt: string): Record<string, unknown> {
+  const { model, without } = options
+  return {
+    model: { providerID: model.providerID, modelID: model.modelID },
+    ...definedFields({ agent: options.agent }),
+    ...(without === undefined || without.length === 0
+      ? {}
+      : { tools: Object.fromEntries(without.map((id) => [id, false])) }),
+    parts: [{ type: "text", text: prompt }],
+  }
+}
+
+/** The session's turns, each with its wall time (`turnTimes`, in order) where it was measured. */
+function timedTurns(messages: SessionMessage[], priced: boolean, turnTimes: number[]): ReturnType<typeof readTurns> {
+  const turns = readTurns(messages, priced)
+  for (const [index, turn] of turns.entries()) {
+    const time = turnTimes[index]
+    if (time !== undefined) turn.durationMs = time
+  }
+  return turns
+}
 
 interface SessionPart {
   type: string
