@@ -22,6 +22,7 @@ export async function startLocalRegistry(tarballs: Record<string, string>): Prom
     packages.set(name, { manifest: JSON.parse(result.stdout), file, data: readFileSync(file) })
   }
 
+  const forwarded = new Map<string, Promise<Forwarded>>()
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1")
     const address = server.address() as AddressInfo
@@ -53,19 +54,50 @@ export async function startLocalRegistry(tarballs: Record<string, string>): Prom
       }
       return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(packument))
     }
-    forward(`${upstream}${url.pathname}${url.search}`, request.headers.accept).then(
+    forward(`${upstream}${url.pathname}${url.search}`, request.headers.accept, forwarded).then(
       ({ status, type, body }) => response.writeHead(status, { "content-type": type }).end(body),
       (error: unknown) => response.writeHead(502).end(String(error)),
     )
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/`, close: () => close(server) }
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => {
+      forwarded.clear()
+      return close(server)
+    },
+  }
 }
 
 // --- internal ---
 
-async function forward(url: string, accept: string | undefined) {
+type Forwarded = { status: number; type: string; body: Buffer }
+
+/**
+ * What the npm registry answered, kept while the registry runs (`forwarded`): the docs' pages run
+ * at once, each with an npm cache of its own, and ask for the same packuments and tarballs
+ * (vitest's, typescript's); each is fetched once. A failed fetch is not kept.
+ */
+function forward(
+  url: string,
+  accept: string | undefined,
+  forwarded: Map<string, Promise<Forwarded>>,
+): Promise<Forwarded> {
+  const key = `${url}\0${accept ?? ""}`
+  let answer = forwarded.get(key)
+  if (answer === undefined) {
+    answer = fetchUpstream(url, accept)
+    forwarded.set(key, answer)
+    answer.then(
+      ({ status }) => (status === 200 ? undefined : forwarded.delete(key)),
+      () => forwarded.delete(key),
+    )
+  }
+  return answer
+}
+
+async function fetchUpstream(url: string, accept: string | undefined): Promise<Forwarded> {
   const response = await fetch(url, { headers: accept ? { accept } : {} })
   const body = Buffer.from(await response.arrayBuffer())
   return { status: response.status, type: response.headers.get("content-type") ?? "application/json", body }

@@ -68,10 +68,13 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, NO_COLOR: "1", CI: "true", ...extra }
 }
 
-/** A temporary folder, removed when the test ends. */
-export function useTmpDir(prefix: string): string {
+/**
+ * A temporary folder, removed when the test ends. A concurrent test passes its context's
+ * `onTestFinished`: vitest does not track concurrent tests in the imported one.
+ */
+export function useTmpDir(prefix: string, finished: typeof onTestFinished = onTestFinished): string {
   const directory = mkdtempSync(path.join(os.tmpdir(), prefix))
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true }))
+  finished(() => rmSync(directory, { recursive: true, force: true }))
   return directory
 }
 

@@ -1,10 +1,12 @@
 // Every ```sh block of README.md and docs/*.md, run as a newcomer would: in a fresh opencode
 // project, block after block as the page goes, with this repository's packages served as if they
 // were published. Blocks that cannot run here carry a marker (_command-blocks.ts, CONTRIBUTING.md).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import os from "node:os"
+// The pages do not depend on each other (each its own project, home and npm cache): they run at
+// once, mostly waiting on npm and the registry, so the file takes about its longest page rather
+// than the sum of them (759 s one after another beside a loaded CI).
+import { mkdirSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { afterAll, beforeAll, describe, type ExpectStatic, expect, inject, test } from "vitest"
 import { type CommandBlock, commandBlocks, strayMarkers } from "./_command-blocks.ts"
 import { type LocalRegistry, startLocalRegistry } from "./_local-registry.ts"
 import { root } from "./_packages.ts"
@@ -18,17 +20,13 @@ const pagesWithBlocks = pages.filter(({ markdown }) => commandBlocks(markdown).l
 // Each block installs from the registry or builds: minutes on a loaded 2-core machine.
 const blockTimeout = 600_000
 
+// One registry for every page; it fetches what it passes on from the npm registry once.
 let registry: LocalRegistry
-// npx keeps what it installed by name and version: with the user's cache, `npx create-tool` would
-// run the create-tool of an earlier run. One cache for this file's tests instead.
-let npmCache: string
 beforeAll(async () => {
   registry = await startLocalRegistry(inject("tarballs"))
-  npmCache = mkdtempSync(path.join(os.tmpdir(), "docs-npm-cache-"))
 })
 afterAll(async () => {
   await registry.close()
-  rmSync(npmCache, { recursive: true, force: true })
 })
 
 test("every marker stands right before a sh block", () => {
@@ -51,15 +49,19 @@ test("only the repository's own suite and npm login/publish are skipped, each sa
   ])
 })
 
-describe.sequential("the command blocks run as written", () => {
+describe.concurrent("the command blocks run as written", () => {
   for (const { page, markdown } of pagesWithBlocks) {
     const blocks = commandBlocks(markdown).filter((block) => block.skip === undefined)
     if (blocks.length === 0) continue
     test(
       `${page}, in a fresh opencode project`,
-      async () => {
-        const project = useTmpDir("docs-project-")
-        const home = useTmpDir("docs-home-")
+      async ({ expect, onTestFinished }) => {
+        const project = useTmpDir("docs-project-", onTestFinished)
+        const home = useTmpDir("docs-home-", onTestFinished)
+        // npx keeps what it installed by name and version: with the user's cache, `npx create-tool`
+        // would run the create-tool of an earlier run. A cache of the page's own, so that pages
+        // running at once never write one npx folder together.
+        const npmCache = useTmpDir("docs-npm-cache-", onTestFinished)
         mkdirSync(path.join(project, ".opencode"))
         // npm_config_yes: the "Ok to proceed? (y)" that npx and npm create ask before installing a
         // package, answered as the reader does.
@@ -69,7 +71,7 @@ describe.sequential("the command blocks run as written", () => {
           npm_config_yes: "true",
           XDG_CONFIG_HOME: path.join(home, ".config"),
         })
-        for (const block of blocks) await runBlock(block, { page, project, env })
+        for (const block of blocks) await runBlock(block, { page, project, env, expect })
       },
       blockTimeout * blocks.length,
     )
@@ -80,8 +82,9 @@ describe.sequential("the command blocks run as written", () => {
 
 async function runBlock(
   block: CommandBlock,
-  context: { page: string; project: string; env: Record<string, string | undefined> },
+  context: { page: string; project: string; env: Record<string, string | undefined>; expect: ExpectStatic },
 ): Promise<void> {
+  const { expect } = context
   // -e: each line must succeed, as a reader would stop at the first failure; -x: say which line.
   const script = block.setup === undefined ? block.script : `${block.setup}\n${block.script}`
   const result = await run("bash", ["-e", "-x", "-c", script], {

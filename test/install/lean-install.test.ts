@@ -1,10 +1,11 @@
 // A small install: the packed tool-tester alone stays under 22 MB and brings none of what only
 // `fuzz`, `preflight` and `dev` use; the first `fuzz` in a scaffolded project says which command
 // installs it, and that command, pasted, is all it takes (npm and pnpm). Sizes are printed by
-// packages/tool-tester/bench/install-size.ts.
+// packages/tool-tester/bench/install-size.ts. The three installs share nothing but npm's and
+// pnpm's caches, which take concurrent installs: they run at once.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { describe, expect, inject, test } from "vitest"
+import { describe, inject, test } from "vitest"
 import { diskUsage } from "../../packages/tool-tester/bench/_disk-usage.ts"
 import { pnpm } from "./_packages.ts"
 import { cleanEnv, describeRun, type RunResult, run, useTmpDir } from "./_run.ts"
@@ -13,10 +14,10 @@ const installTimeout = 600_000
 const commandTimeout = 180_000
 const extras = ["fast-check", "hono", "@hono/node-server", "publint", "@arethetypeswrong/core"]
 
-test(
+test.concurrent(
   "npm install of the packed tool-tester into an empty folder: at most 22 MB, and none of the extras",
-  async () => {
-    const folder = useTmpDir("lean-core-")
+  async ({ expect, onTestFinished }) => {
+    const folder = useTmpDir("lean-core-", onTestFinished)
     const result = await run(
       "npm",
       ["install", "--no-audit", "--no-fund", inject("tarballs")["@opencode-ai/tool-tester"] as string],
@@ -75,14 +76,14 @@ const managers: Manager[] = [
   },
 ]
 
-describe.sequential("the first fuzz, dev and preflight in a scaffolded project", () => {
+describe.concurrent("the first fuzz, dev and preflight in a scaffolded project", () => {
   for (const manager of managers) {
     test(
       `with ${manager.name}: each stops with EXTRA_NOT_INSTALLED (exit 7) and a command that, pasted, makes fuzz run`,
-      async () => {
+      async ({ expect, onTestFinished }) => {
         const tarballs = inject("tarballs")
-        const project = useTmpDir("lean-project-")
-        const home = useTmpDir("lean-home-")
+        const project = useTmpDir("lean-project-", onTestFinished)
+        const home = useTmpDir("lean-home-", onTestFinished)
         const env = cleanEnv({ XDG_CONFIG_HOME: path.join(home, ".config") })
         const step = async ([command, ...args]: string[], timeout = commandTimeout): Promise<RunResult> =>
           run(command as string, args, { cwd: project, timeout, env })
