@@ -54,6 +54,7 @@ const slow: Record<string, string[]> = {
     "test/cli/package-manager-forms.test.ts",
     // The real opencode, once per probe run.
     "test/verify/verify-opencode.test.ts",
+    "test/verify/verify-bounds.test.ts",
     // Eval's files that came after the list: the real opencode behind the keyword model (476 s and
     // 131 s, the slowest two of a fast run at load 19-34 on 2026-12-02, 940 s wall; the first alone
     // was half of it) and a browser (14 s). The whole suite runs them.

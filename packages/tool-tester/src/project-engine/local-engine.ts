@@ -40,13 +40,18 @@ export function settleEveryCall(): void {
 /**
  * Runs a call here, listing the errors that escape while it runs or just after it returns.
  * After it returns, the call waits one turn of the event loop (for rejections its promises left),
- * and 10 ms more only when it left a timer or other work behind that could still throw.
+ * and 10 ms more only when it left a timer or other work behind that could still throw. A one-shot
+ * request it left (Node: a file read, a DNS lookup) is waited for first, up to REQUEST_BOUND_MS.
  */
+/** How long a call waits for a one-shot request it left (a file read, a lookup) to end. */
+const REQUEST_BOUND_MS = 5_000
+
 async function listingEscapes(call: () => Promise<RunResult>): Promise<RunResult> {
   const watch = watchEscapes()
   const pending = watchPendingWork()
   try {
     const result = await call()
+    await pending.requestsEnded(REQUEST_BOUND_MS)
     await nextTurn()
     if (pending.stop() || settleAlways) await settle()
     const escaped = watch.stop()

@@ -24,12 +24,16 @@
 import { createHook } from "node:async_hooks"
 import { createRequire } from "node:module"
 
-/** A call being watched: how many of the resources created while it ran are still open. */
-type Watch = { open: number }
+/**
+ * A call being watched: how many of the resources created while it ran are still open, and how
+ * many of those are one-shot requests (Node: a file read, a DNS lookup, a write), which always end.
+ */
+type Watch = { open: number; requests: number }
 /** The watches that were running when a resource was created (keys: watch numbers). */
 type Owners = Record<number, Watch>
 
 const apply = Reflect.apply
+const now = Date.now
 const PristinePromise = Promise
 const create = Object.create as <T>(prototype: null) => T
 const isBun = typeof process.versions.bun === "string"
@@ -43,10 +47,11 @@ let nextWatch = 1
  * Starts watching what the calls running leave behind; `stop()` says whether something this call
  * (or another running with it) created is still pending: a timer, an immediate, an open resource.
  */
-export function watchPendingWork(): { stop(): boolean } {
+export function watchPendingWork(): { stop(): boolean; requestsEnded(boundMs: number): Promise<void> } {
   const key = nextWatch++
   const watch = create<Watch>(null)
   watch.open = 0
+  watch.requests = 0
   active[key] = watch
   activeCount++
   if (activeCount === 1) hook?.on()
@@ -60,6 +65,13 @@ export function watchPendingWork(): { stop(): boolean } {
         if (activeCount === 0) hook?.off()
       }
       return watch.open > 0
+    },
+    // A request's callback runs when the request ends, whenever the thread pool gets to it: on a
+    // loaded machine a file read outlives any fixed wait, and its escape would be listed on the
+    // next call. So a call that left one waits for it (checked each millisecond, at most boundMs).
+    async requestsEnded(boundMs) {
+      const until = apply(now, Date, []) + boundMs
+      while (!stopped && watch.requests > 0 && apply(now, Date, []) < until) await wait(1)
     },
   }
 }
@@ -95,8 +107,17 @@ function opened(): Owners {
   return owners
 }
 
-function closed(owners: Owners): void {
-  for (const key in owners) owners[key as unknown as number]!.open--
+function closed(owners: Owners, request = false): void {
+  for (const key in owners) {
+    const watch = owners[key as unknown as number]!
+    watch.open--
+    if (request) watch.requests--
+  }
+}
+
+/** Node's one-shot request resources (FSREQCALLBACK, GETADDRINFOREQWRAP, QUERYWRAP, WRITEWRAP, ...). */
+function isRequest(type: string): boolean {
+  return type.includes("REQ") || type === "QUERYWRAP" || type === "WRITEWRAP" || type === "SHUTDOWNWRAP"
 }
 
 const hook = isBun ? undefined : nodeHook()
@@ -104,16 +125,24 @@ const hook = isBun ? undefined : nodeHook()
 /** Node: every async resource but promises, from its creation to its end (destroy). */
 function nodeHook(): { on(): void; off(): void } {
   let alive = create<Record<number, Owners>>(null)
+  let requests = create<Record<number, true>>(null)
   const created = createHook({
     init(asyncId, type) {
       if (type === "PROMISE" || activeCount === 0 || ours) return
-      alive[asyncId] = opened()
+      const owners = opened()
+      alive[asyncId] = owners
+      if (isRequest(type)) {
+        requests[asyncId] = true
+        for (const key in owners) owners[key as unknown as number]!.requests++
+      }
     },
     destroy(asyncId) {
       const owners = alive[asyncId]
       if (owners === undefined) return
       delete alive[asyncId]
-      closed(owners)
+      const request = requests[asyncId] === true
+      if (request) delete requests[asyncId]
+      closed(owners, request)
     },
   })
   const enable = created.enable.bind(created)
@@ -124,6 +153,7 @@ function nodeHook(): { on(): void; off(): void } {
       disable()
       // No watch is left to ask about them.
       alive = create<Record<number, Owners>>(null)
+      requests = create<Record<number, true>>(null)
     },
   }
 }
