@@ -79,6 +79,17 @@ export async function compareRun(
 // Built-ins other than `invalid` are opencode's own code: tool-tester does not run them.
 const BUILTINS = new Set(BUILTIN_TOOL_IDS.filter((id) => id !== "invalid"))
 
+/** One run's replay: the probe, the run observed, and tool-tester's project loaded for it. */
+interface Replay {
+  probe: ProbeSet
+  run: ObservedRun
+  project: ToolProject
+  directory: string
+  home: string
+  model: { npm: string; providerID: string; modelID: string }
+  where: (behaviour: Check["behaviour"], subject: string) => Pick<Check, "behaviour" | "set" | "run" | "subject">
+}
+
 async function replay(
   probe: ProbeSet,
   run: ObservedRun,
@@ -87,12 +98,6 @@ async function replay(
   state: { project?: ToolProject },
 ): Promise<Check[]> {
   const { directory, env, home } = await probeCopy(probe, run.git, sandbox)
-  const where = (behaviour: Check["behaviour"], subject: string) => ({
-    behaviour,
-    set: probe.set,
-    run: run.name,
-    subject,
-  })
   const project = await loadTools({
     directory,
     env,
@@ -102,11 +107,32 @@ async function replay(
     ...(run.config ? { config: run.config } : {}),
   })
   state.project = project
+  const where = (behaviour: Check["behaviour"], subject: string) => ({
+    behaviour,
+    set: probe.set,
+    run: run.name,
+    subject,
+  })
   const model = { npm: run.provider, providerID: "mock", modelID: run.model }
+  const context: Replay = { probe, run, project, directory, home, model, where }
   const schemas = await getToolSchemas(project, { model })
-  const codes = project.diagnostics.map((diagnostic) => diagnostic.code)
   const failure = schemas.success ? undefined : schemas.error
+  const early = earlyVerdict(context, failure)
+  if (early !== undefined) return early
+  const checks = listChecks(context, schemas.success ? schemas.value : [], failure)
+  if (failure !== undefined) return checks
+  return [...checks, ...(await callChecks(context))]
+}
 
+/**
+ * The one check of a run opencode ended before sending a tool list: it hung in a plugin's init,
+ * refused the config's default_agent, or the list broke. Undefined when opencode sent the list.
+ */
+function earlyVerdict(
+  { probe, run, project, model, where }: Replay,
+  failure: { code: string; message: string } | undefined,
+): Check[] | undefined {
+  const codes = project.diagnostics.map((diagnostic) => diagnostic.code)
   if (run.hung && run.calls.length === 0) {
     // opencode hung before its first request: a plugin awaited, during init, a client call opencode
     // answers only after init. tool-tester names it instead of hanging.
@@ -119,11 +145,11 @@ async function replay(
       ),
     ]
   }
-  const offered = listTools(project, { model }).map((tool) => tool.id)
+  if (run.toolNames !== null) return undefined
   // The log line quotes the error: `error="Error: default agent \"explore\" is a subagent"`.
   const logged = run.errors.map((error) => error.message.replaceAll('\\"', '"'))
   const refusedAgent = logged.find((message) => message.includes('Error: default agent "'))
-  if (run.toolNames === null && refusedAgent !== undefined) {
+  if (refusedAgent !== undefined) {
     // opencode refused the config's default_agent and failed the run before any request.
     const reason = /default agent "[^"]+" [a-z ]+/.exec(refusedAgent)?.[0] ?? refusedAgent
     const problem = project.diagnostics.find((diagnostic) => diagnostic.data?.["key"] === "default_agent")
@@ -136,49 +162,62 @@ async function replay(
       ),
     ]
   }
-  if (run.toolNames === null) {
-    // opencode never sent a request with tools: the tool list broke (or opencode ended first).
-    const broke = failure !== undefined && ["SCHEMA_UNREPRESENTABLE", "PLUGIN_LOAD_FAILED"].includes(failure.code)
-    return [
-      check(
-        where(probe.behaviour === "schemas" ? "schemas" : "discovery", "the tool list"),
-        `no tool list sent${endedWith(run)}`,
-        broke ? `no tool list sent${endedWith(run)}` : `offers ${offered.join(", ")}`,
-      ),
-    ]
-  }
+  // opencode never sent a request with tools: the tool list broke (or opencode ended first).
+  const offered = listTools(project, { model }).map((tool) => tool.id)
+  const broke = failure !== undefined && ["SCHEMA_UNREPRESENTABLE", "PLUGIN_LOAD_FAILED"].includes(failure.code)
+  return [
+    check(
+      where(probe.behaviour === "schemas" ? "schemas" : "discovery", "the tool list"),
+      `no tool list sent${endedWith(run)}`,
+      broke ? `no tool list sent${endedWith(run)}` : `offers ${offered.join(", ")}`,
+    ),
+  ]
+}
+
+/** The tool list opencode sent beside tool-tester's: the names, their order, each schema. */
+function listChecks(
+  { probe, run, project, model, where }: Replay,
+  schemas: Array<{ name: string; description: string; parameters: unknown }>,
+  failure: { code: string; message: string } | undefined,
+): Check[] {
+  const toolNames = run.toolNames ?? []
+  const offered = listTools(project, { model }).map((tool) => tool.id)
   const checks: Check[] = []
   const namesBehaviour = probe.behaviour === "naming" ? "naming" : "discovery"
-  const sameSet = [...offered].sort().join("\n") === [...run.toolNames].sort().join("\n")
+  const sameSet = [...offered].sort().join("\n") === [...toolNames].sort().join("\n")
   checks.push(
-    check(where(namesBehaviour, "tool names"), [...run.toolNames].sort().join("\n"), [...offered].sort().join("\n")),
+    check(where(namesBehaviour, "tool names"), [...toolNames].sort().join("\n"), [...offered].sort().join("\n")),
   )
-  if (sameSet) checks.push(check(where("order", "tool order"), run.toolNames.join("\n"), offered.join("\n")))
+  if (sameSet) checks.push(check(where("order", "tool order"), toolNames.join("\n"), offered.join("\n")))
   if (failure !== undefined) {
     checks.push(check(where("schemas", "the tool list"), "sent", `breaks: ${failure.code}: ${failure.message}`))
     return checks
   }
   const sent = new Map((run.tools ?? []).map(sentTool).map((tool) => [String(tool.name), tool]))
-  for (const schema of schemas.success ? schemas.value : []) {
-    const opencodeTool = sent.get(schema.name)
-    const { name, description, parameters } = schema
+  for (const { name, description, parameters } of schemas) {
+    const opencodeTool = sent.get(name)
     checks.push(
       check(
-        where("schemas", `schema of ${schema.name}`),
+        where("schemas", `schema of ${name}`),
         opencodeTool === undefined ? "not sent" : JSON.stringify(opencodeTool, null, 1),
         JSON.stringify({ name, description, parameters }, null, 1),
       ),
     )
   }
+  return checks
+}
 
+/** The run's calls replayed through tool-tester: where each ran, its result, saved outputs, escapes. */
+async function callChecks(context: Replay): Promise<Check[]> {
+  const { run, where } = context
+  const checks: Check[] = []
   const savedFiles: Array<{ bytes: number; sha256: string }> = []
   const escaped: string[] = []
-  const dataDirectory = path.join(home, "data")
   // Tools see the project as their working directory, as in opencode: one run's calls at a time
   // may have it (the rest of a run, the slow part, goes on concurrently).
   const release = await workingDirectoryTurn()
   const workingDirectory = process.cwd()
-  process.chdir(directory)
+  process.chdir(context.directory)
   try {
     for (const [index, call] of run.calls.entries()) {
       if (!call.ran || BUILTINS.has(call.ran.name)) continue
@@ -186,28 +225,8 @@ async function replay(
       // noReply): tool-tester's server has no model, so the call ends at once with an error instead
       // (docs/fidelity.md#inputclient).
       if (run.hung && call.result === "") continue
-      const result = await callTool(
-        project,
-        { name: call.called.name, rawArguments: call.called.arguments },
-        // One session per run, as one `opencode run` is: the session hooks count on it.
-        {
-          model,
-          dataDirectory,
-          callID: `call_${index + 1}`,
-          sessionID: `ses_conformance_${run.name}`,
-          ...(run.agent === undefined ? {} : { agent: run.agent }),
-        },
-      )
-      const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
-      checks.push(check(where("rerouting", `${subject}: ran as`), call.ran.name, result.id))
-      const documented = DOCUMENTED_DIFFERENCES[`${probe.set}/${run.name}/${call.ran.name}`] !== undefined
-      checks.push(
-        check(
-          where(resultBehaviour(probe.behaviour), subject),
-          callText(call, opencodeSide(call), documented),
-          callText(call, toolTesterSide(result, directory), documented),
-        ),
-      )
+      const result = await replayCall(context, call, index)
+      checks.push(...callResultChecks(context, call, index, result))
       for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
       if (result.outputPath) {
         const saved = await readFile(result.outputPath)
@@ -231,6 +250,44 @@ async function replay(
   if (printed.length > 0 || escaped.length > 0)
     checks.push(check(where("results", "escaped errors"), printed.sort().join("\n"), escaped.sort().join("\n")))
   return checks
+}
+
+type ObservedCallOf = ObservedRun["calls"][number]
+
+/** One call of the run, made through tool-tester as opencode made it. */
+function replayCall({ run, project, model, home }: Replay, call: ObservedCallOf, index: number) {
+  return callTool(
+    project,
+    { name: call.called.name, rawArguments: call.called.arguments },
+    // One session per run, as one `opencode run` is: the session hooks count on it.
+    {
+      model,
+      dataDirectory: path.join(home, "data"),
+      callID: `call_${index + 1}`,
+      sessionID: `ses_conformance_${run.name}`,
+      ...(run.agent === undefined ? {} : { agent: run.agent }),
+    },
+  )
+}
+
+/** Where a call ran and what it returned, opencode's side beside tool-tester's. */
+function callResultChecks(
+  { probe, run, directory, where }: Replay,
+  call: ObservedCallOf,
+  index: number,
+  result: Awaited<ReturnType<typeof callTool>>,
+): Check[] {
+  const ran = call.ran!
+  const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
+  const documented = DOCUMENTED_DIFFERENCES[`${probe.set}/${run.name}/${ran.name}`] !== undefined
+  return [
+    check(where("rerouting", `${subject}: ran as`), ran.name, result.id),
+    check(
+      where(resultBehaviour(probe.behaviour), subject),
+      callText(call, opencodeSide(call), documented),
+      callText(call, toolTesterSide(result, directory), documented),
+    ),
+  ]
 }
 
 let workingDirectoryQueue: Promise<void> = Promise.resolve()
