@@ -2,10 +2,12 @@
 // sources, scripts, manifests and configs, the templates, the lockfile), kept after a build that
 // succeeded. test.mjs skips the build (half a minute on two cores) when nothing it reads changed
 // since then, so a second `pnpm test:fast` in a row starts testing at once; a fresh clone has no
-// fingerprint and builds. Without git (a downloaded archive), the build always runs.
+// fingerprint and builds. The outputs' modification times are kept beside it: a build run another
+// way since (one package's `npm run build`, perhaps of sources changed back since) builds again.
+// Without git (a downloaded archive), the build always runs.
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 
 /** What the build reads, relative to the repository; tests, docs and benches are left out. */
@@ -50,17 +52,24 @@ function stampFile(root) {
   return path.join(root, "node_modules", ".cache", "opencode-tool-kit", "build-fingerprint")
 }
 
-/** True when the last successful build had these inputs and its outputs are all there. */
-export function buildIsCurrent(root, fingerprint) {
-  if (fingerprint === undefined) return false
-  if (!OUTPUTS.every((file) => existsSync(path.join(root, file)))) return false
-  const stamp = stampFile(root)
-  return existsSync(stamp) && readFileSync(stamp, "utf8").trim() === fingerprint
+/** The fingerprint with the outputs as they are: absent ones make it undefined. */
+function stampText(root, fingerprint) {
+  const outputs = OUTPUTS.map((file) => path.join(root, file))
+  if (fingerprint === undefined || !outputs.every((file) => existsSync(file))) return undefined
+  return `${JSON.stringify({ fingerprint, outputs: outputs.map((file) => statSync(file).mtimeMs) })}\n`
 }
 
-/** Keeps the fingerprint of a build that succeeded. */
+/** True when the last successful build had these inputs and left the outputs as they are now. */
+export function buildIsCurrent(root, fingerprint) {
+  const expected = stampText(root, fingerprint)
+  const stamp = stampFile(root)
+  return expected !== undefined && existsSync(stamp) && readFileSync(stamp, "utf8") === expected
+}
+
+/** Keeps the fingerprint of a build that succeeded, with what it left. */
 export function recordBuild(root, fingerprint) {
-  if (fingerprint === undefined) return
+  const text = stampText(root, fingerprint)
+  if (text === undefined) return
   mkdirSync(path.dirname(stampFile(root)), { recursive: true })
-  writeFileSync(stampFile(root), `${fingerprint}\n`)
+  writeFileSync(stampFile(root), text)
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
@@ -77,6 +77,15 @@ describe("the build is skipped only when nothing it reads changed since a build 
     const root = repository()
     recordBuild(root, buildFingerprint(root))
     rmSync(path.join(root, "packages/tool-tester/dist"), { recursive: true })
+    expect(buildIsCurrent(root, buildFingerprint(root))).toBe(false)
+  })
+
+  test("a build run another way since (its outputs written again) makes it stale", () => {
+    const root = repository()
+    recordBuild(root, buildFingerprint(root))
+    const output = path.join(root, "packages/tool-tester/dist/cli/main.js")
+    const later = new Date(Date.now() + 5_000)
+    utimesSync(output, later, later)
     expect(buildIsCurrent(root, buildFingerprint(root))).toBe(false)
   })
 
