@@ -1,0 +1,184 @@
+// Where the test suite's CPU time goes: the README's test command is CPU-bound on two cores (both
+// busy from start to end), so its wall time is its CPU time over the cores, and only less CPU work
+// makes it shorter. This runs vitest (the build must be done) under Linux process accounting,
+// which records every process that ends, whatever started it, with its CPU time and parent, and
+// gives each test file the CPU of its vitest worker and of everything below it: the built bins,
+// the engines, the real opencode, the package managers.
+//
+//   node bench/suite-cpu.mjs [--top N] [-- VITEST ARGS]       (as root, with `accton` installed)
+//   node bench/suite-cpu.mjs --read ACCT_FILE WORKERS_FILE REPORT [--top N]
+//
+// Linux only, as root: `apt-get install acct`. A process whose parent ended before it (a detached
+// engine, a daemon) is counted apart, "outside a test file". Runtimes are told apart by the name
+// the kernel keeps for a process: Bun names its threads (JITWorker, HeapHelper, Bun Pool), and the
+// name of the last thread to end is the one recorded.
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { parseArgs } from "node:util"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const { values, positionals } = parseArgs({
+  options: { top: { type: "string", default: "25" }, read: { type: "boolean", default: false } },
+  allowPositionals: true,
+})
+const top = Number(values.top)
+
+const [acctFile, workersFile, reportFile] = values.read ? positionals : record(positionals)
+if (!acctFile || !workersFile || !reportFile) fail("--read takes ACCT_FILE WORKERS_FILE REPORT")
+print(attribute(readAccounting(acctFile), readWorkers(workersFile), JSON.parse(readFileSync(reportFile, "utf8"))))
+
+// --- internal ---
+
+/** Runs vitest under accounting; returns the three files it wrote. */
+function record(vitestArgs) {
+  if (process.platform !== "linux" || process.getuid?.() !== 0) fail("run as root on Linux (process accounting)")
+  const folder = mkdtempSync(path.join(os.tmpdir(), "suite-cpu-"))
+  const acct = path.join(folder, "pacct")
+  const workers = path.join(folder, "workers.jsonl")
+  const report = path.join(folder, "report.json")
+  const preload = path.join(folder, "worker-pid.cjs")
+  // Each vitest worker says which process it is (forks.js is vitest's worker entry).
+  writeFileSync(
+    preload,
+    `if (process.argv[1] && process.argv[1].includes("vitest") && process.argv[1].endsWith("forks.js"))
+  require("node:fs").appendFileSync(${JSON.stringify(workers)}, JSON.stringify({ pid: process.pid }) + "\\n")\n`,
+  )
+  writeFileSync(acct, "")
+  writeFileSync(workers, "")
+  must(spawnSync("accton", [acct], { stdio: "inherit" }), "accton (apt-get install acct)")
+  const started = performance.now()
+  try {
+    spawnSync(
+      process.execPath,
+      [
+        path.join(root, "node_modules", "vitest", "vitest.mjs"),
+        "run",
+        "--reporter=dot",
+        "--reporter=json",
+        `--outputFile.json=${report}`,
+        ...vitestArgs,
+      ],
+      { cwd: root, stdio: "inherit", env: { ...process.env, NODE_OPTIONS: `--require ${preload}` } },
+    )
+  } finally {
+    spawnSync("accton", ["off"], { stdio: "inherit" })
+  }
+  console.log(`\nvitest took ${((performance.now() - started) / 1000).toFixed(0)} s; files kept in ${folder}\n`)
+  return [acct, workers, report]
+}
+
+/** Every process that ended: its CPU seconds, parent, name, start and end (seconds since the epoch). */
+function readAccounting(file) {
+  const dumped = spawnSync("dump-acct", [file], { encoding: "utf8", maxBuffer: 1 << 30 })
+  must(dumped, "dump-acct")
+  const processes = new Map()
+  for (const line of dumped.stdout.split("\n")) {
+    const fields = line.split("|").map((field) => field.trim())
+    if (fields.length < 15) continue
+    const start = Date.parse(fields[14]) / 1000
+    processes.set(Number(fields[9]), {
+      name: fields[0],
+      cpu: (Number(fields[2]) + Number(fields[3])) / 100,
+      parent: Number(fields[10]),
+      start,
+      end: start + Number(fields[4]) / 100,
+    })
+  }
+  return processes
+}
+
+function readWorkers(file) {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line).pid)
+}
+
+/** Each file's worker is the one that ran while it did (they start one per file), then each process goes to the worker above it. */
+function attribute(processes, workerPids, report) {
+  const workers = new Map()
+  const free = new Set(workerPids.filter((pid) => processes.has(pid)))
+  const files = report.testResults
+    .map((file) => ({ name: path.relative(root, file.name), start: file.startTime / 1000, end: file.endTime / 1000 }))
+    .sort((a, b) => a.start - b.start)
+  for (const file of files) {
+    let best
+    for (const pid of free) {
+      const worker = processes.get(pid)
+      if (worker.start > file.start + 1 || worker.end < file.end - 1) continue
+      const distance = Math.abs(file.start - worker.start) + Math.abs(worker.end - file.end)
+      if (best === undefined || distance < best.distance) best = { pid, distance }
+    }
+    if (best === undefined) continue
+    workers.set(best.pid, file.name)
+    free.delete(best.pid)
+  }
+  const fileOf = (pid) => {
+    for (let step = 0; step < 64 && pid; step++) {
+      if (workers.has(pid)) return workers.get(pid)
+      pid = processes.get(pid)?.parent
+    }
+    return undefined
+  }
+  const byFile = new Map()
+  const byRuntime = new Map()
+  let total = 0
+  for (const [pid, info] of processes) {
+    const file = fileOf(pid) ?? "(outside a test file)"
+    const runtime = workers.has(pid) ? "vitest worker" : runtimeOf(info)
+    const entry = byFile.get(file) ?? { cpu: 0, processes: 0, runtimes: new Map() }
+    entry.cpu += info.cpu
+    entry.processes++
+    entry.runtimes.set(runtime, (entry.runtimes.get(runtime) ?? 0) + info.cpu)
+    byFile.set(file, entry)
+    const all = byRuntime.get(runtime) ?? { cpu: 0, processes: 0, heavy: 0 }
+    all.cpu += info.cpu
+    all.processes++
+    if (info.cpu >= 2) all.heavy++
+    byRuntime.set(runtime, all)
+    total += info.cpu
+  }
+  const wall = Math.max(...files.map((file) => file.end)) - Math.min(...files.map((file) => file.start))
+  return { total, wall, byFile, byRuntime, matched: workers.size, files: files.length }
+}
+
+function runtimeOf(info) {
+  if (/^(opencode|JITWorker|HeapHelper|HTTP Client|Bun Pool|notify-rs|fff-|ollector Thread)/.test(info.name)) {
+    return "Bun (opencode, the bun engine)"
+  }
+  if (info.name === "node") return "node (bins, engines, package managers, tsc, vitest)"
+  return info.name
+}
+
+function print({ total, wall, byFile, byRuntime, matched, files }) {
+  console.log(
+    `CPU ${total.toFixed(0)} s in ${wall.toFixed(0)} s of tests: ${(total / wall).toFixed(2)} cores busy on average (${os.availableParallelism()} here); ${matched} of ${files} files matched to their worker\n`,
+  )
+  console.log("By runtime (processes; those over 2 s of CPU):")
+  for (const [runtime, entry] of [...byRuntime].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 8)) {
+    console.log(
+      `  ${entry.cpu.toFixed(0).padStart(6)} s  ${((100 * entry.cpu) / total).toFixed(0).padStart(3)}%  ${runtime} (${entry.processes}; ${entry.heavy})`,
+    )
+  }
+  console.log(`\nThe ${top} files that cost the most CPU (with all they started):`)
+  for (const [file, entry] of [...byFile].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, top)) {
+    const runtimes = [...entry.runtimes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([name, cpu]) => `${name.split(" ")[0]} ${cpu.toFixed(0)}`)
+      .join(", ")
+    console.log(`  ${entry.cpu.toFixed(1).padStart(7)} s  ${file}  [${runtimes}]`)
+  }
+}
+
+function must(result, what) {
+  if (result.error || result.status !== 0) fail(`${what} failed: ${result.error?.message ?? result.stderr ?? ""}`)
+}
+
+function fail(message) {
+  console.error(message)
+  process.exit(2)
+}
