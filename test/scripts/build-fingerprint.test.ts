@@ -1,19 +1,13 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs"
-import os from "node:os"
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterEach, describe, expect, test } from "vitest"
+import { describe, expect, test } from "vitest"
 import { buildFingerprint, buildIsCurrent, recordBuild } from "../../scripts/build-fingerprint.mjs"
-
-const folders: string[] = []
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
+import { useTmpDir } from "../install/_run.ts"
 
 /** A repository laid out as this one is, with what a build reads and what it leaves. */
 function repository(): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), "build-fingerprint-"))
-  folders.push(root)
+  const root = useTmpDir("build-fingerprint-")
   const files: Record<string, string> = {
     "package.json": "{}",
     "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -90,8 +84,7 @@ describe("the build is skipped only when nothing it reads changed since a build 
   })
 
   test("outside a git checkout there is no fingerprint, and the build always runs", () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), "build-fingerprint-nogit-"))
-    folders.push(root)
+    const root = useTmpDir("build-fingerprint-nogit-")
     expect(buildFingerprint(root)).toBeUndefined()
     expect(buildIsCurrent(root, undefined)).toBe(false)
   })
