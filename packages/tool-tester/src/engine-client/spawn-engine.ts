@@ -13,7 +13,7 @@ import type { EngineSelection } from "./choose-engine.ts"
 import { ENGINE_TEMP, engineTempFolder } from "../runtime/engine-temp.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
 import { endLeftovers } from "../runtime/leftovers.ts"
-import { ENGINE_MARK, endMarked, endProcessTree } from "../runtime/process-tree.ts"
+import { ENGINE_MARK, endGroupOfExited, endMarked, endProcessTree } from "../runtime/process-tree.ts"
 import type { Guard } from "../runtime/reaper.ts"
 import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
@@ -96,11 +96,18 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
 /** Kills the engine, every process in its group, and every process that carries its mark, at once. */
 export function endEngine(child: ChildProcess): void {
   if (child.pid === undefined) return
-  // The engine leads a process group (POSIX) or a tree (Windows): all of it goes.
-  endProcessTree(child.pid)
-  try {
-    child.kill("SIGKILL")
-  } catch {}
+  if (child.exitCode === null && child.signalCode === null) {
+    // Not seen to exit, so not reaped: its id is still its own (a zombie keeps it). The engine
+    // leads a process group (POSIX) or a tree (Windows): all of it goes.
+    endProcessTree(child.pid)
+    try {
+      child.kill("SIGKILL")
+    } catch {}
+  } else {
+    // Ended and reaped: its id may now be another process's, whose tree must not be walked (on
+    // Windows, ids come back soon). What it left is found by its group and its mark.
+    endGroupOfExited(child.pid)
+  }
   const mark = marks.get(child)
   if (mark !== undefined) endMarked(mark)
   // Nothing of it runs any more: its temporary folder goes.

@@ -5,7 +5,7 @@
 // a CLI killed with SIGKILL leaves no opencode running either.
 
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
-import { ENGINE_MARK, endMarked, endProcessGroup, endProcessTree } from "../runtime/process-tree.ts"
+import { ENGINE_MARK, endGroupOfExited, endMarked, endProcessTree } from "../runtime/process-tree.ts"
 import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -60,7 +60,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     const stop = (): void => {
       // Once opencode has ended, its id may be reused: its group and mark find what it left.
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) endProcessTree(child.pid)
-      else if (child.pid !== undefined) endProcessGroup(child.pid)
+      else if (child.pid !== undefined) endGroupOfExited(child.pid)
       endMarked(options.marker)
     }
     const startedAt = performance.now()

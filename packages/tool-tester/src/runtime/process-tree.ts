@@ -110,6 +110,17 @@ export function endProcessGroup(id: number, options: ProcessTreeOptions = {}): v
   signal(-id)
 }
 
+/**
+ * Ends what is left of the group a child of this process led, once this process has seen it exit
+ * (and so reaped it: its id is free again). While a member lives, the group keeps the id and no
+ * process can be given it; a process that has the id therefore got it after the group emptied,
+ * and that group is another's: left alone. Never throws.
+ */
+export function endGroupOfExited(id: number, options: ProcessTreeOptions = {}): void {
+  if (!Number.isInteger(id) || id <= 0 || isAlive(id)) return
+  endProcessGroup(id, options)
+}
+
 /** Ends every process below `root` (not `root`); returns their ids. Never throws. */
 export function endDescendants(root: number, options: ProcessTreeOptions = {}): number[] {
   if (!Number.isInteger(root) || root <= 0) return []
@@ -257,6 +268,16 @@ function run(command: string, args: string[]): string {
     return result.status === 0 ? result.stdout : ""
   } catch {
     return ""
+  }
+}
+
+/** Whether a process has this id (one that is not this user's counts). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
   }
 }
 
