@@ -102,8 +102,10 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     })
     child.once("exit", (code) => {
       exitCode = code
-      // Whatever opencode left running goes with it; then its pipes close.
+      // Whatever opencode left running goes with it; then its pipes close. Its id is free now:
+      // until they close, only the mark is guarded.
       stop()
+      guarded.replace({ mark: options.marker })
       // A grandchild holding the pipes open must not keep us waiting.
       setTimeout(() => {
         child.stdout.destroy()
