@@ -9,7 +9,7 @@ import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { exitStatusOfSignal } from "../../src/engine-client/spawn-engine.ts"
 import { opencode, packageRoot, useTmpDir } from "../helpers.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
 // Writes this process's id where PIDFILE says, then never lets its event loop run again: at import
@@ -73,9 +73,7 @@ describe.skipIf(process.platform === "win32")("a signal to the CLI ends a busy e
           if (signal !== "SIGKILL") expect(stderr).toContain(`interrupted (${signal})`)
           await expect.poll(() => isRunning(enginePid), { timeout: 60_000, interval: 100 }).toBe(false)
         } finally {
-          try {
-            process.kill(enginePid, "SIGKILL")
-          } catch {}
+          killProcess(enginePid)
         }
       },
     )

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
 import type { ToolProject } from "../../src/index.ts"
 import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../../src/index.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -123,11 +123,7 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     const project = await load(directory)
     const pid = Number((await runTool(project, "orphans", {})).output)
     expect(pid).toBeGreaterThan(0)
-    onTestFinished(() => {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {}
-    })
+    onTestFinished(() => killProcess(pid))
     await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(true)
     closeProject(project)
     await expect.poll(() => isRunning(pid), { timeout: 10_000 }).toBe(false)

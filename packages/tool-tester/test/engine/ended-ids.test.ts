@@ -9,7 +9,7 @@ import { describe, expect, onTestFinished, test, vi } from "vitest"
 import { endEngine } from "../../src/engine-client/spawn-engine.ts"
 import { endGroupOfExited } from "../../src/runtime/process-tree.ts"
 import { fixture } from "../helpers.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 
 type Other = { root: ChildProcess; leaf: number; answers: (line: string) => Promise<string> }
 
@@ -24,11 +24,7 @@ async function startOther(): Promise<Other> {
   await vi.waitFor(() => expect(text).toMatch(/^\d+\n/), { timeout: 30_000, interval: 50 })
   const leaf = Number(text.trim())
   onTestFinished(() => {
-    for (const pid of [leaf, root.pid!]) {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {}
-    }
+    for (const pid of [leaf, root.pid]) killProcess(pid)
   })
   const answers = async (line: string) => {
     text = ""

@@ -15,7 +15,7 @@ import {
   readTable,
 } from "../../src/runtime/process-tree.ts"
 import { fixture } from "../helpers.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 
 type Tree = { root: ChildProcess; child: number; grandchild: number; detached: number }
 
@@ -32,11 +32,7 @@ async function startTree(options: { detached: boolean }): Promise<Tree> {
   await vi.waitFor(() => expect(text).toMatch(/\n$/), { timeout: 30_000, interval: 50 })
   const ids = JSON.parse(text) as Omit<Tree, "root">
   onTestFinished(() => {
-    for (const pid of [ids.child, ids.grandchild, ids.detached, root.pid!]) {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {}
-    }
+    for (const pid of [ids.child, ids.grandchild, ids.detached, root.pid]) killProcess(pid)
   })
   return { root, ...ids }
 }
@@ -133,13 +129,11 @@ describe("ending what a process started", { timeout: 90_000 }, () => {
       )
       let text = ""
       shell.stdout!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
-      await once(shell, "exit")
+      // "close", not "exit": the exit can come before the shell's output has been read.
+      await once(shell, "close")
       const orphan = Number(text.trim())
-      onTestFinished(() => {
-        try {
-          process.kill(orphan, "SIGKILL")
-        } catch {}
-      })
+      onTestFinished(() => killProcess(orphan))
+      expect(orphan, `the shell printed ${JSON.stringify(text)}, not an id`).toBeGreaterThan(0)
       const options = source === undefined ? {} : { source }
       await vi.waitFor(() => expect(markedProcesses(mark, options)).toEqual([orphan]), {
         timeout: 20_000,

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs"
 import path from "node:path"
 import { expect, onTestFinished, test } from "vitest"
 import { useTmpDir } from "../helpers.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 import { codes, plainPlugin, preflightCli, writePackage } from "./preflight-packages.ts"
 
 // The process the prepack leaves: writes its id, keeps npm's stdout and stderr, lives ten minutes.
@@ -28,11 +28,7 @@ test("preflight does not wait for what a prepack script leaves running: it ends 
   const directory = writePackage(useTmpDir(), { ...files, "prepack.cjs": PREPACK })
   const result = await preflightCli(directory, ["--engine", "node"], { PREFLIGHT_TEST_PID_FILE: pidFile })
   const pid = Number(readFileSync(pidFile, "utf8"))
-  onTestFinished(() => {
-    try {
-      process.kill(pid, "SIGKILL")
-    } catch {}
-  })
+  onTestFinished(() => killProcess(pid))
   expect(pid).toBeGreaterThan(0)
   expect(isRunning(pid)).toBe(false)
   expect(codes(result.report)).toEqual(["SCRIPT_LEFT_RUNNING"])

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
 import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 import { builtPlugin, codes, json, plainPlugin, preflightCli, withoutPnpm, writePackage } from "./preflight-packages.ts"
 
 // Each test packs a package with npm, installs the tarball with npm (from this user's npm cache)
@@ -60,11 +60,7 @@ require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(chi
     const scripted = await preflightCli(directory, ["--engine", "node", "--run-scripts"], env)
     expect(scripted.exitCode, scripted.stderr).toBe(0)
     const pid = Number(readFileSync(pidFile, "utf8"))
-    onTestFinished(() => {
-      try {
-        process.kill(pid, "SIGKILL")
-      } catch {}
-    })
+    onTestFinished(() => killProcess(pid))
     expect(pid).toBeGreaterThan(0)
     expect(isRunning(pid)).toBe(false)
   })

@@ -4,6 +4,7 @@ import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
 import { toolTester } from "../../src/vitest/watch-plugin.ts"
 import { packageRoot } from "../helpers.ts"
+import { killGroup } from "../support/processes.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
 const vitestBin = path.resolve(packageRoot, "..", "..", "node_modules", "vitest", "vitest.mjs")
@@ -69,11 +70,7 @@ test("greet", async () => {
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     })
-    onTestFinished(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL")
-      } catch {}
-    })
+    onTestFinished(() => killGroup(child.pid))
     let output = ""
     const waiters: Array<() => void> = []
     const onData = (chunk: Buffer) => {
