@@ -127,6 +127,12 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       response.end(JSON.stringify({ error: { message: `mock model: ${String(error)}` } }))
     })
   })
+  // Idle connections stay open until the client drops them or close() ends them all. Node closes
+  // an idle one after 5 s by default, while Bun's fetch (opencode's) keeps it pooled for minutes
+  // and does not retry a POST sent on it as it closes: on a loaded machine, where opencode's next
+  // request comes about 5 s later, that race failed a run with "The socket connection was closed
+  // unexpectedly", a failure of the test double, not of the tool.
+  server.keepAliveTimeout = 0
   await listen(server, options.port ?? 0, host)
   const port = (server.address() as AddressInfo).port
 

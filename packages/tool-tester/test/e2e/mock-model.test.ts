@@ -1,3 +1,5 @@
+import http from "node:http"
+import { setTimeout as sleep } from "node:timers/promises"
 import { afterEach, describe, expect, it } from "vitest"
 import { type MockModel, startMockModel } from "../../src/e2e/mock-model.ts"
 
@@ -19,6 +21,32 @@ async function post(path: string, body: unknown): Promise<Array<Record<string, a
 const tools = [{ type: "function", function: { name: "x", description: "", parameters: {} } }]
 
 describe("the mock model", () => {
+  // opencode's fetch (Bun's) keeps a connection pooled for minutes and does not retry a POST sent
+  // on one the server closes under it; Node's server closes an idle one after 5 s by default.
+  it("keeps an idle connection open past Node's 5 s, so a request on it is never met by its close", {
+    timeout: 60_000,
+  }, async () => {
+    mock = await startMockModel({ script: { turns: [] } })
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const request = () =>
+      new Promise<number>((resolve, reject) => {
+        const sent = http.request(`${mock!.baseURL}/chat/completions`, { method: "POST", agent }, (response) => {
+          response.resume()
+          response.on("end", () => resolve(sent.socket!.localPort!))
+        })
+        sent.on("error", reject)
+        sent.end(JSON.stringify({ model: "m", stream: true, messages: [] }))
+      })
+    try {
+      const first = await request()
+      await sleep(6_500)
+      // The same socket (its local port): the server did not close it while it sat idle.
+      expect(await request()).toBe(first)
+    } finally {
+      agent.destroy()
+    }
+  })
+
   it("answers the title request with text without using a turn, then plays the turns in order", async () => {
     mock = await startMockModel({
       script: {

@@ -49,6 +49,9 @@ export async function startCallEndpoint(handlers: CallHandlers): Promise<CallEnd
       })
       .catch((error: unknown) => answer(500, { error: String(error) }))
   })
+  // No idle timeout: each call is a POST from the engine's fetch, which keeps the connection
+  // pooled longer than Node's 5 s and does not retry a POST on one closed under it (mock-model.ts).
+  server.keepAliveTimeout = 0
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(0, "127.0.0.1", () => {
