@@ -175,6 +175,9 @@ function compareBuiltins(restore: boolean): string[] {
     }
     if (!closed) continue
     const now = ownKeys(owner)
+    // Most calls add nothing: the same keys in the same order, found without the search below,
+    // which costs a Bun engine about a tenth of a millisecond per check.
+    if (sameKeys(now, keys)) continue
     for (let index = 0; index < now.length; index++) {
       const key = now[index]!
       if (includes(keys, key)) continue
@@ -196,6 +199,13 @@ function readsAs(key: PropertyKey, value: unknown): boolean {
   } catch {
     return false
   }
+}
+
+/** The same keys in the same order (ownKeys lists a key once, so this is set equality too). */
+function sameKeys(now: PropertyKey[], keys: PropertyKey[]): boolean {
+  if (now.length !== keys.length) return false
+  for (let index = 0; index < now.length; index++) if (now[index] !== keys[index]) return false
+  return true
 }
 
 function includes(keys: PropertyKey[], key: PropertyKey): boolean {

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
-import { describe, expect, onTestFinished, test } from "vitest"
+import { describe, expect, onTestFinished, test, vi } from "vitest"
 import { ascendingId } from "../src/pipeline/ascending-id.ts"
 import { defaultTruncationLimits, planTruncation, truncateOutput } from "../src/pipeline/truncate.ts"
 import { splitJoinPlan } from "./support/split-join-truncation.ts"
@@ -207,6 +207,25 @@ describe("ascendingId", () => {
     const low36Bits = 2 ** 36
     expect(millisecond).toBeGreaterThanOrEqual(before % low36Bits)
     expect(millisecond).toBeLessThanOrEqual(after % low36Bits)
+  })
+
+  test("the hex part is the millisecond's low 36 bits, then a 12-bit count within it, exactly", () => {
+    // A millisecond above 2^36, whose high bits the id drops, and a count past 12 bits, which
+    // carries into the millisecond's bits as opencode's BigInt arithmetic does.
+    const millisecond = 2 ** 41 + 2 ** 36 - 1
+    vi.spyOn(Date, "now").mockReturnValue(millisecond)
+    try {
+      const hexes = Array.from({ length: 4097 }, () => ascendingId("msg").slice(4, 16))
+      const stamp = (count: number) =>
+        ((BigInt(millisecond) * 0x1000n + BigInt(count)) & 0xffffffffffffn).toString(16).padStart(12, "0")
+      expect(hexes[0]).toBe("fffffffff001")
+      expect(hexes[4094]).toBe("ffffffffffff")
+      expect(hexes[4095]).toBe("000000000000")
+      expect(hexes[4096]).toBe("000000000001")
+      expect(hexes).toEqual(hexes.map((_, index) => stamp(index + 1)))
+    } finally {
+      vi.restoreAllMocks()
+    }
   })
 })
 

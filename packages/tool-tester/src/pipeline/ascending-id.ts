@@ -14,27 +14,29 @@ export function ascendingId(prefix: AscendingIdPrefix): string {
     counter = 0
   }
   counter += 1
-  const stamp = BigInt(now) * 0x1000n + BigInt(counter)
-  return `${prefix}_${timeHex(stamp)}${randomBase62(randomLength)}`
+  return `${prefix}_${timeHex(now, counter)}${randomBase62(randomLength)}`
 }
 
 // --- internal ---
 
 const base62Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const randomLength = 14
-const timeBytes = 6
 
 let lastMillisecond = 0
 let counter = 0
 
-/** The 6 low bytes of the stamp, big-endian, as 12 lowercase hex chars. */
-function timeHex(stamp: bigint): string {
-  let hex = ""
-  for (let index = timeBytes - 1; index >= 0; index -= 1) {
-    const byte = Number((stamp >> BigInt(index * 8)) & 0xffn)
-    hex += byte.toString(16).padStart(2, "0")
-  }
-  return hex
+/** 2^36 and 2^48: the stamp is milliseconds * 2^12 + counter, and the id keeps its 6 low bytes. */
+const MILLISECONDS_KEPT = 2 ** 36
+const STAMP_KEPT = 2 ** 48
+
+/**
+ * The 6 low bytes of `now * 0x1000 + counter`, big-endian, as 12 lowercase hex chars. In plain
+ * numbers, every step exact (all below 2^53): BigInt arithmetic cost a Bun engine about 0.1 ms of
+ * every call, for the three ids a call makes.
+ */
+function timeHex(now: number, count: number): string {
+  const stamp = ((now % MILLISECONDS_KEPT) * 0x1000 + count) % STAMP_KEPT
+  return stamp.toString(16).padStart(12, "0")
 }
 
 /**
