@@ -18,6 +18,8 @@ export type Leftovers = {
    * parent's id after it ended). For tools that run in the process itself (`dev --engine node`).
    */
   childrenOf?: number
+  /** When `childrenOf` started (its ownStart()): tells its children from a later holder's of its id. */
+  childrenOfStarted?: number
   /** Files and folders removed, with what they hold. */
   paths?: string[]
 }
@@ -28,7 +30,8 @@ export function endLeftovers(leftovers: Leftovers): void {
     if (leftovers.tree !== undefined) endProcessTree(leftovers.tree)
     if (leftovers.group !== undefined) endProcessGroup(leftovers.group)
     if (leftovers.mark !== undefined) endMarked(leftovers.mark)
-    if (leftovers.childrenOf !== undefined) endDescendants(leftovers.childrenOf)
+    if (leftovers.childrenOf !== undefined)
+      endDescendants(leftovers.childrenOf, { rootStarted: leftovers.childrenOfStarted })
   } catch {}
   for (const target of leftovers.paths ?? []) {
     try {

@@ -121,17 +121,40 @@ export function endGroupOfExited(id: number, options: ProcessTreeOptions = {}): 
   endProcessGroup(id, options)
 }
 
-/** Ends every process below `root` (not `root`); returns their ids. Never throws. */
-export function endDescendants(root: number, options: ProcessTreeOptions = {}): number[] {
+/**
+ * Ends every process below `root` (not `root`); returns their ids. Never throws. `rootStarted`
+ * (ownStart() of the root, taken while it ran) tells its children from those of a process that
+ * got its id after it ended: see {@link descendantsOf}.
+ */
+export function endDescendants(
+  root: number,
+  options: ProcessTreeOptions & { rootStarted?: number | undefined } = {},
+): number[] {
   if (!Number.isInteger(root) || root <= 0) return []
   // Not this process (the reaper ends what its parent, now gone, left below it).
-  const found = descendantsOf(root, readTable(options)).filter((pid) => pid !== process.pid)
+  const found = descendantsOf(root, readTable(options), options.rootStarted).filter((pid) => pid !== process.pid)
   for (const pid of found) signal(pid)
   return found
 }
 
-/** Every process below `root` in `table`, parents before their children. */
-export function descendantsOf(root: number, table: readonly ProcessEntry[]): number[] {
+/**
+ * When this process started, as the process table's `started` counts it (Windows' FILETIME: 100 ns
+ * since 1601). Taken from the clock and the process's uptime, so not before the system's own
+ * record: {@link descendantsOf} relies on that.
+ */
+export function ownStart(): number {
+  return Math.round((Date.now() - process.uptime() * 1000 + FILETIME_EPOCH_MS) * FILETIME_PER_MS)
+}
+
+/**
+ * Every process below `root` in `table`, parents before their children. Windows keeps a dead
+ * parent's id in its children and gives ids out again, so `started` (when the table has it) orders
+ * each parent and child: a "child" older than its parent was started by an earlier holder of the
+ * parent's id. For a root that may have ended, `rootStarted` (its ownStart()) is its start: its
+ * children are not older than that, and if another process holds its id now, they are older than
+ * that process (the root could start nothing once it had ended, and the id is given out only then).
+ */
+export function descendantsOf(root: number, table: readonly ProcessEntry[], rootStarted?: number): number[] {
   const children = new Map<number, ProcessEntry[]>()
   const byPid = new Map<number, ProcessEntry>()
   for (const entry of table) {
@@ -146,12 +169,12 @@ export function descendantsOf(root: number, table: readonly ProcessEntry[]): num
   const queue = [root]
   while (queue.length > 0) {
     const parent = queue.shift()!
-    const parentStarted = byPid.get(parent)?.started
+    const isChild =
+      parent === root && rootStarted !== undefined
+        ? rootChildTest(rootStarted, byPid.get(root)?.started)
+        : parentChildTest(byPid.get(parent)?.started)
     for (const child of children.get(parent) ?? []) {
-      if (seen.has(child.pid)) continue
-      // Windows keeps a dead parent's id in its children, and reuses ids: a "child" older than
-      // its parent was started by an earlier process with the same id.
-      if (parentStarted !== undefined && child.started !== undefined && child.started < parentStarted) continue
+      if (seen.has(child.pid) || !isChild(child.started)) continue
       seen.add(child.pid)
       found.push(child.pid)
       queue.push(child.pid)
@@ -159,6 +182,31 @@ export function descendantsOf(root: number, table: readonly ProcessEntry[]): num
   }
   return found
 }
+
+/** A child (started at the time given) of a parent still holding its id, started at `parentStarted`. */
+function parentChildTest(parentStarted: number | undefined): (started: number | undefined) => boolean {
+  return (started) => parentStarted === undefined || started === undefined || started >= parentStarted
+}
+
+/** A child of the root that started at `rootStarted`, whose id `holderStarted`'s process may hold now. */
+function rootChildTest(
+  rootStarted: number,
+  holderStarted: number | undefined,
+): (started: number | undefined) => boolean {
+  // The system records a start before ownStart() can (Node counts its uptime from a moment after),
+  // and the root's children start after it: only the clocks' grain separates the two.
+  const earliest = rootStarted - CLOCK_GRAIN
+  // A later holder started after the root ended, long after the root's start; the root itself
+  // (still running) reads as started at or before it.
+  const holderIsAnother = holderStarted !== undefined && holderStarted > rootStarted + CLOCK_GRAIN
+  return (started) => started !== undefined && started >= earliest && (!holderIsAnother || started < holderStarted)
+}
+
+/** Milliseconds from 1601-01-01 (FILETIME's start) to 1970-01-01, and FILETIME's units per millisecond. */
+const FILETIME_EPOCH_MS = 11_644_473_600_000
+const FILETIME_PER_MS = 10_000
+/** Allowed for the clocks' resolution (Windows' was 15.6 ms): 100 ms. */
+const CLOCK_GRAIN = 100 * FILETIME_PER_MS
 
 /** Rows of "pid ppid [started]" (what `ps -A -o pid=,ppid=` and the PowerShell listing print). */
 export function parseProcessTable(text: string): ProcessEntry[] {

@@ -3,7 +3,7 @@
 // (spawn-engine.ts): a mark in the environment they inherit, ended with this process however it
 // ends (reaper.ts); on Windows, where marks cannot be read, every process below this one.
 import { randomBytes } from "node:crypto"
-import { ENGINE_MARK } from "./process-tree.ts"
+import { ENGINE_MARK, ownStart } from "./process-tree.ts"
 import type { Guard } from "./reaper.ts"
 import { guard } from "./reaper.ts"
 
@@ -11,7 +11,7 @@ import { guard } from "./reaper.ts"
 export function guardToolsHere(env: Record<string, string | undefined>): Guard {
   const mark = `${process.pid}-here-${randomBytes(6).toString("hex")}`
   env[ENGINE_MARK] = mark
-  return guard(process.platform === "win32" ? { childrenOf: process.pid } : { mark })
+  return guard(process.platform === "win32" ? { childrenOf: process.pid, childrenOfStarted: ownStart() } : { mark })
 }
 
 /** `env` without the mark: for a process that must outlive the tools (a browser the CLI opens). */

@@ -6,6 +6,7 @@ import { describe, expect, onTestFinished, test, vi } from "vitest"
 import type { ProcessTableSource } from "../../src/runtime/process-tree.ts"
 import {
   descendantsOf,
+  ownStart,
   ENGINE_MARK,
   endDescendants,
   endMarked,
@@ -75,6 +76,37 @@ describe("the process table", () => {
       { pid: 12, ppid: 10, started: 100 },
     ]
     expect(descendantsOf(10, table)).toEqual([11])
+  })
+
+  test("a root that ended: its children are told from those of a later process that got its id", () => {
+    // The root (id 10) started at 1000 and ended; id 10 went to another process, started at
+    // 50_000_000 (5 s later in FILETIME's 100 ns), which started 14. 11 and its child 12 are the
+    // root's; 13 is older than the root (an earlier holder of id 10's).
+    const rootStarted = 1000
+    const table = [
+      { pid: 10, ppid: 1, started: 50_000_000 },
+      { pid: 11, ppid: 10, started: 2000 },
+      { pid: 12, ppid: 11, started: 3000 },
+      { pid: 13, ppid: 10, started: -30_000_000 },
+      { pid: 14, ppid: 10, started: 50_000_100 },
+    ]
+    expect(descendantsOf(10, table, rootStarted)).toEqual([11, 12])
+    // Without the root's start, the holder's start decides: the root's own children look stale.
+    expect(descendantsOf(10, table)).toEqual([14])
+    // No process holds the id: every child not older than the root (up to ownStart()'s slack).
+    const gone = table.filter((entry) => entry.pid !== 10)
+    expect(descendantsOf(10, gone, rootStarted)).toEqual([11, 14, 12])
+    // The root itself still holds the id (its own start read a little later by ownStart()).
+    const alive = [{ pid: 10, ppid: 1, started: 900 }, ...gone.filter((entry) => entry.pid !== 14)]
+    expect(descendantsOf(10, alive, rootStarted)).toEqual([11, 12])
+  })
+
+  test("ownStart is this process's start in FILETIME units, before now and after the clock minus its uptime", () => {
+    const before = Date.now()
+    const started = ownStart()
+    const filetime = (ms: number) => (ms + 11_644_473_600_000) * 10_000
+    expect(started).toBeLessThanOrEqual(filetime(before))
+    expect(started).toBeGreaterThanOrEqual(filetime(before - process.uptime() * 1000 - 1000))
   })
 
   test.runIf(process.platform === "linux")("on Linux, /proc and ps list this process under its parent", () => {
