@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { onTestFinished } from "vitest"
+import { killGroup } from "../../packages/tool-tester/test/support/processes.ts"
 
 export type RunResult = { status: number | null; stdout: string; stderr: string }
 
@@ -76,15 +77,4 @@ export function useTmpDir(prefix: string, finished: typeof onTestFinished = onTe
   const directory = mkdtempSync(path.join(os.tmpdir(), prefix))
   finished(() => rmSync(directory, { recursive: true, force: true }))
   return directory
-}
-
-// --- internal ---
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, "SIGKILL")
-  } catch {
-    // Already ended.
-  }
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { opencode, packageRoot, runCli } from "../helpers.ts"
 import { type EvalHome, makeEvalHome } from "../support/eval-home.ts"
 import { type KeywordModel, startKeywordModel } from "../support/keyword-model.ts"
+import { isRunning } from "../support/processes.ts"
 
 const workspace = path.resolve(packageRoot, "..", "..")
 
@@ -170,8 +171,8 @@ export default []
       await running
       // The looping engine was ended with the CLI (polled: ending a process is not instant).
       const bound = Date.now() + 60_000
-      while (isAlive(looping) && Date.now() < bound) await new Promise((resolve) => setTimeout(resolve, 100))
-      expect(isAlive(looping)).toBe(false)
+      while (isRunning(looping) && Date.now() < bound) await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(isRunning(looping)).toBe(false)
     } finally {
       // Whatever failed above, the CLI (looping itself, before the fix) does not outlive the test.
       if (spawned.exitCode === null && spawned.signalCode === null) spawned.kill("SIGKILL")
@@ -228,12 +229,3 @@ export default []
     },
   )
 })
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}

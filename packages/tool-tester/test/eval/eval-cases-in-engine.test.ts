@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest"
 import { gradeProjectTrials, readProjectCases } from "../../src/eval/project-cases.ts"
 import type { EvalTrial } from "../../src/eval/types.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
+import { isRunning } from "../support/processes.ts"
 
 const file = (name: string) => path.join(".opencode", "evals", name)
 
@@ -160,7 +161,7 @@ export default [{ name: "loops", prompt: "p", expect: { calls: [{ tool: "weather
     await expect(grading).rejects.toThrow()
     const pid = Number(readFileSync(marker, "utf8"))
     expect(pid).not.toBe(process.pid)
-    expect(isAlive(pid)).toBe(false)
+    expect(isRunning(pid)).toBe(false)
   })
 
   test("a JSON case file cannot forge a predicate placeholder", { timeout: 60_000 }, async () => {
@@ -177,12 +178,3 @@ export default [{ name: "loops", prompt: "p", expect: { calls: [{ tool: "weather
     ])
   })
 })
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
