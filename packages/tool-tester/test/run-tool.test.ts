@@ -147,6 +147,20 @@ export const nooutput = { description: "", args: {}, execute: async () => ({ tit
       message: "bash is a built-in opencode tool; tool-tester runs custom and plugin tools only: call one of mine",
     })
   })
+
+  test("names the custom tools in opencode's order (localeCompare), not in the order they were found", async () => {
+    // Found as Zed, mine (tool files, by code point), then aaa (a plugin's); opencode lists aaa, mine, Zed.
+    const loaded = await project({
+      ".opencode/tools/mine.ts": toolSource("mine"),
+      ".opencode/tools/Zed.ts": toolSource("Zed"),
+      ".opencode/plugins/late.ts": `export const Late = async () => ({ tool: { aaa: { description: "a", args: {}, execute: async () => "a" } } })\n`,
+    })
+    expect(loaded.tools.map((tool) => tool.id)).toEqual(["Zed", "mine", "aaa"])
+    await expect(runTool(loaded, "bash", { command: "ls" })).rejects.toMatchObject({
+      message:
+        "bash is a built-in opencode tool; tool-tester runs custom and plugin tools only: call one of aaa, mine, Zed",
+    })
+  })
 })
 
 describe("runTool truncation", () => {
