@@ -168,6 +168,8 @@ function lazyServer(
   let server: Promise<RunningServer> | undefined
   let running: RunningServer | undefined
   let sdk: Promise<Record<string, unknown>> | undefined
+  // stop() while the server starts ends it then, and no call starts another.
+  const closing = new AbortController()
 
   const ensureServer = (): Promise<RunningServer> => {
     server ??= startOpencodeServer({
@@ -176,6 +178,7 @@ function lazyServer(
       env: source.env,
       onLog: source.onLog,
       global: source.global ?? true,
+      signal: closing.signal,
     }).then((started) => {
       running = started
       return started
@@ -219,6 +222,13 @@ function lazyServer(
     },
     stop() {
       running?.stop()
+      closing.abort(
+        new ToolTesterError(
+          "CLIENT_UNAVAILABLE",
+          "the project was closed (closeProject, or the run ended): its opencode server was stopped; load the project again to call input.client",
+        ),
+      )
+      // Started, but not yet seen as running (its start resolved in this same turn).
       if (!running)
         server?.then(
           (started) => started.stop(),

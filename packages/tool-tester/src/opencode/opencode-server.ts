@@ -51,6 +51,11 @@ export type StartServerOptions = {
   global?: boolean
   /** The error a failed start becomes (default CLIENT_UNAVAILABLE, worded for input.client). */
   failure?: (message: string) => ToolTesterError
+  /**
+   * Abandons the start: the server is ended at once (not when it is up) and the start rejects with
+   * the signal's reason, so nothing of it is left to touch folders its caller removes next.
+   */
+  signal?: AbortSignal
 }
 
 /** The provider every model of the server resolves to: a port on 127.0.0.1 that refuses connections. */
@@ -81,11 +86,12 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
   const password = randomBytes(18).toString("base64url")
   const unavailable = options.failure ?? clientUnavailable
   const timeoutMs = options.timeoutMs ?? 120_000
-  const folder = serverFolder(options)
-  const env = serverEnvironment(options, folder, password)
   // A free port the system picks: with --port=0 opencode takes 4096 when it is free, the port the
   // user's own opencode (and `opencode run`'s serverUrl) uses.
   const port = await freePort()
+  options.signal?.throwIfAborted()
+  const folder = serverFolder(options)
+  const env = serverEnvironment(options, folder, password)
   let child: ChildProcess
   try {
     const logs = options.onLog ? ["--print-logs"] : []
@@ -113,30 +119,42 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     if (folder.data !== undefined) rmSync(folder.data, { recursive: true, force: true, maxRetries: 3 })
     guarded.release()
   }
-  const url = await listeningUrl(child, output, { binary: options.binary, timeoutMs }, (message) => {
-    stop()
-    return unavailable(message)
-  })
-  // After the start, an exit is no longer a start failure: calls then fail on the refused connection.
-  child.removeAllListeners("exit")
-  child.removeAllListeners("error")
-  child.on("error", () => {})
-  // Ended, its id may be reused: only the folder is left to remove.
-  child.once("exit", () => guarded.replace({ paths }))
-  const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
+  // Abandoned (the project closed while its server started): ended now, not once it is up.
+  const abandoned = whenAborted(options.signal, stop)
   try {
-    await instanceStarted(url, authorization, options.directory, timeoutMs, unavailable)
-  } catch (error) {
-    stop()
-    if (ToolTesterError.isInstance(error)) throw error
-    const timedOut = (error as Error).name === "TimeoutError"
-    throw unavailable(
-      timedOut
-        ? `the project's instance did not start within ${Math.round(timeoutMs / 1000)} s (a plugin that awaits a client call during init hangs opencode too)${lastWords(output.text())}`
-        : `${(error as Error).message}${lastWords(output.text())}`,
-    )
+    const url = await Promise.race([
+      listeningUrl(child, output, { binary: options.binary, timeoutMs }, (message) => {
+        stop()
+        return unavailable(message)
+      }),
+      abandoned.promise,
+    ])
+    // After the start, an exit is no longer a start failure: calls then fail on the refused connection.
+    child.removeAllListeners("exit")
+    child.removeAllListeners("error")
+    child.on("error", () => {})
+    // Ended, its id may be reused: only the folder is left to remove.
+    child.once("exit", () => guarded.replace({ paths }))
+    const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
+    try {
+      await Promise.race([
+        instanceStarted(url, authorization, options.directory, timeoutMs, unavailable),
+        abandoned.promise,
+      ])
+    } catch (error) {
+      stop()
+      if (ToolTesterError.isInstance(error) || options.signal?.aborted) throw error
+      const timedOut = (error as Error).name === "TimeoutError"
+      throw unavailable(
+        timedOut
+          ? `the project's instance did not start within ${Math.round(timeoutMs / 1000)} s (a plugin that awaits a client call during init hangs opencode too)${lastWords(output.text())}`
+          : `${(error as Error).message}${lastWords(output.text())}`,
+      )
+    }
+    return { url, authorization, log: () => output.text(), stop }
+  } finally {
+    abandoned.dispose()
   }
-  return { url, authorization, log: () => output.text(), stop }
 }
 
 /** opencode's error answer in one line: `ConfigInvalidError: /p/opencode.json: model: Expected string, got 42`. */
@@ -290,6 +308,29 @@ async function instanceStarted(
     signal: AbortSignal.timeout(timeoutMs),
   })
   if (!answer.ok) throw unavailable(`opencode rejects the project: ${serverError(await answer.text())}`)
+}
+
+/**
+ * A promise that rejects with `signal`'s reason once it aborts, after `onAbort` ran (never, without
+ * a signal); dispose() stops listening.
+ */
+function whenAborted(
+  signal: AbortSignal | undefined,
+  onAbort: () => void,
+): { promise: Promise<never>; dispose(): void } {
+  if (signal === undefined) return { promise: new Promise<never>(() => {}), dispose: () => {} }
+  let listener = () => {}
+  const promise = new Promise<never>((_, reject) => {
+    listener = () => {
+      onAbort()
+      reject(signal.reason)
+    }
+    if (signal.aborted) listener()
+    else signal.addEventListener("abort", listener, { once: true })
+  })
+  // Raced, but a rejection after the race settled must not count as unhandled.
+  promise.catch(() => {})
+  return { promise, dispose: () => signal.removeEventListener("abort", listener) }
 }
 
 function freePort(): Promise<number> {

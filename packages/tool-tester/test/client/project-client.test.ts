@@ -1,7 +1,11 @@
 // The client a plugin gets when no server can answer: no opencode binary, or one whose server
 // does not start. Each call rejects with CLIENT_UNAVAILABLE naming the method and what to do.
-import { describe, expect, onTestFinished, test } from "vitest"
+import { writeFileSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, onTestFinished, test, vi } from "vitest"
 import { createProjectClient } from "../../src/client/project-client.ts"
+import { useTmpDir } from "../helpers.ts"
+import { serversHidden, serversIn } from "../support/servers.ts"
 
 type Client = { app: { log(options: unknown): Promise<unknown> } }
 
@@ -32,6 +36,43 @@ describe("a client with no server behind it", () => {
       /^the opencode server behind input\.client did not start: opencode serve ended before it listened \(exit 1\): .*Cannot find module/,
     )
   }, 60_000)
+})
+
+describe("a client stopped while its server starts", () => {
+  test.skipIf(serversHidden !== undefined)(
+    `ends the server then, not once it is up, and the call rejects saying the project was closed (${serversHidden ?? "here"})`,
+    async () => {
+      // A server that never says it listens: node, blocked for good by a preload before `serve`.
+      const directory = useTmpDir("tool-tester-starting-")
+      const hang = path.join(directory, "hang.cjs")
+      writeFileSync(hang, "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)\n")
+      const project = createProjectClient({
+        directory,
+        source: {
+          kind: "server",
+          binary: process.execPath,
+          env: { ...process.env, NODE_OPTIONS: `--require ${JSON.stringify(hang)}` },
+        },
+      })
+      onTestFinished(() => project.stop())
+      const call = (project.client as Client).app.log({ body: {} })
+      call.catch(() => {})
+      await vi.waitFor(() => expect(serversIn(directory)).toHaveLength(1), { timeout: 60_000, interval: 50 })
+      project.stop()
+      // Ended before stop() returned: whoever removes the project's folders next finds nothing running.
+      expect(serversIn(directory)).toEqual([])
+      await expect(call).rejects.toMatchObject({
+        code: "CLIENT_UNAVAILABLE",
+        message: expect.stringContaining("the project was closed"),
+      })
+      // A call after stop() starts no server again.
+      await expect((project.client as Client).app.log({ body: {} })).rejects.toMatchObject({
+        code: "CLIENT_UNAVAILABLE",
+      })
+      expect(serversIn(directory)).toEqual([])
+    },
+    120_000,
+  )
 })
 
 describe("a client call awaited during init", () => {

@@ -138,6 +138,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
       configContent: configContent(world),
       pure: false,
       ownHomes: false,
+      ...definedFields({ signal: options.signal }),
       failure: (message) =>
         new ToolTesterError("OPENCODE_FAILED", `opencode serve did not start for the eval: ${message}`, {
           data: { reason: message },
