@@ -62,10 +62,16 @@ export function checkTemplate(template: string): void {
   // `tsc` and `npm test` would in each: a tsc and a vitest start per variant cost most of the time.
   describe(`template ${template}`, () => {
     let checked: Map<Variant, Checked>
+    let parent: string | undefined
     // The bound of the five variants' work together: what each had on its own (180 s) five times.
     beforeAll(async () => {
-      checked = await checkVariants(template, useParentFolder())
+      parent = realpathSync(mkdtempSync(join(tmpdir(), "create-tool-")))
+      checked = await checkVariants(template, parent)
     }, 900_000)
+    // Here, not in beforeAll: a hook registered while hooks run is never called (the folder was left).
+    afterAll(() => {
+      if (parent !== undefined) rmSync(parent, { recursive: true, force: true, maxRetries: 3 })
+    })
 
     test.each(variants)(
       "$location, $language, named exports: $exports: type-checks, passes its test, and tool-tester finds the printed ids",
@@ -131,13 +137,6 @@ function javascriptFiles(folder: string): string[] {
     if (entry.isDirectory()) return javascriptFiles(path)
     return entry.name.endsWith(".js") ? [path] : []
   })
-}
-
-/** One temporary folder for all of a template's variants, removed after them. */
-function useParentFolder(): string {
-  const parent = realpathSync(mkdtempSync(join(tmpdir(), "create-tool-")))
-  afterAll(() => rmSync(parent, { recursive: true, force: true }))
-  return parent
 }
 
 async function checkVariants(template: string, parent: string): Promise<Map<Variant, Checked>> {
