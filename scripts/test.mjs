@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { buildFingerprint, buildIsCurrent, recordBuild } from "./build-fingerprint.mjs"
+import { leftoversLine, leftSince, tempSnapshot } from "./temp-leftovers.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const started = performance.now()
@@ -23,6 +24,7 @@ if (buildIsCurrent(root, fingerprint)) {
 const buildSeconds = (performance.now() - started) / 1000
 let status = built
 if (built === 0) {
+  const before = tempSnapshot()
   status = run(process.execPath, [
     path.join(root, "node_modules", "vitest", "vitest.mjs"),
     "run",
@@ -31,6 +33,8 @@ if (built === 0) {
     "--outputFile.json=.vitest-report.json",
     ...process.argv.slice(2),
   ])
+  const left = leftoversLine(leftSince(before))
+  if (left !== undefined) console.log(left)
 }
 const total = (performance.now() - started) / 1000
 console.log(
