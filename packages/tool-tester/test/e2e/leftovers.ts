@@ -6,9 +6,21 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { leftRunning } from "../support/left-running.ts"
 
-export function makeTempParent(): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), "tool-tester-e2e-test-"))
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
+/**
+ * A temp parent, made when a test first asks for its path: a file whose tests are all filtered out
+ * (`-t`) runs no afterAll, and must then have made nothing.
+ */
+export function makeTempParent(): { readonly path: string; remove(): void } {
+  let made: string | undefined
+  return {
+    get path() {
+      made ??= mkdtempSync(join(tmpdir(), "tool-tester-e2e-test-"))
+      return made
+    },
+    remove: () => {
+      if (made !== undefined) rmSync(made, { recursive: true, force: true })
+    },
+  }
 }
 
 export function leftoverFolders(parent: string): string[] {
