@@ -13,15 +13,16 @@
 //   engine-client/  the Node side of an engine's process: choosing Bun or Node, starting it, its
 //                   channel and protocol, a project loaded there (the handle's remote side)
 //   public          load-tools.ts, list-tools.ts, run-tool.ts
-//   features        lint/, doctor/, fuzz/, e2e/, tasks/ (a CLI command's task, both sides), eval/
-//                   (above e2e/ and tasks/), verify/
+//   features        lint/, doctor/, fuzz/, e2e/, eval-cases/ (an eval's cases: read, checked and
+//                   graded in an engine's process), tasks/ (a CLI command's task, both sides), eval/
+//                   (above e2e/, eval-cases/ and tasks/), verify/
 //   engine/         the engine host (serve.ts): runs tasks/ and the public functions in an engine's
 //                   process; nothing imports it (the build bundles it as dist/engine/*-serve.js)
 //   tops            cli/ (the bin), inspector/ (dev's server), preflight/, vitest/ (the matchers entry)
 // A new import against a rule is a new direction: move the shared part down instead.
 const { noCircular, options } = require("../../dependency-cruiser.base.cjs")
 
-const FEATURES_AND_TOPS = "^src/(cli|inspector|preflight|vitest|eval|e2e|doctor|fuzz|tasks|lint|verify)/"
+const FEATURES_AND_TOPS = "^src/(cli|inspector|preflight|vitest|eval|eval-cases|e2e|doctor|fuzz|tasks|lint|verify)/"
 const LEAVES = "errors\\.ts$|_is-record\\.ts$"
 
 /** A rule that `folder` imports nothing outside itself but `allowed` (a regular expression of paths). */
@@ -66,8 +67,20 @@ module.exports = {
     importedOnlyBy(
       "eval-is-a-feature",
       "eval",
-      ["^src/cli/", "^src/vitest/", "^src/index\\.ts$", "^src/tasks/eval-cases-task\\.ts$"],
-      "eval is reached from its command, the vitest entry's evalSuite, the public types, and the engine task that reads and grades TS/JS case files (eval imports no user code in its own process) only.",
+      ["^src/cli/", "^src/vitest/", "^src/index\\.ts$"],
+      "eval is reached from its command, the vitest entry's evalSuite and the public types only.",
+    ),
+    importedOnlyBy(
+      "eval-cases-below-eval",
+      "eval-cases",
+      ["^src/eval/", "^src/tasks/eval-cases-task\\.ts$", "^src/cli/commands/eval-init\\.ts$", "^src/index\\.ts$"],
+      "eval-cases/ reads and grades an eval's cases: eval/ runs them, the engine task imports the TS/JS case files (eval imports no user code in its own process), `eval init` writes starter cases.",
+    ),
+    importsOnly(
+      "eval-cases-reads-files-only",
+      "eval-cases",
+      `^src/(discovery/|pipeline/builtins\\.ts$|did-you-mean\\.ts$|${LEAVES})`,
+      "eval-cases/ imports case files as discovery/ imports tool files, and knows the built-in ids: no engine, opencode or eval run of its own.",
     ),
     importedOnlyBy(
       "nothing-imports-the-engine-host",

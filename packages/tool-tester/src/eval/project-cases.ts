@@ -14,10 +14,17 @@ import { runTaskInEngine, startEngine, type TaskOutcome } from "../tasks/engine-
 import { loadFailure, loadTimeoutMs } from "../tasks/task-failure.ts"
 import { ToolTesterError, type ToolTesterErrorCode } from "../errors.ts"
 import type { EvalCasesPayload, EvalGradePayload } from "../tasks/eval-cases-task.ts"
-import { gradeTrial } from "./cases/grade-trial.ts"
-import { type CaseProblem, DEFAULT_EVALS_FOLDER, displayPath, isCaseFile, loadEvalCases } from "./cases/load-cases.ts"
-import { MODULE_FILE } from "./cases/read-case-file.ts"
-import type { EvalCase, EvalTrial, GradedTrial } from "./types.ts"
+import { gradeTrial } from "../eval-cases/grade-trial.ts"
+import {
+  type CaseProblem,
+  DEFAULT_EVALS_FOLDER,
+  displayPath,
+  isCaseFile,
+  loadEvalCases,
+} from "../eval-cases/load-cases.ts"
+import { MODULE_FILE } from "../eval-cases/read-case-file.ts"
+import type { EvalCase, EvalTrial } from "../eval-cases/types.ts"
+import type { GradedTrial } from "./types.ts"
 
 export interface ProjectCases {
   cases: EvalCase[]

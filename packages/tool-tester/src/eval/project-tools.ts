@@ -11,7 +11,7 @@ import { loadFailure, loadTimeoutMs } from "../tasks/task-failure.ts"
 import { ToolTesterError, type ToolTesterErrorCode } from "../errors.ts"
 import { TOOL_FOLDERS } from "../discovery/scan.ts"
 import type { EvalToolsPayload } from "../tasks/eval-tools-task.ts"
-import type { ToolSnapshot } from "./types.ts"
+import type { ToolSnapshot } from "../eval-cases/types.ts"
 
 export interface ProjectTools {
   /** Custom and plugin tools as opencode's default model is offered them. */

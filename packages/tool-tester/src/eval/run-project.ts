@@ -9,7 +9,8 @@ import { gradeProjectTrials, type ProjectCases, readProjectCases } from "./proje
 import { type ProjectTools, readProjectTools } from "./project-tools.ts"
 import { appendHistory, compareWithPrevious, defaultHistoryFile, readHistory, summarizeTrials } from "./report/index.ts"
 import { type EvalRunnerOptions, runEvalTrials } from "./runner/index.ts"
-import type { EvalCase, EvalRun, GradedTrial, HistoryEntry, ResultChange } from "./types.ts"
+import type { EvalCase } from "../eval-cases/types.ts"
+import type { EvalRun, GradedTrial, HistoryEntry, ResultChange } from "./types.ts"
 
 interface EvalProblem {
   code: string

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
-import type { ToolSnapshot } from "./types.ts"
+import type { ToolSnapshot } from "../eval-cases/types.ts"
 import { isRecord } from "../_is-record.ts"
 
 /** What one variant changes of one tool. */

@@ -1,16 +1,16 @@
 // What `tool-tester eval` needs of its case files, done in an engine's process: TS and JS case
 // files are user code (a default export that may hold RegExps and predicates), and eval imports no
 // user code in its own. `eval-cases` reads and checks every case file and answers the cases as JSON
-// (src/eval/cases/case-json.ts); `eval-grade` imports the case files again and grades trials of
+// (src/eval-cases/case-json.ts); `eval-grade` imports the case files again and grades trials of
 // their cases there, where the predicates are. A case file that ends or stalls this process is
 // named by the Node side (src/eval/project-cases.ts), which leaves it out.
 import { definedFields } from "../_defined-fields.ts"
 import type { Reached } from "../engine-client/protocol.ts"
 import type { EvalCasesInput, EvalGradeInput } from "./task.ts"
-import { caseToJson } from "../eval/cases/case-json.ts"
-import { gradeTrial } from "../eval/cases/grade-trial.ts"
-import { type CaseProblem, loadEvalCases } from "../eval/cases/load-cases.ts"
-import type { EvalCase, EvalTrial, TrialGrade } from "../eval/types.ts"
+import { caseToJson } from "../eval-cases/case-json.ts"
+import { gradeTrial } from "../eval-cases/grade-trial.ts"
+import { type CaseProblem, loadEvalCases } from "../eval-cases/load-cases.ts"
+import type { EvalCase, EvalTrial, TrialGrade } from "../eval-cases/types.ts"
 
 export type EvalCasesPayload = { cases: EvalCase[]; problems: CaseProblem[] }
 

@@ -1,6 +1,7 @@
 // Cases, trials and tools as the runner and grading would hand them to the report, for the report's tests.
 import { historyEntry, summarizeTrials } from "../../src/eval/report/index.ts"
-import type { EvalCase, EvalRun, GradedTrial, HistoryEntry, ToolSnapshot } from "../../src/eval/types.ts"
+import type { EvalCase, ToolSnapshot } from "../../src/eval-cases/types.ts"
+import type { EvalRun, GradedTrial, HistoryEntry } from "../../src/eval/types.ts"
 
 export const weatherTool: ToolSnapshot = {
   id: "weather",

@@ -1,7 +1,7 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { gradeTrial, loadEvalCases } from "../../src/eval/cases/index.ts"
-import type { EvalTrial } from "../../src/eval/types.ts"
+import { gradeTrial, loadEvalCases } from "../../src/eval-cases/index.ts"
+import type { EvalTrial } from "../../src/eval-cases/types.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 
 const file = (name: string) => path.join(".opencode", "evals", name)

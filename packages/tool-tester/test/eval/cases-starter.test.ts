@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { gradeTrial, loadEvalCases, safeFileName, starterCases, writeStarterCases } from "../../src/eval/cases/index.ts"
-import type { EvalTrial, ToolSnapshot } from "../../src/eval/types.ts"
+import { gradeTrial, loadEvalCases, safeFileName, starterCases, writeStarterCases } from "../../src/eval-cases/index.ts"
+import type { EvalTrial, ToolSnapshot } from "../../src/eval-cases/types.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 
 const weather: ToolSnapshot = {

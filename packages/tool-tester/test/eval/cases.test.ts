@@ -1,6 +1,6 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { loadEvalCases } from "../../src/eval/cases/index.ts"
+import { loadEvalCases } from "../../src/eval-cases/index.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 
 const evals = path.join(".opencode", "evals")

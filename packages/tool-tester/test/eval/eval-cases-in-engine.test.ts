@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { gradeProjectTrials, readProjectCases } from "../../src/eval/project-cases.ts"
-import type { EvalTrial } from "../../src/eval/types.ts"
+import type { EvalTrial } from "../../src/eval-cases/types.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 import { isRunning } from "../support/processes.ts"
 

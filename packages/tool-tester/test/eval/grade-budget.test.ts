@@ -3,9 +3,9 @@
 // report is a note; the case files are checked with file:line problems like the other keys.
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { gradeTrial, loadEvalCases } from "../../src/eval/cases/index.ts"
+import { gradeTrial, loadEvalCases } from "../../src/eval-cases/index.ts"
 import { formatEvalTable, summarizeTrials } from "../../src/eval/report/index.ts"
-import type { EvalCase, EvalTrial, TurnRecord } from "../../src/eval/types.ts"
+import type { EvalCase, EvalTrial, TurnRecord } from "../../src/eval-cases/types.ts"
 import { useTmpDir, writeFiles } from "../helpers.ts"
 
 const tokens = (input: number) => ({ input, output: 10, reasoning: 0, cacheRead: 0, cacheWrite: 0 })

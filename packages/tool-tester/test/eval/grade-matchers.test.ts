@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
-import { matchArgs, matchValue } from "../../src/eval/cases/match-args.ts"
-import type { ValueMatcher } from "../../src/eval/types.ts"
+import { matchArgs, matchValue } from "../../src/eval-cases/match-args.ts"
+import type { ValueMatcher } from "../../src/eval-cases/types.ts"
 
 const matches = (matcher: ValueMatcher, value: unknown) => matchValue(matcher, value).match
 

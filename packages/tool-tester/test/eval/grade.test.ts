@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
-import { gradeTrial } from "../../src/eval/cases/index.ts"
-import type { EvalCase, EvalTrial, ObservedCall, TurnRecord } from "../../src/eval/types.ts"
+import { gradeTrial } from "../../src/eval-cases/index.ts"
+import type { EvalCase, EvalTrial, ObservedCall, TurnRecord } from "../../src/eval-cases/types.ts"
 
 function call(tool: string, args: unknown, status: ObservedCall["status"] = "completed"): ObservedCall {
   return { tool, args, status }

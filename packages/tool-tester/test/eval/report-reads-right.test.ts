@@ -4,10 +4,10 @@
 // expectations held; EVAL_NO_MODEL before anything starts, without a history line.
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { gradeTrial } from "../../src/eval/cases/index.ts"
+import { gradeTrial } from "../../src/eval-cases/index.ts"
 import { noModelProblem } from "../../src/eval/configured-model.ts"
 import { renderEvalHtml, summarizeTrials } from "../../src/eval/report/index.ts"
-import type { EvalCase, EvalTrial, ObservedCall } from "../../src/eval/types.ts"
+import type { EvalCase, EvalTrial, ObservedCall } from "../../src/eval-cases/types.ts"
 import { runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { cases, failedTrial, tools } from "./_report-sample.ts"
 

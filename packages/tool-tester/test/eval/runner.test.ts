@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { EvalRunnerResult } from "../../src/eval/runner/index.ts"
 import { runEvalTrials } from "../../src/eval/runner/index.ts"
-import type { EvalCase, EvalTrial } from "../../src/eval/types.ts"
+import type { EvalCase, EvalTrial } from "../../src/eval-cases/types.ts"
 import { evalProcesses, type EvalHome, makeEvalHome } from "../support/eval-home.ts"
 import { type KeywordModel, rateLimitMessage, startKeywordModel } from "../support/keyword-model.ts"
 

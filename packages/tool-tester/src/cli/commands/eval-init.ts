@@ -1,6 +1,6 @@
 import path from "node:path"
 import { ToolTesterError } from "../../errors.ts"
-import { writeStarterCases } from "../../eval/cases/index.ts"
+import { writeStarterCases } from "../../eval-cases/index.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { toolTesterCommand } from "../invocation.ts"

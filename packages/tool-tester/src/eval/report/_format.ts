@@ -1,6 +1,7 @@
 // Figures as both reports write them (terminal table and HTML page).
 
-import type { EvalResult, PassInterval, ResultChange, TokenUsage } from "../types.ts"
+import type { TokenUsage } from "../../eval-cases/types.ts"
+import type { EvalResult, PassInterval, ResultChange } from "../types.ts"
 import { changedParts } from "./compare.ts"
 
 export function passRate(passed: number, runs: number): string {

@@ -1,7 +1,8 @@
 // Each result next to the previous run of the same case and model in the history, with what
 // changed in the tools the case names: "weather: 10/10 -> 6/10 since the description changed".
 
-import type { EvalResult, HistoryEntry, ResultChange, ToolSnapshot } from "../types.ts"
+import type { ToolSnapshot } from "../../eval-cases/types.ts"
+import type { EvalResult, HistoryEntry, ResultChange } from "../types.ts"
 import { lineDiff } from "./_line-diff.ts"
 import { changeSignificance } from "./statistics.ts"
 import { resultKey } from "./summarize.ts"

@@ -5,7 +5,8 @@
 
 import { appendFile, mkdir, open, readFile } from "node:fs/promises"
 import path from "node:path"
-import type { EvalResult, EvalRun, HistoryEntry, ToolSnapshot } from "../types.ts"
+import type { ToolSnapshot } from "../../eval-cases/types.ts"
+import type { EvalResult, EvalRun, HistoryEntry } from "../types.ts"
 
 /** Failure lines one history entry keeps, and the characters each keeps. */
 export const HISTORY_LIMITS = { failures: 5, failureLength: 300 } as const

@@ -4,7 +4,8 @@
 // script, no request to anywhere (a Content-Security-Policy says so); every text is escaped, since
 // what models write is untrusted.
 
-import type { EvalResult, EvalRun, EvalTrial, GradedTrial, HistoryEntry, ResultChange } from "../types.ts"
+import type { EvalTrial } from "../../eval-cases/types.ts"
+import type { EvalResult, EvalRun, GradedTrial, HistoryEntry, ResultChange } from "../types.ts"
 import { clip, escapeHtml, showValue } from "./_html.ts"
 import {
   budgetSummary,

@@ -2,16 +2,8 @@
 // tokens, cost and time they took, and the tools the case names as that model was offered them
 // (kept in the history so the next run can say what changed).
 
-import type {
-  Budget,
-  EvalCase,
-  EvalResult,
-  EvalTotals,
-  GradedTrial,
-  PassCount,
-  TokenUsage,
-  ToolSnapshot,
-} from "../types.ts"
+import type { Budget, EvalCase, TokenUsage, ToolSnapshot } from "../../eval-cases/types.ts"
+import type { EvalResult, EvalTotals, GradedTrial, PassCount } from "../types.ts"
 import { wilsonInterval } from "./statistics.ts"
 
 /**

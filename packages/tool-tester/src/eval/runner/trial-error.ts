@@ -3,7 +3,7 @@
 // the session's status (a 429, an unreachable provider, an overloaded one: opencode retries those
 // with growing pauses, so the runner gives up after a few and records the last message).
 
-import type { TrialError } from "../types.ts"
+import type { TrialError } from "../../eval-cases/types.ts"
 
 /** An assistant message's `info.error` as opencode records it. */
 export interface MessageError {

@@ -10,7 +10,7 @@
 // the provider's error if a message has one.
 
 import { definedFields } from "../../_defined-fields.ts"
-import type { EvalCase, EvalTrial, TokenUsage, TrialError, TurnRecord, ObservedCall } from "../types.ts"
+import type { EvalCase, EvalTrial, TokenUsage, TrialError, TurnRecord, ObservedCall } from "../../eval-cases/types.ts"
 import type { ModelPlan } from "./models.ts"
 import type { ServerApi } from "./server-api.ts"
 import { type MessageError, messageTrialError, retryTrialError } from "./trial-error.ts"

@@ -2,7 +2,7 @@
 // `weather({city: /^par/i, units: "metric"})`, `bash({command: "curl wttr.in/Paris"})`. Keys that
 // are identifiers are written bare, strings are JSON-quoted and cut, deep or long values are cut
 // with "…", so a reason always fits one line.
-import type { ArgsMatcher, ValueMatcher } from "../types.ts"
+import type { ArgsMatcher, ValueMatcher } from "./types.ts"
 
 const STRING_LIMIT = 60
 const DEPTH_LIMIT = 4

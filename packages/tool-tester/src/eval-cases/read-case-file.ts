@@ -4,10 +4,10 @@
 // a case may hold RegExps and predicates. Modules are user code: eval reads them only in an
 // engine's process (src/tasks/eval-cases-task.ts), never in its own.
 import { readFile } from "node:fs/promises"
-import { didYouMean } from "../../did-you-mean.ts"
-import { sourceFileProblem } from "../../discovery/_source-file.ts"
-import type { ModuleImporter } from "../../discovery/import-module.ts"
-import { describeImportError } from "../../discovery/import-module.ts"
+import { didYouMean } from "../did-you-mean.ts"
+import { sourceFileProblem } from "../discovery/_source-file.ts"
+import type { ModuleImporter } from "../discovery/import-module.ts"
+import { describeImportError } from "../discovery/import-module.ts"
 import { parseJsonDocument } from "./_json-locations.ts"
 import type { KeyPath } from "./validate-case.ts"
 import { NOTE_KEY } from "./validate-case.ts"

@@ -3,9 +3,9 @@
 // `invalid` (docs/opencode-contract.md#invalid-tool) fails, and a trial that ended
 // in an error fails with that error. Each reason is one line that says what was expected and what
 // the model did instead.
-import type { EvalCase, EvalTrial, Expectation, ObservedCall, TrialGrade, TurnRecord } from "../types.ts"
+import type { EvalCase, EvalTrial, Expectation, ObservedCall, TrialGrade, TurnRecord } from "./types.ts"
 import { cut, formatCall, formatValue } from "./format-value.ts"
-import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
+import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { gradeBudgets } from "./grade-budget.ts"
 import type { MatchOutcome } from "./match-args.ts"
 import { describeMismatch, matchArgs } from "./match-args.ts"

@@ -3,7 +3,7 @@
 // maxTokens 1000"). A figure the provider did not report cannot be checked: that is a note, not a
 // failure, so a model without prices does not fail every case with a `maxCost`.
 
-import type { Budget, EvalCase, EvalTrial, TokenUsage } from "../types.ts"
+import type { Budget, EvalCase, EvalTrial, TokenUsage } from "./types.ts"
 
 export function gradeBudgets(evalCase: EvalCase, trial: EvalTrial): { reasons: string[]; notes: string[] } {
   const reasons: string[] = []

@@ -2,8 +2,8 @@
 // hand rather than with a zod schema: each problem must name the key path (so the loader can find
 // its line in a JSON file), suggest the key that was meant, and say why a `$regex` does not compile
 // or which matcher a `$`-key was meant to be; zod's union and unknown-key issues say none of that.
-import { messageOfThrown } from "../../errors.ts"
-import { didYouMean } from "../../did-you-mean.ts"
+import { messageOfThrown } from "../errors.ts"
+import { didYouMean } from "../did-you-mean.ts"
 
 export type KeyPath = Array<string | number>
 

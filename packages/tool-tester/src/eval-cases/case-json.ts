@@ -3,7 +3,7 @@
 // becomes `{ "$regex", "$flags" }`; a predicate cannot cross and becomes `{ "$predicate": name }`,
 // a placeholder that only says where one was: such cases are graded in the engine, where the
 // predicate is (src/eval/project-cases.ts). Nothing else in a checked case is anything but JSON.
-import type { EvalCase } from "../types.ts"
+import type { EvalCase } from "./types.ts"
 
 /** A predicate's place in a case that crossed: its name ("" for an anonymous one). */
 const PREDICATE_KEY = "$predicate"

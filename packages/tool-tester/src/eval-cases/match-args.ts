@@ -4,8 +4,8 @@
 // equality, `$any` for any value that is present, and a function as a predicate on the value.
 // A mismatch says where and why, so a grade can tell the author what the model sent instead.
 import { isDeepStrictEqual } from "node:util"
-import { messageOfThrown } from "../../errors.ts"
-import type { ArgsMatcher, ValueMatcher } from "../types.ts"
+import { messageOfThrown } from "../errors.ts"
+import type { ArgsMatcher, ValueMatcher } from "./types.ts"
 import { formatMatcher, formatValue } from "./format-value.ts"
 
 export type MatchOutcome =

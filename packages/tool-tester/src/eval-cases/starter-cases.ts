@@ -3,8 +3,8 @@
 // never touched, and a tool id that is not a safe file name cannot write outside the folder.
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
-import { ToolTesterError } from "../../errors.ts"
-import type { EvalCase, ToolSnapshot, ValueMatcher } from "../types.ts"
+import { ToolTesterError } from "../errors.ts"
+import type { EvalCase, ToolSnapshot, ValueMatcher } from "./types.ts"
 import { DEFAULT_EVALS_FOLDER } from "./load-cases.ts"
 import { NOTE_KEY } from "./validate-case.ts"
 
