@@ -25,7 +25,8 @@ export function callTool(project: ToolProject, call: RawToolCall, options: RunOp
 
 /**
  * Ends the bun engine's process of a project and everything its tools started, and the opencode
- * server behind its plugins' `input.client` (started, or still starting), before it returns.
+ * server behind its plugins' `input.client` (started, or still starting): all are killed before it
+ * returns.
  * Optional: neither keeps the process alive, and both end with it.
  */
 export function closeProject(project: ToolProject): void {
