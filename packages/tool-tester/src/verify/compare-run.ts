@@ -9,12 +9,12 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/pr
 import os from "node:os"
 import path from "node:path"
 import { stripVTControlCharacters } from "node:util"
-import { pluginPackageFor } from "../opencode/plugin-package.ts"
-import type { EngineChoice } from "../runtime/here.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
 import { loadTools } from "../load-tools.ts"
+import { pluginPackageFor } from "../opencode/plugin-package.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { callTool, closeProject } from "../run-tool.ts"
+import type { EngineChoice } from "../runtime/here.ts"
 import type { RunResult, ToolProject } from "../types.ts"
 import { type Check, check, resultBehaviour } from "./behaviours.ts"
 import type { ObservedCall, ObservedRun } from "./observed-run.ts"
@@ -56,21 +56,31 @@ export async function compareRun(
   options: CompareOptions = {},
 ): Promise<Check[]> {
   const sandbox = await mkdtemp(path.join(os.tmpdir(), "tool-tester-verify-"))
-  const state: { project?: ToolProject } = {}
+  const ended = new AbortController()
+  const state: ReplayState = { ended: ended.signal }
   const timeoutMs = options.timeoutMs ?? defaultCompareTimeoutMs
   let timer: NodeJS.Timeout | undefined
+  let cutShort = false
+  const replaying = replay(probe, observed, sandbox, options, state)
   try {
     const bound = new Promise<Check[]>((resolve) => {
       timer = setTimeout(() => {
+        cutShort = true
         const where = { behaviour: probe.behaviour, set: probe.set, run: observed.name, subject: "the run" }
         resolve([check(where, "finished", `tool-tester did not finish within ${timeoutMs} ms`)])
       }, timeoutMs)
     })
-    return await Promise.race([replay(probe, observed, sandbox, options, state), bound])
+    return await Promise.race([replaying, bound])
   } finally {
     clearTimeout(timer)
+    ended.abort()
     if (state.project !== undefined) closeProject(state.project)
-    await rm(sandbox, { recursive: true, force: true })
+    const removeSandbox = () => rm(sandbox, { recursive: true, force: true })
+    // A replay the bound cut short goes on to the end of the step it is in (loading the project,
+    // a call, which the abort ends): it closes a project it loads then, and its sandbox goes once it
+    // has ended, not while it still reads it.
+    if (cutShort) void replaying.catch(() => undefined).finally(() => removeSandbox().catch(() => undefined))
+    else await removeSandbox()
   }
 }
 
@@ -87,7 +97,16 @@ interface Replay {
   directory: string
   home: string
   model: { npm: string; providerID: string; modelID: string }
+  /** Aborted when compareRun has returned: no call starts after it, and the one running is aborted. */
+  ended: AbortSignal
   where: (behaviour: Check["behaviour"], subject: string) => Pick<Check, "behaviour" | "set" | "run" | "subject">
+}
+
+/** What compareRun shares with its replay: the project once loaded, and whether compareRun has returned. */
+interface ReplayState {
+  project?: ToolProject
+  /** Aborted when compareRun returns: a replay still going (cut short by the bound) stops at its next step. */
+  ended: AbortSignal
 }
 
 async function replay(
@@ -95,9 +114,10 @@ async function replay(
   run: ObservedRun,
   sandbox: string,
   options: CompareOptions,
-  state: { project?: ToolProject },
+  state: ReplayState,
 ): Promise<Check[]> {
   const { directory, env, home } = await probeCopy(probe, run.git, sandbox)
+  if (state.ended.aborted) return []
   const project = await loadTools({
     directory,
     env,
@@ -107,6 +127,11 @@ async function replay(
     ...(run.config ? { config: run.config } : {}),
   })
   state.project = project
+  if (state.ended.aborted) {
+    // compareRun returned while the project loaded: nothing else will close it.
+    closeProject(project)
+    return []
+  }
   const where = (behaviour: Check["behaviour"], subject: string) => ({
     behaviour,
     set: probe.set,
@@ -114,7 +139,7 @@ async function replay(
     subject,
   })
   const model = { npm: run.provider, providerID: "mock", modelID: run.model }
-  const context: Replay = { probe, run, project, directory, home, model, where }
+  const context: Replay = { probe, run, project, directory, home, model, ended: state.ended, where }
   const schemas = await getToolSchemas(project, { model })
   const failure = schemas.success ? undefined : schemas.error
   const early = earlyVerdict(context, failure)
@@ -220,6 +245,7 @@ async function callChecks(context: Replay): Promise<Check[]> {
   process.chdir(context.directory)
   try {
     for (const [index, call] of run.calls.entries()) {
+      if (context.ended.aborted) break
       if (!call.ran || BUILTINS.has(call.ran.name)) continue
       // A call opencode never finished (session.prompt of the running call's own session, without
       // noReply): tool-tester's server has no model, so the call ends at once with an error instead
@@ -255,7 +281,7 @@ async function callChecks(context: Replay): Promise<Check[]> {
 type ObservedCallOf = ObservedRun["calls"][number]
 
 /** One call of the run, made through tool-tester as opencode made it. */
-function replayCall({ run, project, model, home }: Replay, call: ObservedCallOf, index: number) {
+function replayCall({ run, project, model, home, ended }: Replay, call: ObservedCallOf, index: number) {
   return callTool(
     project,
     { name: call.called.name, rawArguments: call.called.arguments },
@@ -265,6 +291,7 @@ function replayCall({ run, project, model, home }: Replay, call: ObservedCallOf,
       dataDirectory: path.join(home, "data"),
       callID: `call_${index + 1}`,
       sessionID: `ses_conformance_${run.name}`,
+      signal: ended,
       ...(run.agent === undefined ? {} : { agent: run.agent }),
     },
   )
