@@ -8,10 +8,14 @@
 //   node bench/suite-cpu.mjs [--top N] [-- VITEST ARGS]       (as root, with `accton` installed)
 //   node bench/suite-cpu.mjs --read ACCT_FILE WORKERS_FILE REPORT [--top N]
 //
-// Linux only, as root: `apt-get install acct`. A process whose parent ended before it (a detached
-// engine, a daemon) is counted apart, "outside a test file". Runtimes are told apart by the name
-// the kernel keeps for a process: Bun names its threads (JITWorker, HeapHelper, Bun Pool), and the
-// name of the last thread to end is the one recorded.
+// Linux only, as root: `apt-get install acct`. Each vitest worker records its process id and the
+// test files vitest sends it to run, so a file gets its own worker's CPU whatever ran beside it. A
+// process whose parent ended before it (a detached engine, a daemon, opencode's own children) is
+// counted apart, "outside a test file". The accounting sees every process of the machine: what
+// did not start below this run's vitest (a shell's commands beside it) is left out, and counted on
+// a line of its own. Runtimes are told apart by the name the kernel keeps for a process: Bun names
+// its threads (JITWorker, HeapHelper, Bun Pool), and the name of the last thread to end is the one
+// recorded.
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
@@ -40,11 +44,23 @@ function record(vitestArgs) {
   const workers = path.join(folder, "workers.jsonl")
   const report = path.join(folder, "report.json")
   const preload = path.join(folder, "worker-pid.cjs")
-  // Each vitest worker says which process it is (forks.js is vitest's worker entry).
+  // Each vitest worker says which process it is, below which vitest, and which files it is sent to
+  // run: vitest's "run" message lists them (forks.js is vitest's worker entry). The messages are
+  // watched as they are emitted: a listener of its own would start reading the channel before
+  // vitest listens, and vitest would miss its first message.
   writeFileSync(
     preload,
-    `if (process.argv[1] && process.argv[1].includes("vitest") && process.argv[1].endsWith("forks.js"))
-  require("node:fs").appendFileSync(${JSON.stringify(workers)}, JSON.stringify({ pid: process.pid }) + "\\n")\n`,
+    `if (process.argv[1] && process.argv[1].includes("vitest") && process.argv[1].endsWith("forks.js")) {
+  const { appendFileSync } = require("node:fs")
+  const record = (entry) => appendFileSync(${JSON.stringify(workers)}, JSON.stringify({ pid: process.pid, ...entry }) + "\\n")
+  record({ vitest: process.ppid })
+  const emit = process.emit
+  process.emit = function (name, message, ...rest) {
+    const files = name === "message" && message && message.type === "run" && message.context && message.context.files
+    if (Array.isArray(files)) record({ files: files.map((file) => file.filepath ?? file) })
+    return emit.call(this, name, message, ...rest)
+  }
+}\n`,
   )
   writeFileSync(acct, "")
   writeFileSync(workers, "")
@@ -90,20 +106,85 @@ function readAccounting(file) {
   return processes
 }
 
+/** The workers' records: each worker's process id, its vitest's, and the files it ran (absolute paths). */
 function readWorkers(file) {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line).pid)
+  const workers = new Map()
+  for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+    const entry = JSON.parse(line)
+    const worker = workers.get(entry.pid) ?? { files: [] }
+    if (entry.vitest !== undefined) worker.vitest = entry.vitest
+    if (entry.files) worker.files.push(...entry.files)
+    workers.set(entry.pid, worker)
+  }
+  return workers
 }
 
-/** Each file's worker is the one that ran while it did (they start one per file), then each process goes to the worker above it. */
-function attribute(processes, workerPids, report) {
-  const workers = new Map()
-  const free = new Set(workerPids.filter((pid) => processes.has(pid)))
+/**
+ * Each process goes to the test file of the worker above it: the files the worker was sent, or,
+ * for a worker that recorded none (a record of an older version of this script), the file that
+ * ran while it did. A process below no worker is this run's vitest's own, one whose parent ended
+ * first ("outside a test file"), or not this run's at all (left out).
+ */
+function attribute(processes, workerRecords, report) {
+  const fileOfWorker = new Map()
+  const vitests = new Set()
+  for (const [pid, record] of workerRecords) {
+    if (record.vitest !== undefined) vitests.add(record.vitest)
+    if (record.files.length > 0 && processes.has(pid)) {
+      const [first, ...more] = record.files.map((file) => path.relative(root, file))
+      fileOfWorker.set(pid, more.length === 0 ? first : `${first} (+${more.length} more in its worker)`)
+    }
+  }
   const files = report.testResults
     .map((file) => ({ name: path.relative(root, file.name), start: file.startTime / 1000, end: file.endTime / 1000 }))
     .sort((a, b) => a.start - b.start)
+  matchByTime(
+    processes,
+    files.filter((file) => ![...fileOfWorker.values()].includes(file.name)),
+    [...workerRecords.keys()].filter((pid) => processes.has(pid) && !fileOfWorker.has(pid)),
+    fileOfWorker,
+  )
+  const ownerOf = (pid) => {
+    for (let step = 0; step < 64 && pid; step++) {
+      if (fileOfWorker.has(pid)) return fileOfWorker.get(pid)
+      if (vitests.has(pid)) return "(vitest itself: collecting, transforming, type tests)"
+      const info = processes.get(pid)
+      if (info === undefined) return pid === 1 ? "(outside a test file)" : undefined
+      pid = info.parent
+    }
+    return "(outside a test file)"
+  }
+  const byFile = new Map()
+  const byRuntime = new Map()
+  let total = 0
+  let leftOut = 0
+  for (const [pid, info] of processes) {
+    const owner = ownerOf(pid)
+    if (owner === undefined) {
+      leftOut += info.cpu
+      continue
+    }
+    const runtime = fileOfWorker.has(pid) ? "vitest worker" : runtimeOf(info)
+    const entry = byFile.get(owner) ?? { cpu: 0, processes: 0, runtimes: new Map() }
+    entry.cpu += info.cpu
+    entry.processes++
+    entry.runtimes.set(runtime, (entry.runtimes.get(runtime) ?? 0) + info.cpu)
+    byFile.set(owner, entry)
+    const all = byRuntime.get(runtime) ?? { cpu: 0, processes: 0, heavy: 0 }
+    all.cpu += info.cpu
+    all.processes++
+    if (info.cpu >= 2) all.heavy++
+    byRuntime.set(runtime, all)
+    total += info.cpu
+  }
+  const wall = Math.max(...files.map((file) => file.end)) - Math.min(...files.map((file) => file.start))
+  const matched = new Set(fileOfWorker.values()).size
+  return { total, leftOut, wall, byFile, byRuntime, matched, files: files.length }
+}
+
+/** Gives each of `files` the free worker that ran while it did, the nearest in time (records without files). */
+function matchByTime(processes, files, pids, fileOfWorker) {
+  const free = new Set(pids)
   for (const file of files) {
     let best
     for (const pid of free) {
@@ -113,36 +194,9 @@ function attribute(processes, workerPids, report) {
       if (best === undefined || distance < best.distance) best = { pid, distance }
     }
     if (best === undefined) continue
-    workers.set(best.pid, file.name)
+    fileOfWorker.set(best.pid, file.name)
     free.delete(best.pid)
   }
-  const fileOf = (pid) => {
-    for (let step = 0; step < 64 && pid; step++) {
-      if (workers.has(pid)) return workers.get(pid)
-      pid = processes.get(pid)?.parent
-    }
-    return undefined
-  }
-  const byFile = new Map()
-  const byRuntime = new Map()
-  let total = 0
-  for (const [pid, info] of processes) {
-    const file = fileOf(pid) ?? "(outside a test file)"
-    const runtime = workers.has(pid) ? "vitest worker" : runtimeOf(info)
-    const entry = byFile.get(file) ?? { cpu: 0, processes: 0, runtimes: new Map() }
-    entry.cpu += info.cpu
-    entry.processes++
-    entry.runtimes.set(runtime, (entry.runtimes.get(runtime) ?? 0) + info.cpu)
-    byFile.set(file, entry)
-    const all = byRuntime.get(runtime) ?? { cpu: 0, processes: 0, heavy: 0 }
-    all.cpu += info.cpu
-    all.processes++
-    if (info.cpu >= 2) all.heavy++
-    byRuntime.set(runtime, all)
-    total += info.cpu
-  }
-  const wall = Math.max(...files.map((file) => file.end)) - Math.min(...files.map((file) => file.start))
-  return { total, wall, byFile, byRuntime, matched: workers.size, files: files.length }
 }
 
 function runtimeOf(info) {
@@ -153,10 +207,11 @@ function runtimeOf(info) {
   return info.name
 }
 
-function print({ total, wall, byFile, byRuntime, matched, files }) {
+function print({ total, leftOut, wall, byFile, byRuntime, matched, files }) {
   console.log(
-    `CPU ${total.toFixed(0)} s in ${wall.toFixed(0)} s of tests: ${(total / wall).toFixed(2)} cores busy on average (${os.availableParallelism()} here); ${matched} of ${files} files matched to their worker\n`,
+    `CPU ${total.toFixed(0)} s in ${wall.toFixed(0)} s of tests: ${(total / wall).toFixed(2)} cores busy on average (${os.availableParallelism()} here); ${matched} of ${files} files matched to their worker`,
   )
+  console.log(`Left out: ${leftOut.toFixed(0)} s of CPU by processes this run did not start\n`)
   console.log("By runtime (processes; those over 2 s of CPU):")
   for (const [runtime, entry] of [...byRuntime].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 8)) {
     console.log(
