@@ -128,6 +128,19 @@ function readWorkers(file) {
 function attribute(processes, workerRecords, report) {
   const fileOfWorker = new Map()
   const vitests = new Set()
+  // A test that runs vitest (on a scaffolded project, say) starts workers of that vitest, which
+  // record themselves too: they are that test's processes, not files of this run.
+  const below = (pid, ancestors) => {
+    for (let step = 0; step < 64 && pid; step++) {
+      if (ancestors.has(pid)) return true
+      pid = processes.get(pid)?.parent
+    }
+    return false
+  }
+  const allWorkers = new Set(workerRecords.keys())
+  for (const [pid, record] of workerRecords) {
+    if (record.vitest !== undefined && below(record.vitest, allWorkers)) workerRecords.delete(pid)
+  }
   for (const [pid, record] of workerRecords) {
     if (record.vitest !== undefined) vitests.add(record.vitest)
     if (record.files.length > 0 && processes.has(pid)) {
@@ -218,6 +231,20 @@ function print({ total, leftOut, wall, byFile, byRuntime, matched, files }) {
       `  ${entry.cpu.toFixed(0).padStart(6)} s  ${((100 * entry.cpu) / total).toFixed(0).padStart(3)}%  ${runtime} (${entry.processes}; ${entry.heavy})`,
     )
   }
+  console.log("\nBy folder of test files (files):")
+  const folders = new Map()
+  for (const [file, entry] of byFile) {
+    const folder = file.startsWith("(") ? file : folderOf(file)
+    const sum = folders.get(folder) ?? { cpu: 0, files: 0 }
+    sum.cpu += entry.cpu
+    sum.files++
+    folders.set(folder, sum)
+  }
+  for (const [folder, sum] of [...folders].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, 12)) {
+    console.log(
+      `  ${sum.cpu.toFixed(0).padStart(6)} s  ${((100 * sum.cpu) / total).toFixed(0).padStart(3)}%  ${folder} (${sum.files})`,
+    )
+  }
   console.log(`\nThe ${top} files that cost the most CPU (with all they started):`)
   for (const [file, entry] of [...byFile].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, top)) {
     const runtimes = [...entry.runtimes]
@@ -227,6 +254,13 @@ function print({ total, leftOut, wall, byFile, byRuntime, matched, files }) {
       .join(", ")
     console.log(`  ${entry.cpu.toFixed(1).padStart(7)} s  ${file}  [${runtimes}]`)
   }
+}
+
+/** A test file's folder down to the first one below `test/`: packages/tool-tester/test/cli, test/install. */
+function folderOf(file) {
+  const parts = file.split(/[\\/]/)
+  const at = parts.indexOf("test")
+  return parts.slice(0, at === -1 ? -1 : Math.min(at + 2, parts.length - 1)).join("/")
 }
 
 function must(result, what) {
