@@ -14,7 +14,7 @@ host.then((bun) => {
   return import("./dist/cli/node-version.js").then((check) => {
     var problem = check.nodeVersionProblem(process.versions.node)
     if (problem) {
-      process.stderr.write(problem + "\n")
+      process.stderr.write(`${problem}\n`)
       process.exitCode = check.EXIT_NODE_TOO_OLD
     } else {
       import("./dist/cli/main.js")

@@ -55,6 +55,7 @@ export function jsonSafe(value: unknown, ancestors: unknown[] = []): unknown {
   inside[ancestors.length] = value
   if (isArray(value)) {
     const copy: unknown[] = []
+    // biome-ignore lint/complexity/useMathMinMax: a tool may replace Math; this file uses only the built-ins kept before it ran.
     const kept = value.length > MAX_ITEMS ? MAX_ITEMS : value.length
     for (let index = 0; index < kept; index++) copy[index] = jsonSafe(value[index], inside) ?? null
     if (kept < value.length) copy[kept] = `[cut: ${value.length - kept} more items]`
@@ -62,6 +63,7 @@ export function jsonSafe(value: unknown, ancestors: unknown[] = []): unknown {
   }
   const copy = create(null) as Record<string, unknown>
   const keys = ownKeys(value)
+  // biome-ignore lint/complexity/useMathMinMax: a tool may replace Math; this file uses only the built-ins kept before it ran.
   const kept = keys.length > MAX_ITEMS ? MAX_ITEMS : keys.length
   if (kept < keys.length) copy["[cut]"] = `${keys.length - kept} more keys`
   for (let index = 0; index < kept; index++) {

@@ -55,7 +55,7 @@ describe.skipIf(noChromium !== undefined)(
         await page.goto(pathToFileURL(file).href)
         // The matrix is the normal run only; the arms come below it.
         expect(await page.locator("table.matrix tbody td .rate").allTextContents()).toEqual(["10/10"])
-        // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is the point.
+        // innerText: what is rendered is the point.
         const arms = await page.locator("ul.arms").allInnerTexts()
         expect(arms).toHaveLength(2)
         expect(arms[0]).toContain("current 10/10")
