@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
+import { statOf } from "./_file-stats.ts"
 import { extname, join } from "node:path"
 
 // opencode names a tool after its file without the extension, and after the export: two files
@@ -72,7 +73,7 @@ function toolFiles(root: string): Array<{ path: string; base: string }> {
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile()
+    return statOf(path).isFile()
   } catch {
     return false
   }

@@ -1,4 +1,5 @@
-import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import { readFileSync, readlinkSync, realpathSync } from "node:fs"
+import { lstatOf, statOf } from "./_file-stats.ts"
 import { basename, isAbsolute, join, relative, resolve } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
@@ -364,7 +365,7 @@ function requiredFile(files: ReadonlyMap<string, string>, name: string, folder: 
 /** When `path` is a symbolic link: where it leads (resolved), and whether that exists. */
 function symlinkAt(path: string): { target: string; dangling: boolean } | undefined {
   try {
-    if (!lstatSync(path).isSymbolicLink()) return undefined
+    if (!lstatOf(path).isSymbolicLink()) return undefined
   } catch {
     return undefined
   }
@@ -406,7 +407,7 @@ function addedEntries(existing: string, merged: Record<string, unknown>): string
 /** The file's content, "" for a folder in the way, undefined when there is nothing there to read. */
 function readExisting(path: string): string | undefined {
   try {
-    return statSync(path).isFile() ? readFileSync(path, "utf8") : ""
+    return statOf(path).isFile() ? readFileSync(path, "utf8") : ""
   } catch {
     // Missing, or unreachable (a file in the way, no permission): the writer reports what it cannot write.
     return undefined

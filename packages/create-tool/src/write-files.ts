@@ -9,13 +9,12 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  type Stats,
-  statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs"
 import { basename, dirname, join } from "node:path"
 import { definedFields } from "./_defined-fields.ts"
+import { statOf } from "./_file-stats.ts"
 import { CreateToolError } from "./errors.ts"
 import { printable } from "./printable.ts"
 
@@ -82,18 +81,22 @@ export async function writeFilesAtomically(files: readonly FileToWrite[]): Promi
 
 // --- internal ---
 
+/** What a replaced file's successor keeps: its permissions and owner. */
+type Ownership = { mode: number; uid: number; gid: number }
+
 /**
  * Where a file to replace really is (a symlink's target, so that the link stays), and its stats; or
  * an UNWRITABLE error when it may not be written. A file without any write bit counts as read-only
  * whoever runs create-tool: root passes access(W_OK) for every file, and a file made read-only was
  * made so on purpose (as rm asks before removing one).
  */
-function replacedFile(path: string): { path: string; stats: Stats } {
+function replacedFile(path: string): { path: string; stats: Ownership } {
   let target: string
-  let stats: Stats
+  let stats: Ownership
   try {
     target = realpathSync(path)
-    stats = statSync(target)
+    const { mode, uid, gid } = statOf(target)
+    stats = { mode: Number(mode), uid: Number(uid), gid: Number(gid) }
   } catch (error) {
     throw writeError(error, path, "file")
   }
@@ -114,7 +117,7 @@ function replacedFile(path: string): { path: string; stats: Stats } {
 }
 
 /** Gives the new file the replaced one's permissions and, where the system allows it, its owner. */
-function keepModeAndOwner(path: string, stats: Stats): void {
+function keepModeAndOwner(path: string, stats: Ownership): void {
   try {
     chownSync(path, stats.uid, stats.gid)
   } catch {

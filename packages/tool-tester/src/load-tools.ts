@@ -1,5 +1,6 @@
 import { definedFields } from "./_defined-fields.ts"
-import { existsSync, statSync } from "node:fs"
+import { existsSync } from "node:fs"
+import { statOf } from "./_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
 import { defaultAgentProblem } from "./config/agent.ts"
@@ -333,7 +334,7 @@ function autoInstallWouldFetch(options: LoadToolsOptions, directory: string): bo
 
 function projectDirectory(options: LoadToolsOptions): string {
   const directory = path.resolve(options.directory ?? process.cwd())
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+  if (!existsSync(directory) || !statOf(directory).isDirectory()) {
     throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory`, {
       data: { directory },
     })

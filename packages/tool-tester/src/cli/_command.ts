@@ -1,6 +1,7 @@
 // What every command shares: the I/O it is given (only main.ts reads `process`), the flags common
 // to all commands, and how failures are printed.
-import { existsSync, statSync } from "node:fs"
+import { existsSync } from "node:fs"
+import { statOf } from "../_file-stats.ts"
 import path from "node:path"
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
@@ -81,7 +82,7 @@ export function projectInput(
   const selection = modelSelection(model)
   const { directory, notice } = projectDirectory(io.cwd, values.dir)
   if (notice && values.json !== true) io.writeError(`${notice}\n`)
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+  if (!existsSync(directory) || !statOf(directory).isDirectory()) {
     throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory with --dir`, {
       data: { directory },
     })

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
+import { readSourceText } from "./_source-file.ts"
 
 /**
  * An import that is a path alias (`@/core/x.js`, `~/lib`, or a key of a tsconfig.json's
@@ -45,7 +46,7 @@ function tsconfigMapping(specifier: string, folder: string): string | undefined 
 function pathKeys(file: string): string[] {
   try {
     const parse = (createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser")).parse
-    const config = parse(readFileSync(file, "utf8"), [], { allowTrailingComma: true }) as {
+    const config = parse(readSourceText(file), [], { allowTrailingComma: true }) as {
       compilerOptions?: { paths?: unknown }
     } | null
     const paths = config?.compilerOptions?.paths

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { statOf } from "../_file-stats.ts"
+import { sourceFileProblem } from "./_source-file.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 
@@ -41,11 +43,11 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
       ? fileURLToPath(plugin.spec)
       : path.resolve(plugin.base, plugin.spec)
     if (!existsSync(target)) return failure(plugin, `${target} does not exist; fix the path`)
-    return statSync(target).isDirectory() ? folderEntry(plugin, target) : { success: true, value: target }
+    return statOf(target).isDirectory() ? folderEntry(plugin, target) : { success: true, value: target }
   }
   if (plugin.spec.startsWith("file:")) {
     const folder = path.resolve(projectDirectory, plugin.spec.slice("file:".length))
-    if (!existsSync(folder) || !statSync(folder).isDirectory())
+    if (!existsSync(folder) || !statOf(folder).isDirectory())
       return failure(
         plugin,
         `${folder} is not a folder (a file: spec is resolved against the project directory, ${projectDirectory}); opencode fails to install it: fix the path`,
@@ -95,6 +97,8 @@ function folderEntry(plugin: PluginSpec, folder: string): Result<string> {
     if (index) return { success: true, value: index }
     return failure(plugin, `${folder} has no package.json and no index.{ts,tsx,js,mjs,cjs}; add an entry file`)
   }
+  const unreadable = sourceFileProblem(manifestFile)
+  if (unreadable !== undefined) return failure(plugin, `${manifestFile} ${unreadable}: make it the package's manifest`)
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as {
     main?: unknown
     module?: unknown

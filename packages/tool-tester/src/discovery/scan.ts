@@ -1,4 +1,5 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import { readdirSync, readlinkSync, realpathSync } from "node:fs"
+import { lstatOf, statOf } from "../_file-stats.ts"
 import path from "node:path"
 
 /**
@@ -40,7 +41,7 @@ export function scanFolder(
  * opencode or anyone: point the link at a real file, or delete it.
  */
 export function symlinkLoop(file: string): string | undefined {
-  if (errorCode(() => statSync(file)) !== "ELOOP") return undefined
+  if (errorCode(() => statOf(file)) !== "ELOOP") return undefined
   const chain = [file]
   let current = file
   // The kernel gives up after 40 links; so does this.
@@ -77,7 +78,7 @@ export function folderLinkLoops(folder: string): Array<{ file: string; target: s
   for (const name of names) {
     const file = path.join(folder, name)
     try {
-      if (!lstatSync(file).isSymbolicLink() || !statSync(file).isDirectory()) continue
+      if (!lstatOf(file).isSymbolicLink() || !statOf(file).isDirectory()) continue
       const target = realpathSync(file)
       if (real === target || real.startsWith(target.endsWith(path.sep) ? target : target + path.sep))
         loops.push({ file, target: readlinkSync(file) })
@@ -96,7 +97,7 @@ export const SCANNED_EXTENSIONS = [".js", ".ts"] as const
 
 function isFile(file: string): boolean {
   try {
-    return statSync(file).isFile()
+    return statOf(file).isFile()
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ELOOP"
   }

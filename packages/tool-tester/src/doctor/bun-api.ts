@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { readSourceText } from "../discovery/_source-file.ts"
 import { TYPESCRIPT } from "../discovery/analyze-module.ts"
 import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
@@ -133,7 +133,7 @@ function isBunModule(specifier: string): boolean {
 
 function readSource(file: string): string {
   try {
-    return readFileSync(file, "utf8")
+    return readSourceText(file)
   } catch {
     return ""
   }

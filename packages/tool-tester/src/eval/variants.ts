@@ -6,6 +6,7 @@
 
 import { readFileSync } from "node:fs"
 import { didYouMean } from "../did-you-mean.ts"
+import { sourceFileProblem } from "../discovery/_source-file.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolSnapshot } from "../eval-cases/types.ts"
 import { isRecord } from "../_is-record.ts"
@@ -26,6 +27,8 @@ export const CURRENT_VARIANT = "current"
 /** Reads and checks a variants file against the project's tools; a problem throws EVAL_VARIANTS_INVALID with one line. */
 export function readVariants(file: string, tools: readonly ToolSnapshot[]): EvalVariants {
   const fail = (message: string) => new ToolTesterError("EVAL_VARIANTS_INVALID", `--variants ${file}: ${message}`)
+  const unreadable = sourceFileProblem(file)
+  if (unreadable !== undefined) throw fail(`${unreadable}: pass a JSON file`)
   let text: string
   try {
     text = readFileSync(file, "utf8")

@@ -1,6 +1,7 @@
 // The page's files: read once from the built UI folder (dist/inspector-ui) when the server starts.
 // Only these are ever served: a request for any other path is a 404, whatever it names.
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
+import { statOf } from "../_file-stats.ts"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -26,7 +27,7 @@ export function readAssets(folder: string = defaultAssetFolder()): Map<string, A
   const walk = (directory: string) => {
     for (const name of readdirSync(directory)) {
       const file = path.join(directory, name)
-      if (statSync(file).isDirectory()) walk(file)
+      if (statOf(file).isDirectory()) walk(file)
       else {
         const type = TYPES[path.extname(name)]
         if (type) assets.set(path.relative(folder, file).split(path.sep).join("/"), { body: readFileSync(file), type })

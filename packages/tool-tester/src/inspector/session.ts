@@ -1,7 +1,8 @@
 // One inspected project over time: loaded, shown, called, and loaded again on every save, with the
 // last call re-run so the page shows what the edit changed. Everything the page sees arrives as
 // an event; the HTTP layer only forwards them.
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { statOf } from "../_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
 import { configDirectories } from "../discovery/config-dirs.ts"
@@ -191,7 +192,7 @@ export class InspectorSession {
       const real = realpathSync(file)
       const folder = realpathSync(path.join(defaultDataDirectory(), "tool-output"))
       const inside = path.relative(folder, real)
-      if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside) || !statSync(real).isFile())
+      if (inside === "" || inside.startsWith("..") || path.isAbsolute(inside) || !statOf(real).isFile())
         return undefined
       return readFileSync(real, "utf8")
     } catch {

@@ -4,7 +4,8 @@
 // or from tool-tester, else `opencode` on PATH. `opencodeVersion` installs that version of the platform
 // package with npm into a cache folder, once.
 
-import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs"
+import { accessSync, constants, existsSync, realpathSync } from "node:fs"
+import { statOf } from "../_file-stats.ts"
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
 import { homedir } from "node:os"
 import { basename, dirname, join, posix, resolve, win32 } from "node:path"
@@ -252,7 +253,7 @@ export function opencodeExecutable(command: string): string | undefined {
 
 export function isExecutable(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false
+    if (!statOf(path).isFile()) return false
     accessSync(path, constants.X_OK)
     return true
   } catch {

@@ -1,4 +1,5 @@
-import { accessSync, constants, statSync } from "node:fs"
+import { accessSync, constants } from "node:fs"
+import { statOf } from "../_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
 import { privateUserTempDirectory, userTempDirectory } from "../runtime/cache-directory.ts"
@@ -36,7 +37,7 @@ export function dataDirectoryProblem(directory: string): string | undefined {
   let existing = path.join(path.resolve(directory), "tool-output")
   for (;;) {
     try {
-      if (!statSync(existing).isDirectory()) return `${existing} is a file, not a folder`
+      if (!statOf(existing).isDirectory()) return `${existing} is a file, not a folder`
       break
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code

@@ -2,9 +2,11 @@
 // the repository (or miss the newest ones). The sources are the TypeScript files under the
 // tsconfig's rootDir (tsconfig.build.json first, else tsconfig.json; default src/), and each one's
 // built file is the same path under outDir (default: the entry's folder), as tsc writes it.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readdirSync } from "node:fs"
 import path from "node:path"
 import { parse } from "jsonc-parser"
+import { statOf } from "../_file-stats.ts"
+import { readSourceText } from "../discovery/_source-file.ts"
 import type { Finding } from "../doctor/finding.ts"
 import type { PackedPackage } from "./pack-package.ts"
 
@@ -27,7 +29,7 @@ export function staleBuildFindings(packed: PackedPackage, entry: string): Findin
     )
     if (!packedFiles.has(built)) continue
     const builtFile = path.join(packed.directory, built)
-    if (existsSync(builtFile) && statSync(builtFile).mtimeMs < statSync(source).mtimeMs) {
+    if (existsSync(builtFile) && statOf(builtFile).mtimeMs < statOf(source).mtimeMs) {
       stale.push({ source: path.posix.join(rootDir, relative), built })
     }
   }
@@ -78,7 +80,7 @@ function compilerOptions(directory: string): Record<string, unknown> {
 
 function readConfig(file: string): Record<string, unknown> {
   try {
-    const value = parse(readFileSync(file, "utf8")) as unknown
+    const value = parse(readSourceText(file)) as unknown
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
   } catch {
     return {}

@@ -4,7 +4,8 @@
 // is known in advance, so another user could make it first: one not owned by this user, or that
 // is a link, is refused (TEMP_FOLDER_UNSAFE) rather than used, since what is read from it runs.
 // On Windows the temporary folder is already the user's own (`%LOCALAPPDATA%\Temp`).
-import { chmodSync, lstatSync, mkdirSync } from "node:fs"
+import { chmodSync, mkdirSync } from "node:fs"
+import { lstatOf } from "../_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
@@ -45,12 +46,12 @@ export function privateUserTempDirectory(): string {
 export function ensurePrivateFolder(folder: string, uid: number | undefined): void {
   mkdirSync(folder, { recursive: true, mode: 0o700 })
   if (uid === undefined || process.platform === "win32") return
-  const stats = lstatSync(folder)
+  const stats = lstatOf(folder)
   const problem = stats.isSymbolicLink()
     ? "is a link"
     : !stats.isDirectory()
       ? "is not a folder"
-      : stats.uid !== uid
+      : stats.uid !== BigInt(uid)
         ? `belongs to another user (uid ${stats.uid})`
         : undefined
   if (problem !== undefined) {
@@ -60,7 +61,7 @@ export function ensurePrivateFolder(folder: string, uid: number | undefined): vo
       { data: { folder } },
     )
   }
-  if ((stats.mode & 0o077) !== 0) chmodSync(folder, 0o700)
+  if ((stats.mode & 0o077n) !== 0n) chmodSync(folder, 0o700)
 }
 
 // --- internal ---

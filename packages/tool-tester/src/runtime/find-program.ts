@@ -5,7 +5,8 @@
 // which: npm's cmd-shim (`npm i -g`, node_modules/.bin) read by npm's own `read-cmd-shim`, and the
 // npm.cmd/npx.cmd that Node's installer lays beside node.exe. Any other shim is left to cross-spawn,
 // which runs it through cmd.exe with its arguments escaped (start-program.ts).
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs"
+import { closeSync, existsSync, openSync, readSync } from "node:fs"
+import { statOf } from "../_file-stats.ts"
 import { createRequire } from "node:module"
 import path from "node:path"
 
@@ -78,7 +79,7 @@ function variable(env: ProgramEnvironment, name: string): string | undefined {
 
 function isFile(file: string): boolean {
   try {
-    return existsSync(file) && statSync(file).isFile()
+    return existsSync(file) && statOf(file).isFile()
   } catch {
     return false
   }

@@ -42,6 +42,33 @@ describe.each(ENGINES)("%s engine: sources that cannot be read whole", { timeout
     expect(jsonError(result)).toMatchObject({ code: "IMPORT_FAILED", message: expect.stringContaining("a FIFO") })
   })
 
+  test.skipIf(!posix)(
+    "doctor: a plugin that is a FIFO is IMPORT_FAILED, and doctor exits (POSIX: mkfifo)",
+    async () => {
+      const directory = project("./plugin.ts")
+      execFileSync("mkfifo", [path.join(directory, "plugin.ts")])
+      const result = await runCli(["doctor", "--dir", directory, "--no-global", "--json", "--engine", engine])
+      expect(result.exitCode).toBe(3)
+      expect(jsonError(result)).toMatchObject({ code: "IMPORT_FAILED", message: expect.stringContaining("a FIFO") })
+    },
+  )
+
+  // The import fails; the advice on it reads the tsconfig.json for a `paths` key, and must not wait on it.
+  test.skipIf(!posix)(
+    "a tsconfig.json that is a FIFO, beside a tool importing a path alias: the import failure is reported (POSIX: mkfifo)",
+    async () => {
+      const directory = useTmpDir("tool-tester-unreadable-")
+      writeFiles(directory, {
+        ".opencode/tools/aliased.ts":
+          'import { x } from "@/lib/x"\nexport default { description: "d", args: {}, async execute() { return x } }\n',
+      })
+      execFileSync("mkfifo", [path.join(directory, ".opencode", "tsconfig.json")])
+      const result = await list(directory, engine)
+      expect(result.exitCode).toBe(3)
+      expect(jsonError(result)).toMatchObject({ code: "IMPORT_FAILED", message: expect.stringContaining("@/lib") })
+    },
+  )
+
   test("a plugin file larger than 64 MiB is IMPORT_FAILED before it is read", async () => {
     const directory = project("./plugin.js")
     const file = path.join(directory, "plugin.js")

@@ -6,6 +6,7 @@ import { runE2E } from "../../e2e/run-e2e.ts"
 import { parseScriptText } from "../../e2e/script.ts"
 import { formatTranscript } from "../../e2e/transcript.ts"
 import type { EngineInfo } from "../../runtime/here.ts"
+import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import { embeddedBunVersion } from "../../engine-client/find-bun.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { providerPackage } from "../../pipeline/provider-names.ts"
@@ -147,6 +148,12 @@ function verdict(result: E2EResult): {
 }
 
 function readText(file: string): string {
+  const unreadable = sourceFileProblem(file)
+  if (unreadable !== undefined) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${file} ${unreadable}: pass a script file with --script`, {
+      data: { file },
+    })
+  }
   try {
     return readFileSync(file, "utf8")
   } catch {

@@ -1,4 +1,5 @@
-import { existsSync, statSync } from "node:fs"
+import { existsSync } from "node:fs"
+import { statOf } from "../../_file-stats.ts"
 import path from "node:path"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import { chooseEngine } from "../../engine-client/choose-engine.ts"
@@ -33,7 +34,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
   if (positionals.length > 1)
     throw new ToolTesterError("USAGE", `preflight takes one package folder, not ${positionals.length}`)
   const directory = path.resolve(io.cwd, positionals[0] ?? ".")
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+  if (!existsSync(directory) || !statOf(directory).isDirectory()) {
     throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the plugin package's folder`, {
       data: { directory },
     })
