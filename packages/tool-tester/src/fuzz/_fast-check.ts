@@ -15,7 +15,8 @@ export async function loadFastCheck(
     importFastCheck?: () => Promise<{ default: typeof FastCheck }>
   } = {},
 ): Promise<typeof FastCheck> {
-  if (fc !== undefined) return fc
+  // An import given by the caller is tried, whatever an earlier call loaded.
+  if (fc !== undefined && options.importFastCheck === undefined) return fc
   try {
     fc = (await (options.importFastCheck ?? (() => import("fast-check")))()).default
   } catch (error) {
