@@ -3,8 +3,14 @@
 // inspector, the eval report), npm packing, installing and parsing (preflight, the plugin's tarball
 // and publint, create-tool's npm and registry checks), the templates' CI (and the docs' test files
 // run the same way) and the longest CLI files. Run it before every commit; the whole
-// suite (`pnpm test`) runs in CI.
+// suite (`pnpm test`) runs in CI. Files that mock nothing and leave the process as they found it
+// share workers here (scripts/shared-workers.mjs); the whole suite gives every file its own.
+import path from "node:path"
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { byWorkerNeeds } from "./scripts/shared-workers.mjs"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
 
 const slow: Record<string, string[]> = {
   plugin: ["test/compat.test.ts", "test/installed-tarball.test.ts", "test/package.test.ts"],
@@ -75,11 +81,23 @@ const slow: Record<string, string[]> = {
 export default defineConfig({
   test: {
     projects: [
-      ...Object.entries(slow).map(([name, files]) => ({
-        extends: `./packages/${name}/vitest.config.ts`,
-        root: `./packages/${name}`,
-        test: { exclude: ["**/node_modules/**", ...files] },
-      })),
+      ...Object.entries(slow).flatMap(([name, files]) => {
+        const { own, shared } = byWorkerNeeds(path.join(here, "packages", name), "test")
+        const base = { extends: `./packages/${name}/vitest.config.ts`, root: `./packages/${name}` }
+        // `extends` adds to the package's lists (include, exclude): each project excludes the other's files.
+        return [
+          { ...base, test: { exclude: ["**/node_modules/**", ...files, ...shared] } },
+          {
+            ...base,
+            test: {
+              name: `${name} (shared workers)`,
+              exclude: ["**/node_modules/**", ...files, ...own],
+              isolate: false,
+              typecheck: { enabled: false },
+            },
+          },
+        ]
+      }),
       "test/scripts",
     ],
     maxWorkers: 3,
