@@ -4,8 +4,9 @@
 // cache: after a stat of a FIFO or a socket (a user's plugin, say), it stops early and loads the
 // next package by the path of its link, not of its folder. A package whose dependencies sit beside
 // its real folder (pnpm's layout) then fails with "Cannot find module", in this process, for the
-// rest of its life (seen on Node 20; nodejs/node#51142, open). Stats asked for as bigints go to a buffer of
-// their own and leave that one alone. packages/tool-tester/test/file-stats.test.ts shows both.
+// rest of its life (seen on Node 20; nodejs/node#51142, open). Stats asked for as bigints go to a
+// buffer of their own and leave that one alone. packages/tool-tester/test/file-stats.test.ts shows
+// both.
 import { type BigIntStats, lstatSync, statSync } from "node:fs"
 
 /** `statSync(file)`, without changing how later imports resolve; throws as it does. */
