@@ -1,7 +1,7 @@
 // Spawning the package managers: async (installs take minutes, and a blocked worker cannot talk to
 // vitest), each with an explicit time limit that ends the command's whole process group.
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { onTestFinished } from "vitest"
@@ -77,4 +77,12 @@ export function useTmpDir(prefix: string, finished: typeof onTestFinished = onTe
   const directory = mkdtempSync(path.join(os.tmpdir(), prefix))
   finished(() => rmSync(directory, { recursive: true, force: true }))
   return directory
+}
+
+/** Writes files (path relative to `root` -> text) under `root`, making their folders. */
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+    writeFileSync(path.join(root, file), text)
+  }
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { rmSync, utimesSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { buildFingerprint, buildIsCurrent, recordBuild } from "../../scripts/build-fingerprint.mjs"
-import { useTmpDir } from "../install/_run.ts"
+import { useTmpDir, writeFiles } from "../install/_run.ts"
 
 /** A repository laid out as this one is, with what a build reads and what it leaves. */
 function repository(): string {
@@ -17,7 +17,7 @@ function repository(): string {
     "templates/default/tool.ts": "export {}\n",
     ".gitignore": "node_modules/\ndist/\n",
   }
-  for (const [file, text] of Object.entries(files)) write(root, file, text)
+  writeFiles(root, files)
   execFileSync("git", ["init", "-q"], { cwd: root })
   execFileSync("git", ["add", "."], { cwd: root })
   for (const output of [
@@ -32,8 +32,7 @@ function repository(): string {
 }
 
 function write(root: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-  writeFileSync(path.join(root, file), text)
+  writeFiles(root, { [file]: text })
 }
 
 describe("the build is skipped only when nothing it reads changed since a build that succeeded", () => {

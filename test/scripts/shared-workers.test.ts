@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, test } from "vitest"
 import { byWorkerNeeds } from "../../scripts/shared-workers.mjs"
-import { useTmpDir } from "../install/_run.ts"
+import { useTmpDir, writeFiles } from "../install/_run.ts"
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -27,10 +26,7 @@ describe("which fast-tier files share a vitest worker", () => {
       "test/helper.ts": 'vi.mock("x")\n',
       "test/types.test-d.ts": 'vi.mock("x")\n',
     }
-    for (const [file, text] of Object.entries(files)) {
-      mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-      writeFileSync(path.join(root, file), text)
-    }
+    writeFiles(root, files)
     expect(byWorkerNeeds(root, "test")).toEqual({
       own: [
         "test/chdir.test.ts",
