@@ -3,11 +3,12 @@
 // the TypeScript it brings, hono, fast-check). They are optional peer dependencies, which no
 // package manager installs on its own. The command that needs one checks for it first and stops
 // with the one command that installs it where this copy of tool-tester finds it (EXTRA_NOT_INSTALLED).
-import { existsSync, readFileSync, realpathSync } from "node:fs"
+import { existsSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { portablePath, shellWord } from "./_shell-quote.ts"
 import { fileURLToPath } from "node:url"
 import semver from "semver"
+import { readSourceText } from "./discovery/_source-file.ts"
 import { ToolTesterError } from "./errors.ts"
 import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "./package-manager.ts"
 
@@ -119,9 +120,10 @@ function installRoot(packageDirectory: string): string {
   return parts.slice(0, index).join(path.sep) || path.sep
 }
 
+/** A package.json, or undefined when it is missing, unreadable, not JSON, or not a regular file (a FIFO would block the read). */
 function readManifest(file: string): Record<string, unknown> | undefined {
   try {
-    return JSON.parse(readFileSync(file, "utf8"))
+    return JSON.parse(readSourceText(file))
   } catch {
     return undefined
   }

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -82,6 +83,30 @@ describe("requireExtras", () => {
     })
     expect(() => requireExtras("dev", { cwd: project, from: module })).not.toThrow()
   })
+
+  test.skipIf(process.platform === "win32")(
+    "a package.json that is a FIFO is not read (the read would wait for a writer): the package counts as not installed (POSIX: mkfifo)",
+    async () => {
+      const project = tmp()
+      write(path.join(project, ".opencode", "package.json"), {})
+      const { module } = installToolTester(project, ".opencode/node_modules/@opencode-ai/tool-tester")
+      const manifestFile = path.join(project, ".opencode", "node_modules", "fast-check", "package.json")
+      mkdirSync(path.dirname(manifestFile), { recursive: true })
+      execFileSync("mkfifo", [manifestFile])
+      // Should the FIFO be read anyway, this writer ends the wait after a while with an installed
+      // fast-check, so the test fails on the assertion rather than hanging its worker.
+      const writer = spawn(process.execPath, [
+        "-e",
+        `setTimeout(() => require("node:fs").writeFileSync(${JSON.stringify(manifestFile)}, '{"version":"4.11.0"}'), 5000)`,
+      ])
+      try {
+        const error = thrown(() => requireExtras("fuzz", { cwd: project, from: module }))
+        expect(error.data).toMatchObject({ missing: ["fast-check"] })
+      } finally {
+        writer.kill("SIGKILL")
+      }
+    },
+  )
 
   test("the command is relative to where the user's shell is (INIT_CWD), when a package manager ran the CLI elsewhere", () => {
     const project = tmp()
