@@ -20,7 +20,7 @@ export function loadTimeoutMs(env: Record<string, string | undefined> = process.
   if (/^[1-9][0-9]{0,8}$/.test(given)) return Number(given)
   throw new ToolTesterError(
     "USAGE",
-    `TOOL_TESTER_LOAD_TIMEOUT_MS is "${given}": give the load bound in whole milliseconds (the default is ${LOAD_TIMEOUT_MS}), or unset it`,
+    `TOOL_TESTER_LOAD_TIMEOUT_MS is "${given}": give the load bound in whole milliseconds, from 1 to 999999999 (the default is ${LOAD_TIMEOUT_MS}), or unset it`,
     { data: { loadTimeoutMs: given } },
   )
 }

@@ -13,7 +13,7 @@ describe("tool-tester e2e --call-timeout", { timeout: 180_000 }, () => {
     expect(result.exitCode).toBe(1)
     expect(jsonError(result)).toEqual({
       code: "USAGE",
-      message: '--call-timeout needs a positive whole number of milliseconds, not "0"',
+      message: '--call-timeout needs a whole number of milliseconds from 1 to 2000000000 (about 23 days), not "0"',
     })
   })
 

@@ -197,6 +197,24 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     }
   })
 
+  // A timer's delay is 32 bits in Node and Bun: 2^31 ms fired at once, and every call was a timeout.
+  test.each([
+    ["run", "greet", "--dir", basic, "--no-global"],
+    ["fuzz", "greet", "--dir", basic, "--no-global"],
+    ["e2e", "--script", "e2e.json", "--dir", basic],
+    ["eval", "--dir", basic],
+    ["preflight", basic],
+  ])("%s: a --timeout past what a timer can wait is a usage error (exit 1), not a timeout", async (...command) => {
+    for (const value of ["2147483648", "2000000001"]) {
+      const result = await runCli([...command, "--timeout", value, "--json"])
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toEqual({
+        code: "USAGE",
+        message: `--timeout needs a whole number of milliseconds from 1 to 2000000000 (about 23 days), not "${value}"`,
+      })
+    }
+  })
+
   test("human output has no colour codes when stdout is not a terminal", async () => {
     const result = await runCli(["list", "--dir", basic, "--no-global"], { env: { NO_COLOR: undefined } })
     expect(result.exitCode).toBe(0)

@@ -54,7 +54,7 @@ describe("tool-tester verify on bad input", () => {
     expect(result.exitCode).toBe(1)
     expect(jsonError(result)).toEqual({
       code: "USAGE",
-      message: '--concurrency takes a whole number of 1 or more, not "0"',
+      message: '--concurrency needs a whole number of at least 1, not "0"',
     })
   })
 

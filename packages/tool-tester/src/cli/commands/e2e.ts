@@ -1,20 +1,21 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
+import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import type { E2EResult } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
 import { parseScriptText } from "../../e2e/script.ts"
 import { formatTranscript } from "../../e2e/transcript.ts"
-import type { EngineInfo } from "../../runtime/here.ts"
-import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import { embeddedBunVersion } from "../../engine-client/find-bun.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { providerPackage } from "../../pipeline/provider-names.ts"
+import type { EngineInfo } from "../../runtime/here.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { interruptible } from "../interruptible.ts"
+import { timeoutFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { projectDirectory } from "../project-directory.ts"
 
@@ -37,6 +38,10 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
   const provider = values.provider === undefined ? undefined : providerPackage(values.provider)
+  // The flags' numbers before any file is read: a usage error is reported as one.
+  const timeoutMs = values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)
+  const callTimeoutMs =
+    values["call-timeout"] === undefined ? undefined : timeoutFlag("--call-timeout", values["call-timeout"])
   const scriptFile = path.resolve(io.cwd, values.script)
   const script = parseScriptText(readText(scriptFile))
   const project = projectDirectory(io.cwd, values.dir)
@@ -53,9 +58,8 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (provider !== undefined) options.provider = provider
   if (values.config !== undefined) options.config = configObject(values.config)
   if (values.agent !== undefined) options.agent = values.agent
-  if (values.timeout !== undefined) options.timeoutMs = positiveInteger("--timeout", values.timeout)
-  if (values["call-timeout"] !== undefined)
-    options.callTimeoutMs = positiveInteger("--call-timeout", values["call-timeout"])
+  if (timeoutMs !== undefined) options.timeoutMs = timeoutMs
+  if (callTimeoutMs !== undefined) options.callTimeoutMs = callTimeoutMs
 
   // Ctrl-C stops opencode and removes the throw-away folders before the CLI exits.
   let outcome: { value: E2EResult } | { exitCode: number }
@@ -177,12 +181,4 @@ function configObject(text: string): Record<string, unknown> {
     throw new ToolTesterError("USAGE", '--config must be a JSON object, such as {"permission":{"task":"deny"}}')
   }
   return value as Record<string, unknown>
-}
-
-function positiveInteger(flag: string, value: string): number {
-  const number = Number(value)
-  if (!/^\d+$/.test(value.trim()) || number <= 0) {
-    throw new ToolTesterError("USAGE", `${flag} needs a positive whole number of milliseconds, not "${value}"`)
-  }
-  return number
 }

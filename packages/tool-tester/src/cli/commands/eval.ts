@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { definedFields } from "../../_defined-fields.ts"
+import { shellWord } from "../../_shell-quote.ts"
+import { didYouMean } from "../../did-you-mean.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { noModelProblem } from "../../eval/configured-model.ts"
 import {
   compareArms,
   formatEvalTable,
@@ -10,10 +13,6 @@ import {
   totalsOf,
   WITHOUT_PREFIX,
 } from "../../eval/report/index.ts"
-import type { EvalArm } from "../../eval/runner/run-eval.ts"
-import { readVariants } from "../../eval/variants.ts"
-import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
-import { didYouMean } from "../../did-you-mean.ts"
 import {
   type EvalProjectResult,
   type PreparedEval,
@@ -21,17 +20,19 @@ import {
   prepareEval,
   runEvalProject,
 } from "../../eval/run-project.ts"
-import { noModelProblem } from "../../eval/configured-model.ts"
+import type { EvalArm } from "../../eval/runner/run-eval.ts"
 import type { EvalResult } from "../../eval/types.ts"
+import { readVariants } from "../../eval/variants.ts"
+import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { colorEnabled } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_BELOW_THRESHOLD, EXIT_OK, EXIT_USAGE } from "../exit-codes.ts"
-import { shellWord } from "../../_shell-quote.ts"
-import { toolTesterCommand } from "../invocation.ts"
 import { interruptible } from "../interruptible.ts"
-import { projectDirectory } from "../project-directory.ts"
+import { toolTesterCommand } from "../invocation.ts"
+import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
+import { projectDirectory } from "../project-directory.ts"
 
 /**
  * `tool-tester eval`: runs the project's eval cases (`.opencode/evals/`) through the real opencode
@@ -47,10 +48,10 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
-  const runs = values.runs === undefined ? undefined : positiveInteger("--runs", values.runs)
+  const runs = values.runs === undefined ? undefined : wholeNumberFlag("--runs", values.runs)
   const concurrency =
-    values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
-  const timeoutMs = values.timeout === undefined ? undefined : positiveInteger("--timeout", values.timeout)
+    values.concurrency === undefined ? undefined : wholeNumberFlag("--concurrency", values.concurrency)
+  const timeoutMs = values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
   const thresholdOn = parseThresholdOn(values["threshold-on"])
 
@@ -226,12 +227,4 @@ export function parseThresholdOn(text: string | undefined): "point" | "lower" {
     "USAGE",
     `--threshold-on ${shellWord(text)} is not one of point, lower: point compares the pass rate, lower its 95% interval's lower bound`,
   )
-}
-
-function positiveInteger(flag: string, text: string): number {
-  const number = Number(text)
-  if (!Number.isInteger(number) || number < 1) {
-    throw new ToolTesterError("USAGE", `${flag} ${shellWord(text)} is not a positive whole number`)
-  }
-  return number
 }

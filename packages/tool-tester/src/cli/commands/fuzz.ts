@@ -1,17 +1,18 @@
 import { randomInt } from "node:crypto"
+import { shellWord } from "../../_shell-quote.ts"
 import { terminalSafe } from "../../_terminal-safe.ts"
-import type { StartedEngine } from "../../tasks/engine-task.ts"
-import { engineReport, loadFailure, loadTimeoutMs } from "../../tasks/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { requireExtras } from "../../extras.ts"
 import type { FuzzFailure } from "../../fuzz/fuzz-tool.ts"
+import type { StartedEngine } from "../../tasks/engine-task.ts"
 import type { FuzzPayload } from "../../tasks/fuzz-task.ts"
+import { engineReport, loadFailure, loadTimeoutMs } from "../../tasks/task-failure.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
-import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
+import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
@@ -43,9 +44,10 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     )
   }
   requireExtras("fuzz", { cwd: io.cwd, env: io.env })
-  const runs = wholeNumber("--runs", values.runs, 1) ?? DEFAULT_RUNS
-  const seed = wholeNumber("--seed", values.seed, 0) ?? randomInt(2 ** 31)
-  const timeoutMs = wholeNumber("--timeout", values.timeout, 1) ?? DEFAULT_CALL_TIMEOUT_MS
+  const runs = (values.runs === undefined ? undefined : wholeNumberFlag("--runs", values.runs)) ?? DEFAULT_RUNS
+  const seed = (values.seed === undefined ? undefined : wholeNumberFlag("--seed", values.seed, 0)) ?? randomInt(2 ** 31)
+  const timeoutMs =
+    (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_CALL_TIMEOUT_MS
   const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
   const loadTimeout = loadTimeoutMs(io.env)
   const { outcome, found, calls, stopped } = await fuzzAcrossEngines(
@@ -136,13 +138,4 @@ function failureLines(number: number, failure: FuzzFailure): string[] {
     `   ${dim("args")}     ${terminalSafe(shown)}`,
     `   ${dim("message")}  ${terminalSafe(failure.message)}`,
   ]
-}
-
-function wholeNumber(flag: string, value: string | undefined, minimum: number): number | undefined {
-  if (value === undefined) return undefined
-  const number = Number(value)
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < minimum) {
-    throw new ToolTesterError("USAGE", `${flag} needs a whole number of at least ${minimum}, not "${value}"`)
-  }
-  return number
 }

@@ -1,20 +1,21 @@
 import { existsSync } from "node:fs"
-import { statOf } from "../../_file-stats.ts"
 import path from "node:path"
+import { statOf } from "../../_file-stats.ts"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import { chooseEngine } from "../../engine-client/choose-engine.ts"
-import { testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
-import type { EngineReport } from "../../tasks/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { requireExtras } from "../../extras.ts"
+import { testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import type { E2ESummary, SmokeRun } from "../../preflight/load-installed.ts"
 import { loadInstalled } from "../../preflight/load-installed.ts"
 import type { PreflightReport } from "../../preflight/preflight.ts"
 import { preflight } from "../../preflight/preflight.ts"
+import type { EngineReport } from "../../tasks/task-failure.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO } from "../_command.ts"
 import { exitForProblems, parseFlags } from "../_command.ts"
 import { interruptible } from "../interruptible.ts"
+import { timeoutFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { formatEngine, formatFindings } from "../report.ts"
 
@@ -40,7 +41,8 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     })
   }
   requireExtras("preflight", { cwd: io.cwd, env: io.env })
-  const timeoutMs = positiveInteger(values.timeout) ?? DEFAULT_CALL_TIMEOUT_MS
+  const timeoutMs =
+    (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_CALL_TIMEOUT_MS
   const chosen = await chooseEngine({
     engine: values.engine,
     engineBinary: values["engine-binary"],
@@ -125,13 +127,4 @@ function formatReport(report: PreflightReport, cwd: string): string {
 function shortList(files: string[]): string {
   const shown = files.slice(0, 6).join(", ")
   return files.length > 6 ? `${shown}, ... (${files.length - 6} more)` : shown
-}
-
-function positiveInteger(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const number = Number(value)
-  if (!/^\d+$/.test(value.trim()) || number <= 0) {
-    throw new ToolTesterError("USAGE", `--timeout needs a positive whole number of milliseconds, not "${value}"`)
-  }
-  return number
 }

@@ -1,15 +1,16 @@
 import path from "node:path"
 import { bunApiHint } from "../../doctor/bun-api.ts"
-import type { StartedEngine, TaskOutcome } from "../../tasks/engine-task.ts"
-import { runTaskInEngine } from "../../tasks/engine-task.ts"
-import type { RunArgs, RunInput } from "../../tasks/task.ts"
-import { engineReport, loadTimeoutMs as loadBound, loadFailure } from "../../tasks/task-failure.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
+import type { StartedEngine, TaskOutcome } from "../../tasks/engine-task.ts"
+import { runTaskInEngine } from "../../tasks/engine-task.ts"
 import type { RunJson, RunPayload } from "../../tasks/run-task.ts"
+import type { RunArgs, RunInput } from "../../tasks/task.ts"
+import { engineReport, loadTimeoutMs as loadBound, loadFailure } from "../../tasks/task-failure.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
+import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics } from "../report.ts"
@@ -34,15 +35,16 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   const [name, ...pairs] = positionals
   if (name === undefined)
     throw new ToolTesterError("USAGE", "run needs a tool name: tool-tester run NAME [key=value ...]")
-  const timeoutMs = positiveInteger("--timeout", values.timeout) ?? DEFAULT_TIMEOUT_MS
+  const timeoutMs =
+    (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_TIMEOUT_MS
   const input = {
     ...projectInput(values, values, io),
     name,
     args: runArgs(values.args, values["raw-args"], pairs),
     validate: values.validate === true,
     deny: values.deny ?? [],
-    maxLines: positiveInteger("--max-lines", values["max-lines"]),
-    maxBytes: positiveInteger("--max-bytes", values["max-bytes"]),
+    maxLines: values["max-lines"] === undefined ? undefined : wholeNumberFlag("--max-lines", values["max-lines"]),
+    maxBytes: values["max-bytes"] === undefined ? undefined : wholeNumberFlag("--max-bytes", values["max-bytes"]),
     timeoutMs,
     agent: values.agent,
     dataDirectory:
@@ -122,15 +124,6 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
       `--args is not JSON (${reason}); quote it for your shell, or use --raw-args to see what opencode does with bad JSON`,
     )
   }
-}
-
-function positiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const number = Number(value)
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
-    throw new ToolTesterError("USAGE", `${flag} needs a positive whole number, not "${value}"`)
-  }
-  return number
 }
 
 function pathFrom(io: CliIO, value: string): string {

@@ -1,8 +1,8 @@
 import path from "node:path"
+import { ToolTesterError } from "../../errors.ts"
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
 import { MODELLED_OPENCODE_VERSION } from "../../opencode/opencode-version.ts"
 import { opencodeVersionOf } from "../../opencode/opencode-version-check.ts"
-import { ToolTesterError } from "../../errors.ts"
 import { helpTimeoutMs, opencodeIdentity } from "../../verify/opencode-identity.ts"
 import { readProbeSets } from "../../verify/probe-set.ts"
 import { runVerify } from "../../verify/run-verify.ts"
@@ -11,6 +11,7 @@ import type { CliIO } from "../_command.ts"
 import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
 import { interruptible } from "../interruptible.ts"
+import { wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 
 /**
@@ -25,7 +26,7 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   )
   const json = values.json === true
   const concurrency =
-    values.concurrency === undefined ? undefined : positiveInteger("--concurrency", values.concurrency)
+    values.concurrency === undefined ? undefined : wholeNumberFlag("--concurrency", values.concurrency)
   const probes = readProbeSets(positionals)
   const opencode = await resolveOpencode({
     directory: io.cwd,
@@ -88,10 +89,3 @@ export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport
 }
 
 // --- internal ---
-
-function positiveInteger(flag: string, text: string): number {
-  const value = Number(text)
-  if (!Number.isInteger(value) || value < 1)
-    throw new ToolTesterError("USAGE", `${flag} takes a whole number of 1 or more, not "${text}"`)
-  return value
-}
