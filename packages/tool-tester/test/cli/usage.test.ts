@@ -183,6 +183,20 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(jsonError(result).code).toBe("ARGS_UNPARSABLE")
   })
 
+  test("--args nested past 1000 levels is a usage error that names --raw-args; 1000 levels reach the tool", async () => {
+    const nested = (levels: number) => `{"name":"Ada","d":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`
+    const deep = await runCli(["run", "greet", "--dir", basic, "--no-global", "--args", nested(6000), "--json"])
+    expect(deep.exitCode).toBe(1)
+    expect(jsonError(deep)).toEqual({
+      code: "USAGE",
+      message:
+        "--args nests deeper than 1000 levels; pass the same text with --raw-args, which hands it to opencode's pipeline as the model's text",
+    })
+    const kept = await runCli(["run", "greet", "--dir", basic, "--no-global", "--args", nested(1000), "--json"])
+    expect(kept.exitCode, kept.stderr).toBe(0)
+    expect(JSON.parse(kept.stdout).output).toBe("Hello, Ada!")
+  })
+
   test("a positional that is not key=value exits 1", async () => {
     const result = await runCli(["run", "greet", "Ada", "--dir", basic, "--no-global"])
     expect(result.exitCode).toBe(1)

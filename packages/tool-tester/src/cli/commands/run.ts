@@ -115,8 +115,9 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
   if (raw !== undefined) return { form: "raw", text: raw }
   if (pairs.length > 0) return { form: "pairs", pairs }
   if (json === undefined) return { form: "none" }
+  let value: unknown
   try {
-    return { form: "json", value: JSON.parse(json) }
+    value = JSON.parse(json)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new ToolTesterError(
@@ -124,6 +125,30 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
       `--args is not JSON (${reason}); quote it for your shell, or use --raw-args to see what opencode does with bad JSON`,
     )
   }
+  // The parsed value crosses to the engine as JSON, which a runtime writes by recursion: a few
+  // thousand levels overflow its stack. As text (--raw-args) it reaches the tool as a model's would.
+  if (nestsDeeperThan(value, MAX_ARGS_DEPTH)) {
+    throw new ToolTesterError(
+      "USAGE",
+      `--args nests deeper than ${MAX_ARGS_DEPTH} levels; pass the same text with --raw-args, which hands it to opencode's pipeline as the model's text`,
+    )
+  }
+  return { form: "json", value }
+}
+
+/** How deep --args may nest (objects and arrays) to be sent parsed. */
+const MAX_ARGS_DEPTH = 1000
+
+/** Whether `value` nests objects and arrays more than `limit` levels deep (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [current, depth] = entry
+    if (typeof current !== "object" || current === null) continue
+    if (depth + 1 > limit) return true
+    for (const child of Object.values(current)) stack.push([child, depth + 1])
+  }
+  return false
 }
 
 function pathFrom(io: CliIO, value: string): string {
