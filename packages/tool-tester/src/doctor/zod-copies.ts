@@ -17,9 +17,12 @@ export function zodCopyFindings(tools: ReadonlyArray<{ file: string; args: unkno
     for (const node of zodNodes(tool.args as Record<string, unknown>)) {
       const version = versionOf(node.schema)
       if (version) versions.set(version, (versions.get(version) ?? new Set()).add(tool.file))
-      const constructors = constructorsByType.get(node.def.type) ?? new Map<unknown, Set<string>>()
+      // By kind and class name: z.email() and z.string() share a def.type but are classes of their
+      // own in one copy (so are z.int() and z.number(), z.discriminatedUnion() and z.union()).
+      const kind = `${node.def.type}/${(node.schema.constructor as { name?: unknown } | undefined)?.name}`
+      const constructors = constructorsByType.get(kind) ?? new Map<unknown, Set<string>>()
       constructors.set(node.schema.constructor, (constructors.get(node.schema.constructor) ?? new Set()).add(tool.file))
-      constructorsByType.set(node.def.type, constructors)
+      constructorsByType.set(kind, constructors)
     }
   }
   const list = (files: Set<string>) => [...files].map((file) => path.basename(file)).join(", ")
@@ -33,8 +36,9 @@ export function zodCopyFindings(tools: ReadonlyArray<{ file: string; args: unkno
       ),
     ]
   }
-  for (const [type, constructors] of constructorsByType) {
+  for (const [kind, constructors] of constructorsByType) {
     if (constructors.size < 2) continue
+    const type = kind.slice(0, kind.indexOf("/"))
     const version = [...versions.keys()][0] ?? "4"
     const copies = [...constructors.values()].map((files) => `(${list(files)})`)
     return [

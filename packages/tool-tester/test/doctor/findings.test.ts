@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { z } from "zod"
@@ -116,6 +117,39 @@ describe("doctor findings (pure modules)", () => {
     expect(findings).toHaveLength(1)
     expect(findings[0]!.data).toEqual({ versions: ["4.1.8", "4.0.0"] })
     expect(zodCopyFindings([{ file: "/p/a.ts", args: { a: z.string(), b: z.number() } }])).toEqual([])
+  })
+
+  test("one zod's kinds that share a def.type (email and string, int and number, the two unions) are one copy", () => {
+    const args = {
+      to: z.email(),
+      subject: z.string(),
+      count: z.number(),
+      retries: z.int(),
+      v: z.union([z.string(), z.number()]),
+      d: z.discriminatedUnion("k", [z.object({ k: z.literal("a") })]),
+    }
+    expect(zodCopyFindings([{ file: "/p/mail.ts", args }])).toEqual([])
+  })
+
+  test("the same zod version loaded twice is still two copies", () => {
+    const load = createRequire(import.meta.url)
+    const first = load("zod") as typeof import("zod")
+    // The second copy is loaded beside the first and the first put back: a file that shares this
+    // worker (the fast tier) still gets the first.
+    const firstModules = Object.entries(load.cache).filter(([key]) => key.includes(`${path.sep}zod${path.sep}`))
+    for (const [key] of firstModules) delete load.cache[key]
+    const second = load("zod") as typeof import("zod")
+    for (const [key, module] of firstModules) load.cache[key] = module
+    expect(second.z.string().constructor).not.toBe(first.z.string().constructor)
+    const findings = zodCopyFindings([
+      { file: "/p/a.ts", args: { a: first.z.email() } },
+      { file: "/p/b.ts", args: { b: second.z.email() } },
+    ])
+    expect(findings.map((finding) => finding.message)).toEqual([
+      expect.stringContaining(
+        "tool schemas come from 2 copies of zod 4.1.8 (z.string() built by different copies: (a.ts), (b.ts))",
+      ),
+    ])
   })
 
   test("the install command runs in the config folder that holds the file", () => {
