@@ -128,6 +128,19 @@ export const nooutput = { description: "", args: {}, execute: async () => ({ tit
     expect(number.error?.message).toContain("a number (42)")
   })
 
+  test("a result whose getter or Proxy trap throws fails the call with that error (TOOL_BAD_RESULT), not tool-tester", async () => {
+    const loaded = await project({
+      ".opencode/tools/trap.ts": `export const getter = { description: "", args: {}, execute: async () => ({ output: "x", metadata: { get boom() { throw new Error("getter boom") } } }) }
+export const proxy = { description: "", args: {}, execute: async () => new Proxy({}, { get(_target, key) { if (key === "then") return undefined; if (key === "output") return "proxied"; throw new Error("trap " + String(key)) } }) }
+`,
+    })
+    const getter = await runTool(loaded, "trap_getter", {})
+    expect(getter).toMatchObject({ status: "error", output: "getter boom", error: { code: "TOOL_BAD_RESULT" } })
+    expect(getter.error?.message).toContain("trap_getter: reading the object execute returned threw: getter boom")
+    const proxy = await runTool(loaded, "trap_proxy", {})
+    expect(proxy).toMatchObject({ status: "error", output: "trap metadata", error: { code: "TOOL_BAD_RESULT" } })
+  })
+
   test("a tool that hangs stops at the timeout with its abort signal fired", async () => {
     const loaded = await project({
       ".opencode/tools/hang.ts": toolSource(

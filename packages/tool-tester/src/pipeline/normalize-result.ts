@@ -29,7 +29,25 @@ export function normalizeResult(
       message: `execute returned ${result}; return a string or { output: string }`,
     }
   }
-  const record = result as Record<string, unknown>
+  try {
+    return normalizeObject(result as Record<string, unknown>)
+  } catch (error) {
+    // A getter or a Proxy trap that throws while opencode reads the result: the call fails with
+    // that error, as if execute had thrown it.
+    const text = thrownText(error)
+    return {
+      success: false,
+      modelText: text,
+      message: `reading the object execute returned threw: ${text}; return a plain string or { output: string } whose fields can be read`,
+    }
+  }
+}
+
+/** An object's fields as opencode reads them, copied (metadata and attachments too): a getter runs once, here. */
+function normalizeObject(
+  record: Record<string, unknown>,
+): { success: true; value: NormalizedResult } | { success: false; modelText: string; message: string } {
+  const result = record
   const output = record["output"]
   if (typeof output !== "string") {
     const what = typeof result === "object" ? `an object whose output is ${describe(output)}` : describe(result)
@@ -49,10 +67,17 @@ export function normalizeResult(
       // opencode keeps whatever `title` holds (`?? ""`), even a non-string.
       title: (record["title"] ?? "") as string,
       output,
-      metadata: typeof metadata === "object" && metadata !== null ? (metadata as Record<string, unknown>) : {},
-      attachments: Array.isArray(record["attachments"]) ? record["attachments"] : undefined,
+      metadata: typeof metadata === "object" && metadata !== null ? { ...(metadata as Record<string, unknown>) } : {},
+      attachments: attachmentsOf(record["attachments"]),
     },
   }
+}
+
+function attachmentsOf(attachments: unknown): unknown[] | undefined {
+  if (!Array.isArray(attachments)) return undefined
+  return attachments.map((attachment) =>
+    typeof attachment === "object" && attachment !== null ? { ...attachment } : attachment,
+  )
 }
 
 /** The text the model reads when a tool throws: the message of an Error, the value of anything else. */
