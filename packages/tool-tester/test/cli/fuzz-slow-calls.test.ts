@@ -150,3 +150,43 @@ export default tool({
     expect((hung[0] as { n: number }).n).toBeGreaterThan(10)
   })
 })
+
+// A call that writes on the engine's channel (descriptor 3) or closes it leaves the engine unable
+// to answer: like one that ends the process, it is a failure of kind exit with its arguments, and
+// the search goes on in a new engine (docs/errors.md#channel_forged).
+const breaksChannel = `import { writeSync, closeSync } from "node:fs"
+import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Count",
+  args: { n: tool.schema.number().int() },
+  async execute(args) {
+    if (args.n === 1) writeSync(3, "garbage\\n")
+    if (args.n === 2) closeSync(3)
+    return "n=" + args.n.toFixed(0)
+  },
+})
+`
+
+describe("fuzz past a call that breaks the engine's channel", { timeout: 180_000 }, () => {
+  test.each(["bun", "node"])(
+    "the calls that forged or closed it are reported with their arguments, with the rest of the report (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({ ".opencode/tools/count.ts": breaksChannel })
+      const result = await runCli(
+        ["fuzz", "count", "--seed", "1", "--runs", "100", "--no-global", "--engine", engine, "--json"],
+        { cwd: directory },
+      )
+      expect(result.exitCode, result.stderr).toBe(4)
+      const report = JSON.parse(result.stdout) as FuzzJson
+      expect(report.stopped).toBeUndefined()
+      const exits = report.failures
+        .filter((failure) => failure.kind === "exit")
+        .sort((left, right) => left.code.localeCompare(right.code))
+      expect(exits).toEqual([
+        expect.objectContaining({ code: "CHANNEL_CLOSED", args: { n: 2 } }),
+        expect.objectContaining({ code: "CHANNEL_FORGED", args: { n: 1 } }),
+      ])
+      for (const failure of exits) expect(failure.message).toMatch(/; the engine was restarted$/)
+    },
+  )
+})

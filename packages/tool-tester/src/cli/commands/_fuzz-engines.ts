@@ -22,8 +22,11 @@ export type FuzzAcrossEngines = {
   /** Calls made by the engines that were stopped. */
   calls: number
   /** Set when the search gave up: the last call stopped the engine once too often, or before any call. */
-  stopped?: { code: "TOOL_TIMEOUT" | "TOOL_EXITED"; message: string }
+  stopped?: { code: StopCode; message: string }
 }
+
+/** What a call that stopped its engine is reported as. */
+type StopCode = "TOOL_TIMEOUT" | "TOOL_EXITED" | "CHANNEL_FORGED" | "CHANNEL_CLOSED"
 
 export async function fuzzAcrossEngines(
   input: FuzzInput,
@@ -53,10 +56,26 @@ export async function fuzzAcrossEngines(
       engine,
       { ...(onServerLog === undefined ? {} : { onServerLog }), onLoaded },
     )
-    if ((outcome.kind !== "timeout" && outcome.kind !== "exited") || outcome.phase === "load") {
+    // A call that wrote on the engine's channel or closed it (docs/errors.md#channel_forged) is a
+    // failure of kind exit, like one that ended the process: the report goes on with a new engine.
+    const channel =
+      outcome.kind === "failed" && current !== undefined && CHANNEL_FAILURES.has(outcome.error.code)
+        ? outcome.error
+        : undefined
+    if (
+      channel === undefined &&
+      ((outcome.kind !== "timeout" && outcome.kind !== "exited") || outcome.phase === "load")
+    ) {
       return { outcome, found, calls }
     }
-    const failure = stopFailure(outcome, input)
+    const failure: Failure & { code: StopCode } =
+      channel !== undefined
+        ? {
+            kind: "exit",
+            code: channel.code as StopCode,
+            message: `${firstLine(channel.message)}; the engine was restarted`,
+          }
+        : stopFailure(outcome as Extract<TaskOutcome, { kind: "timeout" | "exited" }>, input)
     if (current === undefined) {
       return {
         outcome,
@@ -88,6 +107,12 @@ export async function fuzzAcrossEngines(
 }
 
 // --- internal ---
+
+const CHANNEL_FAILURES = new Set<string>(["CHANNEL_FORGED", "CHANNEL_CLOSED"] satisfies StopCode[])
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? ""
+}
 
 /** The failure of a call that stopped the engine: kept it busy past its bound, or ended its process. */
 function stopFailure(
