@@ -2,10 +2,12 @@ import {
   accessSync,
   chmodSync,
   chownSync,
+  closeSync,
   constants,
   copyFileSync,
   linkSync,
   mkdirSync,
+  openSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -54,8 +56,7 @@ export async function writeFilesAtomically(files: readonly FileToWrite[]): Promi
       const { path: target, stats } = targets[index]!
       current = { path: file.path, phase: "file" }
       const temporary = join(dirname(target), `.${basename(target)}.${suffix}.tmp`)
-      writeFileSync(temporary, file.content, { flag: "wx", mode: stats === undefined ? 0o666 : stats.mode & 0o777 })
-      temporaries.push(temporary)
+      writeTemporary(temporary, file.content, stats === undefined ? 0o666 : stats.mode & 0o777, temporaries)
       if (stats !== undefined) keepModeAndOwner(temporary, stats)
       staged.push({ file, target, temporary })
     }
@@ -125,6 +126,21 @@ function keepModeAndOwner(path: string, stats: Ownership): void {
   }
   // After chown, which clears the set-user-ID and set-group-ID bits.
   chmodSync(path, stats.mode & 0o7777)
+}
+
+/**
+ * Creates `path` (never over an existing file) and writes `content` to it. The file is added to
+ * `temporaries` as soon as it exists, before its content: a write that fails part way (a full disk)
+ * leaves an empty or partial file, which the roll-back must remove like any other.
+ */
+function writeTemporary(path: string, content: string, mode: number, temporaries: string[]): void {
+  const descriptor = openSync(path, "wx", mode)
+  temporaries.push(path)
+  try {
+    writeFileSync(descriptor, content)
+  } finally {
+    closeSync(descriptor)
+  }
 }
 
 /** Hard-links `from` to `to`, failing with EEXIST rather than replacing; copies where links are not supported. */
