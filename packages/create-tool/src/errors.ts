@@ -11,7 +11,10 @@ export type CreateToolErrorCode =
   | "CONFLICTING_OPTIONS"
   /** No NAME was given and there is no terminal to ask for one. */
   | "MISSING_NAME"
-  /** The tool name is empty, a path, too long, or has characters opencode or a model provider rejects. */
+  /**
+   * The tool name is empty, a path, too long, or has characters opencode or a model provider rejects;
+   * or a plugin's tool name is `index`, which would make the tools' module its entry module.
+   */
   | "INVALID_NAME"
   /** A --plugin NAME is not a valid npm package name. */
   | "INVALID_PACKAGE_NAME"
@@ -29,7 +32,10 @@ export type CreateToolErrorCode =
    * Refused even with --force, which replaces files but never deletes one.
    */
   | "DUPLICATE_TOOL_ID"
-  /** A file to write exists already, and neither --force nor a confirmation allowed overwriting it. */
+  /**
+   * A file to write exists already, and neither --force nor a confirmation allowed overwriting it; or
+   * what is there is a link that leads nowhere, or not a file (a folder), which --force never replaces.
+   */
   | "FILE_EXISTS"
   /** An existing package.json to update is not valid JSON. */
   | "INVALID_PACKAGE_JSON"

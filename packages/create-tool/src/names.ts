@@ -61,6 +61,21 @@ export function toolNameProblem(name: string): string | undefined {
 }
 
 /**
+ * Problem with a plugin's tool name, or undefined: a tool name's rules, and not `index`, whatever
+ * its case. The tools go in `src/<tool name>.ts`, and `src/index.ts` is the plugin's entry module,
+ * which may export the plugin function alone (opencode calls every export of it); `Index` is the
+ * same file on macOS and Windows.
+ */
+export function pluginToolNameProblem(name: string): string | undefined {
+  const problem = toolNameProblem(name)
+  if (problem !== undefined) return problem
+  if (name.toLowerCase() === "index") {
+    return `Tool id ${quoted(name)} would name the tools' module src/${name}.ts (.js with --js), which is the plugin's entry module: choose another tool id with --tool-name, such as --tool-name my-tool.`
+  }
+  return undefined
+}
+
+/**
  * Problem with a list of named exports, or undefined. `reserved` holds the identifiers the
  * template declares at the top of the tool file (an export with one of those names would clash).
  */
@@ -130,12 +145,14 @@ export function toolId(toolName: string, exportName: string): string {
  * The tool id a plugin package registers when --tool-name is not given: the package name without
  * its scope and without an `opencode-` prefix (`@me/opencode-weather` -> `weather`), since the model
  * sees the id next to opencode's own tools and the prefix tells it nothing. When what is left is not a
- * valid tool name, or is a built-in tool's id (`opencode-read`), the last part of the name as it is.
+ * valid plugin tool name (`opencode-index`), or is a built-in tool's id (`opencode-read`), the last
+ * part of the name as it is.
  */
 export function defaultPluginToolName(packageName: string): string {
   const { name } = splitPackageName(packageName)
   const stripped = name.replace(/^opencode-/, "")
-  if (stripped === name || toolNameProblem(stripped) !== undefined || builtinToolIds.includes(stripped)) return name
+  if (stripped === name || pluginToolNameProblem(stripped) !== undefined || builtinToolIds.includes(stripped))
+    return name
   return stripped
 }
 

@@ -9,6 +9,7 @@ import {
   exportNamesProblem,
   packageNameProblem,
   pascalCase,
+  pluginToolNameProblem,
   splitPackageName,
   toolId,
   toolNameProblem,
@@ -283,6 +284,8 @@ function fileStatus(
       { data: { paths: [file.path], target: link.target } },
     )
   }
+  const notAFile = notAFileError(file, link)
+  if (notAFile !== undefined) throw notAFile
   const existing = readExisting(file.path)
   if (existing === undefined) return { file: { path: file.path, content: file.content, status: "create" }, notes: [] }
   if (file.mode === "create")
@@ -319,6 +322,32 @@ function fileStatus(
   }
 }
 
+/**
+ * The FILE_EXISTS error when a folder (or a pipe, a device, a socket) is where `file` goes, else
+ * undefined. --force replaces files only, and a package.json or tsconfig.json there cannot be read,
+ * so this is said before anything else is: what is there, and to move it away.
+ */
+function notAFileError(file: WantedFile, link: { target: string } | undefined): CreateToolError | undefined {
+  let what: string
+  try {
+    const stats = statOf(file.path)
+    if (stats.isFile()) return undefined
+    what = stats.isDirectory() ? "a folder" : "not a file (a pipe, a device or a socket)"
+  } catch {
+    // Missing, or unreachable (a file in the way, no permission): the writer reports what it cannot write.
+    return undefined
+  }
+  const shown =
+    link === undefined ? printable(file.path) : `${printable(file.path)} (a link to ${printable(link.target)})`
+  // Another NAME gives the tool, its test or a plugin package other paths; a project's own files keep theirs.
+  const fix = file.mode === "create" ? "move it away or choose another name" : "move it away"
+  return new CreateToolError(
+    "FILE_EXISTS",
+    `${shown} is ${what}, where create-tool writes a file: ${fix}, and run again (--force replaces files only).`,
+    { data: { paths: [file.path] } },
+  )
+}
+
 function checkName(
   options: ScaffoldOptions,
   location: ToolLocation,
@@ -328,9 +357,11 @@ function checkName(
     const problem = packageNameProblem(name)
     if (problem !== undefined) throw new CreateToolError("INVALID_PACKAGE_NAME", problem, { data: { name } })
     const toolName = options.toolName ?? defaultPluginToolName(name)
-    const toolProblem = toolNameProblem(toolName)
+    const toolProblem = pluginToolNameProblem(toolName)
     if (toolProblem !== undefined) {
-      throw new CreateToolError("INVALID_NAME", `--tool-name: ${toolProblem}`, { data: { toolName } })
+      // Without --tool-name the id comes from NAME (`index`), and the message must not blame the option.
+      const message = options.toolName === undefined ? toolProblem : `--tool-name: ${toolProblem}`
+      throw new CreateToolError("INVALID_NAME", message, { data: { toolName } })
     }
     return { toolName, packageName: name, folderName: splitPackageName(name).name }
   }
@@ -404,10 +435,10 @@ function addedEntries(existing: string, merged: Record<string, unknown>): string
   return added
 }
 
-/** The file's content, "" for a folder in the way, undefined when there is nothing there to read. */
+/** The file's content, undefined when there is nothing there to read (anything but a file is refused first). */
 function readExisting(path: string): string | undefined {
   try {
-    return statOf(path).isFile() ? readFileSync(path, "utf8") : ""
+    return readFileSync(path, "utf8")
   } catch {
     // Missing, or unreachable (a file in the way, no permission): the writer reports what it cannot write.
     return undefined

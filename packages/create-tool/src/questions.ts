@@ -1,6 +1,12 @@
 import type { PromptObject } from "prompts"
 import { CreateToolError } from "./errors.ts"
-import { defaultPluginToolName, exportNamesProblem, packageNameProblem, toolNameProblem } from "./names.ts"
+import {
+  defaultPluginToolName,
+  exportNamesProblem,
+  packageNameProblem,
+  pluginToolNameProblem,
+  toolNameProblem,
+} from "./names.ts"
 import type { Language, ToolLocation } from "./options.ts"
 import type { CliArguments } from "./parse-args.ts"
 import { printable, quoted } from "./printable.ts"
@@ -48,13 +54,13 @@ export async function askQuestions(args: CliArguments, context: QuestionContext)
   const pluginToolName =
     location !== "plugin"
       ? undefined
-      : args.toolName !== undefined && toolNameProblem(args.toolName) === undefined
+      : args.toolName !== undefined && pluginToolNameProblem(args.toolName) === undefined
         ? args.toolName
         : await ask<string>({
             type: "text",
             message: "Tool name (the tool id the model sees):",
             initial: args.toolName ?? defaultPluginToolName(name),
-            validate: (value: string) => toolNameProblem(value.trim()) ?? true,
+            validate: (value: string) => pluginToolNameProblem(value.trim()) ?? true,
             format: (value: string) => value.trim(),
           })
 

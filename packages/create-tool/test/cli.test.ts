@@ -361,6 +361,8 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     [["opencode-weather", "--plugin", "--tool-name", "my.tool"], "INVALID_NAME", '--tool-name: "my.tool" contains "."'],
     [["opencode-weather", "--plugin", "--tool-name", "9x"], "INVALID_NAME", "must start with a letter"],
     [["opencode-weather", "--plugin", "--tool-name", "bash"], "BUILTIN_OVERRIDE", "Tool id bash would replace"],
+    [["index", "--plugin"], "INVALID_NAME", '✖ Tool id "index" would name the tools\' module src/index.ts'],
+    [["x", "--plugin", "--tool-name", "index", "--js"], "INVALID_NAME", '--tool-name: Tool id "index"'],
     [["opencode-weather", "--plugin", "--tool-nam", "w"], "USAGE", "did you mean --tool-name?"],
     [["hello", "--exports", "add,add"], "INVALID_EXPORT_NAME", "given twice"],
     [["hello", "--exports", "default"], "INVALID_EXPORT_NAME", "default export"],

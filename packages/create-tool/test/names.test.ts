@@ -5,6 +5,7 @@ import {
   exportNamesProblem,
   packageNameProblem,
   pascalCase,
+  pluginToolNameProblem,
   splitPackageName,
   toolId,
   toolNameProblem,
@@ -120,9 +121,21 @@ test.each([
   ["@opencode/weather", "weather"],
   ["weather", "weather"],
   ["opencode-read", "opencode-read"],
+  ["opencode-index", "opencode-index"],
   ["opencode-9lives", "opencode-9lives"],
   ["opencode-", "opencode-"],
   ["my-opencode-tool", "my-opencode-tool"],
 ])("a plugin named %s offers the tool id %s by default", (packageName, id) => {
   expect(defaultPluginToolName(packageName)).toBe(id)
+})
+
+test.each(["index", "Index", "INDEX"])("a plugin's tool name cannot be %s, its entry module's name", (name) => {
+  expect(pluginToolNameProblem(name)).toBe(
+    `Tool id "${name}" would name the tools' module src/${name}.ts (.js with --js), which is the plugin's entry module: choose another tool id with --tool-name, such as --tool-name my-tool.`,
+  )
+})
+
+test("a plugin's tool name follows the tool name rules, and may contain index", () => {
+  expect(pluginToolNameProblem("my.tool")).toBe(toolNameProblem("my.tool"))
+  for (const name of ["indexer", "index_docs", "weather"]) expect(pluginToolNameProblem(name)).toBeUndefined()
 })

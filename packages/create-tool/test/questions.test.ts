@@ -78,6 +78,22 @@ test("a plugin gets a tool name question of its own; the exports question names 
   })
 })
 
+test("asks again for a plugin tool name that is the entry module's, index", async () => {
+  prompts.inject(["forecast", "", tooMany])
+  const args = parseArguments([
+    "opencode-weather",
+    "--plugin",
+    "--tool-name",
+    "index",
+    "-t",
+    "default",
+    "--js",
+    "--description",
+    "d",
+  ])
+  expect(await askQuestions({ ...args, test: false }, await context())).toMatchObject({ toolName: "forecast" })
+})
+
 test("--dir answers where the tool goes: the project", async () => {
   prompts.inject(["hello", "default", "ts", "", "d", true, tooMany])
   expect(await askQuestions(parseArguments(["--dir", "app"]), await context())).toMatchObject({

@@ -274,6 +274,10 @@ describe("refuses", () => {
     [{ name: "hello", template: "python", exports: ["python"] }, "INVALID_EXPORT_NAME"],
     [{ name: "hello", description: "  " }, "INVALID_DESCRIPTION"],
     [{ name: "read" }, "BUILTIN_OVERRIDE"],
+    // The tools' module src/index.ts would be the plugin's entry module.
+    [{ name: "index", location: "plugin" as const }, "INVALID_NAME"],
+    [{ name: "x", location: "plugin" as const, toolName: "index", language: "js" as const }, "INVALID_NAME"],
+    [{ name: "x", location: "plugin" as const, toolName: "Index" }, "INVALID_NAME"],
   ])("%j with %s, writing nothing", async (options, code) => {
     const directory = useTmpDir()
     await expect(scaffold({ directory, templatesDirectory, ...options })).rejects.toMatchObject({ code })
@@ -311,6 +315,23 @@ describe("refuses", () => {
     expect(plan.builtinOverrides).toEqual(["bash"])
     const result = await scaffold({ name: "bash", directory, overrideBuiltin: true, templatesDirectory })
     expect(result.toolIds).toEqual(["bash"])
+  })
+
+  test.each([
+    [".opencode/tools/hello.ts", "move it away or choose another name"],
+    [".opencode/test/hello.test.ts", "move it away or choose another name"],
+    [".opencode/package.json", "move it away"],
+    [".opencode/tsconfig.json", "move it away"],
+  ])("a folder at %s, even with overwrite, saying so", async (folder, fix) => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, folder), { recursive: true })
+    const before = files(directory)
+    await expect(scaffold({ name: "hello", directory, overwrite: true, templatesDirectory })).rejects.toMatchObject({
+      code: "FILE_EXISTS",
+      message: `${join(directory, folder)} is a folder, where create-tool writes a file: ${fix}, and run again (--force replaces files only).`,
+      data: { paths: [join(directory, folder)] },
+    })
+    expect(files(directory)).toEqual(before)
   })
 
   test("to update a package.json that is not JSON", async () => {
