@@ -7,7 +7,7 @@ import { ToolTesterError } from "../errors.ts"
  * timer's delay in 32 bits: a longer one (2^31 ms and up) fires at once, so a bound past it would
  * end every call as a timeout. This leaves room below that for the grace periods added to a bound.
  */
-export const MAX_TIMEOUT_MS = 2_000_000_000
+const MAX_TIMEOUT_MS = 2_000_000_000
 
 /** `text` as a whole number of at least `minimum` (1 by default), or USAGE naming the flag. */
 export function wholeNumberFlag(flag: string, text: string, minimum = 1): number {
