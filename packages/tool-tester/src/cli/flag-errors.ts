@@ -66,10 +66,16 @@ function unknownOption(config: ParseArgsConfig): UnknownOption | undefined {
         ? token.value
         : next?.kind === "positional" && next.index === token.index + 1 && !next.value.includes("=")
           ? next.value
-          : undefined
+          : negativeNumberAfter(config, token.index)
     return { name: token.name, rawName: token.rawName, value }
   }
   return undefined
+}
+
+/** `-5` after `--offset`: a value, though Node's parser reads it as options. */
+function negativeNumberAfter(config: ParseArgsConfig, index: number): string | undefined {
+  const following = config.args?.[index + 1]
+  return following !== undefined && /^-\d+(\.\d+)?$/.test(following) ? following : undefined
 }
 
 function tokensOf(config: ParseArgsConfig) {
@@ -83,16 +89,13 @@ function tokensOf(config: ParseArgsConfig) {
 /** `--city Paris` given to run: the tool's argument, written the way run takes it. */
 function toolArgumentError(unknown: UnknownOption, help: string): ToolTesterError {
   const pair = `${unknown.name}=${unknown.value ?? "true"}`
-  const value =
-    unknown.value === undefined
-      ? true
-      : /^(-?\d+(\.\d+)?|true|false)$/.test(unknown.value)
-        ? JSON.parse(unknown.value)
-        : unknown.value
-  const json = JSON.stringify({ [unknown.name]: value })
+  // key=value is read with the tool's schema (`5` stays a string for a string argument); JSON is
+  // not, so it is offered only for text that is a string either way.
+  const typed = unknown.value === undefined || /^(-?\d+(\.\d+)?|true|false|null)$/.test(unknown.value)
+  const json = typed ? "" : ` (or --args ${shellWord(JSON.stringify({ [unknown.name]: unknown.value }))})`
   return new ToolTesterError(
     "USAGE",
-    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellWord(pair)} (or --args ${shellWord(json)}) (${help})`,
+    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellWord(pair)}${json} (${help})`,
     { data: { option: unknown.rawName, suggestion: pair } },
   )
 }

@@ -94,20 +94,24 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(jsonError(result).message).toBe("unknown option --frobnicate (see tool-tester list --help)")
   })
 
-  test("a tool's argument given to run as an option suggests key=value and --args", async () => {
-    const cases: Array<[string[], string, string]> = [
-      [["--name", "Ada"], "name=Ada", `--args '{"name":"Ada"}'`],
-      [["--name=Ada Lovelace"], "'name=Ada Lovelace'", `--args '{"name":"Ada Lovelace"}'`],
-      [["--times", "3"], "times=3", `--args '{"times":3}'`],
-      [["--loud"], "loud=true", `--args '{"loud":true}'`],
-      [["--loud", "name=Ada"], "loud=true", `--args '{"loud":true}'`],
+  test("a tool's argument given to run as an option suggests key=value, and --args for plain text", async () => {
+    // A number, a boolean or no value: key=value only, which is read with the tool's schema (`name=5`
+    // is the string "5" for a string argument; `{"name":5}` would be a number).
+    const cases: Array<[string[], string]> = [
+      [["--name", "Ada"], `name=Ada (or --args '{"name":"Ada"}')`],
+      [["--name=Ada Lovelace"], `'name=Ada Lovelace' (or --args '{"name":"Ada Lovelace"}')`],
+      [["--times", "3"], "times=3 ("],
+      [["--name", "5"], "name=5 ("],
+      [["--times", "-5"], "times=-5 ("],
+      [["--loud"], "loud=true ("],
+      [["--loud", "name=Ada"], "loud=true ("],
     ]
-    for (const [flags, pair, json] of cases) {
+    for (const [flags, suggestion] of cases) {
       const result = await runCli(["run", "greet", "--dir", basic, "--no-global", ...flags])
       expect(result.exitCode, flags.join(" ")).toBe(1)
       expect(result.stdout).toBe("")
       expect(result.stderr).toContain(`${flags[0]!.split("=")[0]} is not an option of run`)
-      expect(result.stderr).toContain(`key=value: ${pair} (or ${json})`)
+      expect(result.stderr).toContain(`key=value: ${suggestion}`)
       expect(result.stderr).toContain("[USAGE]")
       expect(result.stderr).not.toContain("Unknown option")
     }
