@@ -15,6 +15,7 @@ import { findProgram } from "../runtime/find-program.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
 import { MODELLED_OPENCODE_VERSION } from "./opencode-version.ts"
 import { programOutput } from "../runtime/start-program.ts"
+import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "../package-manager.ts"
 
 /** The opencode version tool-tester is checked against. */
 export const testedOpencodeVersion = MODELLED_OPENCODE_VERSION
@@ -78,17 +79,25 @@ export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Pro
     return installOpencode(options.opencodeVersion, options.signal, options.onProgress)
   const found = findOpencode(options)
   if (found !== undefined) return found
-  throw opencodeNotFoundError()
+  throw opencodeNotFoundError(options.directory)
 }
 
-/** The error for "no binary anywhere", naming the package to install on this platform. */
-export function opencodeNotFoundError(): ToolTesterError {
+/**
+ * The error for "no binary anywhere". In a package (a package.json at or above `directory`), it names
+ * the platform package to add with the package manager that installed it; elsewhere adding one
+ * would create a package.json, so it offers tool-tester's cache first.
+ */
+export function opencodeNotFoundError(directory?: string): ToolTesterError {
   const [packageName] = opencodePackageNames()
-  return new ToolTesterError(
-    "OPENCODE_NOT_FOUND",
-    `No opencode binary found. Install one with \`npm i -D ${packageName}@${testedOpencodeVersion}\`, ` +
-      `or pass --opencode PATH or --opencode-version ${testedOpencodeVersion}.`,
-  )
+  const spec = `${packageName}@${testedOpencodeVersion}`
+  const root = directory === undefined ? undefined : packageRoot(resolve(directory))
+  const message =
+    root === undefined
+      ? `No opencode binary found. Pass --opencode-version ${testedOpencodeVersion} to download it into tool-tester's cache (once, about 180 MB), ` +
+        "or --opencode PATH, or install opencode on PATH (npm install -g opencode-ai)."
+      : `No opencode binary found. Add it to the project with \`${PACKAGE_MANAGERS[packageManagerThatInstalled(root)].addDev(undefined, spec)}\`, ` +
+        `or pass --opencode PATH or --opencode-version ${testedOpencodeVersion}.`
+  return new ToolTesterError("OPENCODE_NOT_FOUND", message)
 }
 
 /** Node's package lookup (node_modules folders up from `start`), without needing `exports`. */
@@ -122,6 +131,14 @@ export function toolTesterCacheDirectory(
 }
 
 // --- internal ---
+
+/** The nearest folder at or above `start` with a package.json (the package a dev dependency goes to). */
+function packageRoot(start: string): string | undefined {
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, "package.json"))) return folder
+    if (dirname(folder) === folder) return undefined
+  }
+}
 
 async function installOpencode(
   version: string,

@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:net"
+import { tmpdir } from "node:os"
+import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from "vitest"
 import { opencodeNotFoundError, resolveOpencode } from "../../src/opencode/opencode-binary.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { Script } from "../../src/e2e/script.ts"
 import { ToolTesterError } from "../../src/errors.ts"
+import { tmpProject } from "../support/tmp-project.ts"
 import { leftoverFolders, makeTempParent } from "./leftovers.ts"
 
 // None of these starts the real opencode: each fails before, or runs a binary that is not opencode.
@@ -36,7 +40,21 @@ describe("runE2E failures", () => {
   it("names the platform package to install when no binary is found anywhere", async () => {
     const error = await resolveOpencode({ opencodeVersion: "not a version" }).catch((caught: unknown) => caught)
     expect((error as ToolTesterError).code).toBe("OPENCODE_NOT_FOUND")
-    expect(opencodeNotFoundError().message).toMatch(/`npm i -D opencode-[a-z]+-[a-z0-9]+@1\.18\.34`/)
+  })
+
+  it("offers to add the platform package only to a package, with the package manager that installed it", () => {
+    const pnpmPackage = tmpProject({ "package.json": "{}\n", "pnpm-lock.yaml": "", "src/.keep": "" })
+    // From a folder inside it: the package.json above is the package a dev dependency goes to.
+    expect(opencodeNotFoundError(path.join(pnpmPackage, "src")).message).toMatch(
+      /Add it to the project with `pnpm add -D opencode-[a-z]+-[a-z0-9]+@1\.18\.34`, or pass --opencode PATH or --opencode-version 1\.18\.34\./,
+    )
+    // No package.json: adding a dev dependency would create one, so the cache comes first.
+    const plain = mkdtempSync(path.join(tmpdir(), "no-package-"))
+    onTestFinished(() => rmSync(plain, { recursive: true, force: true }))
+    const message = opencodeNotFoundError(plain).message
+    expect(message).toBe(
+      "No opencode binary found. Pass --opencode-version 1.18.34 to download it into tool-tester's cache (once, about 180 MB), or --opencode PATH, or install opencode on PATH (npm install -g opencode-ai).",
+    )
   })
 
   it("fails with OPENCODE_FAILED when the binary is not opencode", async () => {

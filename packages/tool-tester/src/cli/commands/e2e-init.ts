@@ -1,6 +1,8 @@
 import { existsSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { starterScript } from "../../e2e/starter-script.ts"
+import { chooseEngineNow } from "../../engine-client/choose-engine.ts"
+import { findOpencode, testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { getToolSchemas } from "../../list-tools.ts"
 import { loadTools } from "../../load-tools.ts"
@@ -37,8 +39,19 @@ export async function writeStarterScript(
   const project = projectDirectory(io.cwd, values.dir)
   if (project.notice && !json) io.writeError(`${project.notice}\n`)
   const plugins = (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec))
+  // The tools load only to read their schemas. With no opencode or Bun here that happens on Node,
+  // under a notice of its own: loadTools()'s names its option, and e2e has no --engine flag.
+  const chosen = chooseEngineNow({ env: io.env, directory: project.directory })
+  if (chosen?.notice && !json) {
+    io.writeError("tool-tester: no opencode or Bun found, so the tools were loaded on Node to read their arguments\n")
+  }
   // No global tools: e2e runs opencode with a home of its own.
-  const loaded = await loadTools({ directory: project.directory, plugins, global: false })
+  const loaded = await loadTools({
+    directory: project.directory,
+    plugins,
+    global: false,
+    engine: chosen?.selection.name ?? "bun",
+  })
   try {
     const failed = loaded.diagnostics.find((diagnostic) => diagnostic.severity === "error")
     if (failed) {
@@ -63,9 +76,18 @@ export async function writeStarterScript(
     const shown = path.relative(io.cwd, file) || file
     if (json) io.write(`${JSON.stringify({ script: file, tools })}\n`)
     else {
+      // With no opencode here, the command that runs the script downloads the tested one (once).
+      const download =
+        findOpencode({ directory: project.directory, env: io.env }) === undefined
+          ? ` --opencode-version ${testedOpencodeVersion}`
+          : ""
       io.write(
-        `Wrote ${shown}: one call to ${tools.length === 1 ? "" : "each of "}${tools.join(", ")}, with example arguments to edit.\nRun it: ${toolTesterCommand(io)} e2e --script ${shellWord(shown)}\n`,
+        `Wrote ${shown}: one call to ${tools.length === 1 ? "" : "each of "}${tools.join(", ")}, with example arguments to edit.\nRun it: ${toolTesterCommand(io)} e2e --script ${shellWord(shown)}${download}\n`,
       )
+      if (download)
+        io.write(
+          `(no opencode found here: --opencode-version downloads opencode ${testedOpencodeVersion} into tool-tester's cache, once, about 180 MB)\n`,
+        )
     }
     return EXIT_OK
   } finally {

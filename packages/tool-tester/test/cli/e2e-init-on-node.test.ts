@@ -1,0 +1,49 @@
+import { existsSync } from "node:fs"
+import path from "node:path"
+import { describe, expect, onTestFinished, test, vi } from "vitest"
+import { runCli } from "../helpers.ts"
+import { tmpProject } from "../support/tmp-project.ts"
+
+// A machine with no opencode and no Bun: `auto` falls back to node.
+vi.mock("../../src/engine-client/find-bun.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../src/engine-client/find-bun.ts")>()),
+  findBun: () => undefined,
+}))
+vi.mock("../../src/opencode/opencode-binary.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../src/opencode/opencode-binary.ts")>()),
+  findOpencode: () => undefined,
+}))
+
+const greet = `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Greet", args: { name: tool.schema.string() }, async execute(args) { return "hi " + args.name } })
+`
+
+describe("tool-tester e2e --init with no opencode or Bun here", { timeout: 120_000 }, () => {
+  // First: loadTools() prints its own notice once per process.
+  test("--json keeps stderr free of the notice and prints one document", async () => {
+    const directory = tmpProject({ ".opencode/tools/greet.ts": greet })
+    // The library writes its notice to this process's stderr, which the in-process CLI shares.
+    const written = vi.spyOn(process.stderr, "write")
+    onTestFinished(() => written.mockRestore())
+    const init = await runCli(["e2e", "--init", "--json"], { cwd: directory })
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(init.stderr).toBe("")
+    expect(written.mock.calls.map(([text]) => String(text)).filter((text) => text.includes("no opencode"))).toEqual([])
+    expect(JSON.parse(init.stdout)).toEqual({ script: path.join(directory, "e2e.json"), tools: ["greet"] })
+    expect(existsSync(path.join(directory, "e2e.json"))).toBe(true)
+  })
+  test("writes the script from a Node load, with a notice in e2e's words (the library's names loadTools()) and a command that downloads opencode", async () => {
+    const directory = tmpProject({ ".opencode/tools/greet.ts": greet })
+    const init = await runCli(["e2e", "--init"], { cwd: directory })
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(init.stderr).toBe(
+      "tool-tester: no opencode or Bun found, so the tools were loaded on Node to read their arguments\n",
+    )
+    // The command it prints runs the script: it downloads the opencode to run it in.
+    expect(init.stdout).toBe(
+      "Wrote e2e.json: one call to greet, with example arguments to edit.\n" +
+        "Run it: npx @opencode-ai/tool-tester e2e --script e2e.json --opencode-version 1.18.34\n" +
+        "(no opencode found here: --opencode-version downloads opencode 1.18.34 into tool-tester's cache, once, about 180 MB)\n",
+    )
+  })
+})
