@@ -25,6 +25,7 @@ const slow: Record<string, string[]> = {
     "test/npm-swallowed-flags.test.ts",
     "test/private-registry.test.ts",
     "test/docs-test-files.test.ts",
+    "test/vitest-config-commonjs.test.ts",
   ],
   "tool-tester": [
     "test/e2e/**",

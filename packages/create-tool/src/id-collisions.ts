@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs"
-import { statOf } from "./_file-stats.ts"
+import { isRegularFile } from "./_file-stats.ts"
 import { extname, join } from "node:path"
 
 // opencode names a tool after its file without the extension, and after the export: two files
@@ -64,19 +64,11 @@ function toolFiles(root: string): Array<{ path: string; base: string }> {
       const extension = extname(name)
       if (!toolExtensions.includes(extension)) continue
       const path = join(root, folder, name)
-      if (!isFile(path)) continue
+      if (!isRegularFile(path)) continue
       files.push({ path, base: name.slice(0, -extension.length) })
     }
   }
   return files
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statOf(path).isFile()
-  } catch {
-    return false
-  }
 }
 
 function readSource(path: string): string {

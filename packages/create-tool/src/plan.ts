@@ -1,5 +1,5 @@
 import { readFileSync, readlinkSync, realpathSync } from "node:fs"
-import { lstatOf, statOf } from "./_file-stats.ts"
+import { isRegularFile, lstatOf, statOf } from "./_file-stats.ts"
 import { basename, isAbsolute, join, relative, resolve } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
@@ -266,8 +266,30 @@ function addProjectFiles(
   add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
   // A config folder is a workspace of its own for pnpm, as for opencode (which installs it with Bun).
   add(PNPM_WORKSPACE, requiredFile(project, PNPM_WORKSPACE, "_project"), "keep")
-  if (test)
-    add("vitest.config.js", renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context), "keep")
+  if (test) {
+    const config = renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context)
+    add(vitestConfigName(input.root), config, "keep")
+  }
+}
+
+/**
+ * The name of the watch config: `vitest.config.js`, unless the folder's package.json stays CommonJS
+ * (its "type" is kept), where vitest would load that ESM file with require() and fail on
+ * tool-tester's ESM-only entry: `.mjs` is ESM in any package. One already there is kept.
+ */
+function vitestConfigName(root: string): "vitest.config.js" | "vitest.config.mjs" {
+  if (isRegularFile(join(root, "vitest.config.js"))) return "vitest.config.js"
+  const packageJson = join(root, "package.json")
+  // Never a pipe, whose read would wait for a writer.
+  const text = isRegularFile(packageJson) ? readExisting(packageJson) : undefined
+  if (text === undefined) return "vitest.config.js"
+  try {
+    const type = parsePackageJson(text, packageJson)["type"]
+    return type === undefined || type === "module" ? "vitest.config.js" : "vitest.config.mjs"
+  } catch {
+    // Not valid JSON: the merge says so.
+    return "vitest.config.js"
+  }
 }
 
 /** What becomes of one wanted file given what is on disk, and the notes the user should read about it. */

@@ -18,3 +18,12 @@ export function statOf(file: string): BigIntStats {
 export function lstatOf(file: string): BigIntStats {
   return lstatSync(file, { bigint: true })
 }
+
+/** Whether `file` is a regular file, through links; false when it is missing or cannot be reached. */
+export function isRegularFile(file: string): boolean {
+  try {
+    return statOf(file).isFile()
+  } catch {
+    return false
+  }
+}

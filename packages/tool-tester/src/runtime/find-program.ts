@@ -5,8 +5,8 @@
 // which: npm's cmd-shim (`npm i -g`, node_modules/.bin) read by npm's own `read-cmd-shim`, and the
 // npm.cmd/npx.cmd that Node's installer lays beside node.exe. Any other shim is left to cross-spawn,
 // which runs it through cmd.exe with its arguments escaped (start-program.ts).
-import { closeSync, existsSync, openSync, readSync } from "node:fs"
-import { statOf } from "../_file-stats.ts"
+import { closeSync, openSync, readSync } from "node:fs"
+import { isRegularFile } from "../_file-stats.ts"
 import { createRequire } from "node:module"
 import path from "node:path"
 
@@ -60,13 +60,13 @@ function shimTarget(file: string): string | undefined {
   if (written === undefined) return undefined
   // The shim writes Windows separators; read on any OS (tests), they are this OS's.
   const target = path.resolve(folder, ...written.split(/[\\/]/))
-  return isFile(target) ? target : undefined
+  return isRegularFile(target) ? target : undefined
 }
 
 /** The Node a cmd-shim would start: node.exe beside it, else `node` on PATH, else this Node. */
 function nodeFor(shim: string, env: ProgramEnvironment): string | undefined {
   const beside = path.join(path.dirname(shim), process.platform === "win32" ? "node.exe" : "node")
-  if (isFile(beside)) return beside
+  if (isRegularFile(beside)) return beside
   return findProgram("node", env) ?? (typeof process.versions.bun === "string" ? undefined : process.execPath)
 }
 
@@ -75,14 +75,6 @@ function variable(env: ProgramEnvironment, name: string): string | undefined {
   if (env[name] !== undefined) return env[name]
   const key = Object.keys(env).find((key) => key.toUpperCase() === name)
   return key === undefined ? undefined : env[key]
-}
-
-function isFile(file: string): boolean {
-  try {
-    return existsSync(file) && statOf(file).isFile()
-  } catch {
-    return false
-  }
 }
 
 function firstLine(file: string): string {
