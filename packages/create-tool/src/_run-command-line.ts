@@ -1,5 +1,5 @@
 import { createRequire } from "node:module"
-import { resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { red, setColor, shouldColor, yellow } from "./_color.ts"
 import { definedFields } from "./_defined-fields.ts"
 import { CreateToolError } from "./errors.ts"
@@ -66,10 +66,20 @@ async function main(io: CliIO): Promise<void> {
 
   const cwd = io.cwd
   const directory = resolve(cwd, args.dir ?? ".")
+  // Typed inside a project's .opencode folder (or a folder in it), the tool goes in that project's
+  // .opencode/tools, which opencode reads, not in a .opencode/.opencode it never does; as tool-tester
+  // does there (docs/cli.md#running-from-opencode). --dir says where otherwise (--dir . for here).
+  const around = args.dir === undefined ? projectAround(cwd) : undefined
+  const projectDirectory = around ?? directory
   const globalDirectory = globalConfigDirectory(io.env, io.home)
   const interactive = args.interactive ?? io.terminal
   const answers = interactive
-    ? await askQuestions(args, { templates: await listTemplates(templatesDirectory), directory, globalDirectory })
+    ? await askQuestions(args, {
+        templates: await listTemplates(templatesDirectory),
+        directory,
+        projectDirectory,
+        globalDirectory,
+      })
     : defaultAnswers(args)
 
   // The commands printed and written in the generated files are this package manager's.
@@ -77,7 +87,7 @@ async function main(io: CliIO): Promise<void> {
   const options: ScaffoldOptions = {
     name: answers.name,
     location: answers.location,
-    directory,
+    directory: answers.location === "project" ? projectDirectory : directory,
     globalDirectory,
     template: answers.template,
     language: answers.language,
@@ -93,6 +103,11 @@ async function main(io: CliIO): Promise<void> {
   const duplicate = duplicateToolIdError(plan)
   if (duplicate !== undefined) throw duplicate
   const notes: string[] = []
+  if (around !== undefined && answers.location === "project") {
+    notes.push(
+      `${printable(cwd)} is in the .opencode folder of the project ${printable(around)}, so the tool went in ${printable(join(around, ".opencode", "tools"))}, where opencode reads it; pass --dir . to make ${printable(cwd)} the project instead.`,
+    )
+  }
   if (plan.builtinOverrides.length > 0) {
     const ids = plan.builtinOverrides.join(", ")
     if (!args.force && interactive) {
@@ -119,6 +134,21 @@ async function main(io: CliIO): Promise<void> {
   result.notes.unshift(...notes)
   const steps = nextSteps(result, { packageManager, cwd })
   io.write(formatSummary(result, steps, cwd))
+}
+
+/**
+ * The project a folder belongs to when it is a `.opencode` folder or inside one: the folder holding
+ * the nearest `.opencode` (past a `.opencode` inside a `.opencode`). Undefined elsewhere.
+ */
+function projectAround(cwd: string): string | undefined {
+  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+    if (basename(folder) === ".opencode") {
+      let project = dirname(folder)
+      while (basename(project) === ".opencode") project = dirname(project)
+      return project
+    }
+    if (dirname(folder) === folder) return undefined
+  }
 }
 
 /** Without a terminal: documented defaults, and an error for what has none (scaffold() checks the rest). */

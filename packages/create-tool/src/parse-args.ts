@@ -32,8 +32,9 @@ Scaffold an opencode custom tool: in the folder opencode scans, named as opencod
 test that passes. In a terminal, create-tool asks for what the options leave out.
 
 Options:
-  --dir DIR             project folder (default: the current one); the tool goes in DIR/.opencode/tools,
-                        a --plugin package in DIR/NAME
+  --dir DIR             project folder (default: the current one, or inside a .opencode folder the
+                        project it belongs to); the tool goes in DIR/.opencode/tools, a --plugin
+                        package in DIR/NAME
   --global              put the tool in opencode's global config folder instead
                         ($XDG_CONFIG_HOME/opencode/tools, else ~/.config/opencode/tools)
   --plugin              create a publishable npm package whose plugin registers the tools

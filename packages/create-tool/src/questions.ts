@@ -30,8 +30,10 @@ export type Answers = {
 
 export type QuestionContext = {
   templates: readonly TemplateInfo[]
-  /** The project folder (--dir or the working folder), for the location choices. */
+  /** The folder given (--dir or the working folder), where a plugin package goes. */
   directory: string
+  /** The project folder: `directory`, or without --dir inside a .opencode folder, the project it belongs to. */
+  projectDirectory: string
   globalDirectory: string
 }
 
@@ -136,7 +138,7 @@ async function askLocation(args: CliArguments, context: QuestionContext): Promis
             choices: [
               {
                 title: "this project",
-                description: `${printable(context.directory)}/.opencode/tools`,
+                description: `${printable(context.projectDirectory)}/.opencode/tools`,
                 value: "project",
               },
               {

@@ -93,6 +93,33 @@ describe("options", () => {
     expect(stdout).toContain("  cd apps/web\n  npm install --prefix .opencode\n")
   })
 
+  test("run inside a project's .opencode folder, or a folder in it, the tool goes in the project's .opencode/tools, and it says so", async () => {
+    const project = useTmpDir()
+    const config = join(project, ".opencode")
+    mkdirSync(join(config, "tools"), { recursive: true })
+    const inside = await runCli(["hello"], { cwd: config })
+    expect(inside.code).toBe(0)
+    expect(existsSync(join(config, "tools/hello.ts"))).toBe(true)
+    expect(existsSync(join(config, ".opencode"))).toBe(false)
+    expect(inside.stdout).toContain(
+      `! ${config} is in the .opencode folder of the project ${project}, so the tool went in ${join(config, "tools")}, where opencode reads it; pass --dir . to make ${config} the project instead.\n`,
+    )
+    expect(inside.stdout).toContain("  cd ..\n  npm install --prefix .opencode\n")
+    expect(inside.stdout).toContain(`Start opencode in ${project}: it will offer hello.`)
+
+    const deeper = await runCli(["bye"], { cwd: join(config, "tools") })
+    expect(deeper.code).toBe(0)
+    expect(existsSync(join(config, "tools/bye.ts"))).toBe(true)
+    expect(existsSync(join(config, "tools/.opencode"))).toBe(false)
+    expect(deeper.stdout).toContain(`Start opencode in ${project}: it will offer bye.`)
+
+    // --dir . keeps the folder itself as the project, as asked (with the note that opencode reads it only from there).
+    const asked = await runCli(["again", "--dir", "."], { cwd: config })
+    expect(asked.code).toBe(0)
+    expect(existsSync(join(config, ".opencode/tools/again.ts"))).toBe(true)
+    expect(asked.stdout).toContain("is itself a .opencode folder")
+  })
+
   test("--global writes to $XDG_CONFIG_HOME/opencode/tools", async () => {
     const cwd = useTmpDir()
     const config = join(cwd, "config")

@@ -8,6 +8,7 @@ import { templatesDirectory } from "./helpers.ts"
 const context = async () => ({
   templates: await listTemplates(templatesDirectory),
   directory: "/work/app",
+  projectDirectory: "/work/app",
   globalDirectory: "/home/me/.config/opencode",
 })
 
