@@ -1,8 +1,8 @@
 import { ToolTesterError } from "../errors.ts"
 
 /**
- * Arguments from `key=value` pairs, each value read as the tool's JSON Schema says: a number where
- * the property is a number or integer, `true`/`false` for a boolean, JSON for an array or object,
+ * Arguments from `key=value` pairs, each value read as the tool's JSON Schema says: a number written
+ * as JSON writes it where the property is a number or integer, `true`/`false` for a boolean, JSON for an array or object,
  * the text as it is otherwise (and for keys the schema does not list). The first `=` splits, so
  * values may contain `=`. A later pair with the same key wins.
  */
@@ -48,17 +48,26 @@ export function pairsFor(args: unknown): string[] | undefined {
 
 type Kind = "string" | "number" | "integer" | "boolean" | "json" | "null"
 
+/** A number as JSON writes it (RFC 8259, section 6), which is what `JSON.parse` of a model's call reads. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
 function coerce(key: string, text: string, property: unknown): unknown {
   const kinds = kindsOf(property)
   if (kinds.has("null") && text === "null") return null
   // Text stays text wherever the schema accepts a string (or says nothing).
   if (kinds.size === 0 || kinds.has("string")) return text
   if (kinds.has("number") || kinds.has("integer")) {
-    const number = text.trim() === "" ? Number.NaN : Number(text)
+    // Only JSON's spelling of a number, as a model's call holds it: `0x10`, `1_000`, `+5`, `.5`,
+    // `Infinity` or padded text are not numbers there, so they are not here either.
+    const number = JSON_NUMBER.test(text) ? Number(text) : Number.NaN
     if (!Number.isNaN(number) && (!kinds.has("integer") || kinds.has("number") || Number.isInteger(number)))
       return number
     if (!kinds.has("boolean") && !kinds.has("json"))
-      throw unparsable(key, text, kinds.has("number") ? "a number" : "an integer")
+      throw unparsable(
+        key,
+        text,
+        kinds.has("number") ? "a number, written as JSON (5, -2.5, 1e3)" : "an integer, written as JSON (5, -2)",
+      )
   }
   if (kinds.has("boolean")) {
     if (text === "true") return true

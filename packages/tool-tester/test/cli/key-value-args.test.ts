@@ -44,6 +44,37 @@ describe("key=value arguments", () => {
     expect(() => argsFromPairs(["tags=a,b"], schema)).toThrow(/JSON/)
     expect(() => argsFromPairs(["=x"], schema)).toThrow(/not a key=value pair/)
   })
+
+  test("a number is read only as JSON writes it, since that is all a model's call can hold", () => {
+    expect(argsFromPairs(["ratio=-2.5e-1", "count=10", "either=-0"], schema)).toEqual({
+      ratio: -0.25,
+      count: 10,
+      either: -0,
+    })
+    for (const text of [
+      "0x10",
+      "0o7",
+      "0b1",
+      "1_000",
+      "Infinity",
+      "-Infinity",
+      "NaN",
+      "+5",
+      "",
+      " 5",
+      "5 ",
+      "007",
+      ".5",
+      "5.",
+    ]) {
+      expect(() => argsFromPairs([`ratio=${text}`], schema), text).toThrow(
+        `ratio=${text}: the tool's schema says ratio is a number, written as JSON`,
+      )
+      expect(() => argsFromPairs([`count=${text}`], schema), text).toThrow(/count is an integer, written as JSON/)
+    }
+    // Where the schema accepts text too, the same spellings stay text, as they always have.
+    expect(argsFromPairs(["name=0x10"], schema)).toEqual({ name: "0x10" })
+  })
 })
 
 describe("pairs a command can print", () => {

@@ -92,6 +92,17 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(jsonError(result)).toMatchObject({ code: "ARGS_UNPARSABLE", message: expect.stringContaining("times=two") })
   })
 
+  test("a key=value number spelled as JSON cannot spell it (0x10) exits 1 with ARGS_UNPARSABLE, not 16", async () => {
+    const result = await run(["greet", "--dir", basic, "name=Ada", "times=0x10"])
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(jsonError(result)).toMatchObject({
+      code: "ARGS_UNPARSABLE",
+      message:
+        "times=0x10: the tool's schema says times is an integer, written as JSON (5, -2); fix the value, or pass exact JSON with --args",
+    })
+  })
+
   test("no argument form runs the tool with {}", async () => {
     const result = await run(["throws", "--dir", outcomes])
     expect(result.json().args).toEqual({})
