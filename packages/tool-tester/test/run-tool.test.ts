@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { loadTools, runTool } from "../src/index.ts"
+import { callTool, loadTools, runTool } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
 async function project(files: Record<string, string>) {
@@ -151,6 +151,22 @@ export const proxy = { description: "", args: {}, execute: async () => new Proxy
     const result = await runTool(loaded, "hang", {}, { timeoutMs: 50 })
     expect(result).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
     expect(result.output).toBe("the tool did not finish within 50 ms; its abort signal was fired")
+  })
+
+  test("a timeoutMs a timer cannot wait for is refused as USAGE before the tool runs, as the CLI's --timeout is", async () => {
+    const loaded = await project({ ".opencode/tools/quick.ts": toolSource("quick") })
+    // Node and Bun fire a timer of 2^31 ms or more at once: every call would end as TOOL_TIMEOUT.
+    for (const timeoutMs of [2 ** 31, 2_000_000_001, Number.POSITIVE_INFINITY, 0, -5, Number.NaN]) {
+      await expect(runTool(loaded, "quick", {}, { timeoutMs }), String(timeoutMs)).rejects.toMatchObject({
+        code: "USAGE",
+        message: `timeoutMs must be a number of milliseconds above 0 and at most 2000000000 (about 23 days: Node and Bun fire a longer timer at once), not ${timeoutMs}`,
+      })
+      await expect(callTool(loaded, { name: "quick", rawArguments: "{}" }, { timeoutMs })).rejects.toMatchObject({
+        code: "USAGE",
+      })
+    }
+    await expect(runTool(loaded, "quick", {}, { timeoutMs: "100" as never })).rejects.toThrow(/not "100"$/)
+    expect(await runTool(loaded, "quick", {}, { timeoutMs: 2_000_000_000 })).toMatchObject({ status: "completed" })
   })
 
   test("refuses to run a built-in and names the custom tools instead", async () => {

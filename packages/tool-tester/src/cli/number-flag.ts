@@ -1,13 +1,7 @@
 // The numbers a command line gives (counts, seeds, bounds in milliseconds): one reading for every
 // command, so each refuses the same text with the same USAGE line.
+import { MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
 import { ToolTesterError } from "../errors.ts"
-
-/**
- * The longest bound a timeout flag takes, in milliseconds (about 23 days). Node and Bun keep a
- * timer's delay in 32 bits: a longer one (2^31 ms and up) fires at once, so a bound past it would
- * end every call as a timeout. This leaves room below that for the grace periods added to a bound.
- */
-const MAX_TIMEOUT_MS = 2_000_000_000
 
 /** `text` as a whole number of at least `minimum` (1 by default), or USAGE naming the flag. */
 export function wholeNumberFlag(flag: string, text: string, minimum = 1): number {

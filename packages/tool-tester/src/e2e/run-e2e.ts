@@ -3,6 +3,7 @@
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
 import { definedFields } from "../_defined-fields.ts"
+import { checkTimeoutOption } from "../_timeout-bound.ts"
 import { isAbsolute, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
@@ -72,7 +73,9 @@ export interface E2EOptions {
 
 const defaultTimeoutMs = 90_000
 
-export function runE2E(options: E2EOptions): Promise<E2EResult> {
+export async function runE2E(options: E2EOptions): Promise<E2EResult> {
+  checkTimeoutOption("timeoutMs", options.timeoutMs)
+  checkTimeoutOption("callTimeoutMs", options.callTimeoutMs)
   return runE2EWithin(options, options.timeoutMs ?? defaultTimeoutMs)
 }
 

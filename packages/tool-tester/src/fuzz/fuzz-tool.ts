@@ -8,6 +8,7 @@
 // (the library replaces the engine then; the CLI's engine is this one). The CLI restarts an engine
 // that a call kept busy or ended, and runs the search again from the start with what it learned
 // (`found`, `skip`): the same seed gives the same arguments, so the run goes on past that call.
+import { checkTimeoutOption } from "../_timeout-bound.ts"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
@@ -57,6 +58,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   if (!Number.isInteger(runs) || runs < 1)
     throw new ToolTesterError("USAGE", `runs must be a whole number above 0, not ${runs}`)
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31)
+  checkTimeoutOption("timeoutMs", options.timeoutMs)
   const timeoutMs = options.timeoutMs ?? 5000
   const schemas = await getToolSchemas(project)
   if (!schemas.success) throw schemas.error
