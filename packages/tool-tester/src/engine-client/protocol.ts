@@ -19,6 +19,11 @@ export type Reached = {
   id: string
   /** fuzz: the call about to be made or the failure just found, as JSON text (src/tasks/fuzz-task.ts). */
   progress?: string
+  /**
+   * run: the arguments the call sends, as JSON text, for the report of a call that never answers
+   * (the tool ended or stalled the engine); left out when too long for one message (src/tasks/run-task.ts).
+   */
+  args?: string
 }
 
 /** RunOptions as they cross: the abort signal becomes an `abort` message. */

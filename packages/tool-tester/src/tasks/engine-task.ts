@@ -21,9 +21,13 @@ export type TaskOutcome = {
   loadingFile?: string
 } & (
   | { kind: "done"; payload: unknown }
-  | { kind: "failed"; error: { code: string; message: string } }
-  /** Nothing came back in time: in `load` while importing the tool files, in `run` while the tool ran. */
-  | { kind: "timeout"; phase: Phase; reached: Reached | undefined }
+  /** An error; in `run` (the tool was reached) also the channel failing while the tool ran (CHANNEL_FORGED, ...). */
+  | { kind: "failed"; error: { code: string; message: string }; phase: Phase; reached: Reached | undefined }
+  /**
+   * Nothing came back in time: in `load` while importing the tool files, in `run` while the tool ran.
+   * `started` is false when the engine never said it was up (`ready`): no file was being loaded.
+   */
+  | { kind: "timeout"; phase: Phase; reached: Reached | undefined; started: boolean }
   /** The engine ended before answering: process.exit (with its code), a signal, or a crash (with its message). */
   | {
       kind: "exited"
@@ -111,7 +115,7 @@ export function runTaskInEngine(
     }
     const arm = (milliseconds: number) => {
       clearTimeout(timer)
-      timer = setTimeout(() => finish({ kind: "timeout", phase, reached }), milliseconds)
+      timer = setTimeout(() => finish({ kind: "timeout", phase, reached, started: connection.started }), milliseconds)
     }
 
     arm(timeouts.loadTimeoutMs)
@@ -141,16 +145,18 @@ export function runTaskInEngine(
           return finish({
             kind: "failed",
             error: { code: "INTERNAL", message: `the engine's answer is not JSON: ${error}` },
+            phase,
+            reached,
           })
         }
         finish({ kind: "done", payload }, timedOut(payload) ? timeouts.graceMs : 0)
       } else if (message.type === "failed") {
-        finish({ kind: "failed", error: message.error })
+        finish({ kind: "failed", error: message.error, phase, reached })
       }
     })
     void connection.exited.then((ended) =>
       ended.channel
-        ? finish({ kind: "failed", error: ended.channel })
+        ? finish({ kind: "failed", error: ended.channel, phase, reached })
         : finish({
             kind: "exited",
             phase,

@@ -1,4 +1,7 @@
+import { safeStringify } from "../_json-safe.ts"
+import { pristineStringify } from "../_pristine.ts"
 import { chooseAgent } from "../config/agent.ts"
+import { MAX_FRAME_BYTES } from "../engine-client/frames.ts"
 import { closestMatch } from "../did-you-mean.ts"
 import { liveDefinition } from "../pipeline/live.ts"
 import type { Reached } from "../engine-client/protocol.ts"
@@ -70,7 +73,7 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   let parsed: unknown = {}
   if (args.form === "json") parsed = args.value
   if (args.form === "pairs") parsed = argsFromPairs(args.pairs, schemaOf(project, reached.id))
-  loaded(reached)
+  loaded({ ...reached, ...sentArgs(project, input, parsed, dataDirectory) })
   // One call: it waits the whole 10 ms for what may escape after it returns (run-tool.ts).
   settleEveryCall()
   const result =
@@ -109,6 +112,21 @@ function reach(
   const known = input.name === "invalid" || ids.includes(input.name) || ids.includes(input.name.toLowerCase())
   if (known) return { reached }
   return { reached, suggestion: closestMatch(input.name, ids) ?? null }
+}
+
+/**
+ * The arguments the call sends, as the library reports them for a call that never answers
+ * (engine-client/unreached-result.ts): for the CLI's report when the tool ends the engine or keeps
+ * it busy past the timeout. Left out when the text could make the `loaded` message longer than the
+ * channel carries (each character is at most 3 bytes there, escaped or not).
+ */
+function sentArgs(project: ToolProject, input: RunInput, parsed: unknown, dataDirectory: string): { args?: string } {
+  // JSON.stringify as it was before any user code ran: a tool file may have replaced it.
+  const rawArguments = input.args.form === "raw" ? input.args.text : (pristineStringify(parsed) ?? "{}")
+  const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
+  const resolved = resolveCall({ name: input.name, rawArguments }, preparedTools(project, input.model, rules))
+  const text = safeStringify(resolved.kind === "failed" ? rawArguments : resolved.args)
+  return text.length > MAX_FRAME_BYTES / 4 ? {} : { args: text }
 }
 
 /** The JSON Schema of the tool that will run, to read key=value pairs with (none for built-ins). */

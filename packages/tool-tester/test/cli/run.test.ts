@@ -385,11 +385,12 @@ describe.each(["bun", "node"])(
       })
     })
 
-    test("a tool that calls process.exit exits 4 and the report still comes, with what it printed", async () => {
-      const result = await run([...engineFlag, "exits", "--dir", outcomes])
+    test("a tool that calls process.exit exits 4 and the report still comes, with what it printed and the arguments it was sent", async () => {
+      const result = await run([...engineFlag, "exits", "--dir", outcomes, "why=testing"])
       expect(result.exitCode).toBe(4)
       const json = result.json()
       expect(json).toMatchObject({ name: "exits", id: "exits", status: "error", error: { code: "TOOL_EXITED" } })
+      expect(json.args).toEqual({ why: "testing" })
       expect(json.output).toContain("process.exit(3)")
       expect(json.console.stdout).toBe("about to exit\n")
     })
@@ -412,11 +413,21 @@ describe.each(["bun", "node"])(
       expect(jsonError(result).code).toBe("TOOL_TIMEOUT")
     })
 
-    test("a tool in a busy loop is stopped after the timeout and grace period: exit 5", async () => {
+    test("a tool in a busy loop is stopped after the timeout and grace period: exit 5, with the arguments it was sent", async () => {
       const started = performance.now()
-      const result = await run([...engineFlag, "busy_loop", "--dir", outcomes, "--timeout", "300"])
+      const result = await run([
+        ...engineFlag,
+        "busy_loop",
+        "--dir",
+        outcomes,
+        "--timeout",
+        "300",
+        "--args",
+        '{"n":[1,2]}',
+      ])
       expect(result.exitCode).toBe(5)
       expect(result.json()).toMatchObject({ name: "busy_loop", id: "busy_loop", error: { code: "TOOL_TIMEOUT" } })
+      expect(result.json().args).toEqual({ n: [1, 2] })
       expect(performance.now() - started).toBeLessThan(20_000)
     })
 

@@ -29,7 +29,7 @@ export const GRACE_MS = 1_000
 export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true },
-    { command: "run", toolArguments: true },
+    { command: "run", toolArguments: true, toolName: true },
   )
   const json = values.json === true
   const [name, ...pairs] = positionals
@@ -77,7 +77,8 @@ async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: 
     serverLogPrinter(io, { command: "run", input }),
   )
 
-  const failure = loadFailure(outcome, loadTimeoutMs)
+  // The engine's channel failing while the tool ran still gets a result (made up here, like TOOL_EXITED's).
+  const failure = channelFailedWhileRunning(outcome) ? undefined : loadFailure(outcome, loadTimeoutMs)
   if (failure) {
     reportFailure(io, json, failure)
     return exitCodeFor(failure.code)
@@ -166,7 +167,21 @@ function writableDataDirectory(directory: string): string {
   )
 }
 
-/** The run result: from the worker, or made up here when the tool timed out or ended the worker. */
+/**
+ * Failures after the tool was reached that leave no answer of the engine's to believe: something in
+ * its process wrote on or closed its channel, or the answer was too large to cross. The result is
+ * then tool-tester's own, never what came over the channel (docs/cli.md#run).
+ */
+const CHANNEL_FAILURES = new Set(["CHANNEL_FORGED", "CHANNEL_CLOSED", "RESULT_TOO_LARGE"])
+
+function channelFailedWhileRunning(outcome: TaskOutcome): boolean {
+  return outcome.kind === "failed" && outcome.phase === "run" && CHANNEL_FAILURES.has(outcome.error.code)
+}
+
+/**
+ * The run result: from the worker, or made up here when the tool timed out, ended the worker, or
+ * its channel failed (channelFailedWhileRunning).
+ */
 function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
   if (outcome.kind === "done") return outcome.payload as RunPayload
   const reached = "reached" in outcome && outcome.reached ? outcome.reached : { name: "", id: "" }
@@ -176,7 +191,9 @@ function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
           code: "TOOL_TIMEOUT",
           message: `the tool did not finish within ${timeoutMs} ms and kept its thread busy, so its abort signal could not even run: it was stopped`,
         }
-      : { code: "TOOL_EXITED", message: exitedMessage(outcome) }
+      : outcome.kind === "failed"
+        ? { code: outcome.error.code, message: outcome.error.message }
+        : { code: "TOOL_EXITED", message: exitedMessage(outcome) }
   const result: RunJson = {
     name: reached.name,
     id: reached.id,
@@ -189,7 +206,8 @@ function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
     outputPath: null,
     asks: [],
     durationMs: outcome.durationMs,
-    args: null,
+    // What the call sent, as the engine said when it reached the tool (null only when too long to say).
+    args: "args" in reached && typeof reached.args === "string" ? (JSON.parse(reached.args) as unknown) : null,
     repaired: reached.id !== reached.name && reached.id !== "invalid",
     rerouted: reached.id === "invalid" && reached.name !== "invalid",
     error,
