@@ -8,6 +8,7 @@ import { parseArgs } from "node:util"
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import { runTaskInEngine } from "../tasks/engine-task.ts"
 import type { ProjectInput, Task } from "../tasks/task.ts"
+import type { Diagnostic } from "../types.ts"
 import { exitStatusOfSignal } from "../engine-client/spawn-engine.ts"
 import type { EngineReport, TaskFailure } from "../tasks/task-failure.ts"
 import { engineReport, loadFailure, loadTimeoutMs } from "../tasks/task-failure.ts"
@@ -111,15 +112,21 @@ export function reportFailure(io: CliIO, json: boolean, failure: Failure): void 
   )
 }
 
+/** A tool or plugin file that ended the engine while it was imported, as list, schema and doctor report it. */
+export type EndedWhileLoading = { code: "IMPORT_FAILED"; message: string; file: string | undefined }
+
 /**
  * Runs a list, schema or doctor task in the worker. Returns its payload, or the exit code after
- * printing why it failed (an error, or loading that timed out or ended the worker).
+ * printing why it failed (an error, or loading that timed out or ended the worker). With --json, a
+ * file that ended the engine while it was imported still gets the command's document on stdout, as
+ * a file that throws at import does: `nothingLoaded` makes it (the engine is added).
  */
 export async function performTask<T>(
   io: CliIO,
   json: boolean,
   task: Task,
   worker: StartedEngine | undefined,
+  nothingLoaded?: (problem: EndedWhileLoading) => Record<string, unknown>,
 ): Promise<{ payload: T; engine: EngineReport; exitCode?: never } | { exitCode: number }> {
   const loadTimeout = loadTimeoutMs(io.env)
   const outcome = await runTaskInEngine(
@@ -131,8 +138,20 @@ export async function performTask<T>(
   const failure = loadFailure(outcome, loadTimeout)
   if (outcome.kind === "done" && !failure) return { payload: outcome.payload as T, engine: engineReport(outcome) }
   const reported = failure ?? { code: "INTERNAL", message: "the worker ended without an answer" }
+  if (json && nothingLoaded && failure?.code === "IMPORT_FAILED" && outcome.kind === "exited" && outcome.started) {
+    const problem: EndedWhileLoading = { code: "IMPORT_FAILED", message: failure.message, file: outcome.loadingFile }
+    io.write(`${JSON.stringify({ ...nothingLoaded(problem), engine: outcome.engine })}\n`)
+  }
   reportFailure(io, json, reported)
   return { exitCode: exitCodeFor(reported.code) }
+}
+
+/** list's and schema's diagnostic for a file that ended the engine while it was imported. */
+export function endedWhileLoadingDiagnostic(problem: EndedWhileLoading): Diagnostic {
+  const { code, message, file } = problem
+  return file === undefined
+    ? { code, severity: "error", message }
+    : { code, severity: "error", message, file, data: { file } }
 }
 
 /** Exit 3 when there are errors (with the JSON failure line naming the first), else 0. */

@@ -6,6 +6,7 @@ import { type LintProvider, lintProviderNamed, lintProviderOf } from "../../lint
 import { modelSelection } from "../../pipeline/model-selection.ts"
 import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
+import type { EndedWhileLoading } from "../_command.ts"
 import { exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
 import { calledFindings } from "../called-findings.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
@@ -18,7 +19,9 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
   const json = values.json === true
   const shownFrom = displayDirectory(io.cwd, values.dir)
   const input = { ...projectInput(values, {}, io), cwd: shownFrom, providers: askedProviders(values) }
-  const task = await performTask<DoctorPayload>(io, json, { command: "doctor", input }, worker)
+  const task = await performTask<DoctorPayload>(io, json, { command: "doctor", input }, worker, (problem) => ({
+    findings: [endedWhileLoadingFinding(problem)],
+  }))
   if (task.exitCode !== undefined) return task.exitCode
   const findings = errorsFirst([
     ...task.payload.findings,
@@ -45,6 +48,12 @@ function opencodeEngine(engine: EngineReport): string | undefined {
   return engine.info.name === "bun" && (source === "path" || source === "opencode-package")
     ? engine.info.binary
     : undefined
+}
+
+/** A file that ended the engine while it was imported, as the finding a throw at import is (file apart from the message). */
+function endedWhileLoadingFinding({ code, message, file }: EndedWhileLoading): Finding {
+  const said = file !== undefined && message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message
+  return { code, severity: "error", file: file ?? null, message: said }
 }
 
 function errorsFirst(findings: Finding[]): Finding[] {

@@ -1,7 +1,7 @@
 import type { StartedEngine } from "../../tasks/engine-task.ts"
 import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
-import { exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
+import { endedWhileLoadingDiagnostic, exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
@@ -11,7 +11,10 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedEng
   const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.list) }, { command: "list" })
   const json = values.json === true
   const input = projectInput(values, values, io)
-  const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker)
+  const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker, (problem) => ({
+    tools: [],
+    diagnostics: [endedWhileLoadingDiagnostic(problem)],
+  }))
   if (task.exitCode !== undefined) return task.exitCode
   const { tools, diagnostics } = task.payload
   if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
