@@ -34,6 +34,7 @@ export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFa
     case "failed":
       return outcome.error
     case "timeout":
+      if (outcome.phase === "load" && !outcome.started) return neverUp(outcome, loadTimeoutMs)
       return outcome.phase === "load"
         ? {
             code: "TOOL_TIMEOUT",
@@ -55,6 +56,23 @@ export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFa
       return { code: "IMPORT_FAILED", message: loadExitMessage(outcome) }
     default:
       return undefined
+  }
+}
+
+/**
+ * The engine never said it was up (its `ready`, sent before it reads its task): it loaded no tool
+ * file, so what did not answer is the engine's binary, not a file's top-level await.
+ */
+function neverUp(outcome: TaskOutcome, loadTimeoutMs: number): TaskFailure {
+  const { engine } = outcome
+  if (engine.name !== "bun")
+    return {
+      code: "ENGINE_FAILED",
+      message: `the node engine (${engine.binary}) did not start within ${loadTimeoutMs} ms, so no tool file was loaded: the machine may be too busy; try again`,
+    }
+  return {
+    code: "ENGINE_FAILED",
+    message: `the bun engine ${engine.binary} did not start within ${loadTimeoutMs} ms (it never said it was up, so no tool file was loaded): it is not an opencode or a bun, or it hangs; give --engine-binary an opencode or bun executable, or use --engine node`,
   }
 }
 
