@@ -12,6 +12,8 @@ export type FlagContext = {
   command?: string | undefined
   /** The command takes a tool's arguments as key=value pairs (run). */
   toolArguments?: boolean | undefined
+  /** The command's first positional is a tool name (run, fuzz), which may start with a dash. */
+  toolName?: boolean | undefined
 }
 
 /** The usage error for a command line parseArgs refused with `error`. */
@@ -26,8 +28,14 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
         data: { option: unknown.rawName, suggestion: `--${match}` },
       })
     }
-    if (context.toolArguments && unknown.rawName.startsWith("--")) return toolArgumentError(unknown, help)
-    return new ToolTesterError("USAGE", `unknown option ${unknown.rawName} (${help})`, {
+    // Where the tool name goes, a word with a dash may be a tool's name (a file `-dash.ts`): said
+    // whether or not such a tool exists, which only loading the project could tell (`--city=Paris`
+    // is an option with its value, not a name).
+    const named = context.toolName && unknown.nameExpected && !unknown.word.includes("=")
+    const dashed = named ? dashedName(unknown.word, context.command) : ""
+    if (context.toolArguments && unknown.rawName.startsWith("--")) return toolArgumentError(unknown, help, dashed)
+    const within = unknown.word === unknown.rawName ? "" : ` (in ${unknown.word})`
+    return new ToolTesterError("USAGE", `unknown option ${unknown.rawName}${within}${dashed} (${help})`, {
       data: { option: unknown.rawName },
     })
   }
@@ -49,16 +57,27 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
 
 // --- internal ---
 
-type UnknownOption = { name: string; rawName: string; value: string | undefined }
+type UnknownOption = {
+  name: string
+  rawName: string
+  value: string | undefined
+  /** The word of the command line it came from (`-dash` for `-d`). */
+  word: string
+  /** No positional came before it: it stands where a command's first positional (a tool name) goes. */
+  nameExpected: boolean
+}
 
 /** The first option the config does not define, with the value written after it (`--city Paris`, `--city=Paris`). */
 function unknownOption(config: ParseArgsConfig): UnknownOption | undefined {
   const options = config.options ?? {}
   const shorts = new Set(Object.values(options).map((option) => option.short))
   const tokens = tokensOf(config)
+  let nameExpected = true
   for (const [position, token] of tokens.entries()) {
+    if (token.kind === "positional") nameExpected = false
     if (token.kind !== "option") continue
-    const known = token.rawName.startsWith("--") ? token.name in options : shorts.has(token.name)
+    // (A known short option's token is named by its long name: `-h` is `help`.)
+    const known = token.rawName.startsWith("--") ? token.name in options : shorts.has(token.rawName.slice(1))
     if (known) continue
     const next = tokens[position + 1]
     const value =
@@ -67,9 +86,20 @@ function unknownOption(config: ParseArgsConfig): UnknownOption | undefined {
         : next?.kind === "positional" && next.index === token.index + 1 && !next.value.includes("=")
           ? next.value
           : negativeNumberAfter(config, token.index)
-    return { name: token.name, rawName: token.rawName, value }
+    return {
+      name: token.name,
+      rawName: token.rawName,
+      value,
+      word: config.args?.[token.index] ?? token.rawName,
+      nameExpected,
+    }
   }
   return undefined
+}
+
+/** How to give a tool name that starts with a dash, which the parser reads as options: after `--`. */
+function dashedName(word: string, command: string | undefined): string {
+  return `; a tool name that starts with a dash goes after --, once the options are given: tool-tester ${command ?? "run"} [options] -- ${shellWord(word)}`
 }
 
 /** `-5` after `--offset`: a value, though Node's parser reads it as options. */
@@ -87,7 +117,7 @@ function tokensOf(config: ParseArgsConfig) {
 }
 
 /** `--city Paris` given to run: the tool's argument, written the way run takes it. */
-function toolArgumentError(unknown: UnknownOption, help: string): ToolTesterError {
+function toolArgumentError(unknown: UnknownOption, help: string, dashed: string): ToolTesterError {
   const pair = `${unknown.name}=${unknown.value ?? "true"}`
   // key=value is read with the tool's schema (`5` stays a string for a string argument); JSON is
   // not, so it is offered only for text that is a string either way.
@@ -95,7 +125,7 @@ function toolArgumentError(unknown: UnknownOption, help: string): ToolTesterErro
   const json = typed ? "" : ` (or --args ${shellWord(JSON.stringify({ [unknown.name]: unknown.value }))})`
   return new ToolTesterError(
     "USAGE",
-    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellWord(pair)}${json} (${help})`,
+    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellWord(pair)}${json}${dashed} (${help})`,
     { data: { option: unknown.rawName, suggestion: pair } },
   )
 }

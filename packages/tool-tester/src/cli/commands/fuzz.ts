@@ -31,7 +31,7 @@ const GRACE_MS = 1_000
 export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.fuzz), allowPositionals: true },
-    { command: "fuzz" },
+    { command: "fuzz", toolName: true },
   )
   const json = values.json === true
   const [name, ...extra] = positionals
@@ -57,12 +57,15 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     serverLogPrinter(io, { command: "fuzz", input }).onServerLog,
   )
   // Every option that changes what the run finds, so that pasting it gives the same report.
+  // A name that starts with a dash would be read as options: it goes last, after `--`.
+  const dashed = name.startsWith("-")
   const replay = [
     toolTesterCommand(io),
     "fuzz",
-    shellWord(name),
+    ...(dashed ? [] : [shellWord(name)]),
     ...projectWords(values),
     `--seed ${seed} --runs ${runs} --timeout ${timeoutMs}`,
+    ...(dashed ? ["--", shellWord(name)] : []),
   ].join(" ")
   const failure =
     loadFailure(outcome, loadTimeout) ?? (stopped === undefined ? undefined : engineStopped(stopped, replay))
