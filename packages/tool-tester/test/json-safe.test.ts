@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs"
+import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { jsonSafe, MAX_ITEMS, MAX_STRING, safeStringify } from "../src/_json-safe.ts"
+import { jsonSafe, MAX_DEPTH, MAX_ITEMS, MAX_STRING, safeStringify } from "../src/_json-safe.ts"
 import { restoreBuiltins } from "../src/_pristine.ts"
+import { packageRoot } from "./helpers.ts"
 
 describe("reports of user values", () => {
   test("nesting deeper than 100 levels is cut with a marker, not a stack overflow", () => {
@@ -19,6 +22,22 @@ describe("reports of user values", () => {
     expect(items[MAX_ITEMS]).toBe("[cut: 3 more items]")
     const keys = jsonSafe(Object.fromEntries(Array.from({ length: MAX_ITEMS + 2 }, (_, index) => [`k${index}`, index])))
     expect((keys as Record<string, unknown>)["[cut]"]).toBe("2 more keys")
+  })
+
+  test("the cuts are documented with the limits applied, for the CLI's run and the library's bun engine", () => {
+    // A page wraps its lines anywhere: read it as one line.
+    const page = (name: string) =>
+      readFileSync(path.join(packageRoot, "..", "..", "docs", name), "utf8").replace(/\s+/g, " ")
+    const limits = [
+      `string longer than ${MAX_STRING / 2 ** 20} MiB (${MAX_STRING.toLocaleString("en-US")} UTF-16 code units`,
+      "`[cut: N more characters]`",
+      `array keeps ${MAX_ITEMS.toLocaleString("en-US")} items`,
+      `object keeps ${MAX_ITEMS.toLocaleString("en-US")} keys`,
+      `deeper than ${MAX_DEPTH} levels`,
+    ]
+    for (const name of ["cli.md", "testing-a-tool.md"]) {
+      for (const limit of limits) expect(page(name), `${name}: ${limit}`).toContain(limit)
+    }
   })
 
   test("cycles, bigints and a class's own toJSON are written; functions and symbols are left out", () => {
