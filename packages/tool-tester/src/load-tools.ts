@@ -1,4 +1,6 @@
 import { definedFields } from "./_defined-fields.ts"
+import { described } from "./_described.ts"
+import { isRecord } from "./_is-record.ts"
 import { existsSync } from "node:fs"
 import { statOf } from "./_file-stats.ts"
 import os from "node:os"
@@ -28,7 +30,7 @@ import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
 import { autoInstallChosen, autoInstallReaches } from "./runtime/auto-install.ts"
-import { chooseEngine, libraryNotice } from "./engine-client/choose-engine.ts"
+import { chooseEngine, libraryError, libraryNotice } from "./engine-client/choose-engine.ts"
 import { engineHere, inBun } from "./runtime/here.ts"
 import { openRemoteProject } from "./engine-client/remote-project.ts"
 import type { Result } from "./errors.ts"
@@ -50,10 +52,23 @@ export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProjec
  * or above a folder the load imports from or resolves plugins from), it loads the project in a new
  * process of this Bun started with `--no-install`, as the bun engine: opencode's Bun never
  * auto-installs, and tool-tester downloads nothing unless asked.
- * Throws only when `directory` does not exist, a config file cannot be parsed, or the engine asked
- * for cannot be found.
+ * Throws only when an option cannot be read (USAGE), `directory` does not exist, a config file
+ * cannot be parsed, or the engine asked for cannot be found.
  */
 export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
+  checkLoadOptions(options)
+  try {
+    return await openProject(options, (notice) => noticeOnce(libraryNotice(notice)))
+  } catch (error) {
+    throw libraryError(error)
+  }
+}
+
+/**
+ * {@link loadTools} as tool-tester's own commands use it (dev's inspector): options their flags
+ * already checked, and errors and notices that name those flags, which is what their users typed.
+ */
+export async function openProject(options: LoadToolsOptions, onNotice: (notice: string) => void): Promise<ToolProject> {
   const directory = projectDirectory(options)
   const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
   if (inBun) {
@@ -69,7 +84,7 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolPro
     env: process.env,
     directory,
   })
-  if (chosen.notice) noticeOnce(libraryNotice(chosen.notice))
+  if (chosen.notice) onNotice(chosen.notice)
   if (chosen.selection.name === "node") return loadProjectHere(options)
   return openRemoteProject(chosen.selection, { ...remote, directory })
 }
@@ -330,6 +345,43 @@ function autoInstallWouldFetch(options: LoadToolsOptions, directory: string): bo
     if (entry.success) folders.add(path.dirname(entry.value))
   }
   return [...folders].some(autoInstallReaches)
+}
+
+/**
+ * Refuses options loadTools() cannot read (USAGE naming the option), before anything is loaded: a
+ * path given as a directory string (`loadTools("/project")`) would otherwise load the working
+ * directory, and a plugins string be read one character at a time.
+ */
+function checkLoadOptions(options: LoadToolsOptions): void {
+  const refuse = (option: string, message: string) => {
+    throw new ToolTesterError("USAGE", message, { data: { option } })
+  }
+  if (!isRecord(options))
+    refuse(
+      "options",
+      `loadTools() takes an options object, such as { directory, global: false }, not ${described(options)}`,
+    )
+  const { directory, plugins, global, engine, engineBinary } = options
+  if ((directory as unknown) instanceof URL)
+    refuse("directory", "directory is a URL: pass a path, fileURLToPath(url) (from node:url)")
+  if (directory !== undefined && typeof directory !== "string")
+    refuse("directory", `directory must be the project folder's path, a string, not ${described(directory)}`)
+  if (plugins !== undefined && !Array.isArray(plugins))
+    refuse("plugins", `plugins must be an array of plugin specs, such as ["./my-plugin"], not ${described(plugins)}`)
+  for (const plugin of plugins ?? []) {
+    const pair = Array.isArray(plugin) && plugin.length === 2 && typeof plugin[0] === "string" && isRecord(plugin[1])
+    if (typeof plugin !== "string" && !pair)
+      refuse("plugins", `each entry of plugins must be a spec string or [spec, options], not ${described(plugin)}`)
+  }
+  if (global !== undefined && typeof global !== "boolean")
+    refuse("global", `global must be true or false, not ${described(global)}`)
+  if (engine !== undefined && typeof engine !== "string")
+    refuse("engine", `engine must be "auto", "bun" or "node", not ${described(engine)}`)
+  if (engineBinary !== undefined && typeof engineBinary !== "string")
+    refuse(
+      "engineBinary",
+      `engineBinary must be the path of an opencode or bun executable, not ${described(engineBinary)}`,
+    )
 }
 
 function projectDirectory(options: LoadToolsOptions): string {

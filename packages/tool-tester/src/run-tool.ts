@@ -1,14 +1,20 @@
+import { isRecord } from "./_is-record.ts"
 import { checkTimeoutOption } from "./_timeout-bound.ts"
 import { projectClientOf } from "./client/project-client.ts"
+import { ToolTesterError } from "./errors.ts"
+import { described } from "./_described.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
-import { engineOf } from "./project-engine/engine-of.ts"
+import { attachEngine, engineOf } from "./project-engine/engine-of.ts"
+import { closedEngine, localEngine } from "./project-engine/local-engine.ts"
 import type { RunOptions, RunResult, ToolProject } from "./types.ts"
 
 export type { RunOptions, RunResult } from "./types.ts"
 
 /**
  * Runs a tool by name with arguments already parsed, as opencode runs a model's call. Rejects with
- * USAGE for a `timeoutMs` that is not above 0 and at most 2000000000 (a timer cannot wait longer).
+ * USAGE for a `timeoutMs` that is not above 0 and at most 2000000000 (a timer cannot wait longer),
+ * a name that is not a string, and options that are not an object or limits that are not whole
+ * numbers above 0.
  */
 export async function runTool(
   project: ToolProject,
@@ -16,26 +22,60 @@ export async function runTool(
   args: unknown,
   options: RunOptions = {},
 ): Promise<RunResult> {
-  checkTimeoutOption("timeoutMs", options.timeoutMs)
+  if (typeof name !== "string")
+    throw usage(`runTool's name must be the tool's name, a string, not ${described(name)}`, "name")
+  checkRunOptions("runTool", options)
   return engineOf(project).run(project, { name, args }, options)
 }
 
 /**
  * Runs a model's raw call (name + argument text) through opencode's repair first: wrong case fixed,
- * unknown names and unparsable JSON rerouted to `invalid`.
+ * unknown names and unparsable JSON rerouted to `invalid`. Rejects with USAGE as {@link runTool}
+ * does, and for a call that is not `{ name, rawArguments }` strings.
  */
 export async function callTool(project: ToolProject, call: RawToolCall, options: RunOptions = {}): Promise<RunResult> {
-  checkTimeoutOption("timeoutMs", options.timeoutMs)
+  if (!isRecord(call) || typeof call.name !== "string")
+    throw usage(
+      `callTool's call must be { name, rawArguments }, the tool's name and the argument text the model sends, not ${described(call)}`,
+      "call",
+    )
+  if (typeof call.rawArguments !== "string")
+    throw usage(
+      `callTool's call.rawArguments must be the argument text the model sends, a string such as '{"city":"Paris"}', not ${described(call.rawArguments)}: JSON.stringify the arguments, or pass them to runTool()`,
+      "rawArguments",
+    )
+  checkRunOptions("callTool", options)
   return engineOf(project).run(project, { call }, options)
 }
 
 /**
  * Ends the bun engine's process of a project and everything its tools started, and the opencode
  * server behind its plugins' `input.client` (started, or still starting): all are killed before it
- * returns.
+ * returns. Later calls on the project reject with ENGINE_FAILED, whichever engine it was loaded in.
  * Optional: neither keeps the process alive, and both end with it.
  */
 export function closeProject(project: ToolProject): void {
-  engineOf(project).close()
+  const engine = engineOf(project)
+  engine.close()
+  // Its tools ran in this process: later calls fail all the same, as under the bun engine.
+  if (engine === localEngine) attachEngine(project, closedEngine)
   projectClientOf(project)?.stop()
+}
+
+// --- internal ---
+
+/** Refuses options a call cannot run with (USAGE naming the option), before anything runs. */
+function checkRunOptions(caller: string, options: RunOptions): void {
+  if (!isRecord(options)) throw usage(`${caller}'s options must be an object, not ${described(options)}`, "options")
+  checkTimeoutOption("timeoutMs", options.timeoutMs)
+  // As opencode refuses these in tool_output (CONFIG_INVALID): a limit of 0 would cut every output.
+  for (const option of ["maxLines", "maxBytes"] as const) {
+    const value = options[option]
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
+      throw usage(`${option} must be a whole number above 0, not ${described(value)}`, option)
+  }
+}
+
+function usage(message: string, option: string): ToolTesterError {
+  return new ToolTesterError("USAGE", message, { data: { option } })
 }

@@ -182,6 +182,49 @@ export default tool({
       message: "/nonexistent/project is not a folder; pass the project directory",
     })
   })
+
+  test("refuses options it cannot read as USAGE naming the option, before loading anything", async () => {
+    const directory = tmpProject({})
+    const refused = [
+      // A path in place of the options would load the working directory instead.
+      [
+        directory,
+        "options",
+        `loadTools() takes an options object, such as { directory, global: false }, not ${JSON.stringify(directory)}`,
+      ],
+      [
+        { directory: new URL("file:///project/") },
+        "directory",
+        "directory is a URL: pass a path, fileURLToPath(url) (from node:url)",
+      ],
+      [{ directory: 5 }, "directory", "directory must be the project folder's path, a string, not 5"],
+      // A string would be read one character at a time, each a plugin that is not there.
+      [
+        { directory, plugins: "./plugin.ts" },
+        "plugins",
+        'plugins must be an array of plugin specs, such as ["./my-plugin"], not "./plugin.ts"',
+      ],
+      [
+        { directory, plugins: [["./plugin.ts"]] },
+        "plugins",
+        "each entry of plugins must be a spec string or [spec, options], not an array",
+      ],
+      [{ directory, global: "false" }, "global", 'global must be true or false, not "false"'],
+      [{ directory, engine: 1 }, "engine", 'engine must be "auto", "bun" or "node", not 1'],
+      [
+        { directory, engineBinary: {} },
+        "engineBinary",
+        "engineBinary must be the path of an opencode or bun executable, not an object",
+      ],
+    ] as const
+    for (const [options, option, message] of refused) {
+      await expect(loadTools(options as never), message).rejects.toMatchObject({
+        code: "USAGE",
+        message,
+        data: { option },
+      })
+    }
+  })
 })
 
 describe("files without tools", () => {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { callTool, loadTools, runTool } from "../src/index.ts"
+import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../src/index.ts"
+import { opencode } from "./helpers.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
 async function project(files: Record<string, string>) {
@@ -168,6 +169,73 @@ export const proxy = { description: "", args: {}, execute: async () => new Proxy
     await expect(runTool(loaded, "quick", {}, { timeoutMs: "100" as never })).rejects.toThrow(/not "100"$/)
     expect(await runTool(loaded, "quick", {}, { timeoutMs: 2_000_000_000 })).toMatchObject({ status: "completed" })
   })
+
+  test("a name, a call or options a call cannot be made with are refused as USAGE saying what to pass", async () => {
+    const loaded = await project({ ".opencode/tools/quick.ts": toolSource("quick") })
+    await expect(runTool(loaded, 42 as never, {})).rejects.toMatchObject({
+      code: "USAGE",
+      message: "runTool's name must be the tool's name, a string, not 42",
+      data: { option: "name" },
+    })
+    // The parsed arguments where the text belongs, the commonest slip.
+    await expect(callTool(loaded, { name: "quick", rawArguments: { a: 1 } as never })).rejects.toMatchObject({
+      code: "USAGE",
+      message: `callTool's call.rawArguments must be the argument text the model sends, a string such as '{"city":"Paris"}', not an object: JSON.stringify the arguments, or pass them to runTool()`,
+    })
+    await expect(callTool(loaded, "quick" as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: `callTool's call must be { name, rawArguments }, the tool's name and the argument text the model sends, not "quick"`,
+    })
+    await expect(runTool(loaded, "quick", {}, null as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: "runTool's options must be an object, not null",
+    })
+    // opencode refuses such a tool_output limit (CONFIG_INVALID); 0 lines would cut every output.
+    for (const [option, value, shown] of [
+      ["maxLines", 0, "0"],
+      ["maxLines", "5", '"5"'],
+      ["maxBytes", -1, "-1"],
+      ["maxBytes", 1.5, "1.5"],
+    ] as const) {
+      await expect(runTool(loaded, "quick", {}, { [option]: value as never })).rejects.toMatchObject({
+        code: "USAGE",
+        message: `${option} must be a whole number above 0, not ${shown}`,
+        data: { option },
+      })
+    }
+    // Arguments are the model's: anything goes, as in opencode.
+    expect(await runTool(loaded, "quick", null)).toMatchObject({ status: "completed", args: null })
+  })
+
+  for (const engine of ["node", "bun"] as const) {
+    const skip = engine === "bun" ? opencode.reason : undefined
+    test.skipIf(skip !== undefined)(
+      `a project closeProject() closed refuses later calls under the ${engine} engine, and closing twice is harmless${skip ? ` (${skip})` : ""}`,
+      async () => {
+        const { env, home } = isolatedEnvironment()
+        const directory = tmpProject({ ".opencode/tools/quick.ts": toolSource("quick") })
+        const loaded = await loadTools({
+          directory,
+          env,
+          home,
+          engine,
+          ...(engine === "bun" ? { engineBinary: opencode.binary! } : {}),
+        })
+        expect(await runTool(loaded, "quick", {})).toMatchObject({ status: "completed" })
+        closeProject(loaded)
+        closeProject(loaded)
+        const closed = {
+          code: "ENGINE_FAILED",
+          message: "this project was closed (closeProject): load it again with loadTools() to call its tools",
+        }
+        await expect(runTool(loaded, "quick", {})).rejects.toMatchObject(closed)
+        await expect(callTool(loaded, { name: "quick", rawArguments: "{}" })).rejects.toMatchObject(closed)
+        await expect(getToolSchemas(loaded)).rejects.toMatchObject(closed)
+        // The snapshot itself stays readable.
+        expect(listTools(loaded).map((tool) => tool.id)).toContain("quick")
+      },
+    )
+  }
 
   test("refuses to run a built-in and names the custom tools instead", async () => {
     const loaded = await project({ ".opencode/tools/mine.ts": toolSource("mine") })

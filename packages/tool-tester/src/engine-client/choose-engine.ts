@@ -2,6 +2,7 @@
 // runs tools in) or `node` (tool-tester's own loader, for machines without opencode or Bun).
 // `--engine` / the `engine` option first, then TOOL_TESTER_ENGINE, then `auto`: bun when one is
 // found on this machine, else node with a notice.
+import { definedFields } from "../_defined-fields.ts"
 import { ToolTesterError } from "../errors.ts"
 import { ENGINE_CHOICES, type EngineChoice, type EngineInfo } from "../runtime/here.ts"
 import type { BunLocation, FindBunOptions } from "./find-bun.ts"
@@ -57,6 +58,23 @@ export function chooseEngineNow(
 export function libraryNotice(notice: string): string {
   return notice.replace("pass --engine bun", 'pass engine: "bun" to loadTools()')
 }
+
+/**
+ * An engine error as the library throws it: loadTools() takes options, not the CLI's flags, so the
+ * flags its message names are the options' names (`engine`, `engineBinary`).
+ */
+export function libraryError(error: unknown): unknown {
+  if (!ToolTesterError.isInstance(error) || !LIBRARY_WORDED.has(error.code)) return error
+  const message = error.message
+    .replaceAll("--engine-binary PATH", "engineBinary")
+    .replaceAll("--engine-binary", "engineBinary")
+    .replace(/--engine (bun|node)\b/g, 'engine: "$1"')
+    .replaceAll("--engine", "engine")
+  if (message === error.message) return error
+  return new ToolTesterError(error.code, message, definedFields({ data: error.data, cause: error.cause }))
+}
+
+const LIBRARY_WORDED = new Set<string>(["USAGE", "ENGINE_NOT_FOUND", "ENGINE_FAILED"])
 
 /** {@link chooseEngineNow}, installing npm's Bun when the bun engine is asked for and none is here. */
 export async function chooseEngine(options: ChooseEngineOptions & { signal?: AbortSignal }): Promise<ChosenEngine> {

@@ -11,7 +11,7 @@ import type { Result, ToolTesterErrorCode } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import { attachEngine } from "../project-engine/engine-of.ts"
-import type { CallTarget, ProjectEngine } from "../project-engine/project-engine.ts"
+import { type CallTarget, type ProjectEngine, projectClosed } from "../project-engine/project-engine.ts"
 import type { ClientStub, ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import type { EngineExit } from "./engine-connection.ts"
@@ -86,8 +86,7 @@ class RemoteEngine implements ProjectEngine {
 
   /** Starts the engine (again, after a tool ended it) and loads the project there. */
   load(): Promise<ToolProject> {
-    if (this.#closed)
-      return Promise.reject(new ToolTesterError("ENGINE_FAILED", "this project was closed: load it again"))
+    if (this.#closed) return Promise.reject(projectClosed())
     this.#loaded ??= this.#request({ method: "load", params: this.#options }).then((outcome) => {
       if (outcome.kind === "value") return outcome.value as ToolProject
       this.#loaded = undefined
@@ -181,7 +180,15 @@ class RemoteEngine implements ProjectEngine {
   ): Promise<Outcome> {
     const connection = this.#start()
     const id = this.#nextId++
-    if (!connection.connected) return connection.exited.then((exit) => ({ kind: "exited", exit }))
+    if (!connection.connected) {
+      // It ended before the call could be sent (a binary that exits at once): this process waits
+      // to see how, as for a call, or a script awaiting loadTools() would exit without an answer.
+      connection.keepAlive(true)
+      return connection.exited.then((exit) => {
+        connection.keepAlive(false)
+        return { kind: "exited", exit }
+      })
+    }
     return new Promise<Outcome>((resolve) => {
       let timer: NodeJS.Timeout | undefined
       const abort = () => connection.send({ type: "abort", id })

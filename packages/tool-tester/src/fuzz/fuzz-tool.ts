@@ -12,6 +12,7 @@ import { checkTimeoutOption } from "../_timeout-bound.ts"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
+import { described } from "../_described.ts"
 import { runTool } from "../run-tool.ts"
 import type { RunResult, ToolProject } from "../types.ts"
 import { loadFastCheck } from "./_fast-check.ts"
@@ -54,9 +55,20 @@ export type FuzzReport = {
 const MAX_DISTINCT_FAILURES = 10
 
 export async function fuzzTool(project: ToolProject, name: string, options: FuzzOptions = {}): Promise<FuzzReport> {
+  if (typeof name !== "string")
+    throw new ToolTesterError("USAGE", `fuzzTool's name must be the tool's name, a string, not ${described(name)}`, {
+      data: { option: "name" },
+    })
   const runs = options.runs ?? 200
   if (!Number.isInteger(runs) || runs < 1)
-    throw new ToolTesterError("USAGE", `runs must be a whole number above 0, not ${runs}`)
+    throw new ToolTesterError("USAGE", `runs must be a whole number above 0, not ${described(runs)}`, {
+      data: { option: "runs" },
+    })
+  // The report gives the seed back to replay the run: it must be one fast-check takes as it is.
+  if (options.seed !== undefined && !(typeof options.seed === "number" && Number.isFinite(options.seed)))
+    throw new ToolTesterError("USAGE", `seed must be a number, such as report.seed, not ${described(options.seed)}`, {
+      data: { option: "seed" },
+    })
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31)
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   const timeoutMs = options.timeoutMs ?? 5000

@@ -13,7 +13,7 @@ import type { EngineChoice } from "../runtime/here.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import { discardPrestartedEngine, prestartEngine } from "../engine-client/remote-project.ts"
 import { ToolTesterError } from "../errors.ts"
-import { loadTools } from "../load-tools.ts"
+import { openProject } from "../load-tools.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
 import { defaultDataDirectory } from "../pipeline/data-directory.ts"
 import type { RunResult, ToolProject } from "../types.ts"
@@ -282,13 +282,17 @@ export class InspectorSession {
     let error: { code: string; message: string } | undefined
     try {
       const selection = this.#selection
-      this.#project = await loadTools({
-        directory: this.#options.directory,
-        global: this.#options.global ?? true,
-        plugins: this.#options.plugins ?? [],
-        ...(selection === undefined ? {} : { engine: selection.name }),
-        ...(selection?.name === "bun" ? { engineBinary: selection.location.binary } : {}),
-      })
+      // Its errors name dev's flags (--engine-binary), not loadTools()'s options.
+      this.#project = await openProject(
+        {
+          directory: this.#options.directory,
+          global: this.#options.global ?? true,
+          plugins: this.#options.plugins ?? [],
+          ...(selection === undefined ? {} : { engine: selection.name }),
+          ...(selection?.name === "bun" ? { engineBinary: selection.location.binary } : {}),
+        },
+        () => {},
+      )
     } catch (thrown) {
       this.#project = undefined
       error = errorOf(thrown)

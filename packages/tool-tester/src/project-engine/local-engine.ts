@@ -9,7 +9,7 @@ import { watchEscapes } from "../runtime/escaped-errors.ts"
 import { watchPendingWork } from "../runtime/pending-work.ts"
 import { nextTurn, settle } from "../runtime/settle.ts"
 import type { RunResult } from "../types.ts"
-import type { ProjectEngine } from "./project-engine.ts"
+import { type ProjectEngine, projectClosed } from "./project-engine.ts"
 
 export const localEngine: ProjectEngine = {
   run(project, target, options) {
@@ -22,6 +22,14 @@ export const localEngine: ProjectEngine = {
   async schemas(project, options) {
     return toolSchemas(project, modelOf(options), rulesOf(project, options))
   },
+  close() {},
+}
+
+/** The engine of a project that ran here and was closed (closeProject): every call fails, as under the bun engine. */
+export const closedEngine: ProjectEngine = {
+  run: () => Promise.reject(projectClosed()),
+  schemas: () => Promise.reject(projectClosed()),
+  doctor: () => Promise.reject(projectClosed()),
   close() {},
 }
 

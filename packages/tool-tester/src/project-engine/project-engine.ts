@@ -6,6 +6,7 @@
 import type { RawToolCall } from "../pipeline/repair-call.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import type { Result } from "../errors.ts"
+import { ToolTesterError } from "../errors.ts"
 import type { ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
 
 /** A tool call by name with parsed arguments (runTool), or a model's raw call (callTool). */
@@ -23,4 +24,12 @@ export interface ProjectEngine {
   doctor?(options: { cwd: string }): Promise<unknown>
   /** Ends what the engine keeps for the project (its process); later calls fail. */
   close(): void
+}
+
+/** What a call on a project closeProject() closed rejects with, whichever engine it was loaded in. */
+export function projectClosed(): ToolTesterError {
+  return new ToolTesterError(
+    "ENGINE_FAILED",
+    "this project was closed (closeProject): load it again with loadTools() to call its tools",
+  )
 }

@@ -1,11 +1,14 @@
 // The library under the bun engine: loadTools() starts one Bun process per project (the opencode
 // binary this repository installs for e2e, run with BUN_BE_BUN=1) and every call goes there.
+import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync } from "node:fs"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
 import type { ToolProject } from "../../src/index.ts"
 import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../../src/index.ts"
+import { openProject } from "../../src/load-tools.ts"
+import { packageRoot } from "../helpers.ts"
 import { isRunning, killProcess } from "../support/processes.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "../support/tmp-project.ts"
 
@@ -157,12 +160,49 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     })
   })
 
-  test("a missing engine binary, and an unknown engine, are clear errors", async () => {
+  test.skipIf(process.platform === "win32")(
+    `a script awaiting loadTools() with a binary that exits at once gets its ENGINE_FAILED before it ends${process.platform === "win32" ? " (skipped: /bin/true is POSIX)" : ""}`,
+    async () => {
+      const directory = tmpProject({ ".opencode/tools/fine.ts": toolSource("fine") })
+      const library = pathToFileURL(path.join(packageRoot, "dist", "index.js")).href
+      const script = `import { loadTools } from ${JSON.stringify(library)}
+try {
+  await loadTools({ directory: ${JSON.stringify(directory)}, global: false, engine: "bun", engineBinary: "/bin/true" })
+} catch (error) {
+  console.log(error.code)
+}
+`
+      // Nothing else keeps the script alive while it waits: without an answer, Node ends it with 13.
+      const { status, stdout } = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+        encoding: "utf8",
+        timeout: 60_000,
+      })
+      expect({ status, stdout }).toEqual({ status: 0, stdout: "ENGINE_FAILED\n" })
+    },
+  )
+
+  test("a missing engine binary, and an unknown engine, are clear errors naming loadTools()'s options", async () => {
     const directory = tmpProject({})
     await expect(loadTools({ directory, engineBinary: "/nope/opencode" })).rejects.toMatchObject({
       code: "ENGINE_NOT_FOUND",
-      message: expect.stringContaining("/nope/opencode"),
+      message: expect.stringMatching(/^engineBinary names \/nope\/opencode, /),
     })
-    await expect(loadTools({ directory, engine: "deno" as never })).rejects.toMatchObject({ code: "USAGE" })
+    await expect(loadTools({ directory, engine: "deno" as never })).rejects.toMatchObject({
+      code: "USAGE",
+      message: 'engine is "deno": use auto, bun or node',
+    })
+    await expect(loadTools({ directory, engine: "bun", engineBinary: "/bin/false" })).rejects.toMatchObject({
+      message: expect.stringMatching(/: pass another engineBinary, or use the node engine$/),
+    })
+  })
+
+  test("tool-tester's own commands load through openProject, whose errors keep the flags' names their users typed", async () => {
+    const directory = tmpProject({})
+    await expect(openProject({ directory, engine: "bun", engineBinary: "/bin/false" }, () => {})).rejects.toMatchObject(
+      {
+        code: "ENGINE_FAILED",
+        message: expect.stringMatching(/: pass another --engine-binary, or use the node engine$/),
+      },
+    )
   })
 })

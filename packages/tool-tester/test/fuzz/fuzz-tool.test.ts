@@ -94,6 +94,24 @@ export default tool({
     expect(failure?.output).toBe("weather in ")
   })
 
+  test("a name, runs or seed it cannot use is refused as USAGE, so a reported seed always replays", async () => {
+    const loaded = await project(robust)
+    const refused = [
+      ["name", undefined, {}, "fuzzTool's name must be the tool's name, a string, not undefined"],
+      ["runs", "sample", { runs: "5" }, 'runs must be a whole number above 0, not "5"'],
+      // NaN would come back as report.seed null, which replays nothing.
+      ["seed", "sample", { seed: Number.NaN }, "seed must be a number, such as report.seed, not NaN"],
+      ["seed", "sample", { seed: "7" }, 'seed must be a number, such as report.seed, not "7"'],
+    ] as const
+    for (const [option, name, options, message] of refused) {
+      await expect(fuzzTool(loaded, name as never, options as never), message).rejects.toMatchObject({
+        code: "USAGE",
+        message,
+        data: { option },
+      })
+    }
+  })
+
   test("an unknown tool name fails with TOOL_NOT_FOUND naming the tools there are", async () => {
     await expect(fuzzTool(await project(robust), "samples")).rejects.toMatchObject({
       code: "TOOL_NOT_FOUND",
