@@ -26,7 +26,7 @@ export function commandOutput(
   options: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<CommandOutput> {
   return new Promise((resolve) => {
-    const mark = `preflight-${process.pid}-${Math.random().toString(36).slice(2, 10)}`
+    const mark = `${MARK_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`
     const child = startProgram(command, args, {
       cwd: options.cwd,
       env: { ...childEnv(options.env), [ENGINE_MARK]: mark },
@@ -54,16 +54,56 @@ export function commandOutput(
   })
 }
 
-/** The last lines of what a command printed, for a one-line message. */
+/**
+ * Whether this process was started, through a script, by a command preflight runs: a `prepack` or
+ * `prepare` script that runs preflight, which packs again, which runs the script again, without end.
+ */
+export function startedByPreflight(env: Record<string, string | undefined>): boolean {
+  return env[ENGINE_MARK]?.startsWith(MARK_PREFIX) === true
+}
+
+/**
+ * The last lines of what a command printed, for a one-line message: what its scripts printed when
+ * they printed anything (a prepack's tsc errors: the reason to fix), else npm's or pnpm's own
+ * account; never the JSON document `npm pack --json` ends its stdout with, nor the log's path.
+ */
 export function lastLines(output: CommandOutput, count = 3): string {
-  const lines = `${output.stderr}\n${output.stdout}`
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-  return lines.slice(-count).join(" / ")
+  const lines = [...nonEmptyLines(withoutJsonEnd(output.stdout)), ...nonEmptyLines(output.stderr)].filter(
+    (line) => !/A complete log of this run can be found in/.test(line),
+  )
+  const scripts = lines.filter((line) => !PACKAGE_MANAGER_LINE.test(line))
+  return (scripts.length > 0 ? scripts : lines).slice(-count).join(" / ")
 }
 
 // --- internal ---
+
+/** Starts the mark of every command preflight runs (and of what its scripts start). */
+const MARK_PREFIX = "preflight-"
+
+/** What npm and pnpm print of their own: errors and warnings, and the `> pkg@1.0.0 prepack` banners of scripts. */
+const PACKAGE_MANAGER_LINE = /^(npm (error|ERR!|warn|WARN|notice)\b|> |ELIFECYCLE\b|ERR_PNPM_|WARN\b)/
+
+function nonEmptyLines(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+}
+
+/** `text` without the JSON document it ends with (from its last line that opens one), when it does. */
+function withoutJsonEnd(text: string): string {
+  const lines = text.trimEnd().split("\n")
+  for (let start = lines.length - 1; start >= 0; start--) {
+    if (lines[start] !== "{" && lines[start] !== "[") continue
+    try {
+      JSON.parse(lines.slice(start).join("\n"))
+      return lines.slice(0, start).join("\n")
+    } catch {
+      return text
+    }
+  }
+  return text
+}
 
 /**
  * The environment without what an outer npm or pnpm run passes down and would change the result:

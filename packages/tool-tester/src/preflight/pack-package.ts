@@ -36,10 +36,17 @@ function readManifest(directory: string): Manifest {
       { data: { directory } },
     )
   }
+  let value: unknown
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as unknown
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Manifest
-  } catch {}
+    value = JSON.parse(readFileSync(file, "utf8")) as unknown
+  } catch (error) {
+    // Where it breaks (JSON.parse names the position), so the fix is one look away.
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ToolTesterError("USAGE", `${file} is not JSON (${reason}): fix it, npm cannot pack the package`, {
+      data: { file },
+    })
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Manifest
   throw new ToolTesterError("USAGE", `${file} is not a JSON object: fix it, npm cannot pack the package`, {
     data: { file },
   })

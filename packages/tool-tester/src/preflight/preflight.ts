@@ -7,6 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node
 import os from "node:os"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
+import { ToolTesterError } from "../errors.ts"
+import { startedByPreflight } from "./_command-output.ts"
 import { enginesFindings } from "./engines.ts"
 import { type InstalledPlugin, installTarball } from "./install-tarball.ts"
 import { publintFindings, typesFindings } from "./lint-tarball.ts"
@@ -60,6 +62,11 @@ export type PreflightReport = {
 }
 
 export async function preflight(options: PreflightOptions): Promise<PreflightReport> {
+  if (startedByPreflight(options.env))
+    throw new ToolTesterError(
+      "USAGE",
+      "tool-tester preflight runs inside the npm pack of another preflight (a prepack or prepare script of the package runs it), which would pack again without end: run it from prepublishOnly, which npm pack does not run",
+    )
   const work = mkdtempSync(path.join(os.tmpdir(), "tool-tester-preflight-"))
   try {
     return await checkPackage(options, realpathSync(work))
