@@ -8,8 +8,16 @@ async function post<T>(path: string, body?: unknown): Promise<T> {
     headers: { "Content-Type": "application/json" },
     body: body === undefined ? "{}" : JSON.stringify(body),
   })
-  const value = (await response.json()) as T & { error?: { message: string } }
-  if (!response.ok) throw new Error(value.error?.message ?? response.statusText)
+  // A refusal is plain text (the guard's 403, such as this page's token after dev restarted on its port).
+  const text = await response.text()
+  let value: (T & { error?: { message: string } }) | undefined
+  try {
+    value = JSON.parse(text) as T & { error?: { message: string } }
+  } catch {
+    value = undefined
+  }
+  if (!response.ok || value === undefined)
+    throw new Error(value?.error?.message ?? (text.trim() || `${response.status} ${response.statusText}`))
   return value
 }
 

@@ -293,7 +293,7 @@ export const COMMAND_OPTIONS = {
     "no-open": { type: "boolean", help: "Print the URL without opening a browser" },
     ...projectOptions,
     ...engineOptions,
-    json: { ...json, help: "Print {url, port, engine} as one JSON line instead" },
+    json: { ...json, help: "Print {url, port, engine} as one JSON line instead (and error when nothing loaded)" },
   },
   preflight: {
     e2e: {

@@ -51,9 +51,19 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
   api.get("/project", (context) => context.json(session.view() ?? null))
   api.get("/history", (context) => context.json(session.history()))
   api.post("/call", async (context) => {
-    const request = callRequest(await context.req.json().catch(() => undefined))
-    if (!request)
-      return context.json({ error: { code: "USAGE", message: "a call needs a name and args or text" } }, 400)
+    const body = await context.req.json().then(
+      (value: unknown) => ({ value }),
+      (error: unknown) => ({ error }),
+    )
+    if ("error" in body) {
+      const reason = body.error instanceof Error ? body.error.message : String(body.error)
+      return context.json(
+        { error: { code: "USAGE", message: `the request body is not JSON (${reason}): ${CALL_SHAPE}` } },
+        400,
+      )
+    }
+    const request = callRequest(body.value)
+    if (!request) return context.json({ error: { code: "USAGE", message: `not a call: ${CALL_SHAPE}` } }, 400)
     return context.json(await session.call(request))
   })
   api.post("/history/:id/replay", async (context) => {
@@ -108,6 +118,9 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
   )
   app.route(`/${token}/api`, api)
 
+  // The page's URLs are relative to it: opened without its final slash, they would lose the token.
+  app.get(`/${token}`, (context) => context.redirect(`/${token}/`, 308))
+
   app.get(`/${token}/*`, (context) => {
     const wanted = context.req.path.slice(token.length + 2) || "index.html"
     const asset = assets.get(wanted)
@@ -123,6 +136,9 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
 /** The page runs only its own scripts and styles, talks only to this server, and cannot be framed. */
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+/** What a call's body holds, for the message that refuses another. */
+const CALL_SHAPE = 'send {"name": TOOL, "form": "args", "args": {...}} or {"name": TOOL, "form": "raw", "text": "..."}'
 
 function callRequest(body: unknown): CallRequest | undefined {
   if (typeof body !== "object" || body === null) return undefined

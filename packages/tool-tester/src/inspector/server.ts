@@ -33,7 +33,12 @@ export async function startInspector(
       reject(
         error.code === "EADDRINUSE"
           ? new ToolTesterError("USAGE", `port ${port} is in use: pass another --port, or leave it out for a free one`)
-          : error,
+          : error.code === "EACCES"
+            ? new ToolTesterError(
+                "USAGE",
+                `port ${port} is not open to your user (ports below 1024 need administrator rights): pass --port 1024 or above, or leave it out for a free one`,
+              )
+            : error,
       )
     })
   })

@@ -54,6 +54,36 @@ test("a call needs the inspector's own Origin; other files than the page's are n
   expect((await get(`/${token}/assets/..%2f..%2fpackage.json`)).status).toBe(404)
 })
 
+test("the page's URL without its final slash is sent on to it, where the page's relative URLs keep the token", async () => {
+  const answer = await get(`/${token}`)
+  expect(answer.status).toBe(308)
+  expect(answer.headers.get("location")).toBe(`/${token}/`)
+})
+
+test("a call body that is not JSON, or not a call, is refused with 400 and the shape a call has", async () => {
+  const post = (body: string) =>
+    app.request(`http://127.0.0.1:${port}/${token}/api/call`, {
+      method: "POST",
+      body,
+      headers: { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}`, "content-type": "application/json" },
+    })
+  const before = calls.length
+  for (const [body, start] of [
+    ["{bad", "the request body is not JSON ("],
+    ["", "the request body is not JSON ("],
+    [JSON.stringify({ name: "greet", args: {} }), "not a call: "],
+    [JSON.stringify({ name: "greet", form: "raw", text: 5 }), "not a call: "],
+  ] as const) {
+    const answer = await post(body)
+    expect(answer.status).toBe(400)
+    const { error } = (await answer.json()) as { error: { code: string; message: string } }
+    expect(error.code).toBe("USAGE")
+    expect(error.message.startsWith(start), error.message).toBe(true)
+    expect(error.message).toContain('"form": "args"')
+  }
+  expect(calls.length).toBe(before)
+})
+
 test("the watcher reports a saved tool file, and not a README in the project folder", async () => {
   const directory = useTmpDir()
   const tools = path.join(directory, ".opencode", "tools")

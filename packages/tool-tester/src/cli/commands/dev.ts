@@ -1,4 +1,5 @@
 import { definedFields } from "../../_defined-fields.ts"
+import { terminalSafe } from "../../_terminal-safe.ts"
 import type { EngineChoice } from "../../runtime/here.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine-client/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../tasks/engine-task.ts"
@@ -61,11 +62,18 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     },
   })
   const view = inspector.session.view()
-  if (json) io.write(`${JSON.stringify({ url: inspector.url, port: inspector.port, engine: view?.engine ?? null })}\n`)
-  else {
-    const engineLine = view?.engine ? describeEngine(view.engine) : (view?.error?.message ?? "")
+  // Why the first load offers no tool (the page shows it too): a save that fixes it loads again.
+  const problem = view?.error ?? view?.noTools
+  if (json) {
+    const started = { url: inspector.url, port: inspector.port, engine: view?.engine ?? null }
+    io.write(`${JSON.stringify(problem ? { ...started, error: problem } : started)}\n`)
+  } else {
     io.write(`tool-tester dev: ${inspector.url}\n`)
-    io.writeError(`  ${input.directory}, engine ${engineLine}\n  reloads on save; Ctrl-C to stop\n`)
+    const engineLine = view?.engine ? `, engine ${describeEngine(view.engine)}` : ""
+    const problemLine = problem
+      ? `  ${view?.error ? "not loaded" : "no tools"}: ${terminalSafe(problem.message)} [${problem.code}]; fix it and save, the page follows\n`
+      : ""
+    io.writeError(`  ${input.directory}${engineLine}\n${problemLine}  reloads on save; Ctrl-C to stop\n`)
   }
   // The token stays off the opener's command line (inspector/open-browser.ts).
   const opened =

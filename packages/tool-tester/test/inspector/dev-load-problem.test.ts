@@ -1,0 +1,60 @@
+// `dev` on a project whose first load offers no tool says so in the terminal, with the code, on a
+// line of its own: not "engine <the error message>" in place of the engine. With --json, the same
+// reason is the line's `error`. The page shows it too; a save that fixes it loads again.
+import { onTestFinished, expect, test } from "vitest"
+import { runBin } from "../helpers.ts"
+import { makeProject } from "./_inspector.ts"
+
+/** `tool-tester dev ARGS` in the project until it printed its first line on stdout, then Ctrl-C. */
+function devUntilUrl(directory: string, args: string[]) {
+  return runBin(["dev", "--no-open", "--no-global", ...args], {
+    cwd: directory,
+    onSpawn: (child) => {
+      let printed = ""
+      child.stdout.on("data", (chunk: Buffer) => {
+        printed += chunk.toString("utf8")
+        if (printed.includes("\n")) child.kill("SIGINT")
+      })
+    },
+  })
+}
+
+test("an opencode.json that cannot be parsed: the URL, then `not loaded:` with the reason and its code", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({ "opencode.json": "{ bad", ".opencode/tools/greet.ts": "export {}" })
+  onTestFinished(project.remove)
+  const human = await devUntilUrl(project.directory, [])
+  expect(human.exitCode).toBe(0)
+  expect(human.stdout).toMatch(/^tool-tester dev: http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/\n$/)
+  const lines = human.stderr.split("\n")
+  expect(lines[0]).toBe(`  ${project.directory}`)
+  expect(lines[1]).toMatch(
+    /^ {2}not loaded: .*opencode\.json: cannot read the opencode config .* \[CONFIG_INVALID\]; fix it and save/,
+  )
+  expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
+
+  const json = await devUntilUrl(project.directory, ["--json"])
+  expect(json.exitCode).toBe(0)
+  expect(JSON.parse(json.stdout)).toEqual({
+    url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+    port: expect.any(Number),
+    engine: null,
+    error: { code: "CONFIG_INVALID", message: expect.stringContaining("cannot read the opencode config") },
+  })
+})
+
+test("a tool file that fails to import: the engine, then `no tools:` with the file and IMPORT_FAILED", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({ ".opencode/tools/broken.ts": "export const x = ;\n" })
+  onTestFinished(project.remove)
+  const human = await devUntilUrl(project.directory, ["--engine", "node"])
+  expect(human.exitCode).toBe(0)
+  const lines = human.stderr.split("\n")
+  expect(lines[0]).toMatch(
+    new RegExp(`^ {2}${project.directory.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}, engine node `),
+  )
+  expect(lines[1]).toMatch(/^ {2}no tools: .*broken\.ts.* \[IMPORT_FAILED\]; fix it and save/)
+  expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
+})
