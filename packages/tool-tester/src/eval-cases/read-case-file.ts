@@ -3,6 +3,7 @@
 // modules (their default export) through the loader tool files use, without Node module hooks, so
 // a case may hold RegExps and predicates. Modules are user code: eval reads them only in an
 // engine's process (src/tasks/eval-cases-task.ts), never in its own.
+import { escapeRegExp } from "../_escape-regexp.ts"
 import { readFile } from "node:fs/promises"
 import { didYouMean } from "../did-you-mean.ts"
 import { sourceFileProblem } from "../discovery/_source-file.ts"
@@ -119,8 +120,4 @@ function lineOfName(text: string, name: string): number | undefined {
     if (match) return text.slice(0, match.index).split("\n").length
   }
   return undefined
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 }

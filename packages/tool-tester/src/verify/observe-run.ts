@@ -2,6 +2,7 @@
 // records what it did (observed-run.ts): for the golden files (test/conformance/generate-golden.ts)
 // and for `tool-tester verify`.
 
+import { escapeRegExp } from "../_escape-regexp.ts"
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
 import { cp, mkdtemp, rm } from "node:fs/promises"
@@ -141,8 +142,4 @@ function normalise(value: ObservedRun, result: E2EResult): ObservedRun {
   text = text.split(inJson(sandboxRoot)).join("<sandbox>")
   text = text.replace(/err_[A-Za-z0-9]+/g, "err_<ref>").replace(/run=[0-9a-f]+/g, "run=<id>")
   return JSON.parse(text) as ObservedRun
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 }

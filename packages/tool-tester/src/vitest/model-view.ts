@@ -3,6 +3,7 @@
 // temp folder, home, the working folder) replaced by placeholders. Durations are left out. A call
 // rerouted to `invalid` lists every tool opencode offers: that list is a placeholder too, or adding
 // any tool to the project would break the snapshot of a call that has nothing to do with it.
+import { escapeRegExp } from "../_escape-regexp.ts"
 import os from "node:os"
 import type { RunResult } from "../types.ts"
 
@@ -40,9 +41,11 @@ function normalizePaths(text: string, result: RunResult): string {
   if (result.outputPath) replacements.push([result.outputPath, "<outputPath>"])
   replacements.push([process.cwd(), "<cwd>"], [os.homedir(), "<home>"], [os.tmpdir(), "<tmp>"])
   let normalized = text
-  // Longest first, so a path inside another is replaced as the longer one.
+  // Longest first, so a path inside another is replaced as the longer one; only a whole path, or
+  // one followed by more of it: `/work/app2` is not `<cwd>2` when the working folder is /work/app.
   for (const [path, placeholder] of replacements.sort((a, b) => b[0].length - a[0].length)) {
-    if (path.length > 1) normalized = normalized.replaceAll(path, placeholder)
+    if (path.length > 1)
+      normalized = normalized.replace(new RegExp(`${escapeRegExp(path)}(?![\\w-]|\\.\\w)`, "g"), placeholder)
   }
   return normalized
 }

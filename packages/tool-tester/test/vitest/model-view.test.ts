@@ -24,3 +24,14 @@ describe("modelView of a call rerouted to invalid", { timeout: 60_000 }, () => {
     expect(await view()).toBe(before)
   })
 })
+
+describe("modelView's paths", () => {
+  test("a path is replaced by its placeholder only whole, or followed by more of it", () => {
+    const cwd = process.cwd()
+    const output = `read ${cwd}/notes.txt and ${cwd}. Not ${cwd}2/x, ${cwd}-old or ${cwd}.bak.`
+    const result = { id: "read", name: "read", status: "completed", output, rerouted: false, outputPath: null }
+    expect(modelView(result as unknown as Parameters<typeof modelView>[0])).toBe(
+      `tool: read\nstatus: completed\noutput:\nread <cwd>/notes.txt and <cwd>. Not ${cwd}2/x, ${cwd}-old or ${cwd}.bak.`,
+    )
+  })
+})
