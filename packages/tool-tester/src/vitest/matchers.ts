@@ -121,6 +121,10 @@ function projectOf(received: unknown, matcher: string): ToolProject {
 
 /** The lint provider each name stands for (lint/providers.ts); an unknown name throws with the closest one. */
 function checkedProviders(providers: readonly string[]): LintProvider[] {
+  if (typeof providers === "string") {
+    const quoted = JSON.stringify(providers)
+    throw new TypeError(`toMatchProviderSchemas() takes a list of providers: write [${quoted}], not ${quoted}`)
+  }
   if (!Array.isArray(providers) || providers.length === 0) {
     throw new TypeError(`name at least one provider: ${ALL_PROVIDER_NAMES.join(", ")}`)
   }
