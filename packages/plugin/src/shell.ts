@@ -1,14 +1,8 @@
 // Types of the Bun shell (`$`) that opencode hands to plugins. opencode runs on Bun; these
-// describe the object, they do not implement it.
+// describe the object, they do not implement it. Only plugin.ts names them: like the real
+// package, no entry point exports them (users write `PluginInput["$"]`).
 
-export type ShellFunction = (input: Uint8Array) => Uint8Array
-
-export type ShellExpression =
-  | { toString(): string }
-  | Array<ShellExpression>
-  | string
-  | { raw: string }
-  | ReadableStream
+type ShellExpression = { toString(): string } | Array<ShellExpression> | string | { raw: string } | ReadableStream
 
 export interface BunShell {
   (strings: TemplateStringsArray, ...expressions: ShellExpression[]): BunShellPromise
@@ -26,7 +20,7 @@ export interface BunShell {
   throws(shouldThrow: boolean): BunShell
 }
 
-export interface BunShellPromise extends Promise<BunShellOutput> {
+interface BunShellPromise extends Promise<BunShellOutput> {
   readonly stdin: WritableStream
   cwd(newCwd: string): this
   env(newEnv: Record<string, string> | undefined): this
@@ -41,7 +35,7 @@ export interface BunShellPromise extends Promise<BunShellOutput> {
   throws(shouldThrow: boolean): this
 }
 
-export interface BunShellOutput {
+interface BunShellOutput {
   readonly stdout: Buffer
   readonly stderr: Buffer
   readonly exitCode: number
@@ -51,5 +45,3 @@ export interface BunShellOutput {
   bytes(): Uint8Array
   blob(): Blob
 }
-
-export type BunShellError = Error & BunShellOutput
