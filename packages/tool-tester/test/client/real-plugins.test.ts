@@ -111,6 +111,7 @@ describe.skipIf(!opencode.binary)(
     let directory: string
     let e2e: E2EResult
     let project: ToolProject
+    let pluginHome: string
     const runs = new Map<string, RunResult>()
     const tempParent = makeTempParent()
     const saved: Record<string, string | undefined> = {}
@@ -118,7 +119,10 @@ describe.skipIf(!opencode.binary)(
     // One install (cached), one e2e run and one loaded project serve every test of this file.
     beforeAll(async () => {
       directory = pluginProject(tempParent.path)
-      for (const [key, value] of Object.entries(pluginEnv)) {
+      // The plugins write in the user's home (a log, a config file), as they do under opencode: here
+      // that is a throw-away one, never the developer's.
+      pluginHome = mkdtempSync(path.join(tempParent.path, "plugins-home-"))
+      for (const [key, value] of Object.entries({ ...pluginEnv, HOME: pluginHome, USERPROFILE: pluginHome })) {
         saved[key] = process.env[key]
         process.env[key] = value
       }
@@ -150,6 +154,11 @@ describe.skipIf(!opencode.binary)(
         if (value === undefined) delete process.env[key]
         else process.env[key] = value
       }
+    })
+
+    test("the plugins' own files go to the test's home, not the developer's", () => {
+      // opencode-supermemory logs to ~/.opencode-supermemory.log when it starts.
+      expect(existsSync(path.join(pluginHome, ".opencode-supermemory.log"))).toBe(true)
     })
 
     test("opencode loads all four and runs the script", () => {
