@@ -136,9 +136,13 @@ export function eventErrors(events: unknown[]): E2EError[] {
   })
 }
 
-/** opencode's stderr: its log lines (WARN and ERROR with `--print-logs`) and anything else it printed. */
+/**
+ * opencode's stderr: its log lines (WARN and ERROR with `--print-logs`) and anything else it printed,
+ * without the colours opencode gives its own warnings even off a terminal (`agent "x" not found`).
+ */
 export function stderrLines(stderr: string): E2EError[] {
   return stderr
+    .replace(colourCodes, "")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) =>
@@ -166,6 +170,10 @@ export async function readToolOutputFiles(dataHome: string): Promise<E2EToolOutp
 }
 
 // --- internal ---
+
+/** SGR sequences (`ESC [ 93 ; 1 m`): colour and weight, which say nothing a line's text does not. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the escape character is what it is for.
+const colourCodes = /\u001b\[[0-9;]*m/g
 
 /** Tool parts by call id, the last event winning (parts are reported as their state changes). */
 function toolParts(events: unknown[]): Map<string, Record<string, unknown>> {

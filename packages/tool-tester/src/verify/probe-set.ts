@@ -18,6 +18,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { PROBES_DIRECTORY } from "../runtime/runtime-files.ts"
 import type { Script } from "../e2e/script.ts"
+import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { BEHAVIOURS, type Behaviour } from "./behaviours.ts"
 
@@ -55,9 +56,16 @@ function probeSetNames(directory: string = PROBES_DIRECTORY): string[] {
 export function readProbeSets(names: readonly string[] = [], directory: string = PROBES_DIRECTORY): ProbeSet[] {
   const known = probeSetNames(directory)
   const unknown = names.filter((name) => !known.includes(name))
-  if (unknown.length > 0)
-    throw new ToolTesterError("USAGE", `no probe set named ${unknown.join(", ")}; the sets are: ${known.join(", ")}`)
-  return (names.length > 0 ? names : known).map((set) => readProbeSet(set, directory))
+  if (unknown.length > 0) {
+    const match = unknown.length === 1 ? closestMatch(unknown[0]!, known) : undefined
+    const suggestion = match === undefined ? "" : ` (did you mean ${match}?)`
+    throw new ToolTesterError(
+      "USAGE",
+      `no probe set named ${unknown.join(", ")}${suggestion}; the sets are: ${known.join(", ")}`,
+    )
+  }
+  // A set named twice runs once: its checks would count twice.
+  return (names.length > 0 ? [...new Set(names)] : known).map((set) => readProbeSet(set, directory))
 }
 
 // --- internal ---

@@ -44,6 +44,26 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
     ])
   })
 
+  test("the command it prints keeps --dir and --plugin as given, so that it runs the same tools where it was typed", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/weather.ts": weather,
+      "extra plugin.ts": `export const Extra = async () => ({ tool: { extra: { description: "Extra", args: {}, execute: async () => "extra" } } })\n`,
+      "sub/.keep": "",
+    })
+    const cwd = path.join(directory, "sub")
+    const init = await runCli(
+      ["e2e", "--init", "--script", "my script.json", "--dir", "..", "--plugin", "../extra plugin.ts"],
+      {
+        cwd,
+      },
+    )
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(init.stdout).toContain("Wrote my script.json: one call to each of extra, weather")
+    expect(init.stdout).toContain(
+      "Run it: npx @opencode-ai/tool-tester e2e --script 'my script.json' --dir .. --plugin '../extra plugin.ts'\n",
+    )
+  })
+
   test("never overwrites a file, and writes nothing when a tool file fails to load", async () => {
     const directory = tmpProject({ ".opencode/tools/weather.ts": weather })
     expect((await runCli(["e2e", "--init", "--script", "mine.json"], { cwd: directory })).exitCode).toBe(0)

@@ -59,6 +59,22 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(jsonError(result).code).toBe("SCRIPT_INVALID")
   })
 
+  test("a script file that does not exist, or is a folder: exit 1, PATH_NOT_FOUND saying which", async () => {
+    const folder = useTmpDir()
+    const missing = await runCli(["e2e", "--dir", basic, "--script", `${folder}/nothere.json`, "--json"])
+    expect(missing.exitCode).toBe(1)
+    expect(jsonError(missing)).toEqual({
+      code: "PATH_NOT_FOUND",
+      message: `${folder}/nothere.json does not exist; pass the script file with --script`,
+    })
+    const directory = await runCli(["e2e", "--dir", basic, "--script", folder, "--json"])
+    expect(directory.exitCode).toBe(1)
+    expect(jsonError(directory)).toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: expect.stringContaining("a directory"),
+    })
+  })
+
   test("--config that is not a JSON object exits 1", async () => {
     const result = await runCli(["e2e", "--dir", basic, "--script", "e2e-script.json", "--config", "[1]", "--json"], {
       cwd: basic,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import type { E2EResult } from "../../src/e2e/e2e-result.ts"
+import { type E2EResult, stderrLines } from "../../src/e2e/e2e-result.ts"
 import { formatTranscript } from "../../src/e2e/transcript.ts"
 
 const result: E2EResult = {
@@ -45,6 +45,15 @@ const result: E2EResult = {
   durationMs: 4200,
   sandbox: { project: "/tmp/p", home: "/tmp/h", data: "/tmp/h/.local/share" },
 }
+
+describe("stderrLines", () => {
+  it("drops the colours opencode gives its own warnings off a terminal, so no escape is shown", () => {
+    const stderr = '\u001b[93m\u001b[1m! \u001b[0m agent "nosuch" not found. Falling back to default agent\n'
+    expect(stderrLines(stderr)).toEqual([
+      { source: "stderr", message: '!  agent "nosuch" not found. Falling back to default agent' },
+    ])
+  })
+})
 
 describe("formatTranscript", () => {
   it("shows each turn's calls, how opencode ran them and what the model read back", () => {

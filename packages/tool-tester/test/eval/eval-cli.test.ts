@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { type CliResult, packageRoot, runCli } from "../helpers.ts"
+import { type CliResult, jsonError, packageRoot, runCli } from "../helpers.ts"
 import { launchChromium, noChromium } from "../inspector/_inspector.ts"
 import { evalProcesses, type EvalHome, makeEvalHome } from "../support/eval-home.ts"
 import { type KeywordModel, startKeywordModel } from "../support/keyword-model.ts"
@@ -187,7 +187,7 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     }
   })
 
-  test("bad input: an unknown case name, a bad threshold, a malformed case file, an unknown model", async () => {
+  test("bad input: an unknown case name, a bad threshold, a malformed case file, an unknown model, an unknown agent", async () => {
     const unknownCase = await evalCli(["--case", "greets Adaa"])
     expect(unknownCase.exitCode).toBe(1)
     expect(unknownCase.stderr).toContain('no eval case named "greets Adaa"; did you mean "greets Ada"?')
@@ -205,6 +205,18 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     expect(run.stderr).toMatch(/no model "keyword\/alpah"; did you mean "keyword\/alpha"\? \[EVAL_MODEL_UNKNOWN\]/)
     // The good case still ran on the good model.
     expect(run.stdout).toContain("greets Ada")
+    expect(evalProcesses(home)).toEqual([])
+
+    // opencode's server fails every prompt to an agent it does not have with "Unexpected server error".
+    const agent = await evalCli(["--case", "greets Ada", "--agent", "plann", "--json"])
+    expect(agent.exitCode, agent.stderr).toBe(1)
+    expect(jsonError(agent)).toEqual({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^--agent plann: opencode has no agent "plann" in this project; did you mean "plan"\? \(agents: .*build.*\)$/,
+      ),
+    })
+    expect(agent.stdout).toBe("")
     expect(evalProcesses(home)).toEqual([])
   })
 })

@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { readProbeSets } from "../../src/verify/probe-set.ts"
 import { jsonError, runCli, useTmpDir } from "../helpers.ts"
 
 describe("tool-tester verify on bad input", () => {
@@ -10,9 +11,16 @@ describe("tool-tester verify on bad input", () => {
     expect(result.exitCode).toBe(1)
     expect(jsonError(result).code).toBe("USAGE")
     expect(jsonError(result).message).toMatch(
-      /^no probe set named nameing; the sets are: agent, .*naming, .*zod-types$/,
+      /^no probe set named nameing \(did you mean naming\?\); the sets are: agent, .*naming, .*zod-types$/,
     )
     expect(result.stdout).toBe("")
+  })
+
+  test("a probe set named twice is read once: its checks would count twice", () => {
+    expect(readProbeSets(["naming", "truncation", "naming"]).map((probe) => probe.set)).toEqual([
+      "naming",
+      "truncation",
+    ])
   })
 
   test("no opencode at the --opencode path: exit 1, OPENCODE_NOT_FOUND", async () => {

@@ -81,8 +81,14 @@ export async function writeStarterScript(
         findOpencode({ directory: project.directory, env: io.env }) === undefined
           ? ` --opencode-version ${testedOpencodeVersion}`
           : ""
+      // The project and plugins as given, so that the line runs the same tools where it was typed.
+      const same = [
+        ...(values.dir === undefined ? [] : ["--dir", values.dir]),
+        ...(values.plugin ?? []).flatMap((spec) => ["--plugin", spec]),
+      ]
+      const flags = same.map((word) => ` ${shellWord(word)}`).join("")
       io.write(
-        `Wrote ${shown}: one call to ${tools.length === 1 ? "" : "each of "}${tools.join(", ")}, with example arguments to edit.\nRun it: ${toolTesterCommand(io)} e2e --script ${shellWord(shown)}${download}\n`,
+        `Wrote ${shown}: one call to ${tools.length === 1 ? "" : "each of "}${tools.join(", ")}, with example arguments to edit.\nRun it: ${toolTesterCommand(io)} e2e --script ${shellWord(shown)}${flags}${download}\n`,
       )
       if (download)
         io.write(

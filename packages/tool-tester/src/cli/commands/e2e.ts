@@ -160,8 +160,9 @@ function readText(file: string): string {
   }
   try {
     return readFileSync(file, "utf8")
-  } catch {
-    throw new ToolTesterError("PATH_NOT_FOUND", `${file} cannot be read; pass the script file with --script`, {
+  } catch (error) {
+    const problem = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : "cannot be read"
+    throw new ToolTesterError("PATH_NOT_FOUND", `${file} ${problem}; pass the script file with --script`, {
       data: { file },
     })
   }

@@ -10,7 +10,13 @@ import { listProjectTools } from "../../eval/project-tools.ts"
  * `tool-tester eval --init`: one starter case file per tool in `.opencode/evals/`, from its description
  * and schema (no model). Never overwrites a file; writes nothing when a tool file fails to load.
  */
-export async function writeStarterEvals(directory: string, json: boolean, io: CliIO): Promise<number> {
+export async function writeStarterEvals(
+  directory: string,
+  json: boolean,
+  io: CliIO,
+  /** The `--dir` flag as given (` --dir ...`, or empty), for the command printed. */
+  dirFlag: string,
+): Promise<number> {
   const { tools, error } = await listProjectTools(directory)
   if (error !== undefined) throw new ToolTesterError("IMPORT_FAILED", `${error}; fix it first (no cases written)`)
   if (tools.length === 0) {
@@ -28,7 +34,7 @@ export async function writeStarterEvals(directory: string, json: boolean, io: Cl
   for (const file of written) io.write(`wrote ${shown(file)}\n`)
   for (const file of kept) io.write(`kept ${shown(file)} (it exists; not overwritten)\n`)
   io.write(
-    `Edit the prompts and expected arguments, then run them on the model your opencode.json sets: ${toolTesterCommand(io)} eval\n` +
+    `Edit the prompts and expected arguments, then run them on the model your opencode.json sets: ${toolTesterCommand(io)} eval${dirFlag}\n` +
       "(or on others: add --model provider/model for each, with ids as `opencode models` prints them)\n",
   )
   return EXIT_OK

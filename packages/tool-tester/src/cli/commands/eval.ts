@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { definedFields } from "../../_defined-fields.ts"
+import { statOf } from "../../_file-stats.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { didYouMean } from "../../did-you-mean.ts"
 import { ToolTesterError } from "../../errors.ts"
@@ -44,7 +45,10 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const json = values.json === true
   const project = projectDirectory(io.cwd, values.dir)
   if (project.notice && !json) io.writeError(`${project.notice}\n`)
-  if (values.init === true) return (await import("./eval-init.ts")).writeStarterEvals(project.directory, json, io)
+  // The printed commands name the project as it was given, so that they run where they were typed.
+  const dirFlag = values.dir === undefined ? "" : ` --dir ${shellWord(values.dir)}`
+  if (values.init === true)
+    return (await import("./eval-init.ts")).writeStarterEvals(project.directory, json, io, dirFlag)
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
@@ -54,6 +58,10 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const timeoutMs = values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
   const thresholdOn = parseThresholdOn(values["threshold-on"])
+  // Written after every trial: a path that cannot take them fails now, not after the run.
+  if (values.html !== undefined) checkOutputFile("--html", path.resolve(io.cwd, values.html), "report.html")
+  if (values.history !== undefined && values["no-history"] !== true)
+    checkOutputFile("--history", path.resolve(io.cwd, values.history), "evals-history.jsonl")
 
   // Known before anything starts: no engine, no opencode (the runner asks opencode when only it can tell).
   const noModel = (values.model ?? []).length === 0 ? noModelProblem(project.directory) : undefined
@@ -67,7 +75,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     if (prepared.problems.length > 0) return EXIT_USAGE
     throw new ToolTesterError(
       "USAGE",
-      `no eval cases in ${path.join(project.directory, ".opencode", "evals")}: ${toolTesterCommand(io)} eval --init writes starter cases`,
+      `no eval cases in ${path.join(project.directory, ".opencode", "evals")}: ${toolTesterCommand(io)} eval --init${dirFlag} writes starter cases`,
     )
   }
 
@@ -181,6 +189,35 @@ function writeTextReport(io: CliIO, report: EvalReport): void {
 function historyOption(io: CliIO, none: boolean, given: string | undefined): { historyFile?: string | false } {
   if (none) return { historyFile: false }
   return given === undefined ? {} : { historyFile: path.resolve(io.cwd, given) }
+}
+
+/**
+ * `--html FILE`, `--history FILE`: a file eval can write (and read), its missing folders created.
+ * A folder, a FIFO or a read-only place there would fail only once every trial has run.
+ */
+function checkOutputFile(flag: string, file: string, example: string): void {
+  const fail = (problem: string) =>
+    new ToolTesterError("USAGE", `${flag} ${file} ${problem}: give a file path you can write, such as ${example}`, {
+      data: { option: flag, file },
+    })
+  if (existsSync(file)) {
+    const stats = statOf(file)
+    if (!stats.isFile()) throw fail(stats.isDirectory() ? "is a folder" : "is not a regular file")
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK)
+    } catch {
+      throw fail("cannot be written")
+    }
+    return
+  }
+  let folder = path.dirname(file)
+  while (!existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder)
+  if (!statOf(folder).isDirectory()) throw fail(`cannot be created (${folder} is a file)`)
+  try {
+    accessSync(folder, constants.W_OK)
+  } catch {
+    throw fail(`cannot be created (${folder} cannot be written)`)
+  }
 }
 
 /** `0.8`, `80%` or `80`: a pass rate between 0 and 1. */

@@ -1,0 +1,45 @@
+// `tool-tester eval` flags checked before anything runs, and the commands it prints, in-process
+// (no model, no opencode): a file it writes only after every trial must be writable at the start,
+// and a printed command must name the project the user gave.
+import path from "node:path"
+import { describe, expect, test } from "vitest"
+import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { tmpProject } from "../support/tmp-project.ts"
+
+describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
+  test("--html or --history naming a folder is a usage error at once, not a crash after the trials", async () => {
+    const project = tmpProject({ ".opencode/evals/.keep": "" })
+    const folder = useTmpDir()
+    for (const flag of ["--html", "--history"]) {
+      const result = await runCli(["eval", "--model", "keyword/alpha", flag, folder, "--json"], { cwd: project })
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toMatchObject({
+        code: "USAGE",
+        message: expect.stringMatching(new RegExp(`^${flag} .* is a folder: give a file path you can write`)),
+      })
+    }
+    const under = await runCli(["eval", "--model", "keyword/alpha", "--html", ".opencode/evals/.keep/report.html"], {
+      cwd: project,
+    })
+    expect(under.exitCode).toBe(1)
+    expect(under.stderr).toContain("cannot be created")
+  })
+
+  test("the commands it prints (no cases, --init) keep --dir, so that they run where they were typed", async () => {
+    const project = tmpProject({})
+    const elsewhere = useTmpDir()
+    const relative = path.relative(elsewhere, project)
+    const result = await runCli(["eval", "--model", "keyword/alpha", "--dir", relative], { cwd: elsewhere })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(`tool-tester eval --init --dir ${relative} writes starter cases`)
+
+    writeFiles(project, {
+      ".opencode/tools/greet.ts": `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Greet someone by name", args: { name: tool.schema.string() }, async execute(args) { return "Hello, " + args.name } })
+`,
+    })
+    const init = await runCli(["eval", "--init", "--dir", relative], { cwd: elsewhere })
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(init.stdout).toContain(`tool-tester eval --dir ${relative}\n`)
+  })
+})
