@@ -2,13 +2,14 @@ import type { Result } from "./errors.ts"
 import { modelOf, rulesOf } from "./pipeline/list-options.ts"
 import { offeredTools } from "./pipeline/tool-list.ts"
 import type { ToolSchema } from "./pipeline/tool-schemas.ts"
-import { engineOf } from "./project-engine/engine-of.ts"
+import { checkProject, engineOf } from "./project-engine/engine-of.ts"
 import type { ListedTool, ListOptions, ToolProject } from "./types.ts"
 
 export type { ListedTool, ListOptions } from "./types.ts"
 
 /** The tools opencode would offer this model: built-ins and custom tools, sorted as opencode sorts them. */
 export function listTools(project: ToolProject, options: ListOptions = {}): ListedTool[] {
+  checkProject(project)
   return offeredTools(project, modelOf(options), rulesOf(project, options)).map((entry) => {
     if (entry.source === "builtin") return { id: entry.id, source: "builtin" }
     const listed: ListedTool = { id: entry.id, source: entry.source, file: entry.tool.file }

@@ -1,5 +1,7 @@
 // Which engine a project's tools run in: the project carries the one it was loaded with
 // (attachEngine, by engine-client/remote-project.ts); a project without one runs in this process.
+import { described } from "../_described.ts"
+import { ToolTesterError } from "../errors.ts"
 import type { ToolProject } from "../types.ts"
 import { localEngine } from "./local-engine.ts"
 import type { ProjectEngine } from "./project-engine.ts"
@@ -13,7 +15,21 @@ export function attachEngine(project: ToolProject, engine: ProjectEngine): ToolP
   return Object.assign(project, { [ENGINE]: engine })
 }
 
-/** The engine a project's tools run in: the one it was loaded with, else this process. */
+/**
+ * The engine a project's tools run in: the one it was loaded with, else this process. USAGE for a
+ * value that is not a project (`runTool(undefined, ...)` when loadTools() was not awaited).
+ */
 export function engineOf(project: ToolProject): ProjectEngine {
+  checkProject(project)
   return (project as { [ENGINE]?: ProjectEngine })[ENGINE] ?? localEngine
+}
+
+/** Throws USAGE unless `project` is shaped as what loadTools() resolves to. */
+export function checkProject(project: unknown): asserts project is ToolProject {
+  if (typeof project === "object" && project !== null && Array.isArray((project as { tools?: unknown }).tools)) return
+  throw new ToolTesterError(
+    "USAGE",
+    `expected the project loadTools() resolved to (await loadTools() first), not ${described(project)}`,
+    { data: { option: "project" } },
+  )
 }
