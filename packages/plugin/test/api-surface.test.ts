@@ -3,6 +3,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { describe, expect, test } from "vitest"
+import { checkerOptions } from "./_checker-options.ts"
 
 const ourPlugin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 // The real package, installed under an alias as a dev dependency.
@@ -55,15 +56,8 @@ describe("the API surface, against the real @opencode-ai/plugin@1.18.33", () => 
     const realFile = (entry: string) => path.join(realPlugin, real[entry]?.types ?? "")
     const entries = Object.keys(ours)
     const program = ts.createProgram([...entries.map(ourFile), ...entries.map(realFile)], {
-      strict: true,
-      noEmit: true,
+      ...checkerOptions,
       skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-      types: ["node"],
-      typeRoots: [path.join(ourPlugin, "node_modules", "@types")],
     })
     const checker = program.getTypeChecker()
     const names = (file: string) => {

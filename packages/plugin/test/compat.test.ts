@@ -2,6 +2,7 @@ import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import ts from "typescript"
 import { describe, expect, test } from "vitest"
+import { checkerOptions } from "./_checker-options.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const corpus = path.join(here, "compat", "corpus")
@@ -14,14 +15,7 @@ const files = ts.sys.readDirectory(corpus, [".ts"])
 /** Type-checks the corpus with `@opencode-ai/plugin` pointing at one package; returns its diagnostics. */
 function typecheck(pluginRoot: string): string[] {
   const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-    types: ["node"],
-    typeRoots: [path.join(ourPlugin, "node_modules", "@types")],
+    ...checkerOptions,
     baseUrl: corpus,
     paths: {
       "@opencode-ai/plugin": [path.join(pluginRoot, "dist", "index.d.ts")],
