@@ -105,7 +105,7 @@ try {
     if (result.output !== `${text} Ada`) throw new Error(`baseline read ${JSON.stringify(result.output)}`)
 
     // The library as the inspector uses it: an engine started ahead of the save.
-    prestartEngine(engine.binary, aheadProject)
+    prestartEngine({ name: "bun", location: { binary: engine.binary, source: "option" } }, aheadProject, "inherit")
     await new Promise((resolve) => setTimeout(resolve, 300))
     writeFileSync(path.join(aheadProject, ".opencode", "tools", "say.ts"), tool(text))
     const aheadStartedAt = performance.now()

@@ -16,6 +16,7 @@ import type { ClientStub, ListOptions, RunOptions, RunResult, ToolProject } from
 import type { EngineSelection } from "./choose-engine.ts"
 import type { EngineExit } from "./engine-connection.ts"
 import { EngineConnection } from "./engine-connection.ts"
+import type { EngineConsole } from "./spawn-engine.ts"
 import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
 import { unreachedResult } from "./unreached-result.ts"
 
@@ -31,22 +32,21 @@ type Outcome =
 /** Loads a project in a new engine process; the returned snapshot carries the engine along. */
 export async function openRemoteProject(
   selection: EngineSelection,
-  options: RemoteLoadOptions & { directory: string; client?: ClientStub },
+  options: RemoteLoadOptions & { directory: string; client?: ClientStub; console?: EngineConsole },
 ): Promise<ToolProject> {
   const engine = new RemoteEngine(selection, options)
   return attachEngine(await engine.load(), engine)
 }
 
 /**
- * Starts an engine ahead of the next project loaded from `directory` with this Bun, which takes it
- * instead of starting Bun then: a reload then waits only for the files to load. The inspector
- * keeps one ready for the next save. Nothing of the project is imported before the load.
+ * Starts an engine ahead of the next project loaded from `directory` with this runtime and console,
+ * which takes it instead of starting one then: a reload then waits only for the files to load. The
+ * inspector keeps one ready for the next save. Nothing of the project is imported before the load.
  */
-export function prestartEngine(binary: string, directory: string): void {
-  const selection: EngineSelection = { name: "bun", location: { binary, source: "option" } }
-  const key = spareKey(selection, directory)
+export function prestartEngine(selection: EngineSelection, directory: string, output: EngineConsole): void {
+  const key = spareKey(selection, directory, output)
   if (spares.get(key)?.connected) return
-  const connection = new EngineConnection(selection, { cwd: directory, console: "inherit" })
+  const connection = new EngineConnection(selection, { cwd: directory, console: output })
   void connection.exited.then(() => {
     if (spares.get(key) === connection) spares.delete(key)
   })
@@ -54,9 +54,9 @@ export function prestartEngine(binary: string, directory: string): void {
   spares.set(key, connection)
 }
 
-/** Ends the engine started ahead for this Bun and folder, if one is waiting. */
-export function discardPrestartedEngine(binary: string, directory: string): void {
-  const key = spareKey({ name: "bun", location: { binary, source: "option" } }, directory)
+/** Ends the engine started ahead for this runtime, folder and console, if one is waiting. */
+export function discardPrestartedEngine(selection: EngineSelection, directory: string, output: EngineConsole): void {
+  const key = spareKey(selection, directory, output)
   const connection = spares.get(key)
   spares.delete(key)
   connection?.end()
@@ -67,6 +67,7 @@ class RemoteEngine implements ProjectEngine {
   readonly #selection: EngineSelection
   readonly #options: RemoteLoadOptions & { directory: string }
   readonly #stub: ClientStub | undefined
+  readonly #console: EngineConsole
   #connection: EngineConnection | undefined
   #loaded: Promise<ToolProject> | undefined
   readonly #pending = new Map<number, (outcome: Outcome) => void>()
@@ -75,12 +76,18 @@ class RemoteEngine implements ProjectEngine {
 
   constructor(
     selection: EngineSelection,
-    options: RemoteLoadOptions & { directory: string; client?: ClientStub; onServerLog?: (line: string) => void },
+    options: RemoteLoadOptions & {
+      directory: string
+      client?: ClientStub
+      onServerLog?: (line: string) => void
+      console?: EngineConsole
+    },
   ) {
     this.#selection = selection
     // A stub (functions) stays here and answers the engine's `client` messages; the rest crosses.
-    const { client, onServerLog: _log, ...crossing } = options
+    const { client, onServerLog: _log, console: output = "inherit", ...crossing } = options
     this.#stub = client
+    this.#console = output
     this.#options = client === undefined ? crossing : { ...crossing, relayClient: true }
   }
 
@@ -245,8 +252,8 @@ class RemoteEngine implements ProjectEngine {
   #start(): EngineConnection {
     if (this.#connection) return this.#connection
     const connection =
-      takeSpare(this.#selection, this.#options.directory) ??
-      new EngineConnection(this.#selection, { cwd: this.#options.directory, console: "inherit" })
+      takeSpare(this.#selection, this.#options.directory, this.#console) ??
+      new EngineConnection(this.#selection, { cwd: this.#options.directory, console: this.#console })
     this.#connection = connection
     connection.onMessage((message) => {
       if (message.type === "client") void this.#answerClient(connection, message)
@@ -278,17 +285,17 @@ class RemoteEngine implements ProjectEngine {
 const spares = new Map<string, EngineConnection>()
 
 /** By the binary's real path: a project names its binary as found (a symlink, say), the inspector as resolved. */
-function spareKey(selection: EngineSelection, directory: string): string {
+function spareKey(selection: EngineSelection, directory: string, output: EngineConsole): string {
   let real = binaryOf(selection)
   try {
     real = realpathSync(real)
   } catch {}
-  return `${real}\0${directory}`
+  return `${selection.name}\0${real}\0${directory}\0${output}`
 }
 
-/** The engine started ahead for this runtime and folder, when it is still up; it is no longer a spare. */
-function takeSpare(selection: EngineSelection, directory: string): EngineConnection | undefined {
-  const key = spareKey(selection, directory)
+/** The engine started ahead for this runtime, folder and console, when it is still up; it is no longer a spare. */
+function takeSpare(selection: EngineSelection, directory: string, output: EngineConsole): EngineConnection | undefined {
+  const key = spareKey(selection, directory, output)
   const connection = spares.get(key)
   spares.delete(key)
   return connection?.connected ? connection : undefined

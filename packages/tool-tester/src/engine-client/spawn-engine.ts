@@ -18,10 +18,16 @@ import type { Guard } from "../runtime/reaper.ts"
 import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
 
+/**
+ * Where the tools' stdout and stderr go. "pipe" hands them to the caller (the CLI captures them);
+ * "inherit" lets them through (the library, as a test runner shows them); "stderr" sends both to
+ * this process's stderr (dev, whose stdout is its URL or its JSON line).
+ */
+export type EngineConsole = "pipe" | "inherit" | "stderr"
+
 export type SpawnEngineOptions = {
   cwd: string
-  /** "pipe" hands the tools' stdout and stderr to the caller (the CLI captures them); "inherit" lets them through (the library, as a test runner shows them). */
-  console: "pipe" | "inherit"
+  console: EngineConsole
 }
 
 /** Each engine's mark, the value of ENGINE_MARK its processes inherit. */
@@ -68,7 +74,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   const spawnOptions: SpawnOptions = {
     cwd: options.cwd,
     env,
-    stdio: ["pipe", options.console, options.console, "pipe"],
+    stdio: options.console === "stderr" ? ["pipe", 2, 2, "pipe"] : ["pipe", options.console, options.console, "pipe"],
     detached: process.platform !== "win32",
     windowsHide: true,
   }

@@ -11,9 +11,8 @@ import type { Finding } from "../doctor/finding.ts"
 import type { EngineSelection } from "../engine-client/choose-engine.ts"
 import type { EngineChoice } from "../runtime/here.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
-import { discardPrestartedEngine, prestartEngine } from "../engine-client/remote-project.ts"
+import { discardPrestartedEngine, openRemoteProject, prestartEngine } from "../engine-client/remote-project.ts"
 import { ToolTesterError } from "../errors.ts"
-import { openProject } from "../load-tools.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
 import { defaultDataDirectory } from "../pipeline/data-directory.ts"
 import type { RunResult, ToolProject } from "../types.ts"
@@ -68,6 +67,9 @@ export type InspectorEvent =
   | { type: "project"; view: ProjectView }
   | { type: "reloading"; files: string[] }
   | { type: "call"; entry: HistoryEntry }
+
+/** Where the tools' stdout and stderr go (engine-client/spawn-engine.ts). */
+const TOOLS_CONSOLE = "stderr"
 
 /** History kept for replay; older calls are dropped. */
 const HISTORY_LIMIT = 100
@@ -237,8 +239,7 @@ export class InspectorSession {
     await this.#loading?.catch(() => undefined)
     if (this.#project) closeProject(this.#project)
     this.#project = undefined
-    if (this.#selection?.name === "bun")
-      discardPrestartedEngine(this.#selection.location.binary, this.#options.directory)
+    if (this.#selection) discardPrestartedEngine(this.#selection, this.#options.directory, TOOLS_CONSOLE)
   }
 
   // --- internal ---
@@ -281,18 +282,15 @@ export class InspectorSession {
     const previous = this.#project
     let error: { code: string; message: string } | undefined
     try {
-      const selection = this.#selection
-      // Its errors name dev's flags (--engine-binary), not loadTools()'s options.
-      this.#project = await openProject(
-        {
-          directory: this.#options.directory,
-          global: this.#options.global ?? true,
-          plugins: this.#options.plugins ?? [],
-          ...(selection === undefined ? {} : { engine: selection.name }),
-          ...(selection?.name === "bun" ? { engineBinary: selection.location.binary } : {}),
-        },
-        () => {},
-      )
+      // Under either engine the tools live in an engine's process, never the inspector's: a tool
+      // that exits, hangs or lets an error escape fails its call, and dev serves on. What they print
+      // goes to dev's stderr, so that its stdout holds only its URL (or its --json line).
+      this.#project = await openRemoteProject(this.#engineSelection(), {
+        directory: this.#options.directory,
+        global: this.#options.global ?? true,
+        plugins: this.#options.plugins ?? [],
+        console: TOOLS_CONSOLE,
+      })
     } catch (thrown) {
       this.#project = undefined
       error = errorOf(thrown)
@@ -351,10 +349,14 @@ export class InspectorSession {
     )
   }
 
-  /** Under the bun engine, an engine for the next save, started once this load's work is done. */
+  /** An engine for the next save, started once this load's work is done. */
   #prestart(): void {
-    if (this.#selection?.name === "bun" && !this.#closed)
-      prestartEngine(this.#selection.location.binary, this.#options.directory)
+    if (this.#selection && !this.#closed) prestartEngine(this.#selection, this.#options.directory, TOOLS_CONSOLE)
+  }
+
+  #engineSelection(): EngineSelection {
+    if (!this.#selection) throw new Error("the inspector loads a project only after start() chose its engine")
+    return this.#selection
   }
 
   /** doctor's findings for the current load, sent when they arrive (unless a newer load came first). */

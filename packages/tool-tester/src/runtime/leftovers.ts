@@ -4,7 +4,7 @@
 // reaper, a watchdog process, ends them when it cannot (SIGKILL, a crash, a busy main thread).
 // Both call endLeftovers, with the ways of process-tree.ts: the same on Linux, macOS and Windows.
 import { rmSync } from "node:fs"
-import { endDescendants, endMarked, endProcessGroup, endProcessTree } from "./process-tree.ts"
+import { endMarked, endProcessGroup, endProcessTree } from "./process-tree.ts"
 
 export type Leftovers = {
   /** A process still running: it and every process it started are ended (endProcessTree). */
@@ -13,13 +13,6 @@ export type Leftovers = {
   group?: number
   /** Every process whose environment has ENGINE_MARK=`mark` is ended (endMarked). */
   mark?: string
-  /**
-   * Every process below this one (Windows, where no mark can be read: its processes keep their
-   * parent's id after it ended). For tools that run in the process itself (`dev --engine node`).
-   */
-  childrenOf?: number
-  /** When `childrenOf` started (its ownStart()): tells its children from a later holder's of its id. */
-  childrenOfStarted?: number
   /** Files and folders removed, with what they hold. */
   paths?: string[]
 }
@@ -30,8 +23,6 @@ export function endLeftovers(leftovers: Leftovers): void {
     if (leftovers.tree !== undefined) endProcessTree(leftovers.tree)
     if (leftovers.group !== undefined) endProcessGroup(leftovers.group)
     if (leftovers.mark !== undefined) endMarked(leftovers.mark)
-    if (leftovers.childrenOf !== undefined)
-      endDescendants(leftovers.childrenOf, { rootStarted: leftovers.childrenOfStarted })
   } catch {}
   for (const target of leftovers.paths ?? []) {
     try {

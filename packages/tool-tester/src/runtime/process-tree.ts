@@ -1,8 +1,6 @@
 // Ending what a tool started, on every platform opencode runs on (docs/cli.md, "Processes a tool
 // leaves behind"). Two questions, one place:
 //   endProcessTree(pid)  end a process and all it started (the bun engine, an opencode run);
-//   endDescendants(pid)  end every process below this one, not itself (the CLI, whose node
-//                        engine runs tools in a thread: their children are the CLI's).
 // POSIX: the process group the process leads (it must be started detached), plus on Linux every
 // descendant still linked to it (one that left the group with setsid). The process table comes
 // from /proc on Linux (no process started), `ps -A -o pid=,ppid=` elsewhere on POSIX (macOS), and
@@ -122,39 +120,12 @@ export function endGroupOfExited(id: number, options: ProcessTreeOptions = {}): 
 }
 
 /**
- * Ends every process below `root` (not `root`); returns their ids. Never throws. `rootStarted`
- * (ownStart() of the root, taken while it ran) tells its children from those of a process that
- * got its id after it ended: see {@link descendantsOf}.
- */
-export function endDescendants(
-  root: number,
-  options: ProcessTreeOptions & { rootStarted?: number | undefined } = {},
-): number[] {
-  if (!Number.isInteger(root) || root <= 0) return []
-  // Not this process (the reaper ends what its parent, now gone, left below it).
-  const found = descendantsOf(root, readTable(options), options.rootStarted).filter((pid) => pid !== process.pid)
-  for (const pid of found) signal(pid)
-  return found
-}
-
-/**
- * When this process started, as the process table's `started` counts it (Windows' FILETIME: 100 ns
- * since 1601). Taken from the clock and the process's uptime, so not before the system's own
- * record: {@link descendantsOf} relies on that.
- */
-export function ownStart(): number {
-  return Math.round((Date.now() - process.uptime() * 1000 + FILETIME_EPOCH_MS) * FILETIME_PER_MS)
-}
-
-/**
  * Every process below `root` in `table`, parents before their children. Windows keeps a dead
  * parent's id in its children and gives ids out again, so `started` (when the table has it) orders
  * each parent and child: a "child" older than its parent was started by an earlier holder of the
- * parent's id. For a root that may have ended, `rootStarted` (its ownStart()) is its start: its
- * children are not older than that, and if another process holds its id now, they are older than
- * that process (the root could start nothing once it had ended, and the id is given out only then).
+ * parent's id.
  */
-export function descendantsOf(root: number, table: readonly ProcessEntry[], rootStarted?: number): number[] {
+export function descendantsOf(root: number, table: readonly ProcessEntry[]): number[] {
   const children = new Map<number, ProcessEntry[]>()
   const byPid = new Map<number, ProcessEntry>()
   for (const entry of table) {
@@ -169,10 +140,7 @@ export function descendantsOf(root: number, table: readonly ProcessEntry[], root
   const queue = [root]
   while (queue.length > 0) {
     const parent = queue.shift()!
-    const isChild =
-      parent === root && rootStarted !== undefined
-        ? rootChildTest(rootStarted, byPid.get(root)?.started)
-        : parentChildTest(byPid.get(parent)?.started)
+    const isChild = parentChildTest(byPid.get(parent)?.started)
     for (const child of children.get(parent) ?? []) {
       if (seen.has(child.pid) || !isChild(child.started)) continue
       seen.add(child.pid)
@@ -187,26 +155,6 @@ export function descendantsOf(root: number, table: readonly ProcessEntry[], root
 function parentChildTest(parentStarted: number | undefined): (started: number | undefined) => boolean {
   return (started) => parentStarted === undefined || started === undefined || started >= parentStarted
 }
-
-/** A child of the root that started at `rootStarted`, whose id `holderStarted`'s process may hold now. */
-function rootChildTest(
-  rootStarted: number,
-  holderStarted: number | undefined,
-): (started: number | undefined) => boolean {
-  // The system records a start before ownStart() can (Node counts its uptime from a moment after),
-  // and the root's children start after it: only the clocks' grain separates the two.
-  const earliest = rootStarted - CLOCK_GRAIN
-  // A later holder started after the root ended, long after the root's start; the root itself
-  // (still running) reads as started at or before it.
-  const holderIsAnother = holderStarted !== undefined && holderStarted > rootStarted + CLOCK_GRAIN
-  return (started) => started !== undefined && started >= earliest && (!holderIsAnother || started < holderStarted)
-}
-
-/** Milliseconds from 1601-01-01 (FILETIME's start) to 1970-01-01, and FILETIME's units per millisecond. */
-const FILETIME_EPOCH_MS = 11_644_473_600_000
-const FILETIME_PER_MS = 10_000
-/** Allowed for the clocks' resolution (Windows' was 15.6 ms): 100 ms. */
-const CLOCK_GRAIN = 100 * FILETIME_PER_MS
 
 /** Rows of "pid ppid [started]" (what `ps -A -o pid=,ppid=` and the PowerShell listing print). */
 export function parseProcessTable(text: string): ProcessEntry[] {

@@ -6,9 +6,7 @@ import { describe, expect, onTestFinished, test, vi } from "vitest"
 import type { ProcessTableSource } from "../../src/runtime/process-tree.ts"
 import {
   descendantsOf,
-  ownStart,
   ENGINE_MARK,
-  endDescendants,
   endMarked,
   endProcessTree,
   markedProcesses,
@@ -78,37 +76,6 @@ describe("the process table", () => {
     expect(descendantsOf(10, table)).toEqual([11])
   })
 
-  test("a root that ended: its children are told from those of a later process that got its id", () => {
-    // The root (id 10) started at 1000 and ended; id 10 went to another process, started at
-    // 50_000_000 (5 s later in FILETIME's 100 ns), which started 14. 11 and its child 12 are the
-    // root's; 13 is older than the root (an earlier holder of id 10's).
-    const rootStarted = 1000
-    const table = [
-      { pid: 10, ppid: 1, started: 50_000_000 },
-      { pid: 11, ppid: 10, started: 2000 },
-      { pid: 12, ppid: 11, started: 3000 },
-      { pid: 13, ppid: 10, started: -30_000_000 },
-      { pid: 14, ppid: 10, started: 50_000_100 },
-    ]
-    expect(descendantsOf(10, table, rootStarted)).toEqual([11, 12])
-    // Without the root's start, the holder's start decides: the root's own children look stale.
-    expect(descendantsOf(10, table)).toEqual([14])
-    // No process holds the id: every child not older than the root (up to ownStart()'s slack).
-    const gone = table.filter((entry) => entry.pid !== 10)
-    expect(descendantsOf(10, gone, rootStarted)).toEqual([11, 14, 12])
-    // The root itself still holds the id (its own start read a little later by ownStart()).
-    const alive = [{ pid: 10, ppid: 1, started: 900 }, ...gone.filter((entry) => entry.pid !== 14)]
-    expect(descendantsOf(10, alive, rootStarted)).toEqual([11, 12])
-  })
-
-  test("ownStart is this process's start in FILETIME units, before now and after the clock minus its uptime", () => {
-    const before = Date.now()
-    const started = ownStart()
-    const filetime = (ms: number) => (ms + 11_644_473_600_000) * 10_000
-    expect(started).toBeLessThanOrEqual(filetime(before))
-    expect(started).toBeGreaterThanOrEqual(filetime(before - process.uptime() * 1000 - 1000))
-  })
-
   test.runIf(process.platform === "linux")("on Linux, /proc and ps list this process under its parent", () => {
     for (const source of ["proc", "ps"] as const) {
       expect(readTable({ source })).toContainEqual({ pid: process.pid, ppid: process.ppid })
@@ -124,17 +91,6 @@ describe("the process table", () => {
 const sources: (ProcessTableSource | undefined)[] = process.platform === "linux" ? [undefined, "ps"] : [undefined]
 
 describe("ending what a process started", { timeout: 90_000 }, () => {
-  test.each(sources)(
-    "endDescendants (table: %s) ends children, grandchildren and detached ones, not the root",
-    async (source) => {
-      const tree = await startTree({ detached: false })
-      const ended = endDescendants(tree.root.pid!, source === undefined ? {} : { source })
-      expect(ended).toEqual(expect.arrayContaining([tree.child, tree.grandchild, tree.detached]))
-      await gone([tree.child, tree.grandchild, tree.detached])
-      expect(isRunning(tree.root.pid!)).toBe(true)
-    },
-  )
-
   test.each(sources)("endProcessTree (table: %s) ends the root and all it started", async (source) => {
     const tree = await startTree({ detached: process.platform !== "win32" })
     const exited = once(tree.root, "exit")
@@ -178,7 +134,6 @@ describe("ending what a process started", { timeout: 90_000 }, () => {
   )
 
   test("ids that are not processes are ignored", () => {
-    expect(endDescendants(0)).toEqual([])
     expect(() => endProcessTree(0)).not.toThrow()
     expect(() => endProcessTree(-1)).not.toThrow()
   })

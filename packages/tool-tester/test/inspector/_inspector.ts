@@ -49,7 +49,15 @@ export function writeTool(directory: string, name: string, content: string): voi
   writeFileSync(file, content)
 }
 
-export type RunningDev = { url: string; port: number; token: string; child: ChildProcess; stop: () => Promise<void> }
+export type RunningDev = {
+  url: string
+  port: number
+  token: string
+  child: ChildProcess
+  /** What dev printed so far. */
+  output: () => { stdout: string; stderr: string }
+  stop: () => Promise<void>
+}
 
 /** `tool-tester dev --json --no-open --no-global` in the project, with a throw-away HOME; resolves once it printed its URL. */
 export function startDev(directory: string, extra: string[] = []): Promise<RunningDev> {
@@ -79,12 +87,14 @@ export function startDev(directory: string, extra: string[] = []): Promise<Runni
   }
   return new Promise((resolve, reject) => {
     let stdout = ""
+    const output = () => ({ stdout, stderr })
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      const first = !stdout.includes("\n")
       stdout += chunk
       const line = stdout.split("\n")[0]
-      if (!stdout.includes("\n") || line === undefined) return
+      if (!first || !stdout.includes("\n") || line === undefined) return
       const { url, port } = JSON.parse(line) as { url: string; port: number }
-      resolve({ url, port, token: new URL(url).pathname.split("/")[1]!, child, stop })
+      resolve({ url, port, token: new URL(url).pathname.split("/")[1]!, child, output, stop })
     })
     child.once("exit", (code) =>
       reject(new Error(`tool-tester dev exited with ${code} before printing its URL: ${stderr}`)),

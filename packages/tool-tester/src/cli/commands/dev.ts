@@ -4,7 +4,7 @@ import type { EngineChoice } from "../../runtime/here.ts"
 import { chooseEngine, describeEngine, engineChoice } from "../../engine-client/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../../tasks/engine-task.ts"
 import { loadTimeoutMs } from "../../tasks/task-failure.ts"
-import { guardToolsHere, withoutToolsMark } from "../../runtime/tools-here.ts"
+import { withoutToolsMark } from "../../runtime/without-tools-mark.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { requireExtras } from "../../extras.ts"
 import { openInBrowser } from "../../inspector/open-browser.ts"
@@ -34,10 +34,8 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
   const loadEngine: EngineChoice = chosen.selection.name
   const engineBinary = chosen.selection.name === "bun" ? chosen.selection.location.binary : undefined
-  // Tools see process.cwd() = the project directory, as under opencode.
+  // dev works from the project folder, as opencode does; its engines start there too.
   io.chdir(input.directory)
-  // The node engine runs the tools in this process: what they start is ended with it, as an engine's.
-  if (loadEngine === "node") guardToolsHere(io.env)
   const { startInspector } = await import("../../inspector/server.ts")
   const inspector = await startInspector({
     directory: input.directory,
