@@ -67,7 +67,7 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     return context.json(await session.call(request))
   })
   api.post("/history/:id/replay", async (context) => {
-    const replayed = session.replay(Number(context.req.param("id")))
+    const replayed = session.replay(historyId(context.req.param("id")))
     if (!replayed) return context.json({ error: { code: "USAGE", message: "no such call in the history" } }, 404)
     return context.json(await replayed)
   })
@@ -76,12 +76,12 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     return context.json(session.view() ?? null)
   })
   api.get("/history/:id/output", (context) => {
-    const output = session.savedOutput(Number(context.req.param("id")))
+    const output = session.savedOutput(historyId(context.req.param("id")))
     if (output === undefined) return context.text("no saved output for this call", 404)
     return context.text(output)
   })
   api.get("/history/:id/full", (context) => {
-    const whole = session.fullEntry(Number(context.req.param("id")))
+    const whole = session.fullEntry(historyId(context.req.param("id")))
     if (whole === undefined) return context.text("this call is kept whole in the history", 404)
     return context.body(whole, 200, { "Content-Type": "application/json; charset=utf-8" })
   })
@@ -116,6 +116,15 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
       }
     }),
   )
+  // Any other method on the API's routes: 405, naming the one each answers (HEAD goes with GET).
+  for (const [route, method] of API_METHODS)
+    api.all(route, (context) =>
+      context.json(
+        { error: { code: "USAGE", message: `${context.req.method} is not allowed here: send ${method}` } },
+        405,
+        { Allow: method === "GET" ? "GET, HEAD" : method },
+      ),
+    )
   app.route(`/${token}/api`, api)
 
   // The page's URLs are relative to it: opened without its final slash, they would lose the token.
@@ -132,6 +141,23 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
 }
 
 // --- internal ---
+
+/** The API's routes, each with the method it answers. */
+const API_METHODS: ReadonlyArray<readonly [string, "GET" | "POST"]> = [
+  ["/project", "GET"],
+  ["/history", "GET"],
+  ["/call", "POST"],
+  ["/history/:id/replay", "POST"],
+  ["/reload", "POST"],
+  ["/history/:id/output", "GET"],
+  ["/history/:id/full", "GET"],
+  ["/events", "GET"],
+]
+
+/** A history entry's id as the page writes it (digits), else none: `1e0` or ` 1` name no call. */
+function historyId(text: string): number {
+  return /^[1-9]\d{0,15}$/.test(text) ? Number(text) : Number.NaN
+}
 
 /** The page runs only its own scripts and styles, talks only to this server, and cannot be framed. */
 const CONTENT_SECURITY_POLICY =
