@@ -1,7 +1,7 @@
 // The architecture's rules, checked in CI (`pnpm run check:deps` at the root, run by .ci/run and
 // the workflow's check job): no import cycle, type-only imports included, and one direction between
 // folders. The layers, bottom to top (`pnpm graph:folders` prints the folder graph):
-//   leaves          errors.ts, _is-record.ts, _file-stats.ts, _escape-regexp.ts, _described.ts, package-manager.ts (the
+//   leaves          errors.ts, _is-record.ts, _file-stats.ts, _escape-regexp.ts, _described.ts, _count.ts, package-manager.ts (the
 //                   package managers' words),
 //                   the other `_*.ts` at src/'s top, did-you-mean.ts, schema/
 //   runtime/        facts of the process tool-tester runs in (which engine it is, the programs it
@@ -26,7 +26,7 @@ const { noCircular, options } = require("../../dependency-cruiser.base.cjs")
 
 const FEATURES_AND_TOPS = "^src/(cli|inspector|preflight|vitest|eval|eval-cases|e2e|doctor|fuzz|tasks|lint|verify)/"
 const LEAVES =
-  "errors\\.ts$|_is-record\\.ts$|_file-stats\\.ts$|_escape-regexp\\.ts$|_described\\.ts$|package-manager\\.ts$"
+  "errors\\.ts$|_is-record\\.ts$|_file-stats\\.ts$|_escape-regexp\\.ts$|_described\\.ts$|_count\\.ts$|package-manager\\.ts$"
 
 /** A rule that `folder` imports nothing outside itself but `allowed` (a regular expression of paths). */
 function importsOnly(name, folder, allowed, comment) {

@@ -10,6 +10,7 @@ import type { ModelSelection } from "../pipeline/builtins.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import type { Diagnostic, ListedTool } from "../types.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
+import { count } from "../_count.ts"
 
 export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))
@@ -58,7 +59,7 @@ export function formatFindings(
   lines.push(
     findings.length === 0
       ? bold(`No problems found (${scanned}).`)
-      : bold(`${plural(errors, "error")}, ${plural(warnings, "warning")} (${scanned}).`),
+      : bold(`${count(errors, "error")}, ${count(warnings, "warning")} (${scanned}).`),
   )
   return `${lines.join("\n")}\n`
 }
@@ -107,10 +108,6 @@ function describeSource(tool: ListedTool, cwd: string): string {
 
 function mark(severity: "error" | "warning"): string {
   return severity === "error" ? red("✖ error  ") : yellow("⚠ warning")
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`
 }
 
 function withoutPrefix(text: string, prefix: string): string {

@@ -5,6 +5,7 @@
 import { type Palette, palette } from "../_palette.ts"
 import { terminalSafe } from "../_terminal-safe.ts"
 import type { E2ECall, E2EResult } from "./e2e-result.ts"
+import { count } from "../_count.ts"
 
 export interface TranscriptOptions {
   /** Colour with ANSI codes (kleur/colors, which also honours NO_COLOR). Default false. */
@@ -81,7 +82,7 @@ function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
     for (const line of resultLines.slice(0, maxLines)) lines.push(`    ${paint.dim("│")} ${terminalSafe(line)}`)
     if (resultLines.length > maxLines) {
       const more = resultLines.length - maxLines
-      lines.push(`    ${paint.dim(`│ … ${more} more line${more === 1 ? "" : "s"}`)}`)
+      lines.push(`    ${paint.dim(`│ … ${count(more, "more line")}`)}`)
     }
   }
   return lines

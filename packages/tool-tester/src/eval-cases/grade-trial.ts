@@ -9,6 +9,7 @@ import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { gradeBudgets } from "./grade-budget.ts"
 import type { MatchOutcome } from "./match-args.ts"
 import { describeMismatch, matchArgs } from "./match-args.ts"
+import { count } from "../_count.ts"
 
 const INVALID = "invalid"
 
@@ -166,7 +167,7 @@ function unavailable(call: ObservedCall): boolean {
 
 function othersThan(calls: ObservedCall[]): string {
   const others = calls.length - 1
-  return others === 0 ? "" : ` and ${others} other call${others === 1 ? "" : "s"}`
+  return others === 0 ? "" : ` and ${count(others, "other call")}`
 }
 
 /** A call opencode rerouted to `invalid`: `{ tool, error }` (the name called and the AI SDK's message). */

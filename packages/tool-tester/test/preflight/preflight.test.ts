@@ -76,6 +76,15 @@ require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(chi
     expect(result.stdout).toContain("No problems found (2 packed files, 1 tool).")
   })
 
+  test("a tarball of one file is counted as one file, not '1 files'", async () => {
+    // "files" lists only what is missing: npm packs package.json alone.
+    const { "index.js": _source, ...files } = plainPlugin("opencode-preflight-one-file", { files: ["dist"] })
+    const directory = writePackage(useTmpDir(), files)
+    const result = await runCli(["preflight", directory])
+    expect(result.exitCode).toBe(3)
+    expect(result.stdout).toMatch(/packed {2}1 file with npm: package\.json\n/)
+  })
+
   test("the entry opencode reads is not in the tarball: ENTRY_NOT_PACKED, exit 3", async () => {
     const files = builtPlugin("opencode-preflight-unpacked")
     // "files" ships the sources, not the build: the trap of the issue.

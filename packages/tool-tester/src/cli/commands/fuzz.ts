@@ -17,6 +17,7 @@ import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
 import { fuzzAcrossEngines } from "./_fuzz-engines.ts"
+import { count } from "../../_count.ts"
 
 const DEFAULT_RUNS = 200
 const DEFAULT_CALL_TIMEOUT_MS = 5_000
@@ -122,7 +123,7 @@ function engineStopped(stopped: { code: string; message: string }, replay: strin
 function formatReport(report: FuzzPayload, replay: string, stopped: { message: string } | undefined): string {
   const lines: string[] = []
   const found = report.failures.length
-  const status = found === 0 ? green("no failure found") : red(`${found} failure${found === 1 ? "" : "s"} found`)
+  const status = found === 0 ? green("no failure found") : red(`${count(found, "failure")} found`)
   lines.push(
     `${bold(cyan(terminalSafe(report.tool)))}  ${status}  ${dim(`${report.calls} calls, seed ${report.seed}`)}`,
   )

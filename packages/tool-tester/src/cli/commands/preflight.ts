@@ -18,6 +18,7 @@ import { interruptible } from "../interruptible.ts"
 import { timeoutFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { formatEngine, formatFindings } from "../report.ts"
+import { count } from "../../_count.ts"
 
 const DEFAULT_CALL_TIMEOUT_MS = 10_000
 
@@ -96,7 +97,7 @@ function formatReport(report: PreflightReport, cwd: string): string {
   lines.push(`${bold(cyan(terminalSafe(name)))}  ${dim(terminalSafe(packed.directory))}`)
   if (packed.packer) {
     lines.push(
-      `${dim("packed ")} ${packed.files.length} files with ${packed.packer}: ${terminalSafe(shortList(packed.files))}`,
+      `${dim("packed ")} ${count(packed.files.length, "file")} with ${packed.packer}: ${terminalSafe(shortList(packed.files))}`,
     )
   }
   if (packed.entry) lines.push(`${dim("entry  ")} ${terminalSafe(packed.entry.file)} ${dim(`(${packed.entry.field})`)}`)
@@ -121,7 +122,7 @@ function formatReport(report: PreflightReport, cwd: string): string {
   }
   lines.push("")
   const findings = formatFindings(report.findings, { files: packed.files.length, tools: report.tools.length }, cwd)
-  return `${lines.join("\n")}\n${findings.replace(/\(\d+ tool files?, /, `(${packed.files.length} packed files, `)}`
+  return `${lines.join("\n")}\n${findings.replace(/\(\d+ tool files?, /, `(${count(packed.files.length, "packed file")}, `)}`
 }
 
 function shortList(files: string[]): string {

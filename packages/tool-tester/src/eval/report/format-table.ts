@@ -25,6 +25,7 @@ import {
 import { armLines, compareArms, normalResults } from "./arms.ts"
 import { changedParts } from "./compare.ts"
 import { resultKey, totalsOf } from "./summarize.ts"
+import { count } from "../../_count.ts"
 
 export interface EvalTableOptions {
   /** Colour with ANSI codes (kleur/colors, which also honours NO_COLOR). */
@@ -274,8 +275,4 @@ function wrap(text: string, width: number, first: string, rest: string): string[
     prefix = rest
   }
   return lines.length > 0 ? lines : [first.trimEnd()]
-}
-
-function count(value: number, noun: string): string {
-  return `${value} ${noun}${value === 1 ? "" : "s"}`
 }

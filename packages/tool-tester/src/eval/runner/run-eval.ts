@@ -44,6 +44,7 @@ import { type ModelPlan, type ProviderInfo, resolveModels } from "./models.ts"
 import { serverApi, type ServerApi } from "./server-api.ts"
 import { watchServer } from "./server-watch.ts"
 import { runTrial, type TrialSession } from "./trial.ts"
+import { count } from "../../_count.ts"
 
 export interface EvalRunnerOptions {
   directory: string
@@ -157,7 +158,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     const version = serverVersion(api, binary, world.sandbox.tmp)
     const plans = trialPlans({ ...options, cases: agents.cases }, resolved.models)
     const total = plans.length * (1 + arms.length)
-    progress(`running ${total} trial${total === 1 ? "" : "s"}`)
+    progress(`running ${count(total, "trial")}`)
     const watch = watchServer(api, sessions)
     const trials: EvalTrial[] = []
     try {

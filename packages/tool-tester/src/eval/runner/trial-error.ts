@@ -4,6 +4,7 @@
 // with growing pauses, so the runner gives up after a few and records the last message).
 
 import type { TrialError } from "../../eval-cases/types.ts"
+import { count } from "../../_count.ts"
 
 /** An assistant message's `info.error` as opencode records it. */
 export interface MessageError {
@@ -27,7 +28,7 @@ export function messageTrialError(error: MessageError): TrialError {
 
 /** The trial error for the message of a retry opencode announced (it carries no status code). */
 export function retryTrialError(message: string, attempts: number): TrialError {
-  const detail = `${message} (opencode retried ${attempts} time${attempts === 1 ? "" : "s"}; tool-tester eval stopped it)`
+  const detail = `${message} (opencode retried ${count(attempts, "time")}; tool-tester eval stopped it)`
   if (unreachable.test(message)) return { code: "PROVIDER_UNREACHABLE", message: detail }
   if (rateLimited.test(message)) return { code: "RATE_LIMITED", message: detail }
   if (missingKey.test(message)) return { code: "AUTH_ERROR", message: detail }
