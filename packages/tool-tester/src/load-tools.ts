@@ -58,10 +58,24 @@ export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProjec
 export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
   checkLoadOptions(options)
   try {
-    return await openProject(options, (notice) => noticeOnce(libraryNotice(notice)))
+    return inLibraryWords(await openProject(options, (notice) => noticeOnce(libraryNotice(notice))))
   } catch (error) {
     throw libraryError(error)
   }
+}
+
+/** Diagnostics of the plugins the caller named: given with the `plugins` option, not the CLI's --plugin. */
+function inLibraryWords(project: ToolProject): ToolProject {
+  project.diagnostics = project.diagnostics.map((diagnostic) =>
+    diagnostic.data?.["origin"] === "--plugin"
+      ? {
+          ...diagnostic,
+          message: diagnostic.message.replace("(from --plugin)", "(from the plugins option)"),
+          data: { ...diagnostic.data, origin: "plugins option" },
+        }
+      : diagnostic,
+  )
+  return project
 }
 
 /**

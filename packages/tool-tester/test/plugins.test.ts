@@ -1,6 +1,7 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { getToolSchemas, listTools, loadTools, runTool } from "../src/index.ts"
+import { runCli } from "./helpers.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
 async function project(files: Record<string, string>, plugins: string[] = []) {
@@ -84,6 +85,23 @@ describe("plugins", () => {
     const loaded = await loadTools({ directory, env, home, plugins: [path.join(directory, "dev-plugin")] })
     const hello = listTools(loaded).find((tool) => tool.id === "hello")
     expect(hello).toMatchObject({ source: "plugin", overrides: path.join(directory, ".opencode/tools/hello.ts") })
+  })
+
+  test("a plugins path that does not exist is named once, as given through the plugins option (the CLI says --plugin)", async () => {
+    const directory = tmpProject({ ".opencode/tools/hello.ts": toolSource("file hello") })
+    const missing = path.join(directory, "nowhere.ts")
+    const { env, home } = isolatedEnvironment()
+    const loaded = await loadTools({ directory, env, home, plugins: [missing] })
+    expect(loaded.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "PLUGIN_LOAD_FAILED",
+        message: `plugin ${missing} (from the plugins option): no such file or folder; fix the path`,
+      }),
+    ])
+    const cli = await runCli(["list", "--dir", directory, "--plugin", missing, "--engine", "node", "--no-global"], {
+      env: { ...env, HOME: home },
+    })
+    expect(cli.stderr).toContain(`plugin ${missing} (from --plugin): no such file or folder; fix the path`)
   })
 
   test("load plugins folder by folder: a project .opencode entry comes after the global plugins/ files", async () => {

@@ -42,7 +42,12 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
     const target = plugin.spec.startsWith("file://")
       ? fileURLToPath(plugin.spec)
       : path.resolve(plugin.base, plugin.spec)
-    if (!existsSync(target)) return failure(plugin, `${target} does not exist; fix the path`)
+    if (!existsSync(target))
+      // The spec is named first: the path again only when it says more (a relative spec resolved).
+      return failure(
+        plugin,
+        `${target === plugin.spec ? "no such file or folder" : `${target} does not exist`}; fix the path`,
+      )
     return statOf(target).isDirectory() ? folderEntry(plugin, target) : { success: true, value: target }
   }
   if (plugin.spec.startsWith("file:")) {
