@@ -375,7 +375,7 @@ function checkLoadOptions(options: LoadToolsOptions): void {
       "options",
       `loadTools() takes an options object, such as { directory, global: false }, not ${described(options)}`,
     )
-  const { directory, plugins, global, engine, engineBinary } = options
+  const { directory, plugins, global, engine, engineBinary, env, home, config, client, onServerLog } = options
   if ((directory as unknown) instanceof URL)
     refuse("directory", "directory is a URL: pass a path, fileURLToPath(url) (from node:url)")
   if (directory !== undefined && typeof directory !== "string")
@@ -396,6 +396,31 @@ function checkLoadOptions(options: LoadToolsOptions): void {
       "engineBinary",
       `engineBinary must be the path of an opencode or bun executable, not ${described(engineBinary)}`,
     )
+  if (env !== undefined) {
+    const example = "such as { ...process.env, XDG_CONFIG_HOME: folder }"
+    if (!isRecord(env))
+      refuse("env", `env must be an environment, an object of strings ${example}, not ${described(env)}`)
+    const wrong = Object.entries(env).find(([, value]) => value !== undefined && typeof value !== "string")
+    if (wrong)
+      refuse(
+        "env",
+        `env must be an environment, an object of strings ${example}: ${wrong[0]} is ${described(wrong[1])}`,
+      )
+  }
+  if (home !== undefined && typeof home !== "string")
+    refuse("home", `home must be the path of a home folder, a string, not ${described(home)}`)
+  if (config !== undefined && !isRecord(config))
+    refuse(
+      "config",
+      `config must be an object as opencode.json holds, such as { plugin: [] }, not ${described(config)}`,
+    )
+  if (client !== undefined && !isRecord(client))
+    refuse(
+      "client",
+      `client must be an object of namespaces holding methods, such as { app: { log: async () => ({ data: true }) } }, not ${described(client)}`,
+    )
+  if (onServerLog !== undefined && typeof onServerLog !== "function")
+    refuse("onServerLog", `onServerLog must be a function told each line, not ${described(onServerLog)}`)
 }
 
 function projectDirectory(options: LoadToolsOptions): string {

@@ -216,6 +216,32 @@ export default tool({
         "engineBinary",
         "engineBinary must be the path of an opencode or bun executable, not an object",
       ],
+      [
+        { directory, env: "XDG_CONFIG_HOME=/x" },
+        "env",
+        'env must be an environment, an object of strings such as { ...process.env, XDG_CONFIG_HOME: folder }, not "XDG_CONFIG_HOME=/x"',
+      ],
+      [
+        { directory, env: { HOME: "/h", PORT: 80 } },
+        "env",
+        "env must be an environment, an object of strings such as { ...process.env, XDG_CONFIG_HOME: folder }: PORT is 80",
+      ],
+      [{ directory, home: 5 }, "home", "home must be the path of a home folder, a string, not 5"],
+      [
+        { directory, config: '{ "plugin": [] }' },
+        "config",
+        'config must be an object as opencode.json holds, such as { plugin: [] }, not "{ \\"plugin\\": [] }"',
+      ],
+      [
+        { directory, client: 5 },
+        "client",
+        "client must be an object of namespaces holding methods, such as { app: { log: async () => ({ data: true }) } }, not 5",
+      ],
+      [
+        { directory, onServerLog: "console" },
+        "onServerLog",
+        'onServerLog must be a function told each line, not "console"',
+      ],
     ] as const
     for (const [options, option, message] of refused) {
       await expect(loadTools(options as never), message).rejects.toMatchObject({
