@@ -43,6 +43,8 @@ export interface MockModel {
   readonly requests: CapturedRequest[]
   /** Every tool call the mock sent, in order. */
   readonly servedCalls: ServedCall[]
+  /** Requests to a route the mock does not answer (404): a provider whose API it does not speak. */
+  readonly unrouted: ReadonlyArray<{ method: string; path: string }>
   /** Calls of the last turn when no request has come back since (a tool is still running). */
   pendingCalls(): ServedCall[]
   close(): Promise<void>
@@ -64,6 +66,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   const host = "127.0.0.1"
   const requests: CapturedRequest[] = []
   const servedCalls: ServedCall[] = []
+  const unrouted: Array<{ method: string; path: string }> = []
   let nextTurn = 0
   let nextCallNumber = 1
   let lastMainHadCalls = false
@@ -89,6 +92,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? "/").split("?")[0] ?? "/"
     if (request.method !== "POST" || (!path.endsWith("/chat/completions") && !path.endsWith("/responses"))) {
+      unrouted.push({ method: request.method ?? "GET", path })
       response.writeHead(404, { "content-type": "application/json" })
       response.end(JSON.stringify({ error: { message: `mock model: no route ${request.method} ${path}` } }))
       return
@@ -141,6 +145,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     port,
     requests,
     servedCalls,
+    unrouted,
     pendingCalls: () => {
       if (!lastMainHadCalls) return []
       const lastMain = requests.findLastIndex((request) => request.kind === "main")
@@ -183,13 +188,18 @@ export function chatEvents(planned: PlannedTurn, model: string, requestIndex: nu
     type: "function",
     function: { name: call.name, arguments: call.arguments },
   }))
-  const stream = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])]
-  if (planned.text !== "") stream.push(chunk([{ index: 0, delta: { content: planned.text }, finish_reason: null }]))
+  // Every chunk has one choice whose delta names its role, and the usage rides on the last one:
+  // OpenAI's own stream leaves both out where it can, but the providers that parse this wire more
+  // strictly (@ai-sdk/perplexity wants the role in every delta, @ai-sdk/mistral a choice in every
+  // chunk) then fail the run, and every other one reads this shape too.
+  const delta = (fields: Record<string, unknown>) => ({ role: "assistant", ...fields })
+  const stream = [chunk([{ index: 0, delta: delta({ content: "" }), finish_reason: null }])]
+  if (planned.text !== "")
+    stream.push(chunk([{ index: 0, delta: delta({ content: planned.text }), finish_reason: null }]))
   for (const toolCall of toolCalls) {
-    stream.push(chunk([{ index: 0, delta: { tool_calls: [toolCall] }, finish_reason: null }]))
+    stream.push(chunk([{ index: 0, delta: delta({ tool_calls: [toolCall] }), finish_reason: null }]))
   }
-  stream.push(chunk([{ index: 0, delta: {}, finish_reason: finishReason }]))
-  stream.push(chunk([], { usage }))
+  stream.push(chunk([{ index: 0, delta: delta({}), finish_reason: finishReason }], { usage }))
   stream.push("data: [DONE]\n\n")
   const message: Record<string, unknown> = { role: "assistant", content: planned.text }
   if (toolCalls.length > 0) message.tool_calls = toolCalls.map(({ index: _index, ...call }) => call)

@@ -42,7 +42,11 @@ export interface E2EOptions {
   opencodeVersion?: string
   /** The model id (default `mock-model`); ids with `gemini` or `gpt-` change what opencode sends. */
   model?: string
-  /** The provider's npm package (default `@ai-sdk/openai-compatible`; `@ai-sdk/openai` also works). */
+  /**
+   * The provider's npm package (default `@ai-sdk/openai-compatible`): one that speaks the OpenAI
+   * chat-completions or responses API (docs/cli.md#e2e lists them); another is USAGE once opencode
+   * sends it a request the mock model cannot answer.
+   */
   provider?: string
   /** opencode config deep-merged over everything else (e.g. `{"permission": {"task": "deny"}}`). */
   config?: Record<string, unknown>
@@ -170,6 +174,8 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
       durationMs: Math.round(performance.now() - startedAt),
       sandbox: { project: sandbox.project, home: sandbox.home, data: sandbox.dataHome },
     }
+    if (mock.unrouted.length > 0 && (run.exitCode !== 0 || timedOut))
+      throw unspokenProvider(mock, options.provider ?? defaultProviderPackage, result)
     if (callTimedOut) throw timeoutError(mock, { ms: options.callTimeoutMs!, flag: "--call-timeout" }, result)
     if (run.timedOut) throw timeoutError(mock, { ms: run.boundMs, flag: "--timeout" }, result)
     if (run.exitCode !== 0 && events.length === 0 && mock.requests.length === 0)
@@ -200,6 +206,19 @@ function runArguments(modelId: string, agent: string | undefined, prompt: string
     ...(agent === undefined ? [] : ["--agent", agent]),
     prompt,
   ]
+}
+
+/**
+ * USAGE for a provider whose requests the mock model cannot answer: opencode sent them to a route
+ * of another API (Anthropic's /messages, Google's :streamGenerateContent, Bedrock's /converse).
+ */
+function unspokenProvider(mock: MockModel, provider: string, result: E2EResult): ToolTesterError {
+  const first = mock.unrouted[0]!
+  return new ToolTesterError(
+    "USAGE",
+    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
+    { data: { provider, unrouted: mock.unrouted, result } },
+  )
 }
 
 /** OPENCODE_FAILED for a run that failed before it asked the model anything, with its cause. */

@@ -70,8 +70,14 @@ describe("the mock model", () => {
       { index: 0, id: "call_1", type: "function", function: { name: "x", arguments: '{"a":1}' } },
       { index: 1, id: "call_2", type: "function", function: { name: "Y", arguments: "{oops" } },
     ])
-    expect(first.at(-2)?.choices[0]?.finish_reason).toBe("tool_calls")
+    // The usage rides on the chunk that finishes; every chunk has one choice whose delta names its
+    // role (@ai-sdk/mistral and @ai-sdk/perplexity refuse a stream without them).
+    expect(first.at(-1)?.choices[0]?.finish_reason).toBe("tool_calls")
     expect(first.at(-1)?.usage).toBeDefined()
+    for (const chunk of [...title, ...first]) {
+      expect(chunk.choices).toHaveLength(1)
+      expect(chunk.choices[0].delta.role).toBe("assistant")
+    }
     expect(mock.pendingCalls().map((call) => call.id)).toEqual(["call_1", "call_2"])
 
     const second = await post("/chat/completions", { model: "m", stream: true, messages: [], tools })
@@ -79,7 +85,7 @@ describe("the mock model", () => {
     expect(mock.pendingCalls()).toEqual([])
 
     const after = await post("/chat/completions", { model: "m", stream: true, messages: [], tools })
-    expect(after.at(-2)?.choices[0]?.finish_reason).toBe("stop")
+    expect(after.at(-1)?.choices[0]?.finish_reason).toBe("stop")
     expect(mock.requests.map((request) => request.kind)).toEqual(["title", "main", "main", "main"])
     expect(mock.servedCalls.map((call) => [call.turn, call.name])).toEqual([
       [0, "x"],
@@ -95,10 +101,16 @@ describe("the mock model", () => {
     expect(events.at(-1)?.type).toBe("response.completed")
   })
 
-  it("answers unknown routes with 404", async () => {
+  it("answers unknown routes with 404 and records them (another provider's API)", async () => {
     mock = await startMockModel({ script: { turns: [] } })
     const response = await fetch(`${mock.baseURL}/models`)
     expect(response.status).toBe(404)
+    const messages = await fetch(`${mock.baseURL}/messages?beta=true`, { method: "POST", body: "{}" })
+    expect(messages.status).toBe(404)
     expect(mock.requests).toEqual([])
+    expect(mock.unrouted).toEqual([
+      { method: "GET", path: "/v1/models" },
+      { method: "POST", path: "/v1/messages" },
+    ])
   })
 })
