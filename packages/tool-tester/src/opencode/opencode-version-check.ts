@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import os from "node:os"
 import path from "node:path"
 import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./opencode-version.ts"
 import { programOutput } from "../runtime/start-program.ts"
@@ -10,12 +11,35 @@ import { programOutput } from "../runtime/start-program.ts"
 export async function opencodeVersionOf(binary: string): Promise<string | undefined> {
   const fromPackage = packageVersion(binary)
   if (fromPackage !== undefined) return fromPackage
-  const env = { ...process.env }
-  delete env["BUN_BE_BUN"]
-  const { error, stdout } = await programOutput(binary, ["--version"], { env, timeout: 15_000 })
-  const version = /^\s*v?(\d+\.\d+\.\d+\S*)\s*$/.exec(stdout)?.[1]
-  return error === null ? version : undefined
+  const printed = await printedVersion(binary, 15_000)
+  return /^\s*v?(\d+\.\d+\.\d+\S*)\s*$/.exec(printed ?? "")?.[1]
 }
+
+/**
+ * What `opencode --version` prints (trimmed), or undefined when it fails. opencode makes its
+ * folders (`~/.config/opencode` with a .gitignore, data, cache, state) on every start, even to
+ * print its version: here they are made in a throw-away folder, so asking writes nothing into the
+ * user's home.
+ */
+export async function printedVersion(binary: string, timeoutMs: number): Promise<string | undefined> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "tool-tester-opencode-version-"))
+  try {
+    const env: Record<string, string | undefined> = { ...process.env, TMPDIR: scratch, TEMP: scratch, TMP: scratch }
+    for (const [variable, folder] of XDG_FOLDERS) env[variable] = path.join(scratch, folder)
+    delete env["BUN_BE_BUN"]
+    const { error, stdout } = await programOutput(binary, ["--version"], { env, timeout: timeoutMs })
+    return error === null ? stdout.trim() : undefined
+  } finally {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 3 })
+  }
+}
+
+const XDG_FOLDERS = [
+  ["XDG_CONFIG_HOME", "config"],
+  ["XDG_DATA_HOME", "data"],
+  ["XDG_CACHE_HOME", "cache"],
+  ["XDG_STATE_HOME", "state"],
+] as const
 
 /**
  * What to tell a user whose opencode is `found`, when it differs from the modelled version in a

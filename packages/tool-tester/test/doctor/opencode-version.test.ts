@@ -1,11 +1,13 @@
 // Which opencode tool-tester speaks for, and doctor's warning when the user's differs in a way that
 // matters (docs/fidelity.md#opencode-versions).
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { describe, expect, test } from "vitest"
+import { describe, expect, onTestFinished, test, vi } from "vitest"
 import { opencodeVersionFindings } from "../../src/doctor/opencode-versions.ts"
 import { opencodeVersionOf, versionWarning } from "../../src/opencode/opencode-version-check.ts"
+import { testedOpencodeVersion } from "../../src/opencode/opencode-binary.ts"
 import { opencodeBinaryIn, opencodePackageNames } from "../../src/opencode/opencode-packages.ts"
+import { opencode, useTmpDir } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
 /** A project with opencode's platform package of `version` installed (its binary is never run). */
@@ -37,6 +39,29 @@ describe("opencode versions", () => {
     const { binary } = projectWithOpencode("1.15.13")
     expect(await opencodeVersionOf(binary)).toBe("1.15.13")
   })
+
+  test.skipIf(!opencode.binary)(
+    `an opencode outside a package is run for its version, and writes nothing into the user's home${opencode.reason ? ` (${opencode.reason})` : ""}`,
+    { timeout: 120_000 },
+    async () => {
+      // A link outside opencode's package: its version is not read from a package.json.
+      const folder = tmpProject({})
+      const link = path.join(folder, "bin", process.platform === "win32" ? "opencode.exe" : "opencode")
+      mkdirSync(path.dirname(link))
+      symlinkSync(opencode.binary!, link)
+      const home = useTmpDir("tool-tester-home-")
+      vi.stubEnv("HOME", home)
+      vi.stubEnv("USERPROFILE", home)
+      for (const variable of ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"])
+        vi.stubEnv(variable, undefined)
+      onTestFinished(() => {
+        vi.unstubAllEnvs()
+      })
+      expect(await opencodeVersionOf(link)).toBe(testedOpencodeVersion)
+      // opencode makes ~/.config/opencode (and its data, cache and state folders) on every start.
+      expect(readdirSync(home)).toEqual([])
+    },
+  )
 
   test("doctor warns, naming both versions, about the project's opencode 1.15.13", async () => {
     const { directory, binary } = projectWithOpencode("1.15.13")

@@ -29,7 +29,7 @@ import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../co
 import { startOpencodeServer, type RunningServer } from "../../opencode/opencode-server.ts"
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
 import { ENGINE_MARK, endMarked } from "../../runtime/process-tree.ts"
-import { programOutput } from "../../runtime/start-program.ts"
+import { printedVersion } from "../../opencode/opencode-version-check.ts"
 import { didYouMean } from "../../did-you-mean.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
@@ -155,7 +155,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     // Asked while the trials run: the answers are only needed in the result.
     const offered = Promise.all(resolved.models.map((model) => offeredTools(api, model, config, options.agent)))
     offered.catch(() => undefined)
-    const version = serverVersion(api, binary, world.sandbox.tmp)
+    const version = serverVersion(api, binary)
     const plans = trialPlans({ ...options, cases: agents.cases }, resolved.models)
     const total = plans.length * (1 + arms.length)
     progress(`running ${count(total, "trial")}`)
@@ -261,11 +261,11 @@ async function evalAgents(
 }
 
 /** The server's opencode version: its health answer, else the binary's `--version`. */
-function serverVersion(api: ServerApi, binary: string, tmp: string): Promise<string> {
+function serverVersion(api: ServerApi, binary: string): Promise<string> {
   return api
     .get<{ version?: unknown }>("/global/health")
-    .then((health) => (typeof health?.version === "string" ? health.version : opencodeVersionOf(binary, tmp)))
-    .catch(() => opencodeVersionOf(binary, tmp))
+    .then((health) => (typeof health?.version === "string" ? health.version : versionPrinted(binary)))
+    .catch(() => versionPrinted(binary))
 }
 
 interface TrialPlan {
@@ -408,10 +408,6 @@ function sentSchema(parameters: unknown, model: ModelPlan): unknown {
   return providerSchema(parameters as Record<string, unknown>, fixed)
 }
 
-function opencodeVersionOf(binary: string, tmp: string): Promise<string> {
-  const env: Record<string, string | undefined> = { ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp }
-  delete env["BUN_BE_BUN"]
-  return programOutput(binary, ["--version"], { env, timeout: 60_000 }).then(({ error, stdout }) =>
-    error === null ? stdout.trim() : "unknown",
-  )
+async function versionPrinted(binary: string): Promise<string> {
+  return (await printedVersion(binary, 60_000)) ?? "unknown"
 }
