@@ -3,7 +3,7 @@
 // title and no metadata (docs/opencode-contract.md#failed-call-parts).
 import type { ToolTesterErrorCode } from "../errors.ts"
 import type { RunResult } from "../types.ts"
-import { thrownDetails } from "./normalize-result.ts"
+import type { ThrownDetails } from "./normalize-result.ts"
 import type { RawToolCall, ResolvedCall } from "./repair-call.ts"
 
 export class CallRecord {
@@ -38,14 +38,25 @@ export class CallRecord {
     return this.result
   }
 
-  /** The call failed: `output` is what the model reads, `message` what the author is told. */
-  fail(code: ToolTesterErrorCode, output: string, message = output, thrown?: unknown): RunResult {
+  /**
+   * The call failed: `output` is what the model reads, `message` what the author is told, `thrown`
+   * what was thrown, read already (readThrown): reading it runs the tool's getters, which must not
+   * run after the built-ins were checked.
+   */
+  fail(code: ToolTesterErrorCode, output: string, message = output, thrown?: ThrownDetails): RunResult {
     const { result } = this
     result.status = "error"
     result.output = output
     result.title = null
     result.metadata = null
-    result.error = thrown === undefined ? { code, message } : { code, message, thrown: thrownDetails(thrown) }
+    // Defined, not assigned: `error` is not an own key yet, and an assignment would reach a setter
+    // a tool left on Object.prototype, which could rewrite the whole result.
+    Object.defineProperty(result, "error", {
+      value: thrown === undefined ? { code, message } : { code, message, thrown },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
     return this.finish()
   }
 }

@@ -13,7 +13,7 @@ import { DEFAULT_MODEL } from "./builtins.ts"
 import { CallRecord } from "./call-record.ts"
 import { defaultDataDirectory } from "./data-directory.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
-import { normalizeResult, thrownText } from "./normalize-result.ts"
+import { normalizeResult, readThrown } from "./normalize-result.ts"
 import { partEvents } from "./part-events.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
@@ -57,12 +57,12 @@ export async function executeCall(
   try {
     await runSessionHooks(project, session)
   } catch (error) {
-    const text = thrownText(error)
+    const { text, details } = readThrown(error)
     return record.fail(
       "TOOL_THREW",
       text,
       `a plugin's chat.message, chat.system.transform, chat.params or chat.headers hook threw: ${text}`,
-      error,
+      details,
     )
   }
   const hookErrors: HookError[] = []
@@ -166,7 +166,8 @@ async function runTool(
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
   } catch (error) {
-    return record.fail("TOOL_THREW", thrownText(error), `a tool.execute.before hook threw: ${thrownText(error)}`, error)
+    const { text, details } = readThrown(error)
+    return record.fail("TOOL_THREW", text, `a tool.execute.before hook threw: ${text}`, details)
   }
   if (context.options.validate) {
     const validated = validateArgs(tool.id, liveDefinition(tool), result.args)
@@ -180,7 +181,8 @@ async function runTool(
   try {
     await runAfterHooks(project, tool, sessionID, callID, result)
   } catch (error) {
-    return record.fail("TOOL_THREW", thrownText(error), `a tool.execute.after hook threw: ${thrownText(error)}`, error)
+    const { text, details } = readThrown(error)
+    return record.fail("TOOL_THREW", text, `a tool.execute.after hook threw: ${text}`, details)
   }
   return record.finish()
 }
@@ -191,7 +193,7 @@ async function execute(
   tool: LoadedTool,
   record: CallRecord,
   { setting, session, options }: RunContext,
-): Promise<{ success: true; value: unknown } | { success: false; failed: RunResult }> {
+): Promise<{ success: true; value: NormalizedRead } | { success: false; failed: RunResult }> {
   const controller = new AbortController()
   const abortFromCaller = () => controller.abort(options.signal?.reason)
   // A signal aborted before the call still reaches the tool's context.abort.
@@ -232,25 +234,37 @@ async function execute(
   // getter would break the report), and fail the call, since in opencode it would break opencode.
   const tampered = restoreBuiltins()
   options.signal?.removeEventListener("abort", abortFromCaller)
-  if (tampered.length > 0) {
-    return {
-      success: false,
-      failed: record.fail(
-        "TOOL_TAMPERED",
-        `the tool changed the engine's built-ins (${tampered.join(", ")})`,
-        `${tool.file}: ${tool.id} changed the engine's built-ins (${tampered.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
-      ),
-    }
-  }
-  if ("value" in settled) return { success: true, value: settled.value }
-  const { error } = settled
-  if (ToolTesterError.isInstance(error) && error.code === "TOOL_TIMEOUT") {
+  if (tampered.length > 0) return { success: false, failed: tamperedCall(tool, record, tampered) }
+  const timedOut =
+    "error" in settled && ToolTesterError.isInstance(settled.error) && settled.error.code === "TOOL_TIMEOUT"
+  if (timedOut) {
     const waiting = client?.pending() ?? []
     const on = waiting.length === 0 ? "" : ` (it was waiting for ${waiting.join(", ")})`
-    return { success: false, failed: record.fail("TOOL_TIMEOUT", `${error.message}${on}`) }
+    const message = (settled as { error: ToolTesterError }).error.message
+    return { success: false, failed: record.fail("TOOL_TIMEOUT", `${message}${on}`) }
   }
-  const text = thrownText(error)
-  return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, error) }
+  // Reading what the tool returned or threw runs its code again (getters, Proxy traps, a message
+  // getter): all of it is read now, into plain values, and the built-ins are checked once more
+  // before anything is recorded, so nothing the tool does while being read can change the verdict.
+  const read =
+    "value" in settled ? { normalized: normalizeResult(settled.value) } : { thrown: readThrown(settled.error) }
+  const tamperedReading = restoreBuiltins()
+  if (tamperedReading.length > 0) return { success: false, failed: tamperedCall(tool, record, tamperedReading, true) }
+  if ("normalized" in read) return { success: true, value: read.normalized }
+  const { text, details } = read.thrown
+  return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, details) }
+}
+
+type NormalizedRead = ReturnType<typeof normalizeResult>
+
+/** TOOL_TAMPERED: the tool changed the built-ins while it ran (or while what it returned or threw was read). */
+function tamperedCall(tool: LoadedTool, record: CallRecord, changed: string[], whileRead = false): RunResult {
+  const when = whileRead ? " while what it returned or threw was read" : ""
+  return record.fail(
+    "TOOL_TAMPERED",
+    `the tool changed the engine's built-ins${when} (${changed.join(", ")})`,
+    `${tool.file}: ${tool.id} changed the engine's built-ins${when} (${changed.join(", ")}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
+  )
 }
 
 /** The call's session as the plugin client's server mirrors it (client/call-sessions.ts). */
@@ -276,11 +290,10 @@ async function recordOutput(
   project: ToolProject,
   tool: LoadedTool,
   record: CallRecord,
-  value: unknown,
+  normalized: NormalizedRead,
   { setting, session, options }: RunContext,
 ): Promise<RunResult | undefined> {
   const { result } = record
-  const normalized = normalizeResult(value)
   if (!normalized.success)
     return record.fail("TOOL_BAD_RESULT", normalized.modelText, `${tool.file}: ${tool.id}: ${normalized.message}`)
   const limits = project.config.tool_output ?? {}

@@ -114,6 +114,11 @@ function readDetails(error: unknown, depth: number): ThrownDetails {
   return details
 }
 
+/** What was thrown, read once: the text the model reads and the details the report keeps. */
+export function readThrown(error: unknown): { text: string; details: ThrownDetails } {
+  return { text: thrownText(error), details: thrownDetails(error) }
+}
+
 export function thrownText(error: unknown): string {
   try {
     if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
