@@ -180,8 +180,14 @@ class Checker {
     if (typeof value === "function") return
     const record = this.object(value, path, "must be an object of argument matchers, or a predicate function")
     if (!record) return
-    if (isMatcherObject(record)) {
-      this.problem(path, `matches one value; args must be an object of arguments ({ "city": ... })`)
+    // The arguments as a whole may be matched exactly ({ "$exact": { "city": "Paris" } }: no other
+    // argument); any other matcher stands for one value, not for the arguments.
+    const exact = Object.keys(record).length === 1 ? record["$exact"] : undefined
+    if (isMatcherObject(record) && !(typeof exact === "object" && exact !== null && !Array.isArray(exact))) {
+      this.problem(
+        path,
+        `matches one value; args must be an object of arguments ({ "city": ... }), or { "$exact": { ... } } for exactly those`,
+      )
       return
     }
     this.matcher(record, path)

@@ -195,7 +195,7 @@ describe("loadEvalCases", () => {
       `${file("a.json")}:2: cases[0].expect.calls[0].args.c: "$regex" takes only "$flags" beside it, not "$exact"`,
       `${file("a.json")}:3: cases[1].expect.calls[0].args.c.$flags: "$flags" goes with "$regex"`,
       `${file("a.json")}:4: cases[2].expect.calls[0].args.c.$flags: must be regular expression flags such as "i", not a string ("q")`,
-      `${file("a.json")}:5: cases[3].expect.calls[0].args: matches one value; args must be an object of arguments ({ "city": ... })`,
+      `${file("a.json")}:5: cases[3].expect.calls[0].args: matches one value; args must be an object of arguments ({ "city": ... }), or { "$exact": { ... } } for exactly those`,
       `${file("a.json")}:6: cases[4].expect.calls[0].args: must be an object of argument matchers, or a predicate function, not an array`,
       `${file("a.json")}:7: cases[5].turns: must be a list of follow-up turns ({ prompt, expect }), not an object`,
       `${file("a.json")}:8: cases[6].turns[0]: "prompt" is missing`,

@@ -43,6 +43,11 @@ describe("argument matchers", () => {
     expect(matches(global, "a")).toBe(true)
   })
 
+  test("the arguments as a whole matched with $exact: those arguments and no other", () => {
+    expect(matchArgs({ $exact: { city: "Bergen", days: 1 } }, { city: "Bergen", days: 1 }).match).toBe(true)
+    expect(matchArgs({ $exact: { city: "Bergen" } }, { city: "Bergen", days: 1 }).match).toBe(false)
+  })
+
   test("$exact matches by deep equality, extra keys failing", () => {
     expect(matches({ $exact: { a: 1 } }, { a: 1 })).toBe(true)
     expect(matches({ $exact: { a: 1 } }, { a: 1, b: 2 })).toBe(false)

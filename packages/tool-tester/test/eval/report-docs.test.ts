@@ -1,8 +1,10 @@
 // docs/evals.md shows a terminal report and JSON case files: the report must be what
-// formatEvalTable prints for that run, and every JSON block must parse.
+// formatEvalTable prints for that run, and every JSON block must parse; a block of cases must be
+// cases eval takes (the page's "Every kind" example once used an $exact eval refused).
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
+import { formatKeyPath, validateCase } from "../../src/eval-cases/validate-case.ts"
 import { compareWithPrevious, formatEvalTable } from "../../src/eval/report/index.ts"
 import { packageRoot } from "../helpers.ts"
 import { docsExample } from "./_report-sample.ts"
@@ -38,4 +40,21 @@ test("every JSON block of docs/evals.md parses", () => {
   const json = blocks("json")
   expect(json.length).toBeGreaterThan(2)
   for (const block of json) expect(() => JSON.parse(block), block).not.toThrow()
+})
+
+test("every block of cases docs/evals.md shows is valid as eval reads case files", () => {
+  // A case file is a list of cases, or an object whose `cases` is one.
+  const caseBlocks = blocks("json")
+    .map((block) => JSON.parse(block) as { cases?: unknown } | unknown[])
+    .map((value) => (Array.isArray(value) ? value : value.cases))
+    .filter((cases): cases is unknown[] => Array.isArray(cases))
+  expect(caseBlocks.length).toBeGreaterThan(1)
+  for (const cases of caseBlocks) {
+    for (const evalCase of cases) {
+      const problems = validateCase(evalCase).problems.map(
+        (problem) => `${formatKeyPath(problem.path)}: ${problem.message}`,
+      )
+      expect(problems, JSON.stringify(evalCase)).toEqual([])
+    }
+  }
 })
