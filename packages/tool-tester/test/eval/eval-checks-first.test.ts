@@ -40,6 +40,15 @@ export default tool({ description: "Greet someone by name", args: { name: tool.s
     })
     const init = await runCli(["eval", "--init", "--dir", relative], { cwd: elsewhere })
     expect(init.exitCode, init.stderr).toBe(0)
-    expect(init.stdout).toContain(`tool-tester eval --dir ${relative}\n`)
+    // No opencode.json names a model: the step says to pick one (eval alone would stop at EVAL_NO_MODEL).
+    expect(init.stdout).toContain(
+      `No opencode.json here names a model: list the ones you can use with \`opencode models\`, then run the cases on one: `,
+    )
+    expect(init.stdout).toContain(`tool-tester eval --dir ${relative} --model <provider/model>\n`)
+    const pasted = await runCli(["eval", "--dir", relative], { cwd: elsewhere })
+    expect(jsonError(await runCli(["eval", "--dir", relative, "--json"], { cwd: elsewhere })).code).toBe(
+      "EVAL_NO_MODEL",
+    )
+    expect(pasted.exitCode).toBe(1)
   })
 })

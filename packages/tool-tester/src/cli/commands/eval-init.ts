@@ -4,6 +4,7 @@ import { writeStarterCases } from "../../eval-cases/index.ts"
 import type { CliIO } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { toolTesterCommand } from "../invocation.ts"
+import { noModelProblem } from "../../eval/configured-model.ts"
 import { listProjectTools } from "../../eval/project-tools.ts"
 
 /**
@@ -33,9 +34,13 @@ export async function writeStarterEvals(
   const shown = (file: string): string => path.relative(io.cwd, file) || file
   for (const file of written) io.write(`wrote ${shown(file)}\n`)
   for (const file of kept) io.write(`kept ${shown(file)} (it exists; not overwritten)\n`)
+  const command = `${toolTesterCommand(io)} eval${dirFlag}`
+  // Without a model in any opencode.json, `eval` alone stops at EVAL_NO_MODEL: the step says so.
   io.write(
-    `Edit the prompts and expected arguments, then run them on the model your opencode.json sets: ${toolTesterCommand(io)} eval${dirFlag}\n` +
-      "(or on others: add --model provider/model for each, with ids as `opencode models` prints them)\n",
+    noModelProblem(directory, io.env) === undefined
+      ? `Edit the prompts and expected arguments, then run them on the model your opencode.json sets: ${command}\n` +
+          "(or on others: add --model provider/model for each, with ids as `opencode models` prints them)\n"
+      : `Edit the prompts and expected arguments. No opencode.json here names a model: list the ones you can use with \`opencode models\`, then run the cases on one: ${command} --model <provider/model>\n`,
   )
   return EXIT_OK
 }
