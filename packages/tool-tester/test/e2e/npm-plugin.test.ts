@@ -66,7 +66,12 @@ describe("runE2E with a plugin package named in opencode.json", () => {
           /^plugin not-installed-plugin \(from the e2e config \(--plugin, --config\)\) is not installed in .*e2e-npm-plugin: opencode would install not-installed-plugin@latest from npm, which e2e does not do/,
         ),
       },
-      { source: "plugin", message: expect.stringContaining("no-such-plugin-folder does not exist") },
+      {
+        source: "plugin",
+        message: expect.stringMatching(
+          /^plugin .*no-such-plugin-folder \(from the e2e config \(--plugin, --config\)\): no such file or folder; fix the path$/,
+        ),
+      },
     ])
     expect(missing.calls[0]?.result).toBe('{"greeting":"hi"}')
   })
