@@ -27,14 +27,14 @@ import { pluginSpecs } from "./config/plugin-order.ts"
 import { isPathSpec, type PluginSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
-import { nearMisses, toolExports } from "./discovery/tool-exports.ts"
+import { nearMisses, toolExports, unloadableExport } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
 import { autoInstallChosen, autoInstallReaches } from "./runtime/auto-install.ts"
 import { chooseEngine, libraryError, libraryNotice } from "./engine-client/choose-engine.ts"
 import { engineHere, inBun } from "./runtime/here.ts"
 import { openRemoteProject } from "./engine-client/remote-project.ts"
 import type { Result } from "./errors.ts"
-import { ToolTesterError } from "./errors.ts"
+import { messageOfThrown, ToolTesterError } from "./errors.ts"
 import { BUILTIN_TOOL_IDS } from "./pipeline/builtins.ts"
 import type { Diagnostic, LoadedTool, LoadToolsOptions, ToolProject } from "./types.ts"
 
@@ -180,21 +180,44 @@ async function loadToolFiles(
         project.files.push({ file, ids: [] })
         continue
       }
-      const exports = toolExports(file, imported.value)
-      project.files.push({ file, ids: exports.map((entry) => entry.id), namespace: imported.value })
-      for (const entry of exports) {
-        project.tools.push({
-          id: entry.id,
-          source: "file",
-          file,
-          export: entry.exportName,
-          description: descriptionOf(entry.definition),
-          definition: entry.definition,
-        })
+      const tools = fileTools(file, imported.value)
+      if (!tools.success) {
+        project.diagnostics.push(diagnosticOf(tools.error, file))
+        project.files.push({ file, ids: [] })
+        continue
       }
-      project.diagnostics.push(...exportWarnings(file, imported.value, exports.length))
+      project.files.push({ file, ids: tools.value.map((tool) => tool.id), namespace: imported.value })
+      project.tools.push(...tools.value)
+      project.diagnostics.push(...exportWarnings(file, imported.value, tools.value.length))
     }
   }
+}
+
+/**
+ * The tools of an imported file, read as opencode reads them while it builds its tool list: which
+ * exports are tools, then each one's description. A read that throws (a Proxy's trap, a getter)
+ * fails the whole list in opencode, as a file that does not import: here it fails the file, with
+ * IMPORT_FAILED naming the export.
+ */
+function fileTools(file: string, namespace: Record<string, unknown>): Result<LoadedTool[]> {
+  const exports = toolExports(file, namespace)
+  if (!exports.success) return exports
+  const tools: LoadedTool[] = []
+  for (const entry of exports.value) {
+    const description = descriptionOf(entry.definition)
+    if (!description.success) {
+      return { success: false, error: unloadableExport(file, entry.exportName, description.error) }
+    }
+    tools.push({
+      id: entry.id,
+      source: "file",
+      file,
+      export: entry.exportName,
+      description: description.value,
+      definition: entry.definition,
+    })
+  }
+  return { success: true, value: tools }
 }
 
 /** A tool file's warnings: it offers nothing (NO_TOOLS), or an export opencode ignores (IGNORED_EXPORT). */
@@ -266,12 +289,23 @@ async function loadPlugins(
       const tools = plugin.hooks.tool
       if (typeof tools !== "object" || tools === null) continue
       for (const [id, definition] of Object.entries(tools)) {
+        const description = descriptionOf(definition as ToolDefinitionLike)
+        if (!description.success) {
+          project.diagnostics.push({
+            code: "PLUGIN_LOAD_FAILED",
+            severity: "error",
+            file: entry.value,
+            message: `${entry.value}: opencode cannot load the tool ${id} of plugin function ${plugin.exportName}: ${description.error}; opencode fails its whole tool list on it ("Unexpected server error"), so the model is offered no tool at all: make description a plain string`,
+            data: { file: entry.value, plugin: spec.spec, tool: id },
+          })
+          continue
+        }
         project.tools.push({
           id,
           source: "plugin",
           file: entry.value,
           plugin: spec.spec,
-          description: descriptionOf(definition as ToolDefinitionLike),
+          description: description.value,
           definition: definition as ToolDefinitionLike,
         })
       }
@@ -433,9 +467,18 @@ function projectDirectory(options: LoadToolsOptions): string {
   return directory
 }
 
-function descriptionOf(definition: ToolDefinitionLike | undefined): string {
-  const description = (definition as { description?: unknown } | undefined)?.description
-  return typeof description === "string" ? description : ""
+/**
+ * A tool's description, "" when it is not a string. opencode reads it while it builds its tool
+ * list; a getter or a Proxy's trap that throws then fails that list: the error says what threw.
+ */
+function descriptionOf(definition: ToolDefinitionLike | undefined): Result<string, string> {
+  let description: unknown
+  try {
+    description = (definition as { description?: unknown } | undefined)?.description
+  } catch (error) {
+    return { success: false, error: `reading its description threw: ${messageOfThrown(error)}` }
+  }
+  return { success: true, value: typeof description === "string" ? description : "" }
 }
 
 const noticed = new Set<string>()

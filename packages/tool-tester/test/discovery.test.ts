@@ -87,6 +87,67 @@ export default tool({
     expect(byFile["throws.ts"]!.message).toContain("boom at import")
   })
 
+  test.each(["bun", "node"] as const)(
+    "an export opencode cannot read while it builds its tool list (a throwing description getter, a Proxy's has trap) fails its file as IMPORT_FAILED, not tool-tester (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({
+        ".opencode/tools/good.ts": toolSource("good"),
+        ".opencode/tools/getter.ts": `import { tool } from "@opencode-ai/plugin"
+export const fine = tool({ description: "fine", args: {}, async execute() { return "fine" } })
+const definition = tool({ description: "x", args: {}, async execute() { return "ok" } })
+Object.defineProperty(definition, "description", { get() { throw new Error("desc getter") } })
+export default definition
+`,
+        ".opencode/tools/trap.ts": `export default new Proxy({}, { has() { throw new Error("has trap") } })
+`,
+        ".opencode/plugins/plugin.ts": `const broken = { description: "x", args: {}, execute: async () => "ok" }
+Object.defineProperty(broken, "description", { get() { throw new Error("plugin desc getter") } })
+export const Tools = async () => ({ tool: { broken, calm: { description: "calm", args: {}, execute: async () => "calm" } } })
+`,
+      })
+      const project = await load(directory, { engine })
+      expect(project.engine.name).toBe(engine)
+      // opencode fails its whole tool list on each of them ("Unexpected server error", observed on
+      // 1.18.34 with tool-tester e2e); tool-tester reports the file and keeps the others, as for a
+      // file that does not import.
+      expect(project.tools.map((tool) => tool.id).sort()).toEqual(["calm", "good"])
+      const getter = path.join(directory, ".opencode/tools/getter.ts")
+      const trap = path.join(directory, ".opencode/tools/trap.ts")
+      const plugin = path.join(directory, ".opencode/plugins/plugin.ts")
+      expect(
+        project.diagnostics.map(({ code, severity, file, message, data }) => ({ code, severity, file, message, data })),
+      ).toEqual(
+        expect.arrayContaining([
+          {
+            code: "IMPORT_FAILED",
+            severity: "error",
+            file: getter,
+            message: `${getter}: opencode cannot load its export default: reading its description threw: desc getter`,
+            data: { file: getter, export: "default" },
+          },
+          {
+            code: "IMPORT_FAILED",
+            severity: "error",
+            file: trap,
+            message: `${trap}: opencode cannot load its export default: checking it for the args, description and execute keys threw: has trap`,
+            data: { file: trap, export: "default" },
+          },
+          {
+            code: "PLUGIN_LOAD_FAILED",
+            severity: "error",
+            file: plugin,
+            message: `${plugin}: opencode cannot load the tool broken of plugin function Tools: reading its description threw: plugin desc getter; opencode fails its whole tool list on it ("Unexpected server error"), so the model is offered no tool at all: make description a plain string`,
+            data: { file: plugin, plugin: expect.any(String), tool: "broken" },
+          },
+        ]),
+      )
+      expect(project.diagnostics).toHaveLength(3)
+      expect(
+        project.files.filter((entry) => entry.file === getter || entry.file === trap).map((entry) => entry.ids),
+      ).toEqual([[], []])
+    },
+  )
+
   test("warns about exports that look like tools but miss a key", async () => {
     const directory = tmpProject({
       ".opencode/tools/partial.ts": `export const almost = { description: "no execute", args: {} }\n`,

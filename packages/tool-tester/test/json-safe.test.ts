@@ -46,6 +46,72 @@ describe("reports of user values", () => {
     expect(safeStringify(cyclic)).toBe('{"n":"10n","when":"1970-01-01T00:00:00.000Z","self":"[Circular]"}')
   })
 
+  test("a value whose reading throws (a getter, a Proxy's trap, a revoked Proxy) becomes a marker; the report never throws", () => {
+    const revocable = Proxy.revocable({}, {})
+    revocable.revoke()
+    const revokedArray = Proxy.revocable([1, 2], {})
+    revokedArray.revoke()
+    const trap = (name: string) => () => {
+      throw new Error(`${name} trap`)
+    }
+    const value = {
+      nested: {
+        kept: 1,
+        get boom(): unknown {
+          throw new Error("getter boom")
+        },
+      },
+      revoked: revocable.proxy,
+      revokedArray: revokedArray.proxy,
+      ownKeys: new Proxy({}, { ownKeys: trap("ownKeys") }),
+      get: new Proxy({ a: 1 }, { get: trap("get") }),
+      describe: new Proxy({ a: 1 }, { getOwnPropertyDescriptor: trap("getOwnPropertyDescriptor") }),
+      prototype: new Proxy({}, { getPrototypeOf: trap("getPrototypeOf") }),
+      arrayLength: new Proxy([1, 2], {
+        get: (target, key) => (key === "length" ? trap("length")() : Reflect.get(target, key)),
+      }),
+      arrayItem: new Proxy([1, 2], { get: (target, key) => (key === "1" ? trap("item")() : Reflect.get(target, key)) }),
+      strangeLength: new Proxy([1], {
+        get: (target, key) => (key === "length" ? { valueOf: trap("valueOf") } : Reflect.get(target, key)),
+      }),
+      thrownUnreadable: {
+        get boom(): unknown {
+          throw new Proxy({}, { get: trap("message") })
+        },
+      },
+      thrownString: {
+        get boom(): unknown {
+          throw "plain"
+        },
+      },
+    }
+    expect(JSON.parse(safeStringify(value))).toEqual({
+      nested: { kept: 1, boom: "[threw when read: getter boom]" },
+      revoked: expect.stringMatching(/^\[threw when read: .*revoked.*\]$/),
+      revokedArray: expect.stringMatching(/^\[threw when read: .*revoked.*\]$/),
+      ownKeys: "[threw when read: ownKeys trap]",
+      get: { a: "[threw when read: get trap]" },
+      describe: "[threw when read: getOwnPropertyDescriptor trap]",
+      prototype: "[threw when read: getPrototypeOf trap]",
+      arrayLength: "[threw when read: length trap]",
+      arrayItem: [1, "[threw when read: item trap]"],
+      strangeLength: [],
+      thrownUnreadable: { boom: "[threw when read: a value that cannot be read]" },
+      thrownString: { boom: "[threw when read: plain]" },
+    })
+    expect(jsonSafe(revocable.proxy)).toMatch(/^\[threw when read: /)
+  })
+
+  test("an endless prototype chain (a Proxy's getPrototypeOf trap) is written, not walked forever", () => {
+    const handler: ProxyHandler<object> = { getPrototypeOf: () => new Proxy({}, handler) }
+    expect(safeStringify({ endless: new Proxy({ a: 1 }, handler) })).toBe('{"endless":{"a":1}}')
+  })
+
+  test("the marker of a value that throws when read is documented with the cuts", () => {
+    const page = readFileSync(path.join(packageRoot, "..", "..", "docs", "cli.md"), "utf8").replace(/\s+/g, " ")
+    expect(page.includes('`"[threw when read: <message>]"`'), "docs/cli.md names the marker").toBe(true)
+  })
+
   test("a tool's changes to the built-ins do not change the report, and are put back and named", () => {
     const stringify = JSON.stringify
     try {
