@@ -279,16 +279,27 @@ async function loadPlugins(
     )
     for (const error of initialized.errors) project.diagnostics.push(diagnosticOf(error, entry.value))
     for (const plugin of initialized.plugins) {
+      // The hooks it returned, and its `tool` hook's entries, are read here once: a Proxy whose
+      // traps throw (or a getter) leaves the plugin out with that error, never INTERNAL.
+      const read = readHooks(plugin.hooks)
+      if (!read.success) {
+        project.diagnostics.push({
+          code: "PLUGIN_LOAD_FAILED",
+          severity: "error",
+          file: entry.value,
+          message: `${entry.value}: reading the hooks plugin function ${plugin.exportName} returned threw: ${read.error}; return a plain object of hooks`,
+          data: { file: entry.value, plugin: spec.spec },
+        })
+        continue
+      }
       project.plugins.push({
         spec: spec.spec,
         file: entry.value,
         exportName: plugin.exportName,
-        hookNames: Object.keys(plugin.hooks),
+        hookNames: read.value.names,
         hooks: plugin.hooks,
       })
-      const tools = plugin.hooks.tool
-      if (typeof tools !== "object" || tools === null) continue
-      for (const [id, definition] of Object.entries(tools)) {
+      for (const [id, definition] of read.value.tools) {
         const description = descriptionOf(definition as ToolDefinitionLike)
         if (!description.success) {
           project.diagnostics.push({
@@ -465,6 +476,24 @@ function projectDirectory(options: LoadToolsOptions): string {
     })
   }
   return directory
+}
+
+/** A plugin's hook names and the entries of its `tool` hook, or what reading them threw. */
+function readHooks(
+  hooks: Record<string, unknown>,
+): Result<{ names: string[]; tools: Array<[string, unknown]> }, string> {
+  try {
+    const tools = hooks["tool"]
+    return {
+      success: true,
+      value: {
+        names: Object.keys(hooks),
+        tools: typeof tools === "object" && tools !== null ? Object.entries(tools) : [],
+      },
+    }
+  } catch (error) {
+    return { success: false, error: messageOfThrown(error) }
+  }
 }
 
 /**

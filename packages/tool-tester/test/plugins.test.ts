@@ -104,6 +104,39 @@ describe("plugins", () => {
     expect(cli.stderr).toContain(`plugin ${missing} (from --plugin): no such file or folder; fix the path`)
   })
 
+  test("a plugin whose hooks or thrown value are Proxies with throwing traps is left out with PLUGIN_LOAD_FAILED, not INTERNAL", async () => {
+    const trap = (name: string) => `new Proxy({}, { ${name}() { throw new Error("${name} trap") } })`
+    const directory = tmpProject({
+      ".opencode/tools/hello.ts": toolSource("file hello"),
+      ".opencode/plugins/keys.ts": `export const Keys = async () => ${trap("ownKeys")}
+`,
+      ".opencode/plugins/tools.ts": `export const Tools = async () => ({ tool: ${trap("ownKeys")} })
+`,
+      ".opencode/plugins/thrown.ts": `export const Thrown = async () => { throw ${trap("get")} }
+`,
+    })
+    const { env, home } = isolatedEnvironment()
+    const loaded = await loadTools({ directory, env, home, engine: "node" })
+    const messages = loaded.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        [
+          "PLUGIN_LOAD_FAILED",
+          expect.stringContaining("reading the hooks plugin function Keys returned threw: ownKeys trap"),
+        ],
+        [
+          "PLUGIN_LOAD_FAILED",
+          expect.stringContaining("reading the hooks plugin function Tools returned threw: ownKeys trap"),
+        ],
+        [
+          "PLUGIN_LOAD_FAILED",
+          expect.stringContaining("plugin function Thrown threw during init: a value that cannot be read"),
+        ],
+      ]),
+    )
+    expect(listTools(loaded).find((tool) => tool.id === "hello")?.source).toBe("file")
+  })
+
   test("load plugins folder by folder: a project .opencode entry comes after the global plugins/ files", async () => {
     const { env, home } = isolatedEnvironment({
       ".config/opencode/plugins/global.ts": greetPlugin("who", "global file"),

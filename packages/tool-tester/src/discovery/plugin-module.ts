@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url"
-import { ToolTesterError } from "../errors.ts"
+import { messageOfThrown, ToolTesterError } from "../errors.ts"
 import { isOpencode2Definition, OPENCODE2_ADVICE } from "./opencode2.ts"
 import type { ProjectClient } from "../client/project-client.ts"
 
@@ -124,7 +124,8 @@ async function callPlugin(
     }
   }
   if ("error" in called) {
-    const message = called.error instanceof Error ? called.error.message : String(called.error)
+    // What it threw may be a Proxy whose traps throw: read safely.
+    const message = messageOfThrown(called.error)
     return {
       error: `plugin function ${exportName} threw during init: ${message}; opencode drops it and the exports after it`,
       cause: called.error,
