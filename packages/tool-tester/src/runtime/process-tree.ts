@@ -12,9 +12,13 @@
 //                        (`sleep &` in a shell, `setsid`, `detached` + `unref()`) still inherited
 //                        the environment. Read from /proc/<pid>/environ on Linux and `ps -E` on
 //                        macOS (`ps -e` on the BSDs); Windows has no such listing (its children keep their parent's id
-//                        instead, which `taskkill /T` follows). It cannot see a process started
-//                        with an environment of its own that leaves the mark out, or handed to a
-//                        service outside this user's processes (systemd-run, launchd, at, ssh).
+//                        instead, which `taskkill /T` follows). Read again until a reading shows
+//                        none was left running: one that forks and exits in a loop is chased down.
+//                        It cannot see a process started with an environment of its own that
+//                        leaves the mark out, one that wrote over the memory its environment came
+//                        in (what both listings read: Perl's `$0 = ...`, setproctitle), or one
+//                        handed to a service outside this user's processes (systemd-run, launchd,
+//                        at, ssh).
 // Hand-written on purpose (measured against tree-kill 1.2.2, the library for the job): it only
 // calls back (the exit handler and the reaper must end trees synchronously), starts one
 // `pgrep -P`/`ps --ppid` per process of the tree and a shell for `taskkill`, and knows neither
@@ -54,20 +58,41 @@ export function endProcessTree(pid: number, options: ProcessTreeOptions = {}): v
 export const ENGINE_MARK = "TOOL_TESTER_ENGINE_MARK"
 
 /**
- * Ends every process (but this one) whose environment has ENGINE_MARK=`mark`, again until none is
- * left (one may have started another while the first pass ran); returns their ids. Never throws.
+ * Ends every process (but this one) whose environment has ENGINE_MARK=`mark`; returns their ids.
+ * Synchronous (exit handlers and the reaper call it); never throws.
+ *
+ * One look at the table is not enough: the table is listed first and each environment read after,
+ * and a process may start a child and exit in between (one that forks, calls setsid and exits in a
+ * loop does nothing else): its environment is gone when read, and its child is in no list. So a
+ * marked process is sent SIGKILL the moment it is read (on Linux newest first: soonest after the
+ * listing), and the table is looked at again until a look shows that nothing marked ran when it
+ * was listed: it found no marked process, and each process it could not read (one ending as it
+ * was looked at) had been read without the mark, or could not be read either, by the look before,
+ * so whatever it started is in this look's listing, and was read. Each marked process found is
+ * sent SIGKILL again if seen again. Bounded by MARKED_PASSES looks and MARKED_TIME_MS.
+ * SIGKILL at once, not SIGSTOP first and SIGKILL at the end: on Linux a fork under way when SIGKILL
+ * comes is abandoned, one under way when SIGSTOP comes completes; and should this process die
+ * halfway, nothing is left stopped forever.
  */
 export function endMarked(mark: string, options: ProcessTreeOptions = {}): number[] {
-  const ended: number[] = []
-  for (let pass = 0; pass < 5; pass++) {
-    // A process already sent SIGKILL cannot survive it: seen again, it is a zombie waiting for a
-    // parent (init, in a container, may be slow to reap it), not a new child.
-    const found = markedProcesses(mark, options).filter((pid) => pid !== process.pid && !ended.includes(pid))
-    if (found.length === 0) break
-    for (const pid of found) signal(pid)
-    ended.push(...found)
+  const platform = options.platform ?? process.platform
+  // Windows has no listing of other processes' environments (taskkill /T follows its trees).
+  if (platform === "win32") return []
+  const entry = `${ENGINE_MARK}=${mark}`
+  const inProc = (options.source ?? (platform === "linux" ? "proc" : "ps")) === "proc"
+  const ended = new Set<number>()
+  const until = performance.now() + MARKED_TIME_MS
+  let before: MarkedLook | undefined
+  for (let pass = 0; pass < MARKED_PASSES; pass++) {
+    const look = inProc ? lookInProc(entry) : lookWithPs(entry, platform)
+    for (const pid of look.marked) ended.add(pid)
+    // Settled: each process this look could not read was read without the mark, or could not be
+    // read either, by the look before; what it started since then is in this look's listing.
+    const settled = [...look.unread].every((pid) => before?.unmarked.has(pid) || before?.unread.has(pid))
+    if ((look.marked.length === 0 && settled) || performance.now() > until) break
+    before = look
   }
-  return ended
+  return [...ended]
 }
 
 /** The processes whose environment has ENGINE_MARK=`mark` (empty where that cannot be read: Windows). */
@@ -189,6 +214,117 @@ export function readTable(options: ProcessTreeOptions = {}): ProcessEntry[] {
 
 // --- internal ---
 
+/** At most this many looks at the table, and this long, for one endMarked. */
+const MARKED_PASSES = 2_000
+const MARKED_TIME_MS = 5_000
+
+/**
+ * One look of endMarked: the marked processes found (each sent SIGKILL as it was found), those
+ * read without the mark, and those whose environment could not be read because they were ending
+ * (or had ended) by then.
+ */
+type MarkedLook = { marked: number[]; unmarked: Set<number>; unread: Set<number> }
+
+/** Flags in /proc/<pid>/stat (include/linux/sched.h): a process that has begun to exit; a kernel thread. */
+const PF_EXITING = 0x4
+const PF_KTHREAD = 0x200000
+
+/** A look through /proc: each process's environment read, and a marked one ended, one at a time. */
+function lookInProc(entry: string): MarkedLook {
+  const look: MarkedLook = { marked: [], unmarked: new Set(), unread: new Set() }
+  let names: string[]
+  try {
+    names = readdirSync("/proc")
+  } catch {
+    return look
+  }
+  // Newest first: a process that starts another and exits is read soonest after the listing.
+  const pids = names
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid > 0 && pid !== process.pid)
+    .sort((a, b) => b - a)
+  for (const pid of pids) {
+    let environment = ""
+    try {
+      // NUL-separated KEY=value entries, as the process was started.
+      environment = readFileSync(`/proc/${pid}/environ`, "latin1")
+    } catch (error) {
+      // Another user's (or one that forbids it) is neither readable nor ours to end.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === "EACCES" || code === "EPERM") continue
+    }
+    if (environment === "") {
+      // Nothing read: a process that ended or is ending (gone, or its memory is), a kernel thread
+      // (ESRCH), or one started with an empty environment.
+      look[isEnding(pid) ? "unread" : "unmarked"].add(pid)
+      continue
+    }
+    if (!hasEntry(`\0${environment}`, "\0", entry, true)) {
+      look.unmarked.add(pid)
+      continue
+    }
+    // At once: a moment later it may have started a child and exited.
+    signal(pid)
+    look.marked.push(pid)
+  }
+  return look
+}
+
+/**
+ * A look through `ps` (macOS, the BSDs): ps lists every process first and reads the environments
+ * after, so one that ended in between shows none. A second, short listing tells which ones no
+ * longer run: those count as unread.
+ */
+function lookWithPs(entry: string, platform: NodeJS.Platform): MarkedLook {
+  const look: MarkedLook = { marked: [], unmarked: new Set(), unread: new Set() }
+  // Each process's environment after its command, uncut (`-ww`): `-E` on macOS, `-e` on the BSDs,
+  // the `e` modifier for Linux's procps. Entries are separated by spaces there.
+  const environment = platform === "darwin" ? ["-E"] : platform === "linux" ? [] : ["-e"]
+  const args = ["-A", "-ww", ...environment, "-o", "pid=,state=,command=", ...(platform === "linux" ? ["e"] : [])]
+  const read: number[] = []
+  const listing = runProgram("ps", args)
+  for (const line of listing.output.split("\n")) {
+    const [pid, state] = processRow(line)
+    // A zombie has ended and starts nothing more; it shows no environment. The `ps` has ended too.
+    if (pid === undefined || pid === process.pid || pid === listing.pid || state.startsWith("Z")) continue
+    if (hasEntry(line, " ", entry, true)) {
+      signal(pid)
+      look.marked.push(pid)
+    } else read.push(pid)
+  }
+  if (read.length === 0) return look
+  // (Without that listing, each is taken as read.)
+  const after = run("ps", ["-A", "-o", "pid=,state="])
+  const running = new Set<number>()
+  for (const line of after.split("\n")) {
+    const [pid, state] = processRow(line)
+    if (pid !== undefined && !state.startsWith("Z")) running.add(pid)
+  }
+  for (const pid of read) look[after === "" || running.has(pid) ? "unmarked" : "unread"].add(pid)
+  return look
+}
+
+/** The id and state of a `ps -o pid=,state=...` row; no id for a line that is not one. */
+function processRow(line: string): [number, string] | [undefined, ""] {
+  const [pid, state] = line.trim().split(/\s+/)
+  const id = Number(pid)
+  return Number.isInteger(id) && id > 0 && state !== undefined ? [id, state] : [undefined, ""]
+}
+
+/** Whether a process whose environment read empty has ended or is ending: not a kernel thread, nor one with none. */
+function isEnding(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    // "pid (comm) state ppid pgrp session tty_nr tpgid flags ...": read after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    const flags = Number(fields[6])
+    if (fields[0] === "Z" || fields[0] === "X") return true
+    return Number.isInteger(flags) && (flags & PF_KTHREAD) === 0 && (flags & PF_EXITING) !== 0
+  } catch {
+    return true
+  }
+}
+
 /** Each process's id, parent and start (FILETIME, for the age check), one per line. */
 const LIST_PROCESSES =
   'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId) $(if ($_.CreationDate) { $_.CreationDate.ToFileTimeUtc() } else { 0 })" }'
@@ -259,11 +395,16 @@ function isZombie(pid: number): boolean {
 }
 
 function run(command: string, args: string[]): string {
+  return runProgram(command, args).output
+}
+
+/** A program's output (empty when it failed), and its id: a listing has a row for the `ps` that made it. */
+function runProgram(command: string, args: string[]): { output: string; pid?: number } {
   try {
     const result = programOutputSync(command, args, { timeout: 15_000 })
-    return result.status === 0 ? result.stdout : ""
+    return { output: result.status === 0 ? result.stdout : "", pid: result.pid }
   } catch {
-    return ""
+    return { output: "" }
   }
 }
 
