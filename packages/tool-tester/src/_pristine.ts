@@ -38,6 +38,13 @@ const WATCHED: Watched[] = [
   { owner: RegExp.prototype, label: "RegExp.prototype" },
   { owner: Map.prototype, label: "Map.prototype" },
   { owner: Set.prototype, label: "Set.prototype" },
+  // What `for...of`, spreading and Promise.all step through: a throwing `next` on the array
+  // iterators would break every loop of the report. They have no names of their own: the labels
+  // are the specification's.
+  { owner: Object.getPrototypeOf([][Symbol.iterator]()) as object, label: "%ArrayIteratorPrototype%" },
+  { owner: Object.getPrototypeOf(new Map()[Symbol.iterator]()) as object, label: "%MapIteratorPrototype%" },
+  { owner: Object.getPrototypeOf(new Set()[Symbol.iterator]()) as object, label: "%SetIteratorPrototype%" },
+  { owner: Object.getPrototypeOf(""[Symbol.iterator]()) as object, label: "%StringIteratorPrototype%" },
 ]
 
 /**

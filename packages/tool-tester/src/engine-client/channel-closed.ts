@@ -2,7 +2,9 @@
 // either end: the Node side reads the descriptor to its end while the engine still runs, or the
 // engine fails to write its next message on it. Only the second is seen when another process still
 // holds the pipe (a child the tool started with descriptor 3), so the engine then ends with this
-// exit code, which the Node side reads as CHANNEL_CLOSED.
+// exit code, which the Node side reads as CHANNEL_CLOSED. A tool can exit with the same code: the
+// engine first makes a file only the two ends know the name of (Hello.closedFile), and an exit
+// without it is the tool's.
 
 /** The exit code of an engine that could not write on its descriptor 3. */
 export const CHANNEL_CLOSED_EXIT_CODE = 87

@@ -5,9 +5,13 @@
 // Its channel (protocol.ts): it writes on the engine's stdin, the secret first, and believes only
 // the lines on the engine's descriptor 3 that read-engine-frame.ts accepts. Anything else there, a
 // `refused` from the engine, or the descriptor closing while the engine runs, ends the engine with
-// CHANNEL_FORGED or CHANNEL_CLOSED (`EngineExit.channel`).
+// CHANNEL_FORGED or CHANNEL_CLOSED (`EngineExit.channel`); so does its exit with
+// CHANNEL_CLOSED_EXIT_CODE after it made the file named in the hello (a tool's own process.exit(87)
+// makes none). A `stdin-closed` (a tool closed the engine's stdin) fails nothing: nothing more is sent.
 import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { existsSync } from "node:fs"
+import path from "node:path"
 import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { EngineInfo } from "../runtime/here.ts"
 import type { EngineSelection } from "./choose-engine.ts"
@@ -17,7 +21,7 @@ import { engineHere } from "../runtime/here.ts"
 import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
 import { readEngineFrame } from "./read-engine-frame.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
-import { endEngine, exitStatusOfSignal, spawnEngine } from "./spawn-engine.ts"
+import { endEngine, engineTempOf, exitStatusOfSignal, spawnEngine } from "./spawn-engine.ts"
 import type { CapturedConsole, StreamCapture } from "../runtime/stream-capture.ts"
 import { captureStreams, EMPTY_CONSOLE } from "../runtime/stream-capture.ts"
 
@@ -64,6 +68,8 @@ export class EngineConnection {
   #engine: EngineInfo
   #ready = false
   #exitSeen = false
+  /** The engine said it reads its stdin no more (`stdin-closed`). */
+  #deaf = false
   /** end() was called: the channel closing is our doing. */
   #ending = false
   #failure: ChannelFailure | undefined
@@ -82,8 +88,18 @@ export class EngineConnection {
     // Writing to an engine that has ended fails with EPIPE: its exit says what happened.
     this.#input.on("error", () => {})
     const secret = randomBytes(32).toString("base64url")
-    this.#input.write(`${JSON.stringify({ type: "hello", secret } satisfies Hello)}\n`)
+    // Made by the engine before it ends with CHANNEL_CLOSED_EXIT_CODE: a name no tool can guess.
+    const temp = engineTempOf(child)
+    const closedFile =
+      temp === undefined ? undefined : path.join(temp, `channel-closed-${randomBytes(16).toString("hex")}`)
+    const hello: Hello = closedFile === undefined ? { type: "hello", secret } : { type: "hello", secret, closedFile }
+    this.#input.write(`${JSON.stringify(hello)}\n`)
     this.#outputEnded = this.#read(Buffer.from(secret, "utf8"))
+    // Looked for as soon as the engine has exited, before spawn-engine.ts removes its folder.
+    let closedFileMade = false
+    child.prependOnceListener("exit", () => {
+      closedFileMade = closedFile !== undefined && existsSync(closedFile)
+    })
     this.exited = new Promise<EngineExit>((resolve) => {
       const end = (ended: EngineExit) => {
         this.#ended ??= ended
@@ -91,8 +107,9 @@ export class EngineConnection {
       }
       child.once("exit", async (code: number | null, signal: NodeJS.Signals | null) => {
         this.#exitSeen = true
-        // The engine could not write its answer: the descriptor was closed, seen from its side.
-        if (code === CHANNEL_CLOSED_EXIT_CODE && !this.#ending && this.#failure === undefined)
+        // The engine could not write its answer: the descriptor was closed, seen from its side. The
+        // same exit code without the engine's file is a tool's process.exit(87).
+        if (code === CHANNEL_CLOSED_EXIT_CODE && closedFileMade && !this.#ending && this.#failure === undefined)
           this.#failure = { code: "CHANNEL_CLOSED", message: CHANNEL_CLOSED_MESSAGE }
         // What it wrote on its channel before it ended is read first, and its last words may still
         // be in the console pipes (a child the tool left may hold them open: bounded).
@@ -101,7 +118,7 @@ export class EngineConnection {
         end({
           exitCode: code ?? (signal === null ? 1 : exitStatusOfSignal(signal)),
           ...(signal === null ? {} : { signal }),
-          ...(this.#outOfMemory() ? { crash: "JavaScript heap out of memory" } : {}),
+          ...this.#outOfMemory(code, signal),
           started: this.#ready,
           ...(this.#failure === undefined ? {} : { channel: this.#failure }),
         })
@@ -153,6 +170,9 @@ export class EngineConnection {
       this.#fail("CHANNEL_FORGED", message.reason)
       return
     }
+    // It reads nothing more: it answers what it has, and gets nothing new (remote-project.ts
+    // gives later calls a new engine).
+    if (message.type === "stdin-closed") this.#deaf = true
     if (message.type === "ready") {
       this.#engine = message.engine
       this.#ready = true
@@ -172,14 +192,33 @@ export class EngineConnection {
     this.end()
   }
 
-  /** Node ends a process whose heap is full with a last line on stderr, and an abort. */
-  #outOfMemory(): boolean {
-    return /JavaScript heap out of memory/.test(this.#capture?.stderrTail() ?? "")
+  /**
+   * Out of memory, said only when the runtime ended the process as it does then: Node prints "...
+   * JavaScript heap out of memory" and aborts (SIGABRT; exit code 134 on Windows, which has no
+   * signals); Bun's JavaScriptCore prints "MemoryExhaustion: Crash intentionally because memory is
+   * exhausted" and aborts. A tool that prints those words and exits is a process.exit, whatever its
+   * code (one that prints them and then aborts itself cannot be told apart: it crashed the engine
+   * either way). Bun's other ends when memory runs out (a RangeError the tool can catch, a crash by
+   * SIGILL, the system's SIGKILL) are reported as what they are.
+   */
+  #outOfMemory(code: number | null, signal: NodeJS.Signals | null): { crash?: string } {
+    const aborted = signal === "SIGABRT" || (process.platform === "win32" && code === 134)
+    if (!aborted) return {}
+    const tail = this.#capture?.stderrTail() ?? ""
+    if (/JavaScript heap out of memory/.test(tail)) return { crash: "JavaScript heap out of memory" }
+    if (/MemoryExhaustion: Crash intentionally because memory is exhausted/.test(tail))
+      return { crash: "JavaScript heap out of memory, Bun's MemoryExhaustion" }
+    return {}
   }
 
   /** Whether messages can still be sent. */
   get connected(): boolean {
-    return !this.#exitSeen && this.#failure === undefined && this.#input.writable
+    return !this.#exitSeen && this.#failure === undefined && !this.#deaf && this.#input.writable
+  }
+
+  /** The engine reads nothing more (a tool closed its stdin): it still answers what it was given. */
+  get deaf(): boolean {
+    return this.#deaf
   }
 
   /** Whether the engine said it is up: user code may have run. */

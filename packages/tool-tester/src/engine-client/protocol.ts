@@ -47,7 +47,16 @@ export type EngineCall =
 export type CrossingError = { code: ToolTesterErrorCode | "INTERNAL"; message: string; data?: Record<string, unknown> }
 
 /** The first line the engine reads, before anything else and before any user module loads. */
-export type Hello = { type: "hello"; secret: string }
+export type Hello = {
+  type: "hello"
+  secret: string
+  /**
+   * A file in the engine's temporary folder, named for this run only: the engine makes it just
+   * before it ends with CHANNEL_CLOSED_EXIT_CODE (channel-closed.ts), so that a tool's own
+   * `process.exit(87)` is not taken for that. Known only to the two ends, as the secret is.
+   */
+  closedFile?: string
+}
 
 export type ToEngine =
   /** The CLI's one task (tasks/task.ts); the process is ended after it answers. */
@@ -79,3 +88,9 @@ export type FromEngine =
   | { type: "client"; id: number; method: string; args: string }
   /** The engine read a line on its stdin that the Node side did not write (a tool wrote into the pipe): it stops. */
   | { type: "refused"; reason: string }
+  /**
+   * Something in the engine's process closed or replaced its stdin (descriptor 0): the engine reads
+   * nothing more, answers what it was given (calls up to `lastCall`), and the Node side gives it
+   * nothing more.
+   */
+  | { type: "stdin-closed"; lastCall: number }

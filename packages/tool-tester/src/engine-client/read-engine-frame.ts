@@ -57,6 +57,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
   "server-log": { line: text },
   client: { id, method: text, args: text },
   refused: { reason: text },
+  "stdin-closed": { lastCall: (value) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0 },
 }
 
 function hasShape(message: Record<string, unknown>): boolean {

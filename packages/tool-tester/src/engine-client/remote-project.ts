@@ -3,7 +3,8 @@
 // once). The project it returns is a snapshot; the live tools stay in the engine, and runTool,
 // callTool and getToolSchemas send their work there. A tool that ends the engine (process.exit,
 // an error escaping into a timer, a busy loop past its timeout) fails its call; the next call
-// starts a new engine and loads the project again.
+// starts a new engine and loads the project again. So does the call after one whose tool closed the
+// engine's stdin (`stdin-closed`): that engine answers what it had read, and is ended then.
 import { realpathSync } from "node:fs"
 import { safeStringify } from "../_json-safe.ts"
 import { callStub } from "../client/project-client.ts"
@@ -71,6 +72,8 @@ class RemoteEngine implements ProjectEngine {
   #connection: EngineConnection | undefined
   #loaded: Promise<ToolProject> | undefined
   readonly #pending = new Map<number, (outcome: Outcome) => void>()
+  /** The engine each pending call was sent to. */
+  readonly #sentTo = new Map<number, EngineConnection>()
   #nextId = 1
   #closed = false
 
@@ -203,10 +206,14 @@ class RemoteEngine implements ProjectEngine {
         clearTimeout(timer)
         options.signal?.removeEventListener("abort", abort)
         this.#pending.delete(id)
+        this.#sentTo.delete(id)
         // While a call is pending, the engine keeps this process alive; otherwise it does not.
         if (this.#pending.size === 0) connection.keepAlive(false)
+        // An engine that reads no more is ended once it has answered what it read.
+        if (connection.deaf && this.#connection !== connection && !this.#waitsOn(connection)) connection.end()
         resolve(outcome)
       })
+      this.#sentTo.set(id, connection)
       connection.keepAlive(true)
       if (options.backstopMs !== undefined) {
         timer = setTimeout(() => {
@@ -239,10 +246,42 @@ class RemoteEngine implements ProjectEngine {
 
   /** The engine is gone (or going): its pending calls fail, and the next call starts a new one. */
   #ended(connection: EngineConnection, outcome: Outcome): void {
-    if (this.#connection !== connection) return
-    this.#connection = undefined
-    this.#loaded = undefined
-    for (const id of [...this.#pending.keys()]) this.#settle(id, outcome)
+    if (this.#connection === connection) {
+      this.#connection = undefined
+      this.#loaded = undefined
+    }
+    for (const id of [...this.#pending.keys()]) if (this.#sentTo.get(id) === connection) this.#settle(id, outcome)
+  }
+
+  /**
+   * A tool closed the engine's stdin: it reads nothing more. The calls it read are still answered
+   * there; those sent after never reached it and fail; the next call starts a new engine.
+   */
+  #deafened(connection: EngineConnection, lastCall: number): void {
+    if (this.#connection === connection) {
+      this.#connection = undefined
+      this.#loaded = undefined
+    }
+    let lost = 0
+    for (const id of [...this.#pending.keys()])
+      if (id > lastCall && this.#sentTo.get(id) === connection) {
+        lost++
+        this.#settle(id, {
+          kind: "error",
+          error: {
+            code: "ENGINE_FAILED",
+            message:
+              "the call was sent to an engine whose stdin a tool had just closed (file descriptor 0), so it never arrived: run it again",
+          },
+        })
+      }
+    // (The last of those settled ended it already, when nothing else was pending there.)
+    if (lost === 0 && !this.#waitsOn(connection)) connection.end()
+  }
+
+  #waitsOn(connection: EngineConnection): boolean {
+    for (const sent of this.#sentTo.values()) if (sent === connection) return true
+    return false
   }
 
   #settle(id: number, outcome: Outcome): void {
@@ -257,6 +296,7 @@ class RemoteEngine implements ProjectEngine {
     this.#connection = connection
     connection.onMessage((message) => {
       if (message.type === "client") void this.#answerClient(connection, message)
+      if (message.type === "stdin-closed") this.#deafened(connection, message.lastCall)
       if (message.type !== "reply") return
       // The engine answers the calls it was given: an answer to one never made means its stdin was
       // written by something else in its process (engine-channel.ts).

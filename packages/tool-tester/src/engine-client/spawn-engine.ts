@@ -99,6 +99,11 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   return child
 }
 
+/** The engine's temporary folder (engine-temp.ts; not made until something needs it), removed when it exits. */
+export function engineTempOf(child: ChildProcess): string | undefined {
+  return temps.get(child)
+}
+
 /** Kills the engine, every process in its group, and every process that carries its mark, at once. */
 export function endEngine(child: ChildProcess): void {
   if (child.pid === undefined) return

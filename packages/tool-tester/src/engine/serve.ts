@@ -56,10 +56,11 @@ const tasks: { [C in TaskCommand]: PerformTask<C> } = {
 // must still answer, exit and report what the tool did.
 const engineProcess: NodeJS.Process = process
 
-// The Node side went away (it exited, or was killed): end this process and whatever the tools
-// started in its process group.
+// The Node side went away (it exited, or was killed; not a tool closing descriptor 0, which the
+// channel reports itself): end this process and whatever the tools started in its process group.
 // A tool closed the channel's descriptor: nothing can be answered, and the exit code says why
-// (taken now: a tool may replace process.exit).
+// (taken now: a tool may replace process.exit); the channel has made the Node side's file first,
+// which tells this exit from a tool's own process.exit(87).
 const exitNow = engineProcess.exit.bind(engineProcess)
 const channel = openEngineChannel({
   onMessage: receive,
@@ -103,6 +104,14 @@ send({ type: "ready", engine: engineHere() })
 
 let project: Promise<ToolProject> | undefined
 const controllers = new Map<number, AbortController>()
+/**
+ * How long the answer waits for stdout and stderr to be handed over. They are the tools' streams
+ * too: a tool that broke one (its internal state, its events) would otherwise hold the answer back
+ * until the Node side's bound, and lose a result it had returned. Bun hands a 512 MiB print over
+ * in under a second.
+ */
+const FLUSH_BOUND_MS = 1_000
+
 /** Calls aborted before they reached their tool (the abort can overtake the call while the project loads). */
 const abortedEarly = new Set<number>()
 
@@ -147,10 +156,10 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
     restoreBuiltins()
     const text = safeStringify({ ...(payload as object), engine: engineHere() })
     // What the tool printed is in the pipes before the answer; the CLI then ends this process.
-    await flushStdio()
+    await flushStdio(FLUSH_BOUND_MS)
     send({ type: "done", payload: text }, (bytes) => ({ type: "failed", error: tooLarge(bytes) }))
   } catch (error) {
-    await flushStdio()
+    await flushStdio(FLUSH_BOUND_MS)
     send({ type: "failed", error: failureOf(error) })
   }
 }

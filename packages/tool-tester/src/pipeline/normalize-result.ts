@@ -92,7 +92,7 @@ export type ThrownDetails = {
   stack?: string
 }
 
-export function thrownDetails(error: unknown, depth = 0): ThrownDetails {
+function thrownDetails(error: unknown, depth = 0): ThrownDetails {
   try {
     return readDetails(error, depth)
   } catch {

@@ -49,6 +49,17 @@ const CASES: Record<string, Case> = {
   },
   "sets-object-tojson": { load: LOADS, runs: { sets_object_tojson: { exit: 4, code: "TOOL_TAMPERED", stdout: true } } },
   "replaces-array-map": { load: LOADS, runs: { replaces_array_map: { exit: 4, code: "TOOL_TAMPERED", stdout: true } } },
+  "replaces-array-iterator": {
+    load: LOADS,
+    runs: {
+      replaces_array_iterator: {
+        exit: 4,
+        code: "TOOL_TAMPERED",
+        stdout: true,
+        output: /%ArrayIteratorPrototype%\.next/,
+      },
+    },
+  },
   "deep-metadata": { load: LOADS, runs: { deep_metadata: { exit: 0, stdout: true, output: "deep" } } },
   // opencode prints what escapes and goes on with what the tool returned (docs/opencode-contract.md#escaped-errors).
   "throws-after-return": {

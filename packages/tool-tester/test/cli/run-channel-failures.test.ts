@@ -14,6 +14,9 @@ const FORGED = `${JSON.stringify({ type: "done", payload: JSON.stringify({ resul
 const tools = {
   ".opencode/tools/forges.ts": `import { writeSync } from "node:fs"\n${toolSource("forges", `console.log("before forging"); writeSync(3, ${JSON.stringify(FORGED)}); ${WAIT}; return "returned"`)}`,
   ".opencode/tools/closes.ts": `import { closeSync } from "node:fs"\n${toolSource("closes", `closeSync(3); ${WAIT}; return "returned"`)}`,
+  // 87 is the code the engine ends with when it cannot write on descriptor 3 (channel-closed.ts).
+  ".opencode/tools/exits_87.ts": toolSource("exits 87", "process.exit(87)"),
+  ".opencode/tools/closes_stdin.ts": `import { closeSync } from "node:fs"\n${toolSource("closes stdin", 'closeSync(0); await new Promise((resolve) => setTimeout(resolve, 100)); return "returned"')}`,
 }
 
 /** A file that writes on the channel as it is imported, beside a tool that is fine. */
@@ -66,6 +69,24 @@ describe.each(["node", "bun"])(
       // what it would have returned: the output is tool-tester's message.
       expect(json.output).toMatch(/^something in the engine's process \(the tool, or a process it started\)/)
       if (name === "forges") expect(json.console.stdout).toBe("before forging\n")
+    })
+
+    test("a tool's own process.exit(87) is TOOL_EXITED with that code, not the engine's CHANNEL_CLOSED", async () => {
+      const result = await run(tmpProject(tools), "exits_87")
+      expect(result.exitCode).toBe(4)
+      expect(jsonError(result)).toEqual({
+        code: "TOOL_EXITED",
+        message:
+          "the tool ended its process with process.exit(87); under opencode that stops opencode itself: throw an Error instead",
+      })
+    })
+
+    // Bun, and so opencode, ignores fs.closeSync(0): the call completes there. Under Node the close
+    // happens; the engine reads nothing more, and still answers.
+    test("a tool that closes the engine's stdin keeps its result, as in opencode", async () => {
+      const result = await run(tmpProject(tools), "closes_stdin")
+      expect(result.exitCode, result.stderr).toBe(0)
+      expect(JSON.parse(result.stdout)).toMatchObject({ name: "closes_stdin", status: "completed", output: "returned" })
     })
 
     test("without --json the same result is the readable report, and the failure line names the code", async () => {

@@ -620,4 +620,20 @@ describe("tool-tester run out of memory", { timeout: 120_000 }, () => {
     const json = JSON.parse(child.stdout) as RunJson
     expect(json.error).toMatchObject({ code: "TOOL_EXITED", message: expect.stringContaining("ran out of memory") })
   })
+
+  // The tool's stderr is the engine's: out of memory is said from how the engine ended (an abort,
+  // after the runtime's last words), never from what was printed alone.
+  test.each(["bun", "node"])(
+    "%s engine: a tool that prints the out-of-memory words and exits is a process.exit, not out of memory",
+    async (engine) => {
+      const result = await run(["says_out_of_memory", "--dir", fixture("out-of-memory"), "--engine", engine])
+      expect(result.exitCode).toBe(4)
+      expect(result.json().error).toEqual({
+        code: "TOOL_EXITED",
+        message:
+          "the tool ended its process with process.exit(0); under opencode that stops opencode itself: throw an Error instead",
+      })
+      expect(result.json().console.stderr).toContain("JavaScript heap out of memory")
+    },
+  )
 })

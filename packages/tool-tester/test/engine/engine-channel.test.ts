@@ -159,6 +159,84 @@ describe.each(engines)("the engine's channel (%s engine)", { timeout: 120_000 },
     const outcome = await runIn(selection, tool('process.stdout.destroy(); return "ok"'))
     expect(runResult(outcome)).toMatchObject({ status: "completed", output: "ok" })
   })
+
+  // The engine waits for stdout and stderr to be handed over before it answers: with what the
+  // stream says of itself, a tool could hold the answer back until the run's bound (TOOL_TIMEOUT).
+  // The run bound is short so that a wait that never ends fails fast; the tool returns at once.
+  test("a tool that stubs stdout's end and lies about its queue is completed with what it returned", async () => {
+    const outcome = await runIn(
+      selection,
+      tool(`const out: any = process.stdout
+out.end = () => {}
+Object.defineProperty(out, "writableLength", { get: () => 1 })
+Object.defineProperty(out, "writableFinished", { get: () => false })
+return "all fine"`),
+      5_000,
+    )
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("done")
+    expect(runResult(outcome)).toMatchObject({ status: "completed", output: "all fine" })
+  })
+
+  test("a tool that silences stdout's events and fakes its state still gets its answer, after the flush bound", async () => {
+    const outcome = await runIn(
+      selection,
+      tool(`const out: any = process.stdout
+out.emit = () => true
+const state = out._writableState
+for (const [key, value] of [["length", 1], ["finished", false], ["ending", true]] as const)
+  Object.defineProperty(state, key, { get: () => value, configurable: true })
+return "all fine"`),
+      5_000,
+    )
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("done")
+    expect(runResult(outcome)).toMatchObject({ status: "completed", output: "all fine" })
+  })
+
+  test("a tool's own process.exit(87) is an exit with that code, not the engine's CHANNEL_CLOSED", async () => {
+    const outcome = await runIn(selection, tool("process.exit(87)"))
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("exited")
+    expect(outcome.kind === "exited" && outcome.exitCode).toBe(87)
+  })
+
+  test("a tool that prints the runtimes' out-of-memory words and exits is an exit, not out of memory", async () => {
+    const outcome = await runIn(
+      selection,
+      tool(
+        'process.stderr.write("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\\nASSERTION FAILED: MemoryExhaustion: Crash intentionally because memory is exhausted.\\n"); process.exit(0)',
+      ),
+    )
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("exited")
+    expect(outcome.kind === "exited" && { exitCode: outcome.exitCode, crash: outcome.crash }).toEqual({
+      exitCode: 0,
+      crash: undefined,
+    })
+  })
+
+  // Bun (so opencode) ignores fs.closeSync(0); Node closes it, and the engine then reads nothing
+  // more, without taking that for the Node side having gone. The call keeps its result either way.
+  test("a tool that closes descriptor 0, the engine's stdin, keeps its result", async () => {
+    const outcome = await runIn(
+      selection,
+      tool(
+        'closeSync(0); await new Promise((resolve) => setTimeout(resolve, 100)); return "ok"',
+        'import { closeSync } from "node:fs"\n',
+      ),
+    )
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("done")
+    expect(runResult(outcome)).toMatchObject({ status: "completed", output: "ok" })
+  })
+
+  test("a tool that puts another file in descriptor 0's place keeps its result, and nothing is read from it", async () => {
+    const outcome = await runIn(
+      selection,
+      tool(
+        'const file = join(context.directory, "not-a-channel.txt"); writeFileSync(file, "not a message\\n"); closeSync(0); const fd = openSync(file, "r"); await new Promise((resolve) => setTimeout(resolve, 100)); closeSync(fd); return "ok"',
+        'import { closeSync, openSync, writeFileSync } from "node:fs"\nimport { join } from "node:path"\n',
+      ),
+    )
+    expect(outcome.kind, JSON.stringify(outcome)).toBe("done")
+    expect(runResult(outcome)).toMatchObject({ status: "completed", output: "ok" })
+  })
 })
 
 describe.each(engines)(

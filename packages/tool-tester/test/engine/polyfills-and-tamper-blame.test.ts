@@ -91,6 +91,39 @@ ${toolSource("tampers")}`,
     expect(tamper.error?.message).toContain("Object.prototype.polluted")
   })
 
+  // for...of, spreading and Promise.all step through these: a replaced `next` is tampering like a
+  // replaced Array.prototype method, put back before the report is made. (A wrapper here: under the
+  // node engine the library runs tools in this process.)
+  test("a replaced `next` of the array, Map, Set or string iterators is TOOL_TAMPERED, and put back", async () => {
+    const iterators = {
+      "%ArrayIteratorPrototype%": "[][Symbol.iterator]()",
+      "%MapIteratorPrototype%": "new Map()[Symbol.iterator]()",
+      "%SetIteratorPrototype%": "new Set()[Symbol.iterator]()",
+      "%StringIteratorPrototype%": '""[Symbol.iterator]()',
+    }
+    const files: Record<string, string> = {}
+    for (const [index, iterator] of Object.values(iterators).entries())
+      files[`.opencode/tools/iterates_${index}.ts`] = toolSource(
+        "replaces next",
+        `const prototype = Object.getPrototypeOf(${iterator}); const next = prototype.next; prototype.next = function () { return next.call(this) }; return "done"`,
+      )
+    const project = await load(tmpProject(files), engine)
+    for (const [index, label] of Object.keys(iterators).entries()) {
+      const result = await runTool(project, `iterates_${index}`, {})
+      expect(result.error?.code).toBe("TOOL_TAMPERED")
+      expect(result.error?.message).toContain(`${label}.next`)
+    }
+    // Under the node engine the tools ran here: the originals are back.
+    const iterated = [
+      [][Symbol.iterator](),
+      new Map()[Symbol.iterator](),
+      new Set()[Symbol.iterator](),
+      ""[Symbol.iterator](),
+    ]
+    for (const iterator of iterated)
+      expect(String((Object.getPrototypeOf(iterator) as { next: unknown }).next)).toContain("[native code]")
+  })
+
   test("a replaced Buffer.byteLength is TOOL_TAMPERED, not truncation turned off", async () => {
     // 40,000 characters of 2 bytes each: under the 51,200-byte limit in characters, over it in bytes.
     const directory = tmpProject({

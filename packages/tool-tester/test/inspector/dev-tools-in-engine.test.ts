@@ -23,6 +23,10 @@ export default tool({
   ".opencode/tools/quit.ts": `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "ends its process", args: {}, async execute() { process.exit(3) } })
 `,
+  ".opencode/tools/closes_stdin.ts": `import { tool } from "@opencode-ai/plugin"
+import { closeSync } from "node:fs"
+export default tool({ description: "closes its stdin", args: {}, async execute() { closeSync(0); return "closed" } })
+`,
 }
 
 type Entry = { result?: { status: string; output: string; error?: { code: string } }; error?: { code: string } }
@@ -76,6 +80,29 @@ for (const engine of engines) {
       expect(lines).toHaveLength(2)
       expect(lines[1]).toBe("")
       expect(JSON.parse(lines[0]!)).toMatchObject({ port: dev.port, engine: { name: engine.name } })
+    },
+  )
+}
+
+// Bun, and so opencode, ignores fs.closeSync(0); under Node the engine's stdin is gone, and the engine
+// reads nothing more. Either way the call keeps its result, and the calls after it are answered (by
+// a new engine where the old one can no longer be told anything).
+for (const engine of engines) {
+  test.skipIf(engine.skip !== undefined)(
+    `dev --engine ${engine.name}: a tool that closes its stdin keeps its result, and the next calls are answered${engine.skip ? ` (${engine.skip})` : ""}`,
+    { timeout: 240_000 },
+    async () => {
+      const project = makeProject(files)
+      onTestFinished(project.remove)
+      const dev = await startDev(project.directory, engine.flags)
+      onTestFinished(dev.stop)
+
+      const closes = await call(dev, "closes_stdin", {})
+      expect(closes.result, JSON.stringify(closes)).toMatchObject({ status: "completed", output: "closed" })
+      for (const a of ["one", "two"]) {
+        const loud = await call(dev, "loud", { a })
+        expect(loud.result, JSON.stringify(loud)).toMatchObject({ status: "completed", output: `ok ${a}` })
+      }
     },
   )
 }
