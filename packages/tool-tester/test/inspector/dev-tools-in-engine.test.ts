@@ -42,6 +42,15 @@ async function call(dev: RunningDev, name: string, args: Record<string, unknown>
   return (await answer.json()) as Entry
 }
 
+/** dev --json on a project of `files`, both ended after the test. */
+async function devOn(flags: string[]): Promise<RunningDev> {
+  const project = makeProject(files)
+  onTestFinished(project.remove)
+  const dev = await startDev(project.directory, flags)
+  onTestFinished(dev.stop)
+  return dev
+}
+
 const engines: Array<{ name: string; flags: string[]; skip?: string }> = [
   { name: "node", flags: ["--engine", "node"] },
   {
@@ -56,10 +65,7 @@ for (const engine of engines) {
     `dev --engine ${engine.name}: a tool that exits fails its call and dev serves on; tools print to stderr, never to the --json stdout${engine.skip ? ` (${engine.skip})` : ""}`,
     { timeout: 240_000 },
     async () => {
-      const project = makeProject(files)
-      onTestFinished(project.remove)
-      const dev = await startDev(project.directory, engine.flags)
-      onTestFinished(dev.stop)
+      const dev = await devOn(engine.flags)
 
       const quit = await call(dev, "quit", {})
       expect(quit.result?.status).toBe("error")
@@ -92,10 +98,7 @@ for (const engine of engines) {
     `dev --engine ${engine.name}: a tool that closes its stdin keeps its result, and the next calls are answered${engine.skip ? ` (${engine.skip})` : ""}`,
     { timeout: 240_000 },
     async () => {
-      const project = makeProject(files)
-      onTestFinished(project.remove)
-      const dev = await startDev(project.directory, engine.flags)
-      onTestFinished(dev.stop)
+      const dev = await devOn(engine.flags)
 
       const closes = await call(dev, "closes_stdin", {})
       expect(closes.result, JSON.stringify(closes)).toMatchObject({ status: "completed", output: "closed" })
