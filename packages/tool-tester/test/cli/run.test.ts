@@ -636,4 +636,16 @@ describe("tool-tester run out of memory", { timeout: 120_000 }, () => {
       expect(result.json().console.stderr).toContain("JavaScript heap out of memory")
     },
   )
+
+  test.each(["bun", "node"])(
+    "%s engine: process.abort() is reported as SIGABRT, without blaming memory",
+    async (engine) => {
+      const result = await run(["aborts", "--dir", fixture("out-of-memory"), "--engine", engine])
+      expect(result.exitCode).toBe(4)
+      expect(result.json().error).toEqual({
+        code: "TOOL_EXITED",
+        message: "the engine was killed by SIGABRT while the tool ran; in opencode it would take opencode down with it",
+      })
+    },
+  )
 })
