@@ -623,29 +623,27 @@ describe("tool-tester run out of memory", { timeout: 120_000 }, () => {
 
   // The tool's stderr is the engine's: out of memory is said from how the engine ended (an abort,
   // after the runtime's last words), never from what was printed alone.
-  test.each(["bun", "node"])(
-    "%s engine: a tool that prints the out-of-memory words and exits is a process.exit, not out of memory",
-    async (engine) => {
-      const result = await run(["says_out_of_memory", "--dir", fixture("out-of-memory"), "--engine", engine])
-      expect(result.exitCode).toBe(4)
-      expect(result.json().error).toEqual({
-        code: "TOOL_EXITED",
-        message:
-          "the tool ended its process with process.exit(0); under opencode that stops opencode itself: throw an Error instead",
-      })
-      expect(result.json().console.stderr).toContain("JavaScript heap out of memory")
+  const endings = [
+    {
+      tool: "says_out_of_memory",
+      what: "a tool that prints the out-of-memory words and exits is a process.exit, not out of memory",
+      message:
+        "the tool ended its process with process.exit(0); under opencode that stops opencode itself: throw an Error instead",
     },
-  )
-
-  test.each(["bun", "node"])(
-    "%s engine: process.abort() is reported as SIGABRT, without blaming memory",
-    async (engine) => {
-      const result = await run(["aborts", "--dir", fixture("out-of-memory"), "--engine", engine])
-      expect(result.exitCode).toBe(4)
-      expect(result.json().error).toEqual({
-        code: "TOOL_EXITED",
-        message: "the engine was killed by SIGABRT while the tool ran; in opencode it would take opencode down with it",
-      })
+    {
+      tool: "aborts",
+      what: "process.abort() is reported as SIGABRT, without blaming memory",
+      message: "the engine was killed by SIGABRT while the tool ran; in opencode it would take opencode down with it",
     },
-  )
+  ]
+  describe.each(["bun", "node"])("%s engine", (engine) => {
+    for (const { tool, what, message } of endings)
+      test(what, async () => {
+        const result = await run([tool, "--dir", fixture("out-of-memory"), "--engine", engine])
+        expect(result.exitCode).toBe(4)
+        expect(result.json().error).toEqual({ code: "TOOL_EXITED", message })
+        if (tool === "says_out_of_memory")
+          expect(result.json().console.stderr).toContain("JavaScript heap out of memory")
+      })
+  })
 })

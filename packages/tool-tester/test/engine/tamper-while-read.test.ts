@@ -44,42 +44,35 @@ describe.each(engines)("a tool whose values change the built-ins as they are rea
     return project
   }
 
-  test.skipIf("skip" in engine)(
-    "a thrown error whose message getter leaves a setter on Object.prototype: TOOL_TAMPERED, never completed",
-    { timeout: 120_000 },
-    async () => {
-      const project = await load({ ".opencode/tools/forge.ts": toolSource("always throws", FORGE) })
-      const result = await runTool(project, "forge", {})
-      expect(result.status).toBe("error")
-      expect(result.output).not.toBe("42")
-      expect(result.error?.code).toBe("TOOL_TAMPERED")
-      expect(result.error?.message).toContain("while what it returned or threw was read (Object.prototype.error)")
-      expect(Object.getOwnPropertyDescriptor(Object.prototype, "error")).toBeUndefined()
+  // Each: the tool's body, and a built-in the message must name as changed while being read.
+  const cases = [
+    {
+      name: "a thrown error whose message getter leaves a setter on Object.prototype: TOOL_TAMPERED, never completed",
+      body: FORGE,
+      changed: "Object.prototype.error",
     },
-  )
+    {
+      name: "an output getter that replaces String.prototype.indexOf: TOOL_TAMPERED, not an untruncated output",
+      body: UNTRUNCATED,
+      changed: "String.prototype.indexOf",
+    },
+    {
+      name: "an output that is not a string, read through a getter that tampers: TOOL_TAMPERED, not a hidden bad result",
+      body: BAD_OUTPUT,
+      changed: "Object.prototype.error",
+    },
+  ]
 
-  test.skipIf("skip" in engine)(
-    "an output getter that replaces String.prototype.indexOf: TOOL_TAMPERED, not an untruncated output",
-    { timeout: 120_000 },
-    async () => {
-      const project = await load({ ".opencode/tools/untruncated.ts": toolSource("long output", UNTRUNCATED) })
-      const result = await runTool(project, "untruncated", {})
+  for (const { name, body, changed } of cases)
+    test.skipIf("skip" in engine)(name, { timeout: 120_000 }, async () => {
+      const project = await load({ ".opencode/tools/reads.ts": toolSource("tampers when read", body) })
+      const result = await runTool(project, "reads", {})
       expect(result.status).toBe("error")
       expect(result.error?.code).toBe("TOOL_TAMPERED")
-      expect(result.error?.message).toContain("String.prototype.indexOf")
+      expect(result.error?.message).toMatch(/while what it returned or threw was read \(/)
+      expect(result.error?.message).toContain(changed)
+      // Put back here too (the node engine runs the tool in this process).
+      expect(Object.getOwnPropertyDescriptor(Object.prototype, "error")).toBeUndefined()
       expect("x".indexOf("x")).toBe(0)
-    },
-  )
-
-  test.skipIf("skip" in engine)(
-    "an output that is not a string, read through a getter that tampers: TOOL_TAMPERED, not a hidden bad result",
-    { timeout: 120_000 },
-    async () => {
-      const project = await load({ ".opencode/tools/bad.ts": toolSource("bad output", BAD_OUTPUT) })
-      const result = await runTool(project, "bad", {})
-      expect(result.status).toBe("error")
-      expect(result.error?.code).toBe("TOOL_TAMPERED")
-      expect(Object.getOwnPropertyDescriptor(Object.prototype, "error")).toBeUndefined()
-    },
-  )
+    })
 })
