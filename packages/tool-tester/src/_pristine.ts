@@ -154,7 +154,58 @@ export function changedBuiltins(): string[] {
   return compareBuiltins(false)
 }
 
-function compareBuiltins(restore: boolean): string[] {
+/** The watched built-ins that differ from the snapshot, as they are now: see {@link restoreBuiltinsTo}. */
+export type ChangedBuiltins = Array<{
+  owner: object
+  key: PropertyKey
+  label: string
+  now: PropertyDescriptor | undefined
+}>
+
+/** What differs from the snapshot now (a caller's fake timers, in its own process), to be kept. */
+export function changedBuiltinsNow(): ChangedBuiltins {
+  const found: ChangedBuiltins = []
+  compareBuiltins(false, (owner, key, label) => {
+    found[found.length] = { owner, key, label, now: describe(owner, key) }
+  })
+  return found
+}
+
+/**
+ * {@link restoreBuiltins} to the state `kept` was taken in, not to the snapshot: what changed since
+ * is put back and returned, and what `kept` holds stays as it was then.
+ */
+export function restoreBuiltinsTo(kept: ChangedBuiltins): string[] {
+  const changed: string[] = []
+  for (let index = 0; index < kept.length; index++) {
+    const { owner, key, label, now: then } = kept[index]!
+    const now = describe(owner, key)
+    if (now === undefined ? then !== undefined : then === undefined || !sameDescriptor(now, then))
+      changed[changed.length] = label
+  }
+  const restored = restoreBuiltins()
+  for (let index = 0; index < kept.length; index++) {
+    const { owner, key, now: then } = kept[index]!
+    try {
+      if (then === undefined) remove(owner, key)
+      else define(owner, key, then)
+    } catch {
+      // Made non-configurable since: it stays, and was reported above.
+    }
+  }
+  for (let index = 0; index < restored.length; index++) {
+    const label = restored[index]!
+    let wasKept = false
+    for (let at = 0; at < kept.length; at++) if (kept[at]!.label === label) wasKept = true
+    if (!wasKept) changed[changed.length] = label
+  }
+  return changed
+}
+
+function compareBuiltins(
+  restore: boolean,
+  onChanged?: (owner: object, key: PropertyKey, label: string) => void,
+): string[] {
   const changed: string[] = []
   for (let entry = 0; entry < snapshot.length; entry++) {
     const { owner, label, keys, descriptors, closed, values } = snapshot[entry]!
@@ -165,6 +216,7 @@ function compareBuiltins(restore: boolean): string[] {
       if (now !== undefined && sameDescriptor(now, saved) && (values === undefined || readsAs(key, values[index])))
         continue
       changed[changed.length] = `${label}.${String(key)}`
+      onChanged?.(owner, key, `${label}.${String(key)}`)
       if (!restore) continue
       try {
         define(owner, key, saved)
@@ -194,6 +246,7 @@ function compareBuiltins(restore: boolean): string[] {
         continue
       }
       changed[changed.length] = `${label}.${String(key)}`
+      onChanged?.(owner, key, `${label}.${String(key)}`)
       if (restore) remove(owner, key)
     }
   }

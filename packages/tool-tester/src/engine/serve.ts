@@ -29,6 +29,7 @@ import { MAX_FRAME_BYTES } from "../engine-client/frames.ts"
 import type { CrossingError, EngineCall, FromEngine, ToEngine } from "../engine-client/protocol.ts"
 import type { Task, TaskCommand } from "../tasks/task.ts"
 import { projectSnapshot } from "./snapshot.ts"
+import { builtinsAreTheTools } from "../pipeline/builtins-between-calls.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
 // that starts `opencode` would get a Bun).
@@ -38,6 +39,9 @@ delete process.env["NODE_COMPILE_CACHE"]
 // Left in the environment for the tools' processes to inherit (spawn-engine.ts); kept here too, in
 // case a tool deletes it.
 const mark = process.env[ENGINE_MARK]
+// Nothing but tools and tool-tester runs here: a change of the built-ins found between two calls is
+// a tool's (pipeline/builtins-between-calls.ts).
+builtinsAreTheTools()
 
 // doctor and fuzz are imported when asked for: fuzz brings fast-check (~15 ms of every start in
 // Bun), doctor the provider lint, and neither is on the way to a `run`.

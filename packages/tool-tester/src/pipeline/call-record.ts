@@ -44,21 +44,31 @@ export class CallRecord {
    * run after the built-ins were checked.
    */
   fail(code: ToolTesterErrorCode, output: string, message = output, thrown?: ThrownDetails): RunResult {
-    const { result } = this
-    result.status = "error"
-    result.output = output
-    result.title = null
-    result.metadata = null
-    // Defined, not assigned: `error` is not an own key yet, and an assignment would reach a setter
-    // a tool left on Object.prototype, which could rewrite the whole result.
-    Object.defineProperty(result, "error", {
-      value: thrown === undefined ? { code, message } : { code, message, thrown },
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    })
+    markFailed(this.result, code, output, message, thrown)
     return this.finish()
   }
+}
+
+/** Makes `result` a failed call's, as {@link CallRecord.fail} does (also for a call that ended already). */
+export function markFailed(
+  result: RunResult,
+  code: ToolTesterErrorCode,
+  output: string,
+  message = output,
+  thrown?: ThrownDetails,
+): void {
+  result.status = "error"
+  result.output = output
+  result.title = null
+  result.metadata = null
+  // Defined, not assigned: `error` may not be an own key yet, and an assignment would reach a
+  // setter a tool left on Object.prototype, which could rewrite the whole result.
+  Object.defineProperty(result, "error", {
+    value: thrown === undefined ? { code, message } : { code, message, thrown },
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
 }
 
 // --- internal ---

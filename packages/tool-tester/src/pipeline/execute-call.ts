@@ -1,5 +1,4 @@
 import path from "node:path"
-import { restoreBuiltins } from "../_pristine.ts"
 import { projectClientOf } from "../client/project-client.ts"
 import { chooseAgent } from "../config/agent.ts"
 import type { PermissionRule } from "../config/permission.ts"
@@ -8,6 +7,7 @@ import { liveDefinition } from "./live.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { HookError, LoadedTool, RunOptions, RunResult, ToolProject } from "../types.ts"
 import { ascendingId } from "./ascending-id.ts"
+import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
 import { CallRecord } from "./call-record.ts"
@@ -33,17 +33,27 @@ import { withTimeout } from "./with-timeout.ts"
  * rerouting to `invalid`, the session's hooks, the tool part's events around the plugins' before
  * hooks, opt-in validation, execute with opencode's context, result normalisation, truncation with
  * the full text saved, then the after hooks. Failures of the tool are reported in the result (the
- * model reads `output`); only asking for a built-in throws.
+ * model reads `output`); only asking for a built-in throws. `start`: the built-ins as the call found
+ * them (builtins-between-calls.ts), looked at before anything of the pipeline uses them.
  */
 export async function executeCall(
   project: ToolProject,
   call: RawToolCall,
   given: { parsed: unknown } | undefined,
   options: RunOptions,
+  start: CallStart,
 ): Promise<RunResult> {
   const setting = callSetting(project, options)
   const resolved = resolveCall(given ? { name: call.name, rawArguments: "{}" } : call, setting.prepared)
   const record = new CallRecord(call, resolved, given)
+  if (start.lasting !== undefined) {
+    const { changed, by } = start.lasting
+    return record.fail(
+      "TOOL_TAMPERED",
+      `the engine's built-ins were changed after a call returned, by ${by}, and could not be put back (${changed}): this call did not run`,
+      `${by} changed the engine's built-ins after its call returned (${changed}), and they could not be put back: the call did not run`,
+    )
+  }
   if (resolved.kind === "failed") {
     return record.fail(
       "ARGS_INVALID",
@@ -69,7 +79,7 @@ export async function executeCall(
   const events = partEvents(project, { ...session, tool: entry.tool.id }, hookErrors)
   await events.pending()
   await events.running(record.result.args)
-  const finished = await runTool(project, entry.tool, record, { setting, session, options })
+  const finished = await runTool(project, entry.tool, record, { setting, session, options, restore: start.restore })
   await events.finished(finished)
   if (hookErrors.length > 0) finished.hookErrors = hookErrors
   return finished
@@ -141,7 +151,8 @@ function runBuiltin(record: CallRecord, prepared: ToolEntry[]): RunResult {
   return record.finish()
 }
 
-type RunContext = { setting: CallSetting; session: CallSession; options: RunOptions }
+/** `restore`: puts back what the call changed of the built-ins, and says what (builtins-between-calls.ts). */
+type RunContext = { setting: CallSetting; session: CallSession; options: RunOptions; restore: () => string[] }
 
 /** The custom tool's own part of the call: before hooks, validation, execute, its result, after hooks. */
 async function runTool(
@@ -152,17 +163,19 @@ async function runTool(
 ): Promise<RunResult> {
   const { result } = record
   const { sessionID, callID } = context.session
-  // Its file changed the built-ins while it was loaded (load-tools.ts put them back): the call
-  // reports that, whatever it would do now.
-  const atLoad = project.diagnostics.find((found) => found.code === "TOOL_TAMPERED" && found.file === tool.file)
-  if (atLoad) {
-    const changed = (atLoad.data?.["changed"] as string[] | undefined)?.join(", ") ?? ""
-    return record.fail(
-      "TOOL_TAMPERED",
-      `the tool's file changed the engine's built-ins while it was loaded (${changed})`,
-      atLoad.message,
-    )
+  // Its file changed the built-ins while it was loaded (load-tools.ts put them back), or code it
+  // left running after a call did (builtins-between-calls.ts): the call reports that, whatever it
+  // would do now.
+  const tampered = project.diagnostics.find((found) => found.code === "TOOL_TAMPERED" && found.file === tool.file)
+  if (tampered) {
+    const changed = (tampered.data?.["changed"] as string[] | undefined)?.join(", ") ?? ""
+    const when =
+      tampered.data?.["when"] === "after-call"
+        ? "code the tool left running after an earlier call returned changed the engine's built-ins"
+        : "the tool's file changed the engine's built-ins while it was loaded"
+    return record.fail("TOOL_TAMPERED", `${when} (${changed})`, tampered.message)
   }
+  toolRuns(project, tool)
   try {
     await runBeforeHooks(project, tool, sessionID, callID, result)
   } catch (error) {
@@ -192,7 +205,7 @@ async function execute(
   project: ToolProject,
   tool: LoadedTool,
   record: CallRecord,
-  { setting, session, options }: RunContext,
+  { setting, session, options, restore }: RunContext,
 ): Promise<{ success: true; value: NormalizedRead } | { success: false; failed: RunResult }> {
   const controller = new AbortController()
   const abortFromCaller = () => controller.abort(options.signal?.reason)
@@ -211,7 +224,7 @@ async function execute(
   })
   const client = projectClientOf(project)
   // While execute runs, the plugin client can ask the server about this call's session.
-  const forget = client?.sessions.register(callSessionRecord(tool, record, { setting, session, options }))
+  const forget = client?.sessions.register(callSessionRecord(tool, record, { setting, session, options, restore }))
   let settled: { value: unknown } | { error: unknown }
   try {
     settled = {
@@ -232,7 +245,7 @@ async function execute(
   // Tools share the engine's built-ins with opencode: put back what this one changed before the
   // pipeline does anything else with them (a replaced Promise, a throwing Object.prototype.then
   // getter would break the report), and fail the call, since in opencode it would break opencode.
-  const tampered = restoreBuiltins()
+  const tampered = restore()
   options.signal?.removeEventListener("abort", abortFromCaller)
   if (tampered.length > 0) return { success: false, failed: tamperedCall(tool, record, tampered) }
   const timedOut =
@@ -248,7 +261,7 @@ async function execute(
   // before anything is recorded, so nothing the tool does while being read can change the verdict.
   const read =
     "value" in settled ? { normalized: normalizeResult(settled.value) } : { thrown: readThrown(settled.error) }
-  const tamperedReading = restoreBuiltins()
+  const tamperedReading = restore()
   if (tamperedReading.length > 0) return { success: false, failed: tamperedCall(tool, record, tamperedReading, true) }
   if ("normalized" in read) return { success: true, value: read.normalized }
   const { text, details } = read.thrown

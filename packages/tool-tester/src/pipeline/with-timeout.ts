@@ -1,5 +1,10 @@
 import { ToolTesterError } from "../errors.ts"
 
+// As they were when the pipeline loaded: a caller's fake timers (`vi.useFakeTimers()`, in the
+// library's own process) or a tool's replacement must not hold back the bound.
+const startTimer = setTimeout
+const stopTimer = clearTimeout
+
 /**
  * Waits for a tool at most `timeoutMs`: then fires its abort signal and fails with TOOL_TIMEOUT.
  * In-process the tool cannot be killed; the CLI runs tools in a worker it can stop.
@@ -12,7 +17,7 @@ export async function withTimeout<T>(
   if (timeoutMs === undefined) return promise
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = startTimer(() => {
       controller.abort(new Error("timeout"))
       reject(
         new ToolTesterError(
@@ -25,6 +30,6 @@ export async function withTimeout<T>(
   try {
     return await Promise.race([promise, timeout])
   } finally {
-    clearTimeout(timer)
+    stopTimer(timer)
   }
 }

@@ -2,21 +2,23 @@
 // (and an engine's process, for the projects it loaded). Each call lists the errors that escape
 // while it runs or just after it returns: opencode prints them and keeps the call's result
 // (docs/opencode-contract.md#escaped-errors).
+import { builtinsAtCallStart, listChanges } from "../pipeline/builtins-between-calls.ts"
+import { markFailed } from "../pipeline/call-record.ts"
 import { executeCall } from "../pipeline/execute-call.ts"
 import { modelOf, rulesOf } from "../pipeline/list-options.ts"
 import { toolSchemas } from "../pipeline/tool-schemas.ts"
 import { watchEscapes } from "../runtime/escaped-errors.ts"
 import { watchPendingWork } from "../runtime/pending-work.ts"
 import { nextTurn, settle } from "../runtime/settle.ts"
-import type { RunResult } from "../types.ts"
+import type { RunResult, ToolProject } from "../types.ts"
 import { type ProjectEngine, projectClosed } from "./project-engine.ts"
 
 export const localEngine: ProjectEngine = {
   run(project, target, options) {
-    return listingEscapes(() =>
+    return listingEscapes(project, (start) =>
       "call" in target
-        ? executeCall(project, target.call, undefined, options)
-        : executeCall(project, { name: target.name, rawArguments: "" }, { parsed: target.args }, options),
+        ? executeCall(project, target.call, undefined, options, start)
+        : executeCall(project, { name: target.name, rawArguments: "" }, { parsed: target.args }, options, start),
     )
   },
   async schemas(project, options) {
@@ -50,22 +52,40 @@ export function settleEveryCall(): void {
  * After it returns, the call waits one turn of the event loop (for rejections its promises left),
  * and 10 ms more only when it left a timer or other work behind that could still throw. A one-shot
  * request it left (Node: a file read, a DNS lookup) is waited for first, up to REQUEST_BOUND_MS.
+ * What that work changes of the built-ins meanwhile is the call's: TOOL_TAMPERED, put back.
  */
 /** How long a call waits for a one-shot request it left (a file read, a lookup) to end. */
 const REQUEST_BOUND_MS = 5_000
 
-async function listingEscapes(call: () => Promise<RunResult>): Promise<RunResult> {
+async function listingEscapes(
+  project: ToolProject,
+  call: (start: ReturnType<typeof builtinsAtCallStart>) => Promise<RunResult>,
+): Promise<RunResult> {
+  const start = builtinsAtCallStart(project)
   const watch = watchEscapes()
   const pending = watchPendingWork()
   try {
-    const result = await call()
+    const result = await call(start)
     await pending.requestsEnded(REQUEST_BOUND_MS)
     await nextTurn()
     if (pending.stop() || settleAlways) await settle()
+    const changed = start.restore()
+    if (changed.length > 0 && result.error?.code !== "TOOL_TAMPERED") tamperedAfterReturn(result, changed)
     const escaped = watch.stop()
     return escaped.length === 0 ? result : { ...result, escapedErrors: [...escaped] }
   } finally {
     pending.stop()
     watch.stop()
   }
+}
+
+/** TOOL_TAMPERED: what the call left running changed the built-ins after it returned. */
+function tamperedAfterReturn(result: RunResult, changed: string[]): void {
+  const list = listChanges(changed)
+  markFailed(
+    result,
+    "TOOL_TAMPERED",
+    `code the tool left running changed the engine's built-ins after its call returned (${list})`,
+    `${result.id}: code it left running changed the engine's built-ins after its call returned (${list}); tools run in opencode's own process, so this breaks opencode itself: use functions of your own instead`,
+  )
 }
