@@ -27,7 +27,8 @@ export function scanFolder(
       continue
     }
     for (const name of names.sort()) {
-      if (!extensions.includes(path.extname(name))) continue
+      // The glob's `*` may match nothing: a file named just `.ts` is a tool file too.
+      if (!extensions.some((extension) => name === extension || path.extname(name) === extension)) continue
       const file = path.join(folder, name)
       if (isFile(file)) files.push(file)
     }

@@ -34,6 +34,9 @@ export class CallRecord {
 
   /** The call ended: its duration is set, and the result is final. */
   finish(): RunResult {
+    // The model reads the text as UTF-8: a lone surrogate (a string cut inside an emoji) arrives as
+    // U+FFFD (observed on 1.18.34: "🌍🌍".slice(0, 3) was read as "🌍\uFFFD").
+    if (typeof this.result.output === "string") this.result.output = wellFormed(this.result.output)
     this.result.durationMs = Math.round(Number(process.hrtime.bigint() - this.#started) / 10_000) / 100
     return this.result
   }
@@ -78,4 +81,9 @@ function argumentsOf(call: RawToolCall, resolved: ResolvedCall, given: { parsed:
   if (resolved.kind === "run") return given ? given.parsed : resolved.args
   if (resolved.kind === "invalid") return resolved.args
   return call.rawArguments
+}
+
+/** `text` with each lone surrogate replaced by U+FFFD, as UTF-8 encoding replaces it. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
 }

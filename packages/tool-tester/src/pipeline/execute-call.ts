@@ -13,7 +13,7 @@ import { DEFAULT_MODEL } from "./builtins.ts"
 import { CallRecord } from "./call-record.ts"
 import { defaultDataDirectory } from "./data-directory.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
-import { normalizeResult, readThrown } from "./normalize-result.ts"
+import { bunValueText, normalizeResult, readThrown, recordedTitle } from "./normalize-result.ts"
 import { partEvents } from "./part-events.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
@@ -248,6 +248,12 @@ async function execute(
   const tampered = restore()
   options.signal?.removeEventListener("abort", abortFromCaller)
   if (tampered.length > 0) return { success: false, failed: tamperedCall(tool, record, tampered) }
+  // Told apart by identity: `instanceof` on what a tool threw would run its Proxy's traps.
+  const uncallable = "error" in settled ? ownUncallable(settled.error) : undefined
+  if (uncallable !== undefined) {
+    const { modelText, message } = uncallable
+    return { success: false, failed: record.fail("TOOL_BAD_RESULT", modelText, `${tool.file}: ${tool.id}: ${message}`) }
+  }
   const timedOut =
     "error" in settled && ToolTesterError.isInstance(settled.error) && settled.error.code === "TOOL_TIMEOUT"
   if (timedOut) {
@@ -316,7 +322,7 @@ async function recordOutput(
     hasTaskTool: hasTaskTool(setting.rules),
     outputDir: path.join(setting.dataDirectory, "tool-output"),
   })
-  result.title = normalized.value.title
+  result.title = recordedTitle(normalized.value.title, tool.id)
   result.output = truncation.content
   result.truncated = truncation.truncated
   result.metadata = { ...normalized.value.metadata, truncated: truncation.truncated }
@@ -333,11 +339,51 @@ async function recordOutput(
   return undefined
 }
 
+/**
+ * What opencode's own code fails with before it has a result: an `execute` that is not a function,
+ * or one that returns something other than a promise (opencode calls `.then` on what it returns).
+ * The model reads `modelText`, Bun's TypeError from opencode's minified code (observed on 1.18.34).
+ */
+class UncallableExecute extends Error {
+  constructor(
+    readonly modelText: string,
+    message: string,
+  ) {
+    super(message)
+    thrownHere.add(this)
+  }
+}
+
+/** The UncallableExecute errors callExecute threw, by identity. */
+const thrownHere = new WeakSet<object>()
+
+/** `thrown` when callExecute threw it, without running any of the tool's code (typeof and a WeakSet do not reach a Proxy's traps). */
+function ownUncallable(thrown: unknown): UncallableExecute | undefined {
+  if ((typeof thrown !== "object" && typeof thrown !== "function") || thrown === null) return undefined
+  return thrownHere.has(thrown) ? (thrown as UncallableExecute) : undefined
+}
+
 function callExecute(tool: LoadedTool, args: unknown, context: Record<string, unknown>): unknown {
   const definition = liveDefinition(tool)
   const execute = definition.execute
   if (typeof execute !== "function") {
-    throw new TypeError(`${tool.id}'s execute is ${typeof execute}, not a function`)
+    throw new UncallableExecute(
+      `ho.execute is not a function. (In 'ho.execute(Bo,vt)', 'ho.execute' is ${bunValueText(execute)})`,
+      `execute is ${execute === null ? "null" : typeof execute}, not a function`,
+    )
   }
-  return execute.call(definition, args, context)
+  const returned: unknown = execute.call(definition, args, context)
+  // opencode chains `.then` on the value itself: a thenable works, anything else fails the call.
+  if (returned === undefined || returned === null)
+    throw new UncallableExecute(
+      `${returned} is not an object (evaluating 'w0(()=>X(Q)).then')`,
+      `execute returned ${returned} instead of a promise; opencode needs a promise: make execute async`,
+    )
+  const then = (returned as { then?: unknown }).then
+  if (typeof then !== "function")
+    throw new UncallableExecute(
+      `w0(()=>X(Q)).then is not a function. (In 'w0(()=>X(Q)).then((J)=>Y(I(J)),(J)=>Y(PX(J)))', 'w0(()=>X(Q)).then' is ${bunValueText(then)})`,
+      "execute returned a value instead of a promise; opencode needs a promise: make execute async",
+    )
+  return returned
 }

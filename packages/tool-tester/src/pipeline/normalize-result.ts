@@ -5,7 +5,8 @@ import { messageOfThrown } from "../errors.ts"
  * before truncation.
  */
 export type NormalizedResult = {
-  title: string
+  /** As the tool returned it: opencode records a non-string title as the tool's id (recordedTitle). */
+  title: unknown
   output: string
   metadata: Record<string, unknown>
   attachments: unknown[] | undefined
@@ -61,16 +62,56 @@ function normalizeObject(
     }
   }
   const metadata = record["metadata"]
+  const attachments = record["attachments"]
+  // opencode maps the attachments with `attachments?.map(...)`: anything but null, undefined or
+  // something with a map method fails the call (observed on 1.18.34: a string, a number, an object).
+  const map = attachments === undefined || attachments === null ? undefined : (attachments as { map?: unknown }).map
+  if (attachments !== undefined && attachments !== null && typeof map !== "function") {
+    return {
+      success: false,
+      modelText: `a.attachments?.map is not a function. (In 'a.attachments?.map((K)=>({...K,id:p.ascending(),sessionID:H.sessionID,messageID:e.processor.message.id}))', 'a.attachments?.map' is ${bunValueText(map)})`,
+      message: `execute returned attachments that are ${describe(attachments)}; opencode needs an array of file parts`,
+    }
+  }
   return {
     success: true,
     value: {
-      // opencode keeps whatever `title` holds (`?? ""`), even a non-string.
-      title: (record["title"] ?? "") as string,
+      title: record["title"],
       output,
-      metadata: typeof metadata === "object" && metadata !== null ? { ...(metadata as Record<string, unknown>) } : {},
-      attachments: attachmentsOf(record["attachments"]),
+      // opencode spreads metadata into the part's: a string gives its characters as keys ("ab" is
+      // {"0":"a","1":"b"}), a number or boolean nothing (observed on 1.18.34).
+      metadata: metadata === undefined || metadata === null ? {} : { ...(metadata as Record<string, unknown>) },
+      attachments: attachmentsOf(attachments),
     },
   }
+}
+
+/**
+ * The title opencode records for a call: the returned one when it is a string, `""` when there is
+ * none, and the tool's id for any other value (a number, `false`, an object, a function: observed on
+ * 1.18.34, where the part's title was the tool id).
+ */
+export function recordedTitle(title: unknown, toolId: string): string {
+  if (title === undefined || title === null) return ""
+  return typeof title === "string" ? title : toolId
+}
+
+/**
+ * How Bun's TypeError texts show a value (`'x.y' is undefined`, `is 5`, `is "text"`,
+ * `is an instance of Object`), for the errors opencode's own code throws on what a tool gave it.
+ */
+export function bunValueText(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value)
+  if (typeof value === "object" && value !== null) {
+    let name: unknown
+    try {
+      name = (value as { constructor?: { name?: unknown } }).constructor?.name
+    } catch {
+      name = undefined
+    }
+    return `an instance of ${typeof name === "string" && name !== "" ? name : "Object"}`
+  }
+  return String(value)
 }
 
 function attachmentsOf(attachments: unknown): unknown[] | undefined {
@@ -116,7 +157,38 @@ function readDetails(error: unknown, depth: number): ThrownDetails {
 
 /** What was thrown, read once: the text the model reads and the details the report keeps. */
 export function readThrown(error: unknown): { text: string; details: ThrownDetails } {
-  return { text: thrownText(error), details: thrownDetails(error) }
+  return { text: modelErrorText(error), details: thrownDetails(error) }
+}
+
+/**
+ * The text the model reads for a thrown value, as opencode 1.18.34 words it (observed with
+ * `tool-tester e2e`, one thrown value per call): an Error's non-empty `message`, else its `name`
+ * (`new Error("")` gives `Error`); any other object's non-empty string `message`; else
+ * `String(value)`, except that an object that prints as `[object Object]` is shown as
+ * `JSON.stringify(value, null, 2)` (`{ code: 5 }` gives that JSON on three lines), and as
+ * `Error (no message)` when that JSON is `{}`. Where opencode itself fails on the value (a
+ * `String()` or a `JSON.stringify` that throws), this falls back to {@link thrownText}.
+ */
+function modelErrorText(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const { message, name } = error as { message: unknown; name: unknown }
+      if (typeof message === "string" && message !== "") return message
+      if (typeof message === "string") return String(name)
+      return thrownText(error)
+    }
+    if (typeof error === "object" && error !== null && "message" in error) {
+      const message = (error as { message: unknown }).message
+      if (typeof message === "string" && message !== "") return message
+    }
+    const text = String(error)
+    if (text !== "[object Object]") return text
+    const json = JSON.stringify(error, null, 2)
+    if (json === undefined) return text
+    return json === "{}" ? "Error (no message)" : json
+  } catch {
+    return thrownText(error)
+  }
 }
 
 export function thrownText(error: unknown): string {

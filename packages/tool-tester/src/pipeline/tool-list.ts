@@ -23,9 +23,20 @@ export function preparedTools(
   for (const tool of project.tools) {
     if (keptForModel(tool.id, model)) byId.set(tool.id, { id: tool.id, source: tool.source, tool })
   }
-  return [...byId.values()]
+  const sorted = [...byId.values()]
     .filter((entry) => !isToolDisabled(entry.id, rules))
     .sort((left, right) => left.id.localeCompare(right.id))
+  // opencode keeps the sorted tools in an object, whose keys that are array indices ("123", not
+  // "007") come first, in numeric order: observed on 1.18.34, a tool file 123.ts was offered first.
+  const indices = sorted
+    .filter((entry) => isArrayIndex(entry.id))
+    .sort((left, right) => Number(left.id) - Number(right.id))
+  return [...indices, ...sorted.filter((entry) => !isArrayIndex(entry.id))]
+}
+
+/** A key JavaScript orders as an array index: a canonical whole number below 2^32 - 1. */
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9][0-9]{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1
 }
 
 /** The tools listed in the request's `tools` array: the prepared map without `invalid`. */
