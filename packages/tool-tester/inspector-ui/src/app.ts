@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from "preact/hooks"
 import { api, listen, type ServerEvent } from "./api.ts"
 import { HistoryView } from "./history-view.ts"
 import { html } from "./html.ts"
+import { LongText } from "./long-text.ts"
 import { ResultView } from "./result-view.ts"
 import { initialValue, SchemaField } from "./schema-form.ts"
 import { SchemasView } from "./schemas-view.ts"
@@ -96,10 +97,10 @@ export function App(): unknown {
           ? html`<div class="tool-head">
               <h2 data-testid="tool-name">${tool.id}</h2>
               <div class="hint">${origin(tool, view.directory)}</div>
-              <p>${tool.description}</p>
+              <${LongText} key=${tool.id} className="description" text=${tool.description ?? ""} />
               <div class="tabs">
-                <button type="button" class=${tab === "call" ? "tab active" : "tab"} data-tab="call" onClick=${() => setTab("call")}>Call</button>
-                <button type="button" class=${tab === "schemas" ? "tab active" : "tab"} data-tab="schemas" onClick=${() => setTab("schemas")}>Schemas by provider</button>
+                <button type="button" class=${tab === "call" ? "tab active" : "tab"} data-tab="call" aria-pressed=${tab === "call" ? "true" : "false"} onClick=${() => setTab("call")}>Call</button>
+                <button type="button" class=${tab === "schemas" ? "tab active" : "tab"} data-tab="schemas" aria-pressed=${tab === "schemas" ? "true" : "false"} onClick=${() => setTab("schemas")}>Schemas by provider</button>
               </div>
             </div>
             ${custom.map(
@@ -167,7 +168,19 @@ function CallForm(props: {
         setProblem(`not JSON: ${(error as Error).message}; use "raw text" to send it as a model would`)
         return
       }
-    } else request = { name, form: "args", args: value }
+    } else {
+      // A field edited as JSON whose text does not parse holds its last value that did: refuse
+      // rather than send a value the form does not show.
+      const invalid = (event.currentTarget as HTMLFormElement).querySelector<HTMLElement>('[aria-invalid="true"]')
+      if (invalid) {
+        setProblem(
+          `${invalid.dataset["field"] || "a field"} is not JSON: fix it, or use "raw text" to send text that is not JSON as a model would`,
+        )
+        invalid.focus()
+        return
+      }
+      request = { name, form: "args", args: value }
+    }
     setRunning(true)
     try {
       await api.call(request)
@@ -184,7 +197,7 @@ function CallForm(props: {
         (
           candidate,
         ) => html`<button type="button" class=${mode === candidate ? "tab active" : "tab"} data-mode=${candidate}
-          onClick=${() => switchTo(candidate)}>${candidate === "form" ? "form" : candidate === "json" ? "JSON" : "raw text"}</button>`,
+          aria-pressed=${mode === candidate ? "true" : "false"} onClick=${() => switchTo(candidate)}>${candidate === "form" ? "form" : candidate === "json" ? "JSON" : "raw text"}</button>`,
       )}
     </div>
     ${
@@ -199,7 +212,7 @@ function CallForm(props: {
             <textarea data-testid="raw-editor" rows="10" aria-label=${`${name}: argument text as a model sends it`} value=${rawText}
               onInput=${(event: Event) => update({ rawText: (event.target as HTMLTextAreaElement).value })}></textarea>`
     }
-    ${problem ? html`<div class="problem error">${problem}</div>` : null}
+    ${problem ? html`<div class="problem error" data-testid="form-problem">${problem}</div>` : null}
     <button type="submit" class="primary" data-testid="run" disabled=${running}>${running ? "running..." : `Run ${name}`}</button>
   </form>`
 }

@@ -15,7 +15,7 @@ export function HistoryView(props: {
     ${[...props.history].reverse().map((entry) => {
       const status = callStatus(entry)
       return html`<li key=${entry.id} class=${entry.id === props.selected ? "selected" : ""} data-history=${entry.id}>
-        <button type="button" class="link" onClick=${() => props.onSelect(entry.id)}>
+        <button type="button" class="link" aria-current=${entry.id === props.selected ? "true" : undefined} onClick=${() => props.onSelect(entry.id)}>
           #${entry.id} ${entry.request.name}
           <span class=${`status ${status.tone}`} data-status=${status.label} title=${status.explanation}>${status.label}</span>
           <span class="hint">${entry.trigger} · ${new Date(entry.at).toLocaleTimeString()}</span>

@@ -1,7 +1,9 @@
 // A form built from the tool's JSON Schema (as the openai-compatible provider receives it): a
 // field per property, with enums as selects, numbers, booleans, arrays with add/remove, nested
 // objects, and optional fields that are left out of the call until switched on.
+import { useEffect, useState } from "preact/hooks"
 import { html } from "./html.ts"
+import { LongText } from "./long-text.ts"
 import type { JsonSchema } from "./types.ts"
 
 type FieldProps = {
@@ -23,6 +25,9 @@ export function initialValue(schema: JsonSchema): unknown {
   if (resolved.default !== undefined) return resolved.default
   if (resolved.const !== undefined) return resolved.const
   if (resolved.enum) return resolved.enum[0]
+  // A union (edited as JSON) starts as its first option would: a value the schema accepts.
+  const options = resolved.anyOf ?? resolved.oneOf
+  if (options && options.length > 0 && typeOf(resolved) === undefined) return initialValue(options[0]!)
   switch (typeOf(resolved)) {
     case "object": {
       const value: Record<string, unknown> = {}
@@ -60,7 +65,21 @@ function numberWithin(schema: JsonSchema, integer: boolean): number {
   return 0
 }
 
-export function SchemaField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
+/** A field, with a `null` box in front when the schema allows null (the model may send it). */
+export function SchemaField(props: FieldProps): unknown {
+  if (!nullable(props.schema)) return fieldOf(props)
+  const { schema, value, onChange, path } = props
+  return html`<div class="nullable">
+    <label class="null"><input type="checkbox" data-null=${path} aria-label=${`send null for ${path || "the arguments"}`}
+      checked=${value === null}
+      onChange=${(event: Event) => onChange((event.target as HTMLInputElement).checked ? null : initialValue(schema))} /> null</label>
+    ${value === null ? null : fieldOf(props)}
+  </div>`
+}
+
+// --- internal ---
+
+function fieldOf({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
   const resolved = resolve(schema)
   const type = typeOf(resolved)
   const id = fieldId(idPrefix, path)
@@ -93,17 +112,16 @@ export function SchemaField({ schema, value, onChange, path, idPrefix }: FieldPr
     case "object":
       return ObjectField({ schema: resolved, value, onChange, path, idPrefix })
     default:
-      return JsonField({ schema: resolved, value, onChange, path, idPrefix })
+      return html`<${JsonField} schema=${resolved} value=${value} onChange=${onChange} path=${path} idPrefix=${idPrefix} />`
   }
 }
-
-// --- internal ---
 
 function ObjectField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
   const object = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>
   const required = new Set(schema.required ?? [])
   const properties = Object.entries(schema.properties ?? {})
-  if (properties.length === 0 && path !== "") return JsonField({ schema, value, onChange, path, idPrefix })
+  if (properties.length === 0 && path !== "")
+    return html`<${JsonField} schema=${schema} value=${value} onChange=${onChange} path=${path} idPrefix=${idPrefix} />`
   const set = (name: string, next: unknown) => {
     const copy = { ...object }
     if (next === undefined) delete copy[name]
@@ -127,7 +145,7 @@ function ObjectField({ schema, value, onChange, path, idPrefix }: FieldProps): u
           <span class="name">${name}</span>
           <span class="type">${describe(property)}${required.has(name) ? "" : " (optional)"}</span>
         </label>
-        ${property.description ? html`<div class="hint">${property.description}</div>` : null}
+        ${property.description ? html`<${LongText} className="hint" text=${property.description} />` : null}
         ${included ? html`<${SchemaField} schema=${property} value=${object[name]} path=${fieldPath} idPrefix=${idPrefix} onChange=${(next: unknown) => set(name, next)} />` : null}
       </div>`
     })}
@@ -142,29 +160,66 @@ function ArrayField({ schema, value, onChange, path, idPrefix }: FieldProps): un
       (item, index) => html`<div class="item" key=${index}>
         <${SchemaField} schema=${itemSchema} value=${item} path=${`${path}.${index}`} idPrefix=${idPrefix}
           onChange=${(next: unknown) => onChange(items.map((old, position) => (position === index ? next : old)))} />
-        <button type="button" class="small" onClick=${() => onChange(items.filter((_, position) => position !== index))}>remove</button>
+        <button type="button" class="small" aria-label=${`remove item ${path}.${index}`}
+          onClick=${() => onChange(items.filter((_, position) => position !== index))}>remove</button>
       </div>`,
     )}
-    <button type="button" class="small" data-add=${path} onClick=${() => onChange([...items, initialValue(itemSchema)])}>add item</button>
+    <button type="button" class="small" data-add=${path} aria-label=${`add item to ${path}`} onClick=${() => onChange([...items, initialValue(itemSchema)])}>add item</button>
   </div>`
 }
 
-/** A value the form cannot describe (a union, any): edited as JSON. */
+/**
+ * A value the form cannot describe (a union, any): edited as JSON. The text is the field's own
+ * until it parses; a value set from outside (a history entry put back) replaces it. Text that does
+ * not parse is marked invalid, and the form refuses to run while it is: the call would otherwise
+ * go with the last value that parsed, which is not what the field shows.
+ */
 function JsonField({ value, onChange, path, idPrefix }: FieldProps): unknown {
-  return html`<textarea class="json" id=${fieldId(idPrefix, path)} data-field=${path} rows="3"
+  const shown = JSON.stringify(value ?? null)
+  const [text, setText] = useState(shown)
+  const [problem, setProblem] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    if (parsedText(text) !== shown) {
+      setText(shown)
+      setProblem(undefined)
+    }
+  }, [shown])
+  const id = fieldId(idPrefix, path)
+  return html`<textarea class="json" id=${id} data-field=${path} rows="3" value=${text}
     aria-label=${/\.\d+$/.test(path) ? `item ${path} as JSON` : undefined}
-    onChange=${(event: Event) => {
+    aria-invalid=${problem ? "true" : undefined} aria-describedby=${problem ? `${id}-problem` : undefined}
+    onInput=${(event: Event) => {
+      const typed = (event.target as HTMLTextAreaElement).value
+      setText(typed)
       try {
-        onChange(JSON.parse((event.target as HTMLTextAreaElement).value))
-      } catch {
-        // Kept as typed; the call is made with the last value that parsed.
+        const parsed: unknown = JSON.parse(typed)
+        setProblem(undefined)
+        onChange(parsed)
+      } catch (error) {
+        setProblem(`not JSON: ${(error as Error).message}`)
       }
-    }}>${JSON.stringify(value ?? null)}</textarea>`
+    }}></textarea>
+    ${problem ? html`<div class="problem error" id=${`${id}-problem`} data-json-problem=${path}>${problem}</div>` : null}`
+}
+
+/** The text's value as JSON text, to compare with the field's; undefined when it does not parse. */
+function parsedText(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text) ?? null)
+  } catch {
+    return undefined
+  }
 }
 
 /** An id no other field on the page has: the form's prefix and the path, which may hold any character. */
 function fieldId(prefix: string, path: string): string {
   return `${prefix}-field-${encodeURIComponent(path)}`
+}
+
+/** Whether the schema accepts null: anyOf [..., null], or a type list with "null". */
+function nullable(schema: JsonSchema): boolean {
+  if (Array.isArray(schema.type)) return schema.type.includes("null")
+  return schema.anyOf?.some((option) => option.type === "null") ?? false
 }
 
 /** A nullable type (anyOf [T, null]) is edited as T. */
@@ -182,8 +237,19 @@ function typeOf(schema: JsonSchema): string | undefined {
 }
 
 function describe(schema: JsonSchema): string {
+  return nullable(schema) ? `${describeType(schema)} | null` : describeType(schema)
+}
+
+function describeType(schema: JsonSchema): string {
   const resolved = resolve(schema)
   if (resolved.enum) return resolved.enum.map((option) => JSON.stringify(option)).join(" | ")
+  if (resolved.const !== undefined) return JSON.stringify(resolved.const)
+  const options = resolved.anyOf ?? resolved.oneOf
+  if (options && options.length > 0 && typeOf(resolved) === undefined)
+    return options
+      .filter((option) => option.type !== "null")
+      .map(describe)
+      .join(" | ")
   const type = typeOf(resolved) ?? "any"
   return type === "array" ? `${typeOf(resolved.items ?? {}) ?? "any"}[]` : type
 }

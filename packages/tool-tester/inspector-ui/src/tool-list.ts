@@ -21,7 +21,8 @@ export function ToolList(props: {
     <ul>
       ${custom.map(
         (tool) => html`<li key=${tool.id} class=${tool.id === props.selected ? "selected" : ""}>
-          <button type="button" class="tool" data-tool=${tool.id} onClick=${() => props.onSelect(tool.id)}>
+          <button type="button" class="tool" data-tool=${tool.id} aria-current=${tool.id === props.selected ? "true" : undefined}
+            onClick=${() => props.onSelect(tool.id)}>
             <span class="name">${tool.id}</span>
             <span class="hint">${origin(tool, props.view.directory)}</span>
             ${tool.overrides ? html`<span class="badge warn">overrides ${short(tool.overrides, props.view.directory)}</span>` : null}

@@ -28,6 +28,7 @@ export type JsonSchema = {
   description?: string | undefined
   default?: unknown
   anyOf?: JsonSchema[]
+  oneOf?: JsonSchema[]
   minimum?: number
   maximum?: number
   exclusiveMinimum?: number

@@ -74,6 +74,9 @@ const TOOLS_CONSOLE = "stderr"
 /** History kept for replay; older calls are dropped. */
 const HISTORY_LIMIT = 100
 
+/** How a call ends when its engine was ended under it (closeProject): what a reload does to it. */
+const ENGINE_ENDED = new Set<string>(["TOOL_EXITED", "ENGINE_FAILED", "CHANNEL_CLOSED"])
+
 export class InspectorSession {
   readonly #options: InspectorOptions
   #project: ToolProject | undefined
@@ -89,6 +92,8 @@ export class InspectorSession {
   #again: string[] | undefined
   #closed = false
   #selection: EngineSelection | undefined
+  /** Loads a reload replaced, whose engine it ended: a call still running there was stopped by the inspector. */
+  #replaced = new WeakSet<ToolProject>()
   /** Where the whole text of calls too large to keep is written; removed on close. */
   #fullFolder: string | undefined
 
@@ -152,6 +157,16 @@ export class InspectorSession {
         entry.result = await this.#run(project, request)
       } catch (error) {
         entry.error = errorOf(error)
+      }
+      // A save reloaded the project while the call ran and ended its engine: the engine's end is
+      // the inspector's doing, not the tool's (not an exit, nor running out of memory).
+      const code = entry.error?.code ?? entry.result?.error?.code
+      if (this.#replaced.has(project) && code !== undefined && ENGINE_ENDED.has(code)) {
+        delete entry.result
+        entry.error = {
+          code: "INTERRUPTED",
+          message: `stopped: a save reloaded the project while ${request.name} ran, which ended the engine it ran in (the reload runs the last call again, on the new code)`,
+        }
       }
     }
     const kept = this.#bounded(entry)
@@ -295,7 +310,10 @@ export class InspectorSession {
       this.#project = undefined
       error = errorOf(thrown)
     }
-    if (previous) closeProject(previous)
+    if (previous) {
+      this.#replaced.add(previous)
+      closeProject(previous)
+    }
     this.#loadError = error
     const loadMs = Math.round(performance.now() - startedAt)
     return error ? { generation, loadMs, error } : { generation, loadMs }
@@ -343,8 +361,17 @@ export class InspectorSession {
       worktree: findWorktree(directory),
       global: this.#options.global ?? true,
     })
+    // The plugins loaded by path, the --plugin ones included: those that failed to import too
+    // (by their spec), so that the save that fixes one reloads.
+    const pluginFiles = [
+      ...(this.#project?.plugins.map((plugin) => plugin.file) ?? []),
+      ...(this.#options.plugins ?? []).filter((spec) => path.isAbsolute(spec)),
+    ]
     this.#stopWatching = watchProject(
-      watchTargets({ directory, configDirectories: folders, configFiles: this.#project?.configFiles ?? [] }),
+      watchTargets(
+        { directory, configDirectories: folders, configFiles: this.#project?.configFiles ?? [] },
+        pluginFiles,
+      ),
       (files) => void this.reload(files),
     )
   }

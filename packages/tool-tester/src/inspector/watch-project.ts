@@ -7,8 +7,11 @@ import path from "node:path"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
 import type { ToolProject } from "../types.ts"
 
-/** Folders watched with everything below them, and folders watched for their own entries only. */
-export type WatchTargets = { deep: string[]; shallow: string[] }
+/**
+ * Folders watched with everything below them, folders watched for their own entries only, and
+ * single files (a plugin passed by path), watched through their folder for that name only.
+ */
+export type WatchTargets = { deep: string[]; shallow: string[]; files?: string[] }
 
 /** A save is a burst of events (truncate, write, rename): they are reported once, this long after the last. */
 const SETTLE_MS = 15
@@ -20,6 +23,8 @@ const SETTLE_MS = 15
  */
 export function watchTargets(
   project: Pick<ToolProject, "configDirectories" | "directory" | "configFiles">,
+  /** Plugin modules loaded by path (`--plugin ./x.ts`, a path in opencode.json), wherever they are. */
+  pluginFiles: string[] = [],
 ): WatchTargets {
   const deep: string[] = []
   const shallow = new Set<string>([project.directory])
@@ -28,7 +33,8 @@ export function watchTargets(
     for (const name of [...TOOL_FOLDERS, ...PLUGIN_FOLDERS]) deep.push(path.join(folder, name))
   }
   for (const file of project.configFiles) shallow.add(path.dirname(file))
-  return { deep, shallow: [...shallow] }
+  const files = pluginFiles.filter((file) => path.isAbsolute(file) && isProjectFile(file))
+  return { deep, shallow: [...shallow], files }
 }
 
 /**
@@ -65,6 +71,25 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
   }
   for (const folder of new Set(targets.deep)) add(folder, true)
   for (const folder of new Set(targets.shallow)) add(folder, false)
+  // A file is watched through its folder (an editor's save may replace the file, which a watch
+  // on the file itself would not follow), for its own name only.
+  const files = new Map<string, Set<string>>()
+  for (const file of targets.files ?? []) {
+    const names = files.get(path.dirname(file)) ?? new Set<string>()
+    files.set(path.dirname(file), names.add(path.basename(file)))
+  }
+  for (const [folder, names] of files) {
+    if (!existsSync(folder)) continue
+    try {
+      const watcher = watch(folder, (_event, name) => {
+        if (name !== null && names.has(name.toString())) changed(path.join(folder, name.toString()))
+      })
+      watcher.on("error", () => watcher.close())
+      watchers.push(watcher)
+    } catch {
+      // As above: watched again at the next reload.
+    }
+  }
   return () => {
     clearTimeout(timer)
     for (const watcher of watchers) watcher.close()

@@ -29,3 +29,30 @@ test("the form starts valid for the schema: min(1) is 1, not 0, and the other bo
   const start = initialValue(parameters) as Record<string, unknown>
   expect(start).toEqual({ times: 1, ratio: 0.5, below: -3, name: "aa", tags: [""] })
 })
+
+const unions = `import { tool } from "@opencode-ai/plugin"
+const z = tool.schema
+export default tool({
+  description: "Unions",
+  args: {
+    either: z.union([z.string(), z.number()]),
+    shape: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("circle"), r: z.number() }),
+      z.object({ kind: z.literal("square"), side: z.number() }),
+    ]),
+    level: z.union([z.literal(1), z.literal(2)]),
+    maybe: z.union([z.string(), z.number()]).nullable(),
+  },
+  async execute() { return "ok" },
+})
+`
+
+test("a union starts as its first option, not as null, which no option accepts", async () => {
+  const { env, home } = isolatedEnvironment()
+  const project = await loadTools({ directory: tmpProject({ ".opencode/tools/unions.ts": unions }), env, home })
+  const schemas = await getToolSchemas(project)
+  if (!schemas.success) throw schemas.error
+  const parameters = schemas.value.find((schema) => schema.name === "unions")!.parameters
+  const start = initialValue(parameters) as Record<string, unknown>
+  expect(start).toEqual({ either: "", shape: { kind: "circle", r: 0 }, level: 1, maybe: "" })
+})

@@ -1,0 +1,104 @@
+// The call form sends what it shows, and shows what a tool is: a field edited as JSON (a union,
+// any) whose text does not parse stops the call instead of sending the last value that did, and a
+// history entry put back shows its own value there; a field that accepts null can send it; a long
+// description is folded, so the form stays in sight.
+import type { Page } from "playwright-core"
+import { describe, expect, test } from "vitest"
+import { noChromium, useInspectorSession } from "./_inspector.ts"
+
+const pick = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Echoes a string or a number",
+  args: {
+    either: tool.schema.union([tool.schema.string(), tool.schema.number()]),
+    note: tool.schema.string().nullable().optional(),
+  },
+  async execute(args) { return JSON.stringify(args) },
+})
+`
+
+const wordy = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: ${JSON.stringify("Says a lot. ".repeat(500))},
+  args: { text: tool.schema.string() },
+  async execute(args) { return args.text },
+})
+`
+
+const visibleForm = (page: Page) => page.locator('[data-testid="call-form"]:visible')
+
+const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
+describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 180_000 }, () => {
+  const session = useInspectorSession({ ".opencode/tools/pick.ts": pick, ".opencode/tools/wordy.ts": wordy })
+
+  test("text that is not JSON stops the call; a history entry puts its own value back in the field", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="pick"]').click()
+    const field = visibleForm(page).locator('[data-field="either"]')
+    const modelView = page.locator('[data-testid="model-view"]')
+    await field.fill('"one"')
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    await expect.poll(() => modelView.textContent(), { timeout: 60_000 }).toBe('{"either":"one"}')
+    const first = await page.locator('[data-testid="result"]').getAttribute("data-call")
+
+    // Not JSON: no call is made, and the form says why.
+    await field.fill("one two")
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    await page.waitForTimeout(1500)
+    expect(await page.locator("[data-history]").count()).toBe(1)
+    const problem = visibleForm(page).locator('[data-testid="form-problem"]')
+    expect(await problem.textContent()).toContain("either is not JSON")
+    expect(await field.getAttribute("aria-invalid")).toBe("true")
+
+    // The first call put back: its value is what the field shows, and what a run sends.
+    await field.fill("2")
+    await page.locator(`[data-history="${first}"] button.link`).click()
+    await expect.poll(() => field.inputValue()).toBe('"one"')
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    await expect.poll(() => page.locator("[data-history]").count(), { timeout: 60_000 }).toBe(2)
+    expect(await modelView.textContent()).toBe('{"either":"one"}')
+    await page.close()
+  })
+
+  test("a field that accepts null sends null when its null box is ticked", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="pick"]').click()
+    await visibleForm(page).locator('[data-field="either"]').fill("3")
+    await visibleForm(page).locator('[data-include="note"]').check()
+    await visibleForm(page).locator('[data-null="note"]').check()
+    expect(await visibleForm(page).locator('[data-field="note"]').count()).toBe(0)
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    const modelView = page.locator('[data-testid="model-view"]')
+    await expect.poll(() => modelView.textContent(), { timeout: 60_000 }).toBe('{"either":3,"note":null}')
+    await page.close()
+  })
+
+  test("a long description is folded: the form and its Run button stay in the window", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="wordy"]').click()
+    const run = visibleForm(page).locator('[data-testid="run"]')
+    expect((await run.boundingBox())!.y).toBeLessThan(900)
+    const more = page.locator(".description button.more")
+    expect(await more.textContent()).toContain("show all (6000 characters)")
+    await more.click()
+    expect((await run.boundingBox())!.y).toBeGreaterThan(900)
+    expect(await more.getAttribute("aria-expanded")).toBe("true")
+    await page.close()
+  })
+
+  test("what is selected is said to assistive technology, not only shown in colour", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="wordy"]').click()
+    expect(await page.locator('[data-tool="wordy"]').getAttribute("aria-current")).toBe("true")
+    expect(await page.locator('[data-tool="pick"]').getAttribute("aria-current")).toBeNull()
+    await visibleForm(page).locator('[data-mode="json"]').click()
+    expect(await visibleForm(page).locator('[data-mode="json"]').getAttribute("aria-pressed")).toBe("true")
+    expect(await visibleForm(page).locator('[data-mode="form"]').getAttribute("aria-pressed")).toBe("false")
+    expect(await page.locator('[data-tab="call"]').getAttribute("aria-pressed")).toBe("true")
+    await page.close()
+  })
+})
