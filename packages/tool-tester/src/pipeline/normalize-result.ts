@@ -1,4 +1,5 @@
 import { messageOfThrown } from "../errors.ts"
+import { copyFailure } from "./opencode-copy.ts"
 
 /**
  * A tool's result after opencode's normalisation (docs/opencode-contract.md#result-normalisation),
@@ -73,6 +74,25 @@ function normalizeObject(
       message: `execute returned attachments that are ${describe(attachments)}; opencode needs an array of file parts`,
     }
   }
+  // opencode spreads both (a getter there that throws fails the call: see normalizeResult), then
+  // copies them before the model reads anything: what it cannot copy ends its whole run
+  // (opencode-copy.ts).
+  const copied = metadata === undefined || metadata === null ? {} : { ...(metadata as Record<string, unknown>) }
+  const copiedAttachments = attachmentsOf(attachments)
+  for (const [name, value] of [
+    ["metadata", copied],
+    ["attachments", copiedAttachments],
+  ] as const) {
+    if (value === undefined) continue
+    const failed = copyFailure(value, name)
+    if (failed === undefined) continue
+    const error = "opencodeError" in failed ? failed.opencodeError : thrownText(failed.thrown)
+    return {
+      success: false,
+      modelText: `(no answer: opencode's run ended with "${error}")`,
+      message: `execute returned ${failed.path}, ${failed.what}, which opencode cannot copy: it ends its whole run with "${error}" and the model gets no answer; keep metadata and attachments to plain data (strings, numbers, booleans, null, arrays and plain objects)`,
+    }
+  }
   return {
     success: true,
     value: {
@@ -80,8 +100,8 @@ function normalizeObject(
       output,
       // opencode spreads metadata into the part's: a string gives its characters as keys ("ab" is
       // {"0":"a","1":"b"}), a number or boolean nothing (observed on 1.18.34).
-      metadata: metadata === undefined || metadata === null ? {} : { ...(metadata as Record<string, unknown>) },
-      attachments: attachmentsOf(attachments),
+      metadata: copied,
+      attachments: copiedAttachments,
     },
   }
 }

@@ -1,0 +1,83 @@
+// opencode 1.18.34 copies a result's metadata and attachments with structuredClone, then writes
+// them out with JSON.stringify, before the model reads anything: what either refuses ends its whole
+// run, and the model gets no answer. Observed on the binary: `tool-tester e2e` on a copy of
+// test/fixtures/opencode-copy, one call per run (each failing call ended `opencode run` with exit 1
+// and logged the session error quoted below; copy_getter's was the getter's own error). Before,
+// tool-tester reported all of them completed, the function dropped, the BigInt as "10n", the cycle
+// as "[Circular]" and the getter's value as "[threw when read: getter boom]".
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import path from "node:path"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
+import { callTool, closeProject, loadTools } from "../src/index.ts"
+import type { ToolProject } from "../src/types.ts"
+import { fixture, opencode, packageRoot } from "./helpers.ts"
+
+const CLONE = "The object can not be cloned."
+const BIGINT = "JSON.stringify cannot serialize BigInt."
+const CYCLE = "JSON.stringify cannot serialize cyclic structures."
+
+// Each: the tool, the error opencode's run ended with, and the path and kind the message names.
+const ending = [
+  ["copy_fn", CLONE, "metadata.f, a function"],
+  ["copy_nested", CLONE, "metadata.a.b[0], a function"],
+  ["copy_tojson", CLONE, "metadata.toJSON, a function"],
+  ["copy_symbol", CLONE, "metadata.s, a Symbol"],
+  ["copy_weakmap", CLONE, "metadata.w, a WeakMap"],
+  ["copy_promise", CLONE, "metadata.p, a Promise"],
+  ["copy_bigint", BIGINT, "metadata.n, a BigInt"],
+  // The path is read on the spread copy, whose `self` is the original object: it closes one level down.
+  ["copy_cycle", CYCLE, "metadata.self.self, a reference back to an object that holds it"],
+  ["copy_proxy", CLONE, "metadata.p, a Proxy"],
+  ["copy_revoked", CLONE, "metadata.p, a Proxy"],
+  ["copy_getter", "getter boom", "metadata.nested.boom, a getter that throws when read"],
+  ["copy_attachment", CLONE, "attachments[0].f, a function"],
+] as const
+
+// Each: the tool and the metadata the part got (JSON's view of the copy).
+const passing = [
+  ["copy_instance", { d: { y: 1 }, truncated: false }],
+  ["copy_error", { e: {}, truncated: false }],
+  ["copy_plain", { a: 1, d: "1970-01-01T00:00:00.000Z", m: {}, truncated: false }],
+  ["copy_inherited", { truncated: false }],
+  ["copy_symbolkey", { a: 1, truncated: false }],
+] as const
+
+const engines = [
+  { name: "node" as const },
+  { name: "bun" as const, ...(opencode.reason ? { skip: opencode.reason } : {}) },
+]
+
+for (const engine of engines)
+  describe.skipIf("skip" in engine)(`what opencode cannot copy (${engine.name} engine)`, () => {
+    let project: ToolProject
+    let home: string
+    beforeAll(async () => {
+      // An empty home of its own, so no config of this machine's user is read.
+      mkdirSync(path.join(packageRoot, ".tmp"), { recursive: true })
+      home = mkdtempSync(path.join(packageRoot, ".tmp", "home-"))
+      const env = { XDG_CONFIG_HOME: path.join(home, ".config") }
+      project = await loadTools({ directory: fixture("opencode-copy"), env, home, engine: engine.name })
+    }, 120_000)
+    afterAll(async () => {
+      if (project !== undefined) await closeProject(project)
+      rmSync(home, { recursive: true, force: true })
+    })
+
+    for (const [name, opencodeError, named] of ending)
+      test(`${name}: TOOL_BAD_RESULT, the model gets no answer`, async () => {
+        const result = await callTool(project, { name, rawArguments: "{}" })
+        expect(result.status).toBe("error")
+        expect(result.error?.code).toBe("TOOL_BAD_RESULT")
+        expect(result.output).toBe(`(no answer: opencode's run ended with "${opencodeError}")`)
+        expect(result.error?.message).toContain(
+          `${name}: execute returned ${named}, which opencode cannot copy: it ends its whole run with "${opencodeError}"`,
+        )
+      })
+
+    for (const [name, metadata] of passing)
+      test(`${name}: completed, as opencode copies it`, async () => {
+        const result = await callTool(project, { name, rawArguments: "{}" })
+        expect(result.status, result.error?.message).toBe("completed")
+        expect(JSON.parse(JSON.stringify(result.metadata))).toEqual(metadata)
+      })
+  })
