@@ -9,7 +9,6 @@
 // error. A class instance, an Error, a Map or a Date went through (as JSON makes them), and so did
 // symbol keys and inherited functions, which neither one reads. (The top level is read before, by
 // a spread: a getter there that throws fails the call only, as normalize-result.ts reports it.)
-import { types } from "node:util"
 import { pristineStringify } from "../_pristine.ts"
 
 /**
@@ -65,12 +64,21 @@ function isCloneError(error: unknown): boolean {
   }
 }
 
+/**
+ * Whether `item` is a Proxy, from node:util/types, loaded only on this path (a call that failed):
+ * importing node:util costs a Bun engine's start tens of milliseconds.
+ */
+function isProxy(item: object): boolean {
+  const loaded = process.getBuiltinModule?.("node:util/types") as { isProxy?: (value: unknown) => boolean } | undefined
+  return loaded?.isProxy?.(item) === true
+}
+
 /** What structuredClone refuses, named. */
 function uncloneable(item: unknown): string | undefined {
   if (typeof item === "function") return "a function"
   if (typeof item === "symbol") return "a Symbol"
   if (typeof item !== "object" || item === null) return undefined
-  if (types.isProxy(item)) return "a Proxy"
+  if (isProxy(item)) return "a Proxy"
   if (item instanceof Promise) return "a Promise"
   if (item instanceof WeakMap) return "a WeakMap"
   if (item instanceof WeakSet) return "a WeakSet"
