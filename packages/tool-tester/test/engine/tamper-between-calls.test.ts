@@ -44,6 +44,19 @@ async function letItChange(directory: string): Promise<void> {
   await vi.waitUntil(() => existsSync(path.join(directory, "done")), { timeout: 60_000, interval: 20 })
 }
 
+/** A bun engine's project whose `leaves` tool ran once and left an interval, which has made `change` by now. */
+async function afterLeftCode(change: string): Promise<ToolProject> {
+  const directory = tmpProject({
+    ".opencode/tools/leaves.ts": leavesInterval(change),
+    ".opencode/tools/innocent.ts": INNOCENT,
+  })
+  const project = await load(directory, "bun")
+  const leaves = await runTool(project, "leaves", {})
+  expect(leaves.status, leaves.error?.message).toBe("completed")
+  await letItChange(directory)
+  return project
+}
+
 const skipBun = opencode.reason !== undefined
 
 test.skipIf(skipBun)(
@@ -73,15 +86,7 @@ test.skipIf(skipBun)(
   "bun engine: a change between two calls is put back, the next tool runs as usual, and the tool that left the code is blamed",
   { timeout: 120_000 },
   async () => {
-    const directory = tmpProject({
-      ".opencode/tools/leaves.ts": leavesInterval(`Array.prototype.join = function () { return "forged" }`),
-      ".opencode/tools/innocent.ts": INNOCENT,
-    })
-    const project = await load(directory, "bun")
-    const leaves = await runTool(project, "leaves", {})
-    expect(leaves.status, leaves.error?.message).toBe("completed")
-    await letItChange(directory)
-
+    const project = await afterLeftCode(`Array.prototype.join = function () { return "forged" }`)
     const innocent = await runTool(project, "innocent", {})
     expect(innocent.status, innocent.error?.message).toBe("completed")
     expect(innocent.output).toBe("b done")
@@ -98,17 +103,9 @@ test.skipIf(skipBun)(
   "bun engine: a change between two calls that cannot be put back: the next call does not run and names the tool before it; the call after gets a new engine",
   { timeout: 120_000 },
   async () => {
-    const directory = tmpProject({
-      ".opencode/tools/leaves.ts": leavesInterval(
-        `Object.defineProperty(Array.prototype, "join", { value: () => "forged", configurable: false, writable: false })`,
-      ),
-      ".opencode/tools/innocent.ts": INNOCENT,
-    })
-    const project = await load(directory, "bun")
-    const leaves = await runTool(project, "leaves", {})
-    expect(leaves.status, leaves.error?.message).toBe("completed")
-    await letItChange(directory)
-
+    const project = await afterLeftCode(
+      `Object.defineProperty(Array.prototype, "join", { value: () => "forged", configurable: false, writable: false })`,
+    )
     const innocent = await runTool(project, "innocent", {})
     expect(innocent.error?.code).toBe("TOOL_TAMPERED")
     expect(innocent.error?.message).toBe(
