@@ -1,6 +1,6 @@
 // opencode 1.18.34 copies a result's metadata and attachments with structuredClone, then writes
 // them out with JSON.stringify, before the model reads anything: what either refuses ends its whole
-// run, and the model gets no answer. Observed on the binary: `tool-tester e2e` on a copy of
+// run, and the model gets no answer. So does a thrown value it cannot turn into text. Observed on the binary: `tool-tester e2e` on a copy of
 // test/fixtures/opencode-copy, one call per run (each failing call ended `opencode run` with exit 1
 // and logged the session error quoted below; copy_getter's was the getter's own error). Before,
 // tool-tester reported all of them completed, the function dropped, the BigInt as "10n", the cycle
@@ -42,6 +42,26 @@ const passing = [
   ["copy_symbolkey", { a: 1, truncated: false }],
 ] as const
 
+// Thrown values: the run-ending error, or the text the model read.
+const thrownEnding = [
+  ["throws_cycle", CYCLE],
+  ["throws_bigint", BIGINT],
+  ["throws_nullproto", "No default value"],
+  ["throws_message42", 'Expected string, got 42\n  at ["message"]'],
+  ["throws_messageobject", 'Expected string, got {"a":1}\n  at ["message"]'],
+  ["throws_messagetrue", 'Expected string, got true\n  at ["message"]'],
+  ["throws_tostring", "tostring boom"],
+  ["throws_proxy", "trap"],
+] as const
+const thrownRead = [
+  ["throws_messagenull", "Error"],
+  ["throws_messageundefined", "Error"],
+  ["throws_plainmessage42", '{\n  "message": 42\n}'],
+  // The node engine's transpiler writes the empty body on two lines.
+  ["throws_fn", /^function named\(\) \{\s*\}$/],
+  ["throws_symbol", "Symbol(s)"],
+] as const
+
 const engines = [
   { name: "node" as const },
   { name: "bun" as const, ...(opencode.reason ? { skip: opencode.reason } : {}) },
@@ -72,6 +92,22 @@ for (const engine of engines)
         expect(result.error?.message).toContain(
           `${name}: execute returned ${named}, which opencode cannot copy: it ends its whole run with "${opencodeError}"`,
         )
+      })
+
+    for (const [name, opencodeError] of thrownEnding)
+      test(`${name}: a thrown value opencode cannot print: TOOL_BAD_RESULT, the model gets no answer`, async () => {
+        const result = await callTool(project, { name, rawArguments: "{}" })
+        expect(result.error?.code).toBe("TOOL_BAD_RESULT")
+        expect(result.output).toBe(`(no answer: opencode's run ended with "${opencodeError}")`)
+        expect(result.error?.message).toContain(`${name} threw a value opencode cannot turn into text (`)
+      })
+
+    for (const [name, output] of thrownRead)
+      test(`${name}: a thrown value the model reads as opencode prints it`, async () => {
+        const result = await callTool(project, { name, rawArguments: "{}" })
+        expect(result.error?.code).toBe("TOOL_THREW")
+        if (typeof output === "string") expect(result.output).toBe(output)
+        else expect(result.output).toMatch(output)
       })
 
     for (const [name, metadata] of passing)

@@ -270,7 +270,18 @@ async function execute(
   const tamperedReading = restore()
   if (tamperedReading.length > 0) return { success: false, failed: tamperedCall(tool, record, tamperedReading, true) }
   if ("normalized" in read) return { success: true, value: read.normalized }
-  const { text, details } = read.thrown
+  const { text, details, endsRun } = read.thrown
+  if (endsRun !== undefined) {
+    return {
+      success: false,
+      failed: record.fail(
+        "TOOL_BAD_RESULT",
+        `(no answer: opencode's run ended with "${endsRun}")`,
+        `${tool.file}: ${tool.id} threw a value opencode cannot turn into text (${text}): its whole run ends with "${endsRun}" and the model gets no answer; throw an Error with a string message`,
+        details,
+      ),
+    }
+  }
   return { success: false, failed: record.fail("TOOL_THREW", text, `${tool.file}: ${tool.id} threw: ${text}`, details) }
 }
 

@@ -1,5 +1,5 @@
 import { messageOfThrown } from "../errors.ts"
-import { copyFailure } from "./opencode-copy.ts"
+import { copyFailure, jsonFailure } from "./opencode-copy.ts"
 
 /**
  * A tool's result after opencode's normalisation (docs/opencode-contract.md#result-normalisation),
@@ -176,38 +176,66 @@ function readDetails(error: unknown, depth: number): ThrownDetails {
 }
 
 /** What was thrown, read once: the text the model reads and the details the report keeps. */
-export function readThrown(error: unknown): { text: string; details: ThrownDetails } {
-  return { text: modelErrorText(error), details: thrownDetails(error) }
+export function readThrown(error: unknown): { text: string; details: ThrownDetails; endsRun?: string } {
+  const read = modelErrorText(error)
+  return "endsRun" in read
+    ? { text: thrownText(error), details: thrownDetails(error), endsRun: read.endsRun }
+    : { text: read.text, details: thrownDetails(error) }
 }
 
 /**
  * The text the model reads for a thrown value, as opencode 1.18.34 words it (observed with
  * `tool-tester e2e`, one thrown value per call): an Error's non-empty `message`, else its `name`
- * (`new Error("")` gives `Error`); any other object's non-empty string `message`; else
- * `String(value)`, except that an object that prints as `[object Object]` is shown as
- * `JSON.stringify(value, null, 2)` (`{ code: 5 }` gives that JSON on three lines), and as
- * `Error (no message)` when that JSON is `{}`. Where opencode itself fails on the value (a
- * `String()` or a `JSON.stringify` that throws), this falls back to {@link thrownText}.
+ * when the message is empty, null or undefined (`new Error("")` gives `Error`); any other object's
+ * non-empty string `message`; else `String(value)`, except that an object that prints as
+ * `[object Object]` is shown as `JSON.stringify(value, null, 2)` (`{ code: 5 }` gives that JSON on
+ * three lines), and as `Error (no message)` when that JSON is `{}`. Where opencode itself fails on
+ * the value, its whole run ends with that failure and the model gets no answer (`endsRun`): an
+ * Error whose message is another kind of value (`Expected string, got 42`), a `String()` that
+ * throws (a null prototype: Bun's "No default value"; a throwing toString or Proxy trap: its error),
+ * a JSON.stringify that throws (a cycle, a BigInt: Bun's words).
  */
-function modelErrorText(error: unknown): string {
+function modelErrorText(error: unknown): { text: string } | { endsRun: string } {
   try {
     if (error instanceof Error) {
       const { message, name } = error as { message: unknown; name: unknown }
-      if (typeof message === "string" && message !== "") return message
-      if (typeof message === "string") return String(name)
-      return thrownText(error)
+      if (typeof message === "string" && message !== "") return { text: message }
+      if (message === "" || message === undefined || message === null) return { text: String(name) }
+      return { endsRun: `Expected string, got ${expectedText(message)}\n  at ["message"]` }
     }
     if (typeof error === "object" && error !== null && "message" in error) {
       const message = (error as { message: unknown }).message
-      if (typeof message === "string" && message !== "") return message
+      if (typeof message === "string" && message !== "") return { text: message }
     }
     const text = String(error)
-    if (text !== "[object Object]") return text
+    if (text !== "[object Object]") return { text }
+    const unwritable = jsonFailure(error, "the thrown value")
+    if (unwritable !== undefined && "opencodeError" in unwritable) return { endsRun: unwritable.opencodeError }
     const json = JSON.stringify(error, null, 2)
-    if (json === undefined) return text
-    return json === "{}" ? "Error (no message)" : json
+    if (json === undefined) return { text }
+    return { text: json === "{}" ? "Error (no message)" : json }
+  } catch (readError) {
+    return { endsRun: primitiveFailure(error) ?? thrownText(readError) }
+  }
+}
+
+/** How opencode's check of an error's message shows a value that is not a string: as JSON (`42`, `{"a":1}`, `true`). */
+function expectedText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
   } catch {
-    return thrownText(error)
+    return String(value)
+  }
+}
+
+/** Bun's words when String() finds no way to make text of an object with a null prototype (Node says it otherwise). */
+function primitiveFailure(value: unknown): string | undefined {
+  try {
+    if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== null) return undefined
+    const own = (key: PropertyKey) => Object.getOwnPropertyDescriptor(value, key) !== undefined
+    return own("toString") || own("valueOf") || own(Symbol.toPrimitive) ? undefined : "No default value"
+  } catch {
+    return undefined
   }
 }
 

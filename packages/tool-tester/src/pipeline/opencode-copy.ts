@@ -27,6 +27,9 @@ export function copyFailure(value: unknown, label: string): CopyFailure | undefi
   try {
     copy = clone(value)
   } catch (error) {
+    // Too deep for this engine's stack, which is not opencode's (Bun copied 5,000 levels there):
+    // nothing to say.
+    if (isStackOverflow(error)) return undefined
     const found = findValue(value, label, uncloneable)
     if (found !== undefined || isCloneError(error)) {
       return {
@@ -38,13 +41,22 @@ export function copyFailure(value: unknown, label: string): CopyFailure | undefi
     // A getter (or a Proxy's trap) threw while the value was copied: the run ends with its error.
     return { thrown: error, path: findThrowing(value, label) ?? label, what: "a getter that throws when read" }
   }
+  return jsonFailure(copy, label)
+}
+
+/**
+ * Why Bun's JSON.stringify refuses `value`, in Bun's words (Node's differ), or undefined when it
+ * does not: opencode writes out copies, and prints a thrown object as its JSON.
+ */
+export function jsonFailure(value: unknown, label: string): CopyFailure | undefined {
   try {
-    pristineStringify(copy)
+    pristineStringify(value)
     return undefined
-  } catch {
-    const bigint = findValue(copy, label, (item) => (typeof item === "bigint" ? "a BigInt" : undefined))
+  } catch (error) {
+    if (isStackOverflow(error)) return undefined
+    const bigint = findValue(value, label, (item) => (typeof item === "bigint" ? "a BigInt" : undefined))
     if (bigint) return { opencodeError: "JSON.stringify cannot serialize BigInt.", ...bigint }
-    const cycle = findCycle(copy, label)
+    const cycle = findCycle(value, label)
     return {
       opencodeError: "JSON.stringify cannot serialize cyclic structures.",
       path: cycle ?? label,
@@ -54,6 +66,15 @@ export function copyFailure(value: unknown, label: string): CopyFailure | undefi
 }
 
 // --- internal ---
+
+/** The runtime's RangeError for a stack too deep (its text differs between Node and Bun). */
+function isStackOverflow(error: unknown): boolean {
+  try {
+    return error instanceof RangeError
+  } catch {
+    return false
+  }
+}
 
 /** The runtime's own refusal (Bun's and Node's structuredClone both throw a DataCloneError). */
 function isCloneError(error: unknown): boolean {
