@@ -24,6 +24,7 @@ async function post<T>(path: string, body?: unknown): Promise<T> {
 export const api = {
   call: (request: CallRequest) => post<HistoryEntry>("./api/call", request),
   replay: (id: number) => post<HistoryEntry>(`./api/history/${id}/replay`),
+  cancel: (id: number) => post<HistoryEntry>(`./api/history/${id}/cancel`),
   reload: () => post<ProjectView | null>("./api/reload"),
   outputUrl: (id: number) => `./api/history/${id}/output`,
 }

@@ -56,7 +56,11 @@ export function App(): unknown {
           setReloading(false)
         } else if (event.type === "reloading") setReloading(true)
         else if (event.type === "call") {
-          setHistory((old) => [...old.filter((entry) => entry.id !== event.entry.id), event.entry])
+          // A call is sent when it starts (running) and again when it ends: it keeps its place,
+          // the order calls started in, which their numbers say.
+          setHistory((old) =>
+            [...old.filter((entry) => entry.id !== event.entry.id), event.entry].sort((a, b) => a.id - b.id),
+          )
           setShownEntry(event.entry.id)
         }
       }, setConnected),
@@ -69,6 +73,9 @@ export function App(): unknown {
   const entry = history.find((candidate) => candidate.id === shownEntry)
   const setForm = (id: string, state: FormState) => setForms((old) => ({ ...old, [id]: state }))
   const formOf = (id: string): FormState => forms[id] ?? freshForm(view ? parametersOf(view, id) : undefined)
+  // What became of the call arrives as an event, in every open page; a cancel that came too late
+  // (the call had ended) changes nothing.
+  const cancel = (id: number) => void api.cancel(id).catch(() => undefined)
   const showEntry = (id: number) => {
     setShownEntry(id)
     const request = history.find((candidate) => candidate.id === id)?.request
@@ -116,13 +123,13 @@ export function App(): unknown {
     <section class="side">
       ${
         entry
-          ? html`<${ResultView} entry=${entry} directory=${view?.directory ?? ""}
+          ? html`<${ResultView} entry=${entry} directory=${view?.directory ?? ""} onCancel=${cancel}
               toolFile=${view?.tools.find((candidate) => candidate.id === (entry.result?.id ?? entry.request.name))?.file} />`
           : html`<div class="hint">Run a call to see what the model reads.</div>`
       }
       <h3>History</h3>
       <${HistoryView} history=${history} selected=${shownEntry} onSelect=${showEntry}
-        onReplay=${(id: number) => void api.replay(id)} />
+        onReplay=${(id: number) => void api.replay(id).catch(() => undefined)} onCancel=${cancel} />
     </section>
   </div>`
 }

@@ -12,15 +12,28 @@ export function ResultView({
   entry,
   toolFile,
   directory,
+  onCancel,
 }: {
   entry: HistoryEntry
   toolFile: string | undefined
   directory: string
+  onCancel: (id: number) => void
 }): unknown {
   const { result, error } = entry
   const engine = entry.engine ? `${entry.engine.name} ${entry.engine.version}` : "no engine"
   const status = callStatus(entry)
   const badge = html`<span class=${`status ${status.tone}`} data-testid="status" title=${status.explanation}>${status.label}</span>`
+  if (entry.running)
+    return html`<section class="result" data-testid="result" data-call=${entry.id}>
+      <div class="result-head">
+        ${badge}
+        <span class="timing" data-testid="timing">call #${entry.id} (${entry.trigger}) of ${entry.request.name}, started ${new Date(entry.at).toLocaleTimeString()}</span>
+      </div>
+      <div class="hint">${status.explanation}.</div>
+      <button type="button" class="primary" data-testid="cancel" disabled=${entry.cancelling === true}
+        onClick=${() => onCancel(entry.id)}>${entry.cancelling ? "Cancelling..." : `Cancel call #${entry.id}`}</button>
+      ${section("Arguments sent", entry.request.form === "raw" ? entry.request.text : entry.request.args)}
+    </section>`
   if (!result)
     return html`<section class="result" data-testid="result" data-call=${entry.id}>
       <div class="result-head">
@@ -42,6 +55,7 @@ export function ResultView({
       ${rerouted} ${repaired}
       <span class="timing" data-testid="timing">${result.durationMs} ms · ${engine} · call #${entry.id} (${entry.trigger})</span>
     </div>
+    ${error ? html`<div class="problem error" data-testid="result-error">${error.message}</div>` : null}
     ${result.rerouted ? html`<div class="problem error" data-testid="rerouted">${status.explanation}.</div>` : null}
     ${result.error ? html`<div class="problem">${result.error.code}: ${result.error.message}</div>` : null}
     ${result.error?.thrown?.stack ? thrownSection(result.error.thrown.stack, toolFile, directory) : null}

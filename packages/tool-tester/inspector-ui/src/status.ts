@@ -6,7 +6,7 @@
 // (docs/opencode-contract.md#escaped-errors).
 import type { HistoryEntry } from "./types.ts"
 
-export type CallStatus = { label: string; tone: "good" | "warn" | "bad"; explanation: string }
+export type CallStatus = { label: string; tone: "good" | "warn" | "bad" | "running"; explanation: string }
 
 export function callStatus(entry: HistoryEntry): CallStatus {
   const status = recordedStatus(entry)
@@ -23,6 +23,16 @@ export function callStatus(entry: HistoryEntry): CallStatus {
 
 function recordedStatus(entry: HistoryEntry): CallStatus {
   const { result, error } = entry
+  if (entry.running)
+    return entry.cancelling
+      ? {
+          label: "cancelling",
+          tone: "running",
+          explanation: "its abort signal fired: the engine is stopped if the tool does not stop within a second",
+        }
+      : { label: "running", tone: "running", explanation: "the call has not ended: Cancel fires its abort signal" }
+  // Cancelled, yet the tool stopped by itself: what it returned is kept, but the call was cancelled.
+  if (result && error) return { label: error.code, tone: "bad", explanation: error.message }
   if (!result)
     return { label: error?.code ?? "error", tone: "bad", explanation: error?.message ?? "the call did not run" }
   if (result.rerouted)

@@ -117,7 +117,8 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
   },
   dev: {
     summary: "A live inspector in the browser: the tools, a form per tool, the model's view; reloads on save",
-    usage: "tool-tester dev [--dir DIR] [--plugin SPEC]... [--port N] [--no-open] [--no-global] [--json]",
+    usage:
+      "tool-tester dev [--dir DIR] [--plugin SPEC]... [--port N] [--no-open] [--timeout MS] [--no-global] [--json]",
     about:
       "Serves a page on 127.0.0.1 and prints its URL, with a token made at each start that every request needs.\n" +
       "It lists the tools as opencode offers them, with doctor's findings; builds a form from each schema (or takes\n" +

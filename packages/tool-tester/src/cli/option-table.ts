@@ -291,6 +291,7 @@ export const COMMAND_OPTIONS = {
   dev: {
     port: { type: "string", placeholder: "N", help: "Listen on this port", byDefault: "a free one" },
     "no-open": { type: "boolean", help: "Print the URL without opening a browser" },
+    timeout: timeout("Abort a call after MS ms, then stop it", "60000"),
     ...projectOptions,
     ...engineOptions,
     json: { ...json, help: "Print {url, port, engine} as one JSON line instead (and error when nothing loaded)" },

@@ -2,13 +2,11 @@
 // the project's tool, plugin and config files (the inspector's watcher), each in a fresh engine,
 // so the edit is what runs. Ends on Ctrl-C with the last run's exit code.
 import path from "node:path"
-import { configDirectories } from "../discovery/config-dirs.ts"
-import { findWorktree } from "../discovery/worktree.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import { startEngine } from "../tasks/engine-task.ts"
 import type { RunInput } from "../tasks/task.ts"
-import { watchProject, watchTargets } from "../inspector/watch-project.ts"
+import { projectWatchTargets, watchProject } from "../inspector/watch-project.ts"
 import type { CliIO } from "./_command.ts"
 
 export async function watchRuns(
@@ -48,8 +46,10 @@ export async function watchRuns(
     again = undefined
     if (pending) await rerun(pending)
   }
-  const folders = configDirectories({ directory, worktree: findWorktree(directory), env: io.env, global })
-  const stop = watchProject(watchTargets({ directory, configDirectories: folders, configFiles: [] }), (files) => {
+  // The load runs in the engine: its config files and imported plugins are not known here; the
+  // --plugin paths are watched as dev watches them.
+  const targets = projectWatchTargets({ directory, global, env: io.env, pluginSpecs: options.input.plugins })
+  const stop = watchProject(targets, (files) => {
     void rerun(files)
   })
   if (!options.json) io.writeError("watching the tool, plugin and config files; Ctrl-C to stop\n")

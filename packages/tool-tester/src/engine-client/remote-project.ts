@@ -11,7 +11,7 @@ import { callStub } from "../client/project-client.ts"
 import type { Result, ToolTesterErrorCode } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
-import { attachEngine } from "../project-engine/engine-of.ts"
+import { attachEngine, engineOf } from "../project-engine/engine-of.ts"
 import { type CallTarget, type ProjectEngine, projectClosed } from "../project-engine/project-engine.ts"
 import type { ClientStub, ListOptions, RunOptions, RunResult, ToolProject } from "../types.ts"
 import type { EngineSelection } from "./choose-engine.ts"
@@ -61,6 +61,17 @@ export function discardPrestartedEngine(selection: EngineSelection, directory: s
   const connection = spares.get(key)
   spares.delete(key)
   connection?.end()
+}
+
+/**
+ * Ends the process of the engine a project loaded by openRemoteProject runs in (and what its tools
+ * started): the calls pending there end as when a tool ends it, `reason` saying how; the next call
+ * starts a new engine and loads the project again. The inspector stops a cancelled call so when
+ * its tool ignores its abort signal. Nothing for a project whose tools run in this process.
+ */
+export function restartEngine(project: ToolProject, reason: string): void {
+  const engine = engineOf(project)
+  if (engine instanceof RemoteEngine) engine.restart(reason)
 }
 
 /** A project's engine when its tools live in an engine's process (project-engine/project-engine.ts). */
@@ -138,7 +149,7 @@ class RemoteEngine implements ProjectEngine {
       const result = outcome.value as RunResult
       // The engine put back what the tool changed, but what it cannot see (a non-configurable
       // key, a captured original) could still change the next call: that one gets a new engine.
-      if (result.error?.code === "TOOL_TAMPERED") this.#replace()
+      if (result.error?.code === "TOOL_TAMPERED") this.restart("a tool changed the engine's built-ins: it was replaced")
       return { ...result, args: result.args, attachments: result.attachments, outputPath: result.outputPath }
     }
     if (outcome.kind === "error") throw toError(outcome.error)
@@ -156,13 +167,10 @@ class RemoteEngine implements ProjectEngine {
   }
 
   /** Ends the engine (and whatever the tools started); the next call starts a new one and loads the project again. */
-  #replace(): void {
+  restart(reason: string): void {
     const connection = this.#connection
     if (!connection) return
-    this.#ended(connection, {
-      kind: "exited",
-      exit: { exitCode: 1, crash: "a tool changed the engine's built-ins: it was replaced", started: true },
-    })
+    this.#ended(connection, { kind: "exited", exit: { exitCode: 1, crash: reason, started: true } })
     connection.end()
   }
 

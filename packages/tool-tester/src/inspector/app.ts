@@ -71,6 +71,16 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     if (!replayed) return context.json({ error: { code: "USAGE", message: "no such call in the history" } }, 404)
     return context.json(await replayed)
   })
+  // Cancels a running call: its abort signal fires, and its engine is ended when the tool does not
+  // stop; answers with the call's entry once it ended.
+  api.post("/history/:id/cancel", async (context) => {
+    const id = historyId(context.req.param("id"))
+    const cancelled = session.cancel(id)
+    if (cancelled) return context.json(await cancelled)
+    if (!session.entry(id))
+      return context.json({ error: { code: "USAGE", message: "no such call in the history" } }, 404)
+    return context.json({ error: { code: "USAGE", message: `call ${id} is not running: it has ended` } }, 409)
+  })
   api.post("/reload", async (context) => {
     await session.reload()
     return context.json(session.view() ?? null)
@@ -148,6 +158,7 @@ const API_METHODS: ReadonlyArray<readonly [string, "GET" | "POST"]> = [
   ["/history", "GET"],
   ["/call", "POST"],
   ["/history/:id/replay", "POST"],
+  ["/history/:id/cancel", "POST"],
   ["/reload", "POST"],
   ["/history/:id/output", "GET"],
   ["/history/:id/full", "GET"],

@@ -5,13 +5,16 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { statOf } from "../_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
-import { configDirectories } from "../discovery/config-dirs.ts"
-import { findWorktree } from "../discovery/worktree.ts"
 import type { Finding } from "../doctor/finding.ts"
 import type { EngineSelection } from "../engine-client/choose-engine.ts"
 import type { EngineChoice } from "../runtime/here.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
-import { discardPrestartedEngine, openRemoteProject, prestartEngine } from "../engine-client/remote-project.ts"
+import {
+  discardPrestartedEngine,
+  openRemoteProject,
+  prestartEngine,
+  restartEngine,
+} from "../engine-client/remote-project.ts"
 import { ToolTesterError } from "../errors.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
 import { defaultDataDirectory } from "../pipeline/data-directory.ts"
@@ -19,7 +22,7 @@ import type { RunResult, ToolProject } from "../types.ts"
 import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
 import { failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
-import { watchProject, watchTargets } from "./watch-project.ts"
+import { projectWatchTargets, watchProject } from "./watch-project.ts"
 
 export type InspectorOptions = {
   directory: string
@@ -30,8 +33,13 @@ export type InspectorOptions = {
   engineBinary?: string
   /** Paths in findings are relative to it. */
   cwd: string
-  /** How long one call may run. Default 60 s. */
+  /** How long one call may run (`dev --timeout`). Default 60 s. */
   timeoutMs?: number
+  /**
+   * After a cancel fired a call's abort signal: how long its tool may take to stop before the
+   * engine it runs in is ended. Default 1 s, as `run` gives a tool after its timeout.
+   */
+  cancelGraceMs?: number
   /**
    * doctor's findings for the project. The CLI runs doctor in an engine of its own (under the bun
    * engine the tools live in Bun, where doctor must look at them). Default: none.
@@ -45,8 +53,17 @@ export type InspectorOptions = {
 export type CallRequest = { name: string } & ({ form: "args"; args: unknown } | { form: "raw"; text: string })
 
 export type HistoryEntry = {
+  /** The order calls started in: the history is kept in it. */
   id: number
+  /** When the call started. */
   at: string
+  /**
+   * The call has not ended yet: it has no result or error. It is in the history from its start
+   * (sent as a `call` event, then again when it ends) and can be cancelled.
+   */
+  running?: true
+  /** A cancel of the running call was asked for: its abort signal fired. */
+  cancelling?: true
   /** What made the call: the page, a replay of an earlier one, or a save. */
   trigger: "run" | "replay" | "reload"
   request: CallRequest
@@ -54,7 +71,11 @@ export type HistoryEntry = {
   generation: number
   engine: ProjectView["engine"]
   result?: RunResult
-  /** Why there is no result: the project did not load, or the engine failed. */
+  /**
+   * Why there is no result: the project did not load, or the engine failed. INTERRUPTED when the
+   * call was cancelled or a save reloaded the project under it; a cancelled tool that stopped by
+   * itself keeps its result beside it.
+   */
   error?: { code: string; message: string }
   /**
    * Set when the entry's values were cut to ENTRY_BUDGET characters: the whole call (request,
@@ -77,6 +98,24 @@ const HISTORY_LIMIT = 100
 /** How a call ends when its engine was ended under it (closeProject): what a reload does to it. */
 const ENGINE_ENDED = new Set<string>(["TOOL_EXITED", "ENGINE_FAILED", "CHANNEL_CLOSED"])
 
+/** Default of InspectorOptions.cancelGraceMs. */
+const CANCEL_GRACE_MS = 1_000
+
+/** A call that has not ended, and what a cancel did to it. */
+type RunningCall = {
+  project: ToolProject | undefined
+  controller: AbortController
+  /** Resolves to the call's history entry once it ended. */
+  ended: Promise<HistoryEntry>
+  /** When a cancel fired its abort signal (performance.now()). */
+  cancelledAt?: number
+  /** The engine was ended to stop it: what ends the call next is that. */
+  engineStopped?: boolean
+  /** Another call's cancel ended the engine this call ran in. */
+  stoppedBy?: number
+  timer?: NodeJS.Timeout
+}
+
 export class InspectorSession {
   readonly #options: InspectorOptions
   #project: ToolProject | undefined
@@ -85,6 +124,7 @@ export class InspectorSession {
   #generation = 0
   #history: HistoryEntry[] = []
   #nextId = 1
+  readonly #running = new Map<number, RunningCall>()
   #lastRequest: CallRequest | undefined
   #listeners = new Set<(event: InspectorEvent) => void>()
   #stopWatching: (() => void) | undefined
@@ -136,8 +176,11 @@ export class InspectorSession {
     return () => this.#listeners.delete(listener)
   }
 
-  /** Runs a call and records it; the result is also sent as an event. */
-  async call(request: CallRequest, trigger: HistoryEntry["trigger"] = "run"): Promise<HistoryEntry> {
+  /**
+   * Runs a call and records it: in the history (and sent as a `call` event) from its start, as
+   * running, then again with its result once it ended.
+   */
+  call(request: CallRequest, trigger: HistoryEntry["trigger"] = "run"): Promise<HistoryEntry> {
     if (trigger !== "reload") this.#lastRequest = request
     const entry: HistoryEntry = {
       id: this.#nextId++,
@@ -148,35 +191,42 @@ export class InspectorSession {
       engine: this.#project?.engine ?? this.#view?.engine,
     }
     const project = this.#project
-    // A tool file that fails to import leaves opencode with no tool to call: nothing runs.
-    const noTools = project && noToolsReason(project)
-    if (!project) entry.error = this.#loadError ?? { code: "ENGINE_FAILED", message: "the project is not loaded" }
-    else if (noTools) entry.error = noTools
-    else {
-      try {
-        entry.result = await this.#run(project, request)
-      } catch (error) {
-        entry.error = errorOf(error)
-      }
-      // A save reloaded the project while the call ran and ended its engine: the engine's end is
-      // the inspector's doing, not the tool's (not an exit, nor running out of memory).
-      const code = entry.error?.code ?? entry.result?.error?.code
-      if (this.#replaced.has(project) && code !== undefined && ENGINE_ENDED.has(code)) {
-        delete entry.result
-        entry.error = {
-          code: "INTERRUPTED",
-          message: `stopped: a save reloaded the project while ${request.name} ran, which ended the engine it ran in (the reload runs the last call again, on the new code)`,
-        }
-      }
+    const running: RunningCall = {
+      project,
+      controller: new AbortController(),
+      ended: Promise.resolve(entry),
     }
-    const kept = this.#bounded(entry)
-    this.#history.push(kept)
-    if (this.#history.length > HISTORY_LIMIT) {
-      const dropped = this.#history.shift()
-      if (dropped?.full !== undefined) rmSync(this.#fullFile(dropped.id), { force: true })
+    this.#running.set(entry.id, running)
+    this.#record({ ...entry, running: true })
+    running.ended = this.#settle(entry, running).finally(() => {
+      clearTimeout(running.timer)
+      this.#running.delete(entry.id)
+    })
+    return running.ended
+  }
+
+  /**
+   * Cancels a running call: fires its abort signal (the tool's `context.abort`, as opencode does
+   * when the user stops a session), and ends the engine it runs in when the tool has not stopped
+   * `cancelGraceMs` later (a busy loop never sees its signal); the next call starts a new engine.
+   * Resolves to the call's entry once it ended. Undefined when no call with this id is running.
+   */
+  cancel(id: number): Promise<HistoryEntry> | undefined {
+    const running = this.#running.get(id)
+    if (!running) return undefined
+    if (running.cancelledAt === undefined) {
+      running.cancelledAt = performance.now()
+      // Every page shows the call as being cancelled (the entry as kept: it is not cut again).
+      const at = this.#history.findIndex((entry) => entry.id === id && entry.running)
+      const shown = this.#history[at]
+      if (shown) {
+        this.#history[at] = { ...shown, cancelling: true }
+        this.#emit({ type: "call", entry: this.#history[at] })
+      }
+      running.controller.abort(new Error("cancelled from the inspector"))
+      running.timer = setTimeout(() => this.#stopEngine(id, running), this.#options.cancelGraceMs ?? CANCEL_GRACE_MS)
     }
-    this.#emit({ type: "call", entry: kept })
-    return kept
+    return running.ended
   }
 
   /** Runs an earlier call again, as it was made (from its whole text, when the history keeps it cut). */
@@ -248,6 +298,7 @@ export class InspectorSession {
 
   async close(): Promise<void> {
     this.#closed = true
+    for (const running of this.#running.values()) clearTimeout(running.timer)
     if (this.#fullFolder !== undefined) rmSync(this.#fullFolder, { recursive: true, force: true })
     this.#stopWatching?.()
     this.#listeners.clear()
@@ -258,6 +309,85 @@ export class InspectorSession {
   }
 
   // --- internal ---
+
+  /** Runs the call (when there is a tool to call) and says what became of it. */
+  async #settle(entry: HistoryEntry, running: RunningCall): Promise<HistoryEntry> {
+    const { request } = entry
+    const project = running.project
+    // A tool file that fails to import leaves opencode with no tool to call: nothing runs.
+    const noTools = project && noToolsReason(project)
+    if (!project) entry.error = this.#loadError ?? { code: "ENGINE_FAILED", message: "the project is not loaded" }
+    else if (noTools) entry.error = noTools
+    else {
+      try {
+        entry.result = await this.#run(project, request, running.controller.signal)
+      } catch (error) {
+        entry.error = errorOf(error)
+      }
+      const code = entry.error?.code ?? entry.result?.error?.code
+      // The engine's end was the inspector's doing, not the tool's (not an exit, nor running out
+      // of memory): a cancel, or a save that reloaded the project while the call ran.
+      const ended = entry.error !== undefined || (code !== undefined && ENGINE_ENDED.has(code))
+      if (running.cancelledAt !== undefined) {
+        const after = Math.round(performance.now() - running.cancelledAt)
+        if (running.engineStopped && ended) {
+          delete entry.result
+          entry.error = {
+            code: "INTERRUPTED",
+            message: `cancelled from the inspector: ${request.name}'s abort signal (context.abort) fired, but the tool did not stop within ${this.#options.cancelGraceMs ?? CANCEL_GRACE_MS} ms, so the engine it ran in was ended (the next call starts a new one)`,
+          }
+        } else
+          entry.error = {
+            code: "INTERRUPTED",
+            message: `cancelled from the inspector: ${request.name}'s abort signal (context.abort) fired and the tool stopped ${after} ms later; what it returned or threw is below`,
+          }
+      } else if (running.stoppedBy !== undefined && ended) {
+        delete entry.result
+        entry.error = {
+          code: "INTERRUPTED",
+          message: `stopped: call #${running.stoppedBy} was cancelled and did not stop, so the engine ${request.name} ran in was ended with it; run it again`,
+        }
+      } else if (this.#replaced.has(project) && code !== undefined && ENGINE_ENDED.has(code)) {
+        delete entry.result
+        entry.error = {
+          code: "INTERRUPTED",
+          message: `stopped: a save reloaded the project while ${request.name} ran, which ended the engine it ran in (the reload runs the last call again, on the new code)`,
+        }
+      }
+    }
+    return this.#record(entry)
+  }
+
+  /** A cancelled call's tool did not stop: its engine is ended, and the other calls running there with it. */
+  #stopEngine(id: number, running: RunningCall): void {
+    const project = running.project
+    if (!this.#running.has(id) || !project) return
+    running.engineStopped = true
+    for (const [other, call] of this.#running)
+      if (other !== id && call.project === project && call.cancelledAt === undefined) call.stoppedBy = id
+    restartEngine(project, `call #${id} was cancelled and did not stop`)
+  }
+
+  /**
+   * Keeps the entry in the history, in the order calls started (a running call's entry is
+   * replaced when it ends), and sends it. Returns it as kept.
+   */
+  #record(entry: HistoryEntry): HistoryEntry {
+    const kept = this.#bounded(entry)
+    const at = this.#history.findIndex((old) => old.id === entry.id)
+    if (at >= 0) this.#history[at] = kept
+    else {
+      this.#history.push(kept)
+      // The oldest call that ended is dropped; a running one stays until it ends.
+      if (this.#history.length > HISTORY_LIMIT) {
+        const oldest = this.#history.findIndex((old) => !old.running)
+        const [dropped] = oldest < 0 ? [] : this.#history.splice(oldest, 1)
+        if (dropped?.full !== undefined) rmSync(this.#fullFile(dropped.id), { force: true })
+      }
+    }
+    this.#emit({ type: "call", entry: kept })
+    return kept
+  }
 
   /** The entry as the history keeps it: its values cut to ENTRY_BUDGET, the whole of it on disk. */
   #bounded(entry: HistoryEntry): HistoryEntry {
@@ -345,8 +475,8 @@ export class InspectorSession {
     this.#emit({ type: "project", view })
   }
 
-  async #run(project: ToolProject, request: CallRequest): Promise<RunResult> {
-    const options = { timeoutMs: this.#options.timeoutMs ?? 60_000 }
+  async #run(project: ToolProject, request: CallRequest, signal: AbortSignal): Promise<RunResult> {
+    const options = { timeoutMs: this.#options.timeoutMs ?? 60_000, signal }
     if (request.form === "raw") return callTool(project, { name: request.name, rawArguments: request.text }, options)
     return runTool(project, request.name, request.args, options)
   }
@@ -355,23 +485,14 @@ export class InspectorSession {
   #watch(): void {
     if (this.#options.watch === false || this.#closed) return
     this.#stopWatching?.()
-    const directory = this.#options.directory
-    const folders = configDirectories({
-      directory,
-      worktree: findWorktree(directory),
-      global: this.#options.global ?? true,
-    })
-    // The plugins loaded by path, the --plugin ones included: those that failed to import too
-    // (by their spec), so that the save that fixes one reloads.
-    const pluginFiles = [
-      ...(this.#project?.plugins.map((plugin) => plugin.file) ?? []),
-      ...(this.#options.plugins ?? []).filter((spec) => path.isAbsolute(spec)),
-    ]
     this.#stopWatching = watchProject(
-      watchTargets(
-        { directory, configDirectories: folders, configFiles: this.#project?.configFiles ?? [] },
-        pluginFiles,
-      ),
+      projectWatchTargets({
+        directory: this.#options.directory,
+        global: this.#options.global ?? true,
+        configFiles: this.#project?.configFiles ?? [],
+        loadedPlugins: this.#project?.plugins ?? [],
+        pluginSpecs: this.#options.plugins ?? [],
+      }),
       (files) => void this.reload(files),
     )
   }

@@ -4,7 +4,9 @@
 import type { FSWatcher } from "node:fs"
 import { existsSync, watch } from "node:fs"
 import path from "node:path"
+import { configDirectories } from "../discovery/config-dirs.ts"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
+import { findWorktree } from "../discovery/worktree.ts"
 import type { ToolProject } from "../types.ts"
 
 /**
@@ -35,6 +37,37 @@ export function watchTargets(
   for (const file of project.configFiles) shallow.add(path.dirname(file))
   const files = pluginFiles.filter((file) => path.isAbsolute(file) && isProjectFile(file))
   return { deep, shallow: [...shallow], files }
+}
+
+/**
+ * What `dev` and `run --watch` watch in a project: its config folders as opencode finds them (from
+ * `directory`, with the user-level ones unless `global` is false), the config files a load read,
+ * and the plugins loaded by path: those the load imported, and the `--plugin` paths whether or not
+ * they imported (by their spec), so that the save that fixes one reloads.
+ */
+export function projectWatchTargets(options: {
+  directory: string
+  global: boolean
+  env?: NodeJS.ProcessEnv
+  /** The config files the last load read (none before a load, or when the load is elsewhere). */
+  configFiles?: string[]
+  /** The plugins the last load imported. */
+  loadedPlugins?: ReadonlyArray<{ file: string }>
+  /** The `--plugin` specs (a path among them is absolute: the CLI resolves it). */
+  pluginSpecs: readonly string[]
+}): WatchTargets {
+  const { directory } = options
+  const folders = configDirectories({
+    directory,
+    worktree: findWorktree(directory),
+    global: options.global,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  })
+  const pluginFiles = [
+    ...(options.loadedPlugins ?? []).map((plugin) => plugin.file),
+    ...options.pluginSpecs.filter((spec) => path.isAbsolute(spec)),
+  ]
+  return watchTargets({ directory, configDirectories: folders, configFiles: options.configFiles ?? [] }, pluginFiles)
 }
 
 /**

@@ -32,6 +32,7 @@ test("a route asked in another method is 405, with the method it answers in Allo
     ["PUT", "/call", "POST"],
     ["GET", "/reload", "POST"],
     ["GET", "/history/1/replay", "POST"],
+    ["GET", "/history/1/cancel", "POST"],
     ["POST", "/project", "GET, HEAD"],
     ["DELETE", "/history", "GET, HEAD"],
     ["POST", "/history/1/output", "GET, HEAD"],

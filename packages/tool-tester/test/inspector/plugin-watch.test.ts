@@ -46,7 +46,8 @@ test("a save of a --plugin file outside the plugin folders reloads and re-runs t
 
   const rerun = new Promise<string | undefined>((resolve) => {
     session.subscribe((event) => {
-      if (event.type === "call" && event.entry.trigger === "reload") resolve(event.entry.result?.output)
+      if (event.type === "call" && event.entry.trigger === "reload" && !event.entry.running)
+        resolve(event.entry.result?.output)
     })
   })
   writeFileSync(pluginFile, plugin("second"))

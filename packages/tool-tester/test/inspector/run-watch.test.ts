@@ -16,6 +16,21 @@ export default tool({
 })
 `
 
+const echoPlugin = (prefix: string) => `import { tool } from "@opencode-ai/plugin"
+
+export const Echo = async () => ({
+  tool: {
+    echo: tool({
+      description: "Echoes a word",
+      args: { word: tool.schema.string() },
+      async execute(args) {
+        return "${prefix} " + args.word
+      },
+    }),
+  },
+})
+`
+
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
@@ -54,6 +69,56 @@ describe("run --watch", { timeout: 120_000 }, () => {
     // after that is seen. Saving again until the second report arrives keeps the test free of timing.
     const saver = setInterval(() => writeTool(project.directory, ".opencode/tools/echo.ts", echo("second")), 500)
     await reports(2)
+    clearInterval(saver)
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
+    child.kill("SIGINT")
+    expect(await exited).toBe(0)
+    expect(outputs[0]).toBe("first hi")
+    expect(outputs.at(-1)).toBe("second hi")
+  })
+  test("--plugin ./x.ts: a save of the plugin file runs the call again", async () => {
+    const project = makeProject({})
+    cleanups.push(project.remove)
+    // In the project folder itself, outside every folder watched for tools and plugins.
+    writeTool(project.directory, "echo-plugin.ts", echoPlugin("first"))
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(packageRoot, "bin.js"),
+        ...["run", "echo", "word=hi", "--watch", "--no-global", "--json", "--plugin", "./echo-plugin.ts"],
+      ],
+      { cwd: project.directory, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    )
+    cleanups.push(() => child.exitCode === null && child.kill("SIGKILL"))
+    const outputs: string[] = []
+    let buffered = ""
+    const second = new Promise<void>((resolve) => {
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        buffered += chunk
+        const lines = buffered.split("\n")
+        buffered = lines.pop() ?? ""
+        for (const line of lines) outputs.push((JSON.parse(line) as { output: string }).output)
+        if (outputs.length >= 2) resolve()
+      })
+    })
+    const first = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()))
+    await first
+    // Saving again until the second report arrives keeps the test free of timing; a watcher that
+    // does not see the file never reports again: the test gives up after 60 s of saves.
+    let saves = 0
+    const saver = setInterval(() => {
+      saves++
+      writeTool(project.directory, "echo-plugin.ts", echoPlugin("second"))
+    }, 500)
+    const gaveUp = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (saves < 120) return
+        clearInterval(check)
+        resolve()
+      }, 500)
+      cleanups.push(() => clearInterval(check))
+    })
+    await Promise.race([second, gaveUp])
     clearInterval(saver)
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
     child.kill("SIGINT")

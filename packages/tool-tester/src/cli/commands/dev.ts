@@ -12,7 +12,9 @@ import type { DoctorPayload } from "../../tasks/doctor-task.ts"
 import type { CliIO } from "../_command.ts"
 import { parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
+import { timeoutFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
+import { DEFAULT_TIMEOUT_MS } from "./run.ts"
 
 /**
  * `tool-tester dev`: serves the inspector on 127.0.0.1, prints its URL (with this start's token)
@@ -23,6 +25,8 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   const json = values.json === true
   const input = projectInput(values, {}, io)
   const port = portOf(values.port)
+  // As run's: the tool's abort signal fires at the bound, and the engine is stopped when it does not stop.
+  const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutFlag("--timeout", values.timeout)
   requireExtras("dev", { cwd: io.cwd, env: io.env })
   const engine = engineChoice({ engine: values.engine, env: io.env })
   const chosen = await chooseEngine({
@@ -44,6 +48,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     engine: loadEngine,
     ...definedFields({ engineBinary }),
     cwd: io.cwd,
+    timeoutMs,
     ...definedFields({ port }),
     // doctor runs in an engine of its own, as `tool-tester doctor` does: it needs the live tools.
     diagnose: async () => {
