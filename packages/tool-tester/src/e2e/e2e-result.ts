@@ -46,9 +46,10 @@ export interface E2EToolOutputFile {
 export interface E2EError {
   /**
    * `event`: an opencode error event; `log`: a WARN or ERROR line of its log; `stderr`: anything
-   * else it printed there; `exit`: opencode ended while a tool call was still running (a tool
-   * that called process.exit ends opencode with it); `plugin`: a configured plugin e2e could not
-   * give opencode (an npm spec whose package is not installed in the project).
+   * else it printed there; `exit`: opencode ended while a tool call was still running (its own
+   * session failed, as its error event says, or, with no such error, a tool that called
+   * process.exit ended opencode with it); `plugin`: a configured plugin e2e could not give opencode
+   * (an npm spec whose package is not installed in the project).
    */
   source: "event" | "stderr" | "log" | "exit" | "plugin"
   message: string
@@ -115,17 +116,44 @@ export function collectCalls(servedCalls: ServedCall[], requests: CapturedReques
   })
 }
 
-/** The messages of opencode's error events. */
-/** Calls opencode never finished because it ended first, whatever its exit code. */
-export function unfinishedCalls(calls: E2ECall[], exitCode: number | null): E2EError[] {
+/**
+ * Calls opencode never finished because it ended first, whatever its exit code. Why it ended is
+ * told from what it printed (`errors`: its error events and log lines): its own session failed
+ * when it reported an error (observed on 1.18.34: a result whose `metadata` holds a function ends
+ * the run with the error event "The object can not be cloned.", one holding a BigInt with
+ * "JSON.stringify cannot serialize BigInt.", each exit code 1); a tool that calls process.exit
+ * ends opencode with no error of its own (exit code 0 for `process.exit(0)`, no event, no log line).
+ */
+export function unfinishedCalls(calls: E2ECall[], exitCode: number | null, errors: E2EError[] = []): E2EError[] {
+  const failure = sessionFailure(errors)
+  const ended = `opencode ended (exit code ${exitCode ?? "none: killed"})`
   return calls
     .filter((call) => call.result === null && call.status !== "completed" && call.status !== "error")
     .map((call) => ({
       source: "exit" as const,
-      message: `opencode ended (exit code ${exitCode ?? "none: killed"}) while ${call.as_called.name} was running, before the model got its result; a tool that calls process.exit ends opencode itself`,
+      message:
+        failure === undefined
+          ? `${ended} while ${call.as_called.name} was running, before the model got its result; a tool that calls process.exit ends opencode itself`
+          : `${ended} while ${call.as_called.name} was running, before the model got its result, because its own session failed: ${JSON.stringify(failure)}; that is opencode's error, not the tool ending the process: look at what the call returned (opencode fails the run on metadata it cannot copy or serialise, such as a function or a BigInt)`,
     }))
 }
 
+/**
+ * The error opencode reported for its own session, from what it printed: its first error event,
+ * else the `error="..."` of an ERROR line its session processor logged; undefined when it reported none.
+ */
+export function sessionFailure(errors: ReadonlyArray<{ source: string; message: string }>): string | undefined {
+  const event = errors.find((error) => error.source === "event")
+  if (event !== undefined) return event.message
+  const logged = errors.find(
+    (error) => error.source === "log" && /^level=ERROR .*\bmessage=process\b/.test(error.message),
+  )
+  if (logged === undefined) return undefined
+  const quoted = /\berror="((?:[^"\\]|\\.)*)"/.exec(logged.message)?.[1]
+  return quoted === undefined ? logged.message : quoted.replace(/\\(.)/g, "$1")
+}
+
+/** The messages of opencode's error events. */
 export function eventErrors(events: unknown[]): E2EError[] {
   return events.flatMap((event) => {
     const record = asObject(event)

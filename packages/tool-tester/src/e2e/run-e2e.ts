@@ -168,7 +168,7 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
         ...pluginErrors,
         ...eventErrors(events),
         ...stderrErrors,
-        ...(timedOut ? [] : unfinishedCalls(calls, run.exitCode)),
+        ...(timedOut ? [] : unfinishedCalls(calls, run.exitCode, [...eventErrors(events), ...stderrErrors])),
       ],
       exitCode: run.exitCode,
       durationMs: Math.round(performance.now() - startedAt),

@@ -9,6 +9,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/pr
 import os from "node:os"
 import path from "node:path"
 import { stripVTControlCharacters } from "node:util"
+import { sessionFailure } from "../e2e/e2e-result.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
 import { loadTools } from "../load-tools.ts"
 import { pluginPackageFor } from "../opencode/plugin-package.ts"
@@ -243,16 +244,31 @@ async function callChecks(context: Replay): Promise<Check[]> {
   const release = await workingDirectoryTurn()
   const workingDirectory = process.cwd()
   process.chdir(context.directory)
+  // What the probe declares of the run: opencode may hang in it, or a call ends opencode's process.
+  const declared = context.probe.runs.find((probeRun) => probeRun.name === run.name)
+  const mayHang = declared?.mayHang === true
+  // The node engine runs tools in this process: a call that ends its process would end this one.
+  const cannotReplayExit = declared?.endsOpencode === true && context.project.engine.name === "node"
   try {
     for (const [index, call] of run.calls.entries()) {
       if (context.ended.aborted) break
-      if (!call.ran || BUILTINS.has(call.ran.name)) continue
-      // A call opencode never finished (session.prompt of the running call's own session, without
-      // noReply): tool-tester's server has no model, so the call ends at once with an error instead
-      // (docs/fidelity.md#inputclient).
-      if (run.hung && call.result === "") continue
+      const unfinished = call.ran === null || (run.hung === true && call.result === "")
+      if (BUILTINS.has(unfinished ? call.called.name.toLowerCase() : call.ran!.name)) continue
+      // A call opencode never finished because it hung there, in a run that may hang on purpose
+      // (session.prompt of the running call's own session, without noReply): tool-tester's server
+      // has no model, so the call ends at once with an error instead (docs/fidelity.md#inputclient).
+      if (unfinished && run.hung === true && mayHang) continue
+      // A call that ended opencode on purpose, with no error of opencode's own (a tool's
+      // process.exit): compared under the bun engine, where it ends the engine's process only.
+      if (unfinished && run.hung !== true && cannotReplayExit && sessionFailure(run.errors) === undefined) continue
       const result = await replayCall(context, call, index)
-      checks.push(...callResultChecks(context, call, index, result))
+      // Any other call opencode never finished (it died or hung in it) is compared too: it agrees
+      // only when tool-tester's call ends its process with the same exit code.
+      checks.push(
+        ...(unfinished
+          ? [unfinishedCallCheck(context, call, index, result)]
+          : callResultChecks(context, call, index, result)),
+      )
       for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
       if (result.outputPath) {
         const saved = await readFile(result.outputPath)
@@ -315,6 +331,61 @@ function callResultChecks(
       callText(call, toolTesterSide(result, directory), documented),
     ),
   ]
+}
+
+/**
+ * A call opencode never finished (it ended or hung before the model got the result), beside
+ * tool-tester's: each text says what happened. They agree only when tool-tester's call ends the
+ * same way: its process with the same exit code (a tool's process.exit ends opencode itself), or
+ * opencode's run with the error opencode's session failed with (a result opencode cannot copy).
+ * opencode hanging is a difference from any result tool-tester gives.
+ */
+function unfinishedCallCheck(
+  { probe, run, directory, where }: Replay,
+  call: ObservedCallOf,
+  index: number,
+  result: Awaited<ReturnType<typeof callTool>>,
+): Check {
+  const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
+  const toolTester = howToolTesterEnded(result, toolTesterSide(result, directory))
+  return check(where(resultBehaviour(probe.behaviour), subject), unfinishedText(run, call), toolTester)
+}
+
+/** How tool-tester's call ended, in the words of unfinishedText where it did not finish. */
+function howToolTesterEnded(result: RunResult, side: Side): string {
+  // A result opencode cannot copy, or a thrown value it cannot turn into text: tool-tester predicts
+  // opencode's run ends there, with its error (the pipeline's TOOL_BAD_RESULT gives the model
+  // `(no answer: opencode's run ended with "<error>")`).
+  const endsRun =
+    result.error?.code === "TOOL_BAD_RESULT"
+      ? /^\(no answer: opencode's run ended with "(.*)"\)$/s.exec(result.output)
+      : null
+  if (endsRun !== null)
+    return `not finished: opencode's run ended with ${JSON.stringify(endsRun[1])} before the model got the result`
+  if (result.error?.code === "TOOL_EXITED") {
+    const exited = /process\.exit\((-?\d+)\)/.exec(result.error.message)
+    const ended = exited === null ? result.error.message : `the process ended with exit code ${exited[1]}`
+    return `not finished: ${ended} before the model got the result`
+  }
+  return [
+    `finished: status: ${side.status}`,
+    `title: ${JSON.stringify(side.title)}`,
+    `metadata: ${JSON.stringify(side.metadata)}`,
+    `output: ${side.output}`,
+  ].join("\n")
+}
+
+/** What opencode did with a call it never finished: hung, failed its session (quoting its error), or ended. */
+function unfinishedText(run: ObservedRun, call: ObservedCallOf): string {
+  // A part opencode had finished (it ended before sending the result on) says so; a running one is the rule.
+  const part = call.status === "completed" || call.status === "error" ? ` (its tool part: ${call.status})` : ""
+  if (run.hung === true) return `not finished: opencode hung in the call and was stopped at its bound${part}`
+  const failure = sessionFailure(run.errors)
+  const ended = run.exitCode === null ? "opencode was killed" : `the process ended with exit code ${run.exitCode}`
+  // Its own session failed: what it failed with, not the exit code (1 on 1.18.34), is what tool-tester predicts.
+  if (failure !== undefined)
+    return `not finished: opencode's run ended with ${JSON.stringify(failure)} before the model got the result${part}`
+  return `not finished: ${ended} before the model got the result${part}`
 }
 
 let workingDirectoryQueue: Promise<void> = Promise.resolve()

@@ -140,6 +140,18 @@ function normalise(value: ObservedRun, result: E2EResult): ObservedRun {
   text = text.split(inJson(result.sandbox.project)).join("<directory>")
   text = text.split(inJson(result.sandbox.home)).join("<home>")
   text = text.split(inJson(sandboxRoot)).join("<sandbox>")
-  text = text.replace(/err_[A-Za-z0-9]+/g, "err_<ref>").replace(/run=[0-9a-f]+/g, "run=<id>")
-  return JSON.parse(text) as ObservedRun
+  return JSON.parse(withoutRunIds(text)) as ObservedRun
+}
+
+/**
+ * `text` with the ids that change from run to run replaced: opencode's error refs (`err_` and the
+ * first 8 hex digits of a UUID, which its server gives an unexpected error: `"ref":"err_1a2b3c4d"`)
+ * by `err_<ref>`, its log lines' run ids (`run=0f3c9a7e`) by `run=<id>`. Only whole tokens of that
+ * form: a tool id or text such as `get_err_log` or `rerun=abc` is kept as it is.
+ */
+export function withoutRunIds(text: string): string {
+  // A token starts after a character of no name, or after an escaped line break or tab of JSON text.
+  return text
+    .replace(/(?:(?<![\w-])|(?<=\\[nrt]))err_[0-9a-f]{8}(?![\w-])/g, "err_<ref>")
+    .replace(/(?:(?<![\w-])|(?<=\\[nrt]))run=[0-9a-f]+(?![\w-])/g, "run=<id>")
 }

@@ -13,6 +13,8 @@
 //                "timeoutMs"?: number,     // the golden generator's bound of the run; a run that reaches it is recorded as hung
 //                "mayHang"?: boolean,      // the run may hang opencode on purpose: verify bounds it by the machine's
 //                                          // speed instead (run-bounds.ts) and gives it a lane of its own
+//                "endsOpencode"?: boolean, // a call of the run ends opencode's process on purpose (process.exit):
+//                                          // the node engine, which runs tools in this process, does not replay it
 //                "script": Script }] }     // the model's turns (src/e2e/script.ts)
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -31,6 +33,7 @@ export interface ProbeRun {
   agent?: string
   timeoutMs?: number
   mayHang?: boolean
+  endsOpencode?: boolean
   script: Script
 }
 

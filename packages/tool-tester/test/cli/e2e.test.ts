@@ -26,6 +26,33 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(run.errors.map((error) => error.source)).toContain("exit")
   })
 
+  withOpencode(
+    `opencode's own session failing mid-call is OPENCODE_FAILED, exit 3, quoting its error, not process.exit${needsOpencode}`,
+    async () => {
+      // Observed on 1.18.34 (test/e2e/unfinished-calls.test.ts says how): metadata holding a function
+      // ends the run, exit code 1, with the error event "The object can not be cloned.".
+      const directory = useTmpDir()
+      writeFiles(directory, {
+        ".opencode/tools/clone_fn.ts":
+          'export default { description: "metadata holding a function", args: {}, async execute() { return { output: "x", metadata: { f: () => 1 } } } }\n',
+        "e2e-script.json": JSON.stringify({ turns: [{ calls: [{ tool: "clone_fn", args: {} }] }, { text: "done" }] }),
+      })
+      const result = await runCli(["e2e", "--dir", directory, "--script", "e2e-script.json", "--json"], {
+        cwd: directory,
+      })
+      expect(result.exitCode, result.stderr).toBe(3)
+      const failure = jsonError(result)
+      expect(failure.code).toBe("OPENCODE_FAILED")
+      expect(failure.message).toContain(
+        'while clone_fn was running, before the model got its result, because its own session failed: "The object can not be cloned."',
+      )
+      expect(failure.message).not.toContain("process.exit")
+      const run = JSON.parse(result.stdout) as { exitCode: number; errors: Array<{ source: string; message: string }> }
+      expect(run.exitCode).toBe(1)
+      expect(run.errors).toContainEqual({ source: "event", message: "The object can not be cloned." })
+    },
+  )
+
   test("a tool that throws from a timer after returning: the model got its result, then opencode exited 1 (exit 3)", async () => {
     // Observed on 1.18.34 (docs/opencode-contract.md#escaped-errors): opencode prints the escaped
     // error and goes on, the call completes, and `opencode run` exits 1 at the end (tool-tester run

@@ -8,7 +8,7 @@ import type { Check } from "../../src/verify/behaviours.ts"
 import { compareRun } from "../../src/verify/compare-run.ts"
 import type { ObservedRun, ObservedSet } from "../../src/verify/observed-run.ts"
 import { readProbeSets } from "../../src/verify/probe-set.ts"
-import { packageRoot } from "../helpers.ts"
+import { opencode, packageRoot, useTmpDir, writeFiles } from "../helpers.ts"
 
 function golden(set: string): { probe: ReturnType<typeof readProbeSets>[number]; run: ObservedRun } {
   const recorded = JSON.parse(
@@ -18,6 +18,14 @@ function golden(set: string): { probe: ReturnType<typeof readProbeSets>[number];
 }
 
 const differences = (checks: Check[]) => checks.filter((entry) => !entry.agree)
+
+/** The naming run cut to its first call (MyTool), which opencode never finished: no request followed it. */
+function unfinishedNamingRun(): { probe: ReturnType<typeof readProbeSets>[number]; run: ObservedRun } {
+  const { probe, run } = golden("naming")
+  run.calls = [{ ...run.calls[0]!, ran: null, result: null, status: null, title: null, metadata: null, input: null }]
+  run.requests = ["title", "main"]
+  return { probe, run }
+}
 const bound = { timeout: 120_000 }
 
 describe.concurrent("verify's comparison of one probe run", () => {
@@ -77,6 +85,140 @@ describe.concurrent("verify's comparison of one probe run", () => {
     const found = differences(await compareRun(probe, run, { engine: "node" }))
     expect(found.map((entry) => [entry.behaviour, entry.subject])).toEqual([["truncation", "saved full outputs"]])
   })
+
+  test(
+    "a call opencode's session failed in is a difference where tool-tester finishes it, both texts saying so",
+    bound,
+    async () => {
+      // What opencode 1.18.34 printed when a tool's result held a function in `metadata`
+      // (test/e2e/unfinished-calls.test.ts): an error event, and the error its session processor logged.
+      const { probe, run } = unfinishedNamingRun()
+      run.exitCode = 1
+      run.errors = [
+        { source: "event", message: "The object can not be cloned." },
+        {
+          source: "log",
+          message:
+            'level=ERROR run=<id> message=process session.id=ses_1 messageID=msg_1 error="The object can not be cloned." stack="structuredClone@[native code]"',
+        },
+      ]
+      const found = differences(await compareRun(probe, run, { engine: "node" }))
+      expect(found).toEqual([
+        {
+          behaviour: "results",
+          set: "naming",
+          run: "naming",
+          subject: "call 1 (MyTool {})",
+          agree: false,
+          opencode:
+            'not finished: opencode\'s run ended with "The object can not be cloned." before the model got the result',
+          toolTester: 'finished: status: completed\ntitle: ""\nmetadata: {"truncated":false}\noutput: MyTool ran',
+        },
+      ])
+    },
+  )
+
+  test(
+    "a result opencode cannot copy agrees only where opencode's run ended with the error tool-tester predicts",
+    bound,
+    async () => {
+      // A probe of one tool whose metadata holds a function, and the run opencode 1.18.34 made of it
+      // (test/e2e/unfinished-calls.test.ts): its session failed, exit code 1, before the model got the result.
+      const directory = useTmpDir()
+      writeFiles(directory, {
+        ".opencode/tools/clone_fn.ts":
+          'export default { description: "metadata holding a function", args: {}, async execute() { return { output: "x", metadata: { f: () => 1 } } } }\n',
+      })
+      const probe = { set: "copy", directory, description: "", behaviour: "results" as const, runs: [] }
+      const run: ObservedRun = {
+        ...golden("naming").run,
+        name: "copy",
+        requests: ["title", "main"],
+        calls: [
+          {
+            turn: 0,
+            called: { name: "clone_fn", arguments: "{}" },
+            ran: null,
+            result: null,
+            status: null,
+            title: null,
+            metadata: null,
+            error: null,
+            input: null,
+          },
+        ],
+        errors: [{ source: "event", message: "The object can not be cloned." }],
+        exitCode: 1,
+      }
+      const callCheck = async () =>
+        (await compareRun(probe, run, { engine: "node" })).find((entry) => entry.subject.startsWith("call 1"))
+      expect(await callCheck()).toEqual({
+        behaviour: "results",
+        set: "copy",
+        run: "copy",
+        subject: "call 1 (clone_fn {})",
+        agree: true,
+      })
+      run.errors = [{ source: "event", message: "JSON.stringify cannot serialize BigInt." }]
+      expect(await callCheck()).toMatchObject({
+        agree: false,
+        opencode:
+          'not finished: opencode\'s run ended with "JSON.stringify cannot serialize BigInt." before the model got the result',
+        toolTester:
+          'not finished: opencode\'s run ended with "The object can not be cloned." before the model got the result',
+      })
+    },
+  )
+
+  test(
+    "a call opencode ended in with no error of its own is a difference where tool-tester finishes it",
+    bound,
+    async () => {
+      const { probe, run } = unfinishedNamingRun()
+      run.exitCode = 0
+      const found = differences(await compareRun(probe, run, { engine: "node" }))
+      expect(found).toHaveLength(1)
+      expect(found[0]).toMatchObject({
+        subject: "call 1 (MyTool {})",
+        opencode: "not finished: the process ended with exit code 0 before the model got the result",
+        toolTester: expect.stringMatching(/^finished: status: completed\n/),
+      })
+    },
+  )
+
+  test("a call opencode hung in, in a run not declared mayHang, is a difference", bound, async () => {
+    const { probe, run } = unfinishedNamingRun()
+    run.hung = true
+    run.exitCode = null
+    const found = differences(await compareRun(probe, run, { engine: "node" }))
+    expect(found.map((entry) => [entry.subject, entry.opencode])).toEqual([
+      ["call 1 (MyTool {})", "not finished: opencode hung in the call and was stopped at its bound"],
+    ])
+  })
+
+  test.skipIf(opencode.binary === undefined)(
+    "a tool's process.exit(3) ends opencode and tool-tester's engine alike: the recorded run agrees",
+    bound,
+    async () => {
+      // The escaped-errors probe's exit_three run: opencode exited 3 in the call; tool-tester's bun
+      // engine (the node engine would run the tool in this process) ends with TOOL_EXITED, code 3.
+      const recorded = JSON.parse(
+        readFileSync(path.join(packageRoot, "test", "golden", "escaped-errors.json"), "utf8"),
+      ) as ObservedSet
+      const probe = readProbeSets(["escaped-errors"])[0]!
+      const run = structuredClone(recorded.runs.find((entry) => entry.name === "exit_three")!)
+      const options = { engine: "bun" as const, engineBinary: opencode.binary! }
+      expect(differences(await compareRun(probe, run, options))).toEqual([])
+      run.exitCode = 1
+      const found = differences(await compareRun(probe, run, options))
+      expect(found.map((entry) => [entry.opencode, entry.toolTester])).toEqual([
+        [
+          "not finished: the process ended with exit code 1 before the model got the result",
+          "not finished: the process ended with exit code 3 before the model got the result",
+        ],
+      ])
+    },
+  )
 
   test("an opencode that sent no tool list where tool-tester offers one is a discovery difference", bound, async () => {
     const { probe, run } = golden("naming")

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { sourceFileProblem } from "../../discovery/_source-file.ts"
-import type { E2EResult } from "../../e2e/e2e-result.ts"
+import { type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
 import { parseScriptText } from "../../e2e/script.ts"
@@ -103,7 +103,7 @@ async function print(io: CliIO, json: boolean, result: E2EResult): Promise<void>
 
 /**
  * Exit codes in the spirit of `run`: 3 when opencode ended with an error, 4 when a tool call
- * ended in error, 6 when a call was rerouted to `invalid`, else 0.
+ * ended in error or ended opencode (process.exit), 6 when a call was rerouted to `invalid`, else 0.
  */
 function verdict(result: E2EResult): {
   exitCode: number
@@ -111,6 +111,10 @@ function verdict(result: E2EResult): {
 } {
   const unfinished = result.errors.find((error) => error.source === "exit")
   if (unfinished) {
+    // opencode's own session failed mid-call (its error event says why): opencode ended with an
+    // error. Without one, the tool ended opencode's process (process.exit).
+    if (sessionFailure(result.errors) !== undefined)
+      return { exitCode: EXIT_LOAD_FAILED, reason: { code: "OPENCODE_FAILED", message: unfinished.message } }
     return { exitCode: EXIT_TOOL_FAILED, reason: { code: "TOOL_EXITED", message: unfinished.message } }
   }
   const plugin = result.errors.find((error) => error.source === "plugin")
