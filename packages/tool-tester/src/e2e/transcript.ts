@@ -6,6 +6,7 @@ import { type Palette, palette } from "../_palette.ts"
 import { terminalSafe } from "../_terminal-safe.ts"
 import type { E2ECall, E2EResult } from "./e2e-result.ts"
 import { count } from "../_count.ts"
+import { safeStringify } from "../_json-safe.ts"
 
 export interface TranscriptOptions {
   /** Colour with ANSI codes (kleur/colors, which also honours NO_COLOR). Default false. */
@@ -74,7 +75,8 @@ function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
         : paint.red(call.status)
   const details = [status]
   if (call.title !== null && call.title !== "") details.push(`title ${terminalSafe(JSON.stringify(call.title))}`)
-  if (call.metadata !== null) details.push(`metadata ${terminalSafe(JSON.stringify(call.metadata))}`)
+  // Cut at 100 levels with a marker: a tool's metadata can nest deeper than JSON.stringify's stack.
+  if (call.metadata !== null) details.push(`metadata ${terminalSafe(safeStringify(call.metadata))}`)
   lines.push(`    ${details.join(paint.dim(" · "))}`)
   const text = call.result ?? call.error
   if (text !== null) {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
+import { safeStringify } from "../../_json-safe.ts"
 import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import { type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
@@ -98,7 +99,9 @@ async function print(io: CliIO, json: boolean, result: E2EResult): Promise<void>
     version: await embeddedBunVersion(result.opencode),
     binary: result.opencode,
   }
-  io.write(`${JSON.stringify({ ...result, engine })}\n`)
+  // What opencode recorded can nest deeper than JSON.stringify's stack (a tool's metadata): cut
+  // with a marker at 100 levels, as run's report is.
+  io.write(`${safeStringify({ ...result, engine })}\n`)
 }
 
 /**
