@@ -64,6 +64,16 @@ export function formatFindings(
   return `${lines.join("\n")}\n`
 }
 
+/**
+ * What list and doctor say when `directory` gives no custom or plugin tool at all: most often the
+ * command ran in another folder than the project's, and a list of built-ins or "No problems found"
+ * would not say so.
+ */
+export function noToolsHint(directory: string): string {
+  return `${yellow("!")} ${terminalSafe(`No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, and from the tools/ folder of its global config. Run tool-tester from your project's folder, or pass --dir with it.`)}
+`
+}
+
 /** The engine line of list, schema and doctor (on stderr, beside the diagnostics). */
 export function formatEngine(engine: EngineReport): string {
   return `${dim(`engine: ${terminalSafe(describeEngine(engine.info, engine.source))}`)}\n`

@@ -11,7 +11,7 @@ import { exitForProblems, parseFlags, performTask, projectInput } from "../_comm
 import { calledFindings } from "../called-findings.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
-import { formatEngine, formatFindings } from "../report.ts"
+import { formatEngine, formatFindings, noToolsHint } from "../report.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
 export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
@@ -35,7 +35,8 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
   if (json) io.write(`${JSON.stringify({ findings, engine: task.engine.info })}\n`)
   else {
     io.write(formatFindings(findings, task.payload, shownFrom))
-    io.writeError(formatEngine(task.engine))
+    const noTools = findings.length === 0 && task.payload.files === 0 && task.payload.tools === 0
+    io.writeError((noTools ? noToolsHint(input.directory) : "") + formatEngine(task.engine))
   }
   return exitForProblems(io, json, findings)
 }

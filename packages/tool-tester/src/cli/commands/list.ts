@@ -4,7 +4,7 @@ import type { CliIO } from "../_command.ts"
 import { endedWhileLoadingDiagnostic, exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
-import { formatDiagnostics, formatEngine, formatList } from "../report.ts"
+import { formatDiagnostics, formatEngine, formatList, noToolsHint } from "../report.ts"
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
 export async function listCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
@@ -21,7 +21,12 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedEng
   else {
     const shownFrom = displayDirectory(io.cwd, values.dir)
     io.write(formatList(tools, input.model, shownFrom))
-    io.writeError(formatDiagnostics(diagnostics, shownFrom) + formatEngine(task.engine))
+    const noTools = diagnostics.length === 0 && tools.every((tool) => tool.source === "builtin")
+    io.writeError(
+      formatDiagnostics(diagnostics, shownFrom) +
+        (noTools ? noToolsHint(input.directory) : "") +
+        formatEngine(task.engine),
+    )
   }
   return exitForProblems(io, json, diagnostics)
 }
