@@ -8,7 +8,8 @@ import os from "node:os"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { chromium } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { afterAll, beforeAll, onTestFinished } from "vitest"
+import { type InspectorOptions, InspectorSession } from "../../src/inspector/session.ts"
 import { packageRoot } from "../helpers.ts"
 
 /**
@@ -149,4 +150,30 @@ export function useInspectorSession(files: Record<string, string>): {
     session.project?.remove()
   }, 60_000)
   return session
+}
+
+/**
+ * An inspector session (without a browser) on a project of `files`, with no watcher unless
+ * `options` says otherwise, started; the session is closed and the project removed when the test
+ * finishes.
+ */
+export async function startedSession(
+  files: Record<string, string>,
+  options: Partial<InspectorOptions> = {},
+): Promise<{ session: InspectorSession; directory: string }> {
+  const project = makeProject(files)
+  const session = new InspectorSession({
+    directory: project.directory,
+    cwd: project.directory,
+    global: false,
+    engine: "node",
+    watch: false,
+    ...options,
+  })
+  onTestFinished(async () => {
+    await session.close()
+    project.remove()
+  })
+  await session.start()
+  return { session, directory: project.directory }
 }

@@ -4,11 +4,10 @@
 // (never that the tool crashed or ran out of memory), and the next calls run.
 import { existsSync } from "node:fs"
 import path from "node:path"
-import { afterEach, describe, expect, test } from "vitest"
+import { describe, expect, test } from "vitest"
 import { createInspectorApp } from "../../src/inspector/app.ts"
 import type { HistoryEntry, InspectorEvent, InspectorOptions } from "../../src/inspector/session.ts"
-import { InspectorSession } from "../../src/inspector/session.ts"
-import { makeProject } from "./_inspector.ts"
+import { startedSession } from "./_inspector.ts"
 
 /** Writes a marker once it runs (so the test knows it started), then keeps the thread busy. */
 const spin = `import { writeFileSync } from "node:fs"
@@ -51,33 +50,19 @@ const hi = `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "Says hi", args: {}, async execute() { return "hi" } })
 `
 
-let cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step()
-  cleanup = []
-})
-
 async function started(engine: "node" | "bun", options: Partial<InspectorOptions> = {}) {
-  const project = makeProject({
-    ".opencode/tools/spin.ts": spin,
-    ".opencode/tools/waits.ts": waits,
-    ".opencode/tools/sleeps.ts": sleeps,
-    ".opencode/tools/hi.ts": hi,
-  })
-  cleanup.push(project.remove)
-  const session = new InspectorSession({
-    directory: project.directory,
-    cwd: project.directory,
-    global: false,
-    engine,
-    watch: false,
-    ...options,
-  })
-  cleanup.push(() => session.close())
-  await session.start()
+  const { session, directory } = await startedSession(
+    {
+      ".opencode/tools/spin.ts": spin,
+      ".opencode/tools/waits.ts": waits,
+      ".opencode/tools/sleeps.ts": sleeps,
+      ".opencode/tools/hi.ts": hi,
+    },
+    { engine, ...options },
+  )
   const events: InspectorEvent[] = []
   session.subscribe((event) => events.push(event))
-  return { session, events, marker: (name: string) => path.join(project.directory, `${name}.started`) }
+  return { session, events, marker: (name: string) => path.join(directory, `${name}.started`) }
 }
 
 /** Resolves once the file exists (the tool wrote it): at most 60 s. */

@@ -3,9 +3,8 @@
 // call, and a fixed file brings them back. Without a browser, so it runs where chromium is absent.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterEach, expect, test } from "vitest"
-import { InspectorSession } from "../../src/inspector/session.ts"
-import { makeProject } from "./_inspector.ts"
+import { expect, test } from "vitest"
+import { startedSession } from "./_inspector.ts"
 
 const good = `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "Says ok", args: {}, async execute() { return "ok" } })
@@ -14,32 +13,13 @@ const other = (body: string) => `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "Another tool", args: {}, async execute() { ${body} } })
 `
 
-let cleanup: Array<() => Promise<void> | void> = []
-
-/** An inspector session on `project` with the node engine and no watcher, ended after the test. */
-async function startSession(project: ReturnType<typeof makeProject>): Promise<InspectorSession> {
-  cleanup.push(project.remove)
-  const session = new InspectorSession({
-    directory: project.directory,
-    cwd: project.directory,
-    global: false,
-    engine: "node",
-    watch: false,
-  })
-  cleanup.push(() => session.close())
-  await session.start()
-  return session
-}
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step()
-  cleanup = []
-})
-
 test("while a tool file fails to import, no tool is offered and a call records IMPORT_FAILED instead of running", {
   timeout: 120_000,
 }, async () => {
-  const project = makeProject({ ".opencode/tools/good.ts": good, ".opencode/tools/other.ts": other("return (") })
-  const session = await startSession(project)
+  const { session, directory } = await startedSession({
+    ".opencode/tools/good.ts": good,
+    ".opencode/tools/other.ts": other("return ("),
+  })
   const broken = session.view()!
   expect(broken.error).toBeUndefined()
   expect(broken.noTools?.code).toBe("IMPORT_FAILED")
@@ -50,7 +30,7 @@ test("while a tool file fails to import, no tool is offered and a call records I
   expect(refused.result).toBeUndefined()
   expect(refused.error?.code).toBe("IMPORT_FAILED")
 
-  writeFileSync(path.join(project.directory, ".opencode", "tools", "other.ts"), other('return "fine"'))
+  writeFileSync(path.join(directory, ".opencode", "tools", "other.ts"), other('return "fine"'))
   await session.reload()
   const fixed = session.view()!
   expect(fixed.noTools).toBeUndefined()
@@ -65,11 +45,10 @@ test("while a tool file fails to import, no tool is offered and a call records I
 test("a plugin that fails to import loses only its own tools: the file tools are offered and run", {
   timeout: 120_000,
 }, async () => {
-  const project = makeProject({
+  const { session } = await startedSession({
     ".opencode/tools/good.ts": good,
     ".opencode/plugins/broken.ts": "export const Broken = (",
   })
-  const session = await startSession(project)
   const view = session.view()!
   expect(view.noTools).toBeUndefined()
   expect(view.problems.map((problem) => problem.code)).toContain("IMPORT_FAILED")

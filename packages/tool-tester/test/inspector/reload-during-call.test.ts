@@ -1,9 +1,8 @@
 // A save while a call runs: the reload ends the engine the call runs in, and the call says so,
 // not that the tool exited or that its engine ran out of memory. Without a browser, so it runs
 // where chromium is absent.
-import { afterEach, expect, test } from "vitest"
-import { InspectorSession } from "../../src/inspector/session.ts"
-import { makeProject } from "./_inspector.ts"
+import { expect, test } from "vitest"
+import { startedSession } from "./_inspector.ts"
 
 const slow = `import { tool } from "@opencode-ai/plugin"
 export default tool({
@@ -13,29 +12,13 @@ export default tool({
 })
 `
 
-let cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step()
-  cleanup = []
-})
-
 test.each(["node", "bun"] as const)(
   "under the %s engine, a call a reload stopped is INTERRUPTED, naming the reload",
   {
     timeout: 120_000,
   },
   async (engine) => {
-    const project = makeProject({ ".opencode/tools/slow.ts": slow })
-    cleanup.push(project.remove)
-    const session = new InspectorSession({
-      directory: project.directory,
-      cwd: project.directory,
-      global: false,
-      engine,
-      watch: false,
-    })
-    cleanup.push(() => session.close())
-    await session.start()
+    const { session } = await startedSession({ ".opencode/tools/slow.ts": slow }, { engine })
     const running = session.call({ name: "slow", form: "args", args: {} })
     await new Promise((resolve) => setTimeout(resolve, 500))
     await session.reload()

@@ -1,5 +1,5 @@
 // `tool-tester run NAME --watch` and `tool-tester dev`'s usage errors, through the built bin.
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
 import { packageRoot, runCli } from "../helpers.ts"
@@ -70,11 +70,7 @@ describe("run --watch", { timeout: 120_000 }, () => {
     const saver = setInterval(() => writeTool(project.directory, ".opencode/tools/echo.ts", echo("second")), 500)
     await reports(2)
     clearInterval(saver)
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
-    child.kill("SIGINT")
-    expect(await exited).toBe(0)
-    expect(outputs[0]).toBe("first hi")
-    expect(outputs.at(-1)).toBe("second hi")
+    await endsAfterBothRuns(child, outputs)
   })
   test("--plugin ./x.ts: a save of the plugin file runs the call again", async () => {
     const project = makeProject({})
@@ -120,11 +116,7 @@ describe("run --watch", { timeout: 120_000 }, () => {
     })
     await Promise.race([second, gaveUp])
     clearInterval(saver)
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
-    child.kill("SIGINT")
-    expect(await exited).toBe(0)
-    expect(outputs[0]).toBe("first hi")
-    expect(outputs.at(-1)).toBe("second hi")
+    await endsAfterBothRuns(child, outputs)
   })
 })
 
@@ -135,3 +127,12 @@ describe("tool-tester dev usage", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('--port needs a port number from 0 to 65535, not "eighty"')
   })
 })
+
+/** Ctrl-C ends `run --watch` with exit 0, after a first report of the first code and a last of the saved one. */
+async function endsAfterBothRuns(child: ChildProcess, outputs: string[]): Promise<void> {
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
+  child.kill("SIGINT")
+  expect(await exited).toBe(0)
+  expect(outputs[0]).toBe("first hi")
+  expect(outputs.at(-1)).toBe("second hi")
+}
