@@ -12,7 +12,7 @@ import { type CliArguments, helpMessage, parseArguments } from "./parse-args.ts"
 import { planScaffold } from "./plan.ts"
 import { printable } from "./printable.ts"
 import { type Answers, askQuestions, confirm } from "./questions.ts"
-import { duplicateToolIdError, scaffold } from "./scaffold.ts"
+import { caseCollisionError, duplicateToolIdError, scaffold } from "./scaffold.ts"
 import { displayPath, formatSummary } from "./summary.ts"
 import { findTemplatesDirectory, listTemplates } from "./templates.ts"
 
@@ -100,7 +100,7 @@ async function main(io: CliIO): Promise<void> {
   }
   const plan = await planScaffold(options)
   // Refused whatever the answers: no point asking about built-ins or overwriting first.
-  const duplicate = duplicateToolIdError(plan)
+  const duplicate = duplicateToolIdError(plan) ?? caseCollisionError(plan)
   if (duplicate !== undefined) throw duplicate
   const notes: string[] = []
   if (around !== undefined && answers.location === "project") {

@@ -33,6 +33,11 @@ export type CreateToolErrorCode =
    */
   | "DUPLICATE_TOOL_ID"
   /**
+   * A file to write differs only in case from a file already in its folder (`hello.ts` beside
+   * `Hello.ts`), which macOS and Windows take for one file. Refused even with --force.
+   */
+  | "CASE_COLLISION"
+  /**
    * A file to write exists already, and neither --force nor a confirmation allowed overwriting it; or
    * what is there is a link that leads nowhere, or not a file (a folder), which --force never replaces.
    */

@@ -1,6 +1,7 @@
 import { readFileSync, readlinkSync, realpathSync } from "node:fs"
 import { isRegularFile, lstatOf, statOf } from "./_file-stats.ts"
 import { basename, isAbsolute, join, relative, resolve } from "node:path"
+import { type CaseCollision, findCaseCollisions } from "./case-collisions.ts"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
 import {
@@ -55,6 +56,11 @@ export type ScaffoldPlan = {
    * `weather.ts`): scaffold() refuses them, even with `overwrite`. Always empty for `plugin`.
    */
   idCollisions: IdCollision[]
+  /**
+   * Files to write whose name differs only in case from a file already in their folder (`hello.ts`
+   * beside `Hello.ts`): scaffold() refuses them, even with `overwrite`.
+   */
+  caseCollisions: CaseCollision[]
   /** Tool ids that replace a built-in tool: scaffold() needs `overrideBuiltin` for them. */
   builtinOverrides: string[]
   /** Things the user should know, one line each. */
@@ -136,6 +142,9 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     files,
     existingFiles,
     idCollisions,
+    caseCollisions: findCaseCollisions(
+      files.filter((file) => file.status === "create" || file.status === "overwrite").map((file) => file.path),
+    ),
     builtinOverrides: toolIds.filter((id) => builtinToolIds.includes(id)),
     notes,
     test,

@@ -1,3 +1,4 @@
+import { basename } from "node:path"
 import { CreateToolError } from "./errors.ts"
 import type { ScaffoldOptions } from "./options.ts"
 import { type FileStatus, planScaffold, type ScaffoldPlan } from "./plan.ts"
@@ -31,7 +32,7 @@ export type ScaffoldResult = Pick<
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const plan = await planScaffold(options)
   // Not even with --force: replacing a file of another extension would mean deleting it.
-  const duplicate = duplicateToolIdError(plan)
+  const duplicate = duplicateToolIdError(plan) ?? caseCollisionError(plan)
   if (duplicate !== undefined) throw duplicate
   if (plan.builtinOverrides.length > 0 && options.overrideBuiltin !== true) {
     const ids = plan.builtinOverrides.join(", ")
@@ -78,6 +79,17 @@ export function duplicateToolIdError(plan: Pick<ScaffoldPlan, "idCollisions">): 
     "DUPLICATE_TOOL_ID",
     `${printable(collision.file)} already gives tool id ${collision.id}, and opencode would load both files as one tool: choose another name, or delete or rename that file first (--force does not).`,
     { data: { collisions: plan.idCollisions } },
+  )
+}
+
+/** The CASE_COLLISION error for a plan with a file whose name differs only in case from one there, else undefined. */
+export function caseCollisionError(plan: Pick<ScaffoldPlan, "caseCollisions">): CreateToolError | undefined {
+  const [collision] = plan.caseCollisions
+  if (collision === undefined) return undefined
+  return new CreateToolError(
+    "CASE_COLLISION",
+    `${printable(collision.existing)} differs from ${printable(basename(collision.file))} only in case, which macOS and Windows take for one file: choose another name, or rename that file first (--force does not).`,
+    { data: { collisions: plan.caseCollisions } },
   )
 }
 

@@ -528,6 +528,28 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     })
   })
 
+  test("a tool file whose name differs only in case: refused, even with --force, naming the file there", async () => {
+    for (const force of [[], ["--force"]]) {
+      const cwd = useTmpDir()
+      mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+      writeFileSync(join(cwd, ".opencode/tools/Hello.ts"), "export default {}")
+      const run = await runCli(["hello", ...force], { cwd })
+      expect(run.code).toBe(1)
+      expect(run.stdout).toBe("")
+      expect(run.stderr).toMatch(
+        /^✖ [^\n]*\.opencode\/tools\/Hello\.ts differs from hello\.ts only in case, which macOS and Windows take for one file: choose another name, or rename that file first \(--force does not\)\. \[CASE_COLLISION\]\n$/,
+      )
+      expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/Hello.ts"])
+    }
+    // Both there already (as Linux allows): --force overwrites the file of the exact name, as any other.
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+    writeFileSync(join(cwd, ".opencode/tools/Hello.ts"), "export default {}")
+    writeFileSync(join(cwd, ".opencode/tools/hello.ts"), "export default {}")
+    expect((await runCli(["hello", "--force"], { cwd })).code).toBe(0)
+    expect(readFileSync(join(cwd, ".opencode/tools/Hello.ts"), "utf8")).toBe("export default {}")
+  })
+
   test("an existing plugin folder is never overwritten without --force", async () => {
     const cwd = useTmpDir()
     mkdirSync(join(cwd, "weather"))
