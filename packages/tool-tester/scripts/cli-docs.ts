@@ -2,7 +2,8 @@
 // (src/cli/option-table.ts): each block between `<!-- options:COMMAND -->` and
 // `<!-- /options:COMMAND -->` becomes that command's options, as its --help lists them.
 // Run `pnpm --filter @opencode-ai/tool-tester docs:cli` after changing an option;
-// test/cli/cli-docs-current.test.ts fails while docs/cli.md is stale.
+// test/cli/cli-docs-current.test.ts fails while docs/cli.md is stale. It also rewrites the probe
+// counts the text states (scripts/probe-counts.ts), from the probe sets.
 import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import {
@@ -12,6 +13,8 @@ import {
   optionLabel,
   optionMeaning,
 } from "../src/cli/option-table.ts"
+import { readProbeSets } from "../src/verify/probe-set.ts"
+import { withProbeCounts } from "./probe-counts.ts"
 
 export const CLI_DOCS = fileURLToPath(new URL("../../../docs/cli.md", import.meta.url))
 
@@ -45,7 +48,7 @@ function optionTable(command: string): string {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const before = readFileSync(CLI_DOCS, "utf8")
-  const after = withOptionTables(before)
+  const after = withProbeCounts(withOptionTables(before), readProbeSets())
   if (after !== before) writeFileSync(CLI_DOCS, after)
-  console.log(after === before ? "docs/cli.md is current" : "docs/cli.md: option tables rewritten")
+  console.log(after === before ? "docs/cli.md is current" : "docs/cli.md: option tables and probe counts rewritten")
 }

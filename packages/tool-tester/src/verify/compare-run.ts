@@ -16,10 +16,12 @@ import { pluginPackageFor } from "../opencode/plugin-package.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { callTool, closeProject } from "../run-tool.ts"
 import type { EngineChoice } from "../runtime/here.ts"
-import type { RunResult, ToolProject } from "../types.ts"
+import type { ToolProject } from "../types.ts"
 import { type Check, check, resultBehaviour } from "./behaviours.ts"
-import type { ObservedCall, ObservedRun } from "./observed-run.ts"
+import { callText, opencodeSide, toolTesterSide } from "./call-side.ts"
+import type { ObservedRun } from "./observed-run.ts"
 import type { ProbeSet } from "./probe-set.ts"
+import { runEnding, unfinishedTexts } from "./unfinished-call.ts"
 
 /**
  * Calls whose text differs from opencode's on purpose, by what docs/fidelity.md#inputclient
@@ -249,6 +251,7 @@ async function callChecks(context: Replay): Promise<Check[]> {
   const mayHang = declared?.mayHang === true
   // The node engine runs tools in this process: a call that ends its process would end this one.
   const cannotReplayExit = declared?.endsOpencode === true && context.project.engine.name === "node"
+  const replayed: Replayed[] = []
   try {
     for (const [index, call] of run.calls.entries()) {
       if (context.ended.aborted) break
@@ -262,13 +265,7 @@ async function callChecks(context: Replay): Promise<Check[]> {
       // process.exit): compared under the bun engine, where it ends the engine's process only.
       if (unfinished && run.hung !== true && cannotReplayExit && sessionFailure(run.errors) === undefined) continue
       const result = await replayCall(context, call, index)
-      // Any other call opencode never finished (it died or hung in it) is compared too: it agrees
-      // only when tool-tester's call ends its process with the same exit code.
-      checks.push(
-        ...(unfinished
-          ? [unfinishedCallCheck(context, call, index, result)]
-          : callResultChecks(context, call, index, result)),
-      )
+      replayed.push({ index, call, unfinished, result })
       for (const error of result.escapedErrors ?? []) escaped.push(error.message.replace(/^\w+: /, ""))
       if (result.outputPath) {
         const saved = await readFile(result.outputPath)
@@ -278,6 +275,19 @@ async function callChecks(context: Replay): Promise<Check[]> {
   } finally {
     process.chdir(workingDirectory)
     release()
+  }
+  // The steps (the model's parallel batches) in which tool-tester predicts a call ends opencode's run.
+  const endingSteps = new Set(
+    replayed.filter(({ result }) => runEnding(result) !== undefined).map(({ call }) => call.turn),
+  )
+  for (const entry of replayed) {
+    // Any call opencode never finished (it died or hung in it) is compared too: it agrees only
+    // when tool-tester's call ends the same way, or is cut off by a call of its step that does.
+    checks.push(
+      ...(entry.unfinished
+        ? [unfinishedCallCheck(context, entry, endingSteps.has(entry.call.turn))]
+        : callResultChecks(context, entry.call, entry.index, entry.result)),
+    )
   }
   if (run.toolOutputFiles.length > 0 || savedFiles.length > 0)
     checks.push(
@@ -313,6 +323,26 @@ function replayCall({ run, project, model, home, ended }: Replay, call: Observed
   )
 }
 
+/** A call of the run, replayed through tool-tester. */
+interface Replayed {
+  index: number
+  call: ObservedCallOf
+  /** opencode never finished it: it ended or hung before the model got the result. */
+  unfinished: boolean
+  result: Awaited<ReturnType<typeof callTool>>
+}
+
+/** A call opencode never finished, beside tool-tester's (unfinished-call.ts). */
+function unfinishedCallCheck(
+  { probe, run, directory, where }: Replay,
+  { call, index, result }: Replayed,
+  stepEnds: boolean,
+): Check {
+  const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
+  const texts = unfinishedTexts(run, call, { result, side: toolTesterSide(result, directory) }, stepEnds)
+  return check(where(resultBehaviour(probe.behaviour), subject), texts.opencode, texts.toolTester)
+}
+
 /** Where a call ran and what it returned, opencode's side beside tool-tester's. */
 function callResultChecks(
   { probe, run, directory, where }: Replay,
@@ -331,61 +361,6 @@ function callResultChecks(
       callText(call, toolTesterSide(result, directory), documented),
     ),
   ]
-}
-
-/**
- * A call opencode never finished (it ended or hung before the model got the result), beside
- * tool-tester's: each text says what happened. They agree only when tool-tester's call ends the
- * same way: its process with the same exit code (a tool's process.exit ends opencode itself), or
- * opencode's run with the error opencode's session failed with (a result opencode cannot copy).
- * opencode hanging is a difference from any result tool-tester gives.
- */
-function unfinishedCallCheck(
-  { probe, run, directory, where }: Replay,
-  call: ObservedCallOf,
-  index: number,
-  result: Awaited<ReturnType<typeof callTool>>,
-): Check {
-  const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
-  const toolTester = howToolTesterEnded(result, toolTesterSide(result, directory))
-  return check(where(resultBehaviour(probe.behaviour), subject), unfinishedText(run, call), toolTester)
-}
-
-/** How tool-tester's call ended, in the words of unfinishedText where it did not finish. */
-function howToolTesterEnded(result: RunResult, side: Side): string {
-  // A result opencode cannot copy, or a thrown value it cannot turn into text: tool-tester predicts
-  // opencode's run ends there, with its error (the pipeline's TOOL_BAD_RESULT gives the model
-  // `(no answer: opencode's run ended with "<error>")`).
-  const endsRun =
-    result.error?.code === "TOOL_BAD_RESULT"
-      ? /^\(no answer: opencode's run ended with "(.*)"\)$/s.exec(result.output)
-      : null
-  if (endsRun !== null)
-    return `not finished: opencode's run ended with ${JSON.stringify(endsRun[1])} before the model got the result`
-  if (result.error?.code === "TOOL_EXITED") {
-    const exited = /process\.exit\((-?\d+)\)/.exec(result.error.message)
-    const ended = exited === null ? result.error.message : `the process ended with exit code ${exited[1]}`
-    return `not finished: ${ended} before the model got the result`
-  }
-  return [
-    `finished: status: ${side.status}`,
-    `title: ${JSON.stringify(side.title)}`,
-    `metadata: ${JSON.stringify(side.metadata)}`,
-    `output: ${side.output}`,
-  ].join("\n")
-}
-
-/** What opencode did with a call it never finished: hung, failed its session (quoting its error), or ended. */
-function unfinishedText(run: ObservedRun, call: ObservedCallOf): string {
-  // A part opencode had finished (it ended before sending the result on) says so; a running one is the rule.
-  const part = call.status === "completed" || call.status === "error" ? ` (its tool part: ${call.status})` : ""
-  if (run.hung === true) return `not finished: opencode hung in the call and was stopped at its bound${part}`
-  const failure = sessionFailure(run.errors)
-  const ended = run.exitCode === null ? "opencode was killed" : `the process ended with exit code ${run.exitCode}`
-  // Its own session failed: what it failed with, not the exit code (1 on 1.18.34), is what tool-tester predicts.
-  if (failure !== undefined)
-    return `not finished: opencode's run ended with ${JSON.stringify(failure)} before the model got the result${part}`
-  return `not finished: ${ended} before the model got the result${part}`
 }
 
 let workingDirectoryQueue: Promise<void> = Promise.resolve()
@@ -422,52 +397,6 @@ async function probeCopy(
 function sentTool(tool: Record<string, unknown>): { name: unknown; description: unknown; parameters: unknown } {
   const inner = (tool["function"] ?? tool) as Record<string, unknown>
   return { name: inner["name"], description: inner["description"], parameters: inner["parameters"] }
-}
-
-type Side = { output: string | null; status: string | null; title: string | null; metadata: unknown }
-
-function opencodeSide(call: ObservedCall): Side {
-  return {
-    output: call.result === null ? null : ownExpectation(call.result),
-    status: call.status,
-    title: call.title,
-    metadata: call.metadata,
-  }
-}
-
-function toolTesterSide(result: RunResult, directory: string): Side {
-  let output = result.output
-  if (result.outputPath) output = output.replaceAll(result.outputPath, "<outputPath>")
-  output = output.replaceAll(directory, "<directory>")
-  const metadata = result.outputPath ? { ...result.metadata, outputPath: "<outputPath>" } : result.metadata
-  return { output, status: result.status, title: result.title, metadata }
-}
-
-/**
- * A call's part as one text: the status, then the title and metadata (for a completed or failed
- * part, as opencode records them: a failed part has neither, docs/opencode-contract.md#failed-call-parts),
- * then the text the model received (unless the difference is documented).
- */
-function callText(call: ObservedCall, side: Side, documented: boolean): string {
-  const lines = [`status: ${side.status}`]
-  if (call.status === "completed" || call.status === "error")
-    lines.push(`title: ${JSON.stringify(side.title)}`, `metadata: ${JSON.stringify(side.metadata)}`)
-  if (!documented) lines.push(`output: ${side.output}`)
-  return lines.join("\n")
-}
-
-/**
- * The golden's text as opencode itself would give it, where the recording holds what the observer
- * added: its OPENCODE_* settings (config, its disable switches, its --log-level and --print-logs)
- * are in the environment beside what opencode adds (OPENCODE, OPENCODE_PID).
- */
-function ownExpectation(text: string): string {
-  if (!text.startsWith("{") || !text.includes('"env":')) return text
-  const recorded = JSON.parse(text) as { env?: unknown }
-  if (typeof recorded.env !== "string") return text
-  const env = JSON.parse(recorded.env) as { opencode: string[] }
-  env.opencode = env.opencode.filter((entry) => /^OPENCODE(_PID)?=/.test(entry))
-  return JSON.stringify({ ...recorded, env: JSON.stringify(env) })
 }
 
 function endedWith(run: ObservedRun): string {

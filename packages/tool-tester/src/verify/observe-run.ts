@@ -2,7 +2,6 @@
 // records what it did (observed-run.ts): for the golden files (test/conformance/generate-golden.ts)
 // and for `tool-tester verify`.
 
-import { escapeRegExp } from "../_escape-regexp.ts"
 import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
 import { cp, mkdtemp, rm } from "node:fs/promises"
@@ -13,6 +12,7 @@ import type { E2EResult } from "../e2e/e2e-result.ts"
 import { runE2EWithin } from "../e2e/run-e2e.ts"
 import { parseScript } from "../e2e/script.ts"
 import { ToolTesterError } from "../errors.ts"
+import { normaliseObserved } from "./normalise-observed.ts"
 import type { ObservedRun } from "./observed-run.ts"
 import type { ProbeRun } from "./probe-set.ts"
 
@@ -68,7 +68,7 @@ export async function observeRun(options: ObserveOptions): Promise<ObservedRun> 
       if (recorded === undefined) throw error
       return recorded
     })
-    return normalise(observed(run, result), result)
+    return normaliseObserved(observed(run, result), result.sandbox)
   } finally {
     await rm(copy, { recursive: true, force: true })
   }
@@ -125,33 +125,4 @@ function observed(run: ProbeRun, result: E2EResult & { hung?: boolean }): Observ
 function toolName(tool: unknown): string {
   const record = tool as { name?: string; function?: { name?: string } }
   return record.function?.name ?? record.name ?? "?"
-}
-
-function normalise(value: ObservedRun, result: E2EResult): ObservedRun {
-  const sandboxRoot = result.sandbox.home.replace(/[\\/]home$/, "")
-  const outputFolder = join(result.sandbox.data, "opencode", "tool-output")
-  let text = JSON.stringify(value)
-  // Paths as they appear inside JSON text (a Windows path's backslashes are escaped there).
-  const inJson = (path: string) => JSON.stringify(path).slice(1, -1)
-  text = text.replace(
-    new RegExp(`${escapeRegExp(inJson(outputFolder))}(?:\\\\\\\\|/)tool_[A-Za-z0-9]+`, "g"),
-    "<outputPath>",
-  )
-  text = text.split(inJson(result.sandbox.project)).join("<directory>")
-  text = text.split(inJson(result.sandbox.home)).join("<home>")
-  text = text.split(inJson(sandboxRoot)).join("<sandbox>")
-  return JSON.parse(withoutRunIds(text)) as ObservedRun
-}
-
-/**
- * `text` with the ids that change from run to run replaced: opencode's error refs (`err_` and the
- * first 8 hex digits of a UUID, which its server gives an unexpected error: `"ref":"err_1a2b3c4d"`)
- * by `err_<ref>`, its log lines' run ids (`run=0f3c9a7e`) by `run=<id>`. Only whole tokens of that
- * form: a tool id or text such as `get_err_log` or `rerun=abc` is kept as it is.
- */
-export function withoutRunIds(text: string): string {
-  // A token starts after a character of no name, or after an escaped line break or tab of JSON text.
-  return text
-    .replace(/(?:(?<![\w-])|(?<=\\[nrt]))err_[0-9a-f]{8}(?![\w-])/g, "err_<ref>")
-    .replace(/(?:(?<![\w-])|(?<=\\[nrt]))run=[0-9a-f]+(?![\w-])/g, "run=<id>")
 }

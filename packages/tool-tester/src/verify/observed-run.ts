@@ -2,8 +2,8 @@
 // (test/golden/<set>.json): what `tool-tester verify` compares tool-tester with, and what the
 // conformance tests replay. Run-specific text is replaced everywhere by placeholders: the
 // full-output file path by `<outputPath>`, the project folder by `<directory>`, the throw-away
-// home by `<home>`, the rest of the sandbox by `<sandbox>`, error refs by `err_<ref>`, log run ids
-// by `run=<id>`.
+// home by `<home>`, the rest of the sandbox by `<sandbox>`; error refs by `err_<ref>` and log run
+// ids by `run=<id>` only where opencode writes them, never in a tool id (normalise-observed.ts).
 import type { E2ECall, E2EToolCall } from "../e2e/e2e-result.ts"
 
 /** One call as the golden files record it: an e2e call (e2e/e2e-result.ts) under the golden's names. */

@@ -15,6 +15,8 @@
 //                                          // speed instead (run-bounds.ts) and gives it a lane of its own
 //                "endsOpencode"?: boolean, // a call of the run ends opencode's process on purpose (process.exit):
 //                                          // the node engine, which runs tools in this process, does not replay it
+//                                          // (a result opencode cannot copy ends its run too, with its own error, and
+//                                          // needs neither flag: both engines predict it, probes/copy-failures)
 //                "script": Script }] }     // the model's turns (src/e2e/script.ts)
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"

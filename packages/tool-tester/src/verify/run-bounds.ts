@@ -1,6 +1,6 @@
 // How long `tool-tester verify` lets a probe run's opencode go before it is stopped and recorded as
-// hung. A fixed bound either makes a quiet machine wait for nothing (25 runs hang opencode on
-// purpose) or calls a slow start on a loaded machine a hang (fixed 45 s bounds did at load average
+// hung. A fixed bound either makes a quiet machine wait for nothing (the runs declared `mayHang`
+// hang opencode on purpose) or calls a slow start on a loaded machine a hang (fixed 45 s bounds did at load average
 // 30 on 2 cores, where opencode's median probe run took 70 s; one run alone took 16 s at load 12). So the bound follows how long
 // opencode takes on this machine now: runs that ended on their own are recorded, and a run that
 // may hang is stopped only once it has gone `factor` times as long as the slowest of the last

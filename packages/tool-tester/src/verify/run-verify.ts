@@ -2,11 +2,11 @@
 // the scripted mock model) and through tool-tester, compared check by check.
 //
 // Runs go `concurrency` at once, in probe order, and the runs that may hang opencode on purpose
-// (`mayHang` in probe.json: 25 of the plugin-client runs hang in 1.18.34) have as many lanes again
-// of their own: a hung opencode waits idle, so its wait need not hold up the runs that work. Each
-// `opencode run` is bounded by how long opencode takes on this machine now (run-bounds.ts): the
-// runs that end on their own are the measure, so a quiet machine does not wait long for a hang and
-// a loaded one does not call a slow start a hang. Each replay is bounded too.
+// (`mayHang` in probe.json: plugin-client runs that hang 1.18.34; docs/cli.md#verify counts them)
+// have as many lanes again of their own: a hung opencode waits idle, so its wait need not hold up
+// the runs that work. Each `opencode run` is bounded by how long opencode takes on this machine now
+// (run-bounds.ts): the runs that end on their own are the measure, so a quiet machine does not wait
+// long for a hang and a loaded one does not call a slow start a hang. Each replay is bounded too.
 //
 // One `opencode serve` per probe run would not save anything: every run has its own project or
 // config (plugins, permissions, default agent), which opencode reads once per served instance, and

@@ -171,6 +171,48 @@ describe.concurrent("verify's comparison of one probe run", () => {
   )
 
   test(
+    "in a parallel batch one call of which ends opencode's run, the others are cut off on both sides, not differences",
+    bound,
+    async () => {
+      // The copy-failures probe's batch run as opencode 1.18.34 made it: quick_ok, meta_function
+      // (metadata holding a function) and wait_ok in one step; the run ended with "The object can not
+      // be cloned." before any result reached the model, quick_ok's part completed, wait_ok's not.
+      const recorded = JSON.parse(
+        readFileSync(path.join(packageRoot, "test", "golden", "copy-failures.json"), "utf8"),
+      ) as ObservedSet
+      const probe = readProbeSets(["copy-failures"])[0]!
+      const run = structuredClone(recorded.runs.find((entry) => entry.name === "batch")!)
+      expect(run.calls.map((call) => [call.turn, call.called.name, call.ran, call.status])).toEqual([
+        [0, "quick_ok", null, "completed"],
+        [0, "meta_function", null, null],
+        [0, "wait_ok", null, null],
+      ])
+      const cutOff =
+        "not finished: opencode's run ended in another call of the same step, before the model got the result"
+      const calls = async () =>
+        (await compareRun(probe, run, { engine: "node" })).filter((entry) => entry.subject.startsWith("call "))
+      expect(await calls()).toEqual([
+        { behaviour: "results", set: "copy-failures", run: "batch", subject: "call 1 (quick_ok {})", agree: true },
+        { behaviour: "results", set: "copy-failures", run: "batch", subject: "call 2 (meta_function {})", agree: true },
+        { behaviour: "results", set: "copy-failures", run: "batch", subject: "call 3 (wait_ok {})", agree: true },
+      ])
+      // A part opencode finished before its run ended is still compared with tool-tester's.
+      run.calls[0]!.title = "another title"
+      expect(differences(await calls())).toEqual([
+        expect.objectContaining({
+          subject: "call 1 (quick_ok {})",
+          opencode: `${cutOff}\nits tool part: status: completed\ntitle: "another title"\nmetadata: {"quick":true,"truncated":false}`,
+          toolTester: `${cutOff}\nits tool part: status: completed\ntitle: "quick title"\nmetadata: {"quick":true,"truncated":false}`,
+        }),
+      ])
+      // The run ending otherwise is one difference, on the call tool-tester predicts ends it.
+      run.calls[0]!.title = "quick title"
+      run.errors = [{ source: "event", message: "JSON.stringify cannot serialize BigInt." }]
+      expect(differences(await calls()).map((entry) => entry.subject)).toEqual(["call 2 (meta_function {})"])
+    },
+  )
+
+  test(
     "a call opencode ended in with no error of its own is a difference where tool-tester finishes it",
     bound,
     async () => {
