@@ -46,8 +46,8 @@ export async function watchRuns(
     again = undefined
     if (pending) await rerun(pending)
   }
-  // The load runs in the engine: its config files and imported plugins are not known here; the
-  // --plugin paths are watched as dev watches them.
+  // The load runs in the engine, which does not say what it imported: the config files and the
+  // plugins they list by path are read here, and the --plugin paths watched, as dev watches them.
   const targets = projectWatchTargets({ directory, global, env: io.env, pluginSpecs: options.input.plugins })
   const stop = watchProject(targets, (files) => {
     void rerun(files)

@@ -8,6 +8,7 @@ import { configDirectories } from "../discovery/config-dirs.ts"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
 import { findWorktree } from "../discovery/worktree.ts"
 import type { ToolProject } from "../types.ts"
+import { listedPluginFiles } from "./listed-plugin-files.ts"
 
 /**
  * Folders watched with everything below them, folders watched for their own entries only, and
@@ -41,9 +42,10 @@ export function watchTargets(
 
 /**
  * What `dev` and `run --watch` watch in a project: its config folders as opencode finds them (from
- * `directory`, with the user-level ones unless `global` is false), the config files a load read,
- * and the plugins loaded by path: those the load imported, and the `--plugin` paths whether or not
- * they imported (by their spec), so that the save that fixes one reloads.
+ * `directory`, with the user-level ones unless `global` is false), the config files a load read or
+ * that are there now, and the plugins loaded by path: those the load imported, those the config
+ * files list by path, and the `--plugin` paths, whether or not they imported (by their spec), so
+ * that the save that fixes one reloads.
  */
 export function projectWatchTargets(options: {
   directory: string
@@ -57,17 +59,21 @@ export function projectWatchTargets(options: {
   pluginSpecs: readonly string[]
 }): WatchTargets {
   const { directory } = options
+  const worktree = findWorktree(directory)
   const folders = configDirectories({
     directory,
-    worktree: findWorktree(directory),
+    worktree,
     global: options.global,
     ...(options.env === undefined ? {} : { env: options.env }),
   })
+  const listed = listedPluginFiles({ directory, worktree, directories: folders })
   const pluginFiles = [
     ...(options.loadedPlugins ?? []).map((plugin) => plugin.file),
+    ...listed.pluginFiles,
     ...options.pluginSpecs.filter((spec) => path.isAbsolute(spec)),
   ]
-  return watchTargets({ directory, configDirectories: folders, configFiles: options.configFiles ?? [] }, pluginFiles)
+  const configFiles = [...(options.configFiles ?? []), ...listed.configFiles]
+  return watchTargets({ directory, configDirectories: folders, configFiles }, pluginFiles)
 }
 
 /**

@@ -72,16 +72,25 @@ describe("run --watch", { timeout: 120_000 }, () => {
     clearInterval(saver)
     await endsAfterBothRuns(child, outputs)
   })
-  test("--plugin ./x.ts: a save of the plugin file runs the call again", async () => {
-    const project = makeProject({})
+  test.each([
+    ["--plugin ./echo-plugin.ts", "echo-plugin.ts", {}, ["--plugin", "./echo-plugin.ts"]],
+    [
+      'opencode.json\'s "plugin": ["./src/echo-plugin.ts"]',
+      "src/echo-plugin.ts",
+      { "opencode.json": JSON.stringify({ plugin: ["./src/echo-plugin.ts"] }) },
+      [],
+    ],
+  ])("%s: a save of the plugin file runs the call again", async (_name, file, files, pluginArgs) => {
+    const project = makeProject(files)
     cleanups.push(project.remove)
-    // In the project folder itself, outside every folder watched for tools and plugins.
-    writeTool(project.directory, "echo-plugin.ts", echoPlugin("first"))
+    // In the project folder, outside every folder watched for tools and plugins.
+    writeTool(project.directory, file, echoPlugin("first"))
     const child = spawn(
       process.execPath,
       [
         path.join(packageRoot, "bin.js"),
-        ...["run", "echo", "word=hi", "--watch", "--no-global", "--json", "--plugin", "./echo-plugin.ts"],
+        ...["run", "echo", "word=hi", "--watch", "--no-global", "--json"],
+        ...pluginArgs,
       ],
       { cwd: project.directory, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
     )
@@ -104,7 +113,7 @@ describe("run --watch", { timeout: 120_000 }, () => {
     let saves = 0
     const saver = setInterval(() => {
       saves++
-      writeTool(project.directory, "echo-plugin.ts", echoPlugin("second"))
+      writeTool(project.directory, file, echoPlugin("second"))
     }, 500)
     const gaveUp = new Promise<void>((resolve) => {
       const check = setInterval(() => {
