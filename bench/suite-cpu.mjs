@@ -86,16 +86,21 @@ function record(vitestArgs) {
   return [acct, workers, report]
 }
 
-/** Every process that ended: its CPU seconds, parent, name, start and end (seconds since the epoch). */
+/**
+ * Every process that ended: its CPU seconds, parent, name, start and end (seconds since the epoch),
+ * indexed by indexProcesses(): a suite starts more processes than the kernel has process ids (32768 by
+ * default), so one id names several processes in turn, and each is told apart by its lifetime.
+ */
 function readAccounting(file) {
   const dumped = spawnSync("dump-acct", [file], { encoding: "utf8", maxBuffer: 1 << 30 })
   must(dumped, "dump-acct")
-  const processes = new Map()
+  const all = []
   for (const line of dumped.stdout.split("\n")) {
     const fields = line.split("|").map((field) => field.trim())
     if (fields.length < 15) continue
     const start = Date.parse(fields[14]) / 1000
-    processes.set(Number(fields[9]), {
+    all.push({
+      pid: Number(fields[9]),
       name: fields[0],
       cpu: (Number(fields[2]) + Number(fields[3])) / 100,
       parent: Number(fields[10]),
@@ -103,7 +108,29 @@ function readAccounting(file) {
       end: start + Number(fields[4]) / 100,
     })
   }
-  return processes
+  return indexProcesses(all)
+}
+
+/** Processes that ended, found by id at a moment: the one of that id alive then. */
+function indexProcesses(all) {
+  const byPid = new Map()
+  for (const info of all) {
+    const same = byPid.get(info.pid) ?? []
+    same.push(info)
+    byPid.set(info.pid, same)
+  }
+  /**
+   * The process `pid` alive at `at` (seconds; the accounting's start times are whole seconds, so
+   * one second either way).
+   */
+  const get = (pid, at) => {
+    let found
+    for (const info of byPid.get(pid) ?? []) if (info.start <= at + 1 && info.end >= at - 1) found = info
+    return found
+  }
+  /** The parent of `info`: the process of its parent's id alive when it started. */
+  const parentOf = (info) => get(info.parent, info.start)
+  return { all, byPid, get, parentOf }
 }
 
 /** The workers' records: each worker's process id, its vitest's, and the files it ran (absolute paths). */
@@ -126,44 +153,64 @@ function readWorkers(file) {
  * first ("outside a test file"), or not this run's at all (left out).
  */
 function attribute(processes, workerRecords, report) {
-  const fileOfWorker = new Map()
-  const vitests = new Set()
-  // A test that runs vitest (on a scaffolded project, say) starts workers of that vitest, which
-  // record themselves too: they are that test's processes, not files of this run.
-  const below = (pid, ancestors) => {
-    for (let step = 0; step < 64 && pid; step++) {
-      if (ancestors.has(pid)) return true
-      pid = processes.get(pid)?.parent
-    }
-    return false
-  }
-  const allWorkers = new Set(workerRecords.keys())
-  for (const [pid, record] of workerRecords) {
-    if (record.vitest !== undefined && below(record.vitest, allWorkers)) workerRecords.delete(pid)
-  }
-  for (const [pid, record] of workerRecords) {
-    if (record.vitest !== undefined) vitests.add(record.vitest)
-    if (record.files.length > 0 && processes.has(pid)) {
-      const [first, ...more] = record.files.map((file) => path.relative(root, file))
-      fileOfWorker.set(pid, more.length === 0 ? first : `${first} (+${more.length} more in its worker)`)
-    }
-  }
   const files = report.testResults
     .map((file) => ({ name: path.relative(root, file.name), start: file.startTime / 1000, end: file.endTime / 1000 }))
     .sort((a, b) => a.start - b.start)
+  const runStart = Math.min(...files.map((file) => file.start))
+  const runEnd = Math.max(...files.map((file) => file.end))
+  // A worker's record names its id: the process of that id alive while the tests ran, below the vitest it names.
+  const workerOf = (pid, record) => {
+    const candidates = (processes.byPid.get(pid) ?? []).filter(
+      (info) => info.start <= runEnd + 1 && info.end >= runStart - 1,
+    )
+    return candidates.find((info) => record.vitest !== undefined && info.parent === record.vitest) ?? candidates.at(-1)
+  }
+  const workers = new Map()
+  for (const [pid, record] of workerRecords) {
+    const info = workerOf(pid, record)
+    if (info !== undefined) workers.set(info, record)
+  }
+  const vitests = new Set()
+  for (const [info, record] of workers) {
+    if (record.vitest === undefined) continue
+    const vitest = processes.get(record.vitest, info.start)
+    if (vitest !== undefined) vitests.add(vitest)
+  }
+  // A test that runs vitest (on a scaffolded project, say) starts workers of that vitest, which
+  // record themselves too: they are that test's processes, not files of this run.
+  const below = (info, ancestors) => {
+    for (let step = 0; step < 64 && info; step++) {
+      if (ancestors.has(info)) return true
+      info = processes.parentOf(info)
+    }
+    return false
+  }
+  const allWorkers = new Set(workers.keys())
+  for (const [info, record] of workers) {
+    const vitest = record.vitest === undefined ? undefined : processes.get(record.vitest, info.start)
+    if (vitest !== undefined && below(vitest, allWorkers)) {
+      workers.delete(info)
+      vitests.delete(vitest)
+    }
+  }
+  const fileOfWorker = new Map()
+  for (const [info, record] of workers) {
+    if (record.files.length === 0) continue
+    const [first, ...more] = record.files.map((file) => path.relative(root, file))
+    fileOfWorker.set(info, more.length === 0 ? first : `${first} (+${more.length} more in its worker)`)
+  }
   matchByTime(
-    processes,
     files.filter((file) => ![...fileOfWorker.values()].includes(file.name)),
-    [...workerRecords.keys()].filter((pid) => processes.has(pid) && !fileOfWorker.has(pid)),
+    [...workers.keys()].filter((info) => !fileOfWorker.has(info)),
     fileOfWorker,
   )
-  const ownerOf = (pid) => {
-    for (let step = 0; step < 64 && pid; step++) {
-      if (fileOfWorker.has(pid)) return fileOfWorker.get(pid)
-      if (vitests.has(pid)) return "(vitest itself: collecting, transforming, type tests)"
-      const info = processes.get(pid)
-      if (info === undefined) return pid === 1 ? "(outside a test file)" : undefined
-      pid = info.parent
+  const ownerOf = (info) => {
+    for (let step = 0; step < 64; step++) {
+      if (fileOfWorker.has(info)) return fileOfWorker.get(info)
+      if (vitests.has(info)) return "(vitest itself: collecting, transforming, type tests)"
+      const parent = processes.parentOf(info)
+      if (parent === undefined) return info.parent === 1 ? "(outside a test file)" : undefined
+      info = parent
     }
     return "(outside a test file)"
   }
@@ -171,13 +218,13 @@ function attribute(processes, workerRecords, report) {
   const byRuntime = new Map()
   let total = 0
   let leftOut = 0
-  for (const [pid, info] of processes) {
-    const owner = ownerOf(pid)
+  for (const info of processes.all) {
+    const owner = ownerOf(info)
     if (owner === undefined) {
       leftOut += info.cpu
       continue
     }
-    const runtime = fileOfWorker.has(pid) ? "vitest worker" : runtimeOf(info)
+    const runtime = fileOfWorker.has(info) ? "vitest worker" : runtimeOf(info)
     const entry = byFile.get(owner) ?? { cpu: 0, processes: 0, runtimes: new Map() }
     entry.cpu += info.cpu
     entry.processes++
@@ -190,25 +237,23 @@ function attribute(processes, workerRecords, report) {
     byRuntime.set(runtime, all)
     total += info.cpu
   }
-  const wall = Math.max(...files.map((file) => file.end)) - Math.min(...files.map((file) => file.start))
   const matched = new Set(fileOfWorker.values()).size
-  return { total, leftOut, wall, byFile, byRuntime, matched, files: files.length }
+  return { total, leftOut, wall: runEnd - runStart, byFile, byRuntime, matched, files: files.length }
 }
 
 /** Gives each of `files` the free worker that ran while it did, the nearest in time (records without files). */
-function matchByTime(processes, files, pids, fileOfWorker) {
-  const free = new Set(pids)
+function matchByTime(files, workers, fileOfWorker) {
+  const free = new Set(workers)
   for (const file of files) {
     let best
-    for (const pid of free) {
-      const worker = processes.get(pid)
+    for (const worker of free) {
       if (worker.start > file.start + 1 || worker.end < file.end - 1) continue
       const distance = Math.abs(file.start - worker.start) + Math.abs(worker.end - file.end)
-      if (best === undefined || distance < best.distance) best = { pid, distance }
+      if (best === undefined || distance < best.distance) best = { worker, distance }
     }
     if (best === undefined) continue
-    fileOfWorker.set(best.pid, file.name)
-    free.delete(best.pid)
+    fileOfWorker.set(best.worker, file.name)
+    free.delete(best.worker)
   }
 }
 
