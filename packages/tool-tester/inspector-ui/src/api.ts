@@ -21,9 +21,18 @@ async function post<T>(path: string, body?: unknown): Promise<T> {
   return value
 }
 
+/**
+ * This page, among the pages open on the same `dev`: it sends its id with the calls it asks for,
+ * and shows their results; another page's calls are only listed in its history (as the MCP
+ * Inspector's tabs, each its own client, show only their own results). Made when the page opens.
+ */
+export const PAGE = Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) =>
+  byte.toString(16).padStart(2, "0"),
+).join("")
+
 export const api = {
-  call: (request: CallRequest) => post<HistoryEntry>("./api/call", request),
-  replay: (id: number) => post<HistoryEntry>(`./api/history/${id}/replay`),
+  call: (request: CallRequest) => post<HistoryEntry>("./api/call", { ...request, page: PAGE }),
+  replay: (id: number) => post<HistoryEntry>(`./api/history/${id}/replay`, { page: PAGE }),
   cancel: (id: number) => post<HistoryEntry>(`./api/history/${id}/cancel`),
   reload: () => post<ProjectView | null>("./api/reload"),
   outputUrl: (id: number) => `./api/history/${id}/output`,

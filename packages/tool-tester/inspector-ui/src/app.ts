@@ -9,8 +9,10 @@ import { LongText } from "./long-text.ts"
 import { ResultView } from "./result-view.ts"
 import { initialValue, SchemaField } from "./schema-form.ts"
 import { SchemasView } from "./schemas-view.ts"
+import { type ShownResults, showing, shownAfter, shownIn } from "./shown-results.ts"
+import { type GoneTool, goneMessage, replacementOf } from "./tool-gone.ts"
 import { origin, ToolList } from "./tool-list.ts"
-import type { CallRequest, HistoryEntry, JsonSchema, ProjectView } from "./types.ts"
+import type { CallRequest, HistoryEntry, JsonSchema, ProjectView, ToolView } from "./types.ts"
 
 type Mode = "form" | "json" | "raw"
 
@@ -21,7 +23,9 @@ type FormState = { mode: Mode; value: unknown; jsonText: string; rawText: string
 // a reload, and a save that breaks the file (the tool is gone until the fix, its arguments are not).
 // A click on a history entry puts that call's tool and arguments back; so does a fresh page (a reload
 // of the page, a new tab) for the last call, whose result it shows: never a result beside a form
-// that did not make it.
+// that did not make it. A result is shown only beside the tool that was called, and only in the
+// page that asked for it (shown-results.ts). When a save takes away the tool that is open, the page
+// says so and opens another (tool-gone.ts).
 
 export function App(): unknown {
   const [view, setView] = useState<ProjectView | null>(null)
@@ -29,7 +33,11 @@ export function App(): unknown {
   const [connected, setConnected] = useState(false)
   const [reloading, setReloading] = useState(false)
   const [selectedTool, setSelectedTool] = useState<string | undefined>(undefined)
-  const [shownEntry, setShownEntry] = useState<number | undefined>(undefined)
+  const [shown, setShown] = useState<ShownResults>({})
+  const [gone, setGone] = useState<GoneTool | undefined>(undefined)
+  // The tool open in the last render, and the custom tools of the last load that offered tools.
+  const openTool = useRef<ToolView | undefined>(undefined)
+  const offered = useRef<ToolView[]>([])
   const [tab, setTab] = useState<"call" | "schemas">("call")
   const [forms, setForms] = useState<Record<string, FormState>>({})
   // The first hello is a fresh page; the next ones are reconnects, which keep what is on the page.
@@ -47,9 +55,9 @@ export function App(): unknown {
             const schema = event.view ? parametersOf(event.view, request.name) : undefined
             setSelectedTool(request.name)
             setForms((old) => ({ ...old, [request.name]: formFor(request, old[request.name] ?? freshForm(schema)) }))
-            setShownEntry(last.id)
-          } else if (!greeted.current) setShownEntry(undefined)
-          else setShownEntry((shown) => (event.history.some((entry) => entry.id === shown) ? shown : undefined))
+            setShown(showing({}, last))
+          } else if (!greeted.current) setShown({})
+          else setShown((old) => shownIn(old, event.history))
           greeted.current = true
         } else if (event.type === "project") {
           setView(event.view)
@@ -61,28 +69,58 @@ export function App(): unknown {
           setHistory((old) =>
             [...old.filter((entry) => entry.id !== event.entry.id), event.entry].sort((a, b) => a.id - b.id),
           )
-          setShownEntry(event.entry.id)
+          setShown((old) => shownAfter(old, event.entry))
         }
       }, setConnected),
     [],
   )
 
-  const custom = view?.tools.filter((tool) => tool.source !== "builtin") ?? []
+  const custom = view ? customTools(view) : []
   const toolId = selectedTool ?? custom[0]?.id
   const tool = custom.find((candidate) => candidate.id === toolId)
+  const shownEntry = toolId === undefined ? undefined : shown[toolId]?.id
   const entry = history.find((candidate) => candidate.id === shownEntry)
+
+  // A load that no longer offers the open tool: say so, and open the likeliest same tool. A load
+  // that offers no tool at all (a file fails to import) keeps it open until the fix.
+  useEffect(() => {
+    if (!view || view.error || view.noTools) return
+    const now = customTools(view)
+    const before = offered.current
+    offered.current = now
+    if (gone && now.some((candidate) => candidate.id === gone.id)) setGone(undefined)
+    const open = openTool.current
+    if (!open || now.some((candidate) => candidate.id === open.id)) return
+    const replaced = replacementOf(open, before, now)
+    openTool.current = undefined
+    setGone(replaced)
+    setSelectedTool(replaced.now?.id ?? open.id)
+  }, [view])
+  useEffect(() => {
+    if (tool) openTool.current = tool
+  })
+  const select = (id: string) => {
+    setGone(undefined)
+    setSelectedTool(id)
+  }
   const setForm = (id: string, state: FormState) => setForms((old) => ({ ...old, [id]: state }))
   const formOf = (id: string): FormState => forms[id] ?? freshForm(view ? parametersOf(view, id) : undefined)
   // What became of the call arrives as an event, in every open page; a cancel that came too late
   // (the call had ended) changes nothing.
   const cancel = (id: number) => void api.cancel(id).catch(() => undefined)
   const showEntry = (id: number) => {
-    setShownEntry(id)
-    const request = history.find((candidate) => candidate.id === id)?.request
-    if (!request) return
-    setSelectedTool(request.name)
+    const shownCall = history.find((candidate) => candidate.id === id)
+    if (!shownCall) return
+    const { request } = shownCall
+    setShown((old) => showing(old, shownCall))
+    select(request.name)
     setTab("call")
     setForm(request.name, formFor(request, formOf(request.name)))
+  }
+  // A replay shows its call's tool and arguments, as a click does; its result follows there.
+  const replay = (id: number) => {
+    showEntry(id)
+    void api.replay(id).catch(() => undefined)
   }
 
   return html`<div class=${tool && tab === "schemas" ? "layout wide" : "layout"}>
@@ -97,8 +135,9 @@ export function App(): unknown {
     </header>
     ${view?.error ? html`<div class="problem error" data-testid="load-error"><b>${view.error.code}</b> ${view.error.message}</div>` : null}
     ${view?.noTools ? html`<div class="problem error" data-testid="no-tools"><b>${view.noTools.code}</b> ${view.noTools.message}</div>` : null}
-    <aside>${view ? html`<${ToolList} view=${view} selected=${toolId} onSelect=${setSelectedTool} />` : null}</aside>
+    <aside>${view ? html`<${ToolList} view=${view} selected=${toolId} onSelect=${select} />` : null}</aside>
     <main>
+      ${gone ? html`<div class="notice" role="status" data-testid="tool-gone">${goneMessage(gone)}</div>` : null}
       ${
         tool && view
           ? html`<div class="tool-head">
@@ -117,7 +156,7 @@ export function App(): unknown {
               </div>`,
             )}
             ${tab === "schemas" ? html`<${SchemasView} view=${view} toolId=${tool.id} />` : null}`
-          : html`<div class="hint">${view?.noTools ? "Nothing to call: opencode offers no tools until the file imports again." : "Select a tool."}</div>`
+          : html`<div class="hint">${nothingOpen(view, toolId, gone)}</div>`
       }
     </main>
     <section class="side">
@@ -129,7 +168,7 @@ export function App(): unknown {
       }
       <h3>History</h3>
       <${HistoryView} history=${history} selected=${shownEntry} onSelect=${showEntry}
-        onReplay=${(id: number) => void api.replay(id).catch(() => undefined)} onCancel=${cancel} />
+        onReplay=${replay} onCancel=${cancel} />
     </section>
   </div>`
 }
@@ -176,13 +215,11 @@ function CallForm(props: {
         return
       }
     } else {
-      // A field edited as JSON whose text does not parse holds its last value that did: refuse
-      // rather than send a value the form does not show.
+      // A field edited as JSON whose text does not parse, or a number field left empty, holds its
+      // last value that did: refuse rather than send what the form does not show (the field says why).
       const invalid = (event.currentTarget as HTMLFormElement).querySelector<HTMLElement>('[aria-invalid="true"]')
       if (invalid) {
-        setProblem(
-          `${invalid.dataset["field"] || "a field"} is not JSON: fix it, or use "raw text" to send text that is not JSON as a model would`,
-        )
+        setProblem(`${invalid.dataset["field"] || "a field"} ${invalid.dataset["refusal"] ?? "is not valid: fix it"}`)
         invalid.focus()
         return
       }
@@ -234,6 +271,20 @@ function formFor(request: CallRequest, old: FormState): FormState {
   return request.form === "raw"
     ? { ...old, mode: "raw", rawText: request.text }
     : { ...old, mode: "form", value: request.args, jsonText: JSON.stringify(request.args ?? {}, null, 2) }
+}
+
+/** What the middle says when no tool is open, and why. */
+function nothingOpen(view: ProjectView | null, toolId: string | undefined, gone: GoneTool | undefined): string {
+  if (!view || view.error) return ""
+  if (view.noTools) return "Nothing to call: opencode offers no tools until the file imports again."
+  // The notice above says what went.
+  if (gone && gone.id === toolId) return ""
+  if (customTools(view).length === 0) return "No custom or plugin tool is offered."
+  return toolId === undefined ? "Select a tool." : `${toolId} is not offered by this load: select a tool.`
+}
+
+function customTools(view: ProjectView): ToolView[] {
+  return view.tools.filter((tool) => tool.source !== "builtin")
 }
 
 function parametersOf(view: ProjectView, id: string): JsonSchema | undefined {

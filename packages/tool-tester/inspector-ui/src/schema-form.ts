@@ -98,12 +98,7 @@ function fieldOf({ schema, value, onChange, path, idPrefix }: FieldProps): unkno
         onChange=${(event: Event) => onChange((event.target as HTMLInputElement).checked)} />`
     case "number":
     case "integer":
-      return html`<input id=${id} data-field=${path} aria-label=${label} type="number" step=${type === "integer" ? "1" : "any"}
-        min=${resolved.minimum} max=${resolved.maximum} value=${typeof value === "number" ? value : ""}
-        onInput=${(event: Event) => {
-          const text = (event.target as HTMLInputElement).value
-          onChange(text === "" ? undefined : Number(text))
-        }} />`
+      return html`<${NumberField} schema=${resolved} value=${value} onChange=${onChange} path=${path} idPrefix=${idPrefix} />`
     case "string":
       return html`<input id=${id} data-field=${path} aria-label=${label} type="text" value=${typeof value === "string" ? value : ""}
         onInput=${(event: Event) => onChange((event.target as HTMLInputElement).value)} />`
@@ -169,6 +164,39 @@ function ArrayField({ schema, value, onChange, path, idPrefix }: FieldProps): un
 }
 
 /**
+ * A number or an integer. Its text is its own: a field left empty, or text that is no number
+ * (`1e`, `-`), is marked invalid and the form refuses to run while it is, as for a field of JSON
+ * that does not parse: the call would otherwise go without the key (a required one included) or
+ * with a number the field does not show. A value set from outside (a history entry put back)
+ * replaces the text.
+ */
+function NumberField({ schema, value, onChange, path, idPrefix }: FieldProps): unknown {
+  const shown = typeof value === "number" ? String(value) : ""
+  const [text, setText] = useState(shown)
+  // The browser's own word for text that is no number: the input's value is then "".
+  const [badInput, setBadInput] = useState(false)
+  useEffect(() => {
+    if (text === "" || Number(text) !== value) {
+      setText(shown)
+      setBadInput(false)
+    }
+  }, [shown])
+  const id = fieldId(idPrefix, path)
+  const problem = text !== "" ? undefined : badInput ? "not a number" : "empty: type a number"
+  return html`<input id=${id} data-field=${path} aria-label=${/\.\d+$/.test(path) ? `item ${path}` : undefined}
+    type="number" step=${typeOf(schema) === "integer" ? "1" : "any"} min=${schema.minimum} max=${schema.maximum} value=${text}
+    aria-invalid=${problem ? "true" : undefined} aria-describedby=${problem ? `${id}-problem` : undefined}
+    data-refusal=${problem ? 'needs a number: type one, or use "JSON" or "raw text" to send the arguments as you want them' : undefined}
+    onInput=${(event: Event) => {
+      const input = event.target as HTMLInputElement
+      setText(input.value)
+      setBadInput(input.validity.badInput)
+      if (input.value !== "") onChange(Number(input.value))
+    }} />
+    ${problem ? html`<div class="problem error" id=${`${id}-problem`} data-field-problem=${path}>${problem}</div>` : null}`
+}
+
+/**
  * A value the form cannot describe (a union, any): edited as JSON. The text is the field's own
  * until it parses; a value set from outside (a history entry put back) replaces it. Text that does
  * not parse is marked invalid, and the form refuses to run while it is: the call would otherwise
@@ -188,6 +216,7 @@ function JsonField({ value, onChange, path, idPrefix }: FieldProps): unknown {
   return html`<textarea class="json" id=${id} data-field=${path} rows="3" value=${text}
     aria-label=${/\.\d+$/.test(path) ? `item ${path} as JSON` : undefined}
     aria-invalid=${problem ? "true" : undefined} aria-describedby=${problem ? `${id}-problem` : undefined}
+    data-refusal=${problem ? 'is not JSON: fix it, or use "raw text" to send text that is not JSON as a model would' : undefined}
     onInput=${(event: Event) => {
       const typed = (event.target as HTMLTextAreaElement).value
       setText(typed)

@@ -70,8 +70,12 @@ export function formatFindings(
  * would not say so.
  */
 export function noToolsHint(directory: string): string {
-  return `${yellow("!")} ${terminalSafe(`No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, and from the tools/ folder of its global config. Run tool-tester from your project's folder, or pass --dir with it.`)}
-`
+  return `${yellow("!")} ${terminalSafe(noToolsMessage(directory))}\n`
+}
+
+/** noToolsHint's words, plain: `dev --json` gives them as its `error` (code NO_TOOLS). */
+export function noToolsMessage(directory: string): string {
+  return `No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, and from the tools/ folder of its global config. Run tool-tester from your project's folder, or pass --dir with it.`
 }
 
 /** The engine line of list, schema and doctor (on stderr, beside the diagnostics). */

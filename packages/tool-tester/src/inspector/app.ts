@@ -63,11 +63,16 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
       )
     }
     const request = callRequest(body.value)
-    if (!request) return context.json({ error: { code: "USAGE", message: `not a call: ${CALL_SHAPE}` } }, 400)
-    return context.json(await session.call(request))
+    const page = pageOf(body.value)
+    if (!request || page === null)
+      return context.json({ error: { code: "USAGE", message: `not a call: ${CALL_SHAPE}` } }, 400)
+    return context.json(await session.call(request, "run", page))
   })
+  // The body is optional: {"page": ID} names the page that asks, as for a call.
   api.post("/history/:id/replay", async (context) => {
-    const replayed = session.replay(historyId(context.req.param("id")))
+    const page = pageOf(await context.req.json().catch(() => ({})))
+    if (page === null) return context.json({ error: { code: "USAGE", message: `not a replay: ${PAGE_SHAPE}` } }, 400)
+    const replayed = session.replay(historyId(context.req.param("id")), page)
     if (!replayed) return context.json({ error: { code: "USAGE", message: "no such call in the history" } }, 404)
     return context.json(await replayed)
   })
@@ -174,8 +179,21 @@ function historyId(text: string): number {
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
+/** What names the page that asks for a call or a replay (optional), for the message that refuses another. */
+const PAGE_SHAPE = '"page", when given, is the asking page\'s id: 1 to 64 letters, digits, "_" or "-"'
+
 /** What a call's body holds, for the message that refuses another. */
-const CALL_SHAPE = 'send {"name": TOOL, "form": "args", "args": {...}} or {"name": TOOL, "form": "raw", "text": "..."}'
+const CALL_SHAPE = `send {"name": TOOL, "form": "args", "args": {...}} or {"name": TOOL, "form": "raw", "text": "..."}; ${PAGE_SHAPE}`
+
+/**
+ * The page that asks (`"page"` in the body: the id the page made when it opened, so that it shows
+ * the result and the other pages only list it): undefined when not given, null when not an id.
+ */
+function pageOf(body: unknown): string | undefined | null {
+  if (typeof body !== "object" || body === null || !("page" in body)) return undefined
+  const { page } = body as { page: unknown }
+  return typeof page === "string" && /^[\w-]{1,64}$/.test(page) ? page : null
+}
 
 function callRequest(body: unknown): CallRequest | undefined {
   if (typeof body !== "object" || body === null) return undefined

@@ -68,7 +68,7 @@ export async function projectView(
       loadMs: context.loadMs,
       noTools,
       tools: [],
-      problems: project.diagnostics,
+      problems: aboutOffered(project, project.diagnostics, project.directory),
       providers: INSPECTOR_PROVIDERS.map((name) => ({ name, ...LINT_PROVIDERS[name] })),
       schemas: Object.fromEntries(INSPECTOR_PROVIDERS.map((name) => [name, { error: noTools }])),
       diagnosed: false,
@@ -142,6 +142,26 @@ export function withFindings(view: ProjectView, findings: Finding[], cwd: string
   const files = new Set(view.tools.flatMap((tool) => (tool.file === undefined ? [] : [tool.file])))
   const rest = findings.filter((finding) => finding.file === null || !files.has(path.resolve(cwd, finding.file)))
   return { ...view, tools, problems: rest, diagnosed: true }
+}
+
+/**
+ * What is said of what opencode offers: while a tool file fails to import it offers no tool, and
+ * what load diagnostics or doctor's findings say of the tools that did load (a provider's
+ * rejection, a bad result) is about tools the page does not list, so it is left out until the fix.
+ * The import failures stay, with whatever names no tool's file. `cwd`: what relative files are
+ * relative to.
+ */
+export function aboutOffered<T extends { file?: string | null | undefined }>(
+  project: ToolProject,
+  items: T[],
+  cwd: string,
+): T[] {
+  if (!noToolsReason(project)) return items
+  const failed = new Set(
+    project.diagnostics.flatMap((item) => (item.code === "IMPORT_FAILED" && item.file ? [item.file] : [])),
+  )
+  const unoffered = new Set(project.tools.map((tool) => tool.file).filter((file) => !failed.has(file)))
+  return items.filter((item) => typeof item.file !== "string" || !unoffered.has(path.resolve(cwd, item.file)))
 }
 
 /**

@@ -15,13 +15,14 @@ import {
   prestartEngine,
   restartEngine,
 } from "../engine-client/remote-project.ts"
+import { definedFields } from "../_defined-fields.ts"
 import { ToolTesterError } from "../errors.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
 import { defaultDataDirectory } from "../pipeline/data-directory.ts"
 import type { RunResult, ToolProject } from "../types.ts"
 import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
-import { failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
+import { aboutOffered, failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
 import { projectWatchTargets, watchProject } from "./watch-project.ts"
 
 export type InspectorOptions = {
@@ -66,6 +67,16 @@ export type HistoryEntry = {
   cancelling?: true
   /** What made the call: the page, a replay of an earlier one, or a save. */
   trigger: "run" | "replay" | "reload"
+  /**
+   * The page that asked for the call (run or replay), by the id it made when it opened: that page
+   * shows the result beside the tool; the other pages only list the call in their history.
+   */
+  page?: string
+  /**
+   * A save's re-run (trigger `reload`): the call it runs again, the last one a page or a replay
+   * made. A page that shows that call (or an earlier re-run of it) shows this one in its place.
+   */
+  reruns?: number
   request: CallRequest
   /** The load it ran in (ProjectView.generation). */
   generation: number
@@ -125,7 +136,8 @@ export class InspectorSession {
   #history: HistoryEntry[] = []
   #nextId = 1
   readonly #running = new Map<number, RunningCall>()
-  #lastRequest: CallRequest | undefined
+  /** The last call a page or a replay made: what a save runs again. */
+  #last: { request: CallRequest; id: number } | undefined
   #listeners = new Set<(event: InspectorEvent) => void>()
   #stopWatching: (() => void) | undefined
   #loading: Promise<void> | undefined
@@ -178,14 +190,17 @@ export class InspectorSession {
 
   /**
    * Runs a call and records it: in the history (and sent as a `call` event) from its start, as
-   * running, then again with its result once it ended.
+   * running, then again with its result once it ended. `page`: the page that asked for it.
    */
-  call(request: CallRequest, trigger: HistoryEntry["trigger"] = "run"): Promise<HistoryEntry> {
-    if (trigger !== "reload") this.#lastRequest = request
+  call(request: CallRequest, trigger: HistoryEntry["trigger"] = "run", page?: string): Promise<HistoryEntry> {
+    const id = this.#nextId++
+    const reruns = trigger === "reload" ? this.#last?.id : undefined
+    if (trigger !== "reload") this.#last = { request, id }
     const entry: HistoryEntry = {
-      id: this.#nextId++,
+      id,
       at: new Date().toISOString(),
       trigger,
+      ...definedFields({ page, reruns }),
       request,
       generation: this.#generation,
       engine: this.#project?.engine ?? this.#view?.engine,
@@ -229,12 +244,15 @@ export class InspectorSession {
     return running.ended
   }
 
-  /** Runs an earlier call again, as it was made (from its whole text, when the history keeps it cut). */
-  replay(id: number): Promise<HistoryEntry> | undefined {
+  /**
+   * Runs an earlier call again, as it was made (from its whole text, when the history keeps it
+   * cut). `page`: the page that asked for it.
+   */
+  replay(id: number, page?: string): Promise<HistoryEntry> | undefined {
     const entry = this.entry(id)
     if (!entry) return undefined
     const whole = entry.full === undefined ? entry : (JSON.parse(this.fullEntry(id) ?? "null") as HistoryEntry | null)
-    return whole ? this.call(whole.request, "replay") : undefined
+    return whole ? this.call(whole.request, "replay", page) : undefined
   }
 
   /** The whole text of a call whose history entry was cut, as JSON. */
@@ -278,7 +296,7 @@ export class InspectorSession {
     this.#loading = (async () => {
       const loaded = await this.#load()
       // The call first: its result is what the author waits for; the tool list follows.
-      const last = this.#lastRequest
+      const last = this.#last?.request
       await Promise.all([this.#show(loaded), last && !this.#closed ? this.call(last, "reload") : undefined])
       this.#prestart()
       // A tools/ or plugins/ folder made since the last load is watched from now on.
@@ -516,7 +534,7 @@ export class InspectorSession {
     diagnose(project).then(
       (findings) => {
         if (generation !== this.#generation || !this.#view || this.#closed) return
-        this.#view = withFindings(this.#view, findings, this.#options.cwd)
+        this.#view = withFindings(this.#view, aboutOffered(project, findings, this.#options.cwd), this.#options.cwd)
         this.#emit({ type: "project", view: this.#view })
       },
       () => undefined,

@@ -97,8 +97,15 @@ export function startDev(directory: string, extra: string[] = []): Promise<Runni
       const { url, port } = JSON.parse(line) as { url: string; port: number }
       resolve({ url, port, token: new URL(url).pathname.split("/")[1]!, child, output, stop })
     })
+    // Ended (or never started) before printing its URL: no test gets a stop to call, so its HOME is
+    // removed here. After the URL, the process has ended and its HOME serves nothing either.
+    const failed = (error: Error) => {
+      rmSync(home, { recursive: true, force: true })
+      reject(error)
+    }
+    child.once("error", failed)
     child.once("exit", (code) =>
-      reject(new Error(`tool-tester dev exited with ${code} before printing its URL: ${stderr}`)),
+      failed(new Error(`tool-tester dev exited with ${code} before printing its URL: ${stderr}`)),
     )
   })
 }

@@ -1,6 +1,7 @@
 // `dev` on a project whose first load offers no tool says so in the terminal, with the code, on a
 // line of its own: not "engine <the error message>" in place of the engine. With --json, the same
-// reason is the line's `error`. The page shows it too; a save that fixes it loads again.
+// reason is the line's `error`. The page shows it too; a save that fixes it loads again. A folder
+// that gives no tool at all gets list's and doctor's hint, and NO_TOOLS under --json.
 import { onTestFinished, expect, test } from "vitest"
 import { runBin } from "../helpers.ts"
 import { makeProject } from "./_inspector.ts"
@@ -57,4 +58,26 @@ test("a tool file that fails to import: the engine, then `no tools:` with the fi
   )
   expect(lines[1]).toMatch(/^ {2}no tools: .*broken\.ts.* \[IMPORT_FAILED\]; fix it and save/)
   expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
+})
+
+test("a folder that gives no tool: list's and doctor's hint on stderr, and NO_TOOLS with it under --json", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({})
+  onTestFinished(project.remove)
+  const hint = `No custom or plugin tool found for ${project.directory}: opencode reads tool files from .opencode/tool/`
+  const human = await devUntilUrl(project.directory, ["--engine", "node"])
+  expect(human.exitCode).toBe(0)
+  const lines = human.stderr.split("\n")
+  expect(lines[1]).toContain(`! ${hint}`)
+  expect(lines[1]).toContain("Run tool-tester from your project's folder, or pass --dir with it.")
+  expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
+
+  const json = await devUntilUrl(project.directory, ["--engine", "node", "--json"])
+  expect(json.exitCode).toBe(0)
+  expect(JSON.parse(json.stdout)).toMatchObject({
+    url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+    error: { code: "NO_TOOLS", message: expect.stringContaining(hint) },
+  })
+  expect(json.stderr).not.toContain(hint)
 })

@@ -1,7 +1,8 @@
 // The call form sends what it shows, and shows what a tool is: a field edited as JSON (a union,
 // any) whose text does not parse stops the call instead of sending the last value that did, and a
-// history entry put back shows its own value there; a field that accepts null can send it; a long
-// description is folded, so the form stays in sight.
+// history entry put back shows its own value there; so does a number field left empty, rather than
+// leave its key out; a field that accepts null can send it; a long description is folded, so the
+// form stays in sight.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
 import { noChromium, useInspectorSession } from "./_inspector.ts"
@@ -25,11 +26,23 @@ export default tool({
 })
 `
 
+const count = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Counts up",
+  args: { n: tool.schema.number().int() },
+  async execute(args) { return JSON.stringify(args) },
+})
+`
+
 const visibleForm = (page: Page) => page.locator('[data-testid="call-form"]:visible')
 
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
 describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 180_000 }, () => {
-  const session = useInspectorSession({ ".opencode/tools/pick.ts": pick, ".opencode/tools/wordy.ts": wordy })
+  const session = useInspectorSession({
+    ".opencode/tools/count.ts": count,
+    ".opencode/tools/pick.ts": pick,
+    ".opencode/tools/wordy.ts": wordy,
+  })
 
   test("text that is not JSON stops the call; a history entry puts its own value back in the field", async () => {
     const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -99,6 +112,30 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     expect(await visibleForm(page).locator('[data-mode="json"]').getAttribute("aria-pressed")).toBe("true")
     expect(await visibleForm(page).locator('[data-mode="form"]').getAttribute("aria-pressed")).toBe("false")
     expect(await page.locator('[data-tab="call"]').getAttribute("aria-pressed")).toBe("true")
+    await page.close()
+  })
+
+  test("a required number field left empty is marked, and stops the call instead of dropping its key", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="count"]').click()
+    const field = visibleForm(page).locator('[data-field="n"]')
+    expect(await field.inputValue()).toBe("0")
+    await field.fill("")
+    expect(await field.getAttribute("aria-invalid")).toBe("true")
+    expect(await visibleForm(page).locator('[data-field-problem="n"]').textContent()).toBe("empty: type a number")
+    const before = await page.locator("[data-history]").count()
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    expect(await visibleForm(page).locator('[data-testid="form-problem"]').textContent()).toContain("n needs a number")
+
+    // Typed again, it runs: the next call in the history is that one, the empty form sent nothing.
+    await field.fill("3")
+    expect(await field.getAttribute("aria-invalid")).toBeNull()
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    const modelView = page.locator('[data-testid="model-view"]')
+    await expect.poll(() => modelView.textContent(), { timeout: 60_000 }).toBe('{"n":3}')
+    expect(await page.locator('[data-testid="result"]').getAttribute("data-call")).toBe(String(before + 1))
+    expect(await page.locator("[data-history]").count()).toBe(before + 1)
     await page.close()
   })
 })

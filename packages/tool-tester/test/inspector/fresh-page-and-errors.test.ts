@@ -64,13 +64,14 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
     await page.locator('[data-testid="result"][data-call]').waitFor({ timeout: 60_000 })
     await page.locator('[data-tool="shout"]').click()
     await visibleForm(page).locator('[data-field="text"]').fill("boom")
+    const calls = await page.locator("[data-history]").count()
     await visibleForm(page).locator('[data-testid="run"]').click()
-    const lastCall = async () => {
-      const status = page.locator('[data-testid="status"]')
-      await expect.poll(() => status.textContent(), { timeout: 60_000 }).toBe("error")
-      return page.locator('[data-testid="result"]').getAttribute("data-call")
-    }
-    const last = await lastCall()
+    // The new call, once it ended: shout may still show an earlier call of its own until then.
+    await expect.poll(() => page.locator("[data-history]").count(), { timeout: 60_000 }).toBe(calls + 1)
+    const last = await page.locator("[data-history]").first().getAttribute("data-history")
+    const shown = page.locator('[data-testid="result"]')
+    await expect.poll(() => shown.getAttribute("data-call"), { timeout: 60_000 }).toBe(last)
+    await expect.poll(() => page.locator('[data-testid="status"]').textContent(), { timeout: 60_000 }).toBe("error")
 
     for (const fresh of [() => page.reload(), () => page.goto(session.dev.url)]) {
       await fresh()

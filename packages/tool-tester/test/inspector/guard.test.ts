@@ -73,6 +73,8 @@ test("a call body that is not JSON, or not a call, is refused with 400 and the s
     ["", "the request body is not JSON ("],
     [JSON.stringify({ name: "greet", args: {} }), "not a call: "],
     [JSON.stringify({ name: "greet", form: "raw", text: 5 }), "not a call: "],
+    // The asking page's id is an id, not any text.
+    [JSON.stringify({ name: "greet", form: "args", args: {}, page: "<b>a page</b>" }), "not a call: "],
   ] as const) {
     const answer = await post(body)
     expect(answer.status).toBe(400)

@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
+import type { Finding } from "../../src/doctor/finding.ts"
 import { startedSession } from "./_inspector.ts"
 
 const good = `import { tool } from "@opencode-ai/plugin"
@@ -55,4 +56,47 @@ test("a plugin that fails to import loses only its own tools: the file tools are
   expect(view.tools.filter((tool) => tool.source === "file").map((tool) => tool.id)).toEqual(["good"])
   const call = await session.call({ name: "good", form: "args", args: {} })
   expect(call.result?.output).toBe("ok")
+})
+
+test("while a tool file fails to import, the project's problems say nothing of the tools that are not offered", {
+  timeout: 120_000,
+}, async () => {
+  const goodFile = path.join(".opencode", "tools", "good.ts")
+  const otherFile = path.join(".opencode", "tools", "other.ts")
+  // doctor's findings as it gives them for such a project: the import failure, a provider's
+  // rejection of good's schema, and one that names no file.
+  const findings: Finding[] = [
+    { code: "IMPORT_FAILED", severity: "error", file: otherFile, message: "failed to import" },
+    { code: "PROVIDER_REJECTS", severity: "error", file: goodFile, message: "Gemini rejects good" },
+    { code: "OPENCODE_VERSION", severity: "warning", file: null, message: "another opencode" },
+  ]
+  let answer = () => {}
+  const answered = new Promise<void>((resolve) => (answer = resolve))
+  const { session, directory } = await startedSession(
+    {
+      // A warning at load about good.ts: an export that is almost a tool.
+      ".opencode/tools/good.ts": `${good}\nexport const half = { description: "no args, no execute" }\n`,
+      ".opencode/tools/other.ts": other("return ("),
+    },
+    // doctor's answer waits for the test: what the load alone shows is seen first.
+    { diagnose: () => answered.then(() => findings) },
+  )
+  const files = (view = session.view()!) => view.problems.map((problem) => `${problem.code} ${problem.file}`)
+  const loaded = session.view()!
+  expect(loaded.noTools?.code).toBe("IMPORT_FAILED")
+  expect(files(loaded)).toEqual([`IMPORT_FAILED ${path.join(directory, otherFile)}`])
+  answer()
+  await expect.poll(() => session.view()?.diagnosed, { timeout: 60_000 }).toBe(true)
+  expect(files()).toEqual([`IMPORT_FAILED ${otherFile}`, "OPENCODE_VERSION null"])
+
+  // Fixed: good is offered again, and what is said of it is listed with it.
+  writeFileSync(path.join(directory, otherFile), other('return "fine"'))
+  findings.splice(0, 1)
+  await session.reload()
+  await expect.poll(() => session.view()?.diagnosed, { timeout: 60_000 }).toBe(true)
+  const fixed = session.view()!
+  expect(fixed.noTools).toBeUndefined()
+  expect(fixed.tools.find((tool) => tool.id === "good")?.findings.map((finding) => finding.message)).toEqual([
+    "Gemini rejects good",
+  ])
 })

@@ -13,6 +13,7 @@ import type { CliIO } from "../_command.ts"
 import { parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { timeoutFlag } from "../number-flag.ts"
+import { noToolsHint, noToolsMessage } from "../report.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { DEFAULT_TIMEOUT_MS } from "./run.ts"
 
@@ -67,16 +68,25 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
   const view = inspector.session.view()
   // Why the first load offers no tool (the page shows it too): a save that fixes it loads again.
   const problem = view?.error ?? view?.noTools
+  // A folder that gives no custom or plugin tool at all (most often not the project's): said as
+  // list and doctor say it, with a code under --json.
+  const noneFound =
+    view !== undefined &&
+    !problem &&
+    view.problems.length === 0 &&
+    view.tools.every((tool) => tool.source === "builtin")
   if (json) {
     const started = { url: inspector.url, port: inspector.port, engine: view?.engine ?? null }
-    io.write(`${JSON.stringify(problem ? { ...started, error: problem } : started)}\n`)
+    const error = problem ?? (noneFound ? { code: "NO_TOOLS", message: noToolsMessage(input.directory) } : undefined)
+    io.write(`${JSON.stringify(error ? { ...started, error } : started)}\n`)
   } else {
     io.write(`tool-tester dev: ${inspector.url}\n`)
     const engineLine = view?.engine ? `, engine ${describeEngine(view.engine)}` : ""
     const problemLine = problem
       ? `  ${view?.error ? "not loaded" : "no tools"}: ${terminalSafe(problem.message)} [${problem.code}]; fix it and save, the page follows\n`
       : ""
-    io.writeError(`  ${input.directory}${engineLine}\n${problemLine}  reloads on save; Ctrl-C to stop\n`)
+    const hint = noneFound ? noToolsHint(input.directory) : ""
+    io.writeError(`  ${input.directory}${engineLine}\n${problemLine}${hint}  reloads on save; Ctrl-C to stop\n`)
   }
   // The token stays off the opener's command line (inspector/open-browser.ts).
   const opened =

@@ -1,0 +1,85 @@
+// Two pages open on one `dev`: as in the MCP Inspector, whose tabs are clients of their own, a page
+// shows the results of the calls it made, beside the tool it called; another page's calls join its
+// history only, and a click there shows one under its own tool. A save's re-run (of the last call,
+// whichever page made it) takes the place of that call in the page that shows it.
+import type { Page } from "playwright-core"
+import { describe, expect, test } from "vitest"
+import { noChromium, useInspectorSession, writeTool } from "./_inspector.ts"
+
+const echo = (prefix: string) => `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Echoes its text",
+  args: { text: tool.schema.string() },
+  async execute(args) { return ${JSON.stringify(prefix)} + args.text },
+})
+`
+const hi = `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Says hi", args: {}, async execute() { return "hi" } })
+`
+
+const form = (page: Page) => page.locator('[data-testid="call-form"]:visible')
+const shownCall = (page: Page) => page.locator('[data-testid="result"]').getAttribute("data-call", { timeout: 1_000 })
+const status = (page: Page, id: number) =>
+  page
+    .locator(`[data-history="${id}"] [data-status]`)
+    .getAttribute("data-status", { timeout: 1_000 })
+    .catch(() => null)
+
+async function opened(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await expect.poll(() => page.locator('[data-testid="connection"]').textContent(), { timeout: 60_000 }).toBe("live")
+}
+
+const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
+describe.skipIf(noChromium !== undefined)(`two pages on one dev${skipped}`, { timeout: 240_000 }, () => {
+  const session = useInspectorSession({ ".opencode/tools/echo.ts": echo("said "), ".opencode/tools/hi.ts": hi })
+
+  test("each page shows its own calls' results beside their tool, and lists the other's", async () => {
+    const a = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    const b = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await opened(a, session.dev.url)
+    await opened(b, session.dev.url)
+    await b.locator('[data-tool="hi"]').click()
+
+    await a.locator('[data-tool="echo"]').click()
+    await form(a).locator('[data-field="text"]').fill("from a")
+    await form(a).locator('[data-testid="run"]').click()
+    await expect
+      .poll(() => a.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 })
+      .toBe("said from a")
+    expect(await shownCall(a)).toBe("1")
+    // b lists a's call, and goes on showing hi, with no result beside it.
+    await expect.poll(() => status(b, 1), { timeout: 60_000 }).toBe("completed")
+    expect(await b.locator('[data-testid="tool-name"]').textContent()).toBe("hi")
+    expect(await b.locator('[data-testid="result"]').count()).toBe(0)
+
+    // A save re-runs a's call: a shows the re-run in its place; b lists it, and shows nothing.
+    writeTool(session.project.directory, ".opencode/tools/echo.ts", echo("now "))
+    await expect
+      .poll(() => a.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 })
+      .toBe("now from a")
+    expect(await shownCall(a)).toBe("2")
+    await expect.poll(() => status(b, 2), { timeout: 60_000 }).toBe("completed")
+    expect(await b.locator('[data-testid="result"]').count()).toBe(0)
+
+    // b's call is b's: a lists it, and still shows its own beside echo.
+    await form(b).locator('[data-testid="run"]').click()
+    await expect.poll(() => b.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 }).toBe("hi")
+    expect(await shownCall(b)).toBe("3")
+    await expect.poll(() => status(a, 3), { timeout: 60_000 }).toBe("completed")
+    expect(await shownCall(a)).toBe("2")
+    // A result is shown beside the tool that was called, not beside another one.
+    await a.locator('[data-tool="hi"]').click()
+    expect(await a.locator('[data-testid="result"]').count()).toBe(0)
+    await a.locator('[data-tool="echo"]').click()
+    expect(await shownCall(a)).toBe("2")
+
+    // A click in b shows a's call there, under its own tool, with the arguments that made it.
+    await b.locator('[data-history="2"] button.link').click()
+    expect(await b.locator('[data-testid="tool-name"]').textContent()).toBe("echo")
+    expect(await shownCall(b)).toBe("2")
+    expect(await form(b).locator('[data-field="text"]').inputValue()).toBe("from a")
+    await a.close()
+    await b.close()
+  })
+})
