@@ -91,6 +91,41 @@ describe("failed calls: the text the model reads", () => {
   })
 })
 
+describe("an output that is not a string: opencode's truncation calls its split, then Buffer.byteLength", () => {
+  const byteLengthRefusal =
+    'The "string" argument must be of type string or an instance of Buffer or ArrayBuffer. Received an instance of'
+  test.each([
+    ["res_output_boxed", `${byteLengthRefusal} String`],
+    ["res_boxed_string", "undefined is not an object (evaluating 'c.split')"],
+    ["res_output_number", "c.split is not a function. (In 'c.split(`\n`)', 'c.split' is undefined)"],
+    ["res_output_array", "c.split is not a function. (In 'c.split(`\n`)', 'c.split' is undefined)"],
+    ["res_output_split_number", "c.split is not a function. (In 'c.split(`\n`)', 'c.split' is 5)"],
+    ["res_output_splitter", `${byteLengthRefusal} Splitter`],
+    ["res_output_split_throws", "split threw"],
+    ["res_returns_true", "undefined is not an object (evaluating 'c.split')"],
+  ])("%s", async (name, output) => {
+    expect(await call(name)).toEqual({ status: "error", title: null, metadata: null, output })
+  })
+})
+
+describe("the order opencode reads a result's fields in: the first getter that throws fails the call", () => {
+  test.each([
+    ["res_order_output_metadata", "output getter"],
+    ["res_order_metadata_attachments", "metadata getter"],
+    ["res_order_number_metadata", "metadata getter"],
+    ["res_order_number_attachments", "attachments getter"],
+    ["res_order_number_title", "c.split is not a function. (In 'c.split(`\n`)', 'c.split' is undefined)"],
+    [
+      "res_order_boxed_attachments",
+      'The "string" argument must be of type string or an instance of Buffer or ArrayBuffer. Received an instance of String',
+    ],
+    ["res_order_title_attachments", "title getter"],
+    ["res_order_title_metadata_function", "title getter"],
+  ])("%s", async (name, output) => {
+    expect(await call(name)).toEqual({ status: "error", title: null, metadata: null, output })
+  })
+})
+
 describe("tool files and order", () => {
   test("a file named just .ts is a tool, and ids that are array indices come first", async () => {
     const ids = listTools(project).map((tool) => tool.id)

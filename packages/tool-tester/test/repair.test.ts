@@ -94,3 +94,66 @@ describe("a model's raw call", () => {
     )
   })
 })
+
+// Observed on opencode 1.18.34 with `tool-tester e2e` (a tool `echo` that returns JSON.stringify of
+// its arguments, one call per turn): the AI SDK refuses parsed arguments that hold a `__proto__` key,
+// or a `constructor` object with a `prototype` key, anywhere, and the call is rerouted as for bad JSON.
+describe("arguments with a prototype key", () => {
+  const echo = {
+    ".opencode/tools/echo.ts": toolSource("echoes its arguments", "return JSON.stringify(args)"),
+  }
+  const rerouted = (text: string) =>
+    `The arguments provided to the tool are invalid: Invalid input for tool echo: JSON parsing failed: Text: ${text}.\nError message: Object contains forbidden prototype property`
+
+  test.each([
+    `{"__proto__":{"polluted":1},"n":1}`,
+    `{"a":{"__proto__":{}}}`,
+    `{"constructor":{"prototype":{"x":1}}}`,
+    `[{"__proto__":1}]`,
+    `{"\\u005f_proto__":{"polluted":1}}`,
+    `{"__proto__" :1}`,
+    `{"a":[{"constructor":{"prototype":null}}]}`,
+    `{"__proto__":null}`,
+    `{"\\u0063onstructor":{"prototype":1}}`,
+    `{"a":{"b":{"c":[[{"__proto__":1}]]}}}`,
+  ])("%s is rerouted to invalid", async (rawArguments) => {
+    const result = await callTool(await project(echo), { name: "echo", rawArguments })
+    expect(result).toMatchObject({ id: "invalid", rerouted: true, status: "completed", title: "Invalid Tool" })
+    expect(result.output).toBe(rerouted(rawArguments))
+  })
+
+  test.each([
+    [`{"constructor":{"x":1}}`, `{"constructor":{"x":1}}`],
+    [`{"constructor":null}`, `{"constructor":null}`],
+    [`{"constructor":5}`, `{"constructor":5}`],
+    [`{"constructor":"s"}`, `{"constructor":"s"}`],
+    [`{"x":"\\"__proto__\\":"}`, `{"x":"\\"__proto__\\":"}`],
+  ])("%s reaches the tool", async (rawArguments, received) => {
+    const result = await callTool(await project(echo), { name: "echo", rawArguments })
+    expect(result).toMatchObject({ id: "echo", rerouted: false, status: "completed", output: received })
+  })
+
+  test("in the wrong case fails unrun with the same message", async () => {
+    const result = await callTool(await project(echo), { name: "ECHO", rawArguments: `{"__proto__":1}` })
+    expect(result).toMatchObject({ id: "ECHO", status: "error", repaired: true, rerouted: false })
+    expect(result.output).toBe(
+      `Invalid input for tool echo: JSON parsing failed: Text: {"__proto__":1}.\nError message: Object contains forbidden prototype property`,
+    )
+  })
+
+  test("values of the wrong type, extra keys and null reach execute as sent; no default is applied", async () => {
+    const loaded = await project({
+      ".opencode/tools/echo.ts": toolSource(
+        "echoes its arguments",
+        "return JSON.stringify(args)",
+        `{ n: tool.schema.number(), b: tool.schema.boolean(), opt: tool.schema.string().optional(), d: tool.schema.number().default(7), c: tool.schema.coerce.number().optional(), t: tool.schema.string().trim().optional() }`,
+      ),
+    })
+    const sent = `{"n":"5","b":"true","extra":1,"opt":null,"c":"3","t":"  pad  "}`
+    expect((await callTool(loaded, { name: "echo", rawArguments: sent })).output).toBe(sent)
+    expect((await callTool(loaded, { name: "echo", rawArguments: "{}" })).output).toBe("{}")
+    expect((await callTool(loaded, { name: "echo", rawArguments: `{"n":1,"n":2,"b":false}` })).output).toBe(
+      `{"n":2,"b":false}`,
+    )
+  })
+})

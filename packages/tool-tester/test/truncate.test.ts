@@ -86,6 +86,33 @@ describe("truncateOutput", () => {
     expect(result.content.startsWith("\n\n...120001 bytes truncated...\n\n")).toBe(true)
   })
 
+  // Observed on opencode 1.18.34 (the truncation golden, run `multibyte`): opencode measures with
+  // Bun's Buffer.byteLength, which counts a lone surrogate 2 bytes, while the file gets U+FFFD's 3.
+  test.each([
+    ["25600 lone surrogates (51200 bytes as opencode counts) are left alone", "\ud83c".repeat(25600), null],
+    ["25601 lone surrogates lose all 51202 bytes", "\ud83c".repeat(25601), { keptLines: 0, removed: "51202 bytes" }],
+    [
+      "two lines of 13000 lone surrogates keep one",
+      `${"\ud83c".repeat(13000)}\n${"\ud83c".repeat(13000)}`,
+      { keptLines: 1, removed: "26001 bytes" },
+    ],
+    [
+      "2001 lines of 9 lone low surrogates lose one line",
+      Array.from({ length: 2001 }, () => "\udc00".repeat(9)).join("\n"),
+      { keptLines: 2000, removed: "1 lines" },
+    ],
+  ])("counts a lone surrogate as 2 bytes: %s", async (_case, text, expected) => {
+    const result = await truncateOutput(text, { hasTaskTool: true, outputDir: await useTmpDir() })
+    if (expected === null) {
+      expect(result).toEqual({ content: text, truncated: false })
+      return
+    }
+    if (!result.truncated) throw new Error("expected a truncated result")
+    const kept = text.split("\n").slice(0, expected.keptLines).join("\n")
+    expect(result.content.startsWith(`${kept}\n\n...${expected.removed} truncated...\n\n`)).toBe(true)
+    expect((await readFile(result.outputPath)).equals(Buffer.from(text))).toBe(true)
+  })
+
   test("honours custom line and byte limits, both inclusive", async () => {
     const outputDir = await useTmpDir()
     const text = "ab\ncd\nef"

@@ -1,4 +1,6 @@
 import { messageOfThrown } from "../errors.ts"
+import { bunValueText } from "./bun-value-text.ts"
+import { nonStringOutput } from "./non-string-output.ts"
 import { copyFailure, jsonFailure } from "./opencode-copy.ts"
 
 /**
@@ -45,25 +47,23 @@ export function normalizeResult(
   }
 }
 
-/** An object's fields as opencode reads them, copied (metadata and attachments too): a getter runs once, here. */
+/**
+ * An object's fields as opencode reads them, copied (metadata and attachments too): a getter runs
+ * once, here. The order is opencode's (observed on 1.18.34: one getter that throws per field, the
+ * first read failing the call): `output`, `metadata` (spread), `attachments`, then truncation of
+ * `output` (nonStringOutput), `title`, the attachments' `map`, and last the copy that can end the run.
+ */
 function normalizeObject(
   record: Record<string, unknown>,
 ): { success: true; value: NormalizedResult } | { success: false; modelText: string; message: string } {
-  const result = record
   const output = record["output"]
-  if (typeof output !== "string") {
-    const what = typeof result === "object" ? `an object whose output is ${describe(output)}` : describe(result)
-    return {
-      success: false,
-      modelText:
-        output === undefined || output === null
-          ? `${output} is not an object (evaluating 'c.split')`
-          : "c.split is not a function. (In 'c.split(`\n`)', 'c.split' is undefined)",
-      message: `execute returned ${what}; opencode needs a string or { output: string }: return String(value) or { output }`,
-    }
-  }
   const metadata = record["metadata"]
+  // opencode spreads metadata into the part's: a string gives its characters as keys ("ab" is
+  // {"0":"a","1":"b"}), a number or boolean nothing (observed on 1.18.34).
+  const copied = metadata === undefined || metadata === null ? {} : { ...(metadata as Record<string, unknown>) }
   const attachments = record["attachments"]
+  if (typeof output !== "string") return outputFailure(record, output)
+  const title = record["title"]
   // opencode maps the attachments with `attachments?.map(...)`: anything but null, undefined or
   // something with a map method fails the call (observed on 1.18.34: a string, a number, an object).
   const map = attachments === undefined || attachments === null ? undefined : (attachments as { map?: unknown }).map
@@ -74,10 +74,8 @@ function normalizeObject(
       message: `execute returned attachments that are ${describe(attachments)}; opencode needs an array of file parts`,
     }
   }
-  // opencode spreads both (a getter there that throws fails the call: see normalizeResult), then
-  // copies them before the model reads anything: what it cannot copy ends its whole run
-  // (opencode-copy.ts).
-  const copied = metadata === undefined || metadata === null ? {} : { ...(metadata as Record<string, unknown>) }
+  // opencode then copies both before the model reads anything: what it cannot copy ends its whole
+  // run (opencode-copy.ts).
   const copiedAttachments = attachmentsOf(attachments)
   for (const [name, value] of [
     ["metadata", copied],
@@ -93,16 +91,21 @@ function normalizeObject(
       message: `execute returned ${failed.path}, ${failed.what}, which opencode cannot copy: it ends its whole run with "${error}" and the model gets no answer; keep metadata and attachments to plain data (strings, numbers, booleans, null, arrays and plain objects)`,
     }
   }
+  return { success: true, value: { title, output, metadata: copied, attachments: copiedAttachments } }
+}
+
+/** The failure of a result whose `output` is not a string: opencode's truncation fails on it (nonStringOutput). */
+function outputFailure(result: unknown, output: unknown): { success: false; modelText: string; message: string } {
+  const outcome = nonStringOutput(output)
+  // Described after opencode's own reads, so a Proxy's traps run in opencode's order.
+  const what = typeof result === "object" ? `an object whose output is ${describe(output)}` : describe(result)
+  const modelText = outcome.fails
+    ? outcome.modelText
+    : "(not modelled: opencode measured this output as bytes and passed it on as it is, not as text)"
   return {
-    success: true,
-    value: {
-      title: record["title"],
-      output,
-      // opencode spreads metadata into the part's: a string gives its characters as keys ("ab" is
-      // {"0":"a","1":"b"}), a number or boolean nothing (observed on 1.18.34).
-      metadata: copied,
-      attachments: copiedAttachments,
-    },
+    success: false,
+    modelText,
+    message: `execute returned ${what}; opencode needs a string or { output: string }: return String(value) or { output: String(value) }`,
   }
 }
 
@@ -114,24 +117,6 @@ function normalizeObject(
 export function recordedTitle(title: unknown, toolId: string): string {
   if (title === undefined || title === null) return ""
   return typeof title === "string" ? title : toolId
-}
-
-/**
- * How Bun's TypeError texts show a value (`'x.y' is undefined`, `is 5`, `is "text"`,
- * `is an instance of Object`), for the errors opencode's own code throws on what a tool gave it.
- */
-export function bunValueText(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value)
-  if (typeof value === "object" && value !== null) {
-    let name: unknown
-    try {
-      name = (value as { constructor?: { name?: unknown } }).constructor?.name
-    } catch {
-      name = undefined
-    }
-    return `an instance of ${typeof name === "string" && name !== "" ? name : "Object"}`
-  }
-  return String(value)
 }
 
 function attachmentsOf(attachments: unknown): unknown[] | undefined {
@@ -258,6 +243,7 @@ const UNREADABLE_THROWN = "the tool threw a value that cannot be read"
 function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value)
   if (typeof value === "string") return "a string"
+  if (value instanceof String) return "a String object (new String)"
   return typeof value === "object"
     ? Array.isArray(value)
       ? "an array"

@@ -8,9 +8,9 @@
 // millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
 
 import path from "node:path"
-import { securePrivateParent } from "./data-directory.ts"
 import { ToolTesterError } from "../errors.ts"
 import { ascendingId } from "./ascending-id.ts"
+import { securePrivateParent } from "./data-directory.ts"
 
 export interface TruncationLimits {
   /** Most lines (elements of `text.split("\n")`) kept untouched; inclusive. */
@@ -54,13 +54,13 @@ export function planTruncation(
 ): TruncationPlan | null {
   const { maxLines, maxBytes } = limits
   // A UTF-16 code unit never takes fewer than one UTF-8 byte, so a long text is over for sure.
-  let totalBytes = text.length > maxBytes ? undefined : Buffer.byteLength(text, "utf8")
+  let totalBytes = text.length > maxBytes ? undefined : countedBytes(text)
   if (totalBytes !== undefined && totalBytes <= maxBytes && !hasMoreLinesThan(text, maxLines)) return null
 
   const walk = walkHead(text, maxLines, maxBytes)
   const preview = copyString(text.slice(0, walk.previewEnd))
   if (walk.hitBytes) {
-    totalBytes ??= Buffer.byteLength(text, "utf8")
+    totalBytes ??= countedBytes(text)
     return { preview, removed: totalBytes - walk.keptBytes, unit: "bytes" }
   }
   // The line limit stopped the walk at the newline after the last kept line (or at the start).
@@ -135,7 +135,7 @@ function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
       else if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1))) {
         size += 4
         index += 1
-      } else size += 3 // rest of the BMP, and lone surrogates (written as U+FFFD)
+      } else size += isSurrogate(code) ? 2 : 3 // a lone surrogate counts 2, as in countedBytes
       index += 1
     }
     if (size > budget) return { keptLines, keptBytes, previewEnd, hitBytes: true }
@@ -149,6 +149,24 @@ function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
 }
 
 const newline = 10
+
+/**
+ * The size opencode gives `text`: Bun's `Buffer.byteLength`, the UTF-8 size except that a lone
+ * surrogate counts 2 bytes (UTF-8 writes it as the 3 of U+FFFD, and so does the saved file).
+ * Observed on 1.18.34 (the truncation golden, run `multibyte`): 25600 lone surrogates on one line
+ * are not truncated, 25601 are (`...51202 bytes truncated...`). Node counts 3, so here each lone
+ * surrogate is measured as a 2-byte character.
+ */
+function countedBytes(text: string): number {
+  const wellFormed = (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+  return Buffer.byteLength(wellFormed ? text : text.replace(loneSurrogate, "\u00e9"), "utf8")
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+function isSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdfff
+}
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff

@@ -7,13 +7,13 @@ import type { TruncationLimits, TruncationPlan } from "../../src/pipeline/trunca
  */
 export function splitJoinPlan(text: string, limits: TruncationLimits): TruncationPlan | null {
   const lines = text.split("\n")
-  const totalBytes = Buffer.byteLength(text, "utf8")
+  const totalBytes = bunByteLength(text)
   if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return null
   const kept: string[] = []
   let bytes = 0
   let hitBytes = false
   for (let index = 0; index < lines.length && index < limits.maxLines; index += 1) {
-    const size = Buffer.byteLength(lines[index]!, "utf8") + (index > 0 ? 1 : 0)
+    const size = bunByteLength(lines[index]!) + (index > 0 ? 1 : 0)
     if (bytes + size > limits.maxBytes) {
       hitBytes = true
       break
@@ -24,4 +24,16 @@ export function splitJoinPlan(text: string, limits: TruncationLimits): Truncatio
   return hitBytes
     ? { preview: kept.join("\n"), removed: totalBytes - bytes, unit: "bytes" }
     : { preview: kept.join("\n"), removed: lines.length - kept.length, unit: "lines" }
+}
+
+/**
+ * What opencode measures a text with, Bun's `Buffer.byteLength`: its UTF-8 size, except that each
+ * lone surrogate counts 2 bytes (observed on 1.18.34: the truncation golden, run `multibyte`). Node
+ * counts 3, so each one is measured as a 2-byte character instead.
+ */
+function bunByteLength(text: string): number {
+  return Buffer.byteLength(
+    text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "é"),
+    "utf8",
+  )
 }
