@@ -33,8 +33,12 @@ describe("throw-away copies under a shared temporary folder", () => {
     try {
       if (process.platform !== "win32") expect(statSync(sandbox.root).mode & 0o777).toBe(0o700)
       const project = await loadProjectHere({ directory: sandbox.project, global: false })
-      expect(project.worktree).toBe(sandbox.project)
-      expect(project.configDirectories.map((folder) => folder.path)).toEqual([path.join(sandbox.project, ".opencode")])
+      // The copy's top stands for the fixture's git worktree root (copy-above.ts), and is a worktree root itself.
+      expect(project.worktree).toBe(path.join(sandbox.root, "project"))
+      // Every config folder read is in the copy: none above it, where the planted tool is.
+      const folders = project.configDirectories.map((folder) => folder.path)
+      expect(folders).toContain(path.join(sandbox.project, ".opencode"))
+      for (const folder of folders) expect(folder.startsWith(project.worktree + path.sep), folder).toBe(true)
       expect(project.files.map((file) => path.basename(file.file)).sort()).toEqual(["echo.ts", "many_lines.ts"])
     } finally {
       await sandbox.dispose()

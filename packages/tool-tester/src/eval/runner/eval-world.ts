@@ -92,10 +92,8 @@ export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWo
     }
     const projectRoot = path.resolve(options.directory)
     for (const folder of projectConfigDirectories(sandbox.project)) {
-      const relative = path.relative(sandbox.project, folder)
-      // Folders above the copy are not the project's (the copy is outside its git worktree).
-      if (relative.startsWith("..")) continue
-      copies.push({ copy: folder, original: path.join(projectRoot, relative) })
+      // The copy holds the folders above the project up to its git worktree root where they are (copy-above.ts).
+      copies.push({ copy: folder, original: path.join(projectRoot, path.relative(sandbox.project, folder)) })
     }
     const opencodeData = path.join(homes.data, "opencode")
     await mkdir(opencodeData, { recursive: true })
