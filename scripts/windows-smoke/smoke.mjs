@@ -215,6 +215,8 @@ row("client-node-cmd-shim", clientRun, {
 // Commands the CLIs print, pasted where a user would: Windows' cmd, and sh on Linux.
 pastedNextSteps()
 pastedRunHint()
+// What only a file system that ignores case shows: create-tool refuses a name that differs only in case.
+caseCollision()
 run("wineserver", ["-k"])
 
 const failed = rows.filter((entry) => !entry.passed)
@@ -322,6 +324,31 @@ function pastedRunHint() {
     sides[side] = pasted(side, lines, project, "pasted-run-hint")
   }
   record("pasted-run-hint", sides.win, sides.lin)
+}
+
+/**
+ * `create-tool hello` beside `tools/Hello.ts`: Windows' file system (Wine's too) takes the two
+ * names for one file, Linux's does not; both must refuse it (CASE_COLLISION) and write nothing. The
+ * row's text is the code and what tools/ holds; it passes when both refused.
+ */
+function caseCollision() {
+  if (!wanted("create-tool-case")) return
+  const sides = {}
+  for (const side of ["win", "lin"]) {
+    const project = path.join(work, `proj-${side}`)
+    const tools = path.join(project, "case", ".opencode", "tools")
+    rmSync(path.join(project, "case"), { recursive: true, force: true })
+    mkdirSync(tools, { recursive: true })
+    writeFileSync(path.join(tools, "Hello.ts"), "export default {}\n")
+    const refused = runOn(side, [CT, "hello", "--yes", "--dir", "case"], {
+      cwd: project,
+      file: `create-tool-case.${side}`,
+    })
+    const code = /\[([A-Z_]+)\]\s*$/.exec(refused.stderr)?.[1]
+    const refusedRight = refused.status === 1 && code === "CASE_COLLISION"
+    sides[side] = { status: refusedRight ? 0 : 1, stdout: `${code} ${readdirSync(tools).join(",")}\n` }
+  }
+  record("create-tool-case", sides.win, sides.lin)
 }
 
 /**
