@@ -8,7 +8,7 @@ import os from "node:os"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { chromium } from "playwright-core"
-import { afterAll, beforeAll, onTestFinished } from "vitest"
+import { afterAll, beforeAll, expect, onTestFinished } from "vitest"
 import { type InspectorOptions, InspectorSession } from "../../src/inspector/session.ts"
 import { packageRoot } from "../helpers.ts"
 
@@ -183,4 +183,18 @@ export async function startedSession(
   })
   await session.start()
   return { session, directory: project.directory }
+}
+
+/** A page opened at `url`, once its event stream is live. */
+export async function openedLive(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await expect.poll(() => page.locator('[data-testid="connection"]').textContent(), { timeout: 60_000 }).toBe("live")
+}
+
+/** The status the page's history shows for call `id`, or null while it lists no such call. */
+export function historyStatus(page: Page, id: number): Promise<string | null> {
+  return page
+    .locator(`[data-history="${id}"] [data-status]`)
+    .getAttribute("data-status", { timeout: 1_000 })
+    .catch(() => null)
 }

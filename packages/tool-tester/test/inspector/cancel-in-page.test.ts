@@ -3,7 +3,7 @@
 // the order calls started in (their numbers), whenever they end.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
-import { noChromium, useInspectorSession } from "./_inspector.ts"
+import { historyStatus, noChromium, openedLive, useInspectorSession } from "./_inspector.ts"
 
 const waits = `import { tool } from "@opencode-ai/plugin"
 export default tool({
@@ -26,16 +26,6 @@ export default tool({ description: "Says hi", args: {}, async execute() { return
 /** The history's call numbers, top to bottom. */
 const listed = (page: Page) =>
   page.locator("[data-history]").evaluateAll((items) => items.map((item) => item.getAttribute("data-history")))
-const status = (page: Page, id: number) =>
-  page
-    .locator(`[data-history="${id}"] [data-status]`)
-    .getAttribute("data-status", { timeout: 1_000 })
-    .catch(() => null)
-
-async function opened(page: Page, url: string): Promise<void> {
-  await page.goto(url)
-  await expect.poll(() => page.locator('[data-testid="connection"]').textContent(), { timeout: 60_000 }).toBe("live")
-}
 
 async function run(page: Page, tool: string): Promise<void> {
   await page.locator(`[data-tool="${tool}"]`).click()
@@ -53,25 +43,25 @@ describe.skipIf(noChromium !== undefined)(`cancelling a running call${skipped}`,
   test("a running call is listed in every page from its start, and a cancel in another page stops it", async () => {
     const a = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
     const b = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await opened(a, session.dev.url)
-    await opened(b, session.dev.url)
+    await openedLive(a, session.dev.url)
+    await openedLive(b, session.dev.url)
 
     await run(a, "waits")
     // The other page lists it as running, with its cancel button, before it ends (its result is
     // a's to show: b shows it when asked, under its tool).
-    await expect.poll(() => status(b, 1), { timeout: 60_000 }).toBe("running")
+    await expect.poll(() => historyStatus(b, 1), { timeout: 60_000 }).toBe("running")
     expect(await b.locator('[data-cancel="1"]').isEnabled()).toBe(true)
     await a.locator('[data-testid="result"][data-call="1"] [data-testid="cancel"]').waitFor({ timeout: 60_000 })
     expect(await b.locator('[data-testid="result"]').count()).toBe(0)
 
     // A later call that ends first is listed above it: newest start first, whatever ends first.
     await run(a, "hi")
-    await expect.poll(() => status(a, 2), { timeout: 60_000 }).toBe("completed")
+    await expect.poll(() => historyStatus(a, 2), { timeout: 60_000 }).toBe("completed")
     expect(await listed(a)).toEqual(["2", "1"])
-    expect(await status(a, 1)).toBe("running")
+    expect(await historyStatus(a, 1)).toBe("running")
 
     await b.locator('[data-cancel="1"]').click()
-    for (const page of [a, b]) await expect.poll(() => status(page, 1), { timeout: 60_000 }).toBe("INTERRUPTED")
+    for (const page of [a, b]) await expect.poll(() => historyStatus(page, 1), { timeout: 60_000 }).toBe("INTERRUPTED")
     expect(await listed(a)).toEqual(["2", "1"])
     expect(await listed(b)).toEqual(["2", "1"])
     await b.locator('[data-history="1"] button.link').click()
@@ -84,16 +74,16 @@ describe.skipIf(noChromium !== undefined)(`cancelling a running call${skipped}`,
 
   test("the result's Cancel button stops a busy loop, and the next call runs", async () => {
     const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await opened(page, session.dev.url)
+    await openedLive(page, session.dev.url)
     const before = await page.locator("[data-history]").count()
     const id = before + 1
     await run(page, "spin")
     const cancel = page.locator(`[data-testid="result"][data-call="${id}"] [data-testid="cancel"]`)
     await cancel.click({ timeout: 60_000 })
-    await expect.poll(() => status(page, id), { timeout: 60_000 }).toBe("INTERRUPTED")
+    await expect.poll(() => historyStatus(page, id), { timeout: 60_000 }).toBe("INTERRUPTED")
     expect(await page.locator('[data-testid="result-error"]').textContent()).toContain("the engine it ran in was ended")
     await run(page, "hi")
-    await expect.poll(() => status(page, id + 1), { timeout: 60_000 }).toBe("completed")
+    await expect.poll(() => historyStatus(page, id + 1), { timeout: 60_000 }).toBe("completed")
     expect(await page.locator('[data-testid="model-view"]').textContent()).toBe("hi")
     await page.close()
   })

@@ -4,7 +4,7 @@
 // whichever page made it) takes the place of that call in the page that shows it.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
-import { noChromium, useInspectorSession, writeTool } from "./_inspector.ts"
+import { historyStatus, noChromium, openedLive, useInspectorSession, writeTool } from "./_inspector.ts"
 
 const echo = (prefix: string) => `import { tool } from "@opencode-ai/plugin"
 export default tool({
@@ -19,16 +19,6 @@ export default tool({ description: "Says hi", args: {}, async execute() { return
 
 const form = (page: Page) => page.locator('[data-testid="call-form"]:visible')
 const shownCall = (page: Page) => page.locator('[data-testid="result"]').getAttribute("data-call", { timeout: 1_000 })
-const status = (page: Page, id: number) =>
-  page
-    .locator(`[data-history="${id}"] [data-status]`)
-    .getAttribute("data-status", { timeout: 1_000 })
-    .catch(() => null)
-
-async function opened(page: Page, url: string): Promise<void> {
-  await page.goto(url)
-  await expect.poll(() => page.locator('[data-testid="connection"]').textContent(), { timeout: 60_000 }).toBe("live")
-}
 
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
 describe.skipIf(noChromium !== undefined)(`two pages on one dev${skipped}`, { timeout: 240_000 }, () => {
@@ -37,8 +27,8 @@ describe.skipIf(noChromium !== undefined)(`two pages on one dev${skipped}`, { ti
   test("each page shows its own calls' results beside their tool, and lists the other's", async () => {
     const a = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
     const b = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await opened(a, session.dev.url)
-    await opened(b, session.dev.url)
+    await openedLive(a, session.dev.url)
+    await openedLive(b, session.dev.url)
     await b.locator('[data-tool="hi"]').click()
 
     await a.locator('[data-tool="echo"]').click()
@@ -49,7 +39,7 @@ describe.skipIf(noChromium !== undefined)(`two pages on one dev${skipped}`, { ti
       .toBe("said from a")
     expect(await shownCall(a)).toBe("1")
     // b lists a's call, and goes on showing hi, with no result beside it.
-    await expect.poll(() => status(b, 1), { timeout: 60_000 }).toBe("completed")
+    await expect.poll(() => historyStatus(b, 1), { timeout: 60_000 }).toBe("completed")
     expect(await b.locator('[data-testid="tool-name"]').textContent()).toBe("hi")
     expect(await b.locator('[data-testid="result"]').count()).toBe(0)
 
@@ -59,14 +49,14 @@ describe.skipIf(noChromium !== undefined)(`two pages on one dev${skipped}`, { ti
       .poll(() => a.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 })
       .toBe("now from a")
     expect(await shownCall(a)).toBe("2")
-    await expect.poll(() => status(b, 2), { timeout: 60_000 }).toBe("completed")
+    await expect.poll(() => historyStatus(b, 2), { timeout: 60_000 }).toBe("completed")
     expect(await b.locator('[data-testid="result"]').count()).toBe(0)
 
     // b's call is b's: a lists it, and still shows its own beside echo.
     await form(b).locator('[data-testid="run"]').click()
     await expect.poll(() => b.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 }).toBe("hi")
     expect(await shownCall(b)).toBe("3")
-    await expect.poll(() => status(a, 3), { timeout: 60_000 }).toBe("completed")
+    await expect.poll(() => historyStatus(a, 3), { timeout: 60_000 }).toBe("completed")
     expect(await shownCall(a)).toBe("2")
     // A result is shown beside the tool that was called, not beside another one.
     await a.locator('[data-tool="hi"]').click()
