@@ -30,6 +30,7 @@ import type { CrossingError, EngineCall, FromEngine, ToEngine } from "../engine-
 import type { Task, TaskCommand } from "../tasks/task.ts"
 import { projectSnapshot } from "./snapshot.ts"
 import { builtinsAreTheTools } from "../pipeline/builtins-between-calls.ts"
+import { opencodeAbortReason } from "../pipeline/opencode-abort.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
 // that starts `opencode` would get a Bun).
@@ -121,7 +122,7 @@ const abortedEarly = new Set<number>()
 
 function abort(id: number): void {
   const controller = controllers.get(id)
-  if (controller) controller.abort(new Error("aborted"))
+  if (controller) controller.abort(opencodeAbortReason())
   else abortedEarly.add(id)
 }
 
@@ -199,7 +200,7 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
   if (call.method === "doctor") return (await import("../tasks/doctor-task.ts")).doctorProject(loaded, call.params)
   const controller = new AbortController()
   controllers.set(id, controller)
-  if (abortedEarly.delete(id)) controller.abort(new Error("aborted"))
+  if (abortedEarly.delete(id)) controller.abort(opencodeAbortReason())
   const options = { ...call.params.options, signal: controller.signal }
   return call.method === "run"
     ? runTool(loaded, call.params.name, call.params.args, options)

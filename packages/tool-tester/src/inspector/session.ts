@@ -19,6 +19,7 @@ import { definedFields } from "../_defined-fields.ts"
 import { ToolTesterError } from "../errors.ts"
 import { callTool, closeProject, runTool } from "../run-tool.ts"
 import { defaultDataDirectory } from "../pipeline/data-directory.ts"
+import { opencodeAbortReason } from "../pipeline/opencode-abort.ts"
 import type { RunResult, ToolProject } from "../types.ts"
 import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
@@ -238,7 +239,7 @@ export class InspectorSession {
         this.#history[at] = { ...shown, cancelling: true }
         this.#emit({ type: "call", entry: this.#history[at] })
       }
-      running.controller.abort(new Error("cancelled from the inspector"))
+      running.controller.abort(opencodeAbortReason())
       running.timer = setTimeout(() => this.#stopEngine(id, running), this.#options.cancelGraceMs ?? CANCEL_GRACE_MS)
     }
     return running.ended

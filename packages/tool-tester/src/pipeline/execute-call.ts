@@ -15,6 +15,7 @@ import { CallRecord } from "./call-record.ts"
 import { defaultDataDirectory } from "./data-directory.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
 import { normalizeResult, readThrown, recordedTitle } from "./normalize-result.ts"
+import { opencodeAbortReason } from "./opencode-abort.ts"
 import { partEvents } from "./part-events.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
@@ -209,7 +210,8 @@ async function execute(
   { setting, session, options, restore }: RunContext,
 ): Promise<{ success: true; value: NormalizedRead } | { success: false; failed: RunResult }> {
   const controller = new AbortController()
-  const abortFromCaller = () => controller.abort(options.signal?.reason)
+  // The tool sees opencode's reason for a stop, whatever the caller's (opencode-abort.ts).
+  const abortFromCaller = () => controller.abort(opencodeAbortReason())
   // A signal aborted before the call still reaches the tool's context.abort.
   if (options.signal?.aborted) abortFromCaller()
   else options.signal?.addEventListener("abort", abortFromCaller, { once: true })

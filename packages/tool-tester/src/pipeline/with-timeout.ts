@@ -1,4 +1,5 @@
 import { ToolTesterError } from "../errors.ts"
+import { opencodeAbortReason } from "./opencode-abort.ts"
 
 // As they were when the pipeline loaded: a caller's fake timers (`vi.useFakeTimers()`, in the
 // library's own process) or a tool's replacement must not hold back the bound.
@@ -18,7 +19,7 @@ export async function withTimeout<T>(
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = startTimer(() => {
-      controller.abort(new Error("timeout"))
+      controller.abort(opencodeAbortReason())
       reject(
         new ToolTesterError(
           "TOOL_TIMEOUT",
