@@ -3,6 +3,7 @@ import { checkTimeoutOption } from "./_timeout-bound.ts"
 import { projectClientOf } from "./client/project-client.ts"
 import { ToolTesterError } from "./errors.ts"
 import { described } from "./_described.ts"
+import { MODEL_MODALITIES } from "./pipeline/model-messages.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
 import { attachEngine, engineOf } from "./project-engine/engine-of.ts"
 import { closedEngine, localEngine } from "./project-engine/local-engine.ts"
@@ -74,6 +75,9 @@ function checkRunOptions(caller: string, options: RunOptions): void {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
       throw usage(`${option} must be a whole number above 0, not ${described(value)}`, option)
   }
+  const input = options.modelInput
+  if (input !== undefined && (!Array.isArray(input) || !input.every((name) => MODEL_MODALITIES.includes(name))))
+    throw usage(`modelInput must be a list of ${MODEL_MODALITIES.join(", ")}, not ${described(input)}`, "modelInput")
 }
 
 function usage(message: string, option: string): ToolTesterError {

@@ -9,6 +9,7 @@ import type { EscapedError } from "./runtime/escaped-errors.ts"
 import type { EngineChoice, EngineInfo } from "./runtime/here.ts"
 import type { ToolTesterErrorCode } from "./errors.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
+import type { ModelModality } from "./pipeline/model-messages.ts"
 import type { ThrownDetails } from "./pipeline/normalize-result.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
@@ -112,6 +113,12 @@ export type ToolProject = {
 export type RunOptions = {
   /** The provider npm package, provider id and model id: they change the tool list and `ctx.extra.model`. */
   model?: Partial<ModelSelection>
+  /**
+   * What the model takes besides text (its `modalities.input` in opencode.json): an image or PDF
+   * attachment the provider takes only from a user reaches a model without that input as an error
+   * text (docs/opencode-contract.md#attachments). Default: none, as e2e's mock model.
+   */
+  modelInput?: ModelModality[]
   /** Validate arguments with the tool's zod schema first, like opencode's built-in wrapper. Not what opencode 1.18 does for custom tools. */
   validate?: boolean
   /** Permission rules added after the config's: `deny: ["task"]` switches the truncation hint. */
@@ -153,7 +160,15 @@ export type RunResult = {
   /** The part's title and metadata; null when the call failed: opencode stores none then (docs/opencode-contract.md#failed-call-parts). */
   title: string | null
   metadata: Record<string, unknown> | null
+  /** The file parts opencode keeps on the part: images it cannot read are dropped (and `output` says so). */
   attachments: unknown[] | undefined
+  /**
+   * Only when the tool returned attachments: the messages of the model's next request that carry
+   * this result, in the provider's API (chat completions for `@ai-sdk/openai-compatible`, the
+   * responses API for `@ai-sdk/openai`), null for a provider not modelled
+   * (docs/opencode-contract.md#attachments).
+   */
+  modelMessages?: unknown[] | null
   truncated: boolean
   outputPath: string | undefined
   /** The arguments the tool received (after `tool.execute.before` hooks, or parsed when validating). */

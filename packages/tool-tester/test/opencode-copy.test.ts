@@ -5,12 +5,10 @@
 // and logged the session error quoted below; copy_getter's was the getter's own error). Before,
 // tool-tester reported all of them completed, the function dropped, the BigInt as "10n", the cycle
 // as "[Circular]" and the getter's value as "[threw when read: getter boom]".
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import path from "node:path"
-import { afterAll, beforeAll, describe, expect, test } from "vitest"
-import { callTool, closeProject, loadTools } from "../src/index.ts"
-import type { ToolProject } from "../src/types.ts"
-import { fixture, opencode, packageRoot } from "./helpers.ts"
+import { describe, expect, test } from "vitest"
+import { callTool } from "../src/index.ts"
+import { opencode } from "./helpers.ts"
+import { useLoadedFixture } from "./support/loaded-fixture.ts"
 
 const CLONE = "The object can not be cloned."
 const BIGINT = "JSON.stringify cannot serialize BigInt."
@@ -69,23 +67,11 @@ const engines = [
 
 for (const engine of engines)
   describe.skipIf("skip" in engine)(`what opencode cannot copy (${engine.name} engine)`, () => {
-    let project: ToolProject
-    let home: string
-    beforeAll(async () => {
-      // An empty home of its own, so no config of this machine's user is read.
-      mkdirSync(path.join(packageRoot, ".tmp"), { recursive: true })
-      home = mkdtempSync(path.join(packageRoot, ".tmp", "home-"))
-      const env = { XDG_CONFIG_HOME: path.join(home, ".config") }
-      project = await loadTools({ directory: fixture("opencode-copy"), env, home, engine: engine.name })
-    }, 120_000)
-    afterAll(async () => {
-      if (project !== undefined) await closeProject(project)
-      rmSync(home, { recursive: true, force: true })
-    })
+    const loaded = useLoadedFixture("opencode-copy", engine.name)
 
     for (const [name, opencodeError, named] of ending)
       test(`${name}: TOOL_BAD_RESULT, the model gets no answer`, async () => {
-        const result = await callTool(project, { name, rawArguments: "{}" })
+        const result = await callTool(loaded.project, { name, rawArguments: "{}" })
         expect(result.status).toBe("error")
         expect(result.error?.code).toBe("TOOL_BAD_RESULT")
         expect(result.output).toBe(`(no answer: opencode's run ended with "${opencodeError}")`)
@@ -96,7 +82,7 @@ for (const engine of engines)
 
     for (const [name, opencodeError] of thrownEnding)
       test(`${name}: a thrown value opencode cannot print: TOOL_BAD_RESULT, the model gets no answer`, async () => {
-        const result = await callTool(project, { name, rawArguments: "{}" })
+        const result = await callTool(loaded.project, { name, rawArguments: "{}" })
         expect(result.error?.code).toBe("TOOL_BAD_RESULT")
         expect(result.output).toBe(`(no answer: opencode's run ended with "${opencodeError}")`)
         expect(result.error?.message).toContain(`${name} threw a value opencode cannot turn into text (`)
@@ -104,7 +90,7 @@ for (const engine of engines)
 
     for (const [name, output] of thrownRead)
       test(`${name}: a thrown value the model reads as opencode prints it`, async () => {
-        const result = await callTool(project, { name, rawArguments: "{}" })
+        const result = await callTool(loaded.project, { name, rawArguments: "{}" })
         expect(result.error?.code).toBe("TOOL_THREW")
         if (typeof output === "string") expect(result.output).toBe(output)
         else expect(result.output).toMatch(output)
@@ -112,7 +98,7 @@ for (const engine of engines)
 
     for (const [name, metadata] of passing)
       test(`${name}: completed, as opencode copies it`, async () => {
-        const result = await callTool(project, { name, rawArguments: "{}" })
+        const result = await callTool(loaded.project, { name, rawArguments: "{}" })
         expect(result.status, result.error?.message).toBe("completed")
         expect(JSON.parse(JSON.stringify(result.metadata))).toEqual(metadata)
       })

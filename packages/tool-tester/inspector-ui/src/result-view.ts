@@ -77,6 +77,13 @@ export function ResultView({
     ${section("Arguments the tool received", result.args)}
     ${section("Metadata", result.metadata)}
     ${result.attachments && result.attachments.length > 0 ? section("Attachments", result.attachments) : null}
+    ${
+      result.modelMessages === undefined
+        ? null
+        : result.modelMessages === null
+          ? html`<div class="notice" data-testid="model-messages">What this provider sends of the attachments is not modelled: run tool-tester e2e to see it.</div>`
+          : section("With the attachments, the model's request carries", result.modelMessages)
+    }
     ${result.asks.length > 0 ? section("ctx.ask records", result.asks) : null}
     ${result.metadataCalls.length > 0 ? section("ctx.metadata records", result.metadataCalls) : null}
     ${result.hookErrors && result.hookErrors.length > 0 ? section("Plugin event hook errors", result.hookErrors) : null}

@@ -167,6 +167,12 @@ export const COMMAND_OPTIONS = {
     ...projectOptions,
     provider,
     model,
+    "model-input": {
+      type: "string",
+      placeholder: "LIST",
+      help: "What the model takes besides text (its modalities.input): image, audio, video, pdf, comma-separated; changes what it receives of attachments",
+      byDefault: "none",
+    },
     ...engineOptions,
   },
   doctor: {

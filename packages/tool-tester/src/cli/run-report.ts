@@ -35,6 +35,7 @@ export function formatRun(
   lines.push("", rule("output: what the model reads"))
   lines.push(result.output === "" ? dim("(empty string)") : terminalSafe(result.output))
   lines.push(rule("end of output"), "")
+  lines.push(...modelMessageLines(result))
 
   lines.push(
     field(
@@ -77,6 +78,33 @@ export function formatRun(
 }
 
 // --- internal ---
+
+/**
+ * With attachments, the request's messages that carry the result (pipeline/model-messages.ts): one
+ * JSON line each, long strings (the files' data) shortened.
+ */
+function modelMessageLines(result: RunJson): string[] {
+  if (result.modelMessages === undefined) return []
+  if (result.modelMessages === null)
+    return [
+      field(
+        "model gets",
+        yellow(
+          "the output with its attachments in this provider's own form, not modelled here: run tool-tester e2e with --provider to see it",
+        ),
+      ),
+      "",
+    ]
+  const lines = [rule("with the attachments, the model's request carries")]
+  for (const message of result.modelMessages) lines.push(terminalSafe(JSON.stringify(message, shortStrings)))
+  lines.push(rule("end of the request's messages"), "")
+  return lines
+}
+
+function shortStrings(_key: string, value: unknown): unknown {
+  if (typeof value !== "string" || value.length <= 120) return value
+  return `${value.slice(0, 60)}…(${value.length - 80} more)…${value.slice(-20)}`
+}
 
 function consoleLines(captured: CapturedConsole): string[] {
   const streams = (["stdout", "stderr"] as const).filter(

@@ -9,6 +9,8 @@ import type { HookError, LoadedTool, RunOptions, RunResult, ToolProject } from "
 import { ascendingId } from "./ascending-id.ts"
 import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
 import type { ModelSelection } from "./builtins.ts"
+import { modelMessages } from "./model-messages.ts"
+import { partAttachments } from "./part-attachments.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
 import { bunValueText } from "./bun-value-text.ts"
 import { CallRecord } from "./call-record.ts"
@@ -199,7 +201,33 @@ async function runTool(
     const { text, details } = readThrown(error)
     return record.fail("TOOL_THREW", text, `a tool.execute.after hook threw: ${text}`, details)
   }
+  keepAttachments(result, context)
   return record.finish()
+}
+
+/**
+ * What opencode keeps of the attachments once the tool has answered (file parts, readable images),
+ * and the messages that carry them to the model (docs/opencode-contract.md#attachments).
+ */
+function keepAttachments(result: RunResult, { session, options }: RunContext): void {
+  if (result.attachments === undefined || result.attachments.length === 0) return
+  const kept = partAttachments(result.output, result.attachments)
+  result.output = kept.output
+  result.attachments = kept.attachments
+  const messages = modelMessages({
+    callID: session.callID,
+    output: kept.output,
+    attachments: kept.attachments ?? [],
+    model: session.model,
+    modelInput: options.modelInput ?? [],
+  })
+  // Defined, not assigned: not an own key yet, so an assignment would reach a setter left on Object.prototype.
+  Object.defineProperty(result, "modelMessages", {
+    value: messages,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
 }
 
 /** Calls execute with opencode's context, within the timeout and the caller's abort signal. */

@@ -66,6 +66,7 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
       })
     }
   }
+  if (input.modelInput !== undefined) options.modelInput = input.modelInput
   if (input.maxLines !== undefined) options.maxLines = input.maxLines
   if (input.maxBytes !== undefined) options.maxBytes = input.maxBytes
 

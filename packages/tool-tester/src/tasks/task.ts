@@ -3,6 +3,7 @@
 import type { Failure } from "../fuzz/classify.ts"
 import type { LintProvider } from "../lint/providers.ts"
 import type { ModelSelection } from "../pipeline/builtins.ts"
+import type { ModelModality } from "../pipeline/model-messages.ts"
 
 /** Where the tools come from, as the CLI's shared flags say. */
 export type ProjectInput = {
@@ -32,6 +33,8 @@ export type RunInput = ProjectInput & {
   dataDirectory: string | undefined
   /** `--agent`: the agent the call runs for, as `opencode run --agent` chooses it. */
   agent?: string | undefined
+  /** `--model-input`: what the model takes besides text, for what it receives of attachments. */
+  modelInput?: ModelModality[] | undefined
   /** What context.ask() answers where a rule asks (doctor's one call denies); default allow. */
   ask?: "allow" | "deny" | undefined
 }

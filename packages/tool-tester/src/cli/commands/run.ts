@@ -10,6 +10,7 @@ import { engineReport, loadTimeoutMs as loadBound, loadFailure } from "../../tas
 import type { CliIO, Failure } from "../_command.ts"
 import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
+import { modelInputFlag } from "../model-input-flag.ts"
 import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
@@ -47,6 +48,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
     maxBytes: values["max-bytes"] === undefined ? undefined : wholeNumberFlag("--max-bytes", values["max-bytes"]),
     timeoutMs,
     agent: values.agent,
+    modelInput: values["model-input"] === undefined ? undefined : modelInputFlag(values["model-input"]),
     dataDirectory:
       values["data-dir"] === undefined ? undefined : writableDataDirectory(pathFrom(io, values["data-dir"])),
   }

@@ -1,0 +1,123 @@
+// What the model's next request carries for a call whose result has attachments, as opencode
+// 1.18.34 sends it (docs/opencode-contract.md#attachments): the tool message, and after it the
+// user message opencode adds for the images and PDFs the provider takes only from a user. Written
+// in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
+// `@ai-sdk/openai`, the two e2e's mock model observed. Other providers: not modelled (null).
+import type { ModelSelection } from "./builtins.ts"
+import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
+import type { FilePart } from "./part-attachments.ts"
+
+/** An input a model may take besides text, as opencode's model capabilities name them. */
+export type ModelModality = "image" | "audio" | "video" | "pdf"
+
+export const MODEL_MODALITIES: readonly ModelModality[] = ["image", "audio", "video", "pdf"]
+
+export type ModelMessagesInput = {
+  callID: string
+  /** The part's output: truncated, after the hooks and the image step. */
+  output: string
+  /** The part's attachments (part-attachments.ts). */
+  attachments: readonly FilePart[]
+  model: ModelSelection
+  /** What the model takes besides text (none by default, as e2e's mock model). */
+  modelInput: readonly ModelModality[]
+}
+
+/** The request's messages for this result, or null when the provider's API is not modelled. */
+export function modelMessages(input: ModelMessagesInput): unknown[] | null {
+  const moved = input.attachments.filter(
+    (attachment) => isMedia(attachment.mime) && !takesMediaInToolResult(input.model, attachment.mime),
+  )
+  const kept = input.attachments.filter((attachment) => !moved.includes(attachment))
+  const result: ToolResult = kept.length === 0 ? input.output : contentOf(input.output, kept)
+  const userFiles = moved.map((file) => userFile(file, input.modelInput))
+  if (input.model.npm === "@ai-sdk/openai-compatible") return chatMessages(input.callID, result, userFiles)
+  if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
+  return null
+}
+
+// --- internal ---
+
+const MOVED_MEDIA_TEXT = "Attached media from tool result:"
+
+/** A tool result's parts: its text (when not empty) and the attachments sent as data. */
+type ContentPart = { type: "text"; text: string } | { type: "data"; mime: string; data: string; file: FilePart }
+type ToolResult = string | ContentPart[]
+
+/** A moved attachment as the model gets it: the file, or the error text for a model without that input. */
+type UserFile = { type: "error"; text: string } | { type: "file"; file: FilePart }
+
+/** Only `data:` URLs are sent with the result, as the text after their first comma; others are left out. */
+function contentOf(output: string, attachments: readonly FilePart[]): ContentPart[] {
+  const parts: ContentPart[] = output === "" ? [] : [{ type: "text", text: output }]
+  for (const file of attachments) {
+    if (!file.url.startsWith("data:") || !file.url.includes(",")) continue
+    parts.push({ type: "data", mime: file.mime, data: file.url.slice(file.url.indexOf(",") + 1), file })
+  }
+  return parts
+}
+
+function userFile(file: FilePart, modelInput: readonly ModelModality[]): UserFile {
+  const modality = modalityOf(file.mime)
+  if (modality === undefined || modelInput.includes(modality)) return { type: "file", file }
+  const what = file.filename === undefined ? modality : `"${file.filename}"`
+  return {
+    type: "error",
+    text: `ERROR: Cannot read ${what} (this model does not support ${modality} input). Inform the user.`,
+  }
+}
+
+/** Chat completions: the tool message's content is the text, or the JSON text of its parts. */
+function chatMessages(callID: string, result: ToolResult, userFiles: UserFile[]): unknown[] | null {
+  const content =
+    typeof result === "string"
+      ? result
+      : JSON.stringify(
+          result.map((part) =>
+            part.type === "text"
+              ? { type: "text", text: part.text }
+              : { type: "file-data", data: part.data, mediaType: part.mime },
+          ),
+        )
+  const messages: unknown[] = [{ role: "tool", tool_call_id: callID, content }]
+  if (userFiles.length === 0) return messages
+  const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
+  for (const userPart of userFiles) {
+    const part = chatUserPart(userPart)
+    if (part === undefined) return null
+    parts.push(part)
+  }
+  messages.push({ role: "user", content: parts })
+  return messages
+}
+
+/** A moved file in a chat-completions user message; undefined for a form not observed. */
+function chatUserPart(userPart: UserFile): unknown {
+  if (userPart.type === "error") return { type: "text", text: userPart.text }
+  const { file } = userPart
+  if (!file.url.startsWith("data:")) return undefined
+  if (file.mime.startsWith("image/")) return { type: "image_url", image_url: { url: file.url } }
+  if (file.mime === "application/pdf")
+    return { type: "file", file: { filename: file.filename ?? "document.pdf", file_data: file.url } }
+  return undefined
+}
+
+/**
+ * The responses API: the call's output item, its text or a list of `input_text`, `input_image` and
+ * `input_file` parts, the data given back as a base64 data URL of the attachment's type. `openai`
+ * takes every attachment in the result, so nothing is moved to a user message.
+ */
+function responsesItems(callID: string, result: ToolResult, userFiles: UserFile[]): unknown[] | null {
+  if (userFiles.length > 0) return null
+  const output =
+    typeof result === "string"
+      ? result
+      : result.map((part) => {
+          if (part.type === "text") return { type: "input_text", text: part.text }
+          const url = `data:${part.mime};base64,${part.data}`
+          return part.mime.startsWith("image/")
+            ? { type: "input_image", image_url: url }
+            : { type: "input_file", filename: "data", file_data: url }
+        })
+  return [{ type: "function_call_output", call_id: callID, output }]
+}

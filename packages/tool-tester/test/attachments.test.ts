@@ -1,0 +1,156 @@
+// What the model receives for a result with attachments, per provider and model input
+// (docs/opencode-contract.md#attachments). Every literal is what opencode 1.18.34 sent e2e's mock
+// model for test/fixtures/attachments' tool, one call per `tool-tester e2e` run, with
+// `--provider openai-compatible` or `openai` and, for a model with image and PDF input,
+// `--config '{"provider":{"mock":{"models":{"mock-model":{"modalities":{"input":["text","image","pdf"],"output":["text"]}}}}}}'`
+// (the messages after the assistant's call in the next request). Before, `output` was always the
+// tool's own text and nothing said what else the model received.
+import { describe, expect, test } from "vitest"
+import type { ModelModality, RunResult } from "../src/index.ts"
+import { runTool } from "../src/index.ts"
+import { useLoadedFixture } from "./support/loaded-fixture.ts"
+
+const PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=="
+const PDF = "data:application/pdf;base64,JVBERi0xLjQK"
+const MOVED = { type: "text", text: "Attached media from tool result:" }
+const OMITTED = "\n\n[1 image omitted: could not be resized below the image size limit.]"
+const cannotRead = (what: string, modality: string) => ({
+  type: "text",
+  text: `ERROR: Cannot read ${what} (this model does not support ${modality} input). Inform the user.`,
+})
+const tool = (content: string) => ({ role: "tool", tool_call_id: "call_1", content })
+const compatible = { npm: "@ai-sdk/openai-compatible", providerID: "mock", modelID: "mock-model" }
+const openai = { npm: "@ai-sdk/openai", providerID: "openai", modelID: "mock-model" }
+
+const loaded = useLoadedFixture("attachments")
+
+function call(which: string, model = compatible, modelInput: ModelModality[] = []): Promise<RunResult> {
+  return runTool(loaded.project, "attach", { case: which }, { model, modelInput, callID: "call_1" })
+}
+
+describe("openai-compatible (chat completions), a model without image or PDF input", () => {
+  test("a text file: the tool message is the JSON text of its parts", async () => {
+    const result = await call("text")
+    expect(result.output).toBe("see text")
+    expect(result.modelMessages).toEqual([
+      tool('[{"type":"text","text":"see text"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"}]'),
+    ])
+  })
+
+  test("an image or a PDF: the output alone, then a user message saying the model cannot read it", async () => {
+    expect((await call("png")).modelMessages).toEqual([
+      tool("see png"),
+      { role: "user", content: [MOVED, cannotRead('"dot.png"', "image")] },
+    ])
+    expect((await call("pdf")).modelMessages).toEqual([
+      tool("see pdf"),
+      { role: "user", content: [MOVED, cannotRead('"doc.pdf"', "pdf")] },
+    ])
+  })
+
+  test("several: files in the tool message in order, images and PDFs moved to the user message", async () => {
+    expect((await call("several")).modelMessages).toEqual([
+      tool(
+        '[{"type":"text","text":"see several"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"},{"type":"file-data","data":"d29ybGQ=","mediaType":"text/plain"}]',
+      ),
+      { role: "user", content: [MOVED, cannotRead('"dot.png"', "image"), cannotRead('"doc.pdf"', "pdf")] },
+    ])
+  })
+
+  test("an https image, or one that cannot be decoded, is dropped and the output says so", async () => {
+    for (const which of ["httpsImage", "badPng"]) {
+      const result = await call(which)
+      const output = `${which === "badPng" ? "see bad" : "see http"}${OMITTED}`
+      expect(result.output).toBe(output)
+      expect(result.attachments).toBeUndefined()
+      expect(result.modelMessages).toEqual([tool(output)])
+    }
+  })
+
+  test("an https file is left out of the parts; an empty output gives no text part; a plain data URL its text", async () => {
+    expect((await call("httpsText")).modelMessages).toEqual([tool('[{"type":"text","text":"see http"}]')])
+    expect((await call("emptyOutput")).modelMessages).toEqual([
+      tool('[{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"}]'),
+    ])
+    expect((await call("plainDataUrl")).modelMessages).toEqual([
+      tool('[{"type":"text","text":"see plain"},{"type":"file-data","data":"hello%20there","mediaType":"text/plain"}]'),
+    ])
+  })
+
+  test("an attachment that is no file part (or has a filename that is no string) is not kept", async () => {
+    for (const [which, output] of [
+      ["notFile", "see other"],
+      ["badFilename", "see bad name"],
+    ]) {
+      const result = await call(which!)
+      expect(result.attachments).toBeUndefined()
+      expect(result.modelMessages).toEqual([tool(output!)])
+    }
+  })
+
+  test("a PDF without a filename is named by its input", async () => {
+    expect((await call("pdfNoName")).modelMessages).toEqual([
+      tool("see pdf"),
+      { role: "user", content: [MOVED, cannotRead("pdf", "pdf")] },
+    ])
+  })
+})
+
+test("openai-compatible, a model with image and PDF input: the user message carries the files", async () => {
+  expect((await call("several", compatible, ["image", "pdf"])).modelMessages).toEqual([
+    tool(
+      '[{"type":"text","text":"see several"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"},{"type":"file-data","data":"d29ybGQ=","mediaType":"text/plain"}]',
+    ),
+    {
+      role: "user",
+      content: [
+        MOVED,
+        { type: "image_url", image_url: { url: PNG } },
+        { type: "file", file: { filename: "doc.pdf", file_data: PDF } },
+      ],
+    },
+  ])
+})
+
+test("openai-compatible, a model with PDF input: a PDF without a filename is sent as document.pdf", async () => {
+  expect((await call("pdfNoName", compatible, ["pdf"])).modelMessages).toEqual([
+    tool("see pdf"),
+    { role: "user", content: [MOVED, { type: "file", file: { filename: "document.pdf", file_data: PDF } }] },
+  ])
+})
+
+test("openai (responses API): every file in the call's output, whatever the model's input", async () => {
+  const expected = [
+    {
+      type: "function_call_output",
+      call_id: "call_1",
+      output: [
+        { type: "input_text", text: "see several" },
+        { type: "input_file", filename: "data", file_data: "data:text/plain;base64,aGVsbG8=" },
+        { type: "input_image", image_url: PNG },
+        { type: "input_file", filename: "data", file_data: PDF },
+        { type: "input_file", filename: "data", file_data: "data:text/plain;base64,d29ybGQ=" },
+      ],
+    },
+  ]
+  expect((await call("several", openai)).modelMessages).toEqual(expected)
+  expect((await call("several", openai, ["image", "pdf"])).modelMessages).toEqual(expected)
+  expect((await call("httpsText", openai)).modelMessages).toEqual([
+    { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "see http" }] },
+  ])
+})
+
+test("a provider whose API is not modelled: null; a result without attachments has no modelMessages", async () => {
+  const mistral = { npm: "@ai-sdk/mistral", providerID: "mistral", modelID: "mock-model" }
+  expect((await call("text", mistral)).modelMessages).toBeNull()
+  const empty = await call("empty")
+  expect(empty.output).toBe("see none")
+  expect("modelMessages" in empty).toBe(false)
+})
+
+test("modelInput must list known inputs", async () => {
+  await expect(call("text", compatible, ["images" as ModelModality])).rejects.toThrow(
+    "modelInput must be a list of image, audio, video, pdf",
+  )
+})

@@ -1,0 +1,71 @@
+// `run --model-input` and what `run` shows of a result with attachments: the request's messages
+// that carry it (docs/cli.md#run; literals observed on opencode 1.18.34, test/attachments.test.ts).
+import { describe, expect, test } from "vitest"
+import type { CliIO } from "../../src/cli/_command.ts"
+import { runCommand } from "../../src/cli/commands/run.ts"
+import { fixture } from "../helpers.ts"
+import { isolatedEnvironment } from "../support/tmp-project.ts"
+
+function memoryIO(cwd: string): CliIO & { out: string[] } {
+  const out: string[] = []
+  return {
+    cwd,
+    env: { ...process.env, ...isolatedEnvironment().env },
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    write: (text) => void out.push(text),
+    writeError: () => {},
+    chdir: () => {},
+    onInterrupt: () => () => {},
+    out,
+  }
+}
+
+async function run(flags: string[]): Promise<{ exitCode: number; stdout: string }> {
+  const io = memoryIO(fixture("attachments"))
+  const exitCode = await runCommand(["attach", "--engine", "node", ...flags], io)
+  return { exitCode, stdout: io.out.join("") }
+}
+
+const NO_IMAGE =
+  '{"type":"text","text":"ERROR: Cannot read \\"dot.png\\" (this model does not support image input). Inform the user."}'
+
+describe("run with attachments", { timeout: 120_000 }, () => {
+  test("the report shows the messages that carry the result, the model's input as --model-input says", async () => {
+    const without = await run(["case=png"])
+    expect(without.exitCode).toBe(0)
+    expect(without.stdout).toMatch(
+      /── with the attachments, the model's request carries ─+\n\{"role":"tool","tool_call_id":"call_\w+","content":"see png"\}\n/,
+    )
+    expect(without.stdout).toContain(
+      `{"role":"user","content":[{"type":"text","text":"Attached media from tool result:"},${NO_IMAGE}]}`,
+    )
+    const withImages = await run(["case=png", "--model-input", "text,image"])
+    expect(withImages.stdout).not.toContain(NO_IMAGE)
+    expect(withImages.stdout).toContain('{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo')
+  })
+
+  test("--json has modelMessages; a provider not modelled is said to be", async () => {
+    const json = JSON.parse((await run(["case=text", "--provider", "openai", "--json"])).stdout)
+    expect(json.modelMessages).toEqual([
+      {
+        type: "function_call_output",
+        call_id: expect.stringMatching(/^call_/),
+        output: [
+          { type: "input_text", text: "see text" },
+          { type: "input_file", filename: "data", file_data: "data:text/plain;base64,aGVsbG8=" },
+        ],
+      },
+    ])
+    const mistral = await run(["case=text", "--provider", "mistral"])
+    expect(mistral.stdout).toContain(
+      "model gets  the output with its attachments in this provider's own form, not modelled here",
+    )
+  })
+
+  test("--model-input takes only known inputs", async () => {
+    await expect(run(["case=text", "--model-input", "images"])).rejects.toThrow(
+      '--model-input: "images" is no model input (did you mean image?); give some of image, audio, video, pdf, comma-separated',
+    )
+  })
+})

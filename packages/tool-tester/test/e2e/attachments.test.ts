@@ -1,0 +1,86 @@
+// What the model receives for results with attachments: the real opencode's next request, as e2e's
+// mock model recorded it, beside tool-tester's `modelMessages` for the same calls
+// (docs/opencode-contract.md#attachments). Per provider API and model input: chat completions for a
+// model without image or PDF input and for one with both, and the responses API.
+import { afterAll, describe, expect, test } from "vitest"
+import { runE2E } from "../../src/e2e/run-e2e.ts"
+import type { ModelModality } from "../../src/index.ts"
+import { runTool } from "../../src/index.ts"
+import { fixture } from "../helpers.ts"
+import { useLoadedFixture } from "../support/loaded-fixture.ts"
+import { leftoverFolders, makeTempParent } from "./leftovers.ts"
+
+const directory = fixture("attachments")
+const tempParent = makeTempParent()
+const loaded = useLoadedFixture("attachments")
+afterAll(() => tempParent.remove())
+
+const imageAndPdf = {
+  provider: {
+    mock: { models: { "mock-model": { modalities: { input: ["text", "image", "pdf"], output: ["text"] } } } },
+  },
+}
+
+const setups: Array<{
+  name: string
+  npm: string
+  modelInput: ModelModality[]
+  config?: Record<string, unknown>
+  cases: string[]
+}> = [
+  {
+    name: "openai-compatible, no image or PDF input",
+    npm: "@ai-sdk/openai-compatible",
+    modelInput: [],
+    cases: ["text", "png", "several", "badPng", "httpsImage", "notFile"],
+  },
+  {
+    name: "openai-compatible, image and PDF input",
+    npm: "@ai-sdk/openai-compatible",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdf,
+    cases: ["several", "pdfNoName"],
+  },
+  { name: "openai (responses API)", npm: "@ai-sdk/openai", modelInput: [], cases: ["several", "httpsText"] },
+]
+
+/** The items of a request's messages that carry call `id`'s result: its tool item, then the user messages after it. */
+function carried(items: unknown[], id: string): unknown[] {
+  const start = items.findIndex((item) => {
+    const record = item as Record<string, unknown>
+    return record["tool_call_id"] === id || (record["call_id"] === id && record["type"] === "function_call_output")
+  })
+  if (start === -1) return []
+  const end = items.findIndex((item, index) => index > start && (item as Record<string, unknown>)["role"] !== "user")
+  return items.slice(start, end === -1 ? undefined : end)
+}
+
+describe("attachments: tool-tester's modelMessages are what opencode's next request carries", () => {
+  for (const setup of setups)
+    test(setup.name, { timeout: 300_000 }, async () => {
+      const turns = setup.cases.map((which) => ({ calls: [{ tool: "attach", args: { case: which } }] }))
+      const e2e = await runE2E({
+        directory,
+        script: { turns: [...turns, { text: "done" }] },
+        provider: setup.npm,
+        ...(setup.config === undefined ? {} : { config: setup.config }),
+        tempDirectory: tempParent.path,
+        timeoutMs: 240_000,
+      })
+      expect(e2e.exitCode).toBe(0)
+      const last = e2e.requests.filter((request) => request.kind === "main").at(-1)!.body as Record<string, unknown>
+      const items = (last["messages"] ?? last["input"]) as unknown[]
+      for (const [index, which] of setup.cases.entries()) {
+        const callID = `call_${index + 1}`
+        const model = { npm: setup.npm, providerID: "mock", modelID: "mock-model" }
+        const result = await runTool(
+          loaded.project,
+          "attach",
+          { case: which },
+          { model, modelInput: setup.modelInput, callID },
+        )
+        expect({ which, messages: result.modelMessages }).toEqual({ which, messages: carried(items, callID) })
+      }
+      expect(leftoverFolders(tempParent.path)).toEqual([])
+    })
+})
