@@ -1,0 +1,47 @@
+// dev's result pane, for a tool that returns attachments: what the model's next request carries
+// (RunResult.modelMessages, docs/opencode-contract.md#attachments), beside the attachments opencode
+// keeps. With dev's default provider, openai-compatible, a text file goes into the tool message as
+// a file-data part, and an image moves to a user message the model without image input cannot read.
+import { describe, expect, test } from "vitest"
+import { noChromium, openedLive, useInspectorSession } from "./_inspector.ts"
+
+const attach = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Returns a text file and an image",
+  args: {},
+  async execute() {
+    // A 1x1 PNG.
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    return {
+      output: "see files",
+      attachments: [
+        { type: "file", mime: "text/plain", url: "data:text/plain;base64,aGVsbG8=" },
+        { type: "file", mime: "image/png", filename: "dot.png", url: "data:image/png;base64," + png },
+      ],
+    }
+  },
+})
+`
+
+const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
+describe.skipIf(noChromium !== undefined)(`dev's result pane with attachments${skipped}`, { timeout: 240_000 }, () => {
+  const session = useInspectorSession({ ".opencode/tools/attach.ts": attach })
+
+  test("shows the messages the model's request carries for them", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await openedLive(page, session.dev.url)
+    await page.locator('[data-tool="attach"]').click()
+    await page.locator('[data-testid="call-form"]:visible [data-testid="run"]').click()
+    const carried = page.locator("details", { hasText: "With the attachments, the model's request carries" })
+    await expect.poll(() => carried.count(), { timeout: 60_000 }).toBe(1)
+    const text = (await carried.textContent()) ?? ""
+    expect(text).toContain('"role": "tool"')
+    expect(text).toContain("file-data")
+    expect(text).toContain("Attached media from tool result:")
+    expect(text).toContain(
+      'ERROR: Cannot read \\"dot.png\\" (this model does not support image input). Inform the user.',
+    )
+    await page.close()
+  })
+})
