@@ -1,5 +1,5 @@
-// The reason a tool's `context.abort` carries when opencode stops its call (the session aborted:
-// Esc in the TUI, or a client's POST /session/{id}/abort): Bun's own abort reason, a DOMException
+// The reason a tool's `context.abort` carries when opencode stops its call (its session aborted, as
+// a client's POST /session/{id}/abort does): Bun's own abort reason, a DOMException
 // named AbortError with the message "The operation was aborted." (observed on 1.18.34, through
 // eval's abort of a trial that timed out). It is the only stop a tool sees in opencode, so every
 // stop tool-tester makes (a timeout, a cancel in dev, a caller's signal, in either engine) gives
