@@ -84,7 +84,7 @@ describe.skipIf(noChromium !== undefined)(`cancelling a running call${skipped}`,
     expect(await page.locator('[data-testid="result-error"]').textContent()).toContain("the engine it ran in was ended")
     await run(page, "hi")
     await expect.poll(() => historyStatus(page, id + 1), { timeout: 60_000 }).toBe("completed")
-    expect(await page.locator('[data-testid="model-view"]').textContent()).toBe("hi")
+    await expect.poll(() => page.locator('[data-testid="model-view"]').textContent(), { timeout: 30_000 }).toBe("hi")
     await page.close()
   })
 })

@@ -70,7 +70,11 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     await expect.poll(() => field.inputValue()).toBe('"one"')
     await visibleForm(page).locator('[data-testid="run"]').click()
     await expect.poll(() => page.locator("[data-history]").count(), { timeout: 60_000 }).toBe(2)
-    expect(await modelView.textContent()).toBe('{"either":"one"}')
+    // Listed from its start (running): the page shows its result once it ended.
+    await expect
+      .poll(() => page.locator('[data-testid="result"]').getAttribute("data-call"), { timeout: 60_000 })
+      .toBe("2")
+    await expect.poll(() => modelView.textContent(), { timeout: 60_000 }).toBe('{"either":"one"}')
     await page.close()
   })
 

@@ -210,6 +210,8 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     await expect
       .poll(() => page.locator('[data-testid="result"]').getAttribute("data-call"), { timeout: 30_000 })
       .toBe("3")
+    // The page shows its own call from its start (running): its end is what is checked.
+    await expect.poll(() => page.locator('[data-testid="status"]').textContent(), { timeout: 30_000 }).toBe("rerouted")
     expect(await page.locator(".badge", { hasText: "rerouted to invalid" }).count()).toBe(1)
     expect(await page.locator('[data-testid="model-view"]').textContent()).toContain("invalid")
     // greet never ran: the call is not shown as a (green) completed one, here or in the history.
@@ -221,7 +223,9 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     await expect
       .poll(() => page.locator('[data-testid="result"]').getAttribute("data-call"), { timeout: 30_000 })
       .toBe("4")
-    expect(await page.locator('[data-testid="model-view"]').textContent()).toBe("Goodbye Ada.\nGoodbye Ada.")
+    await expect
+      .poll(() => page.locator('[data-testid="model-view"]').textContent(), { timeout: 30_000 })
+      .toBe("Goodbye Ada.\nGoodbye Ada.")
   })
 
   test("a truncated result says so and links to the full output the truncation saved", async () => {
@@ -268,7 +272,10 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     expect(await page.locator("[data-tool]").count()).toBe(0)
     // The re-run of the last call did not run anything, and says why.
     await expect.poll(() => page.locator("[data-history]").count(), { timeout: 60_000 }).toBe(calls + 1)
-    expect(await page.locator('[data-testid="status"]').textContent()).toBe("IMPORT_FAILED")
+    // A call is listed from its start (running): its end is what is checked.
+    await expect
+      .poll(() => page.locator('[data-testid="status"]').textContent(), { timeout: 30_000 })
+      .toBe("IMPORT_FAILED")
     expect(await page.locator(`[data-history="${calls + 1}"] [data-status]`).textContent()).toBe("IMPORT_FAILED")
     expect(await page.locator('[data-testid="result-error"]').textContent()).toContain("opencode offers no tools")
     await page.screenshot({ path: path.join(images, "inspector-import-failed.png") })
@@ -288,9 +295,11 @@ describe.skipIf(noChromium !== undefined)(`tool-tester dev in chromium${skipped}
     const calls = await page.locator("[data-history]").count()
     await form().locator('[data-testid="run"]').click()
     await expect.poll(() => page.locator("[data-history]").count(), { timeout: 30_000 }).toBe(calls + 1)
-    // opencode keeps what execute returned: the call completed, with a warning.
+    // opencode keeps what execute returned: the call completed, with a warning (listed from its start, running).
+    await expect
+      .poll(() => page.locator('[data-testid="status"]').textContent(), { timeout: 30_000 })
+      .toBe("completed, 1 escaped error")
     expect(await page.locator('[data-testid="model-view"]').textContent()).toBe("Goodbye Ada!")
-    expect(await page.locator('[data-testid="status"]').textContent()).toBe("completed, 1 escaped error")
     expect(await page.locator('[data-testid="status"]').getAttribute("class")).toBe("status warn")
     const row = page.locator(`[data-history="${calls + 1}"] .status`)
     expect(await row.textContent()).toBe("completed, 1 escaped error")
