@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { loadTools, runTool } from "../src/index.ts"
+import { runTool } from "../src/index.ts"
 import { opencode } from "./helpers.ts"
-import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
+import { loadedUnder, toolSource } from "./support/tmp-project.ts"
 
 const opencodeReason = "AbortError|The operation was aborted.|true"
 
@@ -35,15 +35,7 @@ describe("the reason a stopped call's context.abort carries", () => {
       `is opencode's, for a timeout and for a caller's signal, under the ${engine} engine${skip ? ` (${skip})` : ""}`,
       { timeout: 120_000 },
       async () => {
-        const { env, home } = isolatedEnvironment()
-        const directory = tmpProject({ ".opencode/tools/waits.ts": waits })
-        const project = await loadTools({
-          directory,
-          env,
-          home,
-          engine,
-          ...(engine === "bun" ? { engineBinary: opencode.binary! } : {}),
-        })
+        const { project, directory } = await loadedUnder(engine, { ".opencode/tools/waits.ts": waits })
         const timedOut = path.join(directory, "timed-out.txt")
         expect(await runTool(project, "waits", { file: timedOut }, { timeoutMs: 300 })).toMatchObject({
           error: { code: "TOOL_TIMEOUT" },

@@ -3,7 +3,7 @@ import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../src/index.ts"
 import { opencode } from "./helpers.ts"
-import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
+import { isolatedEnvironment, loadedUnder, tmpProject, toolSource } from "./support/tmp-project.ts"
 
 async function project(files: Record<string, string>) {
   const { env, home } = isolatedEnvironment()
@@ -212,15 +212,7 @@ export const proxy = { description: "", args: {}, execute: async () => new Proxy
     test.skipIf(skip !== undefined)(
       `a project closeProject() closed refuses later calls under the ${engine} engine, and closing twice is harmless${skip ? ` (${skip})` : ""}`,
       async () => {
-        const { env, home } = isolatedEnvironment()
-        const directory = tmpProject({ ".opencode/tools/quick.ts": toolSource("quick") })
-        const loaded = await loadTools({
-          directory,
-          env,
-          home,
-          engine,
-          ...(engine === "bun" ? { engineBinary: opencode.binary! } : {}),
-        })
+        const { project: loaded } = await loadedUnder(engine, { ".opencode/tools/quick.ts": toolSource("quick") })
         expect(await runTool(loaded, "quick", {})).toMatchObject({ status: "completed" })
         closeProject(loaded)
         closeProject(loaded)

@@ -2,6 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { onTestFinished } from "vitest"
+import { loadTools } from "../../src/index.ts"
+import type { ToolProject } from "../../src/types.ts"
+import { opencode } from "../helpers.ts"
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..")
 
@@ -43,4 +46,24 @@ export default tool({
   async execute(args, context) { ${body} },
 })
 `
+}
+
+/**
+ * A tmpProject of `files` loaded with an isolated home under `engine`: the bun engine is the
+ * repository's opencode (tests that take it skip without one: helpers.ts `opencode.reason`).
+ */
+export async function loadedUnder(
+  engine: "node" | "bun",
+  files: Record<string, string>,
+): Promise<{ project: ToolProject; directory: string }> {
+  const { env, home } = isolatedEnvironment()
+  const directory = tmpProject(files)
+  const project = await loadTools({
+    directory,
+    env,
+    home,
+    engine,
+    ...(engine === "bun" ? { engineBinary: opencode.binary! } : {}),
+  })
+  return { project, directory }
 }
