@@ -46,7 +46,8 @@ export type ServerEvent =
 
 /** Every load and call, as the server sends them; reconnects by itself (EventSource does). */
 export function listen(onEvent: (event: ServerEvent) => void, onState: (connected: boolean) => void): () => void {
-  const source = new EventSource("./api/events")
+  // With this page's id: the page counts as open while it listens, and a save re-runs its last call.
+  const source = new EventSource(`./api/events?page=${PAGE}`)
   for (const type of ["hello", "project", "reloading", "call"] as const) {
     source.addEventListener(type, (message) => {
       const data = JSON.parse((message as MessageEvent<string>).data) as Record<string, unknown>

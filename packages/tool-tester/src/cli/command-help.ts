@@ -123,7 +123,7 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
       "Serves a page on 127.0.0.1 and prints its URL, with a token made at each start that every request needs.\n" +
       "It lists the tools as opencode offers them, with doctor's findings; builds a form from each schema (or takes\n" +
       "JSON or a model's raw text); shows each provider's schema side by side; and runs calls as run does, with a\n" +
-      "history to replay. On every save it reloads the tools and runs the last call again. Ctrl-C stops it.",
+      "history to replay. On every save it reloads the tools and runs the last call of each open page again. Ctrl-C stops it.",
     examples: ["tool-tester dev", "tool-tester dev --dir . --port 4983 --no-open"],
   },
   preflight: {

@@ -100,14 +100,18 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
     if (whole === undefined) return context.text("this call is kept whole in the history", 404)
     return context.body(whole, 200, { "Content-Type": "application/json; charset=utf-8" })
   })
-  api.get("/events", (context) =>
-    streamSSE(context, async (stream) => {
+  // `?page=ID`: the page that listens, open while it does (a save re-runs each open page's last call).
+  api.get("/events", (context) => {
+    const query = context.req.query("page")
+    const page = query === undefined ? undefined : pageOf({ page: query })
+    if (page === null) return context.json({ error: { code: "USAGE", message: `not a page: ${PAGE_SHAPE}` } }, 400)
+    return streamSSE(context, async (stream) => {
       const queue: InspectorEvent[] = []
       let wake: (() => void) | undefined
       const unsubscribe = session.subscribe((event) => {
         queue.push(event)
         wake?.()
-      })
+      }, page)
       stream.onAbort(() => {
         unsubscribe()
         wake?.()
@@ -129,8 +133,8 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
         })
         wake = undefined
       }
-    }),
-  )
+    })
+  })
   // Any other method on the API's routes: 405, naming the one each answers (HEAD goes with GET).
   for (const [route, method] of API_METHODS)
     api.all(route, (context) =>

@@ -113,6 +113,9 @@ const ENGINE_ENDED = new Set<string>(["TOOL_EXITED", "ENGINE_FAILED", "CHANNEL_C
 /** Default of InspectorOptions.cancelGraceMs. */
 const CANCEL_GRACE_MS = 1_000
 
+/** A call a save can run again. */
+type LastCall = { request: CallRequest; id: number; page: string | undefined }
+
 /** A call that has not ended, and what a cancel did to it. */
 type RunningCall = {
   project: ToolProject | undefined
@@ -137,8 +140,12 @@ export class InspectorSession {
   #history: HistoryEntry[] = []
   #nextId = 1
   readonly #running = new Map<number, RunningCall>()
-  /** The last call a page or a replay made: what a save runs again. */
-  #last: { request: CallRequest; id: number } | undefined
+  /** The last call a page or a replay made (with the page that asked for it, if one did). */
+  #last: LastCall | undefined
+  /** The last call each page made, by page id: what a save runs again for each page still open. */
+  readonly #lastByPage = new Map<string, LastCall>()
+  /** The pages listening for events now, by id, with how many connections each has open. */
+  readonly #openPages = new Map<string, number>()
   #listeners = new Set<(event: InspectorEvent) => void>()
   #stopWatching: (() => void) | undefined
   #loading: Promise<void> | undefined
@@ -184,9 +191,23 @@ export class InspectorSession {
     return this.#history.find((entry) => entry.id === id)
   }
 
-  subscribe(listener: (event: InspectorEvent) => void): () => void {
+  /**
+   * Sends every event to `listener` until the returned function is called. `page`: the page that
+   * listens (the id it sends with its calls), which counts as open until then: a save re-runs the
+   * last call of each open page.
+   */
+  subscribe(listener: (event: InspectorEvent) => void, page?: string): () => void {
     this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+    if (page !== undefined) this.#openPages.set(page, (this.#openPages.get(page) ?? 0) + 1)
+    let subscribed = true
+    return () => {
+      this.#listeners.delete(listener)
+      if (!subscribed || page === undefined) return
+      subscribed = false
+      const left = (this.#openPages.get(page) ?? 1) - 1
+      if (left > 0) this.#openPages.set(page, left)
+      else this.#openPages.delete(page)
+    }
   }
 
   /**
@@ -194,31 +215,7 @@ export class InspectorSession {
    * running, then again with its result once it ended. `page`: the page that asked for it.
    */
   call(request: CallRequest, trigger: HistoryEntry["trigger"] = "run", page?: string): Promise<HistoryEntry> {
-    const id = this.#nextId++
-    const reruns = trigger === "reload" ? this.#last?.id : undefined
-    if (trigger !== "reload") this.#last = { request, id }
-    const entry: HistoryEntry = {
-      id,
-      at: new Date().toISOString(),
-      trigger,
-      ...definedFields({ page, reruns }),
-      request,
-      generation: this.#generation,
-      engine: this.#project?.engine ?? this.#view?.engine,
-    }
-    const project = this.#project
-    const running: RunningCall = {
-      project,
-      controller: new AbortController(),
-      ended: Promise.resolve(entry),
-    }
-    this.#running.set(entry.id, running)
-    this.#record({ ...entry, running: true })
-    running.ended = this.#settle(entry, running).finally(() => {
-      clearTimeout(running.timer)
-      this.#running.delete(entry.id)
-    })
-    return running.ended
+    return this.#call(request, trigger, page)
   }
 
   /**
@@ -296,9 +293,11 @@ export class InspectorSession {
     this.#emit({ type: "reloading", files })
     this.#loading = (async () => {
       const loaded = await this.#load()
-      // The call first: its result is what the author waits for; the tool list follows.
-      const last = this.#last?.request
-      await Promise.all([this.#show(loaded), last && !this.#closed ? this.call(last, "reload") : undefined])
+      // The calls first: their results are what the author waits for; the tool list follows.
+      const reruns = this.#closed
+        ? []
+        : this.#toRerun().map((last) => this.#call(last.request, "reload", undefined, last.id))
+      await Promise.all([this.#show(loaded), ...reruns])
       this.#prestart()
       // A tools/ or plugins/ folder made since the last load is watched from now on.
       this.#watch()
@@ -328,6 +327,48 @@ export class InspectorSession {
   }
 
   // --- internal ---
+
+  /** Runs a call: `reruns`, for a save's re-run, is the call it runs again. */
+  #call(request: CallRequest, trigger: HistoryEntry["trigger"], page?: string, reruns?: number): Promise<HistoryEntry> {
+    const id = this.#nextId++
+    if (trigger !== "reload") {
+      this.#last = { request, id, page }
+      if (page !== undefined) this.#lastByPage.set(page, this.#last)
+    }
+    const entry: HistoryEntry = {
+      id,
+      at: new Date().toISOString(),
+      trigger,
+      ...definedFields({ page, reruns }),
+      request,
+      generation: this.#generation,
+      engine: this.#project?.engine ?? this.#view?.engine,
+    }
+    const project = this.#project
+    const running: RunningCall = {
+      project,
+      controller: new AbortController(),
+      ended: Promise.resolve(entry),
+    }
+    this.#running.set(entry.id, running)
+    this.#record({ ...entry, running: true })
+    running.ended = this.#settle(entry, running).finally(() => {
+      clearTimeout(running.timer)
+      this.#running.delete(entry.id)
+    })
+    return running.ended
+  }
+
+  /**
+   * What a save runs again: the last call of each page open now (each shows its own results), and
+   * the last call made when no page asked for it (a script calling the API). A closed page's calls
+   * are not run again: nothing would show them.
+   */
+  #toRerun(): LastCall[] {
+    const calls = [...this.#openPages.keys()].flatMap((page) => this.#lastByPage.get(page) ?? [])
+    if (this.#last && this.#last.page === undefined) calls.push(this.#last)
+    return calls.sort((a, b) => a.id - b.id)
+  }
 
   /** Runs the call (when there is a tool to call) and says what became of it. */
   async #settle(entry: HistoryEntry, running: RunningCall): Promise<HistoryEntry> {

@@ -86,6 +86,16 @@ test("a call body that is not JSON, or not a call, is refused with 400 and the s
   expect(calls.length).toBe(before)
 })
 
+test("the events of a page that names itself with something other than an id are refused with 400", async () => {
+  const answer = await get(`/${token}/api/events?page=${encodeURIComponent("<b>a page</b>")}`)
+  expect(answer.status).toBe(400)
+  const { error } = (await answer.json()) as { error: { code: string; message: string } }
+  expect(error).toEqual({
+    code: "USAGE",
+    message: 'not a page: "page", when given, is the asking page\'s id: 1 to 64 letters, digits, "_" or "-"',
+  })
+})
+
 test("the watcher reports a saved tool file, and not a README in the project folder", async () => {
   const directory = useTmpDir()
   const tools = path.join(directory, ".opencode", "tools")

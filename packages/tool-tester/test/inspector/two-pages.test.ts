@@ -1,7 +1,7 @@
 // Two pages open on one `dev`: as in the MCP Inspector, whose tabs are clients of their own, a page
 // shows the results of the calls it made, beside the tool it called; another page's calls join its
-// history only, and a click there shows one under its own tool. A save's re-run (of the last call,
-// whichever page made it) takes the place of that call in the page that shows it.
+// history only, and a click there shows one under its own tool. A save re-runs the last call of
+// each open page, and each re-run takes the place of that call in the pages that show it.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
 import { historyStatus, noChromium, openedLive, useInspectorSession, writeTool } from "./_inspector.ts"
@@ -69,7 +69,28 @@ describe.skipIf(noChromium !== undefined)(`two pages on one dev${skipped}`, { ti
     expect(await b.locator('[data-testid="tool-name"]').textContent()).toBe("echo")
     expect(await shownCall(b)).toBe("2")
     expect(await form(b).locator('[data-field="text"]').inputValue()).toBe("from a")
-    await a.close()
+
+    // Each open page's last call runs again on a save: a's echo (shown in both pages now) and b's hi.
+    writeTool(session.project.directory, ".opencode/tools/echo.ts", echo("again "))
+    for (const page of [a, b])
+      await expect
+        .poll(() => page.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 })
+        .toBe("again from a")
+    await b.locator('[data-tool="hi"]').click()
+    await expect.poll(() => shownCall(b), { timeout: 60_000 }).not.toBe("3")
+    const rerunOfHi = Number(await shownCall(b))
+    await expect.poll(() => historyStatus(b, rerunOfHi), { timeout: 60_000 }).toBe("completed")
+    expect(await b.locator('[data-testid="model-view"]').textContent()).toBe("hi")
+
+    // A closed page's last call is not run again: with b gone, a save re-runs a's call alone.
     await b.close()
+    const calls = async () => Number(await a.locator("[data-history]").first().getAttribute("data-history"))
+    const before = await calls()
+    writeTool(session.project.directory, ".opencode/tools/echo.ts", echo("alone "))
+    await expect
+      .poll(() => a.locator('[data-testid="model-view"]').textContent(), { timeout: 60_000 })
+      .toBe("alone from a")
+    expect(await calls()).toBe(before + 1)
+    await a.close()
   })
 })
