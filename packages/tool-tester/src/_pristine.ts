@@ -45,6 +45,12 @@ const WATCHED: Watched[] = [
   { owner: Object.getPrototypeOf(new Map()[Symbol.iterator]()) as object, label: "%MapIteratorPrototype%" },
   { owner: Object.getPrototypeOf(new Set()[Symbol.iterator]()) as object, label: "%SetIteratorPrototype%" },
   { owner: Object.getPrototypeOf(""[Symbol.iterator]()) as object, label: "%StringIteratorPrototype%" },
+  // What they all inherit `[Symbol.iterator]` from: `for...of` and Array.from over `map.entries()`
+  // or a generator call it, and take whatever iterator it returns.
+  {
+    owner: Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())) as object,
+    label: "%IteratorPrototype%",
+  },
 ]
 
 /**

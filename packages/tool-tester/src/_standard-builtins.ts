@@ -127,13 +127,43 @@ const STANDARD: Record<string, readonly string[]> = Object.assign(Object.create(
     "symmetricDifference",
     "union",
   ],
+  // The iterator helpers (ES2025), which Node 20 lacks and Bun has; `constructor` and
+  // `[Symbol.toStringTag]` are accessors there, added with them; `[Symbol.dispose]` (explicit
+  // resource management), which Bun has too.
+  "%IteratorPrototype%": [
+    "constructor",
+    "drop",
+    "every",
+    "filter",
+    "find",
+    "flatMap",
+    "forEach",
+    "map",
+    "reduce",
+    "some",
+    "take",
+    "toArray",
+    "@@toStringTag",
+    "@@dispose",
+  ],
 })
+
+/** The well-known symbols a standard member may be keyed by, as STANDARD writes them. */
+const WELL_KNOWN: Array<[symbol | undefined, string]> = [
+  [Symbol.toStringTag, "@@toStringTag"],
+  // Node 20 and Bun have it; a runtime without it has no such key to add.
+  [(Symbol as { dispose?: symbol }).dispose, "@@dispose"],
+]
 
 /** Whether `key` is a standard member of the built-in _pristine.ts labels `label`. */
 export function isStandardMember(label: string, key: PropertyKey): boolean {
-  if (typeof key !== "string") return false
+  let name: string | undefined
+  if (typeof key === "string") name = key
+  else
+    for (let index = 0; index < WELL_KNOWN.length; index++)
+      if (WELL_KNOWN[index]![0] === key) name = WELL_KNOWN[index]![1]
   const names = STANDARD[label]
-  if (names === undefined) return false
-  for (let index = 0; index < names.length; index++) if (names[index] === key) return true
+  if (name === undefined || names === undefined) return false
+  for (let index = 0; index < names.length; index++) if (names[index] === name) return true
   return false
 }

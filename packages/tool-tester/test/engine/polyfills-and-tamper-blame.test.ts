@@ -34,6 +34,17 @@ if (!("union" in Set.prototype)) {
     writable: true, configurable: true, enumerable: false,
   })
 }
+// The iterator helpers, as core-js adds them: on the prototype every iterator inherits from.
+const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))
+if (!("toArray" in IteratorPrototype)) {
+  Object.defineProperty(IteratorPrototype, "toArray", {
+    value: function () { const all = []; for (const item of this) all.push(item); return all },
+    writable: true, configurable: true, enumerable: false,
+  })
+}
+if (!(Symbol.toStringTag in IteratorPrototype)) {
+  Object.defineProperty(IteratorPrototype, Symbol.toStringTag, { value: "Iterator", writable: true, configurable: true })
+}
 if (!Object.groupBy) {
   Object.groupBy = (items, key) => {
     const groups = Object.create(null)
@@ -47,7 +58,7 @@ export default tool({
   async execute() {
     const { promise, resolve } = Promise.withResolvers()
     resolve(new Set([1, 2]).union(new Set([2, 3])).size)
-    return String(await promise) + " " + Object.keys(Object.groupBy([1, 2, 3], (n) => (n % 2 ? "odd" : "even"))).sort().join(",")
+    return String(await promise) + " " + Object.keys(Object.groupBy([1, 2, 3], (n) => (n % 2 ? "odd" : "even"))).sort().join(",") + " " + new Map([["a", 1]]).keys().toArray().join("")
   },
 })
 `
@@ -68,7 +79,7 @@ describe.each(engines)("built-ins under the %s engine (library)", { timeout: 120
     for (let call = 0; call < 2; call++) {
       const shimmed = await runTool(project, "shimmed", {})
       expect(shimmed.error).toBeUndefined()
-      expect(shimmed.output).toBe("3 even,odd")
+      expect(shimmed.output).toBe("3 even,odd a")
     }
   })
 
@@ -122,6 +133,21 @@ ${toolSource("tampers")}`,
     ]
     for (const iterator of iterated)
       expect(String((Object.getPrototypeOf(iterator) as { next: unknown }).next)).toContain("[native code]")
+  })
+
+  // `for...of` over `map.entries()` or a generator asks the iterator for its iterator: a replaced
+  // one could hand the report's loops an iterator of the tool's choosing.
+  test("a replaced [Symbol.iterator] of the prototype all iterators share is TOOL_TAMPERED, and put back", async () => {
+    const replaces = toolSource(
+      "replaces the iterators' iterator",
+      'const prototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())); prototype[Symbol.iterator] = function () { return [][Symbol.iterator]() }; return "done"',
+    )
+    const project = await load(tmpProject({ ".opencode/tools/iterates.ts": replaces }), engine)
+    const result = await runTool(project, "iterates", {})
+    expect(result.error?.code).toBe("TOOL_TAMPERED")
+    expect(result.error?.message).toContain("%IteratorPrototype%.Symbol(Symbol.iterator)")
+    // Under the node engine the tool ran here: the original is back, and iterates the map.
+    expect([...new Map([["k", 1]]).keys()]).toEqual(["k"])
   })
 
   test("a replaced Buffer.byteLength is TOOL_TAMPERED, not truncation turned off", async () => {
