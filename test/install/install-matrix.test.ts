@@ -1,6 +1,6 @@
 // A newcomer's first minutes with each package manager: the packed packages installed into a fresh
 // opencode project, then the README's "Use it" lines run there, from the project root.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, inject, test } from "vitest"
 import { startLocalRegistry } from "./_local-registry.ts"
@@ -32,6 +32,11 @@ type Manager = {
   test: Command
   /** The scaffolded test with vitest's `-u`, as the docs give it for this manager (scaffolding.md). */
   updateSnapshots: string
+  /**
+   * Beside a test script of the user's in .opencode/package.json, which create-tool keeps: the test
+   * command it prints, and the update the test's comment names, for the script it adds (test:tools).
+   */
+  ownTestScript: { test: string; updateSnapshots: string }
   /** Runs tool-tester through this manager (so its printed commands are this manager's), from the project root. */
   toolTester: (...args: string[]) => Command
   /** The words a printed command starts with for this manager, as this test runs them. */
@@ -73,6 +78,10 @@ const managers: Manager[] = [
     exec: npx,
     test: ["npm", "test", "--prefix", ".opencode"],
     updateSnapshots: "npm test --prefix .opencode -- -u",
+    ownTestScript: {
+      test: "npm run test:tools --prefix .opencode",
+      updateSnapshots: "npm run test:tools --prefix .opencode -- -u",
+    },
     toolTester: (...args) => npx("tool-tester", ...args),
     words: {},
     // publishing-a-plugin.md: `npm run build && npx @opencode-ai/tool-tester preflight`.
@@ -85,6 +94,10 @@ const managers: Manager[] = [
     exec: (...args) => [...newcomerPnpm, "--dir", ".opencode", "exec", ...args],
     test: [...newcomerPnpm, "--dir", ".opencode", "test"],
     updateSnapshots: "pnpm --dir .opencode test -u",
+    ownTestScript: {
+      test: "pnpm --dir .opencode run test:tools",
+      updateSnapshots: "pnpm --dir .opencode run test:tools -u",
+    },
     toolTester: (...args) => [...newcomerPnpm, "--dir", ".opencode", "exec", "tool-tester", ...args],
     words: { pnpm: newcomerPnpm },
     inPackage: { run: "pnpm run", toolTester: "pnpm exec tool-tester" },
@@ -97,6 +110,10 @@ const managers: Manager[] = [
     exec: npx,
     test: [...yarn, "--cwd", ".opencode", "test"],
     updateSnapshots: "yarn --cwd .opencode test -u",
+    ownTestScript: {
+      test: "yarn --cwd .opencode run test:tools",
+      updateSnapshots: "yarn --cwd .opencode run test:tools -u",
+    },
     toolTester: (...args) => [...yarn, "--cwd", ".opencode", "tool-tester", ...args],
     words: { yarn },
     inPackage: { run: "yarn run", toolTester: "yarn tool-tester" },
@@ -118,6 +135,10 @@ const managers: Manager[] = [
     exec: npx,
     test: [bun, "run", "--cwd", ".opencode", "test"],
     updateSnapshots: "bun run --cwd .opencode test -u",
+    ownTestScript: {
+      test: "bun run --cwd .opencode test:tools",
+      updateSnapshots: "bun run --cwd .opencode test:tools -u",
+    },
     toolTester: (...args) => [bun, "run", "--cwd", ".opencode", "tool-tester", ...args],
     words: { bun: [bun] },
     env: { BUN_BE_BUN: "1" },
@@ -214,6 +235,77 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         const example = help.stdout.split("\nExamples:\n")[1]?.split("\n")[0]?.trim()
         expect(example, help.stdout).toMatch(/ doctor$/)
         await step(pasted(example!, manager))
+      },
+      testTimeout,
+    )
+
+    // A .opencode/package.json with a test script of the user's, which create-tool keeps: it adds the
+    // test as test:tools, and the test command it prints and the update the test's comment names,
+    // pasted with this manager, run vitest (not the user's script), which passes, fails on a change
+    // of what the model reads, and rewrites the snapshot.
+    test(
+      `beside a test script of the user's, with ${manager.name}: the printed test and update commands run vitest`,
+      async () => {
+        const tarballs = inject("tarballs")
+        const project = useTmpDir("install-own-test-")
+        const home = useTmpDir("install-home-")
+        const env = cleanEnv({ XDG_CONFIG_HOME: path.join(home, ".config"), ...manager.env })
+        const manifestFile = path.join(project, ".opencode", "package.json")
+        const userTest = `node -e "console.log('own tests of the user'); process.exit(3)"`
+        mkdirSync(path.dirname(manifestFile))
+        writeFileSync(manifestFile, `${JSON.stringify({ scripts: { test: userTest } }, null, 2)}\n`)
+
+        const created = await scaffold(manager, ["greet", "--no-interactive"], { cwd: project, env, home })
+        expect(JSON.parse(readFileSync(manifestFile, "utf8")).scripts).toMatchObject({
+          test: userTest,
+          "test:tools": "vitest run",
+        })
+        expect(created.stdout).toContain('kept your script "test"')
+        const nextSteps = created.stdout
+          .split("Next steps:\n")[1]
+          ?.split("\n\n")[0]
+          ?.split("\n")
+          .map((line) => line.trim())
+        const [install, testLine] = nextSteps ?? []
+        expect(testLine, created.stdout).toBe(manager.ownTestScript.test)
+        const testFile = path.join(project, ".opencode", "test", "greet.test.ts")
+        const update = /\/\/ `([^`]+)`, run from the project folder, rewrites it\./.exec(
+          readFileSync(testFile, "utf8"),
+        )?.[1]
+        expect(update).toBe(manager.ownTestScript.updateSnapshots)
+
+        useTarballs(manifestFile, tarballs, manager.resolutions)
+        const pastedRun = (line: string) => {
+          const [command, ...args] = pasted(line, manager)
+          return run(command, args, { cwd: project, timeout: installTimeout, env })
+        }
+        const installed = await pastedRun(install!)
+        expect(installed.status, describeRun(installed)).toBe(0)
+        const tested = await pastedRun(testLine!)
+        expect(tested.status, describeRun(tested)).toBe(0)
+        expect(tested.stdout, describeRun(tested)).toMatch(/Tests +2 passed/)
+        expect(tested.stdout + tested.stderr).not.toContain("own tests of the user")
+
+        const toolFile = path.join(project, ".opencode", "tools", "greet.ts")
+        writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("received: $", "got: $"))
+        const stale = await pastedRun(testLine!)
+        expect(stale.status, describeRun(stale)).not.toBe(0)
+        expect(stale.stdout, describeRun(stale)).toMatch(/Tests +1 failed/)
+        const updated = await pastedRun(update!)
+        expect(updated.status, describeRun(updated)).toBe(0)
+        expect(readFileSync(testFile, "utf8")).toContain("greet got: hello")
+        const retested = await pastedRun(testLine!)
+        expect(retested.status, describeRun(retested)).toBe(0)
+
+        // The user's script is still theirs, and this manager's plain test runs it.
+        const userRun = await run(manager.test[0], manager.test.slice(1), {
+          cwd: project,
+          timeout: commandTimeout,
+          env,
+        })
+        expect(userRun.status, describeRun(userRun)).not.toBe(0)
+        expect(userRun.stdout + userRun.stderr).toContain("own tests of the user")
+        expect(readdirSync(project).sort()).toEqual([".opencode"])
       },
       testTimeout,
     )

@@ -42,7 +42,7 @@ export type CreateToolErrorCode =
    * what is there is a link that leads nowhere, or not a file (a folder), which --force never replaces.
    */
   | "FILE_EXISTS"
-  /** An existing package.json to update is not valid JSON. */
+  /** An existing package.json to update is not valid JSON, or (with a test) its `scripts` is not an object. */
   | "INVALID_PACKAGE_JSON"
   /**
    * A folder could not be created or a file could not be written, or a file to replace is read-only

@@ -23,7 +23,7 @@ export type NextSteps = {
 
 export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): NextSteps {
   if (result.location === "project") return { commands: projectCommands(result, options), hint: hintFor(result) }
-  const manager = commandsFor(options.packageManager)
+  const manager = commandsFor(options.packageManager, result.testScript)
   const shell = options.shell ?? userShell()
   const commands: string[] = []
   const folder = cdTarget(options.cwd, result.root)
@@ -73,7 +73,7 @@ function projectCommands(result: ScaffoldResult, options: NextStepsOptions): str
   const project = cdTarget(options.cwd, result.directory)
   if (project !== "") commands.push(`cd ${shellWord(project, shell)}`)
   const folder = shellWord(portablePath(relative(result.directory, result.root)), shell)
-  const manager = projectCommandsFor(options.packageManager, folder)
+  const manager = projectCommandsFor(options.packageManager, folder, result.testScript)
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
   const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`

@@ -23,14 +23,26 @@ export function runsGeneratedTests(version: string): boolean {
  */
 const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester", "devDependencies.vitest"]
 
-/** What `.opencode/package.json` (or the global config's) must hold, to be merged into an existing one. */
-export function projectPackageJson(template: PackageJson, options: { language: Language; test: boolean }): PackageJson {
+/**
+ * What `.opencode/package.json` (or the global config's) must hold, to be merged into an existing
+ * one. The test's script goes under `testScript` (default `test`; `test:tools` beside a test script
+ * of the user's: test-script.ts).
+ */
+export function projectPackageJson(
+  template: PackageJson,
+  options: { language: Language; test: boolean; testScript?: string },
+): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
   // Bun's types: opencode runs tools in Bun, so a TypeScript tool may use `Bun` and type-check.
   if (options.language === "js")
     omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
   const additions = omitEntries(template, omitted)
-  return options.test ? { ...additions, engines: { node: testNodeVersions } } : additions
+  if (!options.test) return additions
+  const testScript = options.testScript ?? "test"
+  const scripts = Object.entries(additions["scripts"] as Record<string, string>).map(
+    ([name, command]) => [name === "test" ? testScript : name, command] as const,
+  )
+  return { ...additions, scripts: Object.fromEntries(scripts), engines: { node: testNodeVersions } }
 }
 
 /** The package.json of a plugin package. */

@@ -15,23 +15,37 @@ export function packageManagerFromUserAgent(userAgent: string | undefined): Pack
 }
 
 /**
- * The package's test script with a vitest flag (`-u`, `--watch`), as `packageManager` runs it from
- * where the next steps run it: from outside the package when `folder` names it (a project's
- * `.opencode`), else in the package's folder. npm needs `--` before the flag; pnpm, yarn and
- * `bun run` pass what follows the script name on.
+ * The package's test script (`script`: `test`, or `test:tools` beside a test script of the user's,
+ * test-script.ts) with a vitest flag (`-u`, `--watch`), as `packageManager` runs it from where the
+ * next steps run it: from outside the package when `folder` names it (a project's `.opencode`), else
+ * in the package's folder. npm needs `--` before the flag; pnpm, yarn and `bun run` pass what follows
+ * the script name on.
  */
-export function testScriptWith(packageManager: PackageManagerInfo, folder: string | undefined, flag: string): string {
-  const test = folder === undefined ? commandsFor(packageManager).test : projectCommandsFor(packageManager, folder).test
+export function testScriptWith(
+  packageManager: PackageManagerInfo,
+  folder: string | undefined,
+  script: string,
+  flag: string,
+): string {
+  const test =
+    folder === undefined
+      ? commandsFor(packageManager, script).test
+      : projectCommandsFor(packageManager, folder, script).test
   return packageManager.name === "npm" ? `${test} -- ${flag}` : `${test} ${flag}`
 }
 
-/** The commands run from outside the package, in `folder` (a project's `.opencode`). */
-export function projectCommandsFor(packageManager: PackageManagerInfo, folder: string) {
+/**
+ * The commands run from outside the package, in `folder` (a project's `.opencode`); `test` runs the
+ * script `testScript` (`test` by default), with `run` before any name but `test`: `npm test:tools`
+ * is no npm command, and `run` keeps pnpm and yarn from reading a name as one of their own commands.
+ */
+export function projectCommandsFor(packageManager: PackageManagerInfo, folder: string, testScript = "test") {
+  const other = testScript !== "test"
   switch (packageManager.name) {
     case "pnpm":
       return {
         install: `pnpm --dir ${folder} install`,
-        test: `pnpm --dir ${folder} test`,
+        test: other ? `pnpm --dir ${folder} run ${testScript}` : `pnpm --dir ${folder} test`,
         exec: `pnpm --dir ${folder} exec`,
         dlx: "pnpm dlx",
       }
@@ -39,7 +53,7 @@ export function projectCommandsFor(packageManager: PackageManagerInfo, folder: s
       const classic = packageManager.version?.startsWith("1.") ?? true
       return {
         install: `yarn --cwd ${folder} install`,
-        test: `yarn --cwd ${folder} test`,
+        test: other ? `yarn --cwd ${folder} run ${testScript}` : `yarn --cwd ${folder} test`,
         exec: `yarn --cwd ${folder}`,
         dlx: classic ? "npx" : "yarn dlx",
       }
@@ -48,33 +62,39 @@ export function projectCommandsFor(packageManager: PackageManagerInfo, folder: s
       // `bun test` would run Bun's own test runner, not the package's test script.
       return {
         install: `bun install --cwd ${folder}`,
-        test: `bun run --cwd ${folder} test`,
+        test: `bun run --cwd ${folder} ${testScript}`,
         exec: `bun run --cwd ${folder}`,
         dlx: "bunx",
       }
     default:
       return {
         install: `npm install --prefix ${folder}`,
-        test: `npm test --prefix ${folder}`,
+        test: other ? `npm run ${testScript} --prefix ${folder}` : `npm test --prefix ${folder}`,
         exec: `npx --prefix ${folder}`,
         dlx: "npx",
       }
   }
 }
 
-/** The commands run in the package's own folder. */
-export function commandsFor(packageManager: PackageManagerInfo) {
+/** The commands run in the package's own folder; `test` runs the script `testScript`, as projectCommandsFor's. */
+export function commandsFor(packageManager: PackageManagerInfo, testScript = "test") {
+  const other = testScript !== "test"
   switch (packageManager.name) {
-    case "pnpm":
-      return { install: "pnpm install", test: "pnpm test", run: "pnpm run", exec: "pnpm exec", dlx: "pnpm dlx" }
+    case "pnpm": {
+      const test = other ? `pnpm run ${testScript}` : "pnpm test"
+      return { install: "pnpm install", test, run: "pnpm run", exec: "pnpm exec", dlx: "pnpm dlx" }
+    }
     case "yarn": {
       const classic = packageManager.version?.startsWith("1.") ?? true
-      return { install: "yarn", test: "yarn test", run: "yarn run", exec: "yarn", dlx: classic ? "npx" : "yarn dlx" }
+      const test = other ? `yarn run ${testScript}` : "yarn test"
+      return { install: "yarn", test, run: "yarn run", exec: "yarn", dlx: classic ? "npx" : "yarn dlx" }
     }
     case "bun":
       // `bun test` would run Bun's own test runner, not the package's test script.
-      return { install: "bun install", test: "bun run test", run: "bun run", exec: "bun run", dlx: "bunx" }
-    default:
-      return { install: "npm install", test: "npm test", run: "npm run", exec: "npx", dlx: "npx" }
+      return { install: "bun install", test: `bun run ${testScript}`, run: "bun run", exec: "bun run", dlx: "bunx" }
+    default: {
+      const test = other ? `npm run ${testScript}` : "npm test"
+      return { install: "npm install", test, run: "npm run", exec: "npx", dlx: "npx" }
+    }
   }
 }

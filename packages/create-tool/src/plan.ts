@@ -16,13 +16,14 @@ import {
   toolNameProblem,
 } from "./names.ts"
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
-import { formatPackageJson, mergePackageJson, parsePackageJson } from "./package-json.ts"
+import { formatPackageJson, mergePackageJson, type PackageJson, parsePackageJson } from "./package-json.ts"
 import { pluginPackageJson, projectPackageJson, testNodeVersions } from "./package-json-for.ts"
 import { testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
 import { findTemplatesDirectory, readFolder, readTemplate, type Template, type TemplateInfo } from "./templates.ts"
+import { chooseTestScript, type TestScript } from "./test-script.ts"
 
 // Works out every file scaffold() would write, and what is in the way, without writing anything.
 
@@ -66,6 +67,12 @@ export type ScaffoldPlan = {
   /** Things the user should know, one line each. */
   notes: string[]
   test: boolean
+  /**
+   * The package.json script that runs the generated test, which every command printed for it names:
+   * `test`, or `test:tools` (`test:tools-2`, ...) beside a different test script of the user's,
+   * which is kept. Undefined without a test.
+   */
+  testScript: string | undefined
 }
 
 export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPlan> {
@@ -87,7 +94,19 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
   const directory = resolveDirectory(options, location, folderName)
   const root = location === "project" ? join(directory, ".opencode") : directory
-  const context = renderContext(options, { location, language, test, toolName, packageName, folderName, description })
+  const projectTemplate = readFolder(join(templatesDirectory, "_project"))
+  const tests = test ? testScriptFor(location, projectTemplate, root) : undefined
+  const testScript = tests?.name ?? "test"
+  const context = renderContext(options, {
+    location,
+    language,
+    test,
+    testScript,
+    toolName,
+    packageName,
+    folderName,
+    description,
+  })
 
   const { wanted, pnpmNote } = wantedFiles({
     template,
@@ -97,11 +116,13 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     location,
     language,
     test,
+    testScript,
     toolName,
     packageName,
     description,
     directory,
     root,
+    projectTemplate,
   })
   const files: PlannedFile[] = []
   const existingFiles: string[] = []
@@ -111,6 +132,9 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     files.push(planned.file)
     if (planned.file.status === "overwrite") existingFiles.push(file.path)
     notes.push(...planned.notes)
+    // Not when the package.json is left as it is (a link outside the project): its note says what to add.
+    if (file.path === join(root, "package.json") && planned.file.status === "update" && tests?.note !== undefined)
+      notes.push(tests.note)
   }
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
@@ -148,10 +172,23 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     builtinOverrides: toolIds.filter((id) => builtinToolIds.includes(id)),
     notes,
     test,
+    testScript: tests?.name,
   }
 }
 
 // --- internal ---
+
+/**
+ * The script that will run the generated test in `root`'s package.json (test-script.ts), given the
+ * files of `_project`: `test` for a plugin package, whose package.json create-tool writes whole.
+ */
+function testScriptFor(location: ToolLocation, projectTemplate: ReadonlyMap<string, string>, root: string): TestScript {
+  if (location === "plugin") return { name: "test", note: undefined }
+  const template = parsePackageJson(requiredFile(projectTemplate, "package.json", "_project"), "_project/package.json")
+  const command = (template["scripts"] as Record<string, string>)["test"] ?? ""
+  const path = join(root, "package.json")
+  return chooseTestScript(packageJsonAt(path), command, path)
+}
 
 /** The tools the file exports and the values its template's placeholders take. */
 function renderContext(
@@ -160,6 +197,7 @@ function renderContext(
     location: ToolLocation
     language: Language
     test: boolean
+    testScript: string
     toolName: string
     packageName: string | undefined
     folderName: string
@@ -185,8 +223,8 @@ function renderContext(
       __PACKAGE_FOLDER__: folderName,
       __PLUGIN_EXPORT__: `${pascalCase(folderName) || "Tool"}Plugin`,
       __NODE_RANGE__: testNodeVersions,
-      __SNAPSHOT_UPDATE__: testScript(location, options.packageManager, "-u"),
-      __SNAPSHOT_WATCH__: testScript(location, options.packageManager, "--watch"),
+      __SNAPSHOT_UPDATE__: testCommandLine(location, options.packageManager, tool.testScript, "-u"),
+      __SNAPSHOT_WATCH__: testCommandLine(location, options.packageManager, tool.testScript, "--watch"),
     },
   }
 }
@@ -206,11 +244,15 @@ type WantedFilesInput = {
   location: ToolLocation
   language: Language
   test: boolean
+  /** The package.json script that runs the test (see ScaffoldPlan). */
+  testScript: string
   toolName: string
   packageName: string | undefined
   description: string
   directory: string
   root: string
+  /** The files of `_project`, the template of a config folder's own files. */
+  projectTemplate: ReadonlyMap<string, string>
 }
 
 /** Every file the template gives for this tool, rendered, and the note on an enclosing pnpm workspace. */
@@ -264,11 +306,10 @@ function addProjectFiles(
   input: WantedFilesInput,
   add: (path: string, content: string, mode: WantedFile["mode"]) => void,
 ): void {
-  const { templatesDirectory, context, language, test } = input
-  const project = readFolder(join(templatesDirectory, "_project"))
+  const { projectTemplate: project, context, language, test, testScript } = input
   const additions = projectPackageJson(
     parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
-    { language, test },
+    { language, test, testScript },
   )
   add("package.json", formatPackageJson(additions), "merge")
   if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
@@ -288,16 +329,23 @@ function addProjectFiles(
  */
 function vitestConfigName(root: string): "vitest.config.js" | "vitest.config.mjs" {
   if (isRegularFile(join(root, "vitest.config.js"))) return "vitest.config.js"
-  const packageJson = join(root, "package.json")
-  // Never a pipe, whose read would wait for a writer.
-  const text = isRegularFile(packageJson) ? readExisting(packageJson) : undefined
-  if (text === undefined) return "vitest.config.js"
+  const packageJson = packageJsonAt(join(root, "package.json"))
+  if (packageJson === undefined) return "vitest.config.js"
+  const type = packageJson["type"]
+  return type === undefined || type === "module" ? "vitest.config.js" : "vitest.config.mjs"
+}
+
+/**
+ * The package.json at `path`, parsed; undefined when there is none or it is not valid JSON (the
+ * merge says so). Read only when it is a file: never a pipe, whose read would wait for a writer.
+ */
+function packageJsonAt(path: string): PackageJson | undefined {
+  const text = isRegularFile(path) ? readExisting(path) : undefined
+  if (text === undefined) return undefined
   try {
-    const type = parsePackageJson(text, packageJson)["type"]
-    return type === undefined || type === "module" ? "vitest.config.js" : "vitest.config.mjs"
+    return parsePackageJson(text, path)
   } catch {
-    // Not valid JSON: the merge says so.
-    return "vitest.config.js"
+    return undefined
   }
 }
 
@@ -478,17 +526,18 @@ function readExisting(path: string): string | undefined {
 
 /**
  * The commands the generated files name to rewrite the snapshots (`-u`) and to watch (`--watch`):
- * the package's own test script with a vitest flag, for the package manager of the next steps, from
- * where they run it. npx of a bare `vitest` from the project folder would download another vitest,
- * which does not know the matchers and deletes the snapshot file.
+ * the package's script `script` that runs the test with a vitest flag, for the package manager of
+ * the next steps, from where they run it. npx of a bare `vitest` from the project folder would
+ * download another vitest, which does not know the matchers and deletes the snapshot file.
  */
-function testScript(
+function testCommandLine(
   location: ToolLocation,
   packageManager: ScaffoldOptions["packageManager"],
+  script: string,
   flag: "-u" | "--watch",
 ): string {
   const folder = location === "project" ? ".opencode" : undefined
-  const command = testScriptWith(packageManager ?? { name: "npm", version: undefined }, folder, flag)
+  const command = testScriptWith(packageManager ?? { name: "npm", version: undefined }, folder, script, flag)
   return location === "project"
     ? `\`${command}\`, run from the project folder,`
     : `\`${command}\`, run in the folder of package.json,`

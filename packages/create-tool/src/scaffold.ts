@@ -27,6 +27,7 @@ export type ScaffoldResult = Pick<
   | "toolIds"
   | "notes"
   | "test"
+  | "testScript"
 > & { files: WrittenFile[] }
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
@@ -68,6 +69,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     files: plan.files.map((file) => ({ path: file.path, status: writtenStatus[file.status] })),
     notes: plan.notes,
     test: plan.test,
+    testScript: plan.testScript,
   }
 }
 

@@ -356,6 +356,33 @@ describe("options", () => {
       )
     },
   )
+  test.each([
+    ["npm/11.6.2 node/v20.20.0 linux x64", "npm run test:tools --prefix .opencode", "-- -u"],
+    ["pnpm/10.34.9 npm/? node/v20.19.0 linux x64", "pnpm --dir .opencode run test:tools", "-u"],
+    ["yarn/1.22.22 npm/? node/v20.20.0 linux x64", "yarn --cwd .opencode run test:tools", "-u"],
+    ["yarn/4.9.2 npm/? node/v20.20.0 linux x64", "yarn --cwd .opencode run test:tools", "-u"],
+    ["bun/1.3.14 npm/? node/v24.3.0 linux x64", "bun run --cwd .opencode test:tools", "-u"],
+  ])(
+    "beside a test script of the user's, the next steps, the note and the comments name test:tools (%s)",
+    async (userAgent, test, update) => {
+      const cwd = useTmpDir()
+      mkdirSync(join(cwd, ".opencode"))
+      writeFileSync(join(cwd, ".opencode/package.json"), '{ "scripts": { "test": "node --test" } }\n')
+      const { code, stdout } = await runCli(["hello", "--no-interactive"], {
+        cwd,
+        env: { npm_config_user_agent: userAgent },
+      })
+      expect(code).toBe(0)
+      const steps = stdout.split("Next steps:\n")[1]?.split("\n\n")[0]?.split("\n")
+      expect(steps?.[1]).toBe(`  ${test}`)
+      expect(stdout).toContain(
+        `! ${join(cwd, ".opencode/package.json")}: kept your script "test" (node --test) as it is, and added the tool's test as the "test:tools" script, which the next steps run.`,
+      )
+      expect(read(join(cwd, ".opencode/test/hello.test.ts"))).toContain(
+        `// \`${test} ${update}\`, run from the project folder, rewrites it.`,
+      )
+    },
+  )
 })
 
 describe("bad input: one line on stderr, exit code 1, nothing written", () => {
@@ -625,6 +652,17 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     )
     expect(read(join(cwd, "shared.json"))).toBe("{}\n")
     expect(files(cwd)).toEqual([".opencode", ".opencode/package.json", "shared.json"])
+  })
+
+  test("a package.json whose scripts are not an object, when the test's script is to be added", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    writeFileSync(join(cwd, ".opencode/package.json"), '{ "scripts": "node --test" }\n')
+    const run = await runCli(["hello"], { cwd })
+    expect(run.stderr).toMatch(
+      /^✖ .*package\.json has a "scripts" field that is not an object, .* \[INVALID_PACKAGE_JSON\]\n$/,
+    )
+    expect(files(join(cwd, ".opencode"))).toEqual(["package.json"])
   })
 
   test("a package.json that is not JSON", async () => {

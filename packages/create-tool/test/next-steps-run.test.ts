@@ -1,4 +1,4 @@
-import { symlinkSync } from "node:fs"
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, test } from "vitest"
 import { linkWorkspacePackages, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
@@ -25,4 +25,38 @@ test("npm's printed test and tool-tester commands run from the project folder as
   const ran = await run("bash", ["-c", commands[2]!], { cwd, env, timeout: 180_000 })
   expect(ran.code, ran.stdout + ran.stderr).toBe(0)
   expect(ran.stdout).toContain("hello received: hello")
+}, 240_000)
+
+test("beside a test script of the user's, npm's printed test and snapshot update commands run vitest, not it", async () => {
+  const cwd = useTmpDir()
+  mkdirSync(join(cwd, ".opencode"))
+  const userTest = `node -e "console.log('own tests of the user'); process.exit(3)"`
+  writeFileSync(join(cwd, ".opencode/package.json"), JSON.stringify({ scripts: { test: userTest } }))
+  const created = await runCli(["hello"], { cwd })
+  expect(created.code).toBe(0)
+  const lines = created.stdout.split("\n")
+  const start = lines.indexOf("Next steps:")
+  const commands = lines.slice(start + 1, lines.indexOf("", start)).map((line) => line.trim())
+  expect(commands[1]).toBe("npm run test:tools --prefix .opencode")
+
+  const root = join(cwd, ".opencode")
+  linkWorkspacePackages(root)
+  const env = { npm_config_offline: "true", npm_config_update_notifier: "false" }
+  const tested = await run("bash", ["-c", commands[1]!], { cwd, env, timeout: 180_000 })
+  expect(tested.code, tested.stdout + tested.stderr).toBe(0)
+  expect(tested.stdout).toMatch(/Tests +\d+ passed/)
+  expect(tested.stdout).not.toContain("own tests of the user")
+
+  // The update its comment names, pasted: vitest's -u reaches vitest, which rewrites the snapshot.
+  const testFile = join(root, "test/hello.test.ts")
+  const update = /\/\/ `([^`]+)`, run from the project folder, rewrites it\./.exec(readFileSync(testFile, "utf8"))?.[1]
+  expect(update).toBe("npm run test:tools --prefix .opencode -- -u")
+  const toolFile = join(root, "tools/hello.ts")
+  writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("received: $", "got: $"))
+  const updated = await run("bash", ["-c", update!], { cwd, env, timeout: 180_000 })
+  expect(updated.code, updated.stdout + updated.stderr).toBe(0)
+  expect(readFileSync(testFile, "utf8")).toContain("hello got: hello")
+  // The user's script is still theirs.
+  const userRun = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env, timeout: 60_000 })
+  expect([userRun.code, userRun.stdout.includes("own tests of the user")]).toEqual([3, true])
 }, 240_000)

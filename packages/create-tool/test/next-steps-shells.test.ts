@@ -23,6 +23,7 @@ const result = (overrides: Partial<ScaffoldResult> = {}): ScaffoldResult => ({
   files: [],
   notes: [],
   test: true,
+  testScript: "test",
   ...overrides,
 })
 const npm = { name: "npm" as const, version: "10.0.0" }

@@ -24,6 +24,7 @@ const result = (overrides: Partial<ScaffoldResult> = {}): ScaffoldResult => ({
   files: [],
   notes: [],
   test: true,
+  testScript: "test",
   ...overrides,
 })
 
@@ -96,6 +97,37 @@ test("the global folder keeps cd, and runs the tool with that folder as the proj
     "npm install",
     "npm test",
     `npx @opencode-ai/tool-tester run hello --dir . name=Ada`,
+  ])
+})
+
+test("beside a test script of the user's, each package manager runs the script added, from the project folder", () => {
+  const commands = (name: "npm" | "pnpm" | "yarn" | "bun", version: string) =>
+    nextSteps(result({ testScript: "test:tools" }), { packageManager: { name, version }, cwd: "/work/app" }).commands
+  expect(commands("npm", "11.0.0")).toEqual([
+    "npm install --prefix .opencode",
+    "npm run test:tools --prefix .opencode",
+    "npx --prefix .opencode tool-tester run hello name=Ada",
+  ])
+  expect(commands("pnpm", "10.0.0")[1]).toBe("pnpm --dir .opencode run test:tools")
+  expect(commands("yarn", "1.22.22")[1]).toBe("yarn --cwd .opencode run test:tools")
+  expect(commands("yarn", "4.9.2")[1]).toBe("yarn --cwd .opencode run test:tools")
+  expect(commands("bun", "1.3.14")[1]).toBe("bun run --cwd .opencode test:tools")
+})
+
+test("beside a test script of the user's in the global folder, the script added runs there", () => {
+  const global = result({
+    location: "global",
+    root: "/home/me/.config/opencode",
+    directory: "/home/me/.config/opencode",
+    testScript: "test:tools-2",
+  })
+  const test = (name: "npm" | "pnpm" | "yarn" | "bun") =>
+    nextSteps(global, { packageManager: { name, version: "1.0.0" }, cwd: "/work/app" }).commands[2]
+  expect([test("npm"), test("pnpm"), test("yarn"), test("bun")]).toEqual([
+    "npm run test:tools-2",
+    "pnpm run test:tools-2",
+    "yarn run test:tools-2",
+    "bun run test:tools-2",
   ])
 })
 

@@ -88,15 +88,59 @@ describe("in a project", () => {
   test("adds to an existing package.json and keeps the user's entries", async () => {
     const directory = useTmpDir()
     mkdirSync(join(directory, ".opencode"))
-    const existing = { dependencies: { "@opencode-ai/plugin": "1.18.34" }, scripts: { test: "node --test" } }
+    const existing = { dependencies: { "@opencode-ai/plugin": "1.18.34" }, scripts: { typecheck: "tsc -b" } }
     writeFileSync(join(directory, ".opencode/package.json"), JSON.stringify(existing))
     const result = await scaffold({ name: "hello", directory, templatesDirectory })
     const packageJson = readJson(join(directory, ".opencode/package.json"))
     expect(packageJson.dependencies).toEqual({ "@opencode-ai/plugin": "1.18.34" })
-    expect(packageJson.scripts).toEqual({ test: "node --test", typecheck: "tsc --noEmit" })
+    expect(packageJson.scripts).toEqual({ typecheck: "tsc -b", test: "vitest run" })
     expect(packageJson.devDependencies.vitest).toBe("^4.1.12")
     expect(result.files.find((file) => file.path.endsWith("package.json"))?.status).toBe("updated")
-    expect(result.notes).toEqual([expect.stringContaining('kept your "scripts.test"')])
+    expect(result.testScript).toBe("test")
+    expect(result.notes).toEqual([expect.stringContaining('kept your "scripts.typecheck"')])
+  })
+
+  test("beside a test script of the user's, adds the test as test:tools, which the generated files name", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode"))
+    const packageJsonFile = join(directory, ".opencode/package.json")
+    writeFileSync(packageJsonFile, JSON.stringify({ scripts: { test: "node --test" } }))
+    const packageManager = { name: "pnpm" as const, version: "10.34.9" }
+    const result = await scaffold({ name: "hello", directory, templatesDirectory, packageManager })
+    expect(readJson(packageJsonFile).scripts).toEqual({
+      test: "node --test",
+      "test:tools": "vitest run",
+      typecheck: "tsc --noEmit",
+    })
+    expect(result.testScript).toBe("test:tools")
+    expect(result.notes).toEqual([
+      `${packageJsonFile}: kept your script "test" (node --test) as it is, and added the tool's test as the "test:tools" script, which the next steps run.`,
+    ])
+    expect(read(join(directory, ".opencode/test/hello.test.ts"))).toContain(
+      "// `pnpm --dir .opencode run test:tools -u`, run from the project folder, rewrites it.",
+    )
+    expect(read(join(directory, ".opencode/vitest.config.js"))).toContain(
+      "// `pnpm --dir .opencode run test:tools --watch`, run from the project folder, watches",
+    )
+
+    // A second tool finds the script the first one added: the same script, nothing changed, no note.
+    const second = await scaffold({ name: "other", directory, templatesDirectory, packageManager })
+    expect(second.testScript).toBe("test:tools")
+    expect(second.files.find((file) => file.path === packageJsonFile)?.status).toBe("kept")
+    expect(second.notes).toEqual([])
+  })
+
+  test("without a test, a test script of the user's gets no note and there is no test script", async () => {
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode"))
+    writeFileSync(join(directory, ".opencode/package.json"), JSON.stringify({ scripts: { test: "node --test" } }))
+    const result = await scaffold({ name: "hello", directory, test: false, templatesDirectory })
+    expect(result.testScript).toBeUndefined()
+    expect(result.notes).toEqual([])
+    expect(readJson(join(directory, ".opencode/package.json")).scripts).toEqual({
+      test: "node --test",
+      typecheck: "tsc --noEmit",
+    })
   })
 
   test("a second tool in the same .opencode keeps the shared files", async () => {
@@ -157,6 +201,24 @@ test("global puts the tool in the global config folder", async () => {
     "vitest.config.js",
   ])
   expect(read(join(globalDirectory, "test/hello.test.ts"))).toContain("global: true")
+})
+
+test("global, beside a test script of the user's, adds test:tools and names it in the update comment", async () => {
+  const globalDirectory = useTmpDir()
+  writeFileSync(join(globalDirectory, "package.json"), JSON.stringify({ scripts: { test: "node --test" } }))
+  const result = await scaffold({ name: "hello", location: "global", globalDirectory, templatesDirectory })
+  expect(result.testScript).toBe("test:tools")
+  expect(readJson(join(globalDirectory, "package.json")).scripts["test:tools"]).toBe("vitest run")
+  expect(read(join(globalDirectory, "test/hello.test.ts"))).toContain(
+    "// `npm run test:tools -- -u`, run in the folder of package.json, rewrites it.",
+  )
+})
+
+test("a plugin package's test script is test: its package.json is written whole", async () => {
+  const directory = useTmpDir()
+  const result = await scaffold({ name: "weather", location: "plugin", directory, templatesDirectory })
+  expect(result.testScript).toBe("test")
+  expect(Object.keys(readJson(join(directory, "weather/package.json")).scripts)).toContain("test")
 })
 
 describe("a plugin package", () => {
