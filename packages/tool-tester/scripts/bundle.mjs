@@ -4,7 +4,7 @@
 // reaches the tool ~10 ms sooner (bench/cli-cold-start.ts).
 // Packages stay external (zod must be the copy tools use) but one, and so does the module that
 // finds files next to itself at run time. Run by `npm run build`, after tsc.
-import { readdirSync, readFileSync, rmSync } from "node:fs"
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
@@ -50,6 +50,7 @@ const leaveNodeLoaderOut = {
 import { fileURLToPath } from "node:url"
 export const BUN_ENGINE_ENTRY = fileURLToPath(new URL("./bun-serve.js", import.meta.url))
 export const NODE_ENGINE_ENTRY = fileURLToPath(new URL("./node-serve.js", import.meta.url))
+export const ENGINE_BUNFIG = fileURLToPath(new URL("./bunfig.toml", import.meta.url))
 export const REAPER_ENTRY = fileURLToPath(new URL("./reaper-process.js", import.meta.url))`,
       ],
     ])
@@ -146,6 +147,13 @@ await build({
   outdir: path.join(root, "dist", "engine"),
   target: "node20.19",
 })
+
+// The bun engine's Bun config, in place of the project's bunfig.toml, which opencode's Bun does not
+// read (src/runtime/runtime-files.ts ENGINE_BUNFIG).
+writeFileSync(
+  path.join(root, "dist", "engine", "bunfig.toml"),
+  "# Empty: opencode's Bun reads no bunfig.toml, so tool-tester's bun engine reads this one instead.\n",
+)
 
 // tsc's source maps describe the files the bundles replaced.
 for (const replaced of ["cli/main", "index", "vitest/index", "e2e/index", "fuzz/index", "lint/index"]) {

@@ -61,8 +61,8 @@ export interface E2EOptions {
    */
   callTimeoutMs?: number
   /**
-   * Run in a copy of `directory` (default true; `node_modules` folders are linked, `.git` copied).
-   * A copy of a folder inside a git repository is not in that repository: its worktree is "/".
+   * Run in a copy of `directory` (default true; `node_modules` folders are linked, `.git` copied),
+   * with what is read above it (opencode/copy-above.ts), whose top is a git worktree root of its own.
    * false runs in place and undoes the plugin pre-install (opencode's own `.opencode/.gitignore` stays).
    */
   copyProject?: boolean

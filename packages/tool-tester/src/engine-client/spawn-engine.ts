@@ -8,7 +8,7 @@
 // what it cannot see).
 import type { ChildProcess, SpawnOptions } from "node:child_process"
 import { constants } from "node:os"
-import { BUN_ENGINE_ENTRY, NODE_ENGINE_ENTRY } from "../runtime/runtime-files.ts"
+import { BUN_ENGINE_ENTRY, ENGINE_BUNFIG, NODE_ENGINE_ENTRY } from "../runtime/runtime-files.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { ENGINE_TEMP, engineTempFolder } from "../runtime/engine-temp.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
@@ -47,12 +47,13 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   // --no-install: without a node_modules folder, Bun would fetch what a tool imports (or a plugin
   // named in opencode.json) from the registry into its cache; opencode's Bun never does (a missing
   // package fails the tool list: docs/opencode-contract.md#bun-runtime), and tool-tester downloads
-  // nothing unless asked.
+  // nothing unless asked. --config: an empty one, as opencode's Bun reads no bunfig.toml (not the
+  // project's either: its preloads do not run there).
   const [command, args, given]: [string, string[], NodeJS.ProcessEnv] =
     selection.name === "bun"
       ? [
           selection.location.binary,
-          ["--no-install", BUN_ENGINE_ENTRY],
+          ["--no-install", `--config=${ENGINE_BUNFIG}`, BUN_ENGINE_ENTRY],
           { ...process.env, BUN_BE_BUN: "1", [ENGINE_MARK]: mark, [ENGINE_TEMP]: temp },
         ]
       : [

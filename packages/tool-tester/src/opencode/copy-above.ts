@@ -1,44 +1,64 @@
 // What a throw-away copy keeps from above the project. opencode reads the `.opencode` folders and
-// `opencode.json` files from the project up to its git worktree root (docs/opencode-contract.md#config-folders):
-// started in a package of a monorepo, it offers the tools of the repository root's `.opencode`
-// too. And Bun resolves a tool's imports through the `node_modules` folders up there (a dependency
-// hoisted to the root). A copy of the project folder alone loses both, so `list` and `run` would
-// offer a tool that e2e's opencode calls unavailable. So the copy keeps the path from the worktree
-// root down to the project, and in each folder above the project what is read there: `.opencode`
-// (copied as copy-folder.ts copies), `opencode.json`, `opencode.jsonc` and `package.json` (its
-// "type" and "imports" apply to the files below it), and `node_modules`, linked. Outside git,
-// opencode reads up to the filesystem root, which is not the project's to copy: the copy is the
-// project alone, as before.
+// `opencode.json` files from the project up to its git worktree root, and outside git up to the
+// filesystem root (docs/opencode-contract.md#config-folders). And Bun, which runs the tools, reads
+// above the project whatever a tool's imports lead to: the `node_modules` up there (a dependency
+// hoisted to a monorepo's root), the `tsconfig.json` nearest to a file (its `paths` aliases, and the
+// files it `extends`), and the sources an alias or a relative import names (observed on 1.18.34:
+// an `@lib/*` alias of the repository root's tsconfig.json, leading to its `lib/`, works in a tool of
+// `app/.opencode/tools`). A copy of the project folder alone loses all of it, so `list` and `run`
+// would offer and run a tool that e2e's opencode calls unavailable or fails to import.
+//
+// So the copy keeps the path from its top down to the project, and in each folder above the
+// project: `.opencode` copied (as copy-folder.ts copies), `opencode.json` and `opencode.jsonc`
+// copied, `.git` left out (the copy's top gets a repository of its own: worktree-root.ts), and every
+// other entry linked to what it leads to (read through the link, as `node_modules` is). The top is
+// the git worktree root. Outside git it is the highest folder above the project that is the user's
+// own: the walk stops below the filesystem root, the home folder (whose `.opencode` is the user's
+// global `~/.opencode`, which e2e leaves out with the rest of the user's config) and any folder
+// another user owns or everyone can write to (`/tmp`: what is there is not the project's).
+// opencode itself reads config there too; bunfig.toml it reads nowhere (observed: not even in the
+// project), so nothing is kept for it.
 
-import { existsSync } from "node:fs"
-import { copyFile, mkdir, realpath, stat, symlink } from "node:fs/promises"
-import { dirname, join, relative } from "node:path"
+import { existsSync, statSync } from "node:fs"
+import { copyFile, mkdir, readdir, realpath, stat, symlink } from "node:fs/promises"
+import { homedir } from "node:os"
+import { basename, dirname, isAbsolute, join, relative } from "node:path"
 import { copyFolder } from "./copy-folder.ts"
 
-/** The files read in a folder above the project. */
-const FILES_ABOVE = ["opencode.json", "opencode.jsonc", "package.json"]
+/** The config files read in a folder above the project: copied, as the project's are. */
+const CONFIG_FILES = new Set(["opencode.json", "opencode.jsonc"])
 
 /**
- * Where the project goes in a copy whose top stands for its git worktree root: the project's path
- * below that root (`packages/app`), or `""` when it is the root or not in git.
+ * The folder the copy's top stands for: the project's git worktree root; outside git, the highest
+ * folder above the project that is the user's own (see above), or the project itself.
  */
-export function pathBelowWorktree(directory: string): string {
+export function topAbove(directory: string): string {
   const worktree = gitWorktreeOf(directory)
-  return worktree === undefined ? "" : relative(worktree, directory)
+  if (worktree !== undefined) return worktree
+  let top = directory
+  const home = homedir()
+  for (let folder = dirname(directory); folder !== dirname(folder) && folder !== home; folder = dirname(folder)) {
+    if (!ownFolder(folder)) break
+    top = folder
+  }
+  return top
 }
 
 /**
- * Fills `top` (standing for the git worktree root of `directory`) with what is read in each folder
- * between that root and the project; the project's own folder is left to the caller.
+ * Fills `copyTop`, which stands for `top` (topAbove), with what is read in each folder between
+ * `top` and the project `directory`; the project's own folder is left to the caller. Nothing leads
+ * into `leaveOut` (the throw-away folder itself, when it lies in one of those folders).
  */
-export async function copyAbove(directory: string, top: string): Promise<void> {
-  const worktree = gitWorktreeOf(directory)
-  if (worktree === undefined || worktree === directory) return
-  for (let folder = dirname(directory); ; folder = dirname(folder)) {
-    const mirror = join(top, relative(worktree, folder))
+export async function copyAbove(directory: string, top: string, copyTop: string, leaveOut: string): Promise<void> {
+  for (let below = directory; below !== top; below = dirname(below)) {
+    const folder = dirname(below)
+    const mirror = join(copyTop, relative(top, folder))
     await mkdir(mirror, { recursive: true })
-    await copyReadEntries(folder, mirror)
-    if (folder === worktree || dirname(folder) === folder) return
+    // A folder that can be entered but not listed: what is in it cannot be kept.
+    for (const name of await readdir(folder).catch(() => [])) {
+      if (name === basename(below) || name === ".git") continue
+      await keepEntry(join(folder, name), join(mirror, name), leaveOut)
+    }
   }
 }
 
@@ -52,15 +72,26 @@ function gitWorktreeOf(directory: string): string | undefined {
   }
 }
 
-async function copyReadEntries(folder: string, mirror: string): Promise<void> {
-  // Links followed: what each entry is, wherever it leads (a dangling link is left out).
-  const config = await stat(join(folder, ".opencode")).catch(() => undefined)
-  if (config?.isDirectory() === true) await copyFolder(join(folder, ".opencode"), join(mirror, ".opencode"))
-  for (const name of FILES_ABOVE) {
-    const file = await stat(join(folder, name)).catch(() => undefined)
-    if (file?.isFile() === true) await copyFile(join(folder, name), join(mirror, name))
-  }
-  const modules = await stat(join(folder, "node_modules")).catch(() => undefined)
-  if (modules?.isDirectory() === true)
-    await symlink(await realpath(join(folder, "node_modules")), join(mirror, "node_modules"), "junction")
+/** A folder this user owns and no one else can write to (on Windows, every folder: no such modes). */
+function ownFolder(folder: string): boolean {
+  if (process.platform === "win32") return true
+  const stats = statSync(folder, { throwIfNoEntry: false })
+  if (stats === undefined) return false
+  return stats.uid === process.getuid?.() && (stats.mode & 0o002) === 0
+}
+
+async function keepEntry(entry: string, mirror: string, leaveOut: string): Promise<void> {
+  // Links followed: what the entry is, wherever it leads (a dangling link is left out).
+  const stats = await stat(entry).catch(() => undefined)
+  if (stats === undefined) return
+  const real = await realpath(entry)
+  const inside = relative(real, leaveOut)
+  if (inside === "" || (!inside.startsWith("..") && !isAbsolute(inside))) return
+  const name = basename(entry)
+  if (name === ".opencode" && stats.isDirectory()) return copyFolder(entry, mirror)
+  if (CONFIG_FILES.has(name) && stats.isFile()) return copyFile(entry, mirror)
+  if (stats.isDirectory()) return symlink(real, mirror, "junction")
+  if (!stats.isFile()) return
+  // A link to a file needs a privilege on Windows that a user may not hold: a copy reads the same.
+  await symlink(real, mirror, "file").catch(() => copyFile(real, mirror))
 }

@@ -2,17 +2,18 @@
 // cache, state) and TMPDIR under one temp folder that only this user can enter (0700), and a copy
 // of the project so opencode's writes (`.opencode/.gitignore`, our plugin pre-install) never touch
 // the user's files: links materialised, `node_modules` linked (copy-folder.ts), with what opencode
-// and Bun read above the project up to its git worktree root (copy-above.ts), and made a git worktree
-// root so opencode reads no config above that (worktree-root.ts).
+// and Bun read above the project, up to its git worktree root or outside git the highest folder of
+// the user's own (copy-above.ts), and made a git worktree root so opencode reads no config above
+// that (worktree-root.ts).
 
 import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
 import { chmod, lstat, mkdir, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { dirname, join, relative, resolve } from "node:path"
 import { guard } from "../runtime/reaper.ts"
 import { ToolTesterError } from "../errors.ts"
-import { copyAbove, pathBelowWorktree } from "./copy-above.ts"
+import { copyAbove, topAbove } from "./copy-above.ts"
 import { copyFolder } from "./copy-folder.ts"
 import { makeWorktreeRoot } from "./worktree-root.ts"
 
@@ -65,8 +66,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const undoSteps: Array<() => Promise<void>> = []
   let disposed = false
   const home = join(root, "home")
-  // The copy's top stands for the project's git worktree root, with what is read above the project (copy-above.ts).
+  // The copy's top stands for the project's git worktree root (outside git, the highest folder of
+  // the user's own above it), with what is read above the project (copy-above.ts).
   const top = join(root, "project")
+  const above = options.copyProject ? topAbove(directory) : directory
   const marker = `${prefix}${randomUUID()}`
   // Whatever ends this process (SIGKILL included), nothing started with the marker keeps running
   // and the folder goes, with the copies it holds (eval's copy of the user's auth.json among them).
@@ -80,7 +83,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     stateHome: join(home, ".local", "state"),
     tmp: join(root, "tmp"),
     globalConfigDirectory: join(home, ".config", "opencode"),
-    project: options.copyProject ? join(top, pathBelowWorktree(directory)) : directory,
+    project: options.copyProject ? join(top, relative(above, directory)) : directory,
     marker,
     onDispose: (undo) => {
       undoSteps.push(undo)
@@ -99,7 +102,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
     await mkdir(sandbox.tmp)
     if (options.copyProject) {
-      await copyAbove(directory, top)
+      await copyAbove(directory, above, top, root)
       await copyProject(directory, sandbox.project)
       await makeWorktreeRoot(top, options.env ?? process.env)
     }

@@ -18,6 +18,7 @@ import { defaultDataDirectory } from "./data-directory.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
 import { normalizeResult, readThrown, recordedTitle } from "./normalize-result.ts"
 import { opencodeAbortReason } from "./opencode-abort.ts"
+import { givenCall } from "./given-arguments.ts"
 import { partEvents } from "./part-events.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
@@ -48,8 +49,10 @@ export async function executeCall(
   start: CallStart,
 ): Promise<RunResult> {
   const setting = callSetting(project, options)
-  const resolved = resolveCall(given ? { name: call.name, rawArguments: "{}" } : call, setting.prepared)
-  const record = new CallRecord(call, resolved, given)
+  // Given arguments stand for the JSON text a model sends, which opencode may refuse (given-arguments.ts).
+  const asked = given ? givenCall(call.name, given.parsed) : call
+  const resolved = resolveCall(asked, setting.prepared)
+  const record = new CallRecord(asked, resolved, given)
   if (start.lasting !== undefined) {
     const { changed, by } = start.lasting
     return record.fail(

@@ -36,6 +36,14 @@ export const BUN_ENGINE_ENTRY = fileURLToPath(
 export const NODE_ENGINE_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/node-serve.js" : "../engine/node-serve.js", import.meta.url),
 )
+/**
+ * An empty Bun config, given to the bun engine with `--config` in place of the project's
+ * `bunfig.toml`: opencode's Bun reads none (observed on 1.18.34: a preload in the project's
+ * bunfig.toml does not run in opencode), so the engine reads none either. Written by the build.
+ */
+export const ENGINE_BUNFIG = fileURLToPath(
+  new URL(FROM_SOURCE ? "../../dist/engine/bunfig.toml" : "../engine/bunfig.toml", import.meta.url),
+)
 /** The reaper's entry: the watchdog that ends what a process leaves when it dies (runtime/_reaper-process.ts, bundled as dist/engine/reaper-process.js). */
 export const REAPER_ENTRY = fileURLToPath(
   new URL(FROM_SOURCE ? "../../dist/engine/reaper-process.js" : "../engine/reaper-process.js", import.meta.url),

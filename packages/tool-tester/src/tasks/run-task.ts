@@ -116,18 +116,26 @@ function reach(
 }
 
 /**
- * The arguments the call sends, as the library reports them for a call that never answers
- * (engine-client/unreached-result.ts): for the CLI's report when the tool ends the engine or keeps
- * it busy past the timeout. Left out when the text could make the `loaded` message longer than the
- * channel carries (each character is at most 3 bytes there, escaped or not).
+ * The tool the call reaches and the arguments it sends, as the library reports them for a call that
+ * never answers (engine-client/unreached-result.ts): for the CLI's report when the tool ends the
+ * engine or keeps it busy past the timeout. Parsed arguments holding a `__proto__` key reach
+ * `invalid`, as the model's text holding them does. The arguments are left out when the text could
+ * make the `loaded` message longer than the channel carries (each character is at most 3 bytes
+ * there, escaped or not).
  */
-function sentArgs(project: ToolProject, input: RunInput, parsed: unknown, dataDirectory: string): { args?: string } {
+function sentArgs(
+  project: ToolProject,
+  input: RunInput,
+  parsed: unknown,
+  dataDirectory: string,
+): { id: string; args?: string } {
   // JSON.stringify as it was before any user code ran: a tool file may have replaced it.
   const rawArguments = input.args.form === "raw" ? input.args.text : (pristineStringify(parsed) ?? "{}")
   const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
   const resolved = resolveCall({ name: input.name, rawArguments }, preparedTools(project, input.model, rules))
+  const id = resolved.kind === "run" ? resolved.id : resolved.kind === "failed" ? input.name : "invalid"
   const text = safeStringify(resolved.kind === "failed" ? rawArguments : resolved.args)
-  return text.length > MAX_FRAME_BYTES / 4 ? {} : { args: text }
+  return text.length > MAX_FRAME_BYTES / 4 ? { id } : { id, args: text }
 }
 
 /** The JSON Schema of the tool that will run, to read key=value pairs with (none for built-ins). */
