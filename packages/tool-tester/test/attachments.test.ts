@@ -1,7 +1,7 @@
 // What the model receives for a result with attachments, per provider and model input
 // (docs/opencode-contract.md#attachments). Every literal is what opencode 1.18.34 sent e2e's mock
 // model for test/fixtures/attachments' tool, one call per `tool-tester e2e` run, with
-// `--provider openai-compatible` or `openai` and, for a model with image and PDF input,
+// `--provider openai-compatible`, `openai` or `anthropic` and, for a model with image and PDF input,
 // `--config '{"provider":{"mock":{"models":{"mock-model":{"modalities":{"input":["text","image","pdf"],"output":["text"]}}}}}}'`
 // (the messages after the assistant's call in the next request). Before, `output` was always the
 // tool's own text and nothing said what else the model received.
@@ -139,6 +139,51 @@ test("openai (responses API): every file in the call's output, whatever the mode
   expect((await call("httpsText", openai)).modelMessages).toEqual([
     { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "see http" }] },
   ])
+})
+
+describe("anthropic (messages API), whatever the model's input", () => {
+  const anthropic = { npm: "@ai-sdk/anthropic", providerID: "anthropic", modelID: "claude-sonnet-4-5" }
+  const base64 = (media_type: string, data: string) => ({ type: "base64", media_type, data })
+  /** The user message of the next request holding the result, the last part of it: marked for caching. */
+  const toolResult = (content: unknown) => [
+    {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "call_1", content, cache_control: { type: "ephemeral" } }],
+    },
+  ]
+
+  test("images and PDFs stay in the tool_result as image and document blocks; other files are left out", async () => {
+    const expected = toolResult([
+      { type: "text", text: "see several" },
+      { type: "image", source: base64("image/png", PNG.slice(PNG.indexOf(",") + 1)) },
+      { type: "document", source: base64("application/pdf", "JVBERi0xLjQK") },
+    ])
+    expect((await call("several", anthropic)).modelMessages).toEqual(expected)
+    expect((await call("several", anthropic, ["image", "pdf"])).modelMessages).toEqual(expected)
+    expect((await call("pdfNoName", anthropic)).modelMessages).toEqual(
+      toolResult([
+        { type: "text", text: "see pdf" },
+        { type: "document", source: base64("application/pdf", "JVBERi0xLjQK") },
+      ]),
+    )
+  })
+
+  test("a result whose files are all left out is a list of its text alone, or an empty list", async () => {
+    for (const [which, output] of [
+      ["text", "see text"],
+      ["otherFiles", "see others"],
+      ["plainDataUrl", "see plain"],
+      ["httpsText", "see http"],
+    ]) {
+      expect((await call(which!, anthropic)).modelMessages).toEqual(toolResult([{ type: "text", text: output }]))
+    }
+    expect((await call("emptyOutput", anthropic)).modelMessages).toEqual(toolResult([]))
+  })
+
+  test("an image it cannot read, or no file part: the output as the tool_result's text", async () => {
+    expect((await call("badPng", anthropic)).modelMessages).toEqual(toolResult(`see bad${OMITTED}`))
+    expect((await call("notFile", anthropic)).modelMessages).toEqual(toolResult("see other"))
+  })
 })
 
 test("a provider whose API is not modelled: null; a result without attachments has no modelMessages", async () => {

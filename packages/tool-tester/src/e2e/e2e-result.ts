@@ -9,7 +9,10 @@ import type { CapturedRequest, ServedCall } from "./mock-model.ts"
 
 export interface E2EToolCall {
   name: string
-  /** The argument text, exactly as on the wire. */
+  /**
+   * The argument text, exactly as on the wire (Anthropic's messages API carries a call's `input` in
+   * opencode's history as a JSON value: `as_run` gives its JSON text).
+   */
   arguments: string
 }
 
@@ -227,24 +230,50 @@ function findInHistory(
     for (const item of items) {
       const record = asObject(item)
       if (record === undefined) continue
-      // Chat Completions: assistant tool_calls, then `tool` messages.
-      for (const toolCall of Array.isArray(record.tool_calls) ? record.tool_calls : []) {
-        const entry = asObject(toolCall)
-        const fn = asObject(entry?.function)
-        if (entry?.id === served.id && fn !== undefined) {
-          call = { name: String(fn.name), arguments: String(fn.arguments) }
-        }
+      const found = { ...chatHistory(record, served.id), ...responsesHistory(record, served.id) }
+      for (const block of Array.isArray(record.content) ? record.content : []) {
+        const entry = asObject(block)
+        if (entry !== undefined) Object.assign(found, anthropicHistory(entry, served.id))
       }
-      if (record.role === "tool" && record.tool_call_id === served.id) result = contentText(record.content)
-      // Responses API: function_call and function_call_output items.
-      if (record.type === "function_call" && record.call_id === served.id) {
-        call = { name: String(record.name), arguments: String(record.arguments) }
-      }
-      if (record.type === "function_call_output" && record.call_id === served.id) result = contentText(record.output)
+      call = found.call ?? call
+      result = found.result ?? result
     }
     if (call !== null || result !== null) return { call, result }
   }
   return undefined
+}
+
+type HistoryFound = { call?: E2EToolCall; result?: string }
+
+/** Chat completions: the assistant's `tool_calls`, then a `tool` message. */
+function chatHistory(record: Record<string, unknown>, id: string): HistoryFound {
+  const found: HistoryFound = {}
+  for (const toolCall of Array.isArray(record.tool_calls) ? record.tool_calls : []) {
+    const entry = asObject(toolCall)
+    const fn = asObject(entry?.function)
+    if (entry?.id === id && fn !== undefined) found.call = { name: String(fn.name), arguments: String(fn.arguments) }
+  }
+  if (record.role === "tool" && record.tool_call_id === id) found.result = contentText(record.content)
+  return found
+}
+
+/** The responses API: `function_call` and `function_call_output` items. */
+function responsesHistory(record: Record<string, unknown>, id: string): HistoryFound {
+  if (record.type === "function_call" && record.call_id === id)
+    return { call: { name: String(record.name), arguments: String(record.arguments) } }
+  if (record.type === "function_call_output" && record.call_id === id) return { result: contentText(record.output) }
+  return {}
+}
+
+/**
+ * Anthropic's messages API: a `tool_use` block of the assistant's content (its `input` is a JSON
+ * value, given as its JSON text), then a `tool_result` block of a user message's content.
+ */
+function anthropicHistory(block: Record<string, unknown>, id: string): HistoryFound {
+  if (block.type === "tool_use" && block.id === id)
+    return { call: { name: String(block.name), arguments: JSON.stringify(block.input) } }
+  if (block.type === "tool_result" && block.tool_use_id === id) return { result: contentText(block.content) }
+  return {}
 }
 
 function contentText(content: unknown): string {

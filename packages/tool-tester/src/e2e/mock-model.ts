@@ -1,7 +1,8 @@
-// A scripted model behind an OpenAI-compatible HTTP endpoint on 127.0.0.1, for driving the real
-// opencode offline. It answers `POST /v1/chat/completions` (the `@ai-sdk/openai-compatible`
-// provider) and `POST /v1/responses` (the `@ai-sdk/openai` provider) with server-sent events,
-// playing one script turn per main request and recording every request body.
+// A scripted model behind an HTTP endpoint on 127.0.0.1, for driving the real opencode offline. It
+// answers `POST /v1/chat/completions` (the `@ai-sdk/openai-compatible` provider), `POST
+// /v1/responses` (the `@ai-sdk/openai` provider) and `POST /v1/messages` (the `@ai-sdk/anthropic`
+// provider) with server-sent events, in the API of the route (model-apis/), playing one script turn
+// per main request and recording every request body.
 //
 // Requests without `tools` (opencode's title request, sent first by the small model) get a short
 // text and do not consume a turn. When the script has no turns left, the mock answers with text so
@@ -11,10 +12,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { isRecord } from "../_is-record.ts"
 import { ToolTesterError } from "../errors.ts"
+import type { PlannedTurn } from "./model-apis/answer.ts"
+import { modelApiFor } from "./model-apis/model-api.ts"
 import { argumentText, type Script } from "./script.ts"
 
 export interface CapturedRequest {
-  /** `/v1/chat/completions` or `/v1/responses`. */
+  /** `/v1/chat/completions`, `/v1/responses` or `/v1/messages`. */
   path: string
   /** `title` when the request offers no tools, else `main`. */
   kind: "title" | "main"
@@ -91,7 +94,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? "/").split("?")[0] ?? "/"
-    if (request.method !== "POST" || (!path.endsWith("/chat/completions") && !path.endsWith("/responses"))) {
+    const api = request.method === "POST" ? modelApiFor(path) : undefined
+    if (api === undefined) {
       unrouted.push({ method: request.method ?? "GET", path })
       response.writeHead(404, { "content-type": "application/json" })
       response.end(JSON.stringify({ error: { message: `mock model: no route ${request.method} ${path}` } }))
@@ -112,9 +116,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     }
     const model = isRecord(body) && typeof body.model === "string" ? body.model : "mock-model"
     const stream = !isRecord(body) || body.stream !== false
-    const events = path.endsWith("/responses")
-      ? responsesEvents(planned, model, requestIndex)
-      : chatEvents(planned, model, requestIndex)
+    const events = api(planned, model, requestIndex)
     if (stream) {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
       for (const event of events.stream) response.write(event)
@@ -159,117 +161,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   }
 }
 
-/** What a model answers to one request: text, then tool calls (also the eval tests' keyword model). */
-export interface PlannedTurn {
-  text: string
-  calls: Array<Pick<ServedCall, "id" | "name" | "arguments">>
-}
-
-/** A model's answer: the SSE frames of a streaming request, the body of a whole one. */
-export interface Answer {
-  /** SSE frames for a streaming request. */
-  stream: string[]
-  /** The whole answer for a non-streaming request. */
-  whole: unknown
-}
-
-const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
-
-/** OpenAI Chat Completions chunks: text, then each tool call in one delta, then finish and usage. */
-export function chatEvents(planned: PlannedTurn, model: string, requestIndex: number): Answer {
-  const id = `chatcmpl-mock-${requestIndex + 1}`
-  const created = Math.floor(Date.now() / 1000)
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
-    sse({ id, object: "chat.completion.chunk", created, model, choices, ...extra })
-  const finishReason = planned.calls.length > 0 ? "tool_calls" : "stop"
-  const toolCalls = planned.calls.map((call, index) => ({
-    index,
-    id: call.id,
-    type: "function",
-    function: { name: call.name, arguments: call.arguments },
-  }))
-  // Every chunk has one choice whose delta names its role, and the usage rides on the last one:
-  // OpenAI's own stream leaves both out where it can, but the providers that parse this wire more
-  // strictly (@ai-sdk/perplexity wants the role in every delta, @ai-sdk/mistral a choice in every
-  // chunk) then fail the run, and every other one reads this shape too.
-  const delta = (fields: Record<string, unknown>) => ({ role: "assistant", ...fields })
-  const stream = [chunk([{ index: 0, delta: delta({ content: "" }), finish_reason: null }])]
-  if (planned.text !== "")
-    stream.push(chunk([{ index: 0, delta: delta({ content: planned.text }), finish_reason: null }]))
-  for (const toolCall of toolCalls) {
-    stream.push(chunk([{ index: 0, delta: delta({ tool_calls: [toolCall] }), finish_reason: null }]))
-  }
-  stream.push(chunk([{ index: 0, delta: delta({}), finish_reason: finishReason }], { usage }))
-  stream.push("data: [DONE]\n\n")
-  const message: Record<string, unknown> = { role: "assistant", content: planned.text }
-  if (toolCalls.length > 0) message.tool_calls = toolCalls.map(({ index: _index, ...call }) => call)
-  const whole = {
-    id,
-    object: "chat.completion",
-    created,
-    model,
-    choices: [{ index: 0, message, finish_reason: finishReason }],
-    usage,
-  }
-  return { stream, whole }
-}
-
 // --- internal ---
-
-/** OpenAI Responses API events: one message item for the text, one function_call item per call. */
-function responsesEvents(planned: PlannedTurn, model: string, requestIndex: number): Answer {
-  const responseId = `resp_mock_${requestIndex + 1}`
-  const created_at = Math.floor(Date.now() / 1000)
-  const base = { id: responseId, object: "response", created_at, model }
-  const output: Record<string, unknown>[] = []
-  const stream = [sse({ type: "response.created", response: { ...base, status: "in_progress", output: [] } })]
-  if (planned.text !== "" || planned.calls.length === 0) {
-    const itemId = `msg_mock_${requestIndex + 1}`
-    const output_index = output.length
-    const added = { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] }
-    const done = {
-      ...added,
-      status: "completed",
-      content: [{ type: "output_text", text: planned.text, annotations: [] }],
-    }
-    stream.push(sse({ type: "response.output_item.added", output_index, item: added }))
-    stream.push(
-      sse({ type: "response.output_text.delta", item_id: itemId, output_index, content_index: 0, delta: planned.text }),
-    )
-    stream.push(sse({ type: "response.output_item.done", output_index, item: done }))
-    output.push(done)
-  }
-  for (const call of planned.calls) {
-    const itemId = `fc_mock_${call.id}`
-    const output_index = output.length
-    const item = { type: "function_call", id: itemId, call_id: call.id, name: call.name, arguments: "" }
-    const done = { ...item, arguments: call.arguments, status: "completed" }
-    stream.push(sse({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress" } }))
-    stream.push(
-      sse({ type: "response.function_call_arguments.delta", item_id: itemId, output_index, delta: call.arguments }),
-    )
-    stream.push(sse({ type: "response.output_item.done", output_index, item: done }))
-    output.push(done)
-  }
-  const whole = {
-    ...base,
-    status: "completed",
-    output,
-    usage: {
-      input_tokens: 10,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: 5,
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: 15,
-    },
-  }
-  stream.push(sse({ type: "response.completed", response: whole }))
-  return { stream, whole }
-}
-
-function sse(value: unknown): string {
-  return `data: ${JSON.stringify(value)}\n\n`
-}
 
 export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -44,8 +44,8 @@ export interface E2EOptions {
   model?: string
   /**
    * The provider's npm package (default `@ai-sdk/openai-compatible`): one that speaks the OpenAI
-   * chat-completions or responses API (docs/cli.md#e2e lists them); another is USAGE once opencode
-   * sends it a request the mock model cannot answer.
+   * chat-completions or responses API, or Anthropic's messages API (docs/cli.md#e2e lists them);
+   * another is USAGE once opencode sends it a request the mock model cannot answer.
    */
   provider?: string
   /** opencode config deep-merged over everything else (e.g. `{"permission": {"task": "deny"}}`). */
@@ -210,13 +210,13 @@ function runArguments(modelId: string, agent: string | undefined, prompt: string
 
 /**
  * USAGE for a provider whose requests the mock model cannot answer: opencode sent them to a route
- * of another API (Anthropic's /messages, Google's :streamGenerateContent, Bedrock's /converse).
+ * of another API (Google's :streamGenerateContent, Bedrock's /converse).
  */
 function unspokenProvider(mock: MockModel, provider: string, result: E2EResult): ToolTesterError {
   const first = mock.unrouted[0]!
   return new ToolTesterError(
     "USAGE",
-    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
+    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, and Anthropic's messages API, which anthropic uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
     { data: { provider, unrouted: mock.unrouted, result } },
   )
 }

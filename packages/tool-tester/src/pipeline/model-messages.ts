@@ -2,7 +2,8 @@
 // 1.18.34 sends it (docs/opencode-contract.md#attachments): the tool message, and after it the
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
-// `@ai-sdk/openai`, the two e2e's mock model observed. Other providers: not modelled (null).
+// `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, the three e2e's mock model observed.
+// Other providers: not modelled (null).
 import type { ModelSelection } from "./builtins.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
 import type { FilePart } from "./part-attachments.ts"
@@ -33,6 +34,7 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
   const userFiles = moved.map((file) => userFile(file, input.modelInput))
   if (input.model.npm === "@ai-sdk/openai-compatible") return chatMessages(input.callID, result, userFiles)
   if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
+  if (input.model.npm === "@ai-sdk/anthropic") return anthropicMessages(input.callID, result, userFiles)
   return null
 }
 
@@ -120,4 +122,26 @@ function responsesItems(callID: string, result: ToolResult, userFiles: UserFile[
             : { type: "input_file", filename: "data", file_data: url }
         })
   return [{ type: "function_call_output", call_id: callID, output }]
+}
+
+/**
+ * Anthropic's messages API: one user message holding the call's `tool_result` block, its content
+ * the text, or a list of `text`, `image` and `document` blocks (base64 sources). `anthropic` takes
+ * images and PDFs in the result, so nothing is moved to a user message; it sends no other file
+ * there (@ai-sdk/anthropic leaves it out with a warning). The result is the last part of the
+ * request's last message, so opencode marks it for prompt caching (`cache_control`).
+ */
+function anthropicMessages(callID: string, result: ToolResult, userFiles: UserFile[]): unknown[] | null {
+  if (userFiles.length > 0) return null
+  const content = typeof result === "string" ? result : result.flatMap(anthropicBlock)
+  const block = { type: "tool_result", tool_use_id: callID, content, cache_control: { type: "ephemeral" } }
+  return [{ role: "user", content: [block] }]
+}
+
+function anthropicBlock(part: ContentPart): unknown[] {
+  if (part.type === "text") return [{ type: "text", text: part.text }]
+  const source = { type: "base64", media_type: part.mime, data: part.data }
+  if (part.mime.startsWith("image/")) return [{ type: "image", source }]
+  if (part.mime === "application/pdf") return [{ type: "document", source }]
+  return []
 }

@@ -10,12 +10,22 @@ afterEach(async () => {
 })
 
 async function post(path: string, body: unknown): Promise<Array<Record<string, any>>> {
+  return (await postFrames(path, body)).map((frame) => frame.data)
+}
+
+/** Each SSE frame's data and its `event:` line (undefined without one); `[DONE]` left out. */
+async function postFrames(path: string, body: unknown): Promise<Array<{ event?: string; data: Record<string, any> }>> {
   const response = await fetch(`${mock?.baseURL}${path}`, { method: "POST", body: JSON.stringify(body) })
   const text = await response.text()
   return text
     .split("\n\n")
-    .filter((frame) => frame.startsWith("data: ") && frame !== "data: [DONE]")
-    .map((frame) => JSON.parse(frame.slice("data: ".length)))
+    .filter((frame) => frame !== "" && frame !== "data: [DONE]")
+    .map((frame) => {
+      const lines = frame.split("\n")
+      const event = lines.find((line) => line.startsWith("event: "))?.slice("event: ".length)
+      const data = JSON.parse(lines.find((line) => line.startsWith("data: "))!.slice("data: ".length))
+      return event === undefined ? { data } : { event, data }
+    })
 }
 
 const tools = [{ type: "function", function: { name: "x", description: "", parameters: {} } }]
@@ -101,16 +111,84 @@ describe("the mock model", () => {
     expect(events.at(-1)?.type).toBe("response.completed")
   })
 
+  it("speaks Anthropic's messages API: a text block, tool_use blocks with their argument text, the stop reason", async () => {
+    mock = await startMockModel({
+      script: {
+        turns: [
+          {
+            text: "calling",
+            calls: [
+              { tool: "x", args: { a: 1 }, id: "toolu_1" },
+              { tool: "Y", rawArgs: "{oops" },
+            ],
+          },
+          { text: "bye" },
+        ],
+      },
+    })
+    const anthropicTools = [{ name: "x", description: "", input_schema: {} }]
+    const title = await post("/messages", { model: "m", stream: true, messages: [] })
+    expect(title.filter((event) => event.type === "content_block_delta").map((event) => event.delta.text)).toEqual([
+      "Scripted session",
+    ])
+
+    const frames = await postFrames("/messages", {
+      model: "claude-x",
+      stream: true,
+      messages: [],
+      tools: anthropicTools,
+    })
+    // Every frame names its event as Anthropic's stream does, the same as its data's type.
+    for (const frame of frames) expect(frame.event).toBe(frame.data.type)
+    const events = frames.map((frame) => frame.data)
+    expect(events.map((event) => [event.type, event.index])).toEqual([
+      ["message_start", undefined],
+      ["content_block_start", 0],
+      ["content_block_delta", 0],
+      ["content_block_stop", 0],
+      ["content_block_start", 1],
+      ["content_block_delta", 1],
+      ["content_block_stop", 1],
+      ["content_block_start", 2],
+      ["content_block_delta", 2],
+      ["content_block_stop", 2],
+      ["message_delta", undefined],
+      ["message_stop", undefined],
+    ])
+    expect(events[0]?.message).toMatchObject({ role: "assistant", model: "claude-x", content: [] })
+    expect(events[2]?.delta).toEqual({ type: "text_delta", text: "calling" })
+    expect(events[4]?.content_block).toEqual({ type: "tool_use", id: "toolu_1", name: "x", input: {} })
+    expect(events[5]?.delta).toEqual({ type: "input_json_delta", partial_json: '{"a":1}' })
+    expect(events[7]?.content_block).toEqual({ type: "tool_use", id: "call_1", name: "Y", input: {} })
+    expect(events[8]?.delta).toEqual({ type: "input_json_delta", partial_json: "{oops" })
+    expect(events[10]?.delta.stop_reason).toBe("tool_use")
+    expect(mock.pendingCalls().map((call) => call.id)).toEqual(["toolu_1", "call_1"])
+
+    const whole = (await (
+      await fetch(`${mock.baseURL}/messages`, {
+        method: "POST",
+        body: JSON.stringify({ model: "m", stream: false, messages: [], tools: anthropicTools }),
+      })
+    ).json()) as Record<string, any>
+    expect(whole).toMatchObject({ type: "message", role: "assistant", stop_reason: "end_turn" })
+    expect(whole.content).toEqual([{ type: "text", text: "bye" }])
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/messages", "title"],
+      ["/v1/messages", "main"],
+      ["/v1/messages", "main"],
+    ])
+  })
+
   it("answers unknown routes with 404 and records them (another provider's API)", async () => {
     mock = await startMockModel({ script: { turns: [] } })
     const response = await fetch(`${mock.baseURL}/models`)
     expect(response.status).toBe(404)
-    const messages = await fetch(`${mock.baseURL}/messages?beta=true`, { method: "POST", body: "{}" })
-    expect(messages.status).toBe(404)
+    const google = await fetch(`${mock.baseURL}/models/m:streamGenerateContent?alt=sse`, { method: "POST", body: "{}" })
+    expect(google.status).toBe(404)
     expect(mock.requests).toEqual([])
     expect(mock.unrouted).toEqual([
       { method: "GET", path: "/v1/models" },
-      { method: "POST", path: "/v1/messages" },
+      { method: "POST", path: "/v1/models/m:streamGenerateContent" },
     ])
   })
 })

@@ -14,7 +14,8 @@
 
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { chatEvents, readBody } from "../../src/e2e/mock-model.ts"
+import { readBody } from "../../src/e2e/mock-model.ts"
+import { chatCompletionsAnswer } from "../../src/e2e/model-apis/chat-completions.ts"
 
 export interface KeywordModel {
   /** Put in the provider's `options.baseURL` (ends with `/v1`). */
@@ -48,7 +49,7 @@ export async function startKeywordModel(): Promise<KeywordModel> {
           if (prompt.includes("[unauthorized]")) return fail(401, unauthorizedMessage, "invalid_api_key")
         }
         const planned = plan(body, prompt, tools, () => ++loopCount)
-        const events = chatEvents(planned, model, answered++)
+        const events = chatCompletionsAnswer(planned, model, answered++)
         if (body.stream === false) {
           response.writeHead(200, { "content-type": "application/json" })
           response.end(JSON.stringify(events.whole))
