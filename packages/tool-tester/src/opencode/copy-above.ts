@@ -14,14 +14,15 @@
 // other entry linked to what it leads to (read through the link, as `node_modules` is). The top is
 // the git worktree root. Outside git it is the highest folder above the project that is the user's
 // own: the walk stops below the filesystem root, the home folder (whose `.opencode` is the user's
-// global `~/.opencode`, which e2e leaves out with the rest of the user's config) and any folder
-// another user owns or everyone can write to (`/tmp`: what is there is not the project's).
+// global `~/.opencode`, which e2e leaves out with the rest of the user's config), the temp folder
+// (the user's own on macOS and Windows, and full of what is not the project's) and any folder
+// another user owns or everyone can write to (`/tmp`).
 // opencode itself reads config there too; bunfig.toml it reads nowhere (observed: not even in the
 // project), so nothing is kept for it.
 
-import { existsSync, statSync } from "node:fs"
+import { existsSync, realpathSync, statSync } from "node:fs"
 import { copyFile, mkdir, readdir, realpath, stat, symlink } from "node:fs/promises"
-import { homedir } from "node:os"
+import { homedir, tmpdir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative } from "node:path"
 import { copyFolder } from "./copy-folder.ts"
 
@@ -36,8 +37,8 @@ export function topAbove(directory: string): string {
   const worktree = gitWorktreeOf(directory)
   if (worktree !== undefined) return worktree
   let top = directory
-  const home = homedir()
-  for (let folder = dirname(directory); folder !== dirname(folder) && folder !== home; folder = dirname(folder)) {
+  const stops = new Set([homedir(), tmpdir()].flatMap((folder) => [folder, realFolder(folder)]))
+  for (let folder = dirname(directory); folder !== dirname(folder) && !stops.has(folder); folder = dirname(folder)) {
     if (!ownFolder(folder)) break
     top = folder
   }
@@ -69,6 +70,15 @@ function gitWorktreeOf(directory: string): string | undefined {
   for (let folder = directory; ; folder = dirname(folder)) {
     if (existsSync(join(folder, ".git"))) return folder
     if (dirname(folder) === folder) return undefined
+  }
+}
+
+/** `folder` with its links resolved, or as it is when it cannot be. */
+function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder)
+  } catch {
+    return folder
   }
 }
 

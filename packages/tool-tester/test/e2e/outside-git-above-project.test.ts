@@ -4,7 +4,7 @@
 // took effect (a tool it denies was not offered), and `parent/tsconfig.json`'s alias resolved. e2e
 // copied the project alone: its opencode failed to start ("Cannot find module '@lib/shout'"). The
 // copy now keeps the folders above the project that are the user's own, stopping below the home
-// folder and below any folder others can write to (such as /tmp).
+// folder, the temp folder and any folder others can write to (such as /tmp).
 
 import { chmodSync, existsSync, mkdirSync, symlinkSync } from "node:fs"
 import path from "node:path"
@@ -69,7 +69,7 @@ describe("e2e outside git", () => {
   )
 
   it.skipIf(process.platform === "win32")(
-    "keeps no folder above the project that others can write to, nor the home folder and above",
+    "keeps no folder above the project that others can write to, nor the home or temp folder and above",
     async () => {
       const base = useTmpDir("tool-tester-no-git-")
       // A folder everyone can write to, as /tmp is: what is in it is not the project's.
@@ -81,10 +81,21 @@ describe("e2e outside git", () => {
       mkdirSync(home)
       const { project: inHome } = parentWithProject(home)
       vi.stubEnv("HOME", home)
+      // In a temp folder of the user's own (as on macOS and Windows): the walk stops below it, and
+      // what else the temp folder holds is not kept.
+      const temp = path.join(base, "temp")
+      const { project: inTemp } = parentWithProject(temp)
+      writeFiles(temp, { "stranger.txt": "not the project's" })
       try {
         const first = await createSandbox({ directory: inShared, copyProject: true })
         const second = await createSandbox({ directory: inHome, copyProject: true })
+        vi.stubEnv("TMPDIR", temp)
+        const third = await createSandbox({ directory: inTemp, copyProject: true })
         try {
+          expect(third.project).toBe(path.join(third.root, "project", "proj"))
+          expect(existsSync(path.join(third.root, "project", ".opencode", "tools", "from_parent.ts"))).toBe(true)
+          expect(existsSync(path.join(third.root, "stranger.txt"))).toBe(false)
+          expect(existsSync(path.join(third.root, "project", "stranger.txt"))).toBe(false)
           // The copy's top is the project itself: shared/parent/ is left out.
           expect(first.project).toBe(path.join(first.root, "project"))
           expect(existsSync(path.join(first.project, ".opencode", "tools", "loud.ts"))).toBe(true)
@@ -96,6 +107,7 @@ describe("e2e outside git", () => {
         } finally {
           await first.dispose()
           await second.dispose()
+          await third.dispose()
         }
       } finally {
         vi.unstubAllEnvs()
