@@ -20,10 +20,11 @@
 // opencode itself reads config there too; bunfig.toml it reads nowhere (observed: not even in the
 // project), so nothing is kept for it.
 
-import { existsSync, realpathSync, statSync } from "node:fs"
+import { type BigIntStats, existsSync, realpathSync } from "node:fs"
 import { copyFile, mkdir, readdir, realpath, stat, symlink } from "node:fs/promises"
 import { homedir, tmpdir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative } from "node:path"
+import { statOf } from "../_file-stats.ts"
 import { copyFolder } from "./copy-folder.ts"
 
 /** The config files read in a folder above the project: copied, as the project's are. */
@@ -85,9 +86,13 @@ function realFolder(folder: string): string {
 /** A folder this user owns and no one else can write to (on Windows, every folder: no such modes). */
 function ownFolder(folder: string): boolean {
   if (process.platform === "win32") return true
-  const stats = statSync(folder, { throwIfNoEntry: false })
-  if (stats === undefined) return false
-  return stats.uid === process.getuid?.() && (stats.mode & 0o002) === 0
+  let stats: BigIntStats
+  try {
+    stats = statOf(folder)
+  } catch {
+    return false
+  }
+  return Number(stats.uid) === process.getuid?.() && (Number(stats.mode) & 0o002) === 0
 }
 
 async function keepEntry(entry: string, mirror: string, leaveOut: string): Promise<void> {
