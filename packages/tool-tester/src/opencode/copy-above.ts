@@ -13,7 +13,10 @@
 // copied, `.git` left out (the copy's top gets a repository of its own: worktree-root.ts), and every
 // other entry linked to what it leads to (read through the link, as `node_modules` is). The top is
 // the git worktree root. Outside git it is the highest folder above the project that is the user's
-// own: the walk stops below the filesystem root, the home folder (whose `.opencode` is the user's
+// own and holds something opencode or Bun reads there by name (`.opencode`, `opencode.json(c)`,
+// `package.json`, `tsconfig.json`, `node_modules`), and a folder on the way that holds none keeps
+// only the path (a folder of projects: its other entries are not the project's): the walk stops
+// below the filesystem root, the home folder (whose `.opencode` is the user's
 // global `~/.opencode`, which e2e leaves out with the rest of the user's config), the temp folder
 // (the user's own on macOS and Windows, and full of what is not the project's) and any folder
 // another user owns or everyone can write to (`/tmp`).
@@ -30,9 +33,13 @@ import { copyFolder } from "./copy-folder.ts"
 /** The config files read in a folder above the project: copied, as the project's are. */
 const CONFIG_FILES = new Set(["opencode.json", "opencode.jsonc"])
 
+/** What opencode or Bun reads in a folder above the project by its name: outside git, a folder without any is not kept. */
+const READ_BY_NAME = [".opencode", ...CONFIG_FILES, "package.json", "tsconfig.json", "node_modules"]
+
 /**
  * The folder the copy's top stands for: the project's git worktree root; outside git, the highest
- * folder above the project that is the user's own (see above), or the project itself.
+ * folder above the project that is the user's own (see above) and holds something read by name
+ * there (READ_BY_NAME), or the project itself.
  */
 export function topAbove(directory: string): string {
   const worktree = gitWorktreeOf(directory)
@@ -41,7 +48,7 @@ export function topAbove(directory: string): string {
   const stops = new Set([homedir(), tmpdir()].flatMap((folder) => [folder, realFolder(folder)]))
   for (let folder = dirname(directory); folder !== dirname(folder) && !stops.has(folder); folder = dirname(folder)) {
     if (!ownFolder(folder)) break
-    top = folder
+    if (holdsReadByName(folder)) top = folder
   }
   return top
 }
@@ -52,10 +59,14 @@ export function topAbove(directory: string): string {
  * into `leaveOut` (the throw-away folder itself, when it lies in one of those folders).
  */
 export async function copyAbove(directory: string, top: string, copyTop: string, leaveOut: string): Promise<void> {
+  // In a repository every folder is the project's; outside git a folder on the way that holds
+  // nothing read by name (a folder of projects, a temp folder on Windows) keeps only the path.
+  const inGit = existsSync(join(top, ".git"))
   for (let below = directory; below !== top; below = dirname(below)) {
     const folder = dirname(below)
     const mirror = join(copyTop, relative(top, folder))
     await mkdir(mirror, { recursive: true })
+    if (!inGit && !holdsReadByName(folder)) continue
     // A folder that can be entered but not listed: what is in it cannot be kept.
     for (const name of await readdir(folder).catch(() => [])) {
       if (name === basename(below) || name === ".git") continue
@@ -72,6 +83,10 @@ function gitWorktreeOf(directory: string): string | undefined {
     if (existsSync(join(folder, ".git"))) return folder
     if (dirname(folder) === folder) return undefined
   }
+}
+
+function holdsReadByName(folder: string): boolean {
+  return READ_BY_NAME.some((name) => existsSync(join(folder, name)))
 }
 
 /** `folder` with its links resolved, or as it is when it cannot be. */

@@ -68,6 +68,36 @@ describe("e2e outside git", () => {
     },
   )
 
+  it("keeps from a folder on the way only the path when it holds nothing opencode or Bun reads there by name", async () => {
+    const base = useTmpDir("tool-tester-no-git-")
+    const home = path.join(base, "home")
+    // home/code is a folder of projects; home/code/parent/mid holds a file of its own only.
+    writeFiles(path.join(home, "code"), {
+      "other-project/README.md": "not this project's",
+      "parent/.opencode/tools/from_parent.ts": plainTool("parent"),
+      "parent/mid/notes.txt": "not read",
+      "parent/mid/proj/.opencode/tools/denied.ts": plainTool("denied"),
+    })
+    vi.stubEnv("HOME", home)
+    try {
+      const sandbox = await createSandbox({
+        directory: path.join(home, "code", "parent", "mid", "proj"),
+        copyProject: true,
+      })
+      try {
+        const top = path.join(sandbox.root, "project")
+        expect(sandbox.project).toBe(path.join(top, "mid", "proj"))
+        expect(existsSync(path.join(top, ".opencode", "tools", "from_parent.ts"))).toBe(true)
+        expect(existsSync(path.join(top, "mid", "notes.txt"))).toBe(false)
+        expect(existsSync(path.join(top, "other-project"))).toBe(false)
+      } finally {
+        await sandbox.dispose()
+      }
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it.skipIf(process.platform === "win32")(
     "keeps no folder above the project that others can write to, nor the home or temp folder and above",
     async () => {
