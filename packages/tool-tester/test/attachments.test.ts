@@ -1,7 +1,8 @@
 // What the model receives for a result with attachments, per provider and model input
 // (docs/opencode-contract.md#attachments). Every literal is what opencode 1.18.34 sent e2e's mock
 // model for test/fixtures/attachments' tool, one call per `tool-tester e2e` run, with
-// `--provider openai-compatible`, `openai` or `anthropic` and, for a model with image and PDF input,
+// `--provider openai-compatible`, `openai`, `anthropic` or `google` (`--model gemini-2.5-pro`,
+// `gemini-3-pro-preview`, `preview-gemini-3-pro`) and, for a model with image and PDF input,
 // `--config '{"provider":{"mock":{"models":{"mock-model":{"modalities":{"input":["text","image","pdf"],"output":["text"]}}}}}}'`
 // (the messages after the assistant's call in the next request). Before, `output` was always the
 // tool's own text and nothing said what else the model received.
@@ -19,6 +20,7 @@ const cannotRead = (what: string, modality: string) => ({
   type: "text",
   text: `ERROR: Cannot read ${what} (this model does not support ${modality} input). Inform the user.`,
 })
+const cannotReadPart = (what: string, modality: string) => ({ text: cannotRead(what, modality).text })
 const tool = (content: string) => ({ role: "tool", tool_call_id: "call_1", content })
 const compatible = { npm: "@ai-sdk/openai-compatible", providerID: "mock", modelID: "mock-model" }
 const openai = { npm: "@ai-sdk/openai", providerID: "openai", modelID: "mock-model" }
@@ -183,6 +185,103 @@ describe("anthropic (messages API), whatever the model's input", () => {
   test("an image it cannot read, or no file part: the output as the tool_result's text", async () => {
     expect((await call("badPng", anthropic)).modelMessages).toEqual(toolResult(`see bad${OMITTED}`))
     expect((await call("notFile", anthropic)).modelMessages).toEqual(toolResult("see other"))
+  })
+})
+
+describe("google (generateContent): the result is a functionResponse named for the tool", () => {
+  const google = (modelID: string) => ({ npm: "@ai-sdk/google", providerID: "google", modelID })
+  const gemini25 = google("gemini-2.5-pro")
+  const gemini3 = google("gemini-3-pro-preview")
+  const response = (content: string, files?: unknown[]) => ({
+    functionResponse: {
+      name: "attach",
+      response: { name: "attach", content },
+      ...(files === undefined ? {} : { parts: files }),
+    },
+  })
+  const inline = (mimeType: string, data: string) => ({ inlineData: { mimeType, data } })
+  const fileData = (data: string, mediaType: string) => ({
+    text: JSON.stringify({ type: "file-data", data, mediaType }),
+  })
+  const user = (...parts: unknown[]) => ({ role: "user", parts })
+  const moved = (...parts: unknown[]) => user({ text: MOVED.text }, ...parts)
+  const PNG_DATA = PNG.slice(PNG.indexOf(",") + 1)
+
+  test("before gemini-3: the text in the functionResponse, each other file the JSON text of its part", async () => {
+    expect((await call("text", gemini25)).modelMessages).toEqual([
+      user(response("see text"), fileData("aGVsbG8=", "text/plain")),
+    ])
+    expect((await call("otherFiles", gemini25)).modelMessages).toEqual([
+      user(response("see others"), fileData("UklGRg==", "audio/wav"), fileData("e30=", "application/json")),
+    ])
+    expect((await call("plainDataUrl", gemini25)).modelMessages).toEqual([
+      user(response("see plain"), fileData("hello%20there", "text/plain")),
+    ])
+    // No text, no functionResponse: the files alone.
+    expect((await call("emptyOutput", gemini25)).modelMessages).toEqual([user(fileData("aGVsbG8=", "text/plain"))])
+  })
+
+  test("before gemini-3: images and PDFs are moved to a user message, as errors or as inlineData", async () => {
+    expect((await call("several", gemini25)).modelMessages).toEqual([
+      user(response("see several"), fileData("aGVsbG8=", "text/plain"), fileData("d29ybGQ=", "text/plain")),
+      moved(cannotReadPart('"dot.png"', "image"), cannotReadPart('"doc.pdf"', "pdf")),
+    ])
+    expect((await call("pdfNoName", gemini25)).modelMessages).toEqual([
+      user(response("see pdf")),
+      moved(cannotReadPart("pdf", "pdf")),
+    ])
+    expect((await call("several", gemini25, ["image", "pdf"])).modelMessages).toEqual([
+      user(response("see several"), fileData("aGVsbG8=", "text/plain"), fileData("d29ybGQ=", "text/plain")),
+      moved(inline("image/png", PNG_DATA), inline("application/pdf", "JVBERi0xLjQK")),
+    ])
+    // The default mock-model id is no gemini-3 either.
+    expect((await call("pngNoName", google("mock-model"), ["image"])).modelMessages).toEqual([
+      user(response("see png")),
+      moved(inline("image/png", PNG_DATA)),
+    ])
+  })
+
+  test("gemini-3: every file inside the functionResponse as inlineData, whatever the model's input", async () => {
+    const several = [
+      user(
+        response("see several", [
+          inline("text/plain", "aGVsbG8="),
+          inline("image/png", PNG_DATA),
+          inline("application/pdf", "JVBERi0xLjQK"),
+          inline("text/plain", "d29ybGQ="),
+        ]),
+      ),
+    ]
+    expect((await call("several", gemini3)).modelMessages).toEqual(several)
+    expect((await call("several", gemini3, ["image", "pdf"])).modelMessages).toEqual(several)
+    expect((await call("plainDataUrl", gemini3)).modelMessages).toEqual([
+      user(response("see plain", [inline("text/plain", "hello%20there")])),
+    ])
+    expect((await call("emptyOutput", gemini3)).modelMessages).toEqual([
+      user(response("Tool executed successfully.", [inline("text/plain", "aGVsbG8=")])),
+    ])
+  })
+
+  test("an id with gemini-3 inside, not first: media stay in the result, each a part of its own", async () => {
+    expect((await call("several", google("preview-gemini-3-pro"))).modelMessages).toEqual([
+      user(
+        response("see several"),
+        fileData("aGVsbG8=", "text/plain"),
+        inline("image/png", PNG_DATA),
+        { text: "Tool executed successfully and returned this image as a response" },
+        fileData("JVBERi0xLjQK", "application/pdf"),
+        fileData("d29ybGQ=", "text/plain"),
+      ),
+    ])
+  })
+
+  test("no attachment left: the output as the functionResponse's content, for any model", async () => {
+    for (const model of [gemini25, gemini3]) {
+      expect((await call("badPng", model)).modelMessages).toEqual([user(response(`see bad${OMITTED}`))])
+      expect((await call("httpsImage", model)).modelMessages).toEqual([user(response(`see http${OMITTED}`))])
+      expect((await call("httpsText", model)).modelMessages).toEqual([user(response("see http"))])
+      expect((await call("notFile", model)).modelMessages).toEqual([user(response("see other"))])
+    }
   })
 })
 

@@ -5,21 +5,20 @@
 
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
+import { callHistory, type E2EToolCall } from "./call-history.ts"
+import { idlessCallIds } from "./idless-calls.ts"
 import type { CapturedRequest, ServedCall } from "./mock-model.ts"
+import { modelRouteFor } from "./model-apis/model-api.ts"
 
-export interface E2EToolCall {
-  name: string
-  /**
-   * The argument text, exactly as on the wire (Anthropic's messages API carries a call's `input` in
-   * opencode's history as a JSON value: `as_run` gives its JSON text).
-   */
-  arguments: string
-}
+export type { E2EToolCall } from "./call-history.ts"
 
 export interface E2ECall {
   /** Index of the script turn that made the call (0-based). */
   turn: number
-  /** The provider's tool call id. */
+  /**
+   * The provider's tool call id. Google's API carries none: the id `@ai-sdk/google` made up, as
+   * opencode's tool part gives it (the mock's own `call_1`, ... when opencode reported no part).
+   */
   id: string
   /** The call as the mock model sent it. */
   as_called: E2EToolCall
@@ -99,13 +98,22 @@ export function parseEvents(stdout: string): unknown[] {
 /** Builds the per-call view from what the mock served, the later requests, and the events. */
 export function collectCalls(servedCalls: ServedCall[], requests: CapturedRequest[], events: unknown[]): E2ECall[] {
   const parts = toolParts(events)
+  const isIdless = (served: ServedCall) =>
+    modelRouteFor(requests[served.requestIndex]?.path ?? "")?.idlessArguments !== undefined
+  const ids = idlessCallIds(servedCalls, requests, events, isIdless)
   return servedCalls.map((served) => {
-    const history = findInHistory(served, requests)
-    const part = parts.get(served.id)
+    const turnCalls = servedCalls.filter((other) => other.requestIndex === served.requestIndex)
+    const history = callHistory(
+      served,
+      requests,
+      isIdless(served) ? { position: turnCalls.indexOf(served), of: turnCalls.length } : undefined,
+    )
+    const id = ids.get(served) ?? served.id
+    const part = parts.get(id)
     const state = asObject(part?.state)
     return {
       turn: served.turn,
-      id: served.id,
+      id,
       as_called: { name: served.name, arguments: served.arguments },
       as_run: history?.call ?? null,
       result: history?.result ?? null,
@@ -214,79 +222,6 @@ function toolParts(events: unknown[]): Map<string, Record<string, unknown>> {
     if (part?.type === "tool" && typeof part.callID === "string") parts.set(part.callID, part)
   }
   return parts
-}
-
-/** The call and its result as they appear in the first later request that holds them. */
-function findInHistory(
-  served: ServedCall,
-  requests: CapturedRequest[],
-): { call: E2EToolCall | null; result: string | null } | undefined {
-  for (const request of requests.slice(served.requestIndex + 1)) {
-    if (request.kind !== "main") continue
-    const body = asObject(request.body)
-    const items = Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : []
-    let call: E2EToolCall | null = null
-    let result: string | null = null
-    for (const item of items) {
-      const record = asObject(item)
-      if (record === undefined) continue
-      const found = { ...chatHistory(record, served.id), ...responsesHistory(record, served.id) }
-      for (const block of Array.isArray(record.content) ? record.content : []) {
-        const entry = asObject(block)
-        if (entry !== undefined) Object.assign(found, anthropicHistory(entry, served.id))
-      }
-      call = found.call ?? call
-      result = found.result ?? result
-    }
-    if (call !== null || result !== null) return { call, result }
-  }
-  return undefined
-}
-
-type HistoryFound = { call?: E2EToolCall; result?: string }
-
-/** Chat completions: the assistant's `tool_calls`, then a `tool` message. */
-function chatHistory(record: Record<string, unknown>, id: string): HistoryFound {
-  const found: HistoryFound = {}
-  for (const toolCall of Array.isArray(record.tool_calls) ? record.tool_calls : []) {
-    const entry = asObject(toolCall)
-    const fn = asObject(entry?.function)
-    if (entry?.id === id && fn !== undefined) found.call = { name: String(fn.name), arguments: String(fn.arguments) }
-  }
-  if (record.role === "tool" && record.tool_call_id === id) found.result = contentText(record.content)
-  return found
-}
-
-/** The responses API: `function_call` and `function_call_output` items. */
-function responsesHistory(record: Record<string, unknown>, id: string): HistoryFound {
-  if (record.type === "function_call" && record.call_id === id)
-    return { call: { name: String(record.name), arguments: String(record.arguments) } }
-  if (record.type === "function_call_output" && record.call_id === id) return { result: contentText(record.output) }
-  return {}
-}
-
-/**
- * Anthropic's messages API: a `tool_use` block of the assistant's content (its `input` is a JSON
- * value, given as its JSON text), then a `tool_result` block of a user message's content.
- */
-function anthropicHistory(block: Record<string, unknown>, id: string): HistoryFound {
-  if (block.type === "tool_use" && block.id === id)
-    return { call: { name: String(block.name), arguments: JSON.stringify(block.input) } }
-  if (block.type === "tool_result" && block.tool_use_id === id) return { result: contentText(block.content) }
-  return {}
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content
-  if (Array.isArray(content)) {
-    return content
-      .map((part) => {
-        const record = asObject(part)
-        return typeof record?.text === "string" ? record.text : JSON.stringify(part)
-      })
-      .join("")
-  }
-  return JSON.stringify(content)
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {

@@ -1,8 +1,9 @@
 // A scripted model behind an HTTP endpoint on 127.0.0.1, for driving the real opencode offline. It
 // answers `POST /v1/chat/completions` (the `@ai-sdk/openai-compatible` provider), `POST
-// /v1/responses` (the `@ai-sdk/openai` provider) and `POST /v1/messages` (the `@ai-sdk/anthropic`
-// provider) with server-sent events, in the API of the route (model-apis/), playing one script turn
-// per main request and recording every request body.
+// /v1/responses` (the `@ai-sdk/openai` provider), `POST /v1/messages` (the `@ai-sdk/anthropic`
+// provider) and `POST /v1/models/<model>:streamGenerateContent` (the `@ai-sdk/google` provider)
+// with server-sent events, in the API of the route (model-apis/), playing one script turn per main
+// request and recording every request body.
 //
 // Requests without `tools` (opencode's title request, sent first by the small model) get a short
 // text and do not consume a turn. When the script has no turns left, the mock answers with text so
@@ -13,11 +14,11 @@ import type { AddressInfo } from "node:net"
 import { isRecord } from "../_is-record.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { PlannedTurn } from "./model-apis/answer.ts"
-import { modelApiFor } from "./model-apis/model-api.ts"
+import { type ModelRoute, modelRouteFor } from "./model-apis/model-api.ts"
 import { argumentText, type Script } from "./script.ts"
 
 export interface CapturedRequest {
-  /** `/v1/chat/completions`, `/v1/responses` or `/v1/messages`. */
+  /** `/v1/chat/completions`, `/v1/responses`, `/v1/messages` or `/v1/models/<model>:streamGenerateContent`. */
   path: string
   /** `title` when the request offers no tools, else `main`. */
   kind: "title" | "main"
@@ -28,11 +29,14 @@ export interface CapturedRequest {
 export interface ServedCall {
   /** Index of the script turn (0-based). */
   turn: number
-  /** The tool call id sent to opencode. */
+  /**
+   * The tool call id sent to opencode; for an API whose calls carry no id (Google's), the mock's own
+   * name for the call (the provider makes up the one opencode uses).
+   */
   id: string
   /** The tool name as sent. */
   name: string
-  /** The argument text as sent. */
+  /** The argument text as sent (Google's API sends an object: the JSON text opencode gets for it). */
   arguments: string
   /** Index in `requests` of the main request this call answered. */
   requestIndex: number
@@ -74,7 +78,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   let nextCallNumber = 1
   let lastMainHadCalls = false
 
-  const planTurn = (requestIndex: number): PlannedTurn => {
+  const planTurn = (requestIndex: number, route: ModelRoute): PlannedTurn => {
     const turn = options.script.turns[nextTurn]
     if (turn === undefined) return { text: options.finalText ?? "Done.", calls: [] }
     const turnIndex = nextTurn++
@@ -83,7 +87,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
         turn: turnIndex,
         id: call.id ?? `call_${nextCallNumber++}`,
         name: call.tool,
-        arguments: argumentText(call),
+        arguments: route.idlessArguments?.(argumentText(call)) ?? argumentText(call),
         requestIndex,
       }
       servedCalls.push(served)
@@ -94,8 +98,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? "/").split("?")[0] ?? "/"
-    const api = request.method === "POST" ? modelApiFor(path) : undefined
-    if (api === undefined) {
+    const route = request.method === "POST" ? modelRouteFor(path) : undefined
+    if (route === undefined) {
       unrouted.push({ method: request.method ?? "GET", path })
       response.writeHead(404, { "content-type": "application/json" })
       response.end(JSON.stringify({ error: { message: `mock model: no route ${request.method} ${path}` } }))
@@ -110,13 +114,13 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       planned = { text: options.titleText ?? "Scripted session", calls: [] }
     } else {
       lastMainHadCalls = false
-      planned = planTurn(requestIndex)
+      planned = planTurn(requestIndex, route)
       lastMainHadCalls = planned.calls.length > 0
       options.onMainRequest?.(planned.calls)
     }
-    const model = isRecord(body) && typeof body.model === "string" ? body.model : "mock-model"
-    const stream = !isRecord(body) || body.stream !== false
-    const events = api(planned, model, requestIndex)
+    const model = route.model ?? (isRecord(body) && typeof body.model === "string" ? body.model : "mock-model")
+    const stream = route.stream ?? (!isRecord(body) || body.stream !== false)
+    const events = route.answer(planned, model, requestIndex)
     if (stream) {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
       for (const event of events.stream) response.write(event)

@@ -14,7 +14,7 @@ export const defaultProviderPackage = "@ai-sdk/openai-compatible"
 export interface OpencodeConfigOptions {
   baseURL: string
   model: string
-  /** npm package of the provider (`@ai-sdk/openai-compatible`, `@ai-sdk/openai`). */
+  /** npm package of the provider (`@ai-sdk/openai-compatible`, `@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/google`). */
   providerPackage: string
   /** Plugin specs added to the `plugin` list. */
   plugins: string[]
@@ -35,6 +35,10 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
     permission: { "*": "allow" },
   }
   const modelId = `${mockProviderId}/${options.model}`
+  // Every provider package takes the mock's URL as its `baseURL` and appends its API's route:
+  // `/chat/completions`, `/responses`, `/messages`, and for `@ai-sdk/google` (and google-vertex)
+  // `/models/<model>:streamGenerateContent?alt=sse`. The key is sent as each API sends one
+  // (`x-goog-api-key` for Google's), so no provider reads a key from the environment.
   const content: Record<string, unknown> = {
     provider: {
       [mockProviderId]: {

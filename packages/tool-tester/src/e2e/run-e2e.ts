@@ -27,6 +27,7 @@ import { endMarked } from "../runtime/process-tree.ts"
 import { pluginPackageFor } from "../opencode/plugin-package.ts"
 import { createSandbox, projectConfigDirectories } from "../opencode/sandbox.ts"
 import { configureSandbox } from "./sandbox-setup.ts"
+import { googleScriptProblem } from "./model-apis/google-generate-content.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
 
 export interface E2EOptions {
@@ -44,8 +45,9 @@ export interface E2EOptions {
   model?: string
   /**
    * The provider's npm package (default `@ai-sdk/openai-compatible`): one that speaks the OpenAI
-   * chat-completions or responses API, or Anthropic's messages API (docs/cli.md#e2e lists them);
-   * another is USAGE once opencode sends it a request the mock model cannot answer.
+   * chat-completions or responses API, Anthropic's messages API or Google's generateContent
+   * (docs/cli.md#e2e lists them); another is USAGE once opencode sends it a request the mock model
+   * cannot answer. With Google's, a script's call `id` is USAGE before anything runs.
    */
   provider?: string
   /** opencode config deep-merged over everything else (e.g. `{"permission": {"task": "deny"}}`). */
@@ -91,6 +93,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
 export async function runE2EWithin(options: E2EOptions, bound: number | (() => number)): Promise<E2EResult> {
   const startedAt = performance.now()
   const script = parseScript(options.script)
+  checkScriptForProvider(script, options.provider ?? defaultProviderPackage)
   options.signal?.throwIfAborted()
   const directory = resolve(options.directory)
   const progress = options.onProgress ?? (() => {})
@@ -208,15 +211,30 @@ function runArguments(modelId: string, agent: string | undefined, prompt: string
   ]
 }
 
+/** USAGE for a script feature the provider's API cannot send (googleScriptProblem). */
+function checkScriptForProvider(script: Script, provider: string): void {
+  if (!googleApiProviders.includes(provider)) return
+  const problem = googleScriptProblem(script)
+  if (problem === undefined) return
+  throw new ToolTesterError(
+    "USAGE",
+    `The e2e script cannot be played as ${provider}: ${problem}. Leave the call's \`id\` out, or pick another --provider.`,
+    { data: { provider } },
+  )
+}
+
+/** The providers that speak Google's generateContent to the mock model. */
+const googleApiProviders = ["@ai-sdk/google", "@ai-sdk/google-vertex"]
+
 /**
  * USAGE for a provider whose requests the mock model cannot answer: opencode sent them to a route
- * of another API (Google's :streamGenerateContent, Bedrock's /converse).
+ * of another API (Bedrock's /converse-stream).
  */
 function unspokenProvider(mock: MockModel, provider: string, result: E2EResult): ToolTesterError {
   const first = mock.unrouted[0]!
   return new ToolTesterError(
     "USAGE",
-    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, and Anthropic's messages API, which anthropic uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
+    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic uses, and Google's generateContent, which google uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
     { data: { provider, unrouted: mock.unrouted, result } },
   )
 }

@@ -5,6 +5,7 @@
 import { type Palette, palette } from "../_palette.ts"
 import { terminalSafe } from "../_terminal-safe.ts"
 import type { E2ECall, E2EResult } from "./e2e-result.ts"
+import { offeredToolNames } from "./offered-tools.ts"
 import { count } from "../_count.ts"
 import { safeStringify } from "../_json-safe.ts"
 
@@ -27,7 +28,7 @@ export function formatTranscript(result: E2EResult, options: TranscriptOptions =
   lines.push(
     result.tools === null
       ? paint.red("No tools were offered.")
-      : `Tools offered: ${terminalSafe(toolNames(result.tools))}`,
+      : `Tools offered: ${terminalSafe(offeredToolNames(result.tools).join(", "))}`,
   )
 
   let turn = -1
@@ -88,15 +89,6 @@ function formatCall(call: E2ECall, paint: Palette, maxLines: number): string[] {
     }
   }
   return lines
-}
-
-function toolNames(tools: unknown[]): string {
-  return tools
-    .map((tool) => {
-      const record = tool as { name?: unknown; function?: { name?: unknown } }
-      return String(record.function?.name ?? record.name)
-    })
-    .join(", ")
 }
 
 function modelTexts(events: unknown[]): string[] {

@@ -219,6 +219,7 @@ function keepAttachments(result: RunResult, { session, options }: RunContext): v
   result.attachments = kept.attachments
   const messages = modelMessages({
     callID: session.callID,
+    toolName: result.id,
     output: kept.output,
     attachments: kept.attachments ?? [],
     model: session.model,

@@ -2,11 +2,13 @@
 // 1.18.34 sends it (docs/opencode-contract.md#attachments): the tool message, and after it the
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
-// `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, the three e2e's mock model observed.
-// Other providers: not modelled (null).
+// `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google`
+// (google-contents.ts), the four e2e's mock model observed. Other providers: not modelled (null).
 import type { ModelSelection } from "./builtins.ts"
+import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
 import type { FilePart } from "./part-attachments.ts"
+import { type ContentPart, MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
 
 /** An input a model may take besides text, as opencode's model capabilities name them. */
 export type ModelModality = "image" | "audio" | "video" | "pdf"
@@ -15,6 +17,8 @@ export const MODEL_MODALITIES: readonly ModelModality[] = ["image", "audio", "vi
 
 export type ModelMessagesInput = {
   callID: string
+  /** The tool that ran (Google's API names the tool where the others give the call's id). */
+  toolName: string
   /** The part's output: truncated, after the hooks and the image step. */
   output: string
   /** The part's attachments (part-attachments.ts). */
@@ -35,19 +39,12 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
   if (input.model.npm === "@ai-sdk/openai-compatible") return chatMessages(input.callID, result, userFiles)
   if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
   if (input.model.npm === "@ai-sdk/anthropic") return anthropicMessages(input.callID, result, userFiles)
+  if (input.model.npm === "@ai-sdk/google")
+    return googleContents(input.toolName, input.model.modelID, result, userFiles)
   return null
 }
 
 // --- internal ---
-
-const MOVED_MEDIA_TEXT = "Attached media from tool result:"
-
-/** A tool result's parts: its text (when not empty) and the attachments sent as data. */
-type ContentPart = { type: "text"; text: string } | { type: "data"; mime: string; data: string; file: FilePart }
-type ToolResult = string | ContentPart[]
-
-/** A moved attachment as the model gets it: the file, or the error text for a model without that input. */
-type UserFile = { type: "error"; text: string } | { type: "file"; file: FilePart }
 
 /** Only `data:` URLs are sent with the result, as the text after their first comma; others are left out. */
 function contentOf(output: string, attachments: readonly FilePart[]): ContentPart[] {

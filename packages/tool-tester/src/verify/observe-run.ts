@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import type { E2EResult } from "../e2e/e2e-result.ts"
+import { offeredToolNames } from "../e2e/offered-tools.ts"
 import { runE2EWithin } from "../e2e/run-e2e.ts"
 import { parseScript } from "../e2e/script.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -99,7 +100,7 @@ function observed(run: ProbeRun, result: E2EResult & { hung?: boolean }): Observ
     git: run.git ?? false,
     ...(run.agent === undefined ? {} : { agent: run.agent }),
     requests: result.requests.map((request) => request.kind),
-    toolNames: result.tools?.map(toolName) ?? null,
+    toolNames: result.tools === null ? null : offeredToolNames(result.tools),
     tools: result.tools as ObservedRun["tools"],
     calls: result.calls.map((call) => ({
       turn: call.turn,
@@ -120,9 +121,4 @@ function observed(run: ProbeRun, result: E2EResult & { hung?: boolean }): Observ
     exitCode: result.exitCode,
     ...(result.hung === true ? { hung: true } : {}),
   }
-}
-
-function toolName(tool: unknown): string {
-  const record = tool as { name?: string; function?: { name?: string } }
-  return record.function?.name ?? record.name ?? "?"
 }

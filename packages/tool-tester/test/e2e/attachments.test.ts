@@ -1,9 +1,11 @@
 // What the model receives for results with attachments: the real opencode's next request, as e2e's
 // mock model recorded it, beside tool-tester's `modelMessages` for the same calls
 // (docs/opencode-contract.md#attachments). Per provider API and model input: chat completions for a
-// model without image or PDF input and for one with both, the responses API, and Anthropic's
-// messages API. Each call is compared with the request that followed it, the one `modelMessages`
-// describes (Anthropic's marks the last message of a request for caching).
+// model without image or PDF input and for one with both, the responses API, Anthropic's messages
+// API, and Google's generateContent for a gemini-2.5 id (without and with image and PDF input), a
+// gemini-3 id and an id with gemini-3 inside. Each call is compared with the request that followed
+// it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
+// caching).
 import { afterAll, describe, expect, test } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { ModelModality } from "../../src/index.ts"
@@ -17,15 +19,19 @@ const tempParent = makeTempParent()
 const loaded = useLoadedFixture("attachments")
 afterAll(() => tempParent.remove())
 
-const imageAndPdf = {
+/** opencode config giving the mock provider's model image and PDF input. */
+const imageAndPdfFor = (model: string) => ({
   provider: {
-    mock: { models: { "mock-model": { modalities: { input: ["text", "image", "pdf"], output: ["text"] } } } },
+    mock: { models: { [model]: { modalities: { input: ["text", "image", "pdf"], output: ["text"] } } } },
   },
-}
+})
+const imageAndPdf = imageAndPdfFor("mock-model")
 
 const setups: Array<{
   name: string
   npm: string
+  /** The model id (default mock-model). */
+  model?: string
   modelInput: ModelModality[]
   config?: Record<string, unknown>
   cases: string[]
@@ -57,14 +63,50 @@ const setups: Array<{
     config: imageAndPdf,
     cases: ["several"],
   },
+  {
+    name: "google (generateContent), gemini-2.5, no image or PDF input",
+    npm: "@ai-sdk/google",
+    model: "gemini-2.5-pro",
+    modelInput: [],
+    cases: ["text", "png", "pdfNoName", "several", "otherFiles", "emptyOutput", "badPng", "httpsText", "notFile"],
+  },
+  {
+    name: "google (generateContent), gemini-2.5, image and PDF input",
+    npm: "@ai-sdk/google",
+    model: "gemini-2.5-pro",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdfFor("gemini-2.5-pro"),
+    cases: ["several", "pngNoName"],
+  },
+  {
+    name: "google (generateContent), gemini-3",
+    npm: "@ai-sdk/google",
+    model: "gemini-3-pro-preview",
+    modelInput: [],
+    cases: ["several", "emptyOutput", "plainDataUrl", "badPng"],
+  },
+  {
+    name: "google (generateContent), an id with gemini-3 inside, not first",
+    npm: "@ai-sdk/google",
+    model: "preview-gemini-3-pro",
+    modelInput: [],
+    cases: ["several", "emptyOutput"],
+  },
 ]
 
 /**
  * The items of a request's messages that carry call `id`'s result: its tool item (a tool message, a
  * function_call_output item, or the user message holding its tool_result block), then the user
- * messages after it.
+ * messages after it. Google's contents name no call: the user contents after the last model one.
  */
-function carried(items: unknown[], id: string): unknown[] {
+function carried(body: Record<string, unknown>, id: string): unknown[] {
+  if (Array.isArray(body["contents"])) {
+    const contents = body["contents"] as Array<Record<string, unknown>>
+    const start = contents.findLastIndex((content) => content["role"] === "model") + 1
+    const end = contents.findIndex((content, index) => index >= start && content["role"] !== "user")
+    return start === 0 ? [] : contents.slice(start, end === -1 ? undefined : end)
+  }
+  const items = (body["messages"] ?? body["input"]) as unknown[]
   const start = items.findIndex((item) => {
     const record = item as Record<string, unknown>
     const blocks = Array.isArray(record["content"]) ? (record["content"] as Array<Record<string, unknown>>) : []
@@ -87,6 +129,7 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
         directory,
         script: { turns: [...turns, { text: "done" }] },
         provider: setup.npm,
+        ...(setup.model === undefined ? {} : { model: setup.model }),
         ...(setup.config === undefined ? {} : { config: setup.config }),
         tempDirectory: tempParent.path,
         timeoutMs: 240_000,
@@ -97,15 +140,14 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
       for (const [index, which] of setup.cases.entries()) {
         const callID = `call_${index + 1}`
         const next = mains[index + 1]!.body as Record<string, unknown>
-        const items = (next["messages"] ?? next["input"]) as unknown[]
-        const model = { npm: setup.npm, providerID: "mock", modelID: "mock-model" }
+        const model = { npm: setup.npm, providerID: "mock", modelID: setup.model ?? "mock-model" }
         const result = await runTool(
           loaded.project,
           "attach",
           { case: which },
           { model, modelInput: setup.modelInput, callID },
         )
-        expect({ which, messages: result.modelMessages }).toEqual({ which, messages: carried(items, callID) })
+        expect({ which, messages: result.modelMessages }).toEqual({ which, messages: carried(next, callID) })
       }
       expect(leftoverFolders(tempParent.path)).toEqual([])
     })

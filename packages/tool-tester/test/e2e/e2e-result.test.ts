@@ -98,3 +98,128 @@ describe("collectCalls on Anthropic's messages API", () => {
     ])
   })
 })
+
+// Google's generateContent, as opencode 1.18.34 sent it with `--provider google` (trimmed): no call
+// carries an id, in the history or on the wire, so each call is found by its place in its turn, and
+// its id is the one @ai-sdk/google made up, from opencode's tool part of the step that answered.
+describe("collectCalls on Google's generateContent", () => {
+  const path = "/v1/models/gemini-2.5-pro:streamGenerateContent"
+  const googleRequest = (contents: unknown[]): CapturedRequest => ({
+    path,
+    kind: "main",
+    body: { contents, tools: [{ functionDeclarations: [] }] },
+  })
+  const prompt = { role: "user", parts: [{ text: '"Follow the script."' }] }
+  const call = (name: string, args: unknown) => ({ functionCall: { name, args } })
+  const response = (name: string, content: string) => ({ functionResponse: { name, response: { name, content } } })
+  const fileText = { text: '{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"}' }
+  const invalidArgs = { tool: "attach", error: "JSON parsing failed" }
+  const turn0 = [
+    {
+      role: "model",
+      parts: [
+        { text: "hi" },
+        call("attach", { case: "emptyOutput" }),
+        call("invalid", invalidArgs),
+        call("attach", { case: "png" }),
+      ],
+    },
+    {
+      role: "user",
+      parts: [
+        fileText,
+        response("invalid", "The arguments provided to the tool are invalid: JSON parsing failed"),
+        response("attach", "see png"),
+      ],
+    },
+    { role: "user", parts: [{ text: "Attached media from tool result:" }, { text: "ERROR: Cannot read" }] },
+  ]
+  const turn1 = [
+    { role: "model", parts: [call("attach", {})] },
+    { role: "user", parts: [response("attach", "no case undefined")] },
+  ]
+  // Two results and three parts: which file goes with which call cannot be told.
+  const turn2 = [
+    { role: "model", parts: [call("attach", { case: "text" }), call("attach", { case: "emptyOutput" })] },
+    { role: "user", parts: [response("attach", "see text"), fileText, fileText] },
+  ]
+  const requests: CapturedRequest[] = [
+    { path, kind: "title", body: { contents: [prompt] } },
+    googleRequest([prompt]),
+    googleRequest([prompt, ...turn0]),
+    googleRequest([prompt, ...turn0, ...turn1]),
+    googleRequest([prompt, ...turn0, ...turn1, ...turn2]),
+  ]
+  const step = (messageID: string) => ({
+    type: "step_start",
+    part: { type: "step-start", id: `prt_${messageID}0`, messageID },
+  })
+  const part = (id: string, messageID: string, callID: string, tool: string, input: unknown, status = "completed") => ({
+    type: "tool_use",
+    part: { type: "tool", id, messageID, callID, tool, state: { status, input, title: tool } },
+  })
+  // As `opencode run` prints them: each part when it finishes (the png call last, though made last
+  // but one), and none for a call still running.
+  const events = [
+    step("msg_1"),
+    part("prt_11", "msg_1", "NCb2QQXx59lcCIQz", "attach", { case: "emptyOutput" }),
+    part("prt_13", "msg_1", "m3oOTZSuA73XddwM", "attach", { case: "png" }),
+    part("prt_12", "msg_1", "TvI2WbuZAZ6Fpdpq", "invalid", invalidArgs),
+    step("msg_2"),
+    part("prt_21", "msg_2", "FWr8MhAt2xJKgwKX", "attach", {}, "error"),
+    step("msg_3"),
+    part("prt_32", "msg_3", "qeWabvltupxryTMZ", "attach", { case: "emptyOutput" }),
+  ]
+  const googleServed = (id: string, name: string, args: string, turn: number, requestIndex: number): ServedCall => ({
+    turn,
+    id,
+    name,
+    arguments: args,
+    requestIndex,
+  })
+  const calls = collectCalls(
+    [
+      googleServed("call_1", "attach", '{"case":"emptyOutput"}', 0, 1),
+      googleServed("call_2", "attach", "{oops", 0, 1),
+      googleServed("call_3", "attach", '{"case":"png"}', 0, 1),
+      googleServed("call_4", "ATTACH", "{}", 1, 2),
+      googleServed("call_5", "attach", '{"case":"text"}', 2, 3),
+      googleServed("call_6", "attach", '{"case":"emptyOutput"}', 2, 3),
+    ],
+    requests,
+    events,
+  )
+
+  it("gives each call the id opencode's part has, by its step and its tool and input; the mock's with no part", () => {
+    expect(calls.map((found) => [found.id, found.status, found.tool])).toEqual([
+      ["NCb2QQXx59lcCIQz", "completed", "attach"],
+      ["TvI2WbuZAZ6Fpdpq", "completed", "invalid"],
+      ["m3oOTZSuA73XddwM", "completed", "attach"],
+      ["FWr8MhAt2xJKgwKX", "error", "attach"],
+      ["call_5", null, null],
+      ["qeWabvltupxryTMZ", "completed", "attach"],
+    ])
+  })
+
+  it("reads the call by its place among the functionCall parts of the answer, args as JSON text", () => {
+    expect(calls.map((found) => found.as_run)).toEqual([
+      { name: "attach", arguments: '{"case":"emptyOutput"}' },
+      { name: "invalid", arguments: JSON.stringify(invalidArgs) },
+      { name: "attach", arguments: '{"case":"png"}' },
+      { name: "attach", arguments: "{}" },
+      { name: "attach", arguments: '{"case":"text"}' },
+      { name: "attach", arguments: '{"case":"emptyOutput"}' },
+    ])
+  })
+
+  it("reads each result from the parts that start with its functionResponse; null when they cannot be told apart", () => {
+    expect(calls.map((found) => found.result)).toEqual([
+      fileText.text,
+      "The arguments provided to the tool are invalid: JSON parsing failed",
+      "see png",
+      "no case undefined",
+      null,
+      null,
+    ])
+  })
+})

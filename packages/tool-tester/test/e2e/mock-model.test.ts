@@ -179,16 +179,96 @@ describe("the mock model", () => {
     ])
   })
 
+  it("speaks Google's generateContent: text, then functionCall parts whose args are objects, STOP", async () => {
+    mock = await startMockModel({
+      script: {
+        turns: [
+          {
+            text: "calling",
+            calls: [
+              { tool: "x", args: { a: 1 } },
+              { tool: "Y", rawArgs: '{ "b" : [1, 2] }' },
+              { tool: "z", rawArgs: "" },
+              { tool: "w", rawArgs: "{oops" },
+              { tool: "v", rawArgs: "[1]" },
+            ],
+          },
+          { calls: [{ tool: "x" }] },
+        ],
+      },
+    })
+    const googleTools = [{ functionDeclarations: [{ name: "x", description: "", parameters: {} }] }]
+    const title = await post("/models/gemini-2.5-pro:streamGenerateContent?alt=sse", { contents: [] })
+    expect(title.map((chunk) => chunk.candidates[0].content.parts)).toEqual([[{ text: "Scripted session" }]])
+
+    const chunks = await post("/models/gemini-2.5-pro:streamGenerateContent?alt=sse", {
+      contents: [],
+      tools: googleTools,
+    })
+    expect(chunks.map((chunk) => chunk.candidates[0].content)).toEqual([
+      { role: "model", parts: [{ text: "calling" }] },
+      {
+        role: "model",
+        parts: [
+          { functionCall: { name: "x", args: { a: 1 } } },
+          { functionCall: { name: "Y", args: { b: [1, 2] } } },
+          { functionCall: { name: "z", args: {} } },
+          // Not a JSON object: Google would never send it; @ai-sdk/google takes a string as the text.
+          { functionCall: { name: "w", args: "{oops" } },
+          { functionCall: { name: "v", args: "[1]" } },
+        ],
+      },
+    ])
+    // Only the last chunk finishes, with STOP (Google's reason for calls too), and has the usage.
+    expect(chunks.map((chunk) => [chunk.candidates[0].finishReason, chunk.usageMetadata === undefined])).toEqual([
+      [undefined, true],
+      ["STOP", false],
+    ])
+    expect(chunks[0]?.modelVersion).toBe("gemini-2.5-pro")
+    // The calls carry no id: the mock's names for them; the arguments as opencode will get them.
+    expect(mock.pendingCalls().map((call) => [call.id, call.arguments])).toEqual([
+      ["call_1", '{"a":1}'],
+      ["call_2", '{"b":[1,2]}'],
+      ["call_3", "{}"],
+      ["call_4", "{oops"],
+      ["call_5", "[1]"],
+    ])
+
+    // `:generateContent` answers whole, whatever the body says.
+    const whole = (await (
+      await fetch(`${mock.baseURL}/models/gemini-3-pro-preview:generateContent`, {
+        method: "POST",
+        body: JSON.stringify({ contents: [], tools: googleTools, stream: true }),
+      })
+    ).json()) as Record<string, any>
+    expect(whole).toMatchObject({ modelVersion: "gemini-3-pro-preview", usageMetadata: { totalTokenCount: 15 } })
+    expect(whole.candidates).toEqual([
+      {
+        content: { role: "model", parts: [{ functionCall: { name: "x", args: {} } }] },
+        finishReason: "STOP",
+        index: 0,
+      },
+    ])
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/models/gemini-2.5-pro:streamGenerateContent", "title"],
+      ["/v1/models/gemini-2.5-pro:streamGenerateContent", "main"],
+      ["/v1/models/gemini-3-pro-preview:generateContent", "main"],
+    ])
+  })
+
   it("answers unknown routes with 404 and records them (another provider's API)", async () => {
     mock = await startMockModel({ script: { turns: [] } })
     const response = await fetch(`${mock.baseURL}/models`)
     expect(response.status).toBe(404)
-    const google = await fetch(`${mock.baseURL}/models/m:streamGenerateContent?alt=sse`, { method: "POST", body: "{}" })
+    const bedrock = await fetch(`${mock.baseURL}/model/m/converse-stream`, { method: "POST", body: "{}" })
+    expect(bedrock.status).toBe(404)
+    const google = await fetch(`${mock.baseURL}/models/m:countTokens`, { method: "POST", body: "{}" })
     expect(google.status).toBe(404)
     expect(mock.requests).toEqual([])
     expect(mock.unrouted).toEqual([
       { method: "GET", path: "/v1/models" },
-      { method: "POST", path: "/v1/models/m:streamGenerateContent" },
+      { method: "POST", path: "/v1/model/m/converse-stream" },
+      { method: "POST", path: "/v1/models/m:countTokens" },
     ])
   })
 })

@@ -1,8 +1,9 @@
-// e2e's mock model speaks the OpenAI chat-completions and responses APIs and Anthropic's messages
-// API (docs/cli.md#e2e). A provider of another API sends opencode's requests to a route the mock
-// does not answer: a usage error naming the route, where it was OPENCODE_FAILED with "Not Found"
-// from opencode's log. A provider that parses the chat-completions stream strictly (@ai-sdk/mistral)
-// runs the script; @ai-sdk/anthropic runs every kind of scripted call, read back from its messages.
+// e2e's mock model speaks the OpenAI chat-completions and responses APIs, Anthropic's messages API
+// and Google's generateContent (docs/cli.md#e2e). A provider of another API sends opencode's
+// requests to a route the mock does not answer: a usage error naming the route, where it was
+// OPENCODE_FAILED with "Not Found" from opencode's log. A provider that parses the chat-completions
+// stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic and @ai-sdk/google run every
+// kind of scripted call they can send, read back from their requests.
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, test } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
@@ -14,13 +15,13 @@ const tempParent = makeTempParent()
 afterAll(() => tempParent.remove())
 const script = { turns: [{ calls: [{ tool: "echo", args: { message: "hi" } }] }, { text: "done" }] }
 
-test("a provider of another API (google's :streamGenerateContent) is USAGE naming the route it was sent to", {
+test("a provider of another API (amazon-bedrock's /converse-stream) is USAGE naming the route it was sent to", {
   timeout: 240_000,
 }, async () => {
   const error = await runE2E({
     directory: project,
     script,
-    provider: "@ai-sdk/google",
+    provider: "@ai-sdk/amazon-bedrock",
     tempDirectory: tempParent.path,
     timeoutMs: 180_000,
   }).then(
@@ -30,7 +31,7 @@ test("a provider of another API (google's :streamGenerateContent) is USAGE namin
   if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
   expect(error.code).toBe("USAGE")
   expect(error.message).toContain(
-    "opencode sent the model's requests for @ai-sdk/google to POST /v1/models/mock-model:streamGenerateContent, an API e2e's mock model does not speak",
+    "opencode sent the model's requests for @ai-sdk/amazon-bedrock to POST /v1/model/mock-model/converse-stream, an API e2e's mock model does not speak",
   )
   expect(leftoverFolders(tempParent.path)).toEqual([])
 })
@@ -94,5 +95,105 @@ test("@ai-sdk/anthropic runs parallel calls, a custom id, a repaired name, an in
   ])
   expect(result.calls[0]?.as_run?.arguments).toBe('{"message":"one"}')
   expect(result.events.some((event) => (event as { part?: { text?: string } }).part?.text === "done")).toBe(true)
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+})
+
+test("@ai-sdk/google runs parallel calls, a repaired name, arguments that are no JSON object, and text", {
+  timeout: 240_000,
+}, async () => {
+  const result = await runE2E({
+    directory: project,
+    script: {
+      turns: [
+        {
+          text: "on it",
+          calls: [
+            { tool: "echo", args: { message: "one" } },
+            { tool: "echo", rawArgs: '{ "message" : "two" }' },
+          ],
+        },
+        { calls: [{ tool: "ECHO", args: { message: "three" } }] },
+        { calls: [{ tool: "echo", rawArgs: "{not json" }] },
+        { text: "done" },
+      ],
+    },
+    provider: "@ai-sdk/google",
+    model: "gemini-2.5-pro",
+    tempDirectory: tempParent.path,
+    timeoutMs: 180_000,
+  })
+  expect(result.exitCode).toBe(0)
+  expect(result.errors).toEqual([])
+  expect(result.requests.map((request) => [request.path, request.kind])).toEqual([
+    ["/v1/models/gemini-2.5-pro:streamGenerateContent", "title"],
+    ...Array.from({ length: 4 }, () => ["/v1/models/gemini-2.5-pro:streamGenerateContent", "main"]),
+  ])
+  // Google's tools: one entry of functionDeclarations.
+  expect(result.tools).toEqual([
+    { functionDeclarations: expect.arrayContaining([expect.objectContaining({ name: "echo" })]) },
+  ])
+  // No id on the wire: each call's id is the one @ai-sdk/google made up, the tool's context.callID.
+  const ids = result.calls.map((call) => call.id)
+  for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{16}$/)
+  expect(new Set(ids).size).toBe(4)
+  expect(
+    result.calls.map((call) => [call.turn, call.as_called.name, call.as_run?.name, call.status, call.result]),
+  ).toEqual([
+    [0, "echo", "echo", "completed", `echo: one (call ${ids[0]})`],
+    [0, "echo", "echo", "completed", `echo: two (call ${ids[1]})`],
+    [1, "ECHO", "echo", "completed", `echo: three (call ${ids[2]})`],
+    [2, "echo", "invalid", "completed", expect.stringContaining("The arguments provided to the tool are invalid")],
+  ])
+  // The object the argument text was sent as, written back as JSON; text that is none as it is.
+  expect(result.calls.map((call) => call.as_called.arguments)).toEqual([
+    '{"message":"one"}',
+    '{"message":"two"}',
+    '{"message":"three"}',
+    "{not json",
+  ])
+  expect(result.calls[1]?.as_run?.arguments).toBe('{"message":"two"}')
+  expect(result.events.some((event) => (event as { part?: { text?: string } }).part?.text === "done")).toBe(true)
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+})
+
+test("@ai-sdk/google-vertex speaks the same API: its call runs and is read back", { timeout: 240_000 }, async () => {
+  const result = await runE2E({
+    directory: project,
+    script,
+    provider: "@ai-sdk/google-vertex",
+    tempDirectory: tempParent.path,
+    timeoutMs: 180_000,
+  })
+  expect(result.exitCode).toBe(0)
+  expect(result.requests.map((request) => request.path)).toContain("/v1/models/mock-model:streamGenerateContent")
+  const [call] = result.calls
+  expect([call?.status, call?.as_run?.name, call?.result]).toEqual(["completed", "echo", `echo: hi (call ${call?.id})`])
+})
+
+test("a call `id` is USAGE with Google's API, which cannot send one, before anything runs", async () => {
+  const error = await runE2E({
+    directory: project,
+    script: {
+      turns: [
+        {
+          calls: [
+            { tool: "echo", args: {} },
+            { tool: "echo", args: {}, id: "mine" },
+          ],
+        },
+      ],
+    },
+    provider: "@ai-sdk/google",
+    tempDirectory: tempParent.path,
+  }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
+  expect(error.code).toBe("USAGE")
+  expect(error.message).toBe(
+    "The e2e script cannot be played as @ai-sdk/google: turns[0].calls[1] gives an `id`, which Google's API cannot send: its function calls carry no id, and @ai-sdk/google makes one up (e2e reports it as the call's id). Leave the call's `id` out, or pick another --provider.",
+  )
+  expect(error.message).not.toContain("\n")
   expect(leftoverFolders(tempParent.path)).toEqual([])
 })

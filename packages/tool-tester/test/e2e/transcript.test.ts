@@ -89,6 +89,17 @@ describe("formatTranscript", () => {
     )
   })
 
+  it("names the tools of every API: Anthropic's by name, Google's from their functionDeclarations", () => {
+    const lines = (tools: unknown[]) => formatTranscript({ ...result, tools }).split("\n")[1]
+    expect(
+      lines([
+        { name: "bash", input_schema: {} },
+        { name: "echo", input_schema: {} },
+      ]),
+    ).toBe("Tools offered: bash, echo")
+    expect(lines([{ functionDeclarations: [{ name: "bash" }, { name: "echo" }] }])).toBe("Tools offered: bash, echo")
+  })
+
   it("adds no escape codes unless colour is asked for", () => {
     expect(formatTranscript(result)).not.toContain("\u001b[")
   })

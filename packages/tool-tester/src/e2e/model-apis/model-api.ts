@@ -4,19 +4,37 @@
 import { anthropicMessagesAnswer } from "./anthropic-messages.ts"
 import type { Answer, PlannedTurn } from "./answer.ts"
 import { chatCompletionsAnswer } from "./chat-completions.ts"
+import { googleArgumentText, googleGenerateContentAnswer, googleRequestOf } from "./google-generate-content.ts"
 import { responsesAnswer } from "./responses.ts"
 
 /** Writes `planned` as one API's answer; `requestIndex` numbers the ids it makes up. */
-export type ModelApi = (planned: PlannedTurn, model: string, requestIndex: number) => Answer
+type ModelApi = (planned: PlannedTurn, model: string, requestIndex: number) => Answer
+
+/** The API answering a route, and what the route itself says of the request. */
+export interface ModelRoute {
+  answer: ModelApi
+  /** Streamed or whole by the route (Google's method); undefined: the body's `stream` says. */
+  stream?: boolean
+  /** The model the route names (Google's path); undefined: the body's `model` says. */
+  model?: string
+  /**
+   * For an API whose calls carry no id (Google's): the argument text opencode gets for a script's
+   * text. The mock's ids are then its own names for the calls; the provider makes up the real ones.
+   */
+  idlessArguments?: (text: string) => string
+}
 
 /**
  * The API of a `POST` to `path`, or undefined for a route none answers: OpenAI's chat completions
  * (`@ai-sdk/openai-compatible` and most OpenAI-compatible providers) and responses (`@ai-sdk/openai`),
- * Anthropic's messages (`@ai-sdk/anthropic`).
+ * Anthropic's messages (`@ai-sdk/anthropic`), Google's generateContent (`@ai-sdk/google`).
  */
-export function modelApiFor(path: string): ModelApi | undefined {
-  if (path.endsWith("/chat/completions")) return chatCompletionsAnswer
-  if (path.endsWith("/responses")) return responsesAnswer
-  if (path.endsWith("/messages")) return anthropicMessagesAnswer
+export function modelRouteFor(path: string): ModelRoute | undefined {
+  if (path.endsWith("/chat/completions")) return { answer: chatCompletionsAnswer }
+  if (path.endsWith("/responses")) return { answer: responsesAnswer }
+  if (path.endsWith("/messages")) return { answer: anthropicMessagesAnswer }
+  const google = googleRequestOf(path)
+  if (google !== undefined)
+    return { answer: googleGenerateContentAnswer, ...google, idlessArguments: googleArgumentText }
   return undefined
 }

@@ -1,0 +1,16 @@
+// A result with attachments as every provider's request is written from it (model-messages.ts): the
+// result opencode hands the provider (its text, or its text and the files sent as data) and the
+// files it moves to a user message after the call.
+import type { FilePart } from "./part-attachments.ts"
+
+/** The text opencode puts before the files it moves to a user message. */
+export const MOVED_MEDIA_TEXT = "Attached media from tool result:"
+
+/** A tool result's parts: its text (when not empty) and the attachments sent as data. */
+export type ContentPart = { type: "text"; text: string } | { type: "data"; mime: string; data: string; file: FilePart }
+
+/** The result: its text alone when no attachment is sent with it, else its parts. */
+export type ToolResult = string | ContentPart[]
+
+/** A moved attachment as the model gets it: the file, or the error text for a model without that input. */
+export type UserFile = { type: "error"; text: string } | { type: "file"; file: FilePart }
