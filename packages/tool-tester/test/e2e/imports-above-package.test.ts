@@ -9,11 +9,11 @@ import { execFileSync } from "node:child_process"
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
-import { runE2E } from "../../src/e2e/run-e2e.ts"
 import { listTools, loadTools, runTool } from "../../src/index.ts"
 import { createSandbox } from "../../src/opencode/sandbox.ts"
 import { opencode, packageRoot, useTmpDir, writeFiles } from "../helpers.ts"
 import { isolatedEnvironment } from "../support/tmp-project.ts"
+import { oneTurnOfCalls } from "./one-turn-of-calls.ts"
 
 const shouting = (specifier: string) => `import { tool } from "@opencode-ai/plugin"
 import { shout } from "${specifier}"
@@ -67,24 +67,12 @@ describe.skipIf(!opencode.binary)("a tool importing from above its package", () 
 
   it("runs in the real opencode as list and run say", { timeout: 300_000 }, async () => {
     const { app } = aliasedMonorepo()
-    const result = await runE2E({
-      directory: app,
-      opencode: opencode.binary!,
-      timeoutMs: 240_000,
-      script: {
-        turns: [
-          {
-            calls: [
-              { tool: "alias", args: { word: "hi" } },
-              { tool: "relative", args: { word: "ho" } },
-            ],
-          },
-          { text: "done" },
-        ],
-      },
-    })
+    const { result, results } = await oneTurnOfCalls(app, [
+      ["alias", { word: "hi" }],
+      ["relative", { word: "ho" }],
+    ])
     expect(result.errors).toEqual([])
-    expect(result.calls.map((call) => [call.tool, call.result])).toEqual([
+    expect(results).toEqual([
       ["alias", "HI!"],
       ["relative", "HO!"],
     ])

@@ -8,11 +8,11 @@ import { execFileSync } from "node:child_process"
 import { existsSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
-import { runE2E } from "../../src/e2e/run-e2e.ts"
 import { listTools } from "../../src/list-tools.ts"
 import { loadProjectHere } from "../../src/load-tools.ts"
 import { createSandbox } from "../../src/opencode/sandbox.ts"
 import { opencode, packageRoot, useTmpDir, writeFiles } from "../helpers.ts"
+import { oneTurnOfCalls } from "./one-turn-of-calls.ts"
 
 /** A git repository with a root `.opencode` tool and a hoisted dependency, and a package `app/` whose tool imports it. */
 function monorepo(): { repository: string; app: string } {
@@ -66,25 +66,12 @@ describe("e2e in a package of a monorepo", () => {
     { timeout: 300_000 },
     async () => {
       const { app } = monorepo()
-      const result = await runE2E({
-        directory: app,
-        opencode: opencode.binary!,
-        timeoutMs: 240_000,
-        script: {
-          turns: [
-            {
-              calls: [
-                { tool: "loud", args: { word: "hi" } },
-                { tool: "from_root", args: {} },
-              ],
-            },
-            { text: "done" },
-          ],
-        },
-      })
-      const names = (result.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name)
-      expect(names).toEqual(expect.arrayContaining(["loud", "from_root"]))
-      expect(result.calls.map((call) => [call.tool, call.result])).toEqual([
+      const { offered, results } = await oneTurnOfCalls(app, [
+        ["loud", { word: "hi" }],
+        ["from_root", {}],
+      ])
+      expect(offered).toEqual(expect.arrayContaining(["loud", "from_root"]))
+      expect(results).toEqual([
         ["loud", "HI!"],
         ["from_root", "root"],
       ])

@@ -9,9 +9,9 @@
 import { chmodSync, existsSync, mkdirSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it, vi } from "vitest"
-import { runE2E } from "../../src/e2e/run-e2e.ts"
 import { createSandbox } from "../../src/opencode/sandbox.ts"
 import { opencode, packageRoot, useTmpDir, writeFiles } from "../helpers.ts"
+import { oneTurnOfCalls } from "./one-turn-of-calls.ts"
 
 const plainTool = (text: string) => `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: ${JSON.stringify(text)}, args: {}, async execute() { return ${JSON.stringify(text)} } })
@@ -42,26 +42,13 @@ describe("e2e outside git", () => {
     { timeout: 300_000 },
     async () => {
       const { project } = parentWithProject(useTmpDir("tool-tester-no-git-"))
-      const result = await runE2E({
-        directory: project,
-        opencode: opencode.binary!,
-        timeoutMs: 240_000,
-        script: {
-          turns: [
-            {
-              calls: [
-                { tool: "loud", args: { word: "hi" } },
-                { tool: "from_parent", args: {} },
-              ],
-            },
-            { text: "done" },
-          ],
-        },
-      })
-      const names = (result.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name)
-      expect(names).toEqual(expect.arrayContaining(["loud", "from_parent"]))
-      expect(names).not.toContain("denied")
-      expect(result.calls.map((call) => [call.tool, call.result])).toEqual([
+      const { offered, results } = await oneTurnOfCalls(project, [
+        ["loud", { word: "hi" }],
+        ["from_parent", {}],
+      ])
+      expect(offered).toEqual(expect.arrayContaining(["loud", "from_parent"]))
+      expect(offered).not.toContain("denied")
+      expect(results).toEqual([
         ["loud", "HI!"],
         ["from_parent", "parent"],
       ])
