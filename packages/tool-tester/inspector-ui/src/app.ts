@@ -185,13 +185,17 @@ function CallForm(props: {
   const [running, setRunning] = useState(false)
   // Unique on the page: every tool's form is in the page at once, and a label must find its own field.
   const idPrefix = useId()
+  const form = useRef<HTMLFormElement>(null)
   const update = (change: Partial<FormState>) => props.onState({ ...state, ...change })
   const setValue = (next: unknown) => update({ value: next })
 
   const switchTo = (next: Mode) => {
     const change: Partial<FormState> = { mode: next }
-    if (next === "json") change.jsonText = JSON.stringify(value ?? {}, null, 2)
-    if (next === "raw" && mode === "form") change.rawText = JSON.stringify(value ?? {})
+    // From the form: what it shows. A number field left empty (or holding no number) shows no
+    // number, so its key is left out, not sent with the last number it held.
+    const shown = mode === "form" ? withoutEmptyNumbers(value, form.current) : value
+    if (next === "json") change.jsonText = JSON.stringify(shown ?? {}, null, 2)
+    if (next === "raw" && mode === "form") change.rawText = JSON.stringify(shown ?? {})
     if (next === "form" && mode === "json") {
       try {
         change.value = JSON.parse(jsonText)
@@ -235,7 +239,7 @@ function CallForm(props: {
     }
   }
 
-  return html`<form class="call" data-testid="call-form" onSubmit=${run}>
+  return html`<form class="call" data-testid="call-form" ref=${form} onSubmit=${run}>
     <div class="tabs">
       ${(["form", "json", "raw"] as const).map(
         (
@@ -290,4 +294,25 @@ function customTools(view: ProjectView): ToolView[] {
 function parametersOf(view: ProjectView, id: string): JsonSchema | undefined {
   const entry = view.schemas["openai-compatible"]
   return entry && "tools" in entry ? entry.tools[id]?.parameters : undefined
+}
+
+/**
+ * `value` without the keys of the number fields `form` marks invalid (empty, or no number): their
+ * paths (`n`, `point.x`) as the fields carry them. An item of a list keeps its place, as null.
+ */
+function withoutEmptyNumbers(value: unknown, form: HTMLFormElement | null): unknown {
+  const paths = [...(form?.querySelectorAll<HTMLInputElement>('input[type="number"][aria-invalid="true"]') ?? [])]
+    .map((field) => field.dataset["field"])
+    .filter((path): path is string => path !== undefined && path !== "")
+  if (paths.length === 0) return value
+  const copy = structuredClone(value) as unknown
+  for (const path of paths) {
+    const keys = path.split(".")
+    let owner: unknown = copy
+    for (const key of keys.slice(0, -1)) owner = (owner as Record<string, unknown> | undefined)?.[key]
+    const last = keys.at(-1)!
+    if (Array.isArray(owner)) owner[Number(last)] = null
+    else if (typeof owner === "object" && owner !== null) delete (owner as Record<string, unknown>)[last]
+  }
+  return copy
 }

@@ -132,6 +132,13 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     await visibleForm(page).locator('[data-testid="run"]').click()
     expect(await visibleForm(page).locator('[data-testid="form-problem"]').textContent()).toContain("n needs a number")
 
+    // As JSON (or raw text), the form's arguments are what it shows: no "n", not its last number.
+    await field.fill("7")
+    await field.fill("")
+    await visibleForm(page).locator('button[data-mode="json"]').click()
+    expect(JSON.parse(await visibleForm(page).locator('[data-testid="json-editor"]').inputValue())).toEqual({})
+    await visibleForm(page).locator('button[data-mode="form"]').click()
+
     // Typed again, it runs: the next call in the history is that one, the empty form sent nothing.
     await field.fill("3")
     expect(await field.getAttribute("aria-invalid")).toBeNull()
