@@ -97,29 +97,15 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const projectTemplate = readFolder(join(templatesDirectory, "_project"))
   const tests = test ? testScriptFor(location, projectTemplate, root) : undefined
   const testScript = tests?.name ?? "test"
-  const context = renderContext(options, {
-    location,
-    language,
-    test,
-    testScript,
-    toolName,
-    packageName,
-    folderName,
-    description,
-  })
+  const facts: ToolFacts = { location, language, test, testScript, toolName, packageName, folderName, description }
+  const context = renderContext(options, facts)
 
   const { wanted, pnpmNote } = wantedFiles({
+    ...facts,
     template,
     toolSource,
     templatesDirectory,
     context,
-    location,
-    language,
-    test,
-    testScript,
-    toolName,
-    packageName,
-    description,
     directory,
     root,
     projectTemplate,
@@ -191,19 +177,20 @@ function testScriptFor(location: ToolLocation, projectTemplate: ReadonlyMap<stri
 }
 
 /** The tools the file exports and the values its template's placeholders take. */
-function renderContext(
-  options: ScaffoldOptions,
-  tool: {
-    location: ToolLocation
-    language: Language
-    test: boolean
-    testScript: string
-    toolName: string
-    packageName: string | undefined
-    folderName: string
-    description: string
-  },
-): RenderContext {
+/** What the options and the disk settled about the tool, before any file is rendered. */
+type ToolFacts = {
+  location: ToolLocation
+  language: Language
+  test: boolean
+  /** The package.json script that runs the test (see ScaffoldPlan). */
+  testScript: string
+  toolName: string
+  packageName: string | undefined
+  folderName: string
+  description: string
+}
+
+function renderContext(options: ScaffoldOptions, tool: ToolFacts): RenderContext {
   const { location, language, test, toolName, packageName, folderName, description } = tool
   const exportNames = options.exports ?? ["default"]
   const tools: RenderedTool[] = exportNames.map((exportName) => ({
@@ -235,20 +222,12 @@ function renderContext(
  */
 type WantedFile = { path: string; content: string; mode: "create" | "merge" | "keep" }
 
-type WantedFilesInput = {
+type WantedFilesInput = ToolFacts & {
   template: Template
   /** The template's `tool.ts` or `tool.js`. */
   toolSource: string
   templatesDirectory: string
   context: RenderContext
-  location: ToolLocation
-  language: Language
-  test: boolean
-  /** The package.json script that runs the test (see ScaffoldPlan). */
-  testScript: string
-  toolName: string
-  packageName: string | undefined
-  description: string
   directory: string
   root: string
   /** The files of `_project`, the template of a config folder's own files. */
