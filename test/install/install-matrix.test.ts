@@ -1,6 +1,6 @@
 // A newcomer's first minutes with each package manager: the packed packages installed into a fresh
 // opencode project, then the README's "Use it" lines run there, from the project root.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, inject, test } from "vitest"
 import { startLocalRegistry } from "./_local-registry.ts"
@@ -150,7 +150,7 @@ const managers: Manager[] = [
 describe.sequential("the packed packages in a fresh opencode project", () => {
   for (const manager of managers) {
     test(
-      `install with ${manager.name}, then list, inspect, run and test the scaffolded tool from the project root`,
+      `install with ${manager.name}, then list, inspect, run and test the scaffolded tool from the project root, then a second tool beside a test script of the user's`,
       async () => {
         const tarballs = inject("tarballs")
         const project = useTmpDir("install-project-")
@@ -235,77 +235,8 @@ describe.sequential("the packed packages in a fresh opencode project", () => {
         const example = help.stdout.split("\nExamples:\n")[1]?.split("\n")[0]?.trim()
         expect(example, help.stdout).toMatch(/ doctor$/)
         await step(pasted(example!, manager))
-      },
-      testTimeout,
-    )
 
-    // A .opencode/package.json with a test script of the user's, which create-tool keeps: it adds the
-    // test as test:tools, and the test command it prints and the update the test's comment names,
-    // pasted with this manager, run vitest (not the user's script), which passes, fails on a change
-    // of what the model reads, and rewrites the snapshot.
-    test(
-      `beside a test script of the user's, with ${manager.name}: the printed test and update commands run vitest`,
-      async () => {
-        const tarballs = inject("tarballs")
-        const project = useTmpDir("install-own-test-")
-        const home = useTmpDir("install-home-")
-        const env = cleanEnv({ XDG_CONFIG_HOME: path.join(home, ".config"), ...manager.env })
-        const manifestFile = path.join(project, ".opencode", "package.json")
-        const userTest = `node -e "console.log('own tests of the user'); process.exit(3)"`
-        mkdirSync(path.dirname(manifestFile))
-        writeFileSync(manifestFile, `${JSON.stringify({ scripts: { test: userTest } }, null, 2)}\n`)
-
-        const created = await scaffold(manager, ["greet", "--no-interactive"], { cwd: project, env, home })
-        expect(JSON.parse(readFileSync(manifestFile, "utf8")).scripts).toMatchObject({
-          test: userTest,
-          "test:tools": "vitest run",
-        })
-        expect(created.stdout).toContain('kept your script "test"')
-        const nextSteps = created.stdout
-          .split("Next steps:\n")[1]
-          ?.split("\n\n")[0]
-          ?.split("\n")
-          .map((line) => line.trim())
-        const [install, testLine] = nextSteps ?? []
-        expect(testLine, created.stdout).toBe(manager.ownTestScript.test)
-        const testFile = path.join(project, ".opencode", "test", "greet.test.ts")
-        const update = /\/\/ `([^`]+)`, run from the project folder, rewrites it\./.exec(
-          readFileSync(testFile, "utf8"),
-        )?.[1]
-        expect(update).toBe(manager.ownTestScript.updateSnapshots)
-
-        useTarballs(manifestFile, tarballs, manager.resolutions)
-        const pastedRun = (line: string) => {
-          const [command, ...args] = pasted(line, manager)
-          return run(command, args, { cwd: project, timeout: installTimeout, env })
-        }
-        const installed = await pastedRun(install!)
-        expect(installed.status, describeRun(installed)).toBe(0)
-        const tested = await pastedRun(testLine!)
-        expect(tested.status, describeRun(tested)).toBe(0)
-        expect(tested.stdout, describeRun(tested)).toMatch(/Tests +2 passed/)
-        expect(tested.stdout + tested.stderr).not.toContain("own tests of the user")
-
-        const toolFile = path.join(project, ".opencode", "tools", "greet.ts")
-        writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("received: $", "got: $"))
-        const stale = await pastedRun(testLine!)
-        expect(stale.status, describeRun(stale)).not.toBe(0)
-        expect(stale.stdout, describeRun(stale)).toMatch(/Tests +1 failed/)
-        const updated = await pastedRun(update!)
-        expect(updated.status, describeRun(updated)).toBe(0)
-        expect(readFileSync(testFile, "utf8")).toContain("greet got: hello")
-        const retested = await pastedRun(testLine!)
-        expect(retested.status, describeRun(retested)).toBe(0)
-
-        // The user's script is still theirs, and this manager's plain test runs it.
-        const userRun = await run(manager.test[0], manager.test.slice(1), {
-          cwd: project,
-          timeout: commandTimeout,
-          env,
-        })
-        expect(userRun.status, describeRun(userRun)).not.toBe(0)
-        expect(userRun.stdout + userRun.stderr).toContain("own tests of the user")
-        expect(readdirSync(project).sort()).toEqual([".opencode"])
+        await besideOwnTestScript(manager, { project, env, home })
       },
       testTimeout,
     )
@@ -393,6 +324,74 @@ async function scaffold(
   } finally {
     await registry?.close()
   }
+}
+
+/**
+ * A test script of the user's in .opencode/package.json, which create-tool keeps: a second tool
+ * scaffolded into the project (installed already, so no fresh install per manager) gets its test
+ * under test:tools, and the test command create-tool prints and the update the test's comment
+ * names, pasted with this manager, run vitest (not the user's script), which passes, fails on a
+ * change of what the model reads, and rewrites the snapshot; the user's script stays theirs.
+ */
+async function besideOwnTestScript(
+  manager: Manager,
+  { project, env, home }: { project: string; env: Record<string, string | undefined>; home: string },
+): Promise<void> {
+  const projectEntries = readdirSync(project).sort()
+  const manifestFile = path.join(project, ".opencode", "package.json")
+  const userTest = `node -e "console.log('own tests of the user'); process.exit(3)"`
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8"))
+  manifest.scripts = { ...manifest.scripts, test: userTest }
+  writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`)
+
+  const created = await scaffold(manager, ["shout", "--no-interactive"], { cwd: project, env, home })
+  expect(JSON.parse(readFileSync(manifestFile, "utf8")).scripts).toMatchObject({
+    test: userTest,
+    "test:tools": "vitest run",
+  })
+  expect(created.stdout).toContain('kept your script "test"')
+  const nextSteps = created.stdout
+    .split("Next steps:\n")[1]
+    ?.split("\n\n")[0]
+    ?.split("\n")
+    .map((line) => line.trim())
+  const [install, testLine] = nextSteps ?? []
+  expect(testLine, created.stdout).toBe(manager.ownTestScript.test)
+  const testFile = path.join(project, ".opencode", "test", "shout.test.ts")
+  const update = /\/\/ `([^`]+)`, run from the project folder, rewrites it\./.exec(readFileSync(testFile, "utf8"))?.[1]
+  expect(update).toBe(manager.ownTestScript.updateSnapshots)
+
+  // The scaffold added its dependencies again as ranges of the published packages.
+  useTarballs(manifestFile, inject("tarballs"), manager.resolutions)
+  const pastedRun = (line: string) => {
+    const [command, ...args] = pasted(line, manager)
+    return run(command, args, { cwd: project, timeout: installTimeout, env })
+  }
+  const installed = await pastedRun(install!)
+  expect(installed.status, describeRun(installed)).toBe(0)
+  const tested = await pastedRun(testLine!)
+  expect(tested.status, describeRun(tested)).toBe(0)
+  // greet's two tests and shout's two.
+  expect(tested.stdout, describeRun(tested)).toMatch(/Tests +4 passed/)
+  expect(tested.stdout + tested.stderr).not.toContain("own tests of the user")
+
+  const toolFile = path.join(project, ".opencode", "tools", "shout.ts")
+  writeFileSync(toolFile, readFileSync(toolFile, "utf8").replace("received: $", "got: $"))
+  const stale = await pastedRun(testLine!)
+  expect(stale.status, describeRun(stale)).not.toBe(0)
+  expect(stale.stdout, describeRun(stale)).toMatch(/Tests +1 failed/)
+  const updated = await pastedRun(update!)
+  expect(updated.status, describeRun(updated)).toBe(0)
+  expect(readFileSync(testFile, "utf8")).toContain("shout got: hello")
+  const retested = await pastedRun(testLine!)
+  expect(retested.status, describeRun(retested)).toBe(0)
+
+  // The user's script is still theirs, and this manager's plain test runs it.
+  const userRun = await run(manager.test[0], manager.test.slice(1), { cwd: project, timeout: commandTimeout, env })
+  expect(userRun.status, describeRun(userRun)).not.toBe(0)
+  expect(userRun.stdout + userRun.stderr).toContain("own tests of the user")
+  // Nothing landed outside .opencode.
+  expect(readdirSync(project).sort()).toEqual(projectEntries)
 }
 
 /** A printed command line as this test runs it: its first word (pnpm, yarn, bun) as the manager is run here. */
