@@ -11,26 +11,27 @@
 // the engine passes: past it, the answer is sent anyway.
 
 /**
- * Resolves once stdout and stderr have handed everything to the system, or after `withinMs` when
- * given (an engine, whose answer must be sent whatever a tool did to the streams).
+ * Resolves once stdout and stderr have handed everything to the system (true), or after `withinMs`
+ * when given (false: an engine, whose answer must be sent whatever a tool did to the streams; what
+ * was not handed over yet still is while the process lives).
  */
-export function flushStdio(withinMs?: number): Promise<void> {
-  return new PristinePromise<void>((resolve) => {
+export function flushStdio(withinMs?: number): Promise<boolean> {
+  return new PristinePromise<boolean>((resolve) => {
     let left = streams.length
     let timer: ReturnType<typeof setTimeout> | undefined
-    const finish = () => {
+    const finish = (all: boolean) => {
       if (left === -1) return
       left = -1
       if (timer !== undefined) apply(clearTimer, undefined, [timer])
-      resolve()
+      resolve(all)
     }
-    if (withinMs !== undefined) timer = apply(setTimer, undefined, [finish, withinMs]) as typeof timer
+    if (withinMs !== undefined) timer = apply(setTimer, undefined, [() => finish(false), withinMs]) as typeof timer
     for (let index = 0; index < streams.length; index++) {
       let settled = false
       flushed(streams[index]!, () => {
         if (settled) return
         settled = true
-        if (left > 0 && --left === 0) finish()
+        if (left > 0 && --left === 0) finish(true)
       })
     }
   })

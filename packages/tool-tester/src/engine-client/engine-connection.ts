@@ -49,6 +49,14 @@ const LAST_WORDS_MS = 250
 const DRAIN_MS = 1_000
 
 /**
+ * An engine that answered before what the tools printed was all in its pipes (its bound, on a
+ * loaded machine or for a huge print) is left to hand the rest over while it comes: until a second
+ * passes without a byte, for 30 s at most.
+ */
+const UNFLUSHED_IDLE_MS = 1_000
+const UNFLUSHED_CAP_MS = 30_000
+
+/**
  * After the engine's descriptor 3 closed: how long its process may take to be seen ending (both
  * happen together when it exits). Still running after that, a tool closed the descriptor.
  */
@@ -269,9 +277,12 @@ export class EngineConnection {
 
   /**
    * Ends the engine after giving it up to `waitMs` to end by itself, then reads what it printed to
-   * the end (bounded by DRAIN_MS) and closes the channel.
+   * the end (bounded by DRAIN_MS) and closes the channel. `unflushed`: the engine said what the
+   * tools printed was not all in its pipes yet; it is read while it comes first.
    */
-  async stop(waitMs = 0): Promise<void> {
+  async stop(waitMs = 0, unflushed = false): Promise<void> {
+    if (unflushed && this.#capture && this.#ended === undefined)
+      await this.#capture.quiet(UNFLUSHED_IDLE_MS, UNFLUSHED_CAP_MS)
     if (this.#ended === undefined && waitMs > 0) await Promise.race([this.exited, delay(waitMs)])
     this.end()
     if (this.#capture) {

@@ -76,10 +76,14 @@ export type FromEngine =
   | { type: "loading"; file: string }
   /** The task's tool files are loaded; for `run`, the tool is about to be called. */
   | { type: "loaded"; reached: Reached | undefined }
-  /** The task's result, as JSON text (user values made JSON-safe in the engine). */
-  | { type: "done"; payload: string }
-  /** The task failed before reaching a tool. */
-  | { type: "failed"; error: CrossingError }
+  /**
+   * The task's result, as JSON text (user values made JSON-safe in the engine). `unflushed`: what
+   * the tools printed was not all in the pipes within the engine's bound; it still goes there while
+   * the engine lives.
+   */
+  | { type: "done"; payload: string; unflushed?: true }
+  /** The task failed before reaching a tool (`unflushed` as for `done`). */
+  | { type: "failed"; error: CrossingError; unflushed?: true }
   | { type: "reply"; id: number; value: string }
   | { type: "reply"; id: number; error: CrossingError }
   /** A line the opencode server behind `input.client` printed (with --verbose). */

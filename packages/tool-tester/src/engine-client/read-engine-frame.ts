@@ -45,6 +45,7 @@ const engineInfo: Check = (value) =>
   (value["name"] === "bun" || value["name"] === "node") &&
   text(value["version"]) &&
   text(value["binary"])
+const trueIfGiven: Check = (value) => value === undefined || value === true
 const reached: Check = (value) => value === undefined || (isRecord(value) && text(value["name"]) && text(value["id"]))
 
 /** The keys of each message type and what each holds (protocol.ts FromEngine). */
@@ -52,8 +53,8 @@ const SHAPES: Record<string, Record<string, Check>> = {
   ready: { engine: engineInfo },
   loading: { file: text },
   loaded: { reached },
-  done: { payload: text },
-  failed: { error: crossingError },
+  done: { payload: text, unflushed: trueIfGiven },
+  failed: { error: crossingError, unflushed: trueIfGiven },
   "server-log": { line: text },
   client: { id, method: text, args: text },
   refused: { reason: text },

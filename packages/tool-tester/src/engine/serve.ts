@@ -160,12 +160,18 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
     restoreBuiltins()
     const text = safeStringify({ ...(payload as object), engine: engineHere() })
-    // What the tool printed is in the pipes before the answer; the CLI then ends this process.
-    await flushStdio(FLUSH_BOUND_MS)
-    send({ type: "done", payload: text }, (bytes) => ({ type: "failed", error: tooLarge(bytes) }))
+    // What the tool printed is in the pipes before the answer; the CLI then ends this process. Past
+    // the bound (a loaded machine, a huge print) the answer says so, and the CLI reads on first.
+    const flushed = await flushStdio(FLUSH_BOUND_MS)
+    send(flushed ? { type: "done", payload: text } : { type: "done", payload: text, unflushed: true }, (bytes) =>
+      flushed
+        ? { type: "failed", error: tooLarge(bytes) }
+        : { type: "failed", error: tooLarge(bytes), unflushed: true },
+    )
   } catch (error) {
-    await flushStdio(FLUSH_BOUND_MS)
-    send({ type: "failed", error: failureOf(error) })
+    const flushed = await flushStdio(FLUSH_BOUND_MS)
+    const failure = failureOf(error)
+    send(flushed ? { type: "failed", error: failure } : { type: "failed", error: failure, unflushed: true })
   }
 }
 

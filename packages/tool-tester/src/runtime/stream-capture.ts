@@ -25,6 +25,11 @@ export type StreamCapture = {
   /** The last TAIL_BYTES of stderr: the runtime's own last words (Node's "heap out of memory") come after whatever was kept. */
   stderrTail: () => string
   ended: Promise<void>
+  /**
+   * Resolves once both pipes have ended, or nothing came on either for `idleMs`, or after `capMs`
+   * at most: for output still on its way (an engine that could not hand it all over in time).
+   */
+  quiet: (idleMs: number, capMs: number) => Promise<void>
   /** Stops reading (what is still unread is dropped). */
   close: () => void
 }
@@ -35,6 +40,7 @@ type Pipe = Readable | null
 export function captureStreams(stdout: Pipe, stderr: Pipe): StreamCapture {
   const out = keep(stdout)
   const err = keep(stderr)
+  const ended = Promise.all([out.ended, err.ended]).then(() => undefined)
   return {
     read: () => ({
       stdout: out.text(),
@@ -42,7 +48,24 @@ export function captureStreams(stdout: Pipe, stderr: Pipe): StreamCapture {
       droppedBytes: { stdout: out.dropped(), stderr: err.dropped() },
     }),
     stderrTail: () => err.tail(),
-    ended: Promise.all([out.ended, err.ended]).then(() => undefined),
+    ended,
+    quiet: (idleMs, capMs) =>
+      new Promise<void>((resolve) => {
+        const started = performance.now()
+        let timer: NodeJS.Timeout | undefined
+        const done = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+        const check = () => {
+          const now = performance.now()
+          const idle = now - Math.max(started, out.lastReadAt(), err.lastReadAt())
+          if (idle >= idleMs || now - started >= capMs) done()
+          else timer = setTimeout(check, Math.min(idleMs - idle, capMs - (now - started)) + 1)
+        }
+        void ended.then(done)
+        check()
+      }),
     close: () => {
       out.close()
       err.close()
@@ -55,7 +78,9 @@ function keep(pipe: Pipe) {
   let used = 0
   let dropped = 0
   let last = Buffer.alloc(0)
+  let lastReadAt = Number.NEGATIVE_INFINITY
   const take = (chunk: Uint8Array) => {
+    lastReadAt = performance.now()
     last = Buffer.concat([last, chunk]).subarray(-TAIL_BYTES)
     const taken = Math.min(CAPTURE_LIMIT - used, chunk.length)
     if (taken > 0) kept.set(chunk.subarray(0, taken), used)
@@ -68,6 +93,7 @@ function keep(pipe: Pipe) {
     text: () => new TextDecoder().decode(kept.subarray(0, used)).replace(/\uFFFD$/, ""),
     dropped: () => dropped,
     tail: () => last.toString("utf8"),
+    lastReadAt: () => lastReadAt,
     ended,
     close,
   }

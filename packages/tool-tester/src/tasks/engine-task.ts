@@ -96,13 +96,13 @@ export function runTaskInEngine(
     let settled = false
     let timer: NodeJS.Timeout | undefined
 
-    const finish = (outcome: DistributiveOmit<TaskOutcome, Reported>, waitMs = 0) => {
+    const finish = (outcome: DistributiveOmit<TaskOutcome, Reported>, waitMs = 0, unflushed = false) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       // From when the tool was reached, else from when the task was given.
       const durationMs = Math.round(performance.now() - (reachedAt ?? startedAt))
-      void connection.stop(waitMs).then(() =>
+      void connection.stop(waitMs, unflushed).then(() =>
         resolve({
           ...outcome,
           console: connection.console(),
@@ -149,9 +149,9 @@ export function runTaskInEngine(
             reached,
           })
         }
-        finish({ kind: "done", payload }, timedOut(payload) ? timeouts.graceMs : 0)
+        finish({ kind: "done", payload }, timedOut(payload) ? timeouts.graceMs : 0, message.unflushed === true)
       } else if (message.type === "failed") {
-        finish({ kind: "failed", error: message.error, phase, reached })
+        finish({ kind: "failed", error: message.error, phase, reached }, 0, message.unflushed === true)
       }
     })
     void connection.exited.then((ended) =>
