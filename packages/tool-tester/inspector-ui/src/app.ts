@@ -191,11 +191,10 @@ function CallForm(props: {
 
   const switchTo = (next: Mode) => {
     const change: Partial<FormState> = { mode: next }
-    // From the form: what it shows. A number field left empty (or holding no number) shows no
-    // number, so its key is left out, not sent with the last number it held.
-    const shown = mode === "form" ? withoutEmptyNumbers(value, form.current) : value
-    if (next === "json") change.jsonText = JSON.stringify(shown ?? {}, null, 2)
-    if (next === "raw" && mode === "form") change.rawText = JSON.stringify(shown ?? {})
+    // From the form: what it shows, not the last values its fields could hold (shownText).
+    if (next === "json")
+      change.jsonText = mode === "form" ? shownText(value, form.current, 2) : JSON.stringify(value ?? {}, null, 2)
+    if (next === "raw" && mode === "form") change.rawText = shownText(value, form.current)
     if (next === "form" && mode === "json") {
       try {
         change.value = JSON.parse(jsonText)
@@ -297,22 +296,48 @@ function parametersOf(view: ProjectView, id: string): JsonSchema | undefined {
 }
 
 /**
- * `value` without the keys of the number fields `form` marks invalid (empty, or no number): their
- * paths (`n`, `point.x`) as the fields carry them. An item of a list keeps its place, as null.
+ * The arguments as the form shows them, as JSON text (`indent` as JSON.stringify's), for the JSON
+ * and raw text editors. A number field left empty (or holding no number) shows no number: its key
+ * is left out (an item of a list keeps its place, as null), not written with the last number it
+ * held. A field edited as JSON whose text does not parse is that text, as typed, not its last value
+ * that did: the whole is then not JSON either, which the JSON editor refuses to send and the raw
+ * text editor sends as a model would.
  */
-function withoutEmptyNumbers(value: unknown, form: HTMLFormElement | null): unknown {
-  const paths = [...(form?.querySelectorAll<HTMLInputElement>('input[type="number"][aria-invalid="true"]') ?? [])]
-    .map((field) => field.dataset["field"])
-    .filter((path): path is string => path !== undefined && path !== "")
-  if (paths.length === 0) return value
-  const copy = structuredClone(value) as unknown
-  for (const path of paths) {
-    const keys = path.split(".")
-    let owner: unknown = copy
-    for (const key of keys.slice(0, -1)) owner = (owner as Record<string, unknown> | undefined)?.[key]
-    const last = keys.at(-1)!
-    if (Array.isArray(owner)) owner[Number(last)] = null
-    else if (typeof owner === "object" && owner !== null) delete (owner as Record<string, unknown>)[last]
+function shownText(value: unknown, form: HTMLFormElement | null, indent?: number): string {
+  const invalid = (selector: string) => [
+    ...(form?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(`${selector}[aria-invalid="true"]`) ?? []),
+  ]
+  let shown = structuredClone(value ?? {}) as unknown
+  for (const field of invalid('input[type="number"]')) shown = replacedAt(shown, field.dataset["field"], undefined)
+  const typed = new Map<string, string>()
+  for (const field of invalid("textarea.json")) {
+    const path = field.dataset["field"]
+    if (path === undefined) continue
+    if (path === "") return field.value
+    // Stands for the typed text in the JSON text, then is replaced by it.
+    const stand = `\u0000typed ${typed.size} ${Math.random()}`
+    typed.set(JSON.stringify(stand), field.value)
+    shown = replacedAt(shown, path, stand)
   }
-  return copy
+  let text = JSON.stringify(shown, null, indent)
+  for (const [stand, asTyped] of typed) text = text.replace(stand, () => asTyped)
+  return text
+}
+
+/**
+ * `root` with the value at `path` (`n`, `point.x`, `list.0`: a field's `data-field`) replaced, or
+ * removed when `replacement` is undefined (an item of a list keeps its place, as null).
+ */
+function replacedAt(root: unknown, path: string | undefined, replacement: unknown): unknown {
+  if (path === undefined || path === "") return root
+  const keys = path.split(".")
+  let owner: unknown = root
+  for (const key of keys.slice(0, -1)) owner = (owner as Record<string, unknown> | undefined)?.[key]
+  const last = keys.at(-1)!
+  if (Array.isArray(owner)) owner[Number(last)] = replacement === undefined ? null : replacement
+  else if (typeof owner === "object" && owner !== null) {
+    if (replacement === undefined) delete (owner as Record<string, unknown>)[last]
+    else (owner as Record<string, unknown>)[last] = replacement
+  }
+  return root
 }

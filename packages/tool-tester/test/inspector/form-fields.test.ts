@@ -1,8 +1,8 @@
 // The call form sends what it shows, and shows what a tool is: a field edited as JSON (a union,
 // any) whose text does not parse stops the call instead of sending the last value that did, and a
 // history entry put back shows its own value there; so does a number field left empty, rather than
-// leave its key out; a field that accepts null can send it; a long description is folded, so the
-// form stays in sight.
+// leave its key out; the JSON and raw text editors, switched to, hold what the form shows; a field
+// that accepts null can send it; a long description is folded, so the form stays in sight.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
 import { noChromium, useInspectorSession } from "./_inspector.ts"
@@ -75,6 +75,30 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
       .poll(() => page.locator('[data-testid="result"]').getAttribute("data-call"), { timeout: 60_000 })
       .toBe("2")
     await expect.poll(() => modelView.textContent(), { timeout: 60_000 }).toBe('{"either":"one"}')
+    await page.close()
+  })
+
+  test("switched to from the form, the JSON and raw text editors hold a field's text that is not JSON as typed", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="pick"]').click()
+    const field = visibleForm(page).locator('[data-field="either"]')
+    await field.fill('"one"')
+    await field.fill("one two")
+    expect(await field.getAttribute("aria-invalid")).toBe("true")
+    const before = await page.locator("[data-history]").count()
+    // Not its last value that parsed ("one"): what the field shows.
+    await visibleForm(page).locator('button[data-mode="raw"]').click()
+    expect(await visibleForm(page).locator('[data-testid="raw-editor"]').inputValue()).toBe('{"either":one two}')
+    await visibleForm(page).locator('button[data-mode="form"]').click()
+    await field.fill("one two")
+    await visibleForm(page).locator('button[data-mode="json"]').click()
+    const json = visibleForm(page).locator('[data-testid="json-editor"]')
+    expect(await json.inputValue()).toBe('{\n  "either": one two\n}')
+    // Which the JSON editor does not send.
+    await visibleForm(page).locator('[data-testid="run"]').click()
+    expect(await visibleForm(page).locator('[data-testid="form-problem"]').textContent()).toContain("not JSON")
+    expect(await page.locator("[data-history]").count()).toBe(before)
     await page.close()
   })
 
