@@ -68,6 +68,8 @@ const slow: Record<string, string[]> = {
     "test/engine/no-bunfig.test.ts",
     // Stops reading the engine's pipes for 5 s, by design (past the engine's 1 s flush bound).
     "test/engine/console-after-flush-bound.test.ts",
+    // Watches a reaper look for its parent for seconds, by design.
+    "test/reaper-parent-gone.test.ts",
     // Eval's files that came after the list: the real opencode behind the keyword model (476 s and
     // 131 s, the slowest two of a fast run at load 19-34 on 2026-12-02, 940 s wall; the first alone
     // was half of it) and a browser (14 s). The whole suite runs them.

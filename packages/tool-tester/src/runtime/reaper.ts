@@ -101,7 +101,8 @@ function startReaper(): void {
   let child: ChildProcess
   try {
     const { spawn } = process.getBuiltinModule("node:child_process")
-    child = spawn(process.execPath, [...(inBun ? ["--no-install"] : []), REAPER_ENTRY, ...away], {
+    const guards = ["--guards", String(process.pid)]
+    child = spawn(process.execPath, [...(inBun ? ["--no-install"] : []), REAPER_ENTRY, ...away, ...guards], {
       cwd: os.tmpdir(),
       env,
       stdio: ["pipe", "ignore", "ignore"],
