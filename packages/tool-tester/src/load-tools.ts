@@ -7,7 +7,7 @@ import os from "node:os"
 import path from "node:path"
 import { defaultAgentProblem } from "./config/agent.ts"
 import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
-import { loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
+import { configProblem, loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
 import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
 import { createImporter, type ModuleImporter } from "./discovery/import-module.ts"
 import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
@@ -369,6 +369,14 @@ function projectSetup(options: LoadToolsOptions, directory: string): Result<Proj
   const { sources } = loadedConfig.value
   let config = loadedConfig.value.config
   if (options.config) {
+    const problem = configProblem(options.config)
+    if (problem) {
+      const data = { file: "(config option)", key: problem.key, value: problem.value }
+      return {
+        success: false,
+        error: new ToolTesterError("CONFIG_INVALID", `the config given: ${problem.message}`, { data }),
+      }
+    }
     config = mergeConfig(config, options.config)
     sources.push({
       file: "(config option)",

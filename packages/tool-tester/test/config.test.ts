@@ -1,5 +1,6 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import type { OpencodeConfig } from "../src/config/opencode-config.ts"
 import { evaluate, rulesFromConfig, wildcardMatch } from "../src/config/permission.ts"
 import { checkExternalDirectory, listTools, loadTools, runTool } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
@@ -88,6 +89,67 @@ describe("tool_output limits", () => {
     })
     const loaded = await loadTools({ directory, global: false })
     expect(loaded.config.tool_output).toEqual({ max_lines: 1, max_bytes: 1_000_000 })
+  })
+})
+
+describe("attachment.image settings", () => {
+  // Each refused by the 1.18.34 binary (`tool-tester e2e --config '{"attachment":...}'`: "Configuration is invalid").
+  const refused: Array<[unknown, string, string]> = [
+    [5, "attachment", 'attachment is 5, but opencode requires an object such as {"image": {"max_width": 2000}}'],
+    [{ image: null }, "attachment.image", "attachment.image is null, but opencode requires an object such as"],
+    [
+      { image: { auto_resize: "no" } },
+      "attachment.image.auto_resize",
+      'auto_resize is "no", but opencode requires true or false',
+    ],
+    [
+      { image: { max_width: 0 } },
+      "attachment.image.max_width",
+      "max_width is 0, but opencode requires a whole number greater than 0",
+    ],
+    [
+      { image: { max_height: 150.5 } },
+      "attachment.image.max_height",
+      "max_height is 150.5, but opencode requires a whole number",
+    ],
+    [
+      { image: { max_base64_bytes: "x" } },
+      "attachment.image.max_base64_bytes",
+      'max_base64_bytes is "x", but opencode',
+    ],
+    [{ image: { max_width: null } }, "attachment.image.max_width", "max_width is null, but opencode requires"],
+  ]
+  test.each(refused)(
+    "attachment = %j fails with the file, the key and what opencode requires",
+    async (attachment, key, says) => {
+      const directory = tmpProject({ "opencode.json": JSON.stringify({ attachment }) })
+      const error = await loadTools({ directory, global: false }).catch((caught: unknown) => caught)
+      expect(error).toMatchObject({
+        code: "CONFIG_INVALID",
+        data: { file: path.join(directory, "opencode.json"), key },
+      })
+      expect((error as Error).message).toContain(says)
+      expect((error as Error).message).toContain("opencode refuses to start with it")
+    },
+  )
+
+  test("the config option is checked the same way, and other keys are left alone as opencode leaves them", async () => {
+    const directory = tmpProject({})
+    await expect(
+      loadTools({ directory, global: false, config: { attachment: { image: { max_width: -5 } } } }),
+    ).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/^the config given: attachment\.image\.max_width is -5, but opencode requires/),
+      data: { file: "(config option)", key: "attachment.image.max_width", value: -5 },
+    })
+    const loaded = await loadTools({
+      directory,
+      global: false,
+      config: {
+        attachment: { other: 1, image: { max_width: 100, extra: 1 } } as NonNullable<OpencodeConfig["attachment"]>,
+      },
+    })
+    expect(loaded.config.attachment).toEqual({ other: 1, image: { max_width: 100, extra: 1 } })
   })
 })
 

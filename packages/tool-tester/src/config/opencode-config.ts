@@ -8,12 +8,15 @@ import type { ConfigDirectory } from "../discovery/config-dirs.ts"
 import { walkUp } from "../discovery/config-dirs.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
+import { describeValue, type SettingProblem } from "./_config-value.ts"
+import { attachmentProblem } from "./attachment-image.ts"
 import type { PermissionConfig } from "./permission.ts"
 
 /** The parts of opencode.json the tool pipeline reads. Everything else is kept as it is. */
 export type OpencodeConfig = {
   permission?: PermissionConfig
   tool_output?: { max_lines?: number; max_bytes?: number }
+  attachment?: { image?: { auto_resize?: boolean; max_width?: number; max_height?: number; max_base64_bytes?: number } }
   plugin?: Array<string | [string, Record<string, unknown>]>
   [key: string]: unknown
 }
@@ -105,29 +108,38 @@ export function readConfigFile(file: string): Result<OpencodeConfig> {
       ),
     }
   }
-  const plugins = pluginProblems((value as OpencodeConfig).plugin)
-  if (plugins.length > 0) {
-    return {
-      success: false,
-      error: new ToolTesterError(
-        "CONFIG_INVALID",
-        `${file}: opencode says "Configuration is invalid": ${plugins.join("; ")}; each plugin entry is a string (a package or a path) or a [string, { options }] pair`,
-        { data: { file, key: "plugin", problems: plugins } },
-      ),
-    }
-  }
-  const problem = toolOutputProblem((value as OpencodeConfig).tool_output)
+  const problem = configProblem(value as OpencodeConfig)
   if (problem) {
     return {
       success: false,
-      error: new ToolTesterError(
-        "CONFIG_INVALID",
-        `${file}: ${problem.message}; opencode refuses to start with it: ${problem.fix}`,
-        { data: { file, key: problem.key, value: problem.value } },
-      ),
+      error: new ToolTesterError("CONFIG_INVALID", `${file}: ${problem.message}`, {
+        data: {
+          file,
+          key: problem.key,
+          ...(problem.key === "plugin" ? { problems: problem.value } : { value: problem.value }),
+        },
+      }),
     }
   }
   return { success: true, value: value as OpencodeConfig }
+}
+
+/**
+ * What opencode's config schema refuses in a config object, if anything (it does not start): a
+ * `plugin` entry, a `tool_output` limit or an `attachment` setting. The message says what to do.
+ */
+export function configProblem(config: OpencodeConfig): { key: string; value: unknown; message: string } | undefined {
+  const plugins = pluginProblems(config.plugin)
+  if (plugins.length > 0) {
+    return {
+      key: "plugin",
+      value: plugins,
+      message: `opencode says "Configuration is invalid": ${plugins.join("; ")}; each plugin entry is a string (a package or a path) or a [string, { options }] pair`,
+    }
+  }
+  const problem = toolOutputProblem(config.tool_output) ?? attachmentProblem(config.attachment)
+  if (problem === undefined) return undefined
+  return { ...problem, message: `${problem.message}; opencode refuses to start with it: ${problem.fix}` }
 }
 
 /** Deep merge, later wins; `plugin` lists are concatenated as opencode does. */
@@ -195,9 +207,7 @@ const toolOutputLimits = { max_lines: 2000, max_bytes: 51200 } as const
  * number greater than 0 (0, -1 and "2" observed, docs/opencode-contract.md#tool-output-settings); a
  * fraction is refused here too, since a limit counts whole lines and bytes.
  */
-function toolOutputProblem(
-  toolOutput: unknown,
-): { key: string; value: unknown; message: string; fix: string } | undefined {
+function toolOutputProblem(toolOutput: unknown): SettingProblem | undefined {
   if (toolOutput === undefined) return undefined
   if (!isRecord(toolOutput)) {
     return {
@@ -218,13 +228,6 @@ function toolOutputProblem(
     }
   }
   return undefined
-}
-
-/** A config value as it reads in the file: strings quoted, so "2" is told apart from 2. */
-function describeValue(value: unknown): string {
-  if (typeof value === "number") return String(value)
-  const json = JSON.stringify(value)
-  return json === undefined ? String(value) : json
 }
 
 function configFilesIn(folder: string, names: readonly string[]): string[] {

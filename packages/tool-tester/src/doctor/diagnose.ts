@@ -55,7 +55,7 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
   )
 }
 
-/** The finding for an opencode.json opencode refuses (unparsable, or a bad `tool_output` limit): it does not start, so nothing else is checked. */
+/** The finding for an opencode.json opencode refuses (unparsable, or a setting its schema refuses): it does not start, so nothing else is checked. */
 export function configFinding(error: ToolTesterError): Finding {
   const file = typeof error.data?.["file"] === "string" ? (error.data["file"] as string) : null
   return {

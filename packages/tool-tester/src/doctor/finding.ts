@@ -15,7 +15,7 @@ export type Finding = {
 }
 
 export type FindingCode =
-  /** opencode.json / opencode.jsonc cannot be parsed, or sets a `tool_output` limit that is not a whole number > 0: opencode does not start. */
+  /** opencode.json / opencode.jsonc cannot be parsed, or sets a `tool_output` limit, an `attachment` setting or a `plugin` entry opencode refuses: opencode does not start. */
   | "CONFIG_INVALID"
   /** A tool file fails to import (syntax error, missing package, throw at import): opencode's whole tool list fails. */
   | "IMPORT_FAILED"

@@ -6,6 +6,7 @@ import { definedFields } from "../_defined-fields.ts"
 import { checkTimeoutOption } from "../_timeout-bound.ts"
 import { isAbsolute, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
+import { configProblem, type OpencodeConfig } from "../config/opencode-config.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
   collectCalls,
@@ -93,6 +94,11 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
 export async function runE2EWithin(options: E2EOptions, bound: number | (() => number)): Promise<E2EResult> {
   const startedAt = performance.now()
   const script = parseScript(options.script)
+  const refused = options.config === undefined ? undefined : configProblem(options.config as OpencodeConfig)
+  if (refused) {
+    const data = { key: refused.key, value: refused.value }
+    throw new ToolTesterError("CONFIG_INVALID", `the config given: ${refused.message}`, { data })
+  }
   checkScriptForProvider(script, options.provider ?? defaultProviderPackage)
   options.signal?.throwIfAborted()
   const directory = resolve(options.directory)
@@ -250,11 +256,13 @@ function endedBeforeTheModel(
   const detail = uncaught
     ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
     : (stderrErrors.at(-1)?.message ?? `exit code ${result.exitCode}`)
-  return new ToolTesterError(
-    "OPENCODE_FAILED",
-    `opencode ended before talking to the model (${detail}). Check that ${result.opencode} is an opencode binary.`,
-    { data: { result } },
-  )
+  // opencode names the setting it refused in the line above its error (`↳ Expected ... attachment.image`).
+  const hint = stderrErrors.some((error) => error.message.includes("Configuration is invalid"))
+    ? "opencode refused its config: fix that setting in the project's opencode.json or in the config given"
+    : `Check that ${result.opencode} is an opencode binary.`
+  return new ToolTesterError("OPENCODE_FAILED", `opencode ended before talking to the model (${detail}). ${hint}`, {
+    data: { result },
+  })
 }
 
 function absolutePluginSpec(spec: string, directory: string): string {

@@ -1,6 +1,7 @@
 import path from "node:path"
 import { projectClientOf } from "../client/project-client.ts"
 import { chooseAgent } from "../config/agent.ts"
+import { imageLimits } from "../config/attachment-image.ts"
 import type { PermissionRule } from "../config/permission.ts"
 import { hasTaskTool } from "../config/permission.ts"
 import { liveDefinition } from "./live.ts"
@@ -204,7 +205,7 @@ async function runTool(
     const { text, details } = readThrown(error)
     return record.fail("TOOL_THREW", text, `a tool.execute.after hook threw: ${text}`, details)
   }
-  keepAttachments(result, context)
+  keepAttachments(project, result, context)
   return record.finish()
 }
 
@@ -212,9 +213,9 @@ async function runTool(
  * What opencode keeps of the attachments once the tool has answered (file parts, readable images),
  * and the messages that carry them to the model (docs/opencode-contract.md#attachments).
  */
-function keepAttachments(result: RunResult, { session, options }: RunContext): void {
+function keepAttachments(project: ToolProject, result: RunResult, { session, options }: RunContext): void {
   if (result.attachments === undefined || result.attachments.length === 0) return
-  const kept = partAttachments(result.output, result.attachments)
+  const kept = partAttachments(result.output, result.attachments, imageLimits(project.config))
   result.output = kept.output
   result.attachments = kept.attachments
   const messages = modelMessages({

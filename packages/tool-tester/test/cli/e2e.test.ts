@@ -110,6 +110,34 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(jsonError(result).message).toContain("--config")
   })
 
+  test("--config with a setting opencode refuses exits 3 before opencode starts, naming it", async () => {
+    const config = '{"attachment":{"image":{"max_width":0}}}'
+    const result = await runCli(["e2e", "--script", "e2e-script.json", "--config", config, "--json"], { cwd: basic })
+    expect(result.exitCode).toBe(3)
+    expect(jsonError(result)).toEqual({
+      code: "CONFIG_INVALID",
+      message:
+        "--config: attachment.image.max_width is 0, but opencode requires a whole number greater than 0; opencode refuses to start with it: set a positive whole number, or remove the key for the default (2000)",
+    })
+  })
+
+  withOpencode(
+    `a setting opencode refuses that tool-tester does not check: OPENCODE_FAILED quotes opencode and says to fix the config${needsOpencode}`,
+    async () => {
+      // Observed on 1.18.34: "Configuration is invalid at OPENCODE_CONFIG_CONTENT", then the setting.
+      const result = await runCli(["e2e", "--script", "e2e-script.json", "--config", '{"share":5}', "--json"], {
+        cwd: basic,
+      })
+      expect(result.exitCode, result.stderr).toBe(3)
+      expect(jsonError(result)).toMatchObject({
+        code: "OPENCODE_FAILED",
+        message: expect.stringMatching(
+          /^opencode ended before talking to the model \(.*got 5 share\)\. opencode refused its config: fix that setting in the project's opencode\.json or in the config given$/,
+        ),
+      })
+    },
+  )
+
   test("an --opencode path that is not opencode exits 1", async () => {
     const result = await runCli(["e2e", "--script", "e2e-script.json", "--opencode", "./nowhere/opencode", "--json"], {
       cwd: basic,

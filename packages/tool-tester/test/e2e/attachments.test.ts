@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, test } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { ModelModality } from "../../src/index.ts"
-import { runTool } from "../../src/index.ts"
+import { closeProject, loadTools, runTool } from "../../src/index.ts"
 import { fixture } from "../helpers.ts"
 import { useLoadedFixture } from "../support/loaded-fixture.ts"
 import { leftoverFolders, makeTempParent } from "./leftovers.ts"
@@ -47,14 +47,36 @@ const setups: Array<{
     npm: "@ai-sdk/openai-compatible",
     modelInput: ["image", "pdf"],
     config: imageAndPdf,
-    cases: ["several", "pdfNoName"],
+    // noisy: over 2000 pixels wide, and its PNG over 5 MiB of base64 text once scaled: a JPEG.
+    cases: ["several", "pdfNoName", "noisy"],
   },
   { name: "openai (responses API)", npm: "@ai-sdk/openai", modelInput: [], cases: ["several", "httpsText"] },
   {
     name: "anthropic (messages API), no image or PDF input",
     npm: "@ai-sdk/anthropic",
     modelInput: [],
-    cases: ["text", "png", "pdfNoName", "several", "otherFiles", "badPng", "httpsText", "emptyOutput", "notFile"],
+    cases: [
+      "text",
+      "png",
+      "pdfNoName",
+      "several",
+      "otherFiles",
+      "badPng",
+      "httpsText",
+      "emptyOutput",
+      "notFile",
+      "badJpeg",
+      // Over 2000 pixels wide or tall: scaled to fit, as PNGs.
+      "wide",
+      "tall",
+    ],
+  },
+  {
+    name: "anthropic (messages API), the config's attachment.image limits",
+    npm: "@ai-sdk/anthropic",
+    modelInput: [],
+    config: { attachment: { image: { max_width: 120, max_height: 120, max_base64_bytes: 30000 } } },
+    cases: ["smallNoisy", "wide"],
   },
   {
     name: "anthropic (messages API), image and PDF input",
@@ -135,6 +157,11 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
         timeoutMs: 240_000,
       })
       expect(e2e.exitCode).toBe(0)
+      // The image step reads the config's attachment.image: a project loaded with the same config.
+      const project =
+        setup.config?.["attachment"] === undefined
+          ? loaded.project
+          : await loadTools({ directory, global: false, config: setup.config })
       const mains = e2e.requests.filter((request) => request.kind === "main")
       expect(mains).toHaveLength(setup.cases.length + 1)
       for (const [index, which] of setup.cases.entries()) {
@@ -142,13 +169,14 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
         const next = mains[index + 1]!.body as Record<string, unknown>
         const model = { npm: setup.npm, providerID: "mock", modelID: setup.model ?? "mock-model" }
         const result = await runTool(
-          loaded.project,
+          project,
           "attach",
           { case: which },
           { model, modelInput: setup.modelInput, callID },
         )
         expect({ which, messages: result.modelMessages }).toEqual({ which, messages: carried(next, callID) })
       }
+      if (project !== loaded.project) await closeProject(project)
       expect(leftoverFolders(tempParent.path)).toEqual([])
     })
 })

@@ -80,6 +80,20 @@ describe("runE2E failures", () => {
     expect(await codeOf(run)).toBe("SCRIPT_INVALID")
   })
 
+  it("fails with CONFIG_INVALID before starting anything when the config given has a setting opencode refuses", async () => {
+    const config = { attachment: { image: { auto_resize: "no" } } }
+    const error = await runE2E({ directory: project, script, config, tempDirectory: tempParent.path }).catch(
+      (caught: unknown) => caught,
+    )
+    expect(error).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(
+        /^the config given: attachment\.image\.auto_resize is "no", but opencode requires true or false/,
+      ),
+      data: { key: "attachment.image.auto_resize", value: "no" },
+    })
+  })
+
   it("fails with PATH_NOT_FOUND when the project folder does not exist", async () => {
     const run = runE2E({ directory: "/no/such/project", script, tempDirectory: tempParent.path })
     expect(await codeOf(run)).toBe("PATH_NOT_FOUND")

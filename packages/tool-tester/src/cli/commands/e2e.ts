@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { safeStringify } from "../../_json-safe.ts"
+import { configProblem, type OpencodeConfig } from "../../config/opencode-config.ts"
 import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import { type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
@@ -187,6 +188,11 @@ function configObject(text: string): Record<string, unknown> {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ToolTesterError("USAGE", '--config must be a JSON object, such as {"permission":{"task":"deny"}}')
+  }
+  const refused = configProblem(value as OpencodeConfig)
+  if (refused) {
+    const data = { key: refused.key, value: refused.value }
+    throw new ToolTesterError("CONFIG_INVALID", `--config: ${refused.message}`, { data })
   }
   return value as Record<string, unknown>
 }
