@@ -160,10 +160,13 @@ export type RunResult = {
   /** The part's title and metadata; null when the call failed: opencode stores none then (docs/opencode-contract.md#failed-call-parts). */
   title: string | null
   metadata: Record<string, unknown> | null
-  /** The file parts opencode keeps on the part: images it cannot read are dropped (and `output` says so). */
+  /**
+   * The file parts opencode keeps on the part, each with the part `id`, `sessionID` and `messageID`
+   * it stamps on them: images it cannot read are dropped (and `output` says so), larger ones shrunk.
+   */
   attachments: unknown[] | undefined
   /**
-   * Only when the tool returned attachments: the messages of the model's next request that carry
+   * Only when the tool returned attachments, or a `tool.execute.after` hook put some there: the messages of the model's next request that carry
    * this result, in the provider's API (chat completions for `@ai-sdk/openai-compatible`, the
    * responses API for `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent's
    * contents for `@ai-sdk/google`), null for a provider not modelled

@@ -91,6 +91,103 @@ describe("openai-compatible (chat completions), a model without image or PDF inp
     }
   })
 
+  test("a file part whose source opencode's part schema refuses is left out", async () => {
+    // Of the fixture's 21 sources, opencode 1.18.34 sent these (observed, `sources` case).
+    const kept = [0, 4, 9, 11, 13, 15, 16, 20]
+    const files = kept.map((index) => ({
+      type: "file-data",
+      data: Buffer.from(`source ${index}`).toString("base64"),
+      mediaType: "text/plain",
+    }))
+    const result = await call("sources")
+    expect(result.modelMessages).toEqual([tool(JSON.stringify([{ type: "text", text: "see sources" }, ...files]))])
+    expect(result.attachments).toHaveLength(kept.length)
+  })
+
+  test("each attachment gets a part id and the call's session and message, as opencode stamps them", async () => {
+    const result = await runTool(
+      loaded.project,
+      "attach",
+      { case: "several" },
+      { sessionID: "my-session", messageID: "my-message" },
+    )
+    const stamped = result.attachments as Array<Record<string, unknown>>
+    expect(stamped.map(({ id, ...rest }) => [typeof id === "string" && /^prt_/.test(id), rest])).toEqual([
+      [
+        true,
+        {
+          type: "file",
+          mime: "text/plain",
+          url: "data:text/plain;base64,aGVsbG8=",
+          filename: "hello.txt",
+          sessionID: "my-session",
+          messageID: "my-message",
+        },
+      ],
+      [
+        true,
+        {
+          type: "file",
+          mime: "image/png",
+          url: PNG,
+          filename: "dot.png",
+          sessionID: "my-session",
+          messageID: "my-message",
+        },
+      ],
+      [
+        true,
+        {
+          type: "file",
+          mime: "application/pdf",
+          url: PDF,
+          filename: "doc.pdf",
+          sessionID: "my-session",
+          messageID: "my-message",
+        },
+      ],
+      [
+        true,
+        {
+          type: "file",
+          mime: "text/plain",
+          url: "data:text/plain;base64,d29ybGQ=",
+          sessionID: "my-session",
+          messageID: "my-message",
+        },
+      ],
+    ])
+    expect(new Set(stamped.map((attachment) => attachment["id"])).size).toBe(4)
+  })
+
+  test("a tool.execute.after hook sees the stamped attachments, and the list it puts there is the one kept", async () => {
+    // Observed (`hookReplaces`): of the hook's six, the one without ids, the one with the id
+    // `chosen` and the one of another session are left out.
+    const result = await call("hookReplaces")
+    const keys = '["type","mime","url","filename","id","sessionID","messageID"]'
+    const output = `see hooked given=[${keys},${keys}] ids=prt_|ses_|msg_,prt_|ses_|msg_`
+    expect(result.output).toBe(output)
+    expect(result.modelMessages).toEqual([
+      tool(
+        JSON.stringify([
+          { type: "text", text: output },
+          { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+          { type: "file-data", data: "cHJ0IGlk", mediaType: "text/plain" },
+        ]),
+      ),
+      { role: "user", content: [MOVED, cannotRead('"dot.png"', "image")] },
+    ])
+    expect((result.attachments as Array<{ id: string }>).map((attachment) => attachment.id)).toEqual([
+      expect.stringMatching(/^prt_/),
+      "prt_chosen",
+      expect.stringMatching(/^prt_/),
+    ])
+    // A value that is no list: no attachments, and the model still gets the result.
+    const none = await call("hookNotList")
+    expect(none.attachments).toBeUndefined()
+    expect(none.modelMessages).toEqual([tool("see hooked")])
+  })
+
   test("a PDF without a filename is named by its input", async () => {
     expect((await call("pdfNoName")).modelMessages).toEqual([
       tool("see pdf"),

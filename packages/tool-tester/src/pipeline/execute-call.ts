@@ -11,7 +11,7 @@ import { ascendingId } from "./ascending-id.ts"
 import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { modelMessages } from "./model-messages.ts"
-import { partAttachments } from "./part-attachments.ts"
+import { partAttachments, stampAttachments } from "./part-attachments.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
 import { bunValueText } from "./bun-value-text.ts"
 import { CallRecord } from "./call-record.ts"
@@ -199,13 +199,16 @@ async function runTool(
   if (!executed.success) return executed.failed
   const recorded = await recordOutput(project, tool, record, executed.value, context)
   if (recorded) return recorded
+  // The tool returned attachments: what the model gets of them is reported, whatever the hooks do.
+  const returned = result.attachments !== undefined && result.attachments.length > 0
+  if (result.attachments !== undefined) result.attachments = stampAttachments(result.attachments, context.session)
   try {
     await runAfterHooks(project, tool, sessionID, callID, result)
   } catch (error) {
     const { text, details } = readThrown(error)
     return record.fail("TOOL_THREW", text, `a tool.execute.after hook threw: ${text}`, details)
   }
-  keepAttachments(project, result, context)
+  keepAttachments(project, result, context, returned)
   return record.finish()
 }
 
@@ -213,9 +216,15 @@ async function runTool(
  * What opencode keeps of the attachments once the tool has answered (file parts, readable images),
  * and the messages that carry them to the model (docs/opencode-contract.md#attachments).
  */
-function keepAttachments(project: ToolProject, result: RunResult, { session, options }: RunContext): void {
-  if (result.attachments === undefined || result.attachments.length === 0) return
-  const kept = partAttachments(result.output, result.attachments, imageLimits(project.config))
+function keepAttachments(
+  project: ToolProject,
+  result: RunResult,
+  { session, options }: RunContext,
+  returned: boolean,
+): void {
+  const given = result.attachments ?? []
+  if (!returned && given.length === 0) return
+  const kept = partAttachments(result.output, given, imageLimits(project.config), session)
   result.output = kept.output
   result.attachments = kept.attachments
   const messages = modelMessages({

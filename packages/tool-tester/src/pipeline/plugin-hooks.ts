@@ -21,7 +21,7 @@ export async function runBeforeHooks(
   }
 }
 
-/** After hooks, after truncation: their changes to title, output and metadata are what the model and the part get. */
+/** After hooks, after truncation: their changes to title, output, metadata and attachments are what the model and the part get. */
 export async function runAfterHooks(
   project: ToolProject,
   tool: LoadedTool,
@@ -46,4 +46,8 @@ export async function runAfterHooks(
   result.title = output["title"] as string
   result.output = output["output"] as string
   result.metadata = output["metadata"] as Record<string, unknown>
+  // opencode reads the attachments from the same object: a list the hooks put there is the one
+  // filtered and sent, anything else is none (observed on 1.18.34).
+  const attachments = output["attachments"]
+  result.attachments = Array.isArray(attachments) ? attachments : undefined
 }

@@ -40,7 +40,8 @@ const setups: Array<{
     name: "openai-compatible, no image or PDF input",
     npm: "@ai-sdk/openai-compatible",
     modelInput: [],
-    cases: ["text", "png", "several", "badPng", "httpsImage", "notFile"],
+    // sources: file parts with a `source`, some refused; hook*: an after hook replaces the list.
+    cases: ["text", "png", "several", "badPng", "httpsImage", "notFile", "sources", "hookReplaces", "hookNotList"],
   },
   {
     name: "openai-compatible, image and PDF input",
