@@ -17,7 +17,17 @@ import type { CallRequest, HistoryEntry, JsonSchema, ProjectView, ToolView } fro
 type Mode = "form" | "json" | "raw"
 
 /** What is typed in one tool's call form, in each of its editors. */
-type FormState = { mode: Mode; value: unknown; jsonText: string; rawText: string }
+/**
+ * `held`: JSON text that did not parse when the form was switched to, with the form's value then.
+ * Switched back before the form changes, the JSON editor shows that text again, not the form's.
+ */
+type FormState = {
+  mode: Mode
+  value: unknown
+  jsonText: string
+  rawText: string
+  held?: { text: string; value: unknown } | undefined
+}
 
 // What was typed is kept here, by tool id, not in the forms: it survives a switch of tool or tab,
 // a reload, and a save that breaks the file (the tool is gone until the fix, its arguments are not).
@@ -190,16 +200,26 @@ function CallForm(props: {
   const setValue = (next: unknown) => update({ value: next })
 
   const switchTo = (next: Mode) => {
-    const change: Partial<FormState> = { mode: next }
-    // From the form: what it shows, not the last values its fields could hold (shownText).
+    if (next === mode) return
+    const change: Partial<FormState> = { mode: next, held: undefined }
+    // From the form: what it shows, not the last values its fields could hold (shownText); or the
+    // JSON text it was left with, when the form has not changed since.
     if (next === "json")
-      change.jsonText = mode === "form" ? shownText(value, form.current, 2) : JSON.stringify(value ?? {}, null, 2)
+      change.jsonText =
+        mode === "form"
+          ? state.held !== undefined &&
+            state.held.value === value &&
+            !form.current?.querySelector('[aria-invalid="true"]')
+            ? state.held.text
+            : shownText(value, form.current, 2)
+          : JSON.stringify(value ?? {}, null, 2)
     if (next === "raw" && mode === "form") change.rawText = shownText(value, form.current)
     if (next === "form" && mode === "json") {
       try {
         change.value = JSON.parse(jsonText)
       } catch {
-        // The form keeps its own value when the JSON does not parse.
+        // The form keeps its own value when the JSON does not parse, and the text is held.
+        change.held = { text: jsonText, value }
       }
     }
     update(change)
@@ -249,9 +269,15 @@ function CallForm(props: {
     </div>
     ${
       mode === "form"
-        ? schema
-          ? html`<${SchemaField} schema=${schema} value=${value} path="" idPrefix=${idPrefix} onChange=${setValue} />`
-          : html`<div class="hint">No schema for this tool: use JSON arguments.</div>`
+        ? html`${
+            state.held !== undefined && state.held.value === value
+              ? html`<div class="hint" data-testid="held-json">The JSON text does not parse, so the form shows the arguments from before it. Switch back to JSON to fix it.</div>`
+              : null
+          }${
+            schema
+              ? html`<${SchemaField} schema=${schema} value=${value} path="" idPrefix=${idPrefix} onChange=${setValue} />`
+              : html`<div class="hint">No schema for this tool: use JSON arguments.</div>`
+          }`
         : mode === "json"
           ? html`<textarea data-testid="json-editor" rows="10" aria-label=${`${name}: arguments as JSON`} value=${jsonText}
               onInput=${(event: Event) => update({ jsonText: (event.target as HTMLTextAreaElement).value })}></textarea>`
@@ -272,8 +298,14 @@ function freshForm(schema: JsonSchema | undefined): FormState {
 /** The form that makes `request` again, in the editor it was made with. */
 function formFor(request: CallRequest, old: FormState): FormState {
   return request.form === "raw"
-    ? { ...old, mode: "raw", rawText: request.text }
-    : { ...old, mode: "form", value: request.args, jsonText: JSON.stringify(request.args ?? {}, null, 2) }
+    ? { ...old, mode: "raw", rawText: request.text, held: undefined }
+    : {
+        ...old,
+        mode: "form",
+        value: request.args,
+        jsonText: JSON.stringify(request.args ?? {}, null, 2),
+        held: undefined,
+      }
 }
 
 /** What the middle says when no tool is open, and why. */

@@ -102,6 +102,29 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     await page.close()
   })
 
+  test("JSON text that does not parse is held: the form says so, and switching back shows the text as typed", async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.goto(session.dev.url)
+    await page.locator('[data-tool="pick"]').click()
+    await visibleForm(page).locator('[data-field="either"]').fill('"kept"')
+    await visibleForm(page).locator('button[data-mode="json"]').click()
+    const json = visibleForm(page).locator('[data-testid="json-editor"]')
+    await json.fill('{"either": "half')
+    await visibleForm(page).locator('button[data-mode="form"]').click()
+    // The form keeps the arguments from before, and says why.
+    expect(await visibleForm(page).locator('[data-testid="held-json"]').textContent()).toContain("does not parse")
+    expect(await visibleForm(page).locator('[data-field="either"]').inputValue()).toBe('"kept"')
+    await visibleForm(page).locator('button[data-mode="json"]').click()
+    expect(await json.inputValue()).toBe('{"either": "half')
+    // Once the form changes, its arguments are what the JSON editor shows.
+    await visibleForm(page).locator('button[data-mode="form"]').click()
+    await visibleForm(page).locator('[data-field="either"]').fill('"changed"')
+    expect(await visibleForm(page).locator('[data-testid="held-json"]').count()).toBe(0)
+    await visibleForm(page).locator('button[data-mode="json"]').click()
+    expect(JSON.parse(await json.inputValue())).toEqual({ either: "changed" })
+    await page.close()
+  })
+
   test("a field that accepts null sends null when its null box is ticked", async () => {
     const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
     await page.goto(session.dev.url)
