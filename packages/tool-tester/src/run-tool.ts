@@ -1,7 +1,8 @@
 import { isRecord } from "./_is-record.ts"
 import { checkTimeoutOption } from "./_timeout-bound.ts"
 import { projectClientOf } from "./client/project-client.ts"
-import { ToolTesterError } from "./errors.ts"
+import { messageOfThrown, ToolTesterError } from "./errors.ts"
+import { pristineStringify } from "./_pristine.ts"
 import { described } from "./_described.ts"
 import { MODEL_MODALITIES } from "./pipeline/model-messages.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
@@ -14,8 +15,9 @@ export type { RunOptions, RunResult } from "./types.ts"
 /**
  * Runs a tool by name with arguments already parsed, as opencode runs a model's call. Rejects with
  * USAGE for a `timeoutMs` that is not above 0 and at most 2000000000 (a timer cannot wait longer),
- * a name that is not a string, and options that are not an object or limits that are not whole
- * numbers above 0.
+ * a name that is not a string, options that are not an object or limits that are not whole
+ * numbers above 0, and arguments JSON.stringify cannot write (a cycle, a BigInt, a throwing getter
+ * or toJSON): they stand for the JSON text of a model's call, which cannot hold them.
  */
 export async function runTool(
   project: ToolProject,
@@ -26,6 +28,12 @@ export async function runTool(
   if (typeof name !== "string")
     throw usage(`runTool's name must be the tool's name, a string, not ${described(name)}`, "name")
   checkRunOptions("runTool", options)
+  const unwritten = jsonTextProblem(args)
+  if (unwritten !== undefined)
+    throw usage(
+      `runTool's args have no JSON text (${unwritten}), and a model's call is JSON text, so no model can make this one: pass plain data (objects, arrays, strings, numbers, booleans, null)`,
+      "args",
+    )
   return engineOf(project).run(project, { name, args }, options)
 }
 
@@ -64,6 +72,17 @@ export function closeProject(project: ToolProject): void {
 }
 
 // --- internal ---
+
+/** Why `args` has no JSON text (the first line of what JSON.stringify threw), or undefined. */
+function jsonTextProblem(args: unknown): string | undefined {
+  try {
+    // As it was before any user code ran: a tool file may have replaced JSON.stringify.
+    pristineStringify(args)
+    return undefined
+  } catch (error) {
+    return (messageOfThrown(error).split("\n")[0] ?? "").trim() || "JSON.stringify threw"
+  }
+}
 
 /** Refuses options a call cannot run with (USAGE naming the option), before anything runs. */
 function checkRunOptions(caller: string, options: RunOptions): void {

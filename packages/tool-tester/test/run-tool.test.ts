@@ -229,6 +229,42 @@ export const proxy = { description: "", args: {}, execute: async () => new Proxy
     )
   }
 
+  for (const engine of ["node", "bun"] as const) {
+    const skip = engine === "bun" ? opencode.reason : undefined
+    test.skipIf(skip !== undefined)(
+      `arguments with no JSON text are refused as USAGE under the ${engine} engine, before the tool runs${skip ? ` (${skip})` : ""}`,
+      async () => {
+        const { project: loaded } = await loadedUnder(engine, { ".opencode/tools/quick.ts": toolSource("quick") })
+        const looped: Record<string, unknown> = { a: 1 }
+        looped["self"] = looped
+        const throwing = {
+          get city(): string {
+            throw new Error("no city yet")
+          },
+        }
+        for (const [args, why] of [
+          [looped, "Converting circular structure to JSON"],
+          [{ n: 10n }, "BigInt"],
+          [throwing, "(no city yet)"],
+        ] as const) {
+          await expect(runTool(loaded, "quick", args)).rejects.toMatchObject({
+            code: "USAGE",
+            message: expect.stringContaining(why),
+            data: { option: "args" },
+          })
+        }
+        await expect(runTool(loaded, "quick", looped)).rejects.toThrow(
+          /^runTool's args have no JSON text \(.*\), and a model's call is JSON text, so no model can make this one: pass plain data/,
+        )
+        // What JSON.stringify writes, even leaving things out, is the call's text: it runs.
+        expect(await runTool(loaded, "quick", { when: new Date(0), skip: () => 1 })).toMatchObject({
+          status: "completed",
+        })
+        closeProject(loaded)
+      },
+    )
+  }
+
   test("refuses to run a built-in and names the custom tools instead", async () => {
     const loaded = await project({ ".opencode/tools/mine.ts": toolSource("mine") })
     await expect(runTool(loaded, "bash", { command: "ls" })).rejects.toMatchObject({
