@@ -196,6 +196,22 @@ describe("openai-compatible (chat completions), a model without image or PDF inp
   })
 })
 
+test("openai-compatible, a claude model id: the tool message and the user message's last part are marked for caching", async () => {
+  // Observed with `--model claude-sonnet-4` (and `claude-x` with image and PDF input).
+  const claude = { npm: "@ai-sdk/openai-compatible", providerID: "mock", modelID: "claude-sonnet-4" }
+  const mark = { cache_control: { type: "ephemeral" } }
+  expect((await call("text", claude)).modelMessages).toEqual([
+    {
+      ...tool('[{"type":"text","text":"see text"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"}]'),
+      ...mark,
+    },
+  ])
+  expect((await call("png", claude)).modelMessages).toEqual([
+    { ...tool("see png"), ...mark },
+    { role: "user", content: [MOVED, { ...cannotRead('"dot.png"', "image"), ...mark }] },
+  ])
+})
+
 test("openai-compatible, a model with image and PDF input: the user message carries the files", async () => {
   expect((await call("several", compatible, ["image", "pdf"])).modelMessages).toEqual([
     tool(

@@ -12,6 +12,7 @@ import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { modelMessages } from "./model-messages.ts"
 import { partAttachments, stampAttachments } from "./part-attachments.ts"
+import { marksForCaching } from "./prompt-caching.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
 import { bunValueText } from "./bun-value-text.ts"
 import { CallRecord } from "./call-record.ts"
@@ -234,6 +235,7 @@ function keepAttachments(
     attachments: kept.attachments ?? [],
     model: session.model,
     modelInput: options.modelInput ?? [],
+    cacheMarks: marksForCaching(session.model, project.config),
   })
   // Defined, not assigned: not an own key yet, so an assignment would reach a setter left on Object.prototype.
   Object.defineProperty(result, "modelMessages", {

@@ -26,6 +26,8 @@ export type ModelMessagesInput = {
   model: ModelSelection
   /** What the model takes besides text (none by default, as e2e's mock model). */
   modelInput: readonly ModelModality[]
+  /** Whether opencode marks the request's last two messages for prompt caching (prompt-caching.ts). */
+  cacheMarks: boolean
 }
 
 /** The request's messages for this result, or null when the provider's API is not modelled. */
@@ -36,15 +38,20 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
   const kept = input.attachments.filter((attachment) => !moved.includes(attachment))
   const result: ToolResult = kept.length === 0 ? input.output : contentOf(input.output, kept)
   const userFiles = moved.map((file) => userFile(file, input.modelInput))
-  if (input.model.npm === "@ai-sdk/openai-compatible") return chatMessages(input.callID, result, userFiles)
+  if (input.model.npm === "@ai-sdk/openai-compatible")
+    return chatMessages(input.callID, result, userFiles, input.cacheMarks)
   if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
-  if (input.model.npm === "@ai-sdk/anthropic") return anthropicMessages(input.callID, result, userFiles)
+  if (input.model.npm === "@ai-sdk/anthropic")
+    return anthropicMessages(input.callID, result, userFiles, input.cacheMarks)
   if (input.model.npm === "@ai-sdk/google")
     return googleContents(input.toolName, input.model.modelID, result, userFiles)
   return null
 }
 
 // --- internal ---
+
+/** opencode's prompt-caching mark, as both APIs write it. */
+const CACHE_MARK = { cache_control: { type: "ephemeral" } }
 
 /** Only `data:` URLs are sent with the result, as the text after their first comma; others are left out. */
 function contentOf(output: string, attachments: readonly FilePart[]): ContentPart[] {
@@ -66,8 +73,18 @@ function userFile(file: FilePart, modelInput: readonly ModelModality[]): UserFil
   }
 }
 
-/** Chat completions: the tool message's content is the text, or the JSON text of its parts. */
-function chatMessages(callID: string, result: ToolResult, userFiles: UserFile[]): unknown[] | null {
+/**
+ * Chat completions: the tool message's content is the text, or the JSON text of its parts. With
+ * caching marks (an Anthropic model behind an OpenAI-compatible API), the tool message carries one,
+ * and so does the last part of the user message after it: in the request right after the call,
+ * they are two of its last two messages.
+ */
+function chatMessages(
+  callID: string,
+  result: ToolResult,
+  userFiles: UserFile[],
+  cacheMarks: boolean,
+): unknown[] | null {
   const content =
     typeof result === "string"
       ? result
@@ -78,7 +95,7 @@ function chatMessages(callID: string, result: ToolResult, userFiles: UserFile[])
               : { type: "file-data", data: part.data, mediaType: part.mime },
           ),
         )
-  const messages: unknown[] = [{ role: "tool", tool_call_id: callID, content }]
+  const messages: unknown[] = [{ role: "tool", tool_call_id: callID, content, ...(cacheMarks ? CACHE_MARK : {}) }]
   if (userFiles.length === 0) return messages
   const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
   for (const userPart of userFiles) {
@@ -86,6 +103,7 @@ function chatMessages(callID: string, result: ToolResult, userFiles: UserFile[])
     if (part === undefined) return null
     parts.push(part)
   }
+  if (cacheMarks) parts.push({ ...(parts.pop() as object), ...CACHE_MARK })
   messages.push({ role: "user", content: parts })
   return messages
 }
@@ -126,12 +144,18 @@ function responsesItems(callID: string, result: ToolResult, userFiles: UserFile[
  * the text, or a list of `text`, `image` and `document` blocks (base64 sources). `anthropic` takes
  * images and PDFs in the result, so nothing is moved to a user message; it sends no other file
  * there (@ai-sdk/anthropic leaves it out with a warning). The result is the last part of the
- * request's last message, so opencode marks it for prompt caching (`cache_control`).
+ * request's last message, so opencode marks it for prompt caching (`cache_control`), unless the
+ * model's options cache the whole request.
  */
-function anthropicMessages(callID: string, result: ToolResult, userFiles: UserFile[]): unknown[] | null {
+function anthropicMessages(
+  callID: string,
+  result: ToolResult,
+  userFiles: UserFile[],
+  cacheMarks: boolean,
+): unknown[] | null {
   if (userFiles.length > 0) return null
   const content = typeof result === "string" ? result : result.flatMap(anthropicBlock)
-  const block = { type: "tool_result", tool_use_id: callID, content, cache_control: { type: "ephemeral" } }
+  const block = { type: "tool_result", tool_use_id: callID, content, ...(cacheMarks ? CACHE_MARK : {}) }
   return [{ role: "user", content: [block] }]
 }
 

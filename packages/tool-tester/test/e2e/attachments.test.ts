@@ -51,6 +51,15 @@ const setups: Array<{
     // noisy: over 2000 pixels wide, and its PNG over 5 MiB of base64 text once scaled: a JPEG.
     cases: ["several", "pdfNoName", "noisy"],
   },
+  {
+    // An Anthropic model behind an OpenAI-compatible API: opencode marks the last two messages for caching.
+    name: "openai-compatible, a claude model id, image and PDF input",
+    npm: "@ai-sdk/openai-compatible",
+    model: "claude-x",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdfFor("claude-x"),
+    cases: ["text", "several", "badPng"],
+  },
   { name: "openai (responses API)", npm: "@ai-sdk/openai", modelInput: [], cases: ["several", "httpsText"] },
   {
     name: "anthropic (messages API), no image or PDF input",
@@ -78,6 +87,14 @@ const setups: Array<{
     modelInput: [],
     config: { attachment: { image: { max_width: 120, max_height: 120, max_base64_bytes: 30000 } } },
     cases: ["smallNoisy", "wide"],
+  },
+  {
+    // The whole request is cached instead: no mark on the result.
+    name: "anthropic (messages API), the model's options set cacheControl",
+    npm: "@ai-sdk/anthropic",
+    modelInput: [],
+    config: { provider: { mock: { models: { "mock-model": { options: { cacheControl: { type: "ephemeral" } } } } } } },
+    cases: ["several", "text"],
   },
   {
     name: "anthropic (messages API), image and PDF input",
@@ -158,11 +175,12 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
         timeoutMs: 240_000,
       })
       expect(e2e.exitCode).toBe(0)
-      // The image step reads the config's attachment.image: a project loaded with the same config.
+      // The image step reads the config's attachment.image, and caching the model's options: a
+      // project loaded with the same config.
       const project =
-        setup.config?.["attachment"] === undefined
+        setup.config === undefined
           ? loaded.project
-          : await loadTools({ directory, global: false, config: setup.config })
+          : await loadTools({ directory, global: false, config: setup.config, engine: "node" })
       const mains = e2e.requests.filter((request) => request.kind === "main")
       expect(mains).toHaveLength(setup.cases.length + 1)
       for (const [index, which] of setup.cases.entries()) {
