@@ -1,4 +1,4 @@
-// A small install: the packed tool-tester alone stays under 22 MB and brings none of what only
+// A small install: the packed tool-tester alone stays under 24.5 MB and brings none of what only
 // `fuzz`, `preflight` and `dev` use; the first `fuzz` in a scaffolded project says which command
 // installs it, and that command, pasted, is all it takes (npm and pnpm). Sizes are printed by
 // packages/tool-tester/bench/install-size.ts. The three installs share nothing but npm's and
@@ -15,7 +15,7 @@ const commandTimeout = 180_000
 const extras = ["fast-check", "hono", "@hono/node-server", "publint", "@arethetypeswrong/core"]
 
 test.concurrent(
-  "npm install of the packed tool-tester into an empty folder: at most 22 MB, and none of the extras",
+  "npm install of the packed tool-tester into an empty folder: at most 24.5 MB, and none of the extras",
   async ({ expect, onTestFinished }) => {
     const folder = useTmpDir("lean-core-", onTestFinished)
     const result = await run(
@@ -26,9 +26,11 @@ test.concurrent(
     expect(result.status, describeRun(result)).toBe(0)
     const nodeModules = path.join(folder, "node_modules")
     expect(extras.filter((name) => existsSync(path.join(nodeModules, ...name.split("/"))))).toEqual([])
-    // 22 MB: it was 20 MB until the kept libraries issues 33 and 36 asked for (cross-spawn, which,
-    // read-cmd-shim, diff) and verify's probes (issue 34) came in, 1.1 MB together: 21.1 MB measured.
-    expect(diskUsage(nodeModules).bytes).toBeLessThanOrEqual(22e6)
+    // 24.5 MB: it was 20 MB until the kept libraries issues 33 and 36 asked for (cross-spawn, which,
+    // read-cmd-shim, diff) and verify's probes (issue 34) came in, 1.1 MB together (21.1 MB
+    // measured); then photon-node, 2.3 MB, the library opencode shrinks images with, without which
+    // no image a tool returns could be shown as the model gets it: 23.8 MB measured.
+    expect(diskUsage(nodeModules).bytes).toBeLessThanOrEqual(24.5e6)
   },
   installTimeout,
 )
