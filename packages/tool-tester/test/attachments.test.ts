@@ -334,6 +334,30 @@ describe("google (generateContent): the result is a functionResponse named for t
     expect((await call("emptyOutput", gemini25)).modelMessages).toEqual([user(fileData("aGVsbG8=", "text/plain"))])
   })
 
+  test("google-vertex: the same contents, but a file of the result's own is inlineData and a sentence", async () => {
+    // Observed with `--provider google-vertex` (`--model gemini-2.5-pro`, `gemini-3-pro-preview`).
+    const vertex = (modelID: string) => ({ npm: "@ai-sdk/google-vertex", providerID: "google-vertex", modelID })
+    const sentence = { text: "Tool executed successfully and returned this file as a response" }
+    expect((await call("several", vertex("gemini-2.5-pro"))).modelMessages).toEqual([
+      user(
+        response("see several"),
+        inline("text/plain", "aGVsbG8="),
+        sentence,
+        inline("text/plain", "d29ybGQ="),
+        sentence,
+      ),
+      moved(cannotReadPart('"dot.png"', "image"), cannotReadPart('"doc.pdf"', "pdf")),
+    ])
+    expect((await call("emptyOutput", vertex("gemini-2.5-pro"))).modelMessages).toEqual([
+      user(inline("text/plain", "aGVsbG8="), sentence),
+    ])
+    // gemini-3: the files inside the functionResponse, as with google; its media still moved.
+    expect((await call("several", vertex("gemini-3-pro-preview"))).modelMessages).toEqual([
+      user(response("see several", [inline("text/plain", "aGVsbG8="), inline("text/plain", "d29ybGQ=")])),
+      moved(cannotReadPart('"dot.png"', "image"), cannotReadPart('"doc.pdf"', "pdf")),
+    ])
+  })
+
   test("before gemini-3: images and PDFs are moved to a user message, as errors or as inlineData", async () => {
     expect((await call("several", gemini25)).modelMessages).toEqual([
       user(response("see several"), fileData("aGVsbG8=", "text/plain"), fileData("d29ybGQ=", "text/plain")),

@@ -5,7 +5,9 @@
 // the model's id its own way: opencode keeps media in the result for ids with `gemini-3` and
 // without `gemini-2` (media-in-tool-results.ts), and `@ai-sdk/google` writes a result's files
 // inside its `functionResponse` only for ids starting with `gemini-3`; before that, each part of
-// the result is a part of its own.
+// the result is a part of its own. `@ai-sdk/google-vertex` sends
+// the same contents, but for a file of its own in that last form: `inlineData` and a sentence, not
+// the JSON text of opencode's part (observed); opencode never keeps its media in the result.
 import { MOVED_MEDIA_TEXT, type ContentPart, type ToolResult, type UserFile } from "./result-content.ts"
 
 /** The request's contents for this result, or null for a moved file in a form not observed. */
@@ -14,13 +16,14 @@ export function googleContents(
   modelID: string,
   result: ToolResult,
   userFiles: readonly UserFile[],
+  vertex = false,
 ): unknown[] | null {
   const resultParts =
     typeof result === "string"
       ? [functionResponse(toolName, result)]
       : modelID.startsWith("gemini-3")
         ? [filesInResponse(toolName, result)]
-        : result.flatMap((part) => partOfItsOwn(toolName, part))
+        : result.flatMap((part) => partOfItsOwn(toolName, part, vertex))
   const contents: unknown[] = [{ role: "user", parts: resultParts }]
   if (userFiles.length === 0) return contents
   const moved: unknown[] = [{ text: MOVED_MEDIA_TEXT }]
@@ -54,14 +57,20 @@ function filesInResponse(toolName: string, result: ContentPart[]): unknown {
 
 /**
  * Before gemini-3: the text as a `functionResponse` (none when the output is empty), an image as
- * an `inlineData` part and a sentence, any other file as the JSON text of the part opencode gave.
+ * an `inlineData` part and a sentence, any other file as the JSON text of the part opencode gave
+ * (with Vertex, as an `inlineData` part and a sentence too).
  */
-function partOfItsOwn(toolName: string, part: ContentPart): unknown[] {
+function partOfItsOwn(toolName: string, part: ContentPart, vertex: boolean): unknown[] {
   if (part.type === "text") return [functionResponse(toolName, part.text)]
   if (part.mime.startsWith("image/"))
     return [
       inlineData(part.mime, part.data),
       { text: "Tool executed successfully and returned this image as a response" },
+    ]
+  if (vertex)
+    return [
+      inlineData(part.mime, part.data),
+      { text: "Tool executed successfully and returned this file as a response" },
     ]
   return [{ text: JSON.stringify({ type: "file-data", data: part.data, mediaType: part.mime }) }]
 }

@@ -3,7 +3,8 @@
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
 // `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google`
-// (google-contents.ts), the four e2e's mock model observed. Other providers: not modelled (null).
+// and `@ai-sdk/google-vertex` (google-contents.ts), the APIs e2e's mock model speaks, observed.
+// Other providers: not modelled (null).
 import type { ModelSelection } from "./builtins.ts"
 import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
@@ -43,8 +44,14 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
   if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
   if (input.model.npm === "@ai-sdk/anthropic")
     return anthropicMessages(input.callID, result, userFiles, input.cacheMarks)
-  if (input.model.npm === "@ai-sdk/google")
-    return googleContents(input.toolName, input.model.modelID, result, userFiles)
+  if (input.model.npm === "@ai-sdk/google" || input.model.npm === "@ai-sdk/google-vertex")
+    return googleContents(
+      input.toolName,
+      input.model.modelID,
+      result,
+      userFiles,
+      input.model.npm === "@ai-sdk/google-vertex",
+    )
   return null
 }
 

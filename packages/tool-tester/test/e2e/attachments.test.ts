@@ -132,6 +132,21 @@ const setups: Array<{
     modelInput: [],
     cases: ["several", "emptyOutput"],
   },
+  {
+    // The same route as google; a file of the result's own is inlineData and a sentence.
+    name: "google-vertex (generateContent), gemini-2.5, no image or PDF input",
+    npm: "@ai-sdk/google-vertex",
+    model: "gemini-2.5-pro",
+    modelInput: [],
+    cases: ["text", "png", "pdfNoName", "several", "otherFiles", "emptyOutput", "badPng", "plainDataUrl"],
+  },
+  {
+    name: "google-vertex (generateContent), gemini-3",
+    npm: "@ai-sdk/google-vertex",
+    model: "gemini-3-pro-preview",
+    modelInput: [],
+    cases: ["several", "otherFiles", "emptyOutput"],
+  },
 ]
 
 /**
