@@ -212,6 +212,25 @@ test("openai-compatible, a claude model id: the tool message and the user messag
   ])
 })
 
+test("xai: chat completions with images kept in the tool message as image-data; no messages for a PDF it fails on", async () => {
+  // Observed with `--provider xai`; with PDF input declared opencode's run failed ("'file part media
+  // type application/pdf' functionality not supported").
+  const xai = { npm: "@ai-sdk/xai", providerID: "xai", modelID: "grok-4" }
+  const png = PNG.slice(PNG.indexOf(",") + 1)
+  expect((await call("several", xai)).modelMessages).toEqual([
+    tool(
+      JSON.stringify([
+        { type: "text", text: "see several" },
+        { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+        { type: "image-data", data: png, mediaType: "image/png" },
+        { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
+      ]),
+    ),
+    { role: "user", content: [MOVED, cannotRead('"doc.pdf"', "pdf")] },
+  ])
+  expect((await call("several", xai, ["pdf"])).modelMessages).toBeNull()
+})
+
 test("openai-compatible, a model with image and PDF input: the user message carries the files", async () => {
   expect((await call("several", compatible, ["image", "pdf"])).modelMessages).toEqual([
     tool(

@@ -3,7 +3,8 @@
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
 // `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google`
-// and `@ai-sdk/google-vertex` (google-contents.ts), the APIs e2e's mock model speaks, observed.
+// and `@ai-sdk/google-vertex` (google-contents.ts), chat completions again for `@ai-sdk/xai`: the
+// APIs e2e's mock model speaks, observed.
 // Other providers: not modelled (null).
 import type { ModelSelection } from "./builtins.ts"
 import { googleContents } from "./google-contents.ts"
@@ -41,6 +42,12 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
   const userFiles = moved.map((file) => userFile(file, input.modelInput))
   if (input.model.npm === "@ai-sdk/openai-compatible")
     return chatMessages(input.callID, result, userFiles, input.cacheMarks)
+  // xai keeps images in the result, and fails opencode's whole run on a PDF sent to a user message
+  // (observed: "'file part media type application/pdf' functionality not supported"): no messages.
+  if (input.model.npm === "@ai-sdk/xai")
+    return userFiles.some((file) => file.type === "file")
+      ? null
+      : chatMessages(input.callID, result, userFiles, input.cacheMarks)
   if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
   if (input.model.npm === "@ai-sdk/anthropic")
     return anthropicMessages(input.callID, result, userFiles, input.cacheMarks)
@@ -81,7 +88,8 @@ function userFile(file: FilePart, modelInput: readonly ModelModality[]): UserFil
 }
 
 /**
- * Chat completions: the tool message's content is the text, or the JSON text of its parts. With
+ * Chat completions: the tool message's content is the text, or the JSON text of its parts (an
+ * image, which only xai keeps in a result, as `image-data`). With
  * caching marks (an Anthropic model behind an OpenAI-compatible API), the tool message carries one,
  * and so does the last part of the user message after it: in the request right after the call,
  * they are two of its last two messages.
@@ -99,7 +107,11 @@ function chatMessages(
           result.map((part) =>
             part.type === "text"
               ? { type: "text", text: part.text }
-              : { type: "file-data", data: part.data, mediaType: part.mime },
+              : {
+                  type: part.mime.startsWith("image/") ? "image-data" : "file-data",
+                  data: part.data,
+                  mediaType: part.mime,
+                },
           ),
         )
   const messages: unknown[] = [{ role: "tool", tool_call_id: callID, content, ...(cacheMarks ? CACHE_MARK : {}) }]

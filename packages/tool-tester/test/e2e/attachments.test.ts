@@ -60,6 +60,13 @@ const setups: Array<{
     config: imageAndPdfFor("claude-x"),
     cases: ["text", "several", "badPng"],
   },
+  {
+    // Chat completions, images kept in the result whatever the model's input.
+    name: "xai (chat completions), no image or PDF input",
+    npm: "@ai-sdk/xai",
+    modelInput: [],
+    cases: ["several", "text", "png", "badPng", "emptyOutput"],
+  },
   { name: "openai (responses API)", npm: "@ai-sdk/openai", modelInput: [], cases: ["several", "httpsText"] },
   {
     name: "anthropic (messages API), no image or PDF input",
