@@ -61,13 +61,15 @@ test("an object literal's __proto__ sets a prototype, which no model's JSON hold
   expect(result.output).toBe(`{"n":1} inherited=1`)
 })
 
-test("arguments no JSON can hold (a cycle) reach the tool as given under the node engine", async () => {
+test("arguments with no JSON text at all (a cycle) do not reach the tool: no model's call can hold them", async () => {
+  // They reached it under the node engine, and broke the bun engine's transport: refused under both
+  // now (run-tool.test.ts).
   const { project } = await loadedUnder("node", {
     ".opencode/tools/cycle.ts": toolSource("a cycle", "return String(args.self === args)"),
   })
   const args: Record<string, unknown> = { n: 1 }
   args["self"] = args
-  expect(await runTool(project, "cycle", args)).toMatchObject({ id: "cycle", status: "completed", output: "true" })
+  await expect(runTool(project, "cycle", args)).rejects.toMatchObject({ code: "USAGE", data: { option: "args" } })
 })
 
 describe("run, with the arguments as JSON or key=value pairs", { timeout: 60_000 }, () => {
