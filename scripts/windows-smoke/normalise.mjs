@@ -1,5 +1,5 @@
 // What may differ between the Windows and the Linux run of one smoke row without being a
-// difference: line ends, path separators, where each side's folders are, timings, and the lines
+// difference: line ends, path separators, where each side's folders are, timings, ids, and the lines
 // naming the engine's runtime (node.exe 22 under Wine, this machine's Node on Linux).
 
 /**
@@ -25,6 +25,8 @@ export function normalise(text, folders = {}) {
     .replace(/(?<![\w.-])\/tmp(?=\/)/g, "<TMP>")
   out = out.replace(/\b\d+(\.\d+)? ?ms\b/g, "N ms").replace(/\b\d+(\.\d+)? s\)/g, "N s)")
   out = out.replace(/"durationMs":\d+(\.\d+)?/g, '"durationMs":N')
+  // opencode's ids, made anew on each run (an attachment's part, session and message; the call's).
+  out = out.replace(/\b(prt|ses|msg)_[0-9A-Za-z]{26}\b/g, "$1_<id>").replace(/\bcall_[0-9a-f]{12}\b/g, "call_<id>")
   // The opencode each side runs: 1.18.34 is not published for Windows, which runs 1.18.32.
   out = out.replace(/\bopencode \d+\.\d+\.\d+ e2e run\b/g, "opencode <version> e2e run")
   // The engine's runtime, in --json (an object) and in the text output (a line).

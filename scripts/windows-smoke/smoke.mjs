@@ -182,6 +182,9 @@ row("e2e-init", [TT, "e2e", "--init"])
 row("list-bun", [TT, "list", "--engine", "bun", "--engine-binary", "@OPENCODE@"])
 row("run-bun-json", [TT, "run", "hello", "name=Ada", "--engine", "bun", "--engine-binary", "@OPENCODE@", "--json"])
 row("doctor-bun", [TT, "doctor", "--engine", "bun", "--engine-binary", "@OPENCODE@"])
+// An image over opencode's limits, shrunk by photon's WebAssembly under each engine.
+row("run-image-node", [TT, "run", "picture", "--engine", "node", "--json"])
+row("run-image-bun", [TT, "run", "picture", "--engine", "bun", "--engine-binary", "@OPENCODE@", "--json"])
 row("e2e", [TT, "e2e", "--script", "e2e.json", "--opencode", "@OPENCODE@", ...E2E_TIMEOUT], {
   winNodeFlags: [LINK_COPY],
 })
@@ -422,6 +425,7 @@ function setUpSide(side) {
   )
   if (installed.status !== 0) stop(`npm install for ${side} failed: ${installed.stderr}`)
   copyFileSync(path.join(here, "fixtures", "hello.ts"), path.join(project, ".opencode", "tools", "hello.ts"))
+  copyFileSync(path.join(here, "fixtures", "picture.ts"), path.join(project, ".opencode", "tools", "picture.ts"))
   const plugin = path.join(work, `plug-${side}`)
   mkdirSync(path.join(plugin, "src"), { recursive: true })
   writeFileSync(

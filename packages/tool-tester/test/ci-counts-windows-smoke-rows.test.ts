@@ -57,6 +57,19 @@ describe("the smoke's comparison", () => {
     expect(normaliseText(windows, folders)).toBe(normaliseText(linux, folders))
   })
 
+  test("reads the ids made anew on each run (an attachment's part, session and message, the call's) the same", () => {
+    const ids = (part: string, session: string) =>
+      `{"id":"prt_${part}","sessionID":"ses_${session}","messageID":"msg_245f4d38f003i96f2Bzc7Ixh4s"}`
+    expect(normaliseText(ids("245f4d394005ufr8hMHZpculTf", "245f4d38f001jYdSdNPR4lwXhb"))).toBe(
+      normaliseText(ids("245f51c2a004AbCdEfGhIjKlMn", "245f51c2a001ZyXwVuTsRqPoNm")),
+    )
+    expect(normaliseText('"tool_call_id":"call_245f5b225002"')).toBe(
+      normaliseText('"tool_call_id":"call_245f60aa1003"'),
+    )
+    // Other text that happens to start so is left alone.
+    expect(normaliseText("prt_short")).toBe("prt_short")
+  })
+
   test("still tells apart what a user would see differ", () => {
     expect(normaliseText("Hello, Ada!\n")).not.toBe(normaliseText("Hello, Ada\n"))
     expect(normaliseText('{"status":"completed"}')).not.toBe(normaliseText('{"status":"error"}'))
