@@ -185,6 +185,14 @@ export async function startedSession(
   return { session, directory: project.directory }
 }
 
+/** A new page of `browser` (1440x900) at the inspector's `url`, with the tool `name` picked. */
+export async function pageOnTool(browser: Browser, url: string, name: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  await page.goto(url)
+  await page.locator(`[data-tool="${name}"]`).click()
+  return page
+}
+
 /** A page opened at `url`, once its event stream is live. */
 export async function openedLive(page: Page, url: string): Promise<void> {
   await page.goto(url)

@@ -5,7 +5,7 @@
 // that accepts null can send it; a long description is folded, so the form stays in sight.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
-import { noChromium, useInspectorSession } from "./_inspector.ts"
+import { noChromium, pageOnTool, useInspectorSession } from "./_inspector.ts"
 
 const pick = `import { tool } from "@opencode-ai/plugin"
 export default tool({
@@ -45,9 +45,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("text that is not JSON stops the call; a history entry puts its own value back in the field", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="pick"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "pick")
     const field = visibleForm(page).locator('[data-field="either"]')
     const modelView = page.locator('[data-testid="model-view"]')
     await field.fill('"one"')
@@ -79,9 +77,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("switched to from the form, the JSON and raw text editors hold a field's text that is not JSON as typed", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="pick"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "pick")
     const field = visibleForm(page).locator('[data-field="either"]')
     await field.fill('"one"')
     await field.fill("one two")
@@ -103,9 +99,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("JSON text that does not parse is held: the form says so, and switching back shows the text as typed", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="pick"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "pick")
     await visibleForm(page).locator('[data-field="either"]').fill('"kept"')
     await visibleForm(page).locator('button[data-mode="json"]').click()
     const json = visibleForm(page).locator('[data-testid="json-editor"]')
@@ -126,9 +120,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("a field that accepts null sends null when its null box is ticked", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="pick"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "pick")
     await visibleForm(page).locator('[data-field="either"]').fill("3")
     await visibleForm(page).locator('[data-include="note"]').check()
     await visibleForm(page).locator('[data-null="note"]').check()
@@ -140,9 +132,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("a long description is folded: the form and its Run button stay in the window", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="wordy"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "wordy")
     const run = visibleForm(page).locator('[data-testid="run"]')
     expect((await run.boundingBox())!.y).toBeLessThan(900)
     const more = page.locator(".description button.more")
@@ -154,9 +144,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("what is selected is said to assistive technology, not only shown in colour", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="wordy"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "wordy")
     expect(await page.locator('[data-tool="wordy"]').getAttribute("aria-current")).toBe("true")
     expect(await page.locator('[data-tool="pick"]').getAttribute("aria-current")).toBeNull()
     await visibleForm(page).locator('[data-mode="json"]').click()
@@ -167,9 +155,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   })
 
   test("a required number field left empty is marked, and stops the call instead of dropping its key", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="count"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "count")
     const field = visibleForm(page).locator('[data-field="n"]')
     expect(await field.inputValue()).toBe("0")
     await field.fill("")

@@ -6,7 +6,7 @@ import path from "node:path"
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
 import { packageRoot } from "../helpers.ts"
-import { noChromium, seriousViolations, useInspectorSession } from "./_inspector.ts"
+import { noChromium, pageOnTool, seriousViolations, useInspectorSession } from "./_inspector.ts"
 
 // JavaScript: its lines are the file's own under either engine (docs/fidelity.md).
 const shout = `import { tool } from "@opencode-ai/plugin"
@@ -40,9 +40,7 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
   const session = useInspectorSession({ ".opencode/tools/quiet.js": quiet, ".opencode/tools/shout.js": shout })
 
   test("a throw shows the tool file's line and a title that names the error", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="shout"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "shout")
     await visibleForm(page).locator('[data-field="text"]').fill("boom")
     await visibleForm(page).locator('[data-testid="run"]').click()
     const status = page.locator('[data-testid="status"]')
@@ -56,9 +54,7 @@ describe.skipIf(noChromium !== undefined)(`a fresh page and a thrown error${skip
   })
 
   test("a reload and a new tab show the last call with the arguments that made it", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="quiet"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "quiet")
     await visibleForm(page).locator('[data-field="note"]').fill("first")
     await visibleForm(page).locator('[data-testid="run"]').click()
     await page.locator('[data-testid="result"][data-call]').waitFor({ timeout: 60_000 })

@@ -5,7 +5,7 @@ import { renameSync, rmSync } from "node:fs"
 import path from "node:path"
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
-import { noChromium, useInspectorSession, writeTool } from "./_inspector.ts"
+import { noChromium, pageOnTool, useInspectorSession, writeTool } from "./_inspector.ts"
 
 const named = (exported: string, description: string) => `import { tool } from "@opencode-ai/plugin"
 export ${exported === "default" ? "default" : `const ${exported} =`} tool({ description: ${JSON.stringify(description)}, args: {}, async execute() { return "ok" } })
@@ -23,9 +23,7 @@ describe.skipIf(noChromium !== undefined)(`the open tool is gone after a save${s
   })
 
   test("the page says which tool went, and opens the likeliest same one", async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(session.dev.url)
-    await page.locator('[data-tool="greet"]').click()
+    const page = await pageOnTool(session.browser, session.dev.url, "greet")
     expect(await open(page)).toBe("greet")
     const tools = path.join(session.project.directory, ".opencode", "tools")
 
