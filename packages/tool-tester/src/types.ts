@@ -173,6 +173,12 @@ export type RunResult = {
    * (docs/opencode-contract.md#attachments).
    */
   modelMessages?: unknown[] | null
+  /**
+   * Only when the provider's package refuses to write the model's next request for this result:
+   * the error opencode's run then ends with, so the model never gets the result (observed:
+   * `@ai-sdk/xai` with a PDF the model takes as input; `modelMessages` is null then).
+   */
+  modelRequestError?: string
   truncated: boolean
   outputPath: string | undefined
   /** The arguments the tool received (after `tool.execute.before` hooks, or parsed when validating). */

@@ -212,7 +212,7 @@ test("openai-compatible, a claude model id: the tool message and the user messag
   ])
 })
 
-test("xai: chat completions with images kept in the tool message as image-data; no messages for a PDF it fails on", async () => {
+test("xai: chat completions with images kept in the tool message as image-data; no messages, and the run's error, for a PDF it fails on", async () => {
   // Observed with `--provider xai`; with PDF input declared opencode's run failed ("'file part media
   // type application/pdf' functionality not supported").
   const xai = { npm: "@ai-sdk/xai", providerID: "xai", modelID: "grok-4" }
@@ -228,7 +228,13 @@ test("xai: chat completions with images kept in the tool message as image-data; 
     ),
     { role: "user", content: [MOVED, cannotRead('"doc.pdf"', "pdf")] },
   ])
-  expect((await call("several", xai, ["pdf"])).modelMessages).toBeNull()
+  expect((await call("several", xai)).modelRequestError).toBeUndefined()
+  const withPdf = await call("several", xai, ["pdf"])
+  expect(withPdf.modelMessages).toBeNull()
+  expect(withPdf.modelRequestError).toBe("'file part media type application/pdf' functionality not supported.")
+  // Images stay in the result: only a PDF the model reads is refused.
+  expect((await call("png", xai, ["image", "pdf"])).modelRequestError).toBeUndefined()
+  expect((await call("several", compatible, ["pdf"])).modelRequestError).toBeUndefined()
 })
 
 test("openai-compatible, a model with image and PDF input: the user message carries the files", async () => {

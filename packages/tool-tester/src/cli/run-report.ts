@@ -85,6 +85,16 @@ export function formatRun(
  */
 function modelMessageLines(result: RunJson): string[] {
   if (result.modelMessages === undefined) return []
+  if (result.modelRequestError !== undefined)
+    return [
+      field(
+        "model gets",
+        red(
+          `nothing: opencode's run ends with "${terminalSafe(result.modelRequestError)}" as it writes the model's next request (this provider cannot take the attachments this model reads)`,
+        ),
+      ),
+      "",
+    ]
   if (result.modelMessages === null)
     return [
       field(

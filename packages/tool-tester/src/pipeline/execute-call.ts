@@ -10,7 +10,7 @@ import type { HookError, LoadedTool, RunOptions, RunResult, ToolProject } from "
 import { ascendingId } from "./ascending-id.ts"
 import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
 import type { ModelSelection } from "./builtins.ts"
-import { modelMessages } from "./model-messages.ts"
+import { modelMessages, modelRequestError } from "./model-messages.ts"
 import { partAttachments, stampAttachments } from "./part-attachments.ts"
 import { marksForCaching } from "./prompt-caching.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
@@ -228,7 +228,7 @@ function keepAttachments(
   const kept = partAttachments(result.output, given, imageLimits(project.config), session)
   result.output = kept.output
   result.attachments = kept.attachments
-  const messages = modelMessages({
+  const input = {
     callID: session.callID,
     toolName: result.id,
     output: kept.output,
@@ -236,14 +236,15 @@ function keepAttachments(
     model: session.model,
     modelInput: options.modelInput ?? [],
     cacheMarks: marksForCaching(session.model, project.config),
-  })
-  // Defined, not assigned: not an own key yet, so an assignment would reach a setter left on Object.prototype.
-  Object.defineProperty(result, "modelMessages", {
-    value: messages,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  })
+  }
+  defineKey(result, "modelMessages", modelMessages(input))
+  const refused = modelRequestError(input)
+  if (refused !== undefined) defineKey(result, "modelRequestError", refused)
+}
+
+/** Defined, not assigned: not an own key yet, so an assignment would reach a setter left on Object.prototype. */
+function defineKey(result: RunResult, key: "modelMessages" | "modelRequestError", value: unknown): void {
+  Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true })
 }
 
 /** Calls execute with opencode's context, within the timeout and the caller's abort signal. */

@@ -34,20 +34,12 @@ export type ModelMessagesInput = {
 
 /** The request's messages for this result, or null when the provider's API is not modelled. */
 export function modelMessages(input: ModelMessagesInput): unknown[] | null {
-  const moved = input.attachments.filter(
-    (attachment) => isMedia(attachment.mime) && !takesMediaInToolResult(input.model, attachment.mime),
-  )
-  const kept = input.attachments.filter((attachment) => !moved.includes(attachment))
-  const result: ToolResult = kept.length === 0 ? input.output : contentOf(input.output, kept)
-  const userFiles = moved.map((file) => userFile(file, input.modelInput))
+  const { result, userFiles } = carried(input)
   if (input.model.npm === "@ai-sdk/openai-compatible")
     return chatMessages(input.callID, result, userFiles, input.cacheMarks)
-  // xai keeps images in the result, and fails opencode's whole run on a PDF sent to a user message
-  // (observed: "'file part media type application/pdf' functionality not supported"): no messages.
+  // xai keeps images in the result; a PDF it would get in a user message fails the run (modelRequestError).
   if (input.model.npm === "@ai-sdk/xai")
-    return userFiles.some((file) => file.type === "file")
-      ? null
-      : chatMessages(input.callID, result, userFiles, input.cacheMarks)
+    return xaiRefused(userFiles) === undefined ? chatMessages(input.callID, result, userFiles, input.cacheMarks) : null
   if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
   if (input.model.npm === "@ai-sdk/anthropic")
     return anthropicMessages(input.callID, result, userFiles, input.cacheMarks)
@@ -62,7 +54,37 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
   return null
 }
 
+/**
+ * The error opencode's run ends with when the provider's package refuses to write the next request
+ * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34:
+ * `@ai-sdk/xai` with a PDF the model takes as input (moved to a user message) throws
+ * `AI_UnsupportedFunctionalityError`, and opencode ends the run with its message.
+ */
+export function modelRequestError(input: ModelMessagesInput): string | undefined {
+  if (input.model.npm !== "@ai-sdk/xai") return undefined
+  const refused = xaiRefused(carried(input).userFiles)
+  return refused === undefined ? undefined : `'file part media type ${refused}' functionality not supported.`
+}
+
 // --- internal ---
+
+/** The result as the tool message carries it, and the media moved to a user message after it. */
+function carried(input: ModelMessagesInput): { result: ToolResult; userFiles: UserFile[] } {
+  const moved = input.attachments.filter(
+    (attachment) => isMedia(attachment.mime) && !takesMediaInToolResult(input.model, attachment.mime),
+  )
+  const kept = input.attachments.filter((attachment) => !moved.includes(attachment))
+  return {
+    result: kept.length === 0 ? input.output : contentOf(input.output, kept),
+    userFiles: moved.map((file) => userFile(file, input.modelInput)),
+  }
+}
+
+/** The media type of a file xai's chat API cannot take in a user message (a PDF), if one is there. */
+function xaiRefused(userFiles: readonly UserFile[]): string | undefined {
+  for (const file of userFiles) if (file.type === "file") return file.file.mime
+  return undefined
+}
 
 /** opencode's prompt-caching mark, as both APIs write it. */
 const CACHE_MARK = { cache_control: { type: "ephemeral" } }

@@ -63,6 +63,21 @@ describe("run with attachments", { timeout: 120_000 }, () => {
     )
   })
 
+  test("a result the provider cannot send: the report says opencode's run ends, and with which error", async () => {
+    const error = "'file part media type application/pdf' functionality not supported."
+    const human = await run(["case=pdfNoName", "--provider", "xai", "--model-input", "pdf"])
+    expect(human.exitCode).toBe(0)
+    expect(human.stdout).toContain(`model gets  nothing: opencode's run ends with "${error}"`)
+    expect(human.stdout).not.toContain("with the attachments, the model's request carries")
+    const json = JSON.parse(
+      (await run(["case=pdfNoName", "--provider", "xai", "--model-input", "pdf", "--json"])).stdout,
+    )
+    expect(json).toMatchObject({ modelMessages: null, modelRequestError: error })
+    const withoutPdf = JSON.parse((await run(["case=pdfNoName", "--provider", "xai", "--json"])).stdout)
+    expect(withoutPdf.modelRequestError).toBeUndefined()
+    expect(withoutPdf.modelMessages).toHaveLength(2)
+  })
+
   test("--model-input takes only known inputs", async () => {
     await expect(run(["case=text", "--model-input", "images"])).rejects.toThrow(
       '--model-input: "images" is no model input (did you mean image?); give some of image, audio, video, pdf, comma-separated',

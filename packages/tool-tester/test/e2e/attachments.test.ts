@@ -220,4 +220,28 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
       if (project !== loaded.project) await closeProject(project)
       expect(leftoverFolders(tempParent.path)).toEqual([])
     })
+
+  test("xai, PDF input: opencode's run ends with the error modelRequestError gives", { timeout: 300_000 }, async () => {
+    const config = imageAndPdf
+    const e2e = await runE2E({
+      directory,
+      script: { turns: [{ calls: [{ tool: "attach", args: { case: "pdfNoName" } }] }, { text: "done" }] },
+      provider: "@ai-sdk/xai",
+      config,
+      tempDirectory: tempParent.path,
+      timeoutMs: 240_000,
+    })
+    const project = await loadTools({ directory, global: false, config, engine: "node" })
+    const model = { npm: "@ai-sdk/xai", providerID: "mock", modelID: "mock-model" }
+    const result = await runTool(project, "attach", { case: "pdfNoName" }, { model, modelInput: ["image", "pdf"] })
+    await closeProject(project)
+    expect(result.modelMessages).toBeNull()
+    expect(result.modelRequestError).toEqual(expect.any(String))
+    expect(e2e.exitCode).not.toBe(0)
+    // The call ran; the request after it was never sent.
+    expect(e2e.calls.map((call) => call.status)).toEqual(["completed"])
+    expect(e2e.requests.filter((request) => request.kind === "main")).toHaveLength(1)
+    expect(e2e.errors.map((error) => error.message).join("\n")).toContain(`error="${result.modelRequestError}"`)
+    expect(leftoverFolders(tempParent.path)).toEqual([])
+  })
 })
