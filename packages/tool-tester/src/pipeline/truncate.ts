@@ -9,6 +9,7 @@
 
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
+import { inBun } from "../runtime/here.ts"
 import { ascendingId } from "./ascending-id.ts"
 import { securePrivateParent } from "./data-directory.ts"
 
@@ -57,7 +58,10 @@ export function planTruncation(
   let totalBytes = text.length > maxBytes ? undefined : countedBytes(text)
   if (totalBytes !== undefined && totalBytes <= maxBytes && !hasMoreLinesThan(text, maxLines)) return null
 
-  const walk = walkHead(text, maxLines, maxBytes)
+  const walk =
+    runtimeByteLength !== undefined && !isWellFormed(text)
+      ? walkHeadMeasured(text, maxLines, maxBytes, runtimeByteLength)
+      : walkHead(text, maxLines, maxBytes)
   const preview = copyString(text.slice(0, walk.previewEnd))
   if (walk.hitBytes) {
     totalBytes ??= countedBytes(text)
@@ -148,18 +152,59 @@ function walkHead(text: string, maxLines: number, maxBytes: number): HeadWalk {
   return { keptLines, keptBytes, previewEnd, hitBytes: false }
 }
 
+/**
+ * The head walk for text with a lone surrogate, in Bun: each whole line measured by Bun's own
+ * `Buffer.byteLength`, as opencode measures it, since Bun's count of a lone surrogate depends on
+ * the line's length and on the CPU (countedBytes).
+ */
+function walkHeadMeasured(
+  text: string,
+  maxLines: number,
+  maxBytes: number,
+  byteLength: (text: string) => number,
+): HeadWalk {
+  let keptLines = 0
+  let keptBytes = 0
+  let previewEnd = 0
+  let lineStart = 0
+  while (keptLines < maxLines) {
+    const newlineAt = text.indexOf("\n", lineStart)
+    const lineEnd = newlineAt === -1 ? text.length : newlineAt
+    const size = byteLength(text.slice(lineStart, lineEnd)) + (keptLines > 0 ? 1 : 0)
+    if (size > maxBytes - keptBytes) return { keptLines, keptBytes, previewEnd, hitBytes: true }
+    keptLines += 1
+    keptBytes += size
+    previewEnd = lineEnd
+    if (newlineAt === -1) break
+    lineStart = newlineAt + 1
+  }
+  return { keptLines, keptBytes, previewEnd, hitBytes: false }
+}
+
 const newline = 10
 
 /**
- * The size opencode gives `text`: Bun's `Buffer.byteLength`, the UTF-8 size except that a lone
- * surrogate counts 2 bytes (UTF-8 writes it as the 3 of U+FFFD, and so does the saved file).
- * Observed on 1.18.34 (the truncation golden, run `multibyte`): 25600 lone surrogates on one line
- * are not truncated, 25601 are (`...51202 bytes truncated...`). Node counts 3, so here each lone
- * surrogate is measured as a 2-byte character.
+ * Bun's `Buffer.byteLength` when this runs in Bun (the bun engine, opencode's own runtime), taken
+ * before any tool is loaded: the count opencode makes on this machine, whatever the CPU.
+ */
+const runtimeByteLength: ((text: string) => number) | undefined = inBun ? Buffer.byteLength.bind(Buffer) : undefined
+
+/**
+ * The size opencode gives `text`: Bun's `Buffer.byteLength`, the UTF-8 size except for a lone
+ * surrogate (UTF-8 writes it as the 3 bytes of U+FFFD, and so does the saved file), which Bun's
+ * simdutf counts 2 bytes, or 3 in a string of at most 32 UTF-16 units on a CPU with AVX-512 (its
+ * icelake kernel measures short strings with the replacement). Observed on 1.18.34 (the truncation
+ * golden, run `multibyte`): 25600 lone surrogates on one line are not truncated, 25601 are
+ * (`...51202 bytes truncated...`). In Bun, its own count; in Node, which counts 3, a lone surrogate
+ * is measured as a 2-byte character, as Bun counts it on most CPUs.
  */
 function countedBytes(text: string): number {
-  const wellFormed = (text as unknown as { isWellFormed(): boolean }).isWellFormed()
-  return Buffer.byteLength(wellFormed ? text : text.replace(loneSurrogate, "\u00e9"), "utf8")
+  if (runtimeByteLength !== undefined) return runtimeByteLength(text)
+  return Buffer.byteLength(isWellFormed(text) ? text : text.replace(loneSurrogate, "\u00e9"), "utf8")
+}
+
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed()
 }
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g

@@ -17,6 +17,9 @@
 //                                          // the node engine, which runs tools in this process, does not replay it
 //                                          // (a result opencode cannot copy ends its run too, with its own error, and
 //                                          // needs neither flag: both engines predict it, probes/copy-failures)
+//                "cpuDependent"?: boolean, // what opencode does depends on the CPU it runs on (Bun's byte count of a
+//                                          // short line with a lone surrogate): verify observes it live, and the
+//                                          // golden generator leaves it out (its observation holds on one kind of CPU)
 //                "script": Script }] }     // the model's turns (src/e2e/script.ts)
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -36,6 +39,7 @@ export interface ProbeRun {
   timeoutMs?: number
   mayHang?: boolean
   endsOpencode?: boolean
+  cpuDependent?: boolean
   script: Script
 }
 

@@ -7,7 +7,8 @@
 // Golden: `../golden/<set>.json` = { "set", "description", "engines" (only when probe.json has it),
 // "opencodeVersion", "runs": [ObservedRun, ...] } (src/verify/observed-run.ts). A run that reached
 // its `timeoutMs` (default 180 s here) is stopped, opencode's process tree included, and recorded as
-// hung: its `exitCode` is null and the rest is what it had done by then.
+// hung: its `exitCode` is null and the rest is what it had done by then. A run marked
+// `cpuDependent` is left out.
 
 import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   for (const probe of readProbeSets(args)) {
     const runs = []
     for (const run of probe.runs) {
+      // Observed on this machine's CPU only: verify compares it live wherever it runs (probe-set.ts).
+      if (run.cpuDependent === true) continue
       const started = Date.now()
       process.stdout.write(`${probe.set} / ${run.name} ... `)
       runs.push(await observeRun({ directory: probe.directory, run, opencode }))
