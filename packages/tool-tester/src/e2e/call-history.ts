@@ -1,6 +1,6 @@
 // Each served call as opencode stored it and the result it sent back, read from the history of a
 // later request to the mock model, in that request's API: by the call's id where the API carries
-// one (chat completions, responses, Anthropic's messages), by its place in its turn where it does
+// one (chat completions, responses, Anthropic's messages, Bedrock's Converse), by its place in its turn where it does
 // not (Google's generateContent).
 import { isRecord } from "../_is-record.ts"
 import type { CapturedRequest, ServedCall } from "./mock-model.ts"
@@ -8,8 +8,8 @@ import type { CapturedRequest, ServedCall } from "./mock-model.ts"
 export interface E2EToolCall {
   name: string
   /**
-   * The argument text, exactly as on the wire (Anthropic's messages API carries a call's `input` in
-   * opencode's history as a JSON value, Google's a call's `args` both ways as an object: its JSON
+   * The argument text, exactly as on the wire (Anthropic's messages API and Bedrock's Converse carry a
+   * call's `input` in opencode's history as a JSON value, Google's a call's `args` both ways as an object: its JSON
    * text).
    */
   arguments: string
@@ -40,7 +40,8 @@ export function callHistory(
       const found = { ...chatHistory(record, served.id), ...responsesHistory(record, served.id) }
       for (const block of Array.isArray(record.content) ? record.content : []) {
         const entry = asObject(block)
-        if (entry !== undefined) Object.assign(found, anthropicHistory(entry, served.id))
+        if (entry !== undefined)
+          Object.assign(found, anthropicHistory(entry, served.id), bedrockHistory(entry, served.id))
       }
       call = found.call ?? call
       result = found.result ?? result
@@ -82,6 +83,19 @@ function anthropicHistory(block: Record<string, unknown>, id: string): HistoryFo
   if (block.type === "tool_use" && block.id === id)
     return { call: { name: String(block.name), arguments: JSON.stringify(block.input) } }
   if (block.type === "tool_result" && block.tool_use_id === id) return { result: contentText(block.content) }
+  return {}
+}
+
+/**
+ * Bedrock's Converse API: a `toolUse` block of the assistant's content (its `input` a JSON value,
+ * given as its JSON text), then a `toolResult` block of a user message's content.
+ */
+function bedrockHistory(block: Record<string, unknown>, id: string): HistoryFound {
+  const toolUse = asObject(block.toolUse)
+  if (toolUse !== undefined && toolUse.toolUseId === id)
+    return { call: { name: String(toolUse.name), arguments: JSON.stringify(toolUse.input) } }
+  const toolResult = asObject(block.toolResult)
+  if (toolResult !== undefined && toolResult.toolUseId === id) return { result: contentText(toolResult.content) }
   return {}
 }
 

@@ -2,7 +2,8 @@
 // answers `POST /v1/chat/completions` (the `@ai-sdk/openai-compatible` provider), `POST
 // /v1/responses` (the `@ai-sdk/openai` provider), `POST /v1/messages` (the `@ai-sdk/anthropic`
 // provider) and `POST /v1/models/<model>:streamGenerateContent` (the `@ai-sdk/google` provider)
-// with server-sent events, in the API of the route (model-apis/), playing one script turn per main
+// with server-sent events, and `POST /v1/model/<model>/converse-stream` (the `@ai-sdk/amazon-bedrock`
+// provider) with AWS's event stream, in the API of the route (model-apis/), playing one script turn per main
 // request and recording every request body.
 //
 // Requests without `tools` (opencode's title request, sent first by the small model) get a short
@@ -18,7 +19,7 @@ import { type ModelRoute, modelRouteFor } from "./model-apis/model-api.ts"
 import { argumentText, type Script } from "./script.ts"
 
 export interface CapturedRequest {
-  /** `/v1/chat/completions`, `/v1/responses`, `/v1/messages` or `/v1/models/<model>:streamGenerateContent`. */
+  /** `/v1/chat/completions`, `/v1/responses`, `/v1/messages`, `/v1/models/<model>:streamGenerateContent` or `/v1/model/<model>/converse-stream`. */
   path: string
   /** `title` when the request offers no tools, else `main`. */
   kind: "title" | "main"
@@ -107,7 +108,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     }
     const text = await readBody(request)
     const body = parseJson(text)
-    const kind = isRecord(body) && Array.isArray(body.tools) ? "main" : "title"
+    const kind = offersTools(body) ? "main" : "title"
     const requestIndex = requests.push({ path, kind, body }) - 1
     let planned: PlannedTurn
     if (kind === "title") {
@@ -122,7 +123,10 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     const stream = route.stream ?? (!isRecord(body) || body.stream !== false)
     const events = route.answer(planned, model, requestIndex)
     if (stream) {
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+      response.writeHead(200, {
+        "content-type": route.streamContentType ?? "text/event-stream",
+        "cache-control": "no-cache",
+      })
       for (const event of events.stream) response.write(event)
       response.end()
     } else {
@@ -166,6 +170,12 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
 }
 
 // --- internal ---
+
+/** Whether a request offers the model tools: `tools`, or Bedrock's `toolConfig.tools`. */
+function offersTools(body: unknown): boolean {
+  if (!isRecord(body)) return false
+  return Array.isArray(body.tools) || (isRecord(body.toolConfig) && Array.isArray(body.toolConfig.tools))
+}
 
 export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

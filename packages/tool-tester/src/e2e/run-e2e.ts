@@ -234,13 +234,13 @@ const googleApiProviders = ["@ai-sdk/google", "@ai-sdk/google-vertex"]
 
 /**
  * USAGE for a provider whose requests the mock model cannot answer: opencode sent them to a route
- * of another API (Bedrock's /converse-stream).
+ * of another API.
  */
 function unspokenProvider(mock: MockModel, provider: string, result: E2EResult): ToolTesterError {
   const first = mock.unrouted[0]!
   return new ToolTesterError(
     "USAGE",
-    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic uses, and Google's generateContent, which google uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
+    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic uses, Google's generateContent, which google uses, and Bedrock's Converse API, which amazon-bedrock uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
     { data: { provider, unrouted: mock.unrouted, result } },
   )
 }
@@ -272,8 +272,10 @@ function absolutePluginSpec(spec: string, directory: string): string {
 
 function firstMainTools(mock: MockModel): unknown[] | null {
   const first = mock.requests.find((request) => request.kind === "main")
-  const body = first?.body as { tools?: unknown } | undefined
-  return Array.isArray(body?.tools) ? body.tools : null
+  const body = first?.body as { tools?: unknown; toolConfig?: { tools?: unknown } } | undefined
+  if (Array.isArray(body?.tools)) return body.tools
+  // Bedrock's Converse API offers them in `toolConfig`.
+  return Array.isArray(body?.toolConfig?.tools) ? body.toolConfig.tools : null
 }
 
 /**

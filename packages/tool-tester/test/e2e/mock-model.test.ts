@@ -1,5 +1,6 @@
 import http from "node:http"
 import { setTimeout as sleep } from "node:timers/promises"
+import { crc32 } from "node:zlib"
 import { afterEach, describe, expect, it } from "vitest"
 import { type MockModel, startMockModel } from "../../src/e2e/mock-model.ts"
 
@@ -256,19 +257,106 @@ describe("the mock model", () => {
     ])
   })
 
+  it("speaks Bedrock's Converse: an event stream of frames, text then toolUse blocks, tool_use", async () => {
+    mock = await startMockModel({
+      script: {
+        turns: [
+          {
+            text: "calling",
+            calls: [
+              { tool: "x", args: { a: 1 } },
+              { tool: "y", rawArgs: "{oops", id: "tu_1" },
+            ],
+          },
+          { calls: [{ tool: "x" }] },
+        ],
+      },
+    })
+    const bedrockTools = { tools: [{ toolSpec: { name: "x", inputSchema: { json: {} } } }] }
+    const converse = async (path: string, body: unknown) => {
+      const response = await fetch(`${mock!.baseURL}${path}`, { method: "POST", body: JSON.stringify(body) })
+      return { type: response.headers.get("content-type"), bytes: new Uint8Array(await response.arrayBuffer()) }
+    }
+    const title = await converse("/model/mock-model/converse-stream", { messages: [] })
+    expect(title.type).toBe("application/vnd.amazon.eventstream")
+    expect(eventStream(title.bytes).map((event) => event.type)).toEqual([
+      "messageStart",
+      "contentBlockDelta",
+      "contentBlockStop",
+      "messageStop",
+      "metadata",
+    ])
+    const main = eventStream((await converse("/model/mock-model/converse-stream", { toolConfig: bedrockTools })).bytes)
+    expect(main.map(({ type, payload }) => ({ [type]: payload }))).toEqual([
+      { messageStart: { role: "assistant" } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "calling" } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { contentBlockStart: { contentBlockIndex: 1, start: { toolUse: { toolUseId: "call_1", name: "x" } } } },
+      { contentBlockDelta: { contentBlockIndex: 1, delta: { toolUse: { input: '{"a":1}' } } } },
+      { contentBlockStop: { contentBlockIndex: 1 } },
+      { contentBlockStart: { contentBlockIndex: 2, start: { toolUse: { toolUseId: "tu_1", name: "y" } } } },
+      { contentBlockDelta: { contentBlockIndex: 2, delta: { toolUse: { input: "{oops" } } } },
+      { contentBlockStop: { contentBlockIndex: 2 } },
+      { messageStop: { stopReason: "tool_use" } },
+      { metadata: { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, metrics: { latencyMs: 1 } } },
+    ])
+    // `/converse` answers whole: the calls' input as JSON values; a model id as the path gives it.
+    const whole = await converse("/model/anthropic.claude%3A0/converse", { toolConfig: bedrockTools })
+    expect(JSON.parse(new TextDecoder().decode(whole.bytes))).toMatchObject({
+      output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "call_2", name: "x", input: {} } }] } },
+      stopReason: "tool_use",
+    })
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/model/mock-model/converse-stream", "title"],
+      ["/v1/model/mock-model/converse-stream", "main"],
+      ["/v1/model/anthropic.claude%3A0/converse", "main"],
+    ])
+  })
+
   it("answers unknown routes with 404 and records them (another provider's API)", async () => {
     mock = await startMockModel({ script: { turns: [] } })
     const response = await fetch(`${mock.baseURL}/models`)
     expect(response.status).toBe(404)
-    const bedrock = await fetch(`${mock.baseURL}/model/m/converse-stream`, { method: "POST", body: "{}" })
+    const bedrock = await fetch(`${mock.baseURL}/model/m/invoke`, { method: "POST", body: "{}" })
     expect(bedrock.status).toBe(404)
     const google = await fetch(`${mock.baseURL}/models/m:countTokens`, { method: "POST", body: "{}" })
     expect(google.status).toBe(404)
     expect(mock.requests).toEqual([])
     expect(mock.unrouted).toEqual([
       { method: "GET", path: "/v1/models" },
-      { method: "POST", path: "/v1/model/m/converse-stream" },
+      { method: "POST", path: "/v1/model/m/invoke" },
       { method: "POST", path: "/v1/models/m:countTokens" },
     ])
   })
 })
+
+/**
+ * AWS's event stream read back, each frame checked: its lengths, both CRC-32s, and headers naming an
+ * `event` with a JSON payload.
+ */
+function eventStream(bytes: Uint8Array): Array<{ type: string; payload: unknown }> {
+  const events: Array<{ type: string; payload: unknown }> = []
+  const buffer = Buffer.from(bytes)
+  let offset = 0
+  while (offset < buffer.length) {
+    const total = buffer.readUInt32BE(offset)
+    const headersLength = buffer.readUInt32BE(offset + 4)
+    expect(buffer.readUInt32BE(offset + 8)).toBe(crc32(buffer.subarray(offset, offset + 8)))
+    expect(buffer.readUInt32BE(offset + total - 4)).toBe(crc32(buffer.subarray(offset, offset + total - 4)))
+    const headers: Record<string, string> = {}
+    let at = offset + 12
+    while (at < offset + 12 + headersLength) {
+      const name = buffer.toString("utf8", at + 1, at + 1 + buffer[at]!)
+      at += 1 + buffer[at]!
+      expect(buffer[at]).toBe(7)
+      const length = buffer.readUInt16BE(at + 1)
+      headers[name] = buffer.toString("utf8", at + 3, at + 3 + length)
+      at += 3 + length
+    }
+    expect(headers).toMatchObject({ ":message-type": "event", ":content-type": "application/json" })
+    const payload = JSON.parse(buffer.toString("utf8", at, offset + total - 4))
+    events.push({ type: headers[":event-type"]!, payload })
+    offset += total
+  }
+  return events
+}

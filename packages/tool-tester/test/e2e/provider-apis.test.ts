@@ -1,9 +1,9 @@
-// e2e's mock model speaks the OpenAI chat-completions and responses APIs, Anthropic's messages API
-// and Google's generateContent (docs/cli.md#e2e). A provider of another API sends opencode's
+// e2e's mock model speaks the OpenAI chat-completions and responses APIs, Anthropic's messages API,
+// Google's generateContent and Bedrock's Converse (docs/cli.md#e2e). A provider of another API sends opencode's
 // requests to a route the mock does not answer: a usage error naming the route, where it was
 // OPENCODE_FAILED with "Not Found" from opencode's log. A provider that parses the chat-completions
-// stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic and @ai-sdk/google run every
-// kind of scripted call they can send, read back from their requests.
+// stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic, @ai-sdk/google and
+// @ai-sdk/amazon-bedrock run every kind of scripted call they can send, read back from their requests.
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, test } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
@@ -15,13 +15,13 @@ const tempParent = makeTempParent()
 afterAll(() => tempParent.remove())
 const script = { turns: [{ calls: [{ tool: "echo", args: { message: "hi" } }] }, { text: "done" }] }
 
-test("a provider of another API (amazon-bedrock's /converse-stream) is USAGE naming the route it was sent to", {
+test("a provider of another API (cohere's /v1/chat) is USAGE naming the route it was sent to", {
   timeout: 240_000,
 }, async () => {
   const error = await runE2E({
     directory: project,
     script,
-    provider: "@ai-sdk/amazon-bedrock",
+    provider: "@ai-sdk/cohere",
     tempDirectory: tempParent.path,
     timeoutMs: 180_000,
   }).then(
@@ -31,7 +31,7 @@ test("a provider of another API (amazon-bedrock's /converse-stream) is USAGE nam
   if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
   expect(error.code).toBe("USAGE")
   expect(error.message).toContain(
-    "opencode sent the model's requests for @ai-sdk/amazon-bedrock to POST /v1/model/mock-model/converse-stream, an API e2e's mock model does not speak",
+    "opencode sent the model's requests for @ai-sdk/cohere to POST /v1/chat, an API e2e's mock model does not speak",
   )
   expect(leftoverFolders(tempParent.path)).toEqual([])
 })
@@ -48,55 +48,85 @@ test("@ai-sdk/mistral, which wants a choice in every chunk, runs the script's ca
   expect(result.calls.map((call) => [call.as_called.name, call.status])).toEqual([["echo", "completed"]])
 })
 
-test("@ai-sdk/anthropic runs parallel calls, a custom id, a repaired name, an invalid reroute and text", {
-  timeout: 240_000,
-}, async () => {
-  const result = await runE2E({
-    directory: project,
-    script: {
-      turns: [
-        {
-          calls: [
-            { tool: "echo", args: { message: "one" } },
-            { tool: "echo", args: { message: "two" }, id: "toolu_custom" },
-          ],
-        },
-        { calls: [{ tool: "ECHO", args: { message: "three" } }] },
-        { calls: [{ tool: "echo", rawArgs: "{not json" }] },
-        { text: "done" },
-      ],
-    },
+// The two APIs whose calls carry an id and whose history holds a call's input as a JSON value.
+const withIds = [
+  {
     provider: "@ai-sdk/anthropic",
-    tempDirectory: tempParent.path,
-    timeoutMs: 180_000,
-  })
-  expect(result.exitCode).toBe(0)
-  expect(result.errors).toEqual([])
-  expect(result.requests.map((request) => [request.path, request.kind])).toEqual([
-    ["/v1/messages", "title"],
-    ...Array.from({ length: 4 }, () => ["/v1/messages", "main"]),
-  ])
-  // Anthropic's tools: name, description and input_schema.
-  expect(result.tools?.map((tool) => (tool as { name: string }).name)).toContain("echo")
-  expect(
-    result.calls.map((call) => [call.turn, call.id, call.as_called.name, call.as_run?.name, call.status, call.result]),
-  ).toEqual([
-    [0, "call_1", "echo", "echo", "completed", "echo: one (call call_1)"],
-    [0, "toolu_custom", "echo", "echo", "completed", "echo: two (call toolu_custom)"],
-    [1, "call_2", "ECHO", "echo", "completed", "echo: three (call call_2)"],
-    [
-      2,
-      "call_3",
-      "echo",
-      "invalid",
-      "completed",
-      expect.stringContaining("The arguments provided to the tool are invalid"),
-    ],
-  ])
-  expect(result.calls[0]?.as_run?.arguments).toBe('{"message":"one"}')
-  expect(result.events.some((event) => (event as { part?: { text?: string } }).part?.text === "done")).toBe(true)
-  expect(leftoverFolders(tempParent.path)).toEqual([])
-})
+    route: "/v1/messages",
+    // Anthropic's tools: name, description and input_schema.
+    offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { name: string }).name),
+  },
+  {
+    provider: "@ai-sdk/amazon-bedrock",
+    route: "/v1/model/mock-model/converse-stream",
+    // Bedrock's: toolConfig.tools, each a toolSpec.
+    offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { toolSpec: { name: string } }).toolSpec.name),
+  },
+]
+
+test.for(withIds)(
+  "$provider runs parallel calls, a custom id, a repaired name, an invalid reroute and text",
+  {
+    timeout: 240_000,
+  },
+  async ({ provider, route, offered }) => {
+    const result = await runE2E({
+      directory: project,
+      script: {
+        turns: [
+          {
+            text: "on it",
+            calls: [
+              { tool: "echo", args: { message: "one" } },
+              { tool: "echo", args: { message: "two" }, id: "custom_id" },
+            ],
+          },
+          { calls: [{ tool: "ECHO", args: { message: "three" } }] },
+          { calls: [{ tool: "echo", rawArgs: "{not json" }] },
+          { text: "done" },
+        ],
+      },
+      provider,
+      tempDirectory: tempParent.path,
+      timeoutMs: 180_000,
+    })
+    expect(result.exitCode).toBe(0)
+    expect(result.errors).toEqual([])
+    expect(result.requests.map((request) => [request.path, request.kind])).toEqual([
+      [route, "title"],
+      ...Array.from({ length: 4 }, () => [route, "main"]),
+    ])
+    expect(offered(result.tools)).toContain("echo")
+    expect(
+      result.calls.map((call) => [
+        call.turn,
+        call.id,
+        call.as_called.name,
+        call.as_run?.name,
+        call.status,
+        call.result,
+      ]),
+    ).toEqual([
+      [0, "call_1", "echo", "echo", "completed", "echo: one (call call_1)"],
+      [0, "custom_id", "echo", "echo", "completed", "echo: two (call custom_id)"],
+      [1, "call_2", "ECHO", "echo", "completed", "echo: three (call call_2)"],
+      [
+        2,
+        "call_3",
+        "echo",
+        "invalid",
+        "completed",
+        expect.stringContaining("The arguments provided to the tool are invalid"),
+      ],
+    ])
+    // A call's input is a JSON value in opencode's history: its JSON text.
+    expect(result.calls[0]?.as_run?.arguments).toBe('{"message":"one"}')
+    const texts = result.events.map((event) => (event as { part?: { text?: string } }).part?.text)
+    expect(texts).toContain("on it")
+    expect(texts).toContain("done")
+    expect(leftoverFolders(tempParent.path)).toEqual([])
+  },
+)
 
 test("@ai-sdk/google runs parallel calls, a repaired name, arguments that are no JSON object, and text", {
   timeout: 240_000,

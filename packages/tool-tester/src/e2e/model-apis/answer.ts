@@ -7,10 +7,10 @@ export interface PlannedTurn {
   calls: Array<{ id: string; name: string; arguments: string }>
 }
 
-/** A model's answer: the SSE frames of a streaming request, the body of a whole one. */
+/** A model's answer: the frames of a streaming request, the body of a whole one. */
 export interface Answer {
-  /** SSE frames for a streaming request. */
-  stream: string[]
+  /** A streaming request's frames: server-sent events, or binary frames (Bedrock's event stream). */
+  stream: Array<string | Uint8Array>
   /** The whole answer for a non-streaming request. */
   whole: unknown
 }
@@ -18,4 +18,18 @@ export interface Answer {
 /** One server-sent event: its `event:` line when the API names its events, then the JSON data. */
 export function sse(value: unknown, event?: string): string {
   return `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(value)}\n\n`
+}
+
+/**
+ * A whole answer's call input, for an API that sends it as a JSON value, not text: the arguments
+ * parsed, `{}` for none, and arguments that are not JSON as their text (a string input, which
+ * opencode reroutes to `invalid`).
+ */
+export function wholeInput(text: string): unknown {
+  if (text === "") return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
 }

@@ -4,7 +4,7 @@
 // `input_json_delta`), each closed by `content_block_stop`, then `message_delta` with the stop
 // reason (`tool_use` when the turn calls tools, else `end_turn`) and `message_stop`. Each event
 // has the `event:` line Anthropic sends beside its data.
-import { type Answer, type PlannedTurn, sse } from "./answer.ts"
+import { type Answer, type PlannedTurn, sse, wholeInput } from "./answer.ts"
 
 export function anthropicMessagesAnswer(planned: PlannedTurn, model: string, requestIndex: number): Answer {
   const id = `msg_mock_${requestIndex + 1}`
@@ -43,19 +43,4 @@ export function anthropicMessagesAnswer(planned: PlannedTurn, model: string, req
     usage: { input_tokens: 10, output_tokens: 5 },
   }
   return { stream, whole }
-}
-
-// --- internal ---
-
-/**
- * A whole answer's `input` is a JSON value, not text: the arguments parsed, `{}` for none, and
- * arguments that are not JSON as their text (a string input, which opencode reroutes to `invalid`).
- */
-function wholeInput(text: string): unknown {
-  if (text === "") return {}
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
 }

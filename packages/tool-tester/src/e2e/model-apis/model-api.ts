@@ -3,6 +3,7 @@
 // request's path, once; the turns, the calls and the recording are the same for all.
 import { anthropicMessagesAnswer } from "./anthropic-messages.ts"
 import type { Answer, PlannedTurn } from "./answer.ts"
+import { bedrockConverseAnswer, bedrockRequestOf, EVENT_STREAM_CONTENT_TYPE } from "./bedrock-converse.ts"
 import { chatCompletionsAnswer } from "./chat-completions.ts"
 import { googleArgumentText, googleGenerateContentAnswer, googleRequestOf } from "./google-generate-content.ts"
 import { responsesAnswer } from "./responses.ts"
@@ -15,8 +16,10 @@ export interface ModelRoute {
   answer: ModelApi
   /** Streamed or whole by the route (Google's method); undefined: the body's `stream` says. */
   stream?: boolean
-  /** The model the route names (Google's path); undefined: the body's `model` says. */
+  /** The model the route names (Google's and Bedrock's paths); undefined: the body's `model` says. */
   model?: string
+  /** A stream's content type (Bedrock's event stream); undefined: server-sent events. */
+  streamContentType?: string
   /**
    * For an API whose calls carry no id (Google's): the argument text opencode gets for a script's
    * text. The mock's ids are then its own names for the calls; the provider makes up the real ones.
@@ -27,7 +30,8 @@ export interface ModelRoute {
 /**
  * The API of a `POST` to `path`, or undefined for a route none answers: OpenAI's chat completions
  * (`@ai-sdk/openai-compatible` and most OpenAI-compatible providers) and responses (`@ai-sdk/openai`),
- * Anthropic's messages (`@ai-sdk/anthropic`), Google's generateContent (`@ai-sdk/google`).
+ * Anthropic's messages (`@ai-sdk/anthropic`), Google's generateContent (`@ai-sdk/google`), Bedrock's
+ * Converse (`@ai-sdk/amazon-bedrock`).
  */
 export function modelRouteFor(path: string): ModelRoute | undefined {
   if (path.endsWith("/chat/completions")) return { answer: chatCompletionsAnswer }
@@ -36,5 +40,8 @@ export function modelRouteFor(path: string): ModelRoute | undefined {
   const google = googleRequestOf(path)
   if (google !== undefined)
     return { answer: googleGenerateContentAnswer, ...google, idlessArguments: googleArgumentText }
+  const bedrock = bedrockRequestOf(path)
+  if (bedrock !== undefined)
+    return { answer: bedrockConverseAnswer, ...bedrock, streamContentType: EVENT_STREAM_CONTENT_TYPE }
   return undefined
 }
