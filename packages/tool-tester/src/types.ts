@@ -169,14 +169,15 @@ export type RunResult = {
    * Only when the tool returned attachments, or a `tool.execute.after` hook put some there: the messages of the model's next request that carry
    * this result, in the provider's API (chat completions for `@ai-sdk/openai-compatible`, the
    * responses API for `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent's
-   * contents for `@ai-sdk/google` and `@ai-sdk/google-vertex`, chat completions for `@ai-sdk/xai`), null for a provider not modelled
+   * contents for `@ai-sdk/google` and `@ai-sdk/google-vertex`, chat completions for `@ai-sdk/xai`, Converse for `@ai-sdk/amazon-bedrock`), null for a provider not modelled
    * (docs/opencode-contract.md#attachments).
    */
   modelMessages?: unknown[] | null
   /**
    * Only when the provider's package refuses to write the model's next request for this result:
    * the error opencode's run then ends with, so the model never gets the result (observed:
-   * `@ai-sdk/xai` with a PDF the model takes as input; `modelMessages` is null then).
+   * `@ai-sdk/xai` with a PDF the model takes as input, `@ai-sdk/amazon-bedrock` with a file type
+   * Converse has no document format for; `modelMessages` is null then).
    */
   modelRequestError?: string
   truncated: boolean

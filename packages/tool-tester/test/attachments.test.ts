@@ -460,3 +460,93 @@ test("modelInput must list known inputs", async () => {
     "modelInput must be a list of image, audio, video, pdf",
   )
 })
+
+describe("amazon-bedrock (Converse): one user message with the toolResult, then the moved files", () => {
+  // Observed with `--provider amazon-bedrock` (and `--model anthropic.claude-x`), one call per run.
+  const bedrock = { npm: "@ai-sdk/amazon-bedrock", providerID: "mock", modelID: "mock-model" }
+  const claude = { ...bedrock, modelID: "anthropic.claude-x" }
+  const png = PNG.slice(PNG.indexOf(",") + 1)
+  const txt = (name: string, bytes: string) => ({ document: { format: "txt", name, source: { bytes } } })
+  const pdf = (name: string) => ({ document: { format: "pdf", name, source: { bytes: "JVBERi0xLjQK" } } })
+  const image = { image: { format: "png", source: { bytes: png } } }
+  const cachePoint = { cachePoint: { type: "default" } }
+  const user = (content: unknown[], ...after: unknown[]) => [
+    { role: "user", content: [{ toolResult: { toolUseId: "call_1", content } }, ...after] },
+  ]
+
+  test("the result's files are documents named document-N; images and PDFs follow it, or their errors", async () => {
+    expect((await call("text", bedrock)).modelMessages).toEqual(
+      user([{ text: "see text" }, txt("document-1", "aGVsbG8=")]),
+    )
+    expect((await call("emptyOutput", bedrock)).modelMessages).toEqual(user([txt("document-1", "aGVsbG8=")]))
+    expect((await call("plainDataUrl", bedrock)).modelMessages).toEqual(
+      user([{ text: "see plain" }, txt("document-1", "hello%20there")]),
+    )
+    expect((await call("several", bedrock)).modelMessages).toEqual(
+      user(
+        [{ text: "see several" }, txt("document-1", "aGVsbG8="), txt("document-2", "d29ybGQ=")],
+        { text: MOVED.text },
+        cannotReadPart('"dot.png"', "image"),
+        cannotReadPart('"doc.pdf"', "pdf"),
+      ),
+    )
+    expect((await call("badPng", bedrock)).modelMessages).toEqual(user([{ text: `see bad${OMITTED}` }]))
+  })
+
+  test("with image and PDF input: the moved image, and each PDF named after its file up to the first dot", async () => {
+    expect((await call("several", bedrock, ["image", "pdf"])).modelMessages).toEqual(
+      user(
+        [{ text: "see several" }, txt("document-1", "aGVsbG8="), txt("document-2", "d29ybGQ=")],
+        { text: MOVED.text },
+        image,
+        pdf("doc"),
+      ),
+    )
+    expect((await call("pdfDotted", bedrock, ["pdf"])).modelMessages).toEqual(
+      user([{ text: "see pdf" }], { text: MOVED.text }, pdf("q3")),
+    )
+    // No filename: the request's next document-N.
+    expect((await call("pdfNoName", bedrock, ["pdf"])).modelMessages).toEqual(
+      user([{ text: "see pdf" }], { text: MOVED.text }, pdf("document-1")),
+    )
+  })
+
+  test("an anthropic. model: images stay in the result, and a cache point follows it and the moved files", async () => {
+    expect((await call("several", claude, ["image", "pdf"])).modelMessages).toEqual(
+      user(
+        [{ text: "see several" }, txt("document-1", "aGVsbG8="), image, txt("document-2", "d29ybGQ=")],
+        cachePoint,
+        { text: MOVED.text },
+        pdf("doc"),
+        cachePoint,
+      ),
+    )
+    expect((await call("text", claude)).modelMessages).toEqual(
+      user([{ text: "see text" }, txt("document-1", "aGVsbG8=")], cachePoint),
+    )
+  })
+
+  test("a file Converse has no document format for fails opencode's run: no messages, the run's error", async () => {
+    const json = await call("json", bedrock)
+    expect(json.modelMessages).toBeNull()
+    expect(json.modelRequestError).toBe(
+      "Unsupported file mime type: application/json, expected one of: application/pdf, text/csv, application/msword, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, text/html, text/plain, text/markdown",
+    )
+    // The first such file in the result's order: the WAV before the JSON.
+    expect((await call("otherFiles", bedrock)).modelRequestError).toMatch(/^Unsupported file mime type: audio\/wav,/)
+    expect((await call("text", bedrock)).modelRequestError).toBeUndefined()
+  })
+
+  test("a Mistral model's call id: its first 9 letters and digits", async () => {
+    const mistral = { ...bedrock, modelID: "mistral.mistral-large-x" }
+    const result = await runTool(
+      loaded.project,
+      "attach",
+      { case: "text" },
+      { model: mistral, modelInput: [], callID: "call_abc-123_def" },
+    )
+    expect(result.modelMessages).toEqual([
+      { role: "user", content: [{ toolResult: { toolUseId: "callabc12", content: expect.any(Array) } }] },
+    ])
+  })
+})

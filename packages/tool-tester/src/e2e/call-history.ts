@@ -3,6 +3,8 @@
 // one (chat completions, responses, Anthropic's messages, Bedrock's Converse), by its place in its turn where it does
 // not (Google's generateContent).
 import { isRecord } from "../_is-record.ts"
+import { bedrockToolUseId } from "../pipeline/bedrock-messages.ts"
+import { bedrockRequestOf } from "./model-apis/bedrock-converse.ts"
 import type { CapturedRequest, ServedCall } from "./mock-model.ts"
 
 export interface E2EToolCall {
@@ -32,6 +34,9 @@ export function callHistory(
     if (request.kind !== "main") continue
     const body = asObject(request.body)
     const items = Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : []
+    // Converse carries a Mistral model's ids cut short (the model is in the request's path).
+    const bedrock = bedrockRequestOf(request.path)
+    const bedrockId = bedrock === undefined ? undefined : bedrockToolUseId(served.id, bedrock.model)
     let call: E2EToolCall | null = null
     let result: string | null = null
     for (const item of items) {
@@ -40,8 +45,8 @@ export function callHistory(
       const found = { ...chatHistory(record, served.id), ...responsesHistory(record, served.id) }
       for (const block of Array.isArray(record.content) ? record.content : []) {
         const entry = asObject(block)
-        if (entry !== undefined)
-          Object.assign(found, anthropicHistory(entry, served.id), bedrockHistory(entry, served.id))
+        if (entry !== undefined) Object.assign(found, anthropicHistory(entry, served.id))
+        if (entry !== undefined && bedrockId !== undefined) Object.assign(found, bedrockHistory(entry, bedrockId))
       }
       call = found.call ?? call
       result = found.result ?? result

@@ -5,9 +5,11 @@
 
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
+import { bedrockToolUseId } from "../pipeline/bedrock-messages.ts"
 import { callHistory, type E2EToolCall } from "./call-history.ts"
 import { idlessCallIds } from "./idless-calls.ts"
 import type { CapturedRequest, ServedCall } from "./mock-model.ts"
+import { bedrockRequestOf } from "./model-apis/bedrock-converse.ts"
 import { modelRouteFor } from "./model-apis/model-api.ts"
 
 export type { E2EToolCall } from "./call-history.ts"
@@ -108,7 +110,7 @@ export function collectCalls(servedCalls: ServedCall[], requests: CapturedReques
       requests,
       isIdless(served) ? { position: turnCalls.indexOf(served), of: turnCalls.length } : undefined,
     )
-    const id = ids.get(served) ?? served.id
+    const id = ids.get(served) ?? providerCallId(served, requests)
     const part = parts.get(id)
     const state = asObject(part?.state)
     return {
@@ -125,6 +127,16 @@ export function collectCalls(servedCalls: ServedCall[], requests: CapturedReques
       tool: typeof part?.tool === "string" ? part.tool : null,
     }
   })
+}
+
+/**
+ * The id opencode knows a served call by: the one sent, but for a Mistral model on Bedrock, whose
+ * ids `@ai-sdk/amazon-bedrock` cuts to their first 9 letters and digits as it reads them (observed:
+ * `call_abc-123_def` is `callabc12` in opencode's tool part and the tool's `context.callID`).
+ */
+function providerCallId(served: ServedCall, requests: readonly CapturedRequest[]): string {
+  const bedrock = bedrockRequestOf(requests[served.requestIndex]?.path ?? "")
+  return bedrock === undefined ? served.id : bedrockToolUseId(served.id, bedrock.model)
 }
 
 /**

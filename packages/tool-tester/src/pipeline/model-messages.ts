@@ -3,9 +3,10 @@
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
 // `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google`
-// and `@ai-sdk/google-vertex` (google-contents.ts), chat completions again for `@ai-sdk/xai`: the
-// APIs e2e's mock model speaks, observed.
+// and `@ai-sdk/google-vertex` (google-contents.ts), chat completions again for `@ai-sdk/xai`,
+// Converse for `@ai-sdk/amazon-bedrock` (bedrock-messages.ts): the APIs e2e's mock model speaks, observed.
 // Other providers: not modelled (null).
+import { bedrockMessages } from "./bedrock-messages.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
@@ -51,22 +52,36 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
       userFiles,
       input.model.npm === "@ai-sdk/google-vertex",
     )
+  if (input.model.npm === "@ai-sdk/amazon-bedrock") {
+    const written = bedrock(input)
+    return written !== null && "messages" in written ? written.messages : null
+  }
   return null
 }
 
 /**
  * The error opencode's run ends with when the provider's package refuses to write the next request
- * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34:
- * `@ai-sdk/xai` with a PDF the model takes as input (moved to a user message) throws
- * `AI_UnsupportedFunctionalityError`, and opencode ends the run with its message.
+ * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34,
+ * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai` with a PDF
+ * the model takes as input (moved to a user message), `@ai-sdk/amazon-bedrock` with a file of a
+ * type Converse has no document format for (`audio/wav`, `application/json`).
  */
 export function modelRequestError(input: ModelMessagesInput): string | undefined {
+  if (input.model.npm === "@ai-sdk/amazon-bedrock") {
+    const written = bedrock(input)
+    return written !== null && "error" in written ? written.error : undefined
+  }
   if (input.model.npm !== "@ai-sdk/xai") return undefined
   const refused = xaiRefused(carried(input).userFiles)
   return refused === undefined ? undefined : `'file part media type ${refused}' functionality not supported.`
 }
 
 // --- internal ---
+
+function bedrock(input: ModelMessagesInput): ReturnType<typeof bedrockMessages> {
+  const { result, userFiles } = carried(input)
+  return bedrockMessages(input.callID, input.model, result, userFiles, input.cacheMarks)
+}
 
 /** The result as the tool message carries it, and the media moved to a user message after it. */
 function carried(input: ModelMessagesInput): { result: ToolResult; userFiles: UserFile[] } {

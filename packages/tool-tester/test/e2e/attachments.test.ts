@@ -3,7 +3,7 @@
 // (docs/opencode-contract.md#attachments). Per provider API and model input: chat completions for a
 // model without image or PDF input and for one with both, the responses API, Anthropic's messages
 // API, and Google's generateContent for a gemini-2.5 id (without and with image and PDF input), a
-// gemini-3 id and an id with gemini-3 inside. Each call is compared with the request that followed
+// gemini-3 id and an id with gemini-3 inside, and Bedrock's Converse. Each call is compared with the request that followed
 // it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
 // caching).
 import { afterAll, describe, expect, test } from "vitest"
@@ -140,6 +140,29 @@ const setups: Array<{
     cases: ["several", "emptyOutput"],
   },
   {
+    // Converse: one user message, the result's files as documents named document-N, moved files after it.
+    name: "amazon-bedrock (Converse), no image or PDF input",
+    npm: "@ai-sdk/amazon-bedrock",
+    modelInput: [],
+    cases: ["text", "png", "pdfNoName", "several", "badPng", "httpsText", "emptyOutput", "notFile", "plainDataUrl"],
+  },
+  {
+    name: "amazon-bedrock (Converse), image and PDF input",
+    npm: "@ai-sdk/amazon-bedrock",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdf,
+    cases: ["several", "pdfNoName", "pdfDotted", "pngNoName"],
+  },
+  {
+    // An Anthropic model: images stay in the result, and opencode's cache points follow it.
+    name: "amazon-bedrock (Converse), an anthropic. model id, image and PDF input",
+    npm: "@ai-sdk/amazon-bedrock",
+    model: "anthropic.claude-x",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdfFor("anthropic.claude-x"),
+    cases: ["several", "png", "pdf", "text"],
+  },
+  {
     // The same route as google; a file of the result's own is inlineData and a sentence.
     name: "google-vertex (generateContent), gemini-2.5, no image or PDF input",
     npm: "@ai-sdk/google-vertex",
@@ -175,12 +198,36 @@ function carried(body: Record<string, unknown>, id: string): unknown[] {
     return (
       record["tool_call_id"] === id ||
       (record["call_id"] === id && record["type"] === "function_call_output") ||
-      blocks.some((block) => block["type"] === "tool_result" && block["tool_use_id"] === id)
+      blocks.some(
+        (block) =>
+          (block["type"] === "tool_result" && block["tool_use_id"] === id) ||
+          (block["toolResult"] as Record<string, unknown> | undefined)?.["toolUseId"] === id,
+      )
     )
   })
   if (start === -1) return []
   const end = items.findIndex((item, index) => index > start && (item as Record<string, unknown>)["role"] !== "user")
   return items.slice(start, end === -1 ? undefined : end)
+}
+
+/**
+ * Bedrock numbers the documents without a name over the whole request, and modelMessages as if
+ * the call were the request's only one: the carried messages' `document-N` names, counted from
+ * those of the earlier messages.
+ */
+function unnamedDocumentsBefore(body: Record<string, unknown>, carriedMessages: unknown[]): number {
+  const items = (body["messages"] ?? []) as unknown[]
+  const before = items.slice(0, carriedMessages.length === 0 ? 0 : items.indexOf(carriedMessages[0]))
+  return JSON.stringify(before).match(/"name":"document-\d+"/g)?.length ?? 0
+}
+
+function numberedFrom(messages: unknown[], offset: number): unknown[] {
+  if (offset === 0) return messages
+  const text = JSON.stringify(messages).replace(
+    /"name":"document-(\d+)"/g,
+    (_, number: string) => `"name":"document-${Number(number) - offset}"`,
+  )
+  return JSON.parse(text)
 }
 
 describe("attachments: tool-tester's modelMessages are what opencode's next request carries", () => {
@@ -215,33 +262,48 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
           { case: which },
           { model, modelInput: setup.modelInput, callID },
         )
-        expect({ which, messages: result.modelMessages }).toEqual({ which, messages: carried(next, callID) })
+        const messages = carried(next, callID)
+        expect({ which, messages: result.modelMessages }).toEqual({
+          which,
+          messages: numberedFrom(messages, unnamedDocumentsBefore(next, messages)),
+        })
       }
       if (project !== loaded.project) await closeProject(project)
       expect(leftoverFolders(tempParent.path)).toEqual([])
     })
 
-  test("xai, PDF input: opencode's run ends with the error modelRequestError gives", { timeout: 300_000 }, async () => {
-    const config = imageAndPdf
-    const e2e = await runE2E({
-      directory,
-      script: { turns: [{ calls: [{ tool: "attach", args: { case: "pdfNoName" } }] }, { text: "done" }] },
-      provider: "@ai-sdk/xai",
-      config,
-      tempDirectory: tempParent.path,
-      timeoutMs: 240_000,
-    })
-    const project = await loadTools({ directory, global: false, config, engine: "node" })
-    const model = { npm: "@ai-sdk/xai", providerID: "mock", modelID: "mock-model" }
-    const result = await runTool(project, "attach", { case: "pdfNoName" }, { model, modelInput: ["image", "pdf"] })
-    await closeProject(project)
-    expect(result.modelMessages).toBeNull()
-    expect(result.modelRequestError).toEqual(expect.any(String))
-    expect(e2e.exitCode).not.toBe(0)
-    // The call ran; the request after it was never sent.
-    expect(e2e.calls.map((call) => call.status)).toEqual(["completed"])
-    expect(e2e.requests.filter((request) => request.kind === "main")).toHaveLength(1)
-    expect(e2e.errors.map((error) => error.message).join("\n")).toContain(`error="${result.modelRequestError}"`)
-    expect(leftoverFolders(tempParent.path)).toEqual([])
-  })
+  // Results the provider's package cannot write into the next request: opencode's run ends.
+  const refused: Array<{ name: string; npm: string; which: string; modelInput: ModelModality[] }> = [
+    { name: "xai, a PDF the model reads", npm: "@ai-sdk/xai", which: "pdfNoName", modelInput: ["image", "pdf"] },
+    { name: "amazon-bedrock, a JSON file", npm: "@ai-sdk/amazon-bedrock", which: "json", modelInput: [] },
+  ]
+  test.for(refused)(
+    "$name: opencode's run ends with the error modelRequestError gives",
+    {
+      timeout: 300_000,
+    },
+    async ({ npm, which, modelInput }) => {
+      const config = modelInput.length > 0 ? imageAndPdf : {}
+      const e2e = await runE2E({
+        directory,
+        script: { turns: [{ calls: [{ tool: "attach", args: { case: which } }] }, { text: "done" }] },
+        provider: npm,
+        config,
+        tempDirectory: tempParent.path,
+        timeoutMs: 240_000,
+      })
+      const project = await loadTools({ directory, global: false, config, engine: "node" })
+      const model = { npm, providerID: "mock", modelID: "mock-model" }
+      const result = await runTool(project, "attach", { case: which }, { model, modelInput })
+      await closeProject(project)
+      expect(result.modelMessages).toBeNull()
+      expect(result.modelRequestError).toEqual(expect.any(String))
+      expect(e2e.exitCode).not.toBe(0)
+      // The call ran; the request after it was never sent.
+      expect(e2e.calls.map((call) => call.status)).toEqual(["completed"])
+      expect(e2e.requests.filter((request) => request.kind === "main")).toHaveLength(1)
+      expect(e2e.errors.map((error) => error.message).join("\n")).toContain(`error="${result.modelRequestError}"`)
+      expect(leftoverFolders(tempParent.path)).toEqual([])
+    },
+  )
 })

@@ -128,6 +128,28 @@ test.for(withIds)(
   },
 )
 
+test("@ai-sdk/amazon-bedrock with a Mistral model: the call's id cut to 9 letters and digits, as opencode knows it", {
+  timeout: 240_000,
+}, async () => {
+  const result = await runE2E({
+    directory: project,
+    script: {
+      turns: [{ calls: [{ tool: "echo", args: { message: "hi" }, id: "call_abc-123_def" }] }, { text: "done" }],
+    },
+    provider: "@ai-sdk/amazon-bedrock",
+    model: "mistral.mistral-large-x",
+    tempDirectory: tempParent.path,
+    timeoutMs: 180_000,
+  })
+  expect(result.exitCode).toBe(0)
+  expect(result.errors).toEqual([])
+  // The tool's context.callID is the cut id too.
+  expect(result.calls.map((call) => [call.id, call.as_run?.name, call.status, call.result])).toEqual([
+    ["callabc12", "echo", "completed", "echo: hi (call callabc12)"],
+  ])
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+})
+
 test("@ai-sdk/google runs parallel calls, a repaired name, arguments that are no JSON object, and text", {
   timeout: 240_000,
 }, async () => {
