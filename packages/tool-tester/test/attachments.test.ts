@@ -8,7 +8,8 @@
 // tool's own text and nothing said what else the model received.
 import { describe, expect, test } from "vitest"
 import type { ModelModality, RunResult } from "../src/index.ts"
-import { runTool } from "../src/index.ts"
+import { closeProject, loadTools, runTool } from "../src/index.ts"
+import { fixture } from "./helpers.ts"
 import { useLoadedFixture } from "./support/loaded-fixture.ts"
 
 const PNG =
@@ -548,5 +549,13 @@ describe("amazon-bedrock (Converse): one user message with the toolResult, then 
     expect(result.modelMessages).toEqual([
       { role: "user", content: [{ toolResult: { toolUseId: "callabc12", content: expect.any(Array) } }] },
     ])
+    // And the tool gets it as context.callID, as in opencode (test/e2e/provider-apis.test.ts).
+    const echo = await loadTools({ directory: fixture("e2e-round-trip"), global: false, engine: "node" })
+    try {
+      const echoed = await runTool(echo, "echo", { message: "hi" }, { model: mistral, callID: "call_abc-123_def" })
+      expect(echoed.output).toBe("echo: hi (call callabc12)")
+    } finally {
+      await closeProject(echo)
+    }
   })
 })

@@ -4,26 +4,27 @@ import { chooseAgent } from "../config/agent.ts"
 import { imageLimits } from "../config/attachment-image.ts"
 import type { PermissionRule } from "../config/permission.ts"
 import { hasTaskTool } from "../config/permission.ts"
-import { liveDefinition } from "./live.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { HookError, LoadedTool, RunOptions, RunResult, ToolProject } from "../types.ts"
 import { ascendingId } from "./ascending-id.ts"
-import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
+import { bedrockToolUseId } from "./bedrock-messages.ts"
 import type { ModelSelection } from "./builtins.ts"
-import { modelMessages, modelRequestError } from "./model-messages.ts"
-import { partAttachments, stampAttachments } from "./part-attachments.ts"
-import { marksForCaching } from "./prompt-caching.ts"
 import { DEFAULT_MODEL } from "./builtins.ts"
+import { type CallStart, toolRuns } from "./builtins-between-calls.ts"
 import { bunValueText } from "./bun-value-text.ts"
 import { CallRecord } from "./call-record.ts"
 import { defaultDataDirectory } from "./data-directory.ts"
+import { givenCall } from "./given-arguments.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
+import { liveDefinition } from "./live.ts"
+import { modelMessages, modelRequestError } from "./model-messages.ts"
 import { normalizeResult, readThrown, recordedTitle } from "./normalize-result.ts"
 import { opencodeAbortReason } from "./opencode-abort.ts"
-import { givenCall } from "./given-arguments.ts"
+import { partAttachments, stampAttachments } from "./part-attachments.ts"
 import { partEvents } from "./part-events.ts"
 import { agentRules } from "./permissions.ts"
 import { runAfterHooks, runBeforeHooks } from "./plugin-hooks.ts"
+import { marksForCaching } from "./prompt-caching.ts"
 import type { RawToolCall } from "./repair-call.ts"
 import { resolveCall } from "./repair-call.ts"
 import { runSessionHooks } from "./session-hooks.ts"
@@ -131,9 +132,11 @@ function callSession(project: ToolProject, options: RunOptions, model: ModelSele
   const chosen = chooseAgent(project.config, options.agent)
   if (!chosen.success) throw new ToolTesterError("CONFIG_INVALID", chosen.message, { data: { key: "default_agent" } })
   const agent = chosen.agent
+  const callID = options.callID ?? `call_${ascendingId("prt").slice(4, 16)}`
   return {
     sessionID,
-    callID: options.callID ?? `call_${ascendingId("prt").slice(4, 16)}`,
+    // @ai-sdk/amazon-bedrock cuts a Mistral model's call ids as it reads them: the tool gets that one.
+    callID: model.npm === "@ai-sdk/amazon-bedrock" ? bedrockToolUseId(callID, model.modelID) : callID,
     messageID: options.messageID ?? ascendingId("msg"),
     agent,
     model,
