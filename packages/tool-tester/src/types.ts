@@ -169,7 +169,7 @@ export type RunResult = {
    * Only when the tool returned attachments, or a `tool.execute.after` hook put some there: the messages of the model's next request that carry
    * this result, in the provider's API (chat completions for `@ai-sdk/openai-compatible`, the
    * responses API for `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent's
-   * contents for `@ai-sdk/google` and `@ai-sdk/google-vertex`, chat completions for `@ai-sdk/xai`, Converse for `@ai-sdk/amazon-bedrock`), null for a provider not modelled
+   * contents for `@ai-sdk/google` and `@ai-sdk/google-vertex`, chat completions for `@ai-sdk/xai`, `@ai-sdk/groq`, `@ai-sdk/mistral`, `@openrouter/ai-sdk-provider` and the packages built on openai-compatible, the responses API for `@ai-sdk/azure`, Converse for `@ai-sdk/amazon-bedrock`), null for a provider not modelled
    * (docs/opencode-contract.md#attachments).
    */
   modelMessages?: unknown[] | null

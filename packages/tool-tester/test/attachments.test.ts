@@ -449,8 +449,8 @@ describe("google (generateContent): the result is a functionResponse named for t
 })
 
 test("a provider whose API is not modelled: null; a result without attachments has no modelMessages", async () => {
-  const mistral = { npm: "@ai-sdk/mistral", providerID: "mistral", modelID: "mock-model" }
-  expect((await call("text", mistral)).modelMessages).toBeNull()
+  const cohere = { npm: "@ai-sdk/cohere", providerID: "cohere", modelID: "mock-model" }
+  expect((await call("text", cohere)).modelMessages).toBeNull()
   const empty = await call("empty")
   expect(empty.output).toBe("see none")
   expect("modelMessages" in empty).toBe(false)
@@ -557,5 +557,103 @@ describe("amazon-bedrock (Converse): one user message with the toolResult, then 
     } finally {
       await closeProject(echo)
     }
+  })
+})
+
+describe("the other chat-completions packages and azure: each one's own details", () => {
+  // Observed with `--provider mistral`, `openrouter`, `groq`, `amazon-bedrock-mantle` and `azure`.
+  const model = (npm: string) => ({ npm, providerID: "mock", modelID: "mock-model" })
+  const png = PNG.slice(PNG.indexOf(",") + 1)
+  const severalJson =
+    '[{"type":"text","text":"see several"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"},{"type":"file-data","data":"d29ybGQ=","mediaType":"text/plain"}]'
+
+  test("mistral names the tool, and gives a moved image or PDF as a URL string", async () => {
+    expect((await call("several", model("@ai-sdk/mistral"), ["image", "pdf"])).modelMessages).toEqual([
+      { role: "tool", name: "attach", tool_call_id: "call_1", content: severalJson },
+      {
+        role: "user",
+        content: [MOVED, { type: "image_url", image_url: PNG }, { type: "document_url", document_url: PDF }],
+      },
+    ])
+  })
+
+  test("openrouter: the result's files as file parts of the tool message, which names the tool last", async () => {
+    const file = (data: string) => ({
+      type: "file",
+      file: { filename: "", file_data: `data:text/plain;base64,${data}` },
+    })
+    expect((await call("several", model("@openrouter/ai-sdk-provider"), ["image", "pdf"])).modelMessages).toEqual([
+      {
+        role: "tool",
+        tool_call_id: "call_1",
+        content: [{ type: "text", text: "see several" }, file("aGVsbG8="), file("d29ybGQ=")],
+        name: "attach",
+      },
+      {
+        role: "user",
+        content: [
+          MOVED,
+          { type: "image_url", image_url: { url: PNG } },
+          { type: "file", file: { filename: "doc.pdf", file_data: PDF } },
+        ],
+      },
+    ])
+    expect((await call("plainDataUrl", model("@openrouter/ai-sdk-provider"))).modelMessages).toEqual([
+      {
+        role: "tool",
+        tool_call_id: "call_1",
+        content: [{ type: "text", text: "see plain" }, file("hello%20there")],
+        name: "attach",
+      },
+    ])
+  })
+
+  test("groq: openai-compatible's form, but a PDF the model reads fails opencode's run", async () => {
+    const groq = model("@ai-sdk/groq")
+    expect((await call("pngNoName", groq, ["image", "pdf"])).modelMessages).toEqual([
+      tool("see png"),
+      { role: "user", content: [MOVED, { type: "image_url", image_url: { url: PNG } }] },
+    ])
+    const pdf = await call("pdfNoName", groq, ["image", "pdf"])
+    expect(pdf.modelMessages).toBeNull()
+    expect(pdf.modelRequestError).toBe("'Non-image file content parts' functionality not supported.")
+  })
+
+  test("amazon-bedrock-mantle keeps images and PDFs in the tool message", async () => {
+    expect((await call("several", model("@ai-sdk/amazon-bedrock/mantle"))).modelMessages).toEqual([
+      tool(
+        JSON.stringify([
+          { type: "text", text: "see several" },
+          { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+          { type: "image-data", data: png, mediaType: "image/png" },
+          { type: "file-data", data: "JVBERi0xLjQK", mediaType: "application/pdf" },
+          { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
+        ]),
+      ),
+    ])
+  })
+
+  test("azure: the responses API, with images and PDFs moved to a user message of input parts", async () => {
+    const azure = model("@ai-sdk/azure")
+    expect((await call("pdfNoName", azure, ["image", "pdf"])).modelMessages).toEqual([
+      { type: "function_call_output", call_id: "call_1", output: "see pdf" },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: MOVED.text },
+          { type: "input_file", filename: "part-1.pdf", file_data: PDF },
+        ],
+      },
+    ])
+    expect((await call("png", azure)).modelMessages).toEqual([
+      { type: "function_call_output", call_id: "call_1", output: "see png" },
+      {
+        role: "user",
+        content: [
+          { type: "input_text", text: MOVED.text },
+          { type: "input_text", text: cannotRead('"dot.png"', "image").text },
+        ],
+      },
+    ])
   })
 })

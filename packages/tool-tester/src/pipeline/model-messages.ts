@@ -1,13 +1,15 @@
 // What the model's next request carries for a call whose result has attachments, as opencode
 // 1.18.34 sends it (docs/opencode-contract.md#attachments): the tool message, and after it the
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
-// in the provider's API: chat completions for `@ai-sdk/openai-compatible`, the responses API for
-// `@ai-sdk/openai`, the messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google`
-// and `@ai-sdk/google-vertex` (google-contents.ts), chat completions again for `@ai-sdk/xai`,
-// Converse for `@ai-sdk/amazon-bedrock` (bedrock-messages.ts): the APIs e2e's mock model speaks, observed.
+// in the provider's API: chat completions for `@ai-sdk/openai-compatible` and the packages that
+// speak it (chat-messages.ts), the responses API for `@ai-sdk/openai` and `@ai-sdk/azure`, the
+// messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google` and
+// `@ai-sdk/google-vertex` (google-contents.ts), Converse for `@ai-sdk/amazon-bedrock`
+// (bedrock-messages.ts): each observed on the binary with e2e's mock model.
 // Other providers: not modelled (null).
 import { bedrockMessages } from "./bedrock-messages.ts"
 import type { ModelSelection } from "./builtins.ts"
+import { chatDialectOf, chatMessages } from "./chat-messages.ts"
 import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
 import type { FilePart } from "./part-attachments.ts"
@@ -35,52 +37,46 @@ export type ModelMessagesInput = {
 
 /** The request's messages for this result, or null when the provider's API is not modelled. */
 export function modelMessages(input: ModelMessagesInput): unknown[] | null {
-  const { result, userFiles } = carried(input)
-  if (input.model.npm === "@ai-sdk/openai-compatible")
-    return chatMessages(input.callID, result, userFiles, input.cacheMarks)
-  // xai keeps images in the result; a PDF it would get in a user message fails the run (modelRequestError).
-  if (input.model.npm === "@ai-sdk/xai")
-    return xaiRefused(userFiles) === undefined ? chatMessages(input.callID, result, userFiles, input.cacheMarks) : null
-  if (input.model.npm === "@ai-sdk/openai") return responsesItems(input.callID, result, userFiles)
-  if (input.model.npm === "@ai-sdk/anthropic")
-    return anthropicMessages(input.callID, result, userFiles, input.cacheMarks)
-  if (input.model.npm === "@ai-sdk/google" || input.model.npm === "@ai-sdk/google-vertex")
-    return googleContents(
-      input.toolName,
-      input.model.modelID,
-      result,
-      userFiles,
-      input.model.npm === "@ai-sdk/google-vertex",
-    )
-  if (input.model.npm === "@ai-sdk/amazon-bedrock") {
-    const written = bedrock(input)
-    return written !== null && "messages" in written ? written.messages : null
-  }
-  return null
+  const written = requestFor(input)
+  return written !== null && "messages" in written ? written.messages : null
 }
 
 /**
  * The error opencode's run ends with when the provider's package refuses to write the next request
  * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34,
- * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai` with a PDF
- * the model takes as input (moved to a user message), `@ai-sdk/amazon-bedrock` with a file of a
- * type Converse has no document format for (`audio/wav`, `application/json`).
+ * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai` and
+ * `@ai-sdk/groq` with a PDF the model takes as input (moved to a user message),
+ * `@ai-sdk/amazon-bedrock` with a file of a type Converse has no document format for
+ * (`audio/wav`, `application/json`).
  */
 export function modelRequestError(input: ModelMessagesInput): string | undefined {
-  if (input.model.npm === "@ai-sdk/amazon-bedrock") {
-    const written = bedrock(input)
-    return written !== null && "error" in written ? written.error : undefined
-  }
-  if (input.model.npm !== "@ai-sdk/xai") return undefined
-  const refused = xaiRefused(carried(input).userFiles)
-  return refused === undefined ? undefined : `'file part media type ${refused}' functionality not supported.`
+  const written = requestFor(input)
+  return written !== null && "error" in written ? written.error : undefined
 }
 
 // --- internal ---
 
-function bedrock(input: ModelMessagesInput): ReturnType<typeof bedrockMessages> {
+/** The request's messages for this result in its provider's API, the error it fails with, or null. */
+function requestFor(input: ModelMessagesInput): { messages: unknown[] } | { error: string } | null {
   const { result, userFiles } = carried(input)
-  return bedrockMessages(input.callID, input.model, result, userFiles, input.cacheMarks)
+  const { npm } = input.model
+  const dialect = chatDialectOf(npm)
+  if (dialect !== undefined) return chatMessages(dialect, input, result, userFiles, input.cacheMarks)
+  if (npm === "@ai-sdk/openai" || npm === "@ai-sdk/azure")
+    return messagesOf(responsesItems(input.callID, result, userFiles))
+  if (npm === "@ai-sdk/anthropic")
+    return messagesOf(anthropicMessages(input.callID, result, userFiles, input.cacheMarks))
+  if (npm === "@ai-sdk/google" || npm === "@ai-sdk/google-vertex")
+    return messagesOf(
+      googleContents(input.toolName, input.model.modelID, result, userFiles, npm === "@ai-sdk/google-vertex"),
+    )
+  if (npm === "@ai-sdk/amazon-bedrock")
+    return bedrockMessages(input.callID, input.model, result, userFiles, input.cacheMarks)
+  return null
+}
+
+function messagesOf(messages: unknown[] | null): { messages: unknown[] } | null {
+  return messages === null ? null : { messages }
 }
 
 /** The result as the tool message carries it, and the media moved to a user message after it. */
@@ -93,12 +89,6 @@ function carried(input: ModelMessagesInput): { result: ToolResult; userFiles: Us
     result: kept.length === 0 ? input.output : contentOf(input.output, kept),
     userFiles: moved.map((file) => userFile(file, input.modelInput)),
   }
-}
-
-/** The media type of a file xai's chat API cannot take in a user message (a PDF), if one is there. */
-function xaiRefused(userFiles: readonly UserFile[]): string | undefined {
-  for (const file of userFiles) if (file.type === "file") return file.file.mime
-  return undefined
 }
 
 /** opencode's prompt-caching mark, as both APIs write it. */
@@ -125,63 +115,13 @@ function userFile(file: FilePart, modelInput: readonly ModelModality[]): UserFil
 }
 
 /**
- * Chat completions: the tool message's content is the text, or the JSON text of its parts (an
- * image, which only xai keeps in a result, as `image-data`). With
- * caching marks (an Anthropic model behind an OpenAI-compatible API), the tool message carries one,
- * and so does the last part of the user message after it: in the request right after the call,
- * they are two of its last two messages.
- */
-function chatMessages(
-  callID: string,
-  result: ToolResult,
-  userFiles: UserFile[],
-  cacheMarks: boolean,
-): unknown[] | null {
-  const content =
-    typeof result === "string"
-      ? result
-      : JSON.stringify(
-          result.map((part) =>
-            part.type === "text"
-              ? { type: "text", text: part.text }
-              : {
-                  type: part.mime.startsWith("image/") ? "image-data" : "file-data",
-                  data: part.data,
-                  mediaType: part.mime,
-                },
-          ),
-        )
-  const messages: unknown[] = [{ role: "tool", tool_call_id: callID, content, ...(cacheMarks ? CACHE_MARK : {}) }]
-  if (userFiles.length === 0) return messages
-  const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
-  for (const userPart of userFiles) {
-    const part = chatUserPart(userPart)
-    if (part === undefined) return null
-    parts.push(part)
-  }
-  if (cacheMarks) parts.push({ ...(parts.pop() as object), ...CACHE_MARK })
-  messages.push({ role: "user", content: parts })
-  return messages
-}
-
-/** A moved file in a chat-completions user message; undefined for a form not observed. */
-function chatUserPart(userPart: UserFile): unknown {
-  if (userPart.type === "error") return { type: "text", text: userPart.text }
-  const { file } = userPart
-  if (!file.url.startsWith("data:")) return undefined
-  if (file.mime.startsWith("image/")) return { type: "image_url", image_url: { url: file.url } }
-  if (file.mime === "application/pdf")
-    return { type: "file", file: { filename: file.filename ?? "document.pdf", file_data: file.url } }
-  return undefined
-}
-
-/**
  * The responses API: the call's output item, its text or a list of `input_text`, `input_image` and
  * `input_file` parts, the data given back as a base64 data URL of the attachment's type. `openai`
- * takes every attachment in the result, so nothing is moved to a user message.
+ * takes every attachment in the result; `azure` moves images and PDFs to a user message after it,
+ * of `input_text`, `input_image` and `input_file` parts (a PDF without a filename named after its
+ * place in that message, `part-1.pdf`).
  */
 function responsesItems(callID: string, result: ToolResult, userFiles: UserFile[]): unknown[] | null {
-  if (userFiles.length > 0) return null
   const output =
     typeof result === "string"
       ? result
@@ -192,7 +132,24 @@ function responsesItems(callID: string, result: ToolResult, userFiles: UserFile[
             ? { type: "input_image", image_url: url }
             : { type: "input_file", filename: "data", file_data: url }
         })
-  return [{ type: "function_call_output", call_id: callID, output }]
+  const items: unknown[] = [{ type: "function_call_output", call_id: callID, output }]
+  if (userFiles.length === 0) return items
+  const content: unknown[] = [{ type: "input_text", text: MOVED_MEDIA_TEXT }]
+  for (const userFile of userFiles) {
+    if (userFile.type === "error") {
+      content.push({ type: "input_text", text: userFile.text })
+      continue
+    }
+    const { file } = userFile
+    if (!file.url.startsWith("data:")) return null
+    content.push(
+      file.mime.startsWith("image/")
+        ? { type: "input_image", image_url: file.url }
+        : { type: "input_file", filename: file.filename ?? `part-${content.length}.pdf`, file_data: file.url },
+    )
+  }
+  items.push({ role: "user", content })
+  return items
 }
 
 /**

@@ -57,8 +57,8 @@ describe("run with attachments", { timeout: 120_000 }, () => {
         ],
       },
     ])
-    const mistral = await run(["case=text", "--provider", "mistral"])
-    expect(mistral.stdout).toContain(
+    const perplexity = await run(["case=text", "--provider", "perplexity"])
+    expect(perplexity.stdout).toContain(
       "model gets  the output with its attachments in this provider's own form, not modelled here",
     )
   })

@@ -140,6 +140,71 @@ const setups: Array<{
     cases: ["several", "emptyOutput"],
   },
   {
+    // Chat completions as @ai-sdk/mistral writes them: the tool named, moved files as URL strings.
+    name: "mistral (chat completions), image and PDF input",
+    npm: "@ai-sdk/mistral",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdf,
+    cases: ["several", "pdfNoName", "text", "emptyOutput"],
+  },
+  {
+    // The tool message's content as a list of parts, files as `file` parts.
+    name: "openrouter (chat completions), no image or PDF input",
+    npm: "@openrouter/ai-sdk-provider",
+    modelInput: [],
+    cases: ["text", "several", "emptyOutput", "plainDataUrl", "badPng"],
+  },
+  {
+    name: "openrouter (chat completions), image and PDF input",
+    npm: "@openrouter/ai-sdk-provider",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdf,
+    cases: ["several", "pdfNoName"],
+  },
+  {
+    name: "groq (chat completions), no image or PDF input",
+    npm: "@ai-sdk/groq",
+    modelInput: [],
+    cases: ["several", "png"],
+  },
+  {
+    // A PDF with PDF input fails the request (the refused cases below).
+    name: "groq (chat completions), image input",
+    npm: "@ai-sdk/groq",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdf,
+    cases: ["pngNoName", "text"],
+  },
+  // Built on @ai-sdk/openai-compatible: its form.
+  ...["@ai-sdk/cerebras", "@ai-sdk/togetherai", "@ai-sdk/deepinfra"].map((npm) => ({
+    name: `${npm} (chat completions as openai-compatible), image and PDF input`,
+    npm,
+    modelInput: ["image", "pdf"] as ModelModality[],
+    config: imageAndPdf,
+    cases: ["several"],
+  })),
+  {
+    // Takes images and PDFs in the result, as image-data and file-data parts of the tool message.
+    name: "amazon-bedrock-mantle (chat completions), no image or PDF input",
+    npm: "@ai-sdk/amazon-bedrock/mantle",
+    modelInput: [],
+    cases: ["png", "several", "pdfNoName"],
+  },
+  {
+    // The responses API, with images and PDFs moved to a user message.
+    name: "azure (responses API), no image or PDF input",
+    npm: "@ai-sdk/azure",
+    modelInput: [],
+    cases: ["several", "emptyOutput"],
+  },
+  {
+    name: "azure (responses API), image and PDF input",
+    npm: "@ai-sdk/azure",
+    modelInput: ["image", "pdf"],
+    config: imageAndPdf,
+    cases: ["several", "pdfNoName", "pngNoName"],
+  },
+  {
     // Converse: one user message, the result's files as documents named document-N, moved files after it.
     name: "amazon-bedrock (Converse), no image or PDF input",
     npm: "@ai-sdk/amazon-bedrock",
@@ -276,6 +341,7 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
   const refused: Array<{ name: string; npm: string; which: string; modelInput: ModelModality[] }> = [
     { name: "xai, a PDF the model reads", npm: "@ai-sdk/xai", which: "pdfNoName", modelInput: ["image", "pdf"] },
     { name: "amazon-bedrock, a JSON file", npm: "@ai-sdk/amazon-bedrock", which: "json", modelInput: [] },
+    { name: "groq, a PDF the model reads", npm: "@ai-sdk/groq", which: "pdfNoName", modelInput: ["image", "pdf"] },
   ]
   test.for(refused)(
     "$name: opencode's run ends with the error modelRequestError gives",

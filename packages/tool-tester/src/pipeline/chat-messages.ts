@@ -1,0 +1,122 @@
+// Chat completions as each provider package of that API writes a result into opencode 1.18.34's
+// next request (docs/opencode-contract.md#attachments, observed): the tool message, then the user
+// message opencode adds for the images and PDFs it moved out of the result. The packages agree on
+// the shape and differ in the details, one dialect each:
+// - `@ai-sdk/openai-compatible` and the packages built on it (cerebras, togetherai, deepinfra),
+//   groq, and Bedrock's OpenAI-compatible mantle: the tool message's content is the text, or the
+//   JSON text of its parts (`file-data`, and `image-data` for an image the provider keeps);
+// - xai: the same, but a PDF the model reads fails the request;
+// - groq: the same, but a PDF the model reads fails the request with its own words;
+// - mistral: the tool message names the tool, and a moved image or PDF is a plain URL string;
+// - openrouter: the tool message's content is a list of parts, its files as `file` parts, and it
+//   names the tool last.
+import { MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
+
+export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "openrouter"
+
+/** The dialect of a provider package that speaks chat completions, if it is one observed. */
+export function chatDialectOf(npm: string): ChatDialect | undefined {
+  return CHAT_DIALECTS[npm]
+}
+
+/**
+ * The request's messages for this result, the error the package fails the request with, or null
+ * for a form not observed. With caching marks (an Anthropic model behind `openai-compatible`), the
+ * tool message carries one, and so does the last part of the user message after it: in the
+ * request right after the call, they are two of its last two messages.
+ */
+export function chatMessages(
+  dialect: ChatDialect,
+  call: { callID: string; toolName: string },
+  result: ToolResult,
+  userFiles: UserFile[],
+  cacheMarks: boolean,
+): { messages: unknown[] } | { error: string } | null {
+  if (cacheMarks && dialect !== "openai-compatible" && dialect !== "xai") return null
+  const messages: unknown[] = [toolMessage(dialect, call, result, cacheMarks)]
+  if (userFiles.length === 0) return { messages }
+  const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
+  for (const userFile of userFiles) {
+    const part = userPart(dialect, userFile)
+    if (part === null || typeof part === "string") return part === null ? null : { error: part }
+    parts.push(part)
+  }
+  if (cacheMarks) parts.push({ ...(parts.pop() as object), ...CACHE_MARK })
+  messages.push({ role: "user", content: parts })
+  return { messages }
+}
+
+// --- internal ---
+
+const CHAT_DIALECTS: Readonly<Record<string, ChatDialect>> = {
+  "@ai-sdk/openai-compatible": "openai-compatible",
+  "@ai-sdk/cerebras": "openai-compatible",
+  "@ai-sdk/togetherai": "openai-compatible",
+  "@ai-sdk/deepinfra": "openai-compatible",
+  "@ai-sdk/amazon-bedrock/mantle": "openai-compatible",
+  "@ai-sdk/xai": "xai",
+  "@ai-sdk/groq": "groq",
+  "@ai-sdk/mistral": "mistral",
+  "@openrouter/ai-sdk-provider": "openrouter",
+}
+
+/** opencode's prompt-caching mark. */
+const CACHE_MARK = { cache_control: { type: "ephemeral" } }
+
+function toolMessage(
+  dialect: ChatDialect,
+  { callID, toolName }: { callID: string; toolName: string },
+  result: ToolResult,
+  cacheMarks: boolean,
+): unknown {
+  if (dialect === "mistral") return { role: "tool", name: toolName, tool_call_id: callID, content: jsonContent(result) }
+  if (dialect === "openrouter")
+    return { role: "tool", tool_call_id: callID, content: partsContent(result), name: toolName }
+  return { role: "tool", tool_call_id: callID, content: jsonContent(result), ...(cacheMarks ? CACHE_MARK : {}) }
+}
+
+/** The text, or the JSON text of the parts: `text`, `image-data` for an image, `file-data` for others. */
+function jsonContent(result: ToolResult): string {
+  if (typeof result === "string") return result
+  return JSON.stringify(
+    result.map((part) =>
+      part.type === "text"
+        ? { type: "text", text: part.text }
+        : { type: part.mime.startsWith("image/") ? "image-data" : "file-data", data: part.data, mediaType: part.mime },
+    ),
+  )
+}
+
+/** openrouter's: the text, or a list of `text` parts and `file` parts with a base64 data URL and no filename. */
+function partsContent(result: ToolResult): unknown {
+  if (typeof result === "string") return result
+  return result.map((part) =>
+    part.type === "text"
+      ? { type: "text", text: part.text }
+      : { type: "file", file: { filename: "", file_data: `data:${part.mime};base64,${part.data}` } },
+  )
+}
+
+/** A moved file (or its error text) in the user message, the error text the request fails with, or null. */
+function userPart(dialect: ChatDialect, userFile: UserFile): unknown {
+  if (userFile.type === "error") return { type: "text", text: userFile.text }
+  const { file } = userFile
+  if (!file.url.startsWith("data:")) return null
+  if (file.mime.startsWith("image/"))
+    return dialect === "mistral"
+      ? { type: "image_url", image_url: file.url }
+      : { type: "image_url", image_url: { url: file.url } }
+  if (file.mime !== "application/pdf") return null
+  switch (dialect) {
+    case "xai":
+      return `'file part media type ${file.mime}' functionality not supported.`
+    case "groq":
+      return "'Non-image file content parts' functionality not supported."
+    case "mistral":
+      return { type: "document_url", document_url: file.url }
+    case "openrouter":
+      return { type: "file", file: { filename: file.filename ?? "", file_data: file.url } }
+    default:
+      return { type: "file", file: { filename: file.filename ?? "document.pdf", file_data: file.url } }
+  }
+}
