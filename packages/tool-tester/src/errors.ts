@@ -51,6 +51,8 @@ export type ToolTesterErrorCode =
   | "CHANNEL_CLOSED"
   /** The engine's answer (a result with its metadata and attachments) is larger than its channel carries (64 MiB). */
   | "RESULT_TOO_LARGE"
+  /** CLI only: the provider given cannot write the model's next request with this result (`result.modelRequestError`). */
+  | "RESULT_UNSENDABLE"
   /** The opencode binary failed to start or ended with an error. */
   | "OPENCODE_FAILED"
   /** An e2e script is malformed. */

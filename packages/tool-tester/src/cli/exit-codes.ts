@@ -44,6 +44,7 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
     case "CHANNEL_FORGED":
     case "CHANNEL_CLOSED":
     case "RESULT_TOO_LARGE":
+    case "RESULT_UNSENDABLE":
       return EXIT_TOOL_FAILED
     case "TOOL_TIMEOUT":
       return EXIT_TIMEOUT

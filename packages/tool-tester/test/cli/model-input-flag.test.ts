@@ -6,25 +6,27 @@ import { runCommand } from "../../src/cli/commands/run.ts"
 import { fixture } from "../helpers.ts"
 import { isolatedEnvironment } from "../support/tmp-project.ts"
 
-function memoryIO(cwd: string): CliIO & { out: string[] } {
+function memoryIO(cwd: string): CliIO & { out: string[]; err: string[] } {
   const out: string[] = []
+  const err: string[] = []
   return {
     cwd,
     env: { ...process.env, ...isolatedEnvironment().env },
     stdoutIsTTY: false,
     stderrIsTTY: false,
     write: (text) => void out.push(text),
-    writeError: () => {},
+    writeError: (text) => void err.push(text),
     chdir: () => {},
     onInterrupt: () => () => {},
     out,
+    err,
   }
 }
 
-async function run(flags: string[]): Promise<{ exitCode: number; stdout: string }> {
+async function run(flags: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const io = memoryIO(fixture("attachments"))
   const exitCode = await runCommand(["attach", "--engine", "node", ...flags], io)
-  return { exitCode, stdout: io.out.join("") }
+  return { exitCode, stdout: io.out.join(""), stderr: io.err.join("") }
 }
 
 const NO_IMAGE =
@@ -66,16 +68,24 @@ describe("run with attachments", { timeout: 120_000 }, () => {
   test("a result the provider cannot send: the report says opencode's run ends, and with which error", async () => {
     const error = "'file part media type application/pdf' functionality not supported."
     const human = await run(["case=pdfNoName", "--provider", "xai", "--model-input", "pdf"])
-    expect(human.exitCode).toBe(0)
+    // The call completed; opencode's run ends after it: exit 4, one line saying what to do.
+    expect(human.exitCode).toBe(4)
     expect(human.stdout).toContain(`model gets  nothing: opencode's run ends with "${error}"`)
-    expect(human.stdout).not.toContain("with the attachments, the model's request carries")
-    const json = JSON.parse(
-      (await run(["case=pdfNoName", "--provider", "xai", "--model-input", "pdf", "--json"])).stdout,
+    expect(human.stderr).toContain(
+      `the call completed, but opencode's run would end as it sends the result to this provider's model: ${error} Return that file as text in the output, or as a type this provider takes [RESULT_UNSENDABLE]`,
     )
-    expect(json).toMatchObject({ modelMessages: null, modelRequestError: error })
+    expect(human.stdout).not.toContain("with the attachments, the model's request carries")
+    const machine = await run(["case=pdfNoName", "--provider", "xai", "--model-input", "pdf", "--json"])
+    expect(machine.exitCode).toBe(4)
+    expect(JSON.parse(machine.stderr)).toMatchObject({ error: { code: "RESULT_UNSENDABLE" } })
+    expect(JSON.parse(machine.stdout)).toMatchObject({ modelMessages: null, modelRequestError: error })
     const withoutPdf = JSON.parse((await run(["case=pdfNoName", "--provider", "xai", "--json"])).stdout)
     expect(withoutPdf.modelRequestError).toBeUndefined()
     expect(withoutPdf.modelMessages).toHaveLength(2)
+    // Bedrock's error has no full stop of its own: the line adds one.
+    const bedrock = await run(["case=json", "--provider", "amazon-bedrock"])
+    expect(bedrock.exitCode).toBe(4)
+    expect(bedrock.stderr).toContain("text/plain, text/markdown. Return that file as text in the output")
   })
 
   test("--model-input takes only known inputs", async () => {

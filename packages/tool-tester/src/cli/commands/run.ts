@@ -9,7 +9,7 @@ import type { RunArgs, RunInput } from "../../tasks/task.ts"
 import { engineReport, loadTimeoutMs as loadBound, loadFailure } from "../../tasks/task-failure.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
-import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, exitCodeFor } from "../exit-codes.ts"
+import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { modelInputFlag } from "../model-input-flag.ts"
 import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
@@ -250,6 +250,12 @@ function verdict(result: RunJson, diagnostics: RunPayload["diagnostics"]): { exi
     reason = {
       code: "TOOL_REROUTED",
       message: `the call to ${result.name} was rerouted to the invalid tool: ${String(args?.error ?? "").replace(hint ? /\.$/ : /$^/, "")}${hint}`,
+    }
+  } else if (result.modelRequestError !== undefined) {
+    exitCode = EXIT_TOOL_FAILED
+    reason = {
+      code: "RESULT_UNSENDABLE",
+      message: `the call completed, but opencode's run would end as it sends the result to this provider's model: ${result.modelRequestError.replace(/\.?$/, ".")} Return that file as text in the output, or as a type this provider takes`,
     }
   }
   const first = problems[0]
