@@ -6,13 +6,14 @@ import { api, listen, type ServerEvent } from "./api.ts"
 import { HistoryView } from "./history-view.ts"
 import { html } from "./html.ts"
 import { LongText } from "./long-text.ts"
+import { ModelPicker } from "./model-picker.ts"
 import { ResultView } from "./result-view.ts"
 import { initialValue, SchemaField } from "./schema-form.ts"
 import { SchemasView } from "./schemas-view.ts"
 import { type ShownResults, showing, shownAfter, shownIn } from "./shown-results.ts"
 import { type GoneTool, goneMessage, replacementOf } from "./tool-gone.ts"
 import { origin, ToolList } from "./tool-list.ts"
-import type { CallRequest, HistoryEntry, JsonSchema, ProjectView, ToolView } from "./types.ts"
+import type { CallModel, CallRequest, HistoryEntry, JsonSchema, ProjectView, ToolView } from "./types.ts"
 
 type Mode = "form" | "json" | "raw"
 
@@ -50,6 +51,8 @@ export function App(): unknown {
   const offered = useRef<ToolView[]>([])
   const [tab, setTab] = useState<"call" | "schemas">("call")
   const [forms, setForms] = useState<Record<string, FormState>>({})
+  // The model every call of this page is made for (model-picker.ts); none: the default.
+  const [model, setModel] = useState<CallModel | undefined>(undefined)
   // The first hello is a fresh page; the next ones are reconnects, which keep what is on the page.
   const greeted = useRef(false)
 
@@ -65,6 +68,7 @@ export function App(): unknown {
             const schema = event.view ? parametersOf(event.view, request.name) : undefined
             setSelectedTool(request.name)
             setForms((old) => ({ ...old, [request.name]: formFor(request, old[request.name] ?? freshForm(schema)) }))
+            setModel(request.model)
             setShown(showing({}, last))
           } else if (!greeted.current) setShown({})
           else setShown((old) => shownIn(old, event.history))
@@ -126,6 +130,7 @@ export function App(): unknown {
     select(request.name)
     setTab("call")
     setForm(request.name, formFor(request, formOf(request.name)))
+    setModel(request.model)
   }
   // A replay shows its call's tool and arguments, as a click does; its result follows there.
   const replay = (id: number) => {
@@ -162,7 +167,8 @@ export function App(): unknown {
             ${custom.map(
               (candidate) => html`<div key=${candidate.id} hidden=${tab !== "call" || candidate.id !== tool.id}>
                 <${CallForm} name=${candidate.id} schema=${parametersOf(view, candidate.id)}
-                  state=${formOf(candidate.id)} onState=${(state: FormState) => setForm(candidate.id, state)} />
+                  state=${formOf(candidate.id)} onState=${(state: FormState) => setForm(candidate.id, state)}
+                  model=${model} onModel=${setModel} />
               </div>`,
             )}
             ${tab === "schemas" ? html`<${SchemasView} view=${view} toolId=${tool.id} />` : null}`
@@ -188,8 +194,11 @@ function CallForm(props: {
   schema: JsonSchema | undefined
   state: FormState
   onState: (state: FormState) => void
+  model: CallModel | undefined
+  onModel: (model: CallModel | undefined) => void
 }): unknown {
   const { name, schema, state } = props
+  const chosen = props.model === undefined ? {} : { model: props.model }
   const { mode, value, jsonText, rawText } = state
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const [running, setRunning] = useState(false)
@@ -229,10 +238,10 @@ function CallForm(props: {
     event.preventDefault()
     setProblem(undefined)
     let request: Parameters<typeof api.call>[0]
-    if (mode === "raw") request = { name, form: "raw", text: rawText }
+    if (mode === "raw") request = { name, ...chosen, form: "raw", text: rawText }
     else if (mode === "json") {
       try {
-        request = { name, form: "args", args: JSON.parse(jsonText) }
+        request = { name, ...chosen, form: "args", args: JSON.parse(jsonText) }
       } catch (error) {
         setProblem(`not JSON: ${(error as Error).message}; use "raw text" to send it as a model would`)
         return
@@ -246,7 +255,7 @@ function CallForm(props: {
         invalid.focus()
         return
       }
-      request = { name, form: "args", args: value }
+      request = { name, ...chosen, form: "args", args: value }
     }
     setRunning(true)
     try {
@@ -286,6 +295,7 @@ function CallForm(props: {
               onInput=${(event: Event) => update({ rawText: (event.target as HTMLTextAreaElement).value })}></textarea>`
     }
     ${problem ? html`<div class="problem error" data-testid="form-problem">${problem}</div>` : null}
+    <${ModelPicker} model=${props.model} onChange=${props.onModel} />
     <button type="submit" class="primary" data-testid="run" disabled=${running}>${running ? "running..." : `Run ${name}`}</button>
   </form>`
 }

@@ -1,9 +1,11 @@
 // One call's result as `tool-tester run` reports it: the model's view first, exactly as the model
 // reads it, then what opencode records on the tool part.
+
+import { thrownAt } from "../../src/inspector/thrown-at.ts"
+import { escapedLine } from "../../src/runtime/escaped-advice.ts"
 import { api } from "./api.ts"
 import { html } from "./html.ts"
-import { escapedLine } from "../../src/runtime/escaped-advice.ts"
-import { thrownAt } from "../../src/inspector/thrown-at.ts"
+import { modelLabel } from "./model-picker.ts"
 import { callStatus } from "./status.ts"
 import type { HistoryEntry, RunResult } from "./types.ts"
 
@@ -80,9 +82,14 @@ export function ResultView({
     ${
       result.modelMessages === undefined
         ? null
-        : result.modelMessages === null
-          ? html`<div class="notice" data-testid="model-messages">What this provider sends of the attachments is not modelled: run tool-tester e2e to see it.</div>`
-          : section("With the attachments, the model's request carries", result.modelMessages)
+        : result.modelRequestError !== undefined
+          ? html`<div class="problem" data-testid="model-messages">The model never gets this result: opencode's run ends with "${result.modelRequestError}" as it writes the next request for ${modelLabel(entry.request.model)}.</div>`
+          : result.modelMessages === null
+            ? html`<div class="notice" data-testid="model-messages">What ${modelLabel(entry.request.model)} is sent of the attachments is not modelled: run tool-tester e2e with its provider to see it.</div>`
+            : section(
+                `With the attachments, the model's request carries (${modelLabel(entry.request.model)})`,
+                result.modelMessages,
+              )
     }
     ${result.asks.length > 0 ? section("ctx.ask records", result.asks) : null}
     ${result.metadataCalls.length > 0 ? section("ctx.metadata records", result.metadataCalls) : null}

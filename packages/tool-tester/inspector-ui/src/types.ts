@@ -55,6 +55,6 @@ export type ProjectView = {
   diagnosed: boolean
 }
 
-export type { CallRequest, HistoryEntry } from "../../src/inspector/session.ts"
+export type { CallModel, CallRequest, HistoryEntry } from "../../src/inspector/session.ts"
 // Calls and their results cross as JSON in the server's own shapes: type-only imports, erased at build.
 export type { RunResult } from "../../src/run-tool.ts"

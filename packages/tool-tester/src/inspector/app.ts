@@ -3,9 +3,11 @@
 import { Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { streamSSE } from "hono/streaming"
+import { MODEL_MODALITIES } from "../pipeline/model-messages.ts"
+import { modelSelection } from "../pipeline/model-selection.ts"
 import type { Asset } from "./assets.ts"
 import { guard } from "./security.ts"
-import type { CallRequest, InspectorEvent, InspectorSession } from "./session.ts"
+import type { CallModel, CallRequest, InspectorEvent, InspectorSession } from "./session.ts"
 
 export type InspectorAppOptions = {
   session: InspectorSession
@@ -187,7 +189,7 @@ const CONTENT_SECURITY_POLICY =
 const PAGE_SHAPE = '"page", when given, is the asking page\'s id: 1 to 64 letters, digits, "_" or "-"'
 
 /** What a call's body holds, for the message that refuses another. */
-const CALL_SHAPE = `send {"name": TOOL, "form": "args", "args": {...}} or {"name": TOOL, "form": "raw", "text": "..."}; ${PAGE_SHAPE}`
+const CALL_SHAPE = `send {"name": TOOL, "form": "args", "args": {...}} or {"name": TOOL, "form": "raw", "text": "..."}, with "model": {"provider": NAME, "modelID": ID, "input": [some of ${MODEL_MODALITIES.join(", ")}]} to make it for a model (a provider tool-tester knows, as run --provider takes it); ${PAGE_SHAPE}`
 
 /**
  * The page that asks (`"page"` in the body: the id the page made when it opened, so that it shows
@@ -201,9 +203,31 @@ function pageOf(body: unknown): string | undefined | null {
 
 function callRequest(body: unknown): CallRequest | undefined {
   if (typeof body !== "object" || body === null) return undefined
-  const { name, form, args, text } = body as Record<string, unknown>
+  const { name, form, args, text, model } = body as Record<string, unknown>
   if (typeof name !== "string" || name === "") return undefined
-  if (form === "raw" && typeof text === "string") return { name, form, text }
-  if (form === "args") return { name, form, args }
+  let chosen: { model?: CallModel } = {}
+  if (model !== undefined) {
+    const valid = callModel(model)
+    if (valid === undefined) return undefined
+    chosen = { model: valid }
+  }
+  if (form === "raw" && typeof text === "string") return { name, ...chosen, form, text }
+  if (form === "args") return { name, ...chosen, form, args }
   return undefined
+}
+
+/** The model a call is made for: a provider tool-tester knows, a model id, known inputs; else undefined. */
+function callModel(value: unknown): CallModel | undefined {
+  if (typeof value !== "object" || value === null) return undefined
+  const { provider, modelID, input } = value as Record<string, unknown>
+  if (typeof provider !== "string" || typeof modelID !== "string" || !Array.isArray(input)) return undefined
+  if (modelID === "" || modelID.length > 200 || provider.length > 200) return undefined
+  if (!input.every((entry) => MODEL_MODALITIES.includes(entry)) || new Set(input).size !== input.length)
+    return undefined
+  try {
+    modelSelection({ provider, model: modelID })
+  } catch {
+    return undefined
+  }
+  return { provider, modelID, input }
 }

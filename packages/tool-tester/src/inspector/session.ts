@@ -2,12 +2,12 @@
 // last call re-run so the page shows what the edit changed. Everything the page sees arrives as
 // an event; the HTTP layer only forwards them.
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { statOf } from "../_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
+import { definedFields } from "../_defined-fields.ts"
+import { statOf } from "../_file-stats.ts"
 import type { Finding } from "../doctor/finding.ts"
 import type { EngineSelection } from "../engine-client/choose-engine.ts"
-import type { EngineChoice } from "../runtime/here.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import {
   discardPrestartedEngine,
@@ -15,11 +15,13 @@ import {
   prestartEngine,
   restartEngine,
 } from "../engine-client/remote-project.ts"
-import { definedFields } from "../_defined-fields.ts"
 import { ToolTesterError } from "../errors.ts"
-import { callTool, closeProject, runTool } from "../run-tool.ts"
 import { defaultDataDirectory } from "../pipeline/data-directory.ts"
+import type { ModelModality } from "../pipeline/model-messages.ts"
+import { modelSelection } from "../pipeline/model-selection.ts"
 import { opencodeAbortReason } from "../pipeline/opencode-abort.ts"
+import { callTool, closeProject, runTool } from "../run-tool.ts"
+import type { EngineChoice } from "../runtime/here.ts"
 import type { RunResult, ToolProject } from "../types.ts"
 import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
@@ -51,8 +53,19 @@ export type InspectorOptions = {
   watch?: boolean
 }
 
+/**
+ * The model a call is made for, as the page chose it: a provider name or npm package (`run
+ * --provider`), the model id (`--model`) and what it takes besides text (`--model-input`). It
+ * decides what the model's next request carries of the result (`modelMessages`). None: the default,
+ * openai-compatible's `mock-model` without image or PDF input.
+ */
+export type CallModel = { provider: string; modelID: string; input: ModelModality[] }
+
 /** A call as the page asks for it: parsed arguments, or the raw text a model sent (through opencode's repair). */
-export type CallRequest = { name: string } & ({ form: "args"; args: unknown } | { form: "raw"; text: string })
+export type CallRequest = { name: string; model?: CallModel } & (
+  | { form: "args"; args: unknown }
+  | { form: "raw"; text: string }
+)
 
 export type HistoryEntry = {
   /** The order calls started in: the history is kept in it. */
@@ -536,7 +549,14 @@ export class InspectorSession {
   }
 
   async #run(project: ToolProject, request: CallRequest, signal: AbortSignal): Promise<RunResult> {
-    const options = { timeoutMs: this.#options.timeoutMs ?? 60_000, signal }
+    const { model } = request
+    const options = {
+      timeoutMs: this.#options.timeoutMs ?? 60_000,
+      signal,
+      ...(model === undefined
+        ? {}
+        : { model: modelSelection({ provider: model.provider, model: model.modelID }), modelInput: model.input }),
+    }
     if (request.form === "raw") return callTool(project, { name: request.name, rawArguments: request.text }, options)
     return runTool(project, request.name, request.args, options)
   }

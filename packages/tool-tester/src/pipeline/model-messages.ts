@@ -12,13 +12,11 @@ import type { ModelSelection } from "./builtins.ts"
 import { chatDialectOf, chatMessages } from "./chat-messages.ts"
 import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
+import type { ModelModality } from "./model-modalities.ts"
 import type { FilePart } from "./part-attachments.ts"
 import { type ContentPart, MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
 
-/** An input a model may take besides text, as opencode's model capabilities name them. */
-export type ModelModality = "image" | "audio" | "video" | "pdf"
-
-export const MODEL_MODALITIES: readonly ModelModality[] = ["image", "audio", "video", "pdf"]
+export { MODEL_MODALITIES, type ModelModality } from "./model-modalities.ts"
 
 export type ModelMessagesInput = {
   callID: string

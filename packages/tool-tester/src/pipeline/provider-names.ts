@@ -4,32 +4,9 @@
 // that behaviour, never silently the neutral one.
 import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
+import { PROVIDER_PACKAGES } from "./provider-packages.ts"
 
-/**
- * Short names and their npm packages: the providers whose requests opencode changes (OpenAI's
- * sanitiser and `strict: false` for openai, azure and amazon-bedrock-mantle; Gemini fixes for
- * google; Moonshot fixes for moonshotai) and the common ones of opencode's catalogue.
- */
-export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
-  openai: "@ai-sdk/openai",
-  "openai-compatible": "@ai-sdk/openai-compatible",
-  anthropic: "@ai-sdk/anthropic",
-  google: "@ai-sdk/google",
-  "google-vertex": "@ai-sdk/google-vertex",
-  azure: "@ai-sdk/azure",
-  "amazon-bedrock": "@ai-sdk/amazon-bedrock",
-  "amazon-bedrock-mantle": "@ai-sdk/amazon-bedrock/mantle",
-  mistral: "@ai-sdk/mistral",
-  groq: "@ai-sdk/groq",
-  xai: "@ai-sdk/xai",
-  deepseek: "@ai-sdk/deepseek",
-  moonshotai: "@ai-sdk/moonshotai",
-  cerebras: "@ai-sdk/cerebras",
-  togetherai: "@ai-sdk/togetherai",
-  deepinfra: "@ai-sdk/deepinfra",
-  perplexity: "@ai-sdk/perplexity",
-  openrouter: "@openrouter/ai-sdk-provider",
-}
+export { PROVIDER_PACKAGES }
 
 /**
  * Other names for those providers, so that one list serves the CLI, the matchers and the docs:

@@ -3,7 +3,7 @@
 // keeps. With dev's default provider, openai-compatible, a text file goes into the tool message as
 // a file-data part, and an image moves to a user message the model without image input cannot read.
 import { describe, expect, test } from "vitest"
-import { noChromium, openedLive, useInspectorSession } from "./_inspector.ts"
+import { noChromium, openedLive, pageOnTool, useInspectorSession } from "./_inspector.ts"
 
 const attach = `import { tool } from "@opencode-ai/plugin"
 export default tool({
@@ -24,9 +24,19 @@ export default tool({
 })
 `
 
+const pdf = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Returns a PDF",
+  args: {},
+  async execute() {
+    return { output: "see pdf", attachments: [{ type: "file", mime: "application/pdf", url: "data:application/pdf;base64,JVBERi0xLjQK" }] }
+  },
+})
+`
+
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
 describe.skipIf(noChromium !== undefined)(`dev's result pane with attachments${skipped}`, { timeout: 240_000 }, () => {
-  const session = useInspectorSession({ ".opencode/tools/attach.ts": attach })
+  const session = useInspectorSession({ ".opencode/tools/attach.ts": attach, ".opencode/tools/pdf.ts": pdf })
 
   test("shows the messages the model's request carries for them", async () => {
     const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -42,6 +52,41 @@ describe.skipIf(noChromium !== undefined)(`dev's result pane with attachments${s
     expect(text).toContain(
       'ERROR: Cannot read \\"dot.png\\" (this model does not support image input). Inform the user.',
     )
+    await page.close()
+  })
+
+  test("the model picker makes the calls for another provider, and a history entry puts its model back", async () => {
+    const page = await pageOnTool(session.browser, session.dev.url, "attach")
+    const form = page.locator('[data-testid="call-form"]:visible')
+    await form.locator('[data-testid="model-picker"] summary').click()
+    await form.locator('[data-testid="model-provider"]').selectOption("anthropic")
+    expect(await form.locator('[data-testid="model-label"]').textContent()).toBe("anthropic / mock-model")
+    await form.locator('[data-testid="run"]').click()
+    const carried = page.locator("details", {
+      hasText: "With the attachments, the model's request carries (anthropic / mock-model)",
+    })
+    await expect.poll(() => carried.count(), { timeout: 60_000 }).toBe(1)
+    const first = await page.locator('[data-testid="result"]').getAttribute("data-call")
+    // Anthropic's messages API: the result is a tool_result block, the image kept in it.
+    expect((await carried.textContent()) ?? "").toContain('"type": "tool_result"')
+
+    // xai with PDF input: opencode's run ends as it writes the next request.
+    await page.locator('[data-tool="pdf"]').click()
+    const pdfForm = page.locator('[data-testid="call-form"]:visible')
+    await pdfForm.locator('[data-testid="model-picker"] summary').click()
+    await pdfForm.locator('[data-testid="model-provider"]').selectOption("xai")
+    await pdfForm.locator('[data-testid="model-input-pdf"]').check()
+    expect(await pdfForm.locator('[data-testid="model-label"]').textContent()).toBe("xai / mock-model (reads pdf)")
+    await pdfForm.locator('[data-testid="run"]').click()
+    const refused = page.locator('[data-testid="model-messages"]')
+    await expect.poll(() => refused.textContent(), { timeout: 60_000 }).toContain("The model never gets this result")
+    expect(await refused.textContent()).toContain("'file part media type application/pdf' functionality not supported.")
+
+    // The first call put back: its tool, and the model it was made for.
+    await page.locator(`[data-history="${first}"] button.link`).click()
+    await expect
+      .poll(() => page.locator('[data-testid="call-form"]:visible [data-testid="model-label"]').textContent())
+      .toBe("anthropic / mock-model")
     await page.close()
   })
 })

@@ -75,6 +75,15 @@ test("a call body that is not JSON, or not a call, is refused with 400 and the s
     [JSON.stringify({ name: "greet", form: "raw", text: 5 }), "not a call: "],
     // The asking page's id is an id, not any text.
     [JSON.stringify({ name: "greet", form: "args", args: {}, page: "<b>a page</b>" }), "not a call: "],
+    // A model: a provider tool-tester knows, a model id, known inputs once each.
+    ...[
+      { provider: "nope nope", modelID: "m", input: [] },
+      { provider: "anthropic", modelID: "", input: [] },
+      { provider: "anthropic", modelID: "m", input: ["images"] },
+      { provider: "anthropic", modelID: "m", input: ["pdf", "pdf"] },
+      { provider: "anthropic", modelID: "m" },
+      "anthropic",
+    ].map((model) => [JSON.stringify({ name: "greet", form: "args", args: {}, model }), "not a call: "] as const),
   ] as const) {
     const answer = await post(body)
     expect(answer.status).toBe(400)
@@ -84,6 +93,10 @@ test("a call body that is not JSON, or not a call, is refused with 400 and the s
     expect(error.message).toContain('"form": "args"')
   }
   expect(calls.length).toBe(before)
+  // A model tool-tester knows reaches the session as sent.
+  const model = { provider: "bedrock", modelID: "anthropic.claude-x", input: ["image", "pdf"] }
+  expect((await post(JSON.stringify({ name: "greet", form: "args", args: {}, model }))).status).toBe(200)
+  expect(calls.at(-1)).toMatchObject({ name: "greet", model })
 })
 
 test("the events of a page that names itself with something other than an id are refused with 400", async () => {
