@@ -28,6 +28,20 @@ const openai = { npm: "@ai-sdk/openai", providerID: "openai", modelID: "mock-mod
 
 const loaded = useLoadedFixture("attachments")
 
+/**
+ * The tool message's content for case `several` when the provider keeps its image in the result
+ * (and its PDF, with `pdf`): the JSON text of every part in order, the image as `image-data`.
+ */
+function severalKept({ pdf }: { pdf: boolean }): string {
+  return JSON.stringify([
+    { type: "text", text: "see several" },
+    { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+    { type: "image-data", data: PNG.slice(PNG.indexOf(",") + 1), mediaType: "image/png" },
+    ...(pdf ? [{ type: "file-data", data: "JVBERi0xLjQK", mediaType: "application/pdf" }] : []),
+    { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
+  ])
+}
+
 function call(which: string, model = compatible, modelInput: ModelModality[] = []): Promise<RunResult> {
   return runTool(loaded.project, "attach", { case: which }, { model, modelInput, callID: "call_1" })
 }
@@ -217,16 +231,8 @@ test("xai: chat completions with images kept in the tool message as image-data; 
   // Observed with `--provider xai`; with PDF input declared opencode's run failed ("'file part media
   // type application/pdf' functionality not supported").
   const xai = { npm: "@ai-sdk/xai", providerID: "xai", modelID: "grok-4" }
-  const png = PNG.slice(PNG.indexOf(",") + 1)
   expect((await call("several", xai)).modelMessages).toEqual([
-    tool(
-      JSON.stringify([
-        { type: "text", text: "see several" },
-        { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
-        { type: "image-data", data: png, mediaType: "image/png" },
-        { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
-      ]),
-    ),
+    tool(severalKept({ pdf: false })),
     { role: "user", content: [MOVED, cannotRead('"doc.pdf"', "pdf")] },
   ])
   expect((await call("several", xai)).modelRequestError).toBeUndefined()
@@ -563,7 +569,6 @@ describe("amazon-bedrock (Converse): one user message with the toolResult, then 
 describe("the other chat-completions packages and azure: each one's own details", () => {
   // Observed with `--provider mistral`, `openrouter`, `groq`, `amazon-bedrock-mantle` and `azure`.
   const model = (npm: string) => ({ npm, providerID: "mock", modelID: "mock-model" })
-  const png = PNG.slice(PNG.indexOf(",") + 1)
   const severalJson =
     '[{"type":"text","text":"see several"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"},{"type":"file-data","data":"d29ybGQ=","mediaType":"text/plain"}]'
 
@@ -621,15 +626,7 @@ describe("the other chat-completions packages and azure: each one's own details"
 
   test("amazon-bedrock-mantle keeps images and PDFs in the tool message", async () => {
     expect((await call("several", model("@ai-sdk/amazon-bedrock/mantle"))).modelMessages).toEqual([
-      tool(
-        JSON.stringify([
-          { type: "text", text: "see several" },
-          { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
-          { type: "image-data", data: png, mediaType: "image/png" },
-          { type: "file-data", data: "JVBERi0xLjQK", mediaType: "application/pdf" },
-          { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
-        ]),
-      ),
+      tool(severalKept({ pdf: true })),
     ])
   })
 

@@ -27,6 +27,12 @@ const imageAndPdfFor = (model: string) => ({
 })
 const imageAndPdf = imageAndPdfFor("mock-model")
 
+/** A setup whose model reads images and PDFs: what runTool is told, and opencode's config saying so. */
+const readsImagesAndPdfs = (model = "mock-model") => ({
+  modelInput: ["image", "pdf"] as ModelModality[],
+  config: imageAndPdfFor(model),
+})
+
 const setups: Array<{
   name: string
   npm: string
@@ -46,8 +52,7 @@ const setups: Array<{
   {
     name: "openai-compatible, image and PDF input",
     npm: "@ai-sdk/openai-compatible",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     // noisy: over 2000 pixels wide, and its PNG over 5 MiB of base64 text once scaled: a JPEG.
     cases: ["several", "pdfNoName", "noisy"],
   },
@@ -56,8 +61,7 @@ const setups: Array<{
     name: "openai-compatible, a claude model id, image and PDF input",
     npm: "@ai-sdk/openai-compatible",
     model: "claude-x",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdfFor("claude-x"),
+    ...readsImagesAndPdfs("claude-x"),
     cases: ["text", "several", "badPng"],
   },
   {
@@ -106,8 +110,7 @@ const setups: Array<{
   {
     name: "anthropic (messages API), image and PDF input",
     npm: "@ai-sdk/anthropic",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["several"],
   },
   {
@@ -121,8 +124,7 @@ const setups: Array<{
     name: "google (generateContent), gemini-2.5, image and PDF input",
     npm: "@ai-sdk/google",
     model: "gemini-2.5-pro",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdfFor("gemini-2.5-pro"),
+    ...readsImagesAndPdfs("gemini-2.5-pro"),
     cases: ["several", "pngNoName"],
   },
   {
@@ -143,8 +145,7 @@ const setups: Array<{
     // Chat completions as @ai-sdk/mistral writes them: the tool named, moved files as URL strings.
     name: "mistral (chat completions), image and PDF input",
     npm: "@ai-sdk/mistral",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["several", "pdfNoName", "text", "emptyOutput"],
   },
   {
@@ -157,8 +158,7 @@ const setups: Array<{
   {
     name: "openrouter (chat completions), image and PDF input",
     npm: "@openrouter/ai-sdk-provider",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["several", "pdfNoName"],
   },
   {
@@ -171,16 +171,14 @@ const setups: Array<{
     // A PDF with PDF input fails the request (the refused cases below).
     name: "groq (chat completions), image input",
     npm: "@ai-sdk/groq",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["pngNoName", "text"],
   },
   // Built on @ai-sdk/openai-compatible: its form.
   ...["@ai-sdk/cerebras", "@ai-sdk/togetherai", "@ai-sdk/deepinfra"].map((npm) => ({
     name: `${npm} (chat completions as openai-compatible), image and PDF input`,
     npm,
-    modelInput: ["image", "pdf"] as ModelModality[],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["several"],
   })),
   {
@@ -200,8 +198,7 @@ const setups: Array<{
   {
     name: "azure (responses API), image and PDF input",
     npm: "@ai-sdk/azure",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["several", "pdfNoName", "pngNoName"],
   },
   {
@@ -214,8 +211,7 @@ const setups: Array<{
   {
     name: "amazon-bedrock (Converse), image and PDF input",
     npm: "@ai-sdk/amazon-bedrock",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdf,
+    ...readsImagesAndPdfs(),
     cases: ["several", "pdfNoName", "pdfDotted", "pngNoName"],
   },
   {
@@ -223,8 +219,7 @@ const setups: Array<{
     name: "amazon-bedrock (Converse), an anthropic. model id, image and PDF input",
     npm: "@ai-sdk/amazon-bedrock",
     model: "anthropic.claude-x",
-    modelInput: ["image", "pdf"],
-    config: imageAndPdfFor("anthropic.claude-x"),
+    ...readsImagesAndPdfs("anthropic.claude-x"),
     cases: ["several", "png", "pdf", "text"],
   },
   {
