@@ -215,6 +215,14 @@ row("client-node-cmd-shim", clientRun, {
   winPath: [path.join(work, "cmd-shim")],
   linPath: [path.join(work, "bin-lin")],
 })
+// What the verdict rests on, under each engine: a tool that never answers ends at --timeout
+// (TOOL_TIMEOUT, exit 5), and a process a tool starts and leaves running is ended with the command
+// (on Windows by taskkill /T on the engine's tree).
+leftoverControl()
+for (const engine of ["node", "bun"]) {
+  timeoutRow(engine)
+  leftoverRow(engine)
+}
 // Commands the CLIs print, pasted where a user would: Windows' cmd, and sh on Linux.
 pastedNextSteps()
 pastedRunHint()
@@ -329,6 +337,103 @@ function pastedRunHint() {
   record("pasted-run-hint", sides.win, sides.lin)
 }
 
+/** `hang`, which never answers, run with a 3 s bound: the row passes when both sides end it as TOOL_TIMEOUT. */
+function timeoutRow(engine) {
+  const name = `run-timeout-${engine}`
+  if (!wanted(name)) return
+  const sides = {}
+  for (const side of ["win", "lin"]) {
+    const ended = runOn(
+      side,
+      [`../proj-${side}/${TT}`, "run", "hang", "--timeout", "3000", "--json", ...engineArgs(side, engine)],
+      {
+        cwd: path.join(work, `trust-${side}`),
+        file: `${name}.${side}`,
+      },
+    )
+    const code = parsedJson(ended.stdout)?.error?.code
+    sides[side] = {
+      status: ended.status === 5 && code === "TOOL_TIMEOUT" ? 0 : `${ended.status} ${code}`,
+      stdout: ended.stdout,
+    }
+  }
+  record(name, sides.win, sides.lin)
+}
+
+/**
+ * `leave`, which starts a process that writes survived.txt 2 s after it starts, and answers at
+ * once: the row passes when both runs complete and no survived.txt was written.
+ */
+function leftoverRow(engine) {
+  const name = `run-leftover-${engine}`
+  if (!wanted(name)) return
+  const { ran, left } = afterTheWait(
+    (side) => [`../proj-${side}/${TT}`, "run", "leave", "--json", ...engineArgs(side, engine)],
+    name,
+  )
+  const sides = {}
+  for (const side of ["win", "lin"]) {
+    const status = ran[side].status === 0 && !left[side] ? 0 : `${ran[side].status}${left[side] ? " survived" : ""}`
+    sides[side] = { status, stdout: `${ran[side].stdout}\nsurvived: ${left[side] ? "yes" : "no"}\n` }
+  }
+  record(name, sides.win, sides.lin)
+}
+
+/**
+ * The control of the leftover rows: the process `leave` starts, started the same way by a Node
+ * that then ends, outside tool-tester. The row passes when it survives on both sides, so a
+ * leftover row's "no" is tool-tester's doing, not Wine's (Wine ends a child that is not detached
+ * with its parent) nor a wait too short for this machine.
+ */
+function leftoverControl() {
+  if (!wanted("leftover-control")) return
+  const starter = `const { spawn } = require("node:child_process")
+const script = 'setTimeout(() => require("node:fs").writeFileSync("survived.txt", "yes"), 2000)'
+spawn(process.execPath, ["-e", script], { stdio: "ignore", detached: true }).unref()`
+  const { ran, left } = afterTheWait(() => ["-e", starter], "leftover-control")
+  const sides = {}
+  for (const side of ["win", "lin"]) {
+    const status = ran[side].status === 0 && left[side] ? 0 : `${ran[side].status}${left[side] ? "" : " ended"}`
+    sides[side] = { status, stdout: `survived: ${left[side] ? "yes" : "no"}\n` }
+  }
+  record("leftover-control", sides.win, sides.lin)
+}
+
+/**
+ * Runs `argsOf(side)` on each side in its trust-<side> folder, then waits 10 s once for both (a
+ * process started there writes survived.txt 2 s after it starts, which a loaded Wine may take
+ * seconds to do), and says whether survived.txt was written, removing it.
+ */
+function afterTheWait(argsOf, name) {
+  const ran = {}
+  const left = {}
+  for (const side of ["win", "lin"]) {
+    rmSync(path.join(work, `trust-${side}`, "survived.txt"), { force: true })
+    ran[side] = runOn(side, argsOf(side), { cwd: path.join(work, `trust-${side}`), file: `${name}.${side}` })
+  }
+  spawnSync(process.execPath, ["-e", "setTimeout(() => {}, 10000)"])
+  for (const side of ["win", "lin"]) {
+    const survived = path.join(work, `trust-${side}`, "survived.txt")
+    left[side] = existsSync(survived)
+    rmSync(survived, { force: true })
+  }
+  return { ran, left }
+}
+
+function engineArgs(side, engine) {
+  return engine === "node"
+    ? ["--engine", "node"]
+    : ["--engine", "bun", "--engine-binary", side === "win" ? OPENCODE_EXE : opencodeLinux]
+}
+
+function parsedJson(text) {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * `create-tool hello` beside `tools/Hello.ts`: Windows' file system (Wine's too) takes the two
  * names for one file, Linux's does not; both must refuse it (CASE_COLLISION) and write nothing. The
@@ -440,6 +545,11 @@ function setUpSide(side) {
     }),
   )
   copyFileSync(path.join(here, "fixtures", "nodeps-plugin.js"), path.join(plugin, "src", "index.js"))
+  // Tools that hang or leave a process behind, in a project of their own so that no other row
+  // (list, doctor, fuzz) meets them; they import nothing, so they need no packages.
+  const trust = path.join(work, `trust-${side}`, ".opencode", "tools")
+  mkdirSync(trust, { recursive: true })
+  for (const tool of ["hang.ts", "leave.ts"]) copyFileSync(path.join(here, "fixtures", tool), path.join(trust, tool))
   const client = path.join(work, `client-${side}`, ".opencode", "plugins")
   mkdirSync(client, { recursive: true })
   copyFileSync(path.join(here, "fixtures", "client-plugin.js"), path.join(client, "p.js"))
