@@ -11,7 +11,7 @@
 // (node_modules/.cache/windows-smoke). Prints the table, writes it with every row's output to the
 // work folder, and the counts to --summary (what scripts/ci-summary.mjs adds to CI's last line).
 // Exits 1 when a row differs, 2 when the smoke could not run.
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import {
   chmodSync,
   closeSync,
@@ -218,6 +218,8 @@ row("client-node-cmd-shim", clientRun, {
 // What the verdict rests on, under each engine: a tool that never answers ends at --timeout
 // (TOOL_TIMEOUT, exit 5), and a process a tool starts and leaves running is ended with the command
 // (on Windows by taskkill /T on the engine's tree).
+// The inspector: started, called through its API, reloaded by a save, and ended with Ctrl-C.
+for (const engine of ["node", "bun"]) await devRow(engine)
 leftoverControl()
 for (const engine of ["node", "bun"]) {
   timeoutRow(engine)
@@ -335,6 +337,99 @@ function pastedRunHint() {
     sides[side] = pasted(side, lines, project, "pasted-run-hint")
   }
   record("pasted-run-hint", sides.win, sides.lin)
+}
+
+/**
+ * `tool-tester dev` on each side, in the background: its URL read from its --json line, `hello`
+ * called through the API as the page calls it, hello.ts saved with another greeting and the call's
+ * re-run awaited, the page and its script fetched, a path outside the token refused, then SIGINT
+ * (Ctrl-C; Wine hands it to node.exe as a console's Ctrl-C). The row's text says what each step
+ * got; it passes when each got what it should and dev exited 0.
+ */
+async function devRow(engine) {
+  const name = `dev-${engine}`
+  if (!wanted(name)) return
+  const sides = {}
+  for (const side of ["win", "lin"]) {
+    const project = path.join(work, `proj-${side}`)
+    const args = [TT, "dev", "--no-open", "--json", ...engineArgs(side, engine)]
+    const out = path.join(work, "out", `${name}.${side}.out`)
+    const outFd = openSync(out, "w")
+    const errFd = openSync(path.join(work, "out", `${name}.${side}.err`), "w")
+    const child =
+      side === "win"
+        ? spawn("wine", [NODE_EXE, ...args], { cwd: project, env: windowsEnv(), stdio: ["ignore", outFd, errFd] })
+        : spawn(process.execPath, args, { cwd: project, env: linuxEnv(), stdio: ["ignore", outFd, errFd] })
+    closeSync(outFd)
+    closeSync(errFd)
+    const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)))
+    const steps = []
+    const toolFile = path.join(project, ".opencode", "tools", "hello.ts")
+    const source = readFileSync(toolFile, "utf8")
+    try {
+      const started = await until(
+        () =>
+          readFileSync(out, "utf8")
+            .split("\n")
+            .find((line) => line.startsWith("{")),
+        120_000,
+      )
+      const { url, port } = JSON.parse(started ?? "{}")
+      if (url === undefined) throw new Error(`no --json line: ${readFileSync(out, "utf8").slice(0, 200)}`)
+      const call = await fetch(`${url}api/call`, {
+        method: "POST",
+        headers: { origin: `http://127.0.0.1:${port}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "hello", form: "args", args: { name: "Ada" } }),
+      })
+      steps.push(`call: ${call.status} ${JSON.stringify((await call.json()).result?.output)}`)
+      writeFileSync(toolFile, source.replace("Hello, ", "Hi, "))
+      const rerun = await until(async () => {
+        const history = await (await fetch(`${url}api/history`)).json()
+        return history.find((entry) => entry.reruns !== undefined && entry.result !== undefined)
+      }, 60_000)
+      steps.push(`after the save: ${JSON.stringify(rerun?.result?.output)}`)
+      const page = await fetch(url)
+      const script = /src="([^"]+\.js)"/.exec(await page.text())?.[1]
+      const asset = script === undefined ? undefined : await fetch(new URL(script, url))
+      steps.push(`page: ${page.status}, its script: ${asset?.status}`)
+      steps.push(`outside the token: ${(await fetch(`http://127.0.0.1:${port}/package.json`)).status}`)
+    } catch (error) {
+      steps.push(`stopped: ${error instanceof Error ? error.message : String(error)}`)
+    } finally {
+      writeFileSync(toolFile, source)
+    }
+    child.kill("SIGINT")
+    const end = await Promise.race([exited, sleep(30_000).then(() => "still running 30 s after SIGINT")])
+    if (typeof end === "string") child.kill("SIGKILL")
+    steps.push(`after Ctrl-C: ${end}`)
+    const expected = [
+      'call: 200 "Hello, Ada!"',
+      'after the save: "Hi, Ada!"',
+      "page: 200, its script: 200",
+      "outside the token: 403",
+      "after Ctrl-C: 0",
+    ]
+    const text = `${steps.join("\n")}\n`
+    writeFileSync(path.join(work, "out", `${name}.${side}.steps`), text)
+    sides[side] = { status: text === `${expected.join("\n")}\n` ? 0 : 1, stdout: text }
+  }
+  record(name, sides.win, sides.lin)
+}
+
+/** Polls `probe` every 100 ms until it gives a value, for at most `ms`. */
+async function until(probe, ms) {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await Promise.resolve()
+      .then(probe)
+      .catch(() => undefined)
+    if (value !== undefined || Date.now() > deadline) return value
+    await sleep(100)
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 /** `hang`, which never answers, run with a 3 s bound: the row passes when both sides end it as TOOL_TIMEOUT. */
@@ -519,7 +614,13 @@ function setUpSide(side) {
   mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
   writeFileSync(path.join(project, ".opencode", "package.json"), '{"name":"smoke","private":true,"type":"module"}\n')
   const platform = side === "win" ? ["--os=win32", "--cpu=x64"] : []
-  const extras = ["fast-check@4.11.0", "publint@0.3.25", "@arethetypeswrong/core@0.18.5"]
+  const extras = [
+    "fast-check@4.11.0",
+    "publint@0.3.25",
+    "@arethetypeswrong/core@0.18.5",
+    "hono@4.13.19",
+    "@hono/node-server@2.1.9",
+  ]
   const installed = run(
     "npm",
     ["install", "-q", "--no-audit", "--no-fund", ...platform, "-D", ...tarballs, ...extras],
