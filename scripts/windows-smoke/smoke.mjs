@@ -27,6 +27,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs"
+import { createServer } from "node:http"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -218,6 +219,8 @@ row("client-node-cmd-shim", clientRun, {
 // What the verdict rests on, under each engine: a tool that never answers ends at --timeout
 // (TOOL_TIMEOUT, exit 5), and a process a tool starts and leaves running is ended with the command
 // (on Windows by taskkill /T on the engine's tree).
+// eval, through opencode, with a provider of the project's config that a scripted model answers.
+await evalRow()
 // The inspector: started, called through its API, reloaded by a save, and ended with Ctrl-C.
 for (const engine of ["node", "bun"]) await devRow(engine)
 leftoverControl()
@@ -353,16 +356,8 @@ async function devRow(engine) {
   for (const side of ["win", "lin"]) {
     const project = path.join(work, `proj-${side}`)
     const args = [TT, "dev", "--no-open", "--json", ...engineArgs(side, engine)]
-    const out = path.join(work, "out", `${name}.${side}.out`)
-    const outFd = openSync(out, "w")
-    const errFd = openSync(path.join(work, "out", `${name}.${side}.err`), "w")
-    const child =
-      side === "win"
-        ? spawn("wine", [NODE_EXE, ...args], { cwd: project, env: windowsEnv(), stdio: ["ignore", outFd, errFd] })
-        : spawn(process.execPath, args, { cwd: project, env: linuxEnv(), stdio: ["ignore", outFd, errFd] })
-    closeSync(outFd)
-    closeSync(errFd)
-    const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)))
+    const { child, outFile: out, done } = startOn(side, args, { cwd: project, file: `${name}.${side}` })
+    const exited = done.then((ended) => ended.status)
     const steps = []
     const toolFile = path.join(project, ".opencode", "tools", "hello.ts")
     const source = readFileSync(toolFile, "utf8")
@@ -414,6 +409,178 @@ async function devRow(engine) {
     sides[side] = { status: text === `${expected.join("\n")}\n` ? 0 : 1, stdout: text }
   }
   record(name, sides.win, sides.lin)
+}
+
+/**
+ * `tool-tester eval` on each side, in eval-<side>: hello and a case file asking for it, and the
+ * project's opencode.json naming the model of an OpenAI-compatible provider that this script
+ * answers on 127.0.0.1 (it calls hello with name=Ada, then says it is done). The row's text is the
+ * exit code, each case's passes and model, the problems' codes, whether the history and the HTML
+ * report were written; it passes when the cases pass as they say and both were written.
+ */
+async function evalRow() {
+  if (!wanted("eval")) return
+  const model = await startScriptedModel()
+  const sides = {}
+  try {
+    for (const side of ["win", "lin"]) {
+      const project = path.join(work, `eval-${side}`)
+      mkdirSync(path.join(project, ".opencode", "tools"), { recursive: true })
+      mkdirSync(path.join(project, ".opencode", "evals"), { recursive: true })
+      copyFileSync(path.join(here, "fixtures", "hello.ts"), path.join(project, ".opencode", "tools", "hello.ts"))
+      // The packages are installed once for the smoke project: this one borrows them.
+      symlinkSync(
+        path.join(work, `proj-${side}`, ".opencode", "node_modules"),
+        path.join(project, ".opencode", "node_modules"),
+      )
+      const config = {
+        model: "scripted/alpha",
+        enabled_providers: ["scripted"],
+        provider: {
+          scripted: {
+            npm: "@ai-sdk/openai-compatible",
+            options: { baseURL: `${model.url}/v1`, apiKey: "not-a-key" },
+            models: { alpha: {} },
+          },
+        },
+      }
+      writeFileSync(path.join(project, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`)
+      const cases = [
+        {
+          name: "greets Ada",
+          prompt: "Say hello to Ada",
+          expect: { calls: [{ tool: "hello", args: { name: "Ada" } }] },
+        },
+        {
+          name: "greets Grace",
+          prompt: "Say hello to Grace",
+          expect: { calls: [{ tool: "hello", args: { name: "Grace" } }] },
+        },
+      ]
+      writeFileSync(path.join(project, ".opencode", "evals", "hello.json"), `${JSON.stringify(cases, null, 2)}\n`)
+      const report = path.join(project, "report.html")
+      const args = [
+        `../proj-${side}/${TT}`,
+        "eval",
+        "--json",
+        "--html",
+        "report.html",
+        "--opencode",
+        side === "win" ? OPENCODE_EXE : opencodeLinux,
+        ...E2E_TIMEOUT,
+      ]
+      const ran = await startOn(side, args, { cwd: project, file: `eval.${side}`, winNodeFlags: [LINK_COPY] }).done
+      const parsed = parsedJson(ran.stdout)
+      const lines = [`exit ${ran.status}`]
+      for (const result of parsed?.run?.results ?? [])
+        lines.push(`${result.case} on ${result.model}: ${result.passed}/${result.runs}`)
+      lines.push(`problems: ${(parsed?.problems ?? []).map((problem) => problem.code).join(", ") || "none"}`)
+      const history = path.join(project, ".opencode", "evals", "history.jsonl")
+      lines.push(
+        `history: ${existsSync(history) && readFileSync(history, "utf8").includes(parsed?.run?.id) ? "written" : "missing"}`,
+      )
+      lines.push(
+        `html report: ${existsSync(report) && readFileSync(report, "utf8").includes("greets Grace") ? "written" : "missing"}`,
+      )
+      const text = `${lines.join("\n")}\n`
+      const expected = [
+        "exit 0",
+        "greets Ada on scripted/alpha: 1/1",
+        "greets Grace on scripted/alpha: 0/1",
+        "problems: none",
+        "history: written",
+        "html report: written",
+      ]
+      sides[side] = { status: text === `${expected.join("\n")}\n` ? 0 : 1, stdout: text }
+    }
+  } finally {
+    await model.close()
+  }
+  record("eval", sides.win, sides.lin)
+}
+
+/**
+ * A model behind an OpenAI-compatible chat-completions API on 127.0.0.1, for eval: to a request
+ * offering tools whose last message is the user's, a streamed call of hello with name=Ada; to
+ * anything else (the tool's result, opencode's title request), a short text.
+ */
+function startScriptedModel() {
+  const server = createServer((request, response) => {
+    let text = ""
+    request.on("data", (chunk) => {
+      text += chunk
+    })
+    request.on("end", () => {
+      const body = parsedJson(text) ?? {}
+      const calls = Array.isArray(body.tools) && body.tools.length > 0 && body.messages?.at(-1)?.role === "user"
+      const call = { id: "call_1", type: "function", function: { name: "hello", arguments: '{"name":"Ada"}' } }
+      const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+      const base = { id: "chatcmpl-1", created: 0, model: body.model ?? "alpha" }
+      if (body.stream !== true) {
+        const message = calls
+          ? { role: "assistant", content: null, tool_calls: [call] }
+          : { role: "assistant", content: "Done." }
+        const choice = { index: 0, message, finish_reason: calls ? "tool_calls" : "stop" }
+        response.writeHead(200, { "content-type": "application/json" })
+        response.end(JSON.stringify({ ...base, object: "chat.completion", choices: [choice], usage }))
+        return
+      }
+      const deltas = calls
+        ? [
+            { delta: { role: "assistant", tool_calls: [{ index: 0, ...call }] }, finish_reason: null },
+            { delta: {}, finish_reason: "tool_calls" },
+          ]
+        : [
+            { delta: { role: "assistant", content: "Done." }, finish_reason: null },
+            { delta: {}, finish_reason: "stop" },
+          ]
+      response.writeHead(200, { "content-type": "text/event-stream" })
+      for (const delta of deltas) {
+        const chunk = { ...base, object: "chat.completion.chunk", choices: [{ index: 0, ...delta }] }
+        response.write(`data: ${JSON.stringify(chunk)}\n\n`)
+      }
+      response.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage })}\n\n`)
+      response.end("data: [DONE]\n\n")
+    })
+  })
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      })
+    })
+  })
+}
+
+/**
+ * Starts `args` on one side as runOn() runs them, without blocking this process (so a server of
+ * this script can answer, or the program be talked to while it runs), its output going to
+ * out/<file>.out and .err. `done` gives what run() gives, once it exited (killed at the row bound).
+ */
+function startOn(side, args, runOptions) {
+  const outFile = path.join(work, "out", `${runOptions.file}.out`)
+  const errFile = path.join(work, "out", `${runOptions.file}.err`)
+  const out = openSync(outFile, "w")
+  const err = openSync(errFile, "w")
+  const child =
+    side === "win"
+      ? spawn("wine", [NODE_EXE, ...(runOptions.winNodeFlags ?? []), ...args], {
+          cwd: runOptions.cwd,
+          env: windowsEnv(),
+          stdio: ["ignore", out, err],
+        })
+      : spawn(process.execPath, args, { cwd: runOptions.cwd, env: linuxEnv(), stdio: ["ignore", out, err] })
+  closeSync(out)
+  closeSync(err)
+  const timer = setTimeout(() => child.kill("SIGKILL"), ROW_TIMEOUT_MS)
+  const done = new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      resolve({ status: signal ?? code, stdout: readFileSync(outFile, "utf8"), stderr: readFileSync(errFile, "utf8") })
+    })
+  })
+  return { child, outFile, done }
 }
 
 /** Polls `probe` every 100 ms until it gives a value, for at most `ms`. */
