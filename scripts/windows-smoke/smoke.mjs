@@ -22,6 +22,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -224,6 +225,7 @@ await evalRow()
 // The inspector: started, called through its API, reloaded by a save, and ended with Ctrl-C.
 for (const engine of ["node", "bun"]) await devRow(engine)
 leftoverControl()
+await e2eCallTimeoutRow()
 for (const engine of ["node", "bun"]) {
   timeoutRow(engine)
   leftoverRow(engine)
@@ -639,6 +641,51 @@ function leftoverRow(engine) {
     sides[side] = { status, stdout: `${ran[side].stdout}\nsurvived: ${left[side] ? "yes" : "no"}\n` }
   }
   record(name, sides.win, sides.lin)
+}
+
+/**
+ * e2e with a call past --call-timeout: opencode runs `hang`, which never answers, and is stopped
+ * (TOOL_TIMEOUT, exit 5), with every process of its tree (on Windows by taskkill /T): the row's
+ * text is the exit code, the error's code and how many processes of that opencode binary still run
+ * once e2e exited (from this machine's process table, where Wine's processes are listed too).
+ */
+async function e2eCallTimeoutRow() {
+  if (!wanted("e2e-call-timeout")) return
+  const sides = {}
+  for (const side of ["win", "lin"]) {
+    const project = path.join(work, `trust-${side}`)
+    writeFileSync(
+      path.join(project, "hang.json"),
+      '{"turns":[{"calls":[{"tool":"hang","args":{}}]},{"text":"done"}]}\n',
+    )
+    const binary = side === "win" ? OPENCODE_EXE : opencodeLinux
+    const args = [
+      `../proj-${side}/${TT}`,
+      "e2e",
+      "--script",
+      "hang.json",
+      "--opencode",
+      binary,
+      "--call-timeout",
+      "5000",
+    ]
+    const ran = await startOn(side, [...args, "--json", ...E2E_TIMEOUT], {
+      cwd: project,
+      file: `e2e-call-timeout.${side}`,
+      winNodeFlags: [LINK_COPY],
+    }).done
+    const code = /"code":"([A-Z_]+)"/.exec(`${ran.stdout}${ran.stderr}`)?.[1]
+    const running = spawnSync("ps", ["-eo", "args="], { encoding: "utf8" })
+      .stdout.split("\n")
+      // Wine lists opencode.exe by its Windows path; tool-tester starts the Linux one by its real path.
+      .filter((line) =>
+        line.includes(side === "win" ? `${path.basename(WIN_BIN)}\\opencode.exe` : realpathSync(binary)),
+      )
+      .filter((line) => / run /.test(line)).length
+    const text = `exit ${ran.status}, ${code}, opencode processes left: ${running}\n`
+    sides[side] = { status: text === "exit 5, TOOL_TIMEOUT, opencode processes left: 0\n" ? 0 : 1, stdout: text }
+  }
+  record("e2e-call-timeout", sides.win, sides.lin)
 }
 
 /**
