@@ -38,12 +38,22 @@ export type ProcessTreeOptions = {
   platform?: NodeJS.Platform
 }
 
-/** Ends `pid` and every process it started, at once (SIGKILL; on Windows `taskkill /T /F`). Never throws. */
+/**
+ * Ends `pid` and every process it started, at once (SIGKILL; on Windows `taskkill /T /F`, and
+ * `pid` alone where taskkill fails). Never throws.
+ */
 export function endProcessTree(pid: number, options: ProcessTreeOptions = {}): void {
   if (!Number.isInteger(pid) || pid <= 0) return
   const platform = options.platform ?? process.platform
   if (platform === "win32") {
-    programOutputSync("taskkill", ["/T", "/F", "/PID", String(pid)], { stdio: "ignore", timeout: 15_000 })
+    const killed = programOutputSync("taskkill", ["/T", "/F", "/PID", String(pid)], {
+      stdio: "ignore",
+      timeout: 15_000,
+    })
+    // taskkill missing, refusing (Wine's own rejects /T) or past its bound: the process itself is
+    // still ended (TerminateProcess), so nothing waits on it, though what it started may go on.
+    // Not after 128, taskkill's "no such process": its id may already be another's.
+    if (killed.status !== 0 && killed.status !== 128) signal(pid)
     return
   }
   // Read before the group goes: once a parent is gone its children are re-parented, out of reach.

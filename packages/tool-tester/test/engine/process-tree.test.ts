@@ -1,7 +1,10 @@
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import { once } from "node:events"
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import path from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
 import { describe, expect, onTestFinished, test, vi } from "vitest"
 import type { ProcessTableSource } from "../../src/runtime/process-tree.ts"
 import {
@@ -132,6 +135,33 @@ describe("ending what a process started", { timeout: 90_000 }, () => {
       expect(markedProcesses(mark, options)).toEqual([])
     },
   )
+
+  // Windows' path, run here with a taskkill of the test's own on PATH: one that cannot end the tree
+  // (missing, or refusing /T as Wine's own does) still leaves no process the CLI waits on, and one
+  // that answers 128 ("no such process") is believed, since the id may be another's by then.
+  test.skipIf(process.platform === "win32").each([
+    { taskkill: "missing", exit: undefined, ended: true },
+    { taskkill: "refusing /T", exit: 1, ended: true },
+    { taskkill: "finding no such process", exit: 128, ended: false },
+  ])("on Windows, with a taskkill $taskkill, the process itself is ended: $ended", async ({ exit, ended }) => {
+    const bin = mkdtempSync(path.join(tmpdir(), "fake-taskkill-"))
+    onTestFinished(() => rmSync(bin, { recursive: true, force: true }))
+    if (exit !== undefined) {
+      writeFileSync(path.join(bin, "taskkill"), `#!/bin/sh\nexit ${exit}\n`)
+      chmodSync(path.join(bin, "taskkill"), 0o755)
+    }
+    vi.stubEnv("PATH", exit === undefined ? bin : `${bin}${path.delimiter}${process.env["PATH"]}`)
+    const idle = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" })
+    onTestFinished(() => killProcess(idle.pid))
+    const exited = once(idle, "exit")
+    endProcessTree(idle.pid!, { platform: "win32" })
+    vi.unstubAllEnvs()
+    const outcome = await Promise.race([
+      exited.then(() => "ended"),
+      sleep(ended ? 30_000 : 2_000).then(() => "running"),
+    ])
+    expect(outcome).toBe(ended ? "ended" : "running")
+  })
 
   test("ids that are not processes are ignored", () => {
     expect(() => endProcessTree(0)).not.toThrow()
