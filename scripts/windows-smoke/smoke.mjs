@@ -271,9 +271,7 @@ function row(name, args, rowOptions = {}) {
   if (!wanted(name)) return
   const sides = {}
   for (const side of ["win", "lin"]) {
-    const resolved = args.map((arg) =>
-      arg.replaceAll("@OPENCODE@", side === "win" ? OPENCODE_EXE : opencodeLinux).replaceAll("@SIDE@", side),
-    )
+    const resolved = args.map((arg) => arg.replaceAll("@OPENCODE@", opencodeOf(side)).replaceAll("@SIDE@", side))
     const cwd = path.join(work, `${rowOptions.cwd ?? "proj"}-${side}`)
     sides[side] =
       side === "win"
@@ -461,16 +459,16 @@ async function evalRow() {
       ]
       writeFileSync(path.join(project, ".opencode", "evals", "hello.json"), `${JSON.stringify(cases, null, 2)}\n`)
       const report = path.join(project, "report.html")
-      const args = [
-        `../proj-${side}/${TT}`,
+      const args = besideProject(
+        side,
         "eval",
         "--json",
         "--html",
         "report.html",
         "--opencode",
-        side === "win" ? OPENCODE_EXE : opencodeLinux,
+        opencodeOf(side),
         ...E2E_TIMEOUT,
-      ]
+      )
       const ran = await startOn(side, args, { cwd: project, file: `eval.${side}`, winNodeFlags: [LINK_COPY] }).done
       const parsed = parsedJson(ran.stdout)
       const lines = [`exit ${ran.status}`]
@@ -609,7 +607,7 @@ function timeoutRow(engine) {
   for (const side of ["win", "lin"]) {
     const ended = runOn(
       side,
-      [`../proj-${side}/${TT}`, "run", "hang", "--timeout", "3000", "--json", ...engineArgs(side, engine)],
+      besideProject(side, "run", "hang", "--timeout", "3000", "--json", ...engineArgs(side, engine)),
       {
         cwd: path.join(work, `trust-${side}`),
         file: `${name}.${side}`,
@@ -632,7 +630,7 @@ function leftoverRow(engine) {
   const name = `run-leftover-${engine}`
   if (!wanted(name)) return
   const { ran, left } = afterTheWait(
-    (side) => [`../proj-${side}/${TT}`, "run", "leave", "--json", ...engineArgs(side, engine)],
+    (side) => besideProject(side, "run", "leave", "--json", ...engineArgs(side, engine)),
     name,
   )
   const sides = {}
@@ -658,17 +656,8 @@ async function e2eCallTimeoutRow() {
       path.join(project, "hang.json"),
       '{"turns":[{"calls":[{"tool":"hang","args":{}}]},{"text":"done"}]}\n',
     )
-    const binary = side === "win" ? OPENCODE_EXE : opencodeLinux
-    const args = [
-      `../proj-${side}/${TT}`,
-      "e2e",
-      "--script",
-      "hang.json",
-      "--opencode",
-      binary,
-      "--call-timeout",
-      "5000",
-    ]
+    const binary = opencodeOf(side)
+    const args = besideProject(side, "e2e", "--script", "hang.json", "--opencode", binary, "--call-timeout", "5000")
     const ran = await startOn(side, [...args, "--json", ...E2E_TIMEOUT], {
       cwd: project,
       file: `e2e-call-timeout.${side}`,
@@ -729,10 +718,18 @@ function afterTheWait(argsOf, name) {
   return { ran, left }
 }
 
+/** tool-tester's command line for a row run from a folder beside the smoke project (trust-, eval-): the one installed there. */
+function besideProject(side, ...args) {
+  return [`../proj-${side}/${TT}`, ...args]
+}
+
+/** Each side's opencode: Windows' (under Wine) and this machine's. */
+function opencodeOf(side) {
+  return side === "win" ? OPENCODE_EXE : opencodeLinux
+}
+
 function engineArgs(side, engine) {
-  return engine === "node"
-    ? ["--engine", "node"]
-    : ["--engine", "bun", "--engine-binary", side === "win" ? OPENCODE_EXE : opencodeLinux]
+  return engine === "node" ? ["--engine", "node"] : ["--engine", "bun", "--engine-binary", opencodeOf(side)]
 }
 
 function parsedJson(text) {
