@@ -567,7 +567,8 @@ describe("amazon-bedrock (Converse): one user message with the toolResult, then 
 })
 
 describe("the other chat-completions packages and azure: each one's own details", () => {
-  // Observed with `--provider mistral`, `openrouter`, `groq`, `amazon-bedrock-mantle` and `azure`.
+  // Observed with `--provider mistral`, `openrouter`, `groq`, `amazon-bedrock-mantle` and `azure`
+  // (and the npm packages named below).
   const model = (npm: string) => ({ npm, providerID: "mock", modelID: "mock-model" })
   const severalJson =
     '[{"type":"text","text":"see several"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"},{"type":"file-data","data":"d29ybGQ=","mediaType":"text/plain"}]'
@@ -622,6 +623,84 @@ describe("the other chat-completions packages and azure: each one's own details"
     const pdf = await call("pdfNoName", groq, ["image", "pdf"])
     expect(pdf.modelMessages).toBeNull()
     expect(pdf.modelRequestError).toBe("'Non-image file content parts' functionality not supported.")
+  })
+
+  test("vercel: openai-compatible's form, caching marks included", async () => {
+    // Observed with `--provider @ai-sdk/vercel`, and `--model claude-x` with image and PDF input.
+    expect((await call("several", model("@ai-sdk/vercel"), ["image", "pdf"])).modelMessages).toEqual([
+      tool(severalJson),
+      {
+        role: "user",
+        content: [
+          MOVED,
+          { type: "image_url", image_url: { url: PNG } },
+          { type: "file", file: { filename: "doc.pdf", file_data: PDF } },
+        ],
+      },
+    ])
+    const claude = { npm: "@ai-sdk/vercel", providerID: "vercel", modelID: "claude-x" }
+    expect((await call("text", claude)).modelMessages).toEqual([
+      {
+        ...tool('[{"type":"text","text":"see text"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"}]'),
+        cache_control: { type: "ephemeral" },
+      },
+    ])
+  })
+
+  test("github-copilot: openai-compatible's form with its own caching marks; a PDF the model reads fails opencode's run", async () => {
+    // Observed with `--provider @ai-sdk/github-copilot` (`--model claude-x` for the marks).
+    const copilot = { npm: "@ai-sdk/github-copilot", providerID: "github-copilot", modelID: "gpt-4.1" }
+    expect((await call("pngNoName", copilot, ["image", "pdf"])).modelMessages).toEqual([
+      tool("see png"),
+      { role: "user", content: [MOVED, { type: "image_url", image_url: { url: PNG } }] },
+    ])
+    const pdf = await call("pdfNoName", copilot, ["image", "pdf"])
+    expect(pdf.modelMessages).toBeNull()
+    expect(pdf.modelRequestError).toBe("'file part media type application/pdf' functionality not supported.")
+    const mark = { copilot_cache_control: { type: "ephemeral" } }
+    const claude = { ...copilot, modelID: "claude-x" }
+    expect((await call("pngNoName", claude, ["image", "pdf"])).modelMessages).toEqual([
+      { ...tool("see png"), ...mark },
+      { role: "user", content: [MOVED, { type: "image_url", image_url: { url: PNG }, ...mark }] },
+    ])
+    expect((await call("badPng", claude)).modelMessages).toEqual([{ ...tool(`see bad${OMITTED}`), ...mark }])
+  })
+
+  test("github-copilot sends gpt-5 and later (but gpt-5-mini) to its responses API, not modelled: null", async () => {
+    const copilot = (modelID: string) => ({ npm: "@ai-sdk/github-copilot", providerID: "github-copilot", modelID })
+    for (const modelID of ["gpt-5", "gpt-5.1-codex", "gpt-6"])
+      expect((await call("text", copilot(modelID))).modelMessages, modelID).toBeNull()
+    for (const modelID of ["gpt-5-mini", "gpt-4.1", "claude-sonnet-4"])
+      expect((await call("text", copilot(modelID))).modelMessages, modelID).not.toBeNull()
+    // Another provider id on the same package keeps chat completions (observed: e2e's `mock` with `gpt-5`).
+    const other = { npm: "@ai-sdk/github-copilot", providerID: "mock", modelID: "gpt-5" }
+    expect((await call("text", other)).modelMessages).not.toBeNull()
+  })
+
+  test("alibaba: always marked for caching, the tool message's content one text part; a PDF the model reads fails", async () => {
+    // Observed with `--provider @ai-sdk/alibaba`.
+    const alibaba = { npm: "@ai-sdk/alibaba", providerID: "alibaba", modelID: "qwen3-coder-plus" }
+    const mark = { cache_control: { type: "ephemeral" } }
+    expect((await call("text", alibaba)).modelMessages).toEqual([
+      {
+        role: "tool",
+        tool_call_id: "call_1",
+        content: [
+          {
+            type: "text",
+            text: '[{"type":"text","text":"see text"},{"type":"file-data","data":"aGVsbG8=","mediaType":"text/plain"}]',
+            ...mark,
+          },
+        ],
+      },
+    ])
+    expect((await call("pngNoName", alibaba, ["image", "pdf"])).modelMessages).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "see png", ...mark }] },
+      { role: "user", content: [MOVED, { type: "image_url", image_url: { url: PNG }, ...mark }] },
+    ])
+    const pdf = await call("pdfNoName", alibaba, ["image", "pdf"])
+    expect(pdf.modelMessages).toBeNull()
+    expect(pdf.modelRequestError).toBe("'Only image file parts are supported' functionality not supported.")
   })
 
   test("amazon-bedrock-mantle keeps images and PDFs in the tool message", async () => {

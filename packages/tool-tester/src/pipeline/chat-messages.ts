@@ -2,21 +2,31 @@
 // next request (docs/opencode-contract.md#attachments, observed): the tool message, then the user
 // message opencode adds for the images and PDFs it moved out of the result. The packages agree on
 // the shape and differ in the details, one dialect each:
-// - `@ai-sdk/openai-compatible` and the packages built on it (cerebras, togetherai, deepinfra),
-//   groq, and Bedrock's OpenAI-compatible mantle: the tool message's content is the text, or the
-//   JSON text of its parts (`file-data`, and `image-data` for an image the provider keeps);
+// - `@ai-sdk/openai-compatible` and the packages built on it (cerebras, togetherai, deepinfra,
+//   vercel), groq, and Bedrock's OpenAI-compatible mantle: the tool message's content is the text,
+//   or the JSON text of its parts (`file-data`, and `image-data` for an image the provider keeps);
 // - xai: the same, but a PDF the model reads fails the request;
 // - groq: the same, but a PDF the model reads fails the request with its own words;
+// - github-copilot: as xai (with its chat API: see chatDialectOf), its caching marks named
+//   `copilot_cache_control`;
+// - alibaba: always marked for caching (prompt-caching.ts), the tool message's content a list of one
+//   `text` part that carries the mark; a PDF the model reads fails the request with its own words;
 // - mistral: the tool message names the tool, and a moved image or PDF is a plain URL string;
 // - openrouter: the tool message's content is a list of parts, its files as `file` parts, and it
 //   names the tool last.
+import type { ModelSelection } from "./builtins.ts"
 import { MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
 
-export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "openrouter"
+export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "openrouter" | "github-copilot" | "alibaba"
 
-/** The dialect of a provider package that speaks chat completions, if it is one observed. */
-export function chatDialectOf(npm: string): ChatDialect | undefined {
-  return CHAT_DIALECTS[npm]
+/**
+ * The dialect of a provider package that speaks chat completions, if it is one observed. The
+ * provider `github-copilot` sends a model whose id is `gpt-5` or a later number (but `gpt-5-mini`)
+ * to its responses API instead, a form not observed: undefined.
+ */
+export function chatDialectOf(model: ModelSelection): ChatDialect | undefined {
+  if (model.npm === "@ai-sdk/github-copilot" && copilotResponsesModel(model)) return undefined
+  return CHAT_DIALECTS[model.npm]
 }
 
 /**
@@ -32,7 +42,8 @@ export function chatMessages(
   userFiles: UserFile[],
   cacheMarks: boolean,
 ): { messages: unknown[] } | { error: string } | null {
-  if (cacheMarks && dialect !== "openai-compatible" && dialect !== "xai") return null
+  if (cacheMarks && !MARKED_DIALECTS.includes(dialect)) return null
+  if (!cacheMarks && dialect === "alibaba") return null
   const messages: unknown[] = [toolMessage(dialect, call, result, cacheMarks)]
   if (userFiles.length === 0) return { messages }
   const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
@@ -41,7 +52,7 @@ export function chatMessages(
     if (part === null || typeof part === "string") return part === null ? null : { error: part }
     parts.push(part)
   }
-  if (cacheMarks) parts.push({ ...(parts.pop() as object), ...CACHE_MARK })
+  if (cacheMarks) parts.push({ ...(parts.pop() as object), ...cacheMark(dialect) })
   messages.push({ role: "user", content: parts })
   return { messages }
 }
@@ -53,15 +64,31 @@ const CHAT_DIALECTS: Readonly<Record<string, ChatDialect>> = {
   "@ai-sdk/cerebras": "openai-compatible",
   "@ai-sdk/togetherai": "openai-compatible",
   "@ai-sdk/deepinfra": "openai-compatible",
+  "@ai-sdk/vercel": "openai-compatible",
   "@ai-sdk/amazon-bedrock/mantle": "openai-compatible",
   "@ai-sdk/xai": "xai",
   "@ai-sdk/groq": "groq",
   "@ai-sdk/mistral": "mistral",
   "@openrouter/ai-sdk-provider": "openrouter",
+  "@ai-sdk/github-copilot": "github-copilot",
+  "@ai-sdk/alibaba": "alibaba",
 }
 
-/** opencode's prompt-caching mark. */
-const CACHE_MARK = { cache_control: { type: "ephemeral" } }
+/** The dialects whose form with opencode's caching marks was observed. */
+const MARKED_DIALECTS: readonly ChatDialect[] = ["openai-compatible", "xai", "github-copilot", "alibaba"]
+
+/** opencode's prompt-caching mark, under the name the dialect's package sends. */
+function cacheMark(dialect: ChatDialect): Record<string, unknown> {
+  const mark = { type: "ephemeral" }
+  return dialect === "github-copilot" ? { copilot_cache_control: mark } : { cache_control: mark }
+}
+
+/** opencode's own rule for the provider `github-copilot`: `gpt-N` with N of 5 or more, but `gpt-5-mini`, is sent to the responses API. */
+function copilotResponsesModel(model: ModelSelection): boolean {
+  if (model.providerID !== "github-copilot") return false
+  const version = /^gpt-(\d+)/.exec(model.modelID)
+  return version !== null && Number(version[1]) >= 5 && !model.modelID.startsWith("gpt-5-mini")
+}
 
 function toolMessage(
   dialect: ChatDialect,
@@ -72,7 +99,13 @@ function toolMessage(
   if (dialect === "mistral") return { role: "tool", name: toolName, tool_call_id: callID, content: jsonContent(result) }
   if (dialect === "openrouter")
     return { role: "tool", tool_call_id: callID, content: partsContent(result), name: toolName }
-  return { role: "tool", tool_call_id: callID, content: jsonContent(result), ...(cacheMarks ? CACHE_MARK : {}) }
+  if (dialect === "alibaba")
+    return {
+      role: "tool",
+      tool_call_id: callID,
+      content: [{ type: "text", text: jsonContent(result), ...cacheMark(dialect) }],
+    }
+  return { role: "tool", tool_call_id: callID, content: jsonContent(result), ...(cacheMarks ? cacheMark(dialect) : {}) }
 }
 
 /** The text, or the JSON text of the parts: `text`, `image-data` for an image, `file-data` for others. */
@@ -109,9 +142,12 @@ function userPart(dialect: ChatDialect, userFile: UserFile): unknown {
   if (file.mime !== "application/pdf") return null
   switch (dialect) {
     case "xai":
+    case "github-copilot":
       return `'file part media type ${file.mime}' functionality not supported.`
     case "groq":
       return "'Non-image file content parts' functionality not supported."
+    case "alibaba":
+      return "'Only image file parts are supported' functionality not supported."
     case "mistral":
       return { type: "document_url", document_url: file.url }
     case "openrouter":

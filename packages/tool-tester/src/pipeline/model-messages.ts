@@ -42,8 +42,9 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
 /**
  * The error opencode's run ends with when the provider's package refuses to write the next request
  * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34,
- * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai` and
- * `@ai-sdk/groq` with a PDF the model takes as input (moved to a user message),
+ * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai`,
+ * `@ai-sdk/groq`, `@ai-sdk/github-copilot` and `@ai-sdk/alibaba` with a PDF the model takes as
+ * input (moved to a user message),
  * `@ai-sdk/amazon-bedrock` with a file of a type Converse has no document format for
  * (`audio/wav`, `application/json`).
  */
@@ -58,7 +59,7 @@ export function modelRequestError(input: ModelMessagesInput): string | undefined
 function requestFor(input: ModelMessagesInput): { messages: unknown[] } | { error: string } | null {
   const { result, userFiles } = carried(input)
   const { npm } = input.model
-  const dialect = chatDialectOf(npm)
+  const dialect = chatDialectOf(input.model)
   if (dialect !== undefined) return chatMessages(dialect, input, result, userFiles, input.cacheMarks)
   if (npm === "@ai-sdk/openai" || npm === "@ai-sdk/azure")
     return messagesOf(responsesItems(input.callID, result, userFiles))

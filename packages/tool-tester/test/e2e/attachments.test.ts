@@ -3,7 +3,8 @@
 // (docs/opencode-contract.md#attachments). Per provider API and model input: chat completions for a
 // model without image or PDF input and for one with both, the responses API, Anthropic's messages
 // API, and Google's generateContent for a gemini-2.5 id (without and with image and PDF input), a
-// gemini-3 id and an id with gemini-3 inside, and Bedrock's Converse. Each call is compared with the request that followed
+// gemini-3 id and an id with gemini-3 inside, and Bedrock's Converse; the chat completions of the
+// other packages (groq, mistral, openrouter, vercel, github-copilot, alibaba, ...) as each writes them. Each call is compared with the request that followed
 // it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
 // caching).
 import { afterAll, describe, expect, test } from "vitest"
@@ -182,6 +183,38 @@ const setups: Array<{
     cases: ["several"],
   })),
   {
+    // openai-compatible's form; a claude model id: caching marks.
+    name: "vercel (chat completions as openai-compatible), a claude model id, image and PDF input",
+    npm: "@ai-sdk/vercel",
+    model: "claude-x",
+    ...readsImagesAndPdfs("claude-x"),
+    cases: ["text", "several", "pdfNoName", "badPng"],
+  },
+  {
+    name: "github-copilot (chat completions), no image or PDF input",
+    npm: "@ai-sdk/github-copilot",
+    modelInput: [],
+    cases: ["text", "png", "several", "badPng", "emptyOutput", "plainDataUrl"],
+  },
+  {
+    // Its caching marks are copilot_cache_control.
+    name: "github-copilot (chat completions), a claude model id, image and PDF input",
+    npm: "@ai-sdk/github-copilot",
+    model: "claude-x",
+    ...readsImagesAndPdfs("claude-x"),
+    cases: ["pngNoName", "text", "badPng"],
+  },
+  {
+    // Always marked for caching; the tool message's content is a list of one text part.
+    name: "alibaba (chat completions), image input",
+    npm: "@ai-sdk/alibaba",
+    modelInput: ["image"],
+    config: {
+      provider: { mock: { models: { "mock-model": { modalities: { input: ["text", "image"], output: ["text"] } } } } },
+    },
+    cases: ["text", "several", "pngNoName", "emptyOutput"],
+  },
+  {
     // Takes images and PDFs in the result, as image-data and file-data parts of the tool message.
     name: "amazon-bedrock-mantle (chat completions), no image or PDF input",
     npm: "@ai-sdk/amazon-bedrock/mantle",
@@ -337,6 +370,18 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
     { name: "xai, a PDF the model reads", npm: "@ai-sdk/xai", which: "pdfNoName", modelInput: ["image", "pdf"] },
     { name: "amazon-bedrock, a JSON file", npm: "@ai-sdk/amazon-bedrock", which: "json", modelInput: [] },
     { name: "groq, a PDF the model reads", npm: "@ai-sdk/groq", which: "pdfNoName", modelInput: ["image", "pdf"] },
+    {
+      name: "github-copilot, a PDF the model reads",
+      npm: "@ai-sdk/github-copilot",
+      which: "pdfNoName",
+      modelInput: ["image", "pdf"],
+    },
+    {
+      name: "alibaba, a PDF the model reads",
+      npm: "@ai-sdk/alibaba",
+      which: "pdfNoName",
+      modelInput: ["image", "pdf"],
+    },
   ]
   test.for(refused)(
     "$name: opencode's run ends with the error modelRequestError gives",
