@@ -20,9 +20,8 @@ import { MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-conte
 export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "openrouter" | "github-copilot" | "alibaba"
 
 /**
- * The dialect of a provider package that speaks chat completions, if it is one observed. The
- * provider `github-copilot` sends a model whose id is `gpt-5` or a later number (but `gpt-5-mini`)
- * to its responses API instead, a form not observed: undefined.
+ * The dialect of a provider package that speaks chat completions, if it is one observed; undefined
+ * for the provider `github-copilot`'s models that may go to its responses API (copilotResponsesModel).
  */
 export function chatDialectOf(model: ModelSelection): ChatDialect | undefined {
   if (model.npm === "@ai-sdk/github-copilot" && copilotResponsesModel(model)) return undefined
@@ -83,7 +82,11 @@ function cacheMark(dialect: ChatDialect): Record<string, unknown> {
   return dialect === "github-copilot" ? { copilot_cache_control: mark } : { cache_control: mark }
 }
 
-/** opencode's own rule for the provider `github-copilot`: `gpt-N` with N of 5 or more, but `gpt-5-mini`, is sent to the responses API. */
+/**
+ * The rule opencode's code has for the provider `github-copilot`: `gpt-N` with N of 5 or more, but
+ * `gpt-5-mini`, to the responses API. Read, not observed (a config's own `github-copilot` provider
+ * got chat completions for `gpt-5`: docs/opencode-contract.md#attachments), so those stay unmodelled.
+ */
 function copilotResponsesModel(model: ModelSelection): boolean {
   if (model.providerID !== "github-copilot") return false
   const version = /^gpt-(\d+)/.exec(model.modelID)
