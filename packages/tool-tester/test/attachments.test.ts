@@ -454,6 +454,66 @@ describe("google (generateContent): the result is a functionResponse named for t
   })
 })
 
+describe("gateway (the AI SDK's own prompt): one tool-result part, then the moved files", () => {
+  // Observed with `--provider @ai-sdk/gateway` (and `--model anthropic/claude-sonnet-4`: no caching marks).
+  const gateway = { npm: "@ai-sdk/gateway", providerID: "gateway", modelID: "anthropic/claude-sonnet-4" }
+  const toolResult = (output: unknown) => ({
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId: "call_1", toolName: "attach", output }],
+  })
+
+  test("the text alone is a text output; with files sent as data, a content output of its parts", async () => {
+    expect((await call("notFile", gateway)).modelMessages).toEqual([toolResult({ type: "text", value: "see other" })])
+    expect((await call("text", gateway)).modelMessages).toEqual([
+      toolResult({
+        type: "content",
+        value: [
+          { type: "text", text: "see text" },
+          { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+        ],
+      }),
+    ])
+    // No text part for an empty output; an https file is left out of the parts.
+    expect((await call("emptyOutput", gateway)).modelMessages).toEqual([
+      toolResult({ type: "content", value: [{ type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" }] }),
+    ])
+    expect((await call("httpsText", gateway)).modelMessages).toEqual([
+      toolResult({ type: "content", value: [{ type: "text", text: "see http" }] }),
+    ])
+  })
+
+  test("images and PDFs are moved to a user message: file parts of base64 data, or the error text", async () => {
+    const severalOutput = {
+      type: "content",
+      value: [
+        { type: "text", text: "see several" },
+        { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+        { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
+      ],
+    }
+    expect((await call("several", gateway)).modelMessages).toEqual([
+      toolResult(severalOutput),
+      { role: "user", content: [MOVED, cannotRead('"dot.png"', "image"), cannotRead('"doc.pdf"', "pdf")] },
+    ])
+    expect((await call("several", gateway, ["image", "pdf"])).modelMessages).toEqual([
+      toolResult(severalOutput),
+      {
+        role: "user",
+        content: [
+          MOVED,
+          { type: "file", mediaType: "image/png", filename: "dot.png", data: PNG.slice(PNG.indexOf(",") + 1) },
+          { type: "file", mediaType: "application/pdf", filename: "doc.pdf", data: "JVBERi0xLjQK" },
+        ],
+      },
+    ])
+    // A file without a name has none.
+    expect((await call("pdfNoName", gateway, ["image", "pdf"])).modelMessages).toEqual([
+      toolResult({ type: "text", value: "see pdf" }),
+      { role: "user", content: [MOVED, { type: "file", mediaType: "application/pdf", data: "JVBERi0xLjQK" }] },
+    ])
+  })
+})
+
 test("a provider whose API is not modelled: null; a result without attachments has no modelMessages", async () => {
   const cohere = { npm: "@ai-sdk/cohere", providerID: "cohere", modelID: "mock-model" }
   expect((await call("text", cohere)).modelMessages).toBeNull()

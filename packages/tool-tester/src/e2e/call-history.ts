@@ -1,11 +1,11 @@
 // Each served call as opencode stored it and the result it sent back, read from the history of a
 // later request to the mock model, in that request's API: by the call's id where the API carries
-// one (chat completions, responses, Anthropic's messages, Bedrock's Converse), by its place in its turn where it does
-// not (Google's generateContent).
+// one (chat completions, responses, Anthropic's messages, Bedrock's Converse, the AI Gateway's
+// prompt), by its place in its turn where it does not (Google's generateContent).
 import { isRecord } from "../_is-record.ts"
 import { bedrockToolUseId } from "../pipeline/bedrock-messages.ts"
-import { bedrockRequestOf } from "./model-apis/bedrock-converse.ts"
 import type { CapturedRequest, ServedCall } from "./mock-model.ts"
+import { bedrockRequestOf } from "./model-apis/bedrock-converse.ts"
 
 export interface E2EToolCall {
   name: string
@@ -33,7 +33,7 @@ export function callHistory(
   for (const request of requests.slice(served.requestIndex + 1)) {
     if (request.kind !== "main") continue
     const body = asObject(request.body)
-    const items = Array.isArray(body?.messages) ? body.messages : Array.isArray(body?.input) ? body.input : []
+    const items = [body?.messages, body?.input, body?.prompt].find(Array.isArray) ?? []
     // Converse carries a Mistral model's ids cut short (the model is in the request's path).
     const bedrock = bedrockRequestOf(request.path)
     const bedrockId = bedrock === undefined ? undefined : bedrockToolUseId(served.id, bedrock.model)
@@ -45,7 +45,8 @@ export function callHistory(
       const found = { ...chatHistory(record, served.id), ...responsesHistory(record, served.id) }
       for (const block of Array.isArray(record.content) ? record.content : []) {
         const entry = asObject(block)
-        if (entry !== undefined) Object.assign(found, anthropicHistory(entry, served.id))
+        if (entry !== undefined)
+          Object.assign(found, anthropicHistory(entry, served.id), gatewayHistory(entry, served.id))
         if (entry !== undefined && bedrockId !== undefined) Object.assign(found, bedrockHistory(entry, bedrockId))
       }
       call = found.call ?? call
@@ -89,6 +90,21 @@ function anthropicHistory(block: Record<string, unknown>, id: string): HistoryFo
     return { call: { name: String(block.name), arguments: JSON.stringify(block.input) } }
   if (block.type === "tool_result" && block.tool_use_id === id) return { result: contentText(block.content) }
   return {}
+}
+
+/**
+ * The AI Gateway's language model (the AI SDK's own prompt): a `tool-call` part of the assistant's
+ * content (its `input` a JSON value, given as its JSON text), then a `tool-result` part of a tool
+ * message, whose output is a text (`text`, `error-text`), a JSON value or a list of parts (`content`).
+ */
+function gatewayHistory(part: Record<string, unknown>, id: string): HistoryFound {
+  if (part.toolCallId !== id) return {}
+  if (part.type === "tool-call") return { call: { name: String(part.toolName), arguments: JSON.stringify(part.input) } }
+  if (part.type !== "tool-result") return {}
+  const output = asObject(part.output)
+  if (output?.type === "text" || output?.type === "error-text") return { result: contentText(output.value) }
+  if (output?.type === "content") return { result: contentText(output.value) }
+  return { result: JSON.stringify(output?.value ?? part.output) }
 }
 
 /**

@@ -99,7 +99,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? "/").split("?")[0] ?? "/"
-    const route = request.method === "POST" ? modelRouteFor(path) : undefined
+    const route = request.method === "POST" ? modelRouteFor(path, request.headers) : undefined
     if (route === undefined) {
       unrouted.push({ method: request.method ?? "GET", path })
       response.writeHead(404, { "content-type": "application/json" })

@@ -5,11 +5,13 @@
 // speak it (chat-messages.ts), the responses API for `@ai-sdk/openai` and `@ai-sdk/azure`, the
 // messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google` and
 // `@ai-sdk/google-vertex` (google-contents.ts), Converse for `@ai-sdk/amazon-bedrock`
-// (bedrock-messages.ts): each observed on the binary with e2e's mock model.
+// (bedrock-messages.ts), the AI SDK's own prompt for `@ai-sdk/gateway` (gateway-prompt.ts): each
+// observed on the binary with e2e's mock model.
 // Other providers: not modelled (null).
 import { bedrockMessages } from "./bedrock-messages.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { chatDialectOf, chatMessages } from "./chat-messages.ts"
+import { gatewayPrompt } from "./gateway-prompt.ts"
 import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
 import type { ModelModality } from "./model-modalities.ts"
@@ -69,6 +71,7 @@ function requestFor(input: ModelMessagesInput): { messages: unknown[] } | { erro
     return messagesOf(
       googleContents(input.toolName, input.model.modelID, result, userFiles, npm === "@ai-sdk/google-vertex"),
     )
+  if (npm === "@ai-sdk/gateway") return messagesOf(gatewayPrompt(input, result, userFiles))
   if (npm === "@ai-sdk/amazon-bedrock")
     return bedrockMessages(input.callID, input.model, result, userFiles, input.cacheMarks)
   return null

@@ -4,7 +4,8 @@
 // model without image or PDF input and for one with both, the responses API, Anthropic's messages
 // API, and Google's generateContent for a gemini-2.5 id (without and with image and PDF input), a
 // gemini-3 id and an id with gemini-3 inside, and Bedrock's Converse; the chat completions of the
-// other packages (groq, mistral, openrouter, vercel, github-copilot, alibaba, ...) as each writes them. Each call is compared with the request that followed
+// other packages (groq, mistral, openrouter, vercel, github-copilot, alibaba, ...) as each writes them;
+// and the AI SDK's own prompt, which @ai-sdk/gateway sends. Each call is compared with the request that followed
 // it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
 // caching).
 import { afterAll, describe, expect, test } from "vitest"
@@ -215,6 +216,21 @@ const setups: Array<{
     cases: ["text", "several", "pngNoName", "emptyOutput"],
   },
   {
+    // The AI SDK's own prompt: a tool-result part, the moved files as file parts.
+    name: "gateway (the AI SDK's prompt), no image or PDF input",
+    npm: "@ai-sdk/gateway",
+    modelInput: [],
+    cases: ["text", "png", "several", "notFile", "emptyOutput", "httpsText", "plainDataUrl", "otherFiles", "badPng"],
+  },
+  {
+    // A claude id: no caching marks through the gateway.
+    name: "gateway (the AI SDK's prompt), a claude model id, image and PDF input",
+    npm: "@ai-sdk/gateway",
+    model: "anthropic/claude-sonnet-4",
+    ...readsImagesAndPdfs("anthropic/claude-sonnet-4"),
+    cases: ["several", "pdfNoName", "pngNoName", "text"],
+  },
+  {
     // Takes images and PDFs in the result, as image-data and file-data parts of the tool message.
     name: "amazon-bedrock-mantle (chat completions), no image or PDF input",
     npm: "@ai-sdk/amazon-bedrock/mantle",
@@ -274,8 +290,8 @@ const setups: Array<{
 
 /**
  * The items of a request's messages that carry call `id`'s result: its tool item (a tool message, a
- * function_call_output item, or the user message holding its tool_result block), then the user
- * messages after it. Google's contents name no call: the user contents after the last model one.
+ * function_call_output item, or the user message holding its tool_result block; the gateway's
+ * prompt: the tool message holding its tool-result part), then the user messages after it. Google's contents name no call: the user contents after the last model one.
  */
 function carried(body: Record<string, unknown>, id: string): unknown[] {
   if (Array.isArray(body["contents"])) {
@@ -284,7 +300,7 @@ function carried(body: Record<string, unknown>, id: string): unknown[] {
     const end = contents.findIndex((content, index) => index >= start && content["role"] !== "user")
     return start === 0 ? [] : contents.slice(start, end === -1 ? undefined : end)
   }
-  const items = (body["messages"] ?? body["input"]) as unknown[]
+  const items = (body["messages"] ?? body["input"] ?? body["prompt"]) as unknown[]
   const start = items.findIndex((item) => {
     const record = item as Record<string, unknown>
     const blocks = Array.isArray(record["content"]) ? (record["content"] as Array<Record<string, unknown>>) : []
@@ -294,6 +310,7 @@ function carried(body: Record<string, unknown>, id: string): unknown[] {
       blocks.some(
         (block) =>
           (block["type"] === "tool_result" && block["tool_use_id"] === id) ||
+          (block["type"] === "tool-result" && block["toolCallId"] === id) ||
           (block["toolResult"] as Record<string, unknown> | undefined)?.["toolUseId"] === id,
       )
     )

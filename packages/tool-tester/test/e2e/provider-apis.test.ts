@@ -1,9 +1,10 @@
 // e2e's mock model speaks the OpenAI chat-completions and responses APIs, Anthropic's messages API,
-// Google's generateContent and Bedrock's Converse (docs/cli.md#e2e). A provider of another API sends opencode's
+// Google's generateContent, Bedrock's Converse and the AI Gateway's language model (docs/cli.md#e2e). A provider of another API sends opencode's
 // requests to a route the mock does not answer: a usage error naming the route, where it was
 // OPENCODE_FAILED with "Not Found" from opencode's log. A provider that parses the chat-completions
-// stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic, @ai-sdk/google and
-// @ai-sdk/amazon-bedrock run every kind of scripted call they can send, read back from their requests.
+// stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic, @ai-sdk/google,
+// @ai-sdk/amazon-bedrock and @ai-sdk/gateway run every kind of scripted call they can send, read
+// back from their requests.
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, test } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
@@ -48,7 +49,7 @@ test("@ai-sdk/mistral, which wants a choice in every chunk, runs the script's ca
   expect(result.calls.map((call) => [call.as_called.name, call.status])).toEqual([["echo", "completed"]])
 })
 
-// The two APIs whose calls carry an id and whose history holds a call's input as a JSON value.
+// The APIs whose calls carry an id and whose history holds a call's input as a JSON value.
 const withIds = [
   {
     provider: "@ai-sdk/anthropic",
@@ -61,6 +62,13 @@ const withIds = [
     route: "/v1/model/mock-model/converse-stream",
     // Bedrock's: toolConfig.tools, each a toolSpec.
     offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { toolSpec: { name: string } }).toolSpec.name),
+  },
+  {
+    // The AI Gateway: the AI SDK's own call options, the model in a header.
+    provider: "@ai-sdk/gateway",
+    route: "/v1/language-model",
+    // The AI SDK's function tools: type, name, description and inputSchema.
+    offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { name: string }).name),
   },
 ]
 

@@ -1,10 +1,13 @@
 // The model APIs e2e's mock model speaks, one file each in this folder: the route a provider posts
 // to, and how one planned turn is written as that API's answer. The mock model picks the API by the
 // request's path, once; the turns, the calls and the recording are the same for all.
-import { anthropicMessagesAnswer } from "./anthropic-messages.ts"
+
+import type { IncomingHttpHeaders } from "node:http"
 import type { Answer, PlannedTurn } from "./answer.ts"
+import { anthropicMessagesAnswer } from "./anthropic-messages.ts"
 import { bedrockConverseAnswer, bedrockRequestOf, EVENT_STREAM_CONTENT_TYPE } from "./bedrock-converse.ts"
 import { chatCompletionsAnswer } from "./chat-completions.ts"
+import { gatewayLanguageModelAnswer, gatewayRequestOf } from "./gateway-language-model.ts"
 import { googleArgumentText, googleGenerateContentAnswer, googleRequestOf } from "./google-generate-content.ts"
 import { responsesAnswer } from "./responses.ts"
 
@@ -14,9 +17,9 @@ type ModelApi = (planned: PlannedTurn, model: string, requestIndex: number) => A
 /** The API answering a route, and what the route itself says of the request. */
 export interface ModelRoute {
   answer: ModelApi
-  /** Streamed or whole by the route (Google's method); undefined: the body's `stream` says. */
+  /** Streamed or whole by the route (Google's method, the gateway's header); undefined: the body's `stream` says. */
   stream?: boolean
-  /** The model the route names (Google's and Bedrock's paths); undefined: the body's `model` says. */
+  /** The model the route names (Google's and Bedrock's paths, the gateway's header); undefined: the body's `model` says. */
   model?: string
   /** A stream's content type (Bedrock's event stream); undefined: server-sent events. */
   streamContentType?: string
@@ -31,15 +34,22 @@ export interface ModelRoute {
  * The API of a `POST` to `path`, or undefined for a route none answers: OpenAI's chat completions
  * (`@ai-sdk/openai-compatible` and most OpenAI-compatible providers) and responses (`@ai-sdk/openai`),
  * Anthropic's messages (`@ai-sdk/anthropic`), Google's generateContent (`@ai-sdk/google`), Bedrock's
- * Converse (`@ai-sdk/amazon-bedrock`).
+ * Converse (`@ai-sdk/amazon-bedrock`), the AI Gateway's language model (`@ai-sdk/gateway`).
  */
-export function modelRouteFor(path: string): ModelRoute | undefined {
+export function modelRouteFor(path: string, headers: IncomingHttpHeaders = {}): ModelRoute | undefined {
   if (path.endsWith("/chat/completions")) return { answer: chatCompletionsAnswer }
   if (path.endsWith("/responses")) return { answer: responsesAnswer }
   if (path.endsWith("/messages")) return { answer: anthropicMessagesAnswer }
   const google = googleRequestOf(path)
   if (google !== undefined)
     return { answer: googleGenerateContentAnswer, ...google, idlessArguments: googleArgumentText }
+  const gateway = gatewayRequestOf(path, headers)
+  if (gateway !== undefined)
+    return {
+      answer: gatewayLanguageModelAnswer,
+      stream: gateway.stream,
+      ...(gateway.model === undefined ? {} : { model: gateway.model }),
+    }
   const bedrock = bedrockRequestOf(path)
   if (bedrock !== undefined)
     return { answer: bedrockConverseAnswer, ...bedrock, streamContentType: EVENT_STREAM_CONTENT_TYPE }

@@ -1,0 +1,54 @@
+// What `@ai-sdk/gateway` sends for a result with attachments (docs/opencode-contract.md#attachments,
+// observed on opencode 1.18.34 with e2e's mock model): the AI SDK's own prompt, which the gateway
+// passes on as it is. The tool message holds one `tool-result` part, its output `{type: "text"}`
+// for the text alone or `{type: "content"}` for the text and the files sent as data (`file-data`);
+// images and PDFs are moved to a user message after it, as `file` parts of base64 data (named when
+// the attachment is) or the error text for a model without that input. No caching marks: opencode
+// sets none through the gateway (prompt-caching.ts).
+import { MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
+
+/** The prompt's messages for this result, or null for a moved file that is no `data:` URL (not observed). */
+export function gatewayPrompt(
+  call: { callID: string; toolName: string },
+  result: ToolResult,
+  userFiles: readonly UserFile[],
+): unknown[] | null {
+  const messages: unknown[] = [
+    {
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: call.callID, toolName: call.toolName, output: outputOf(result) }],
+    },
+  ]
+  if (userFiles.length === 0) return messages
+  const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
+  for (const userFile of userFiles) {
+    if (userFile.type === "error") {
+      parts.push({ type: "text", text: userFile.text })
+      continue
+    }
+    const { file } = userFile
+    if (!file.url.startsWith("data:") || !file.url.includes(",")) return null
+    parts.push({
+      type: "file",
+      mediaType: file.mime,
+      ...(file.filename === undefined ? {} : { filename: file.filename }),
+      data: file.url.slice(file.url.indexOf(",") + 1),
+    })
+  }
+  messages.push({ role: "user", content: parts })
+  return messages
+}
+
+// --- internal ---
+
+function outputOf(result: ToolResult): unknown {
+  if (typeof result === "string") return { type: "text", value: result }
+  return {
+    type: "content",
+    value: result.map((part) =>
+      part.type === "text"
+        ? { type: "text", text: part.text }
+        : { type: part.mime.startsWith("image/") ? "image-data" : "file-data", data: part.data, mediaType: part.mime },
+    ),
+  }
+}
