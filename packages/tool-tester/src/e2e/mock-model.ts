@@ -16,6 +16,7 @@ import { isRecord } from "../_is-record.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { PlannedTurn } from "./model-apis/answer.ts"
 import { type ModelRoute, modelRouteFor } from "./model-apis/model-api.ts"
+import { vertexAuthAnswer } from "./model-apis/vertex-auth.ts"
 import { argumentText, type Script } from "./script.ts"
 
 export interface CapturedRequest {
@@ -99,6 +100,13 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? "/").split("?")[0] ?? "/"
+    const signIn = vertexAuthAnswer(request.method ?? "GET", path)
+    if (signIn !== undefined) {
+      await readBody(request)
+      response.writeHead(200, { "content-type": signIn.type })
+      response.end(signIn.body)
+      return
+    }
     const route = request.method === "POST" ? modelRouteFor(path, request.headers) : undefined
     if (route === undefined) {
       unrouted.push({ method: request.method ?? "GET", path })

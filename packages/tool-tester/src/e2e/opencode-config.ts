@@ -6,6 +6,7 @@
 //   (so no request can leave for a real provider), the extra plugins, and the caller's `config`
 //   deep-merged on top, by the one merge of opencode.json layers (config/opencode-config.ts).
 import { mergeConfig, type OpencodeConfig } from "../config/opencode-config.ts"
+import { vertexAuthOptions } from "./model-apis/vertex-auth.ts"
 
 export const mockProviderId = "mock"
 export const defaultModel = "mock-model"
@@ -44,7 +45,14 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
       [mockProviderId]: {
         npm: options.providerPackage,
         name: "tool-tester mock model",
-        options: { baseURL: options.baseURL, apiKey: "tool-tester-mock-key" },
+        options: {
+          baseURL: options.baseURL,
+          apiKey: "tool-tester-mock-key",
+          // Claude on Vertex AI signs in to Google Cloud instead: at the mock too.
+          ...(options.providerPackage === "@ai-sdk/google-vertex/anthropic"
+            ? { googleAuthOptions: vertexAuthOptions(options.baseURL) }
+            : {}),
+        },
         models: { [options.model]: { name: options.model, tool_call: true } },
       },
     },

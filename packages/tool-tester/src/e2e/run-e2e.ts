@@ -240,7 +240,7 @@ function unspokenProvider(mock: MockModel, provider: string, result: E2EResult):
   const first = mock.unrouted[0]!
   return new ToolTesterError(
     "USAGE",
-    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic uses, Google's generateContent, which google uses, Bedrock's Converse API, which amazon-bedrock uses, and the AI Gateway's, which @ai-sdk/gateway uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
+    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic and @ai-sdk/google-vertex/anthropic use, Google's generateContent, which google uses, Bedrock's Converse API, which amazon-bedrock uses, and the AI Gateway's, which @ai-sdk/gateway uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
     { data: { provider, unrouted: mock.unrouted, result } },
   )
 }

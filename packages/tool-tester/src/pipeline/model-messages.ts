@@ -3,7 +3,7 @@
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible` and the packages that
 // speak it (chat-messages.ts), the responses API for `@ai-sdk/openai` and `@ai-sdk/azure`, the
-// messages API for `@ai-sdk/anthropic`, generateContent for `@ai-sdk/google` and
+// messages API for `@ai-sdk/anthropic` and Claude on Vertex AI (`@ai-sdk/google-vertex/anthropic`), generateContent for `@ai-sdk/google` and
 // `@ai-sdk/google-vertex` (google-contents.ts), Converse for `@ai-sdk/amazon-bedrock`
 // (bedrock-messages.ts), the AI SDK's own prompt for `@ai-sdk/gateway` (gateway-prompt.ts): each
 // observed on the binary with e2e's mock model.
@@ -65,7 +65,7 @@ function requestFor(input: ModelMessagesInput): { messages: unknown[] } | { erro
   if (dialect !== undefined) return chatMessages(dialect, input, result, userFiles, input.cacheMarks)
   if (npm === "@ai-sdk/openai" || npm === "@ai-sdk/azure")
     return messagesOf(responsesItems(input.callID, result, userFiles))
-  if (npm === "@ai-sdk/anthropic")
+  if (npm === "@ai-sdk/anthropic" || npm === "@ai-sdk/google-vertex/anthropic")
     return messagesOf(anthropicMessages(input.callID, result, userFiles, input.cacheMarks))
   if (npm === "@ai-sdk/google" || npm === "@ai-sdk/google-vertex")
     return messagesOf(

@@ -110,6 +110,34 @@ const setups: Array<{
     cases: ["several", "text"],
   },
   {
+    // Claude on Vertex AI: the messages API behind Google Cloud's sign-in.
+    name: "google-vertex/anthropic (messages API), a claude model id, no image or PDF input",
+    npm: "@ai-sdk/google-vertex/anthropic",
+    model: "claude-x",
+    modelInput: [],
+    cases: ["text", "png", "pdfNoName", "several", "otherFiles", "badPng", "emptyOutput", "notFile", "plainDataUrl"],
+  },
+  {
+    // The model's options set cacheControl: the whole request is cached, no mark on the result.
+    name: "google-vertex/anthropic (messages API), the model's options set cacheControl, image and PDF input",
+    npm: "@ai-sdk/google-vertex/anthropic",
+    model: "claude-x",
+    modelInput: ["image", "pdf"],
+    config: {
+      provider: {
+        mock: {
+          models: {
+            "claude-x": {
+              modalities: { input: ["text", "image", "pdf"], output: ["text"] },
+              options: { cacheControl: { type: "ephemeral" } },
+            },
+          },
+        },
+      },
+    },
+    cases: ["several", "text"],
+  },
+  {
     name: "anthropic (messages API), image and PDF input",
     npm: "@ai-sdk/anthropic",
     ...readsImagesAndPdfs(),

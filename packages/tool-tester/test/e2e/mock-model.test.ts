@@ -313,6 +313,72 @@ describe("the mock model", () => {
     ])
   })
 
+  it("speaks the AI Gateway's language model: the AI SDK's stream parts, the model and streaming from headers", async () => {
+    mock = await startMockModel({
+      script: { turns: [{ text: "on it", calls: [{ tool: "x", args: { a: 1 } }] }] },
+    })
+    const gatewayTools = [{ type: "function", name: "x", inputSchema: {} }]
+    const headers = (streaming: boolean) => ({
+      "ai-language-model-specification-version": "3",
+      "ai-language-model-id": "openai/gpt-x",
+      "ai-language-model-streaming": String(streaming),
+    })
+    const streamed = await fetch(`${mock.baseURL}/language-model`, {
+      method: "POST",
+      headers: headers(true),
+      body: JSON.stringify({ prompt: [], tools: gatewayTools }),
+    })
+    const parts = (await streamed.text())
+      .split("\n\n")
+      .filter((frame) => frame !== "")
+      .map((frame) => JSON.parse(frame.slice("data: ".length)))
+    expect(parts.map((part) => part.type)).toEqual([
+      "stream-start",
+      "response-metadata",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "tool-call",
+      "finish",
+    ])
+    expect(parts[1]).toMatchObject({ modelId: "openai/gpt-x" })
+    expect(parts[3]).toMatchObject({ delta: "on it" })
+    expect(parts[5]).toEqual({ type: "tool-call", toolCallId: "call_1", toolName: "x", input: '{"a":1}' })
+    expect(parts[6]).toMatchObject({ finishReason: { unified: "tool-calls", raw: "tool-calls" } })
+    // Whole when the header says so: the same content in one body.
+    const whole = await fetch(`${mock.baseURL}/language-model`, {
+      method: "POST",
+      headers: headers(false),
+      body: JSON.stringify({ prompt: [] }),
+    })
+    expect(await whole.json()).toMatchObject({
+      content: [{ type: "text", text: "Scripted session" }],
+      finishReason: { unified: "stop" },
+    })
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/language-model", "main"],
+      ["/v1/language-model", "title"],
+    ])
+  })
+
+  it("answers Claude on Vertex AI: its sign-in, unrecorded, then Anthropic's messages at the model's raw predict", async () => {
+    mock = await startMockModel({ script: { turns: [{ calls: [{ tool: "x", args: {} }] }] } })
+    const subject = await fetch(`${mock.baseURL}/sts/subject-token`)
+    expect(await subject.text()).toBe("tool-tester-mock-subject")
+    const token = await fetch(`${mock.baseURL}/sts/token`, { method: "POST", body: "grant_type=x" })
+    expect(await token.json()).toMatchObject({ access_token: "tool-tester-mock-token", token_type: "Bearer" })
+    const frames = await postFrames("/claude-x:streamRawPredict", {
+      anthropic_version: "vertex-2023-10-16",
+      tools: [{ name: "x", input_schema: {} }],
+    })
+    expect(frames[0]).toMatchObject({ event: "message_start", data: { message: { model: "claude-x" } } })
+    expect(frames.map((frame) => frame.event)).toContain("content_block_start")
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/claude-x:streamRawPredict", "main"],
+    ])
+    expect(mock.unrouted).toEqual([])
+  })
+
   it("answers unknown routes with 404 and records them (another provider's API)", async () => {
     mock = await startMockModel({ script: { turns: [] } })
     const response = await fetch(`${mock.baseURL}/models`)

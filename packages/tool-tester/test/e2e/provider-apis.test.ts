@@ -64,6 +64,12 @@ const withIds = [
     offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { toolSpec: { name: string } }).toolSpec.name),
   },
   {
+    // Claude on Vertex AI: Anthropic's messages, posted to the model's raw predict after a sign-in.
+    provider: "@ai-sdk/google-vertex/anthropic",
+    route: "/v1/mock-model:streamRawPredict",
+    offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { name: string }).name),
+  },
+  {
     // The AI Gateway: the AI SDK's own call options, the model in a header.
     provider: "@ai-sdk/gateway",
     route: "/v1/language-model",

@@ -1,10 +1,21 @@
-// Anthropic's messages API (`POST /v1/messages`), as e2e's mock model answers it: the wire of
-// `@ai-sdk/anthropic`. A stream is `message_start`, then one content block per part (a `text` block
+// Anthropic's messages API (`POST /v1/messages`, and Vertex AI's `:streamRawPredict` for Claude
+// there), as e2e's mock model answers it: the wire of `@ai-sdk/anthropic`. A stream is `message_start`, then one content block per part (a `text` block
 // with its `text_delta`, a `tool_use` block per call with the argument text as one
 // `input_json_delta`), each closed by `content_block_stop`, then `message_delta` with the stop
 // reason (`tool_use` when the turn calls tools, else `end_turn`) and `message_stop`. Each event
 // has the `event:` line Anthropic sends beside its data.
 import { type Answer, type PlannedTurn, sse, wholeInput } from "./answer.ts"
+
+/**
+ * Claude on Vertex AI (`@ai-sdk/google-vertex/anthropic`): the same messages in the body, posted to
+ * `<baseURL>/<model>:streamRawPredict` (streamed) or `:rawPredict` (whole). The model and the
+ * streaming of such a path; undefined for another.
+ */
+export function vertexAnthropicRequestOf(path: string): { model: string; stream: boolean } | undefined {
+  const match = /\/([^/:]+):(streamRawPredict|rawPredict)$/.exec(path)
+  if (match === null) return undefined
+  return { model: decodeURIComponent(match[1]!), stream: match[2] === "streamRawPredict" }
+}
 
 export function anthropicMessagesAnswer(planned: PlannedTurn, model: string, requestIndex: number): Answer {
   const id = `msg_mock_${requestIndex + 1}`

@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from "node:http"
 import type { Answer, PlannedTurn } from "./answer.ts"
-import { anthropicMessagesAnswer } from "./anthropic-messages.ts"
+import { anthropicMessagesAnswer, vertexAnthropicRequestOf } from "./anthropic-messages.ts"
 import { bedrockConverseAnswer, bedrockRequestOf, EVENT_STREAM_CONTENT_TYPE } from "./bedrock-converse.ts"
 import { chatCompletionsAnswer } from "./chat-completions.ts"
 import { gatewayLanguageModelAnswer, gatewayRequestOf } from "./gateway-language-model.ts"
@@ -33,13 +33,16 @@ export interface ModelRoute {
 /**
  * The API of a `POST` to `path`, or undefined for a route none answers: OpenAI's chat completions
  * (`@ai-sdk/openai-compatible` and most OpenAI-compatible providers) and responses (`@ai-sdk/openai`),
- * Anthropic's messages (`@ai-sdk/anthropic`), Google's generateContent (`@ai-sdk/google`), Bedrock's
- * Converse (`@ai-sdk/amazon-bedrock`), the AI Gateway's language model (`@ai-sdk/gateway`).
+ * Anthropic's messages (`@ai-sdk/anthropic`, and `@ai-sdk/google-vertex/anthropic`'s raw predict),
+ * Google's generateContent (`@ai-sdk/google`), Bedrock's Converse (`@ai-sdk/amazon-bedrock`), the
+ * AI Gateway's language model (`@ai-sdk/gateway`).
  */
 export function modelRouteFor(path: string, headers: IncomingHttpHeaders = {}): ModelRoute | undefined {
   if (path.endsWith("/chat/completions")) return { answer: chatCompletionsAnswer }
   if (path.endsWith("/responses")) return { answer: responsesAnswer }
   if (path.endsWith("/messages")) return { answer: anthropicMessagesAnswer }
+  const vertexAnthropic = vertexAnthropicRequestOf(path)
+  if (vertexAnthropic !== undefined) return { answer: anthropicMessagesAnswer, ...vertexAnthropic }
   const google = googleRequestOf(path)
   if (google !== undefined)
     return { answer: googleGenerateContentAnswer, ...google, idlessArguments: googleArgumentText }
