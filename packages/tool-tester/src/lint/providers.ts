@@ -134,6 +134,7 @@ const PROVIDER_IDS: Readonly<Record<string, LintProvider>> = {
   anthropic: "anthropic",
   google: "google",
   "google-vertex": "google",
+  "google-vertex-anthropic": "anthropic",
   moonshotai: "moonshot",
   "moonshotai-cn": "moonshot",
   mistral: "mistral",

@@ -26,6 +26,8 @@ export function modelSelection(options: { provider?: string | undefined; model?:
 
 function providerIdOf(npm: string): string {
   if (npm === DEFAULT_MODEL.npm) return DEFAULT_MODEL.providerID
+  // Claude on Vertex AI is a provider of its own in opencode's catalogue.
+  if (npm === "@ai-sdk/google-vertex/anthropic") return "google-vertex-anthropic"
   const aiSdk = /^@ai-sdk\/([^/]+)/.exec(npm)
   if (aiSdk) return aiSdk[1]!
   // Community packages: `@openrouter/ai-sdk-provider` → `openrouter`, `ollama-ai-provider` → `ollama`.

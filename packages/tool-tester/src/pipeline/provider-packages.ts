@@ -25,4 +25,7 @@ export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
   deepinfra: "@ai-sdk/deepinfra",
   perplexity: "@ai-sdk/perplexity",
   openrouter: "@openrouter/ai-sdk-provider",
+  "github-copilot": "@ai-sdk/github-copilot",
+  alibaba: "@ai-sdk/alibaba",
+  "google-vertex-anthropic": "@ai-sdk/google-vertex/anthropic",
 }

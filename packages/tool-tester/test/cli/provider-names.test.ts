@@ -22,6 +22,23 @@ describe("--provider names", () => {
     expect(providerPackage("moonshotai")).toBe("@ai-sdk/moonshotai")
     expect(providerPackage("openrouter")).toBe("@openrouter/ai-sdk-provider")
     expect(providerPackage("OpenAI")).toBe("@ai-sdk/openai")
+    expect(providerPackage("github-copilot")).toBe("@ai-sdk/github-copilot")
+    expect(providerPackage("alibaba")).toBe("@ai-sdk/alibaba")
+    expect(providerPackage("google-vertex-anthropic")).toBe("@ai-sdk/google-vertex/anthropic")
+  })
+
+  test("each short name's provider id is the one opencode's catalogue gives it", () => {
+    expect(modelSelection({ provider: "github-copilot", model: "gpt-4.1" })).toEqual({
+      npm: "@ai-sdk/github-copilot",
+      providerID: "github-copilot",
+      modelID: "gpt-4.1",
+    })
+    // Claude on Vertex AI is a provider of its own, checked by Anthropic's rules.
+    expect(modelSelection({ provider: "google-vertex-anthropic" }).providerID).toBe("google-vertex-anthropic")
+    expect(modelSelection({ provider: "@ai-sdk/google-vertex/anthropic" }).providerID).toBe("google-vertex-anthropic")
+    expect(lintProviderNamed("google-vertex-anthropic")).toBe("anthropic")
+    expect(lintProviderNamed("github-copilot")).toBe("openai-compatible")
+    expect(lintProviderNamed("alibaba")).toBe("openai-compatible")
   })
 
   test("one list for the CLI and the matchers: the lint's names and common ones are aliases", () => {
