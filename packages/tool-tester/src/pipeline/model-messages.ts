@@ -3,10 +3,10 @@
 // user message opencode adds for the images and PDFs the provider takes only from a user. Written
 // in the provider's API: chat completions for `@ai-sdk/openai-compatible` and the packages that
 // speak it (chat-messages.ts), the responses API for `@ai-sdk/openai` and `@ai-sdk/azure`, the
-// messages API for `@ai-sdk/anthropic` and Claude on Vertex AI (`@ai-sdk/google-vertex/anthropic`), generateContent for `@ai-sdk/google` and
-// `@ai-sdk/google-vertex` (google-contents.ts), Converse for `@ai-sdk/amazon-bedrock`
-// (bedrock-messages.ts), the AI SDK's own prompt for `@ai-sdk/gateway` (gateway-prompt.ts): each
-// observed on the binary with e2e's mock model.
+// messages API for `@ai-sdk/anthropic` and Claude on Vertex AI (`@ai-sdk/google-vertex/anthropic`),
+// generateContent for `@ai-sdk/google` and `@ai-sdk/google-vertex` (google-contents.ts), Converse
+// for `@ai-sdk/amazon-bedrock` (bedrock-messages.ts), the AI SDK's own prompt for `@ai-sdk/gateway`
+// (gateway-prompt.ts): each observed on the binary with e2e's mock model.
 // Other providers: not modelled (null).
 import { bedrockMessages } from "./bedrock-messages.ts"
 import type { ModelSelection } from "./builtins.ts"

@@ -1,9 +1,10 @@
 // Anthropic's messages API (`POST /v1/messages`, and Vertex AI's `:streamRawPredict` for Claude
-// there), as e2e's mock model answers it: the wire of `@ai-sdk/anthropic`. A stream is `message_start`, then one content block per part (a `text` block
-// with its `text_delta`, a `tool_use` block per call with the argument text as one
-// `input_json_delta`), each closed by `content_block_stop`, then `message_delta` with the stop
-// reason (`tool_use` when the turn calls tools, else `end_turn`) and `message_stop`. Each event
-// has the `event:` line Anthropic sends beside its data.
+// there), as e2e's mock model answers it: the wire of `@ai-sdk/anthropic`. A stream is
+// `message_start`, then one content block per part (a `text` block with its `text_delta`, a
+// `tool_use` block per call with the argument text as one `input_json_delta`), each closed by
+// `content_block_stop`, then `message_delta` with the stop reason (`tool_use` when the turn calls
+// tools, else `end_turn`) and `message_stop`. Each event has the `event:` line Anthropic sends
+// beside its data.
 import { type Answer, type PlannedTurn, sse, wholeInput } from "./answer.ts"
 
 /**

@@ -9,7 +9,7 @@
 import type { IncomingHttpHeaders } from "node:http"
 import { type Answer, type PlannedTurn, sse } from "./answer.ts"
 
-/** The gateway's route: the model and the streaming flag of the request, from its headers; undefined for another path. */
+/** The gateway's route: the request's model and streaming flag, from its headers; undefined for another path. */
 export function gatewayRequestOf(
   path: string,
   headers: IncomingHttpHeaders,

@@ -1,7 +1,7 @@
 // The model APIs e2e's mock model speaks, one file each in this folder: the route a provider posts
 // to, and how one planned turn is written as that API's answer. The mock model picks the API by the
-// request's path, once; the turns, the calls and the recording are the same for all.
-
+// request's path (and, for the AI Gateway, its headers), once; the turns, the calls and the
+// recording are the same for all.
 import type { IncomingHttpHeaders } from "node:http"
 import type { Answer, PlannedTurn } from "./answer.ts"
 import { anthropicMessagesAnswer, vertexAnthropicRequestOf } from "./anthropic-messages.ts"
@@ -17,9 +17,15 @@ type ModelApi = (planned: PlannedTurn, model: string, requestIndex: number) => A
 /** The API answering a route, and what the route itself says of the request. */
 export interface ModelRoute {
   answer: ModelApi
-  /** Streamed or whole by the route (Google's method, the gateway's header); undefined: the body's `stream` says. */
+  /**
+   * Streamed or whole by the route (Google's method, the gateway's header); undefined: the body's
+   * `stream` says.
+   */
   stream?: boolean
-  /** The model the route names (Google's and Bedrock's paths, the gateway's header); undefined: the body's `model` says. */
+  /**
+   * The model the route names (Google's and Bedrock's paths, the gateway's header); undefined: the
+   * body's `model` says.
+   */
   model?: string
   /** A stream's content type (Bedrock's event stream); undefined: server-sent events. */
   streamContentType?: string
