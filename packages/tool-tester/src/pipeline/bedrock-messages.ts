@@ -9,7 +9,7 @@
 // the result, and another the moved files. A file type Converse has no document format for fails
 // the request, and so opencode's run.
 import type { ModelSelection } from "./builtins.ts"
-import { type ContentPart, MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
+import { type ContentPart, MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
 
 /** The request's message for this result, its error, or null for a form not observed. */
 export function bedrockMessages(
@@ -29,12 +29,9 @@ export function bedrockMessages(
   const blocks: unknown[] = [{ toolResult: { toolUseId: bedrockToolUseId(callID, model.modelID), content } }]
   if (cacheMarks) blocks.push(CACHE_POINT)
   if (userFiles.length > 0) {
-    blocks.push({ text: MOVED_MEDIA_TEXT })
-    for (const userFile of userFiles) {
-      const block = movedBlock(userFile, names)
-      if (block === null || typeof block === "string") return block === null ? null : { error: block }
-      blocks.push(block)
-    }
+    const moved = movedParts({ text: MOVED_MEDIA_TEXT }, userFiles, (userFile) => movedBlock(userFile, names))
+    if (!Array.isArray(moved)) return moved === null ? null : { error: moved }
+    blocks.push(...moved)
     if (cacheMarks) blocks.push(CACHE_POINT)
   }
   return { messages: [{ role: "user", content: blocks }] }

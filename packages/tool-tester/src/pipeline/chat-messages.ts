@@ -15,7 +15,7 @@
 // - openrouter: the tool message's content is a list of parts, its files as `file` parts, and it
 //   names the tool last.
 import type { ModelSelection } from "./builtins.ts"
-import { MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
+import { MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
 
 export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "openrouter" | "github-copilot" | "alibaba"
 
@@ -45,12 +45,10 @@ export function chatMessages(
   if (!cacheMarks && dialect === "alibaba") return null
   const messages: unknown[] = [toolMessage(dialect, call, result, cacheMarks)]
   if (userFiles.length === 0) return { messages }
-  const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
-  for (const userFile of userFiles) {
-    const part = userPart(dialect, userFile)
-    if (part === null || typeof part === "string") return part === null ? null : { error: part }
-    parts.push(part)
-  }
+  const parts = movedParts({ type: "text", text: MOVED_MEDIA_TEXT }, userFiles, (userFile) =>
+    userPart(dialect, userFile),
+  )
+  if (!Array.isArray(parts)) return parts === null ? null : { error: parts }
   if (cacheMarks) parts.push({ ...(parts.pop() as object), ...cacheMark(dialect) })
   messages.push({ role: "user", content: parts })
   return { messages }

@@ -5,7 +5,7 @@
 // images and PDFs are moved to a user message after it, as `file` parts of base64 data (named when
 // the attachment is) or the error text for a model without that input. No caching marks: opencode
 // sets none through the gateway (prompt-caching.ts).
-import { MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
+import { MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
 
 /** The prompt's messages for this result, or null for a moved file that is no `data:` URL (not observed). */
 export function gatewayPrompt(
@@ -20,26 +20,26 @@ export function gatewayPrompt(
     },
   ]
   if (userFiles.length === 0) return messages
-  const parts: unknown[] = [{ type: "text", text: MOVED_MEDIA_TEXT }]
-  for (const userFile of userFiles) {
-    if (userFile.type === "error") {
-      parts.push({ type: "text", text: userFile.text })
-      continue
-    }
-    const { file } = userFile
-    if (!file.url.startsWith("data:") || !file.url.includes(",")) return null
-    parts.push({
-      type: "file",
-      mediaType: file.mime,
-      ...(file.filename === undefined ? {} : { filename: file.filename }),
-      data: file.url.slice(file.url.indexOf(",") + 1),
-    })
-  }
+  const parts = movedParts({ type: "text", text: MOVED_MEDIA_TEXT }, userFiles, movedPart)
+  if (!Array.isArray(parts)) return null
   messages.push({ role: "user", content: parts })
   return messages
 }
 
 // --- internal ---
+
+/** A moved file as a `file` part of its base64 data (null for one that is no `data:` URL), or its error text. */
+function movedPart(userFile: UserFile): unknown {
+  if (userFile.type === "error") return { type: "text", text: userFile.text }
+  const { file } = userFile
+  if (!file.url.startsWith("data:") || !file.url.includes(",")) return null
+  return {
+    type: "file",
+    mediaType: file.mime,
+    ...(file.filename === undefined ? {} : { filename: file.filename }),
+    data: file.url.slice(file.url.indexOf(",") + 1),
+  }
+}
 
 function outputOf(result: ToolResult): unknown {
   if (typeof result === "string") return { type: "text", value: result }

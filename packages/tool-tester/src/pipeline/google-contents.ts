@@ -8,7 +8,7 @@
 // the result is a part of its own. `@ai-sdk/google-vertex` sends
 // the same contents, but for a file of its own in that last form: `inlineData` and a sentence, not
 // the JSON text of opencode's part (observed); opencode never keeps its media in the result.
-import { MOVED_MEDIA_TEXT, type ContentPart, type ToolResult, type UserFile } from "./result-content.ts"
+import { type ContentPart, MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
 
 /** The request's contents for this result, or null for a moved file in a form not observed. */
 export function googleContents(
@@ -26,12 +26,8 @@ export function googleContents(
         : result.flatMap((part) => partOfItsOwn(toolName, part, vertex))
   const contents: unknown[] = [{ role: "user", parts: resultParts }]
   if (userFiles.length === 0) return contents
-  const moved: unknown[] = [{ text: MOVED_MEDIA_TEXT }]
-  for (const userPart of userFiles) {
-    const part = movedPart(userPart)
-    if (part === undefined) return null
-    moved.push(part)
-  }
+  const moved = movedParts({ text: MOVED_MEDIA_TEXT }, userFiles, (userFile) => movedPart(userFile) ?? null)
+  if (!Array.isArray(moved)) return null
   contents.push({ role: "user", parts: moved })
   return contents
 }

@@ -16,7 +16,7 @@ import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
 import type { ModelModality } from "./model-modalities.ts"
 import type { FilePart } from "./part-attachments.ts"
-import { type ContentPart, MOVED_MEDIA_TEXT, type ToolResult, type UserFile } from "./result-content.ts"
+import { type ContentPart, MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
 
 export { MODEL_MODALITIES, type ModelModality } from "./model-modalities.ts"
 
@@ -136,20 +136,15 @@ function responsesItems(callID: string, result: ToolResult, userFiles: UserFile[
         })
   const items: unknown[] = [{ type: "function_call_output", call_id: callID, output }]
   if (userFiles.length === 0) return items
-  const content: unknown[] = [{ type: "input_text", text: MOVED_MEDIA_TEXT }]
-  for (const userFile of userFiles) {
-    if (userFile.type === "error") {
-      content.push({ type: "input_text", text: userFile.text })
-      continue
-    }
+  const content = movedParts({ type: "input_text", text: MOVED_MEDIA_TEXT }, userFiles, (userFile, before) => {
+    if (userFile.type === "error") return { type: "input_text", text: userFile.text }
     const { file } = userFile
     if (!file.url.startsWith("data:")) return null
-    content.push(
-      file.mime.startsWith("image/")
-        ? { type: "input_image", image_url: file.url }
-        : { type: "input_file", filename: file.filename ?? `part-${content.length}.pdf`, file_data: file.url },
-    )
-  }
+    return file.mime.startsWith("image/")
+      ? { type: "input_image", image_url: file.url }
+      : { type: "input_file", filename: file.filename ?? `part-${before}.pdf`, file_data: file.url }
+  })
+  if (!Array.isArray(content)) return null
   items.push({ role: "user", content })
   return items
 }

@@ -14,3 +14,24 @@ export type ToolResult = string | ContentPart[]
 
 /** A moved attachment as the model gets it: the file, or the error text for a model without that input. */
 export type UserFile = { type: "error"; text: string } | { type: "file"; file: FilePart }
+
+/**
+ * The parts of what opencode adds after a result for the files it moved, in one provider's API:
+ * `heading` (MOVED_MEDIA_TEXT as that API writes text), then each file as `partOf` writes it, told
+ * how many parts come before it. `partOf` answers a part, null for a file the API's form was not
+ * observed with, or the error text the provider's package fails the request with; the first such
+ * answer is the whole answer.
+ */
+export function movedParts(
+  heading: unknown,
+  userFiles: readonly UserFile[],
+  partOf: (userFile: UserFile, before: number) => unknown,
+): unknown[] | string | null {
+  const parts: unknown[] = [heading]
+  for (const userFile of userFiles) {
+    const part = partOf(userFile, parts.length)
+    if (part === null || typeof part === "string") return part
+    parts.push(part)
+  }
+  return parts
+}
