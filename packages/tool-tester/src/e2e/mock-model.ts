@@ -1,10 +1,8 @@
 // A scripted model behind an HTTP endpoint on 127.0.0.1, for driving the real opencode offline. It
-// answers `POST /v1/chat/completions` (the `@ai-sdk/openai-compatible` provider), `POST
-// /v1/responses` (the `@ai-sdk/openai` provider), `POST /v1/messages` (the `@ai-sdk/anthropic`
-// provider) and `POST /v1/models/<model>:streamGenerateContent` (the `@ai-sdk/google` provider)
-// with server-sent events, and `POST /v1/model/<model>/converse-stream` (the `@ai-sdk/amazon-bedrock`
-// provider) with AWS's event stream, in the API of the route (model-apis/), playing one script turn per main
-// request and recording every request body.
+// answers each provider API of model-apis/ (OpenAI's chat completions and responses, Anthropic's
+// messages, Google's generateContent, Bedrock's Converse, the AI Gateway's language model,
+// Cohere's chat; model-api.ts routes them), playing one script turn per main request and recording
+// every request body.
 //
 // Requests without `tools` (opencode's title request, sent first by the small model) get a short
 // text and do not consume a turn. When the script has no turns left, the mock answers with text so
@@ -20,7 +18,7 @@ import { vertexAuthAnswer } from "./model-apis/vertex-auth.ts"
 import { argumentText, type Script } from "./script.ts"
 
 export interface CapturedRequest {
-  /** `/v1/chat/completions`, `/v1/responses`, `/v1/messages`, `/v1/models/<model>:streamGenerateContent` or `/v1/model/<model>/converse-stream`. */
+  /** The route's path, without the query: `/v1/chat/completions`, `/v1/messages`, `/v1/chat`, ... */
   path: string
   /** `title` when the request offers no tools, else `main`. */
   kind: "title" | "main"
@@ -128,7 +126,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       options.onMainRequest?.(planned.calls)
     }
     const model = route.model ?? (isRecord(body) && typeof body.model === "string" ? body.model : "mock-model")
-    const stream = route.stream ?? (!isRecord(body) || body.stream !== false)
+    const said = isRecord(body) ? body.stream : undefined
+    const stream = route.stream ?? (typeof said === "boolean" ? said : (route.streamWhenUnsaid ?? true))
     const events = route.answer(planned, model, requestIndex)
     if (stream) {
       response.writeHead(200, {

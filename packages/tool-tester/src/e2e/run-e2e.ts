@@ -2,11 +2,17 @@
 // model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
+import { isAbsolute, resolve } from "node:path"
 import { definedFields } from "../_defined-fields.ts"
 import { checkTimeoutOption } from "../_timeout-bound.ts"
-import { isAbsolute, resolve } from "node:path"
-import { ToolTesterError } from "../errors.ts"
 import { configProblem, type OpencodeConfig } from "../config/opencode-config.ts"
+import { ToolTesterError } from "../errors.ts"
+import { resolveOpencode } from "../opencode/opencode-binary.ts"
+import { runOpencodeProcess } from "../opencode/opencode-process.ts"
+import { opencodeVersionOf } from "../opencode/opencode-version-check.ts"
+import { pluginPackageFor } from "../opencode/plugin-package.ts"
+import { createSandbox, projectConfigDirectories } from "../opencode/sandbox.ts"
+import { endMarked } from "../runtime/process-tree.ts"
 import { prepareConfiguredPlugins } from "./configured-plugins.ts"
 import {
   collectCalls,
@@ -20,15 +26,10 @@ import {
 } from "./e2e-result.ts"
 import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
-import { resolveOpencode } from "../opencode/opencode-binary.ts"
-import { opencodeVersionOf } from "../opencode/opencode-version-check.ts"
-import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
-import { runOpencodeProcess } from "../opencode/opencode-process.ts"
-import { endMarked } from "../runtime/process-tree.ts"
-import { pluginPackageFor } from "../opencode/plugin-package.ts"
-import { createSandbox, projectConfigDirectories } from "../opencode/sandbox.ts"
-import { configureSandbox } from "./sandbox-setup.ts"
+import { cohereScriptProblem } from "./model-apis/cohere-chat.ts"
 import { googleScriptProblem } from "./model-apis/google-generate-content.ts"
+import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
+import { configureSandbox } from "./sandbox-setup.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
 
 export interface E2EOptions {
@@ -217,20 +218,23 @@ function runArguments(modelId: string, agent: string | undefined, prompt: string
   ]
 }
 
-/** USAGE for a script feature the provider's API cannot send (googleScriptProblem). */
+/** USAGE for a script feature the provider's API cannot send (the script problems below). */
 function checkScriptForProvider(script: Script, provider: string): void {
-  if (!googleApiProviders.includes(provider)) return
-  const problem = googleScriptProblem(script)
+  const problem = scriptProblems[provider]?.(script)
   if (problem === undefined) return
   throw new ToolTesterError(
     "USAGE",
-    `The e2e script cannot be played as ${provider}: ${problem}. Leave the call's \`id\` out, or pick another --provider.`,
+    `The e2e script cannot be played as ${provider}: ${problem}, or pick another --provider.`,
     { data: { provider } },
   )
 }
 
-/** The providers that speak Google's generateContent to the mock model. */
-const googleApiProviders = ["@ai-sdk/google", "@ai-sdk/google-vertex"]
+/** What each provider whose API cannot send a script feature refuses, by npm package. */
+const scriptProblems: Readonly<Record<string, (script: Script) => string | undefined>> = {
+  "@ai-sdk/google": googleScriptProblem,
+  "@ai-sdk/google-vertex": googleScriptProblem,
+  "@ai-sdk/cohere": cohereScriptProblem,
+}
 
 /**
  * USAGE for a provider whose requests the mock model cannot answer: opencode sent them to a route
@@ -240,7 +244,7 @@ function unspokenProvider(mock: MockModel, provider: string, result: E2EResult):
   const first = mock.unrouted[0]!
   return new ToolTesterError(
     "USAGE",
-    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic and @ai-sdk/google-vertex/anthropic use, Google's generateContent, which google uses, Bedrock's Converse API, which amazon-bedrock uses, and the AI Gateway's, which @ai-sdk/gateway uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
+    `opencode sent the model's requests for ${provider} to ${first.method} ${first.path}, an API e2e's mock model does not speak: it answers the OpenAI chat-completions and responses APIs, which openai-compatible (the default), openai and most OpenAI-compatible providers use, Anthropic's messages API, which anthropic and @ai-sdk/google-vertex/anthropic use, Google's generateContent, which google uses, Bedrock's Converse API, which amazon-bedrock uses, the AI Gateway's, which @ai-sdk/gateway uses, and Cohere's chat, which cohere uses (docs/cli.md#e2e lists them); leave out --provider or pick one of those`,
     { data: { provider, unrouted: mock.unrouted, result } },
   )
 }

@@ -27,5 +27,6 @@ export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
   openrouter: "@openrouter/ai-sdk-provider",
   "github-copilot": "@ai-sdk/github-copilot",
   alibaba: "@ai-sdk/alibaba",
+  cohere: "@ai-sdk/cohere",
   "google-vertex-anthropic": "@ai-sdk/google-vertex/anthropic",
 }

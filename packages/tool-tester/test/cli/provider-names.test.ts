@@ -24,6 +24,7 @@ describe("--provider names", () => {
     expect(providerPackage("OpenAI")).toBe("@ai-sdk/openai")
     expect(providerPackage("github-copilot")).toBe("@ai-sdk/github-copilot")
     expect(providerPackage("alibaba")).toBe("@ai-sdk/alibaba")
+    expect(providerPackage("cohere")).toBe("@ai-sdk/cohere")
     expect(providerPackage("google-vertex-anthropic")).toBe("@ai-sdk/google-vertex/anthropic")
   })
 
@@ -39,6 +40,7 @@ describe("--provider names", () => {
     expect(lintProviderNamed("google-vertex-anthropic")).toBe("anthropic")
     expect(lintProviderNamed("github-copilot")).toBe("openai-compatible")
     expect(lintProviderNamed("alibaba")).toBe("openai-compatible")
+    expect(modelSelection({ provider: "cohere" }).providerID).toBe("cohere")
   })
 
   test("one list for the CLI and the matchers: the lint's names and common ones are aliases", () => {

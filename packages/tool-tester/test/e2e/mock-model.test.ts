@@ -379,6 +379,65 @@ describe("the mock model", () => {
     expect(mock.unrouted).toEqual([])
   })
 
+  it("speaks Cohere's chat: named events, a text block, one call at a time, TOOL_CALL; whole without `stream`", async () => {
+    mock = await startMockModel({
+      script: {
+        turns: [
+          {
+            text: "on it",
+            calls: [
+              { tool: "x", args: { a: 1 } },
+              { tool: "y", rawArgs: "" },
+            ],
+          },
+        ],
+      },
+    })
+    const frames = await postFrames("/chat", { model: "command-x", messages: [], tools, stream: true })
+    expect(frames.map((frame) => frame.event)).toEqual([
+      "message-start",
+      "content-start",
+      "content-delta",
+      "content-end",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-end",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-end",
+      "message-end",
+    ])
+    // Each event's data names its own type, which is what @ai-sdk/cohere reads.
+    expect(frames.every((frame) => frame.data.type === frame.event)).toBe(true)
+    expect(frames[2]?.data).toMatchObject({ index: 0, delta: { message: { content: { text: "on it" } } } })
+    expect(frames[4]?.data.delta.message.tool_calls).toEqual({
+      id: "call_1",
+      type: "function",
+      function: { name: "x", arguments: "" },
+    })
+    expect(frames[5]?.data.delta.message.tool_calls).toEqual({ function: { arguments: '{"a":1}' } })
+    expect(frames[8]?.data.delta.message.tool_calls).toEqual({ function: { arguments: "" } })
+    expect(frames[10]?.data.delta).toMatchObject({
+      finish_reason: "TOOL_CALL",
+      usage: { tokens: { input_tokens: 10, output_tokens: 5 } },
+    })
+    // Cohere's whole requests carry no `stream`: the answer is one body.
+    const whole = await fetch(`${mock.baseURL}/chat`, {
+      method: "POST",
+      body: JSON.stringify({ model: "command-x", messages: [] }),
+    })
+    expect(whole.headers.get("content-type")).toBe("application/json")
+    expect(await whole.json()).toMatchObject({
+      message: { role: "assistant", content: [{ type: "text", text: "Scripted session" }] },
+      finish_reason: "COMPLETE",
+      usage: { billed_units: { input_tokens: 10 }, tokens: { output_tokens: 5 } },
+    })
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/chat", "main"],
+      ["/v1/chat", "title"],
+    ])
+  })
+
   it("answers unknown routes with 404 and records them (another provider's API)", async () => {
     mock = await startMockModel({ script: { turns: [] } })
     const response = await fetch(`${mock.baseURL}/models`)

@@ -1,10 +1,12 @@
 // e2e's mock model speaks the OpenAI chat-completions and responses APIs, Anthropic's messages API,
-// Google's generateContent, Bedrock's Converse and the AI Gateway's language model (docs/cli.md#e2e). A provider of another API sends opencode's
-// requests to a route the mock does not answer: a usage error naming the route, where it was
-// OPENCODE_FAILED with "Not Found" from opencode's log. A provider that parses the chat-completions
-// stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic, @ai-sdk/google,
-// @ai-sdk/amazon-bedrock and @ai-sdk/gateway run every kind of scripted call they can send, read
-// back from their requests.
+// Google's generateContent, Bedrock's Converse, the AI Gateway's language model and Cohere's chat
+// (docs/cli.md#e2e). A provider of another API (a package of the user's own, loaded from a file
+// URL) sends opencode's requests to a route the mock does not answer: a usage error naming the
+// route, where it was OPENCODE_FAILED with "Not Found" from opencode's log. A provider that parses
+// the chat-completions stream strictly (@ai-sdk/mistral) runs the script; @ai-sdk/anthropic,
+// @ai-sdk/google, @ai-sdk/amazon-bedrock, @ai-sdk/gateway and @ai-sdk/cohere run every kind of
+// scripted call they can send, read back from their requests; a call one cannot send is a usage
+// error before anything runs.
 import { fileURLToPath } from "node:url"
 import { afterAll, expect, test } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
@@ -16,13 +18,14 @@ const tempParent = makeTempParent()
 afterAll(() => tempParent.remove())
 const script = { turns: [{ calls: [{ tool: "echo", args: { message: "hi" } }] }, { text: "done" }] }
 
-test("a provider of another API (cohere's /v1/chat) is USAGE naming the route it was sent to", {
+test("a provider of another API (a package's own /v1/generate) is USAGE naming the route it was sent to", {
   timeout: 240_000,
 }, async () => {
+  const provider = new URL("../fixtures/other-api-provider/provider.mjs", import.meta.url).href
   const error = await runE2E({
     directory: project,
     script,
-    provider: "@ai-sdk/cohere",
+    provider,
     tempDirectory: tempParent.path,
     timeoutMs: 180_000,
   }).then(
@@ -32,7 +35,7 @@ test("a provider of another API (cohere's /v1/chat) is USAGE naming the route it
   if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
   expect(error.code).toBe("USAGE")
   expect(error.message).toContain(
-    "opencode sent the model's requests for @ai-sdk/cohere to POST /v1/chat, an API e2e's mock model does not speak",
+    `opencode sent the model's requests for ${provider} to POST /v1/generate, an API e2e's mock model does not speak`,
   )
   expect(leftoverFolders(tempParent.path)).toEqual([])
 })
@@ -76,6 +79,17 @@ const withIds = [
     // The AI SDK's function tools: type, name, description and inputSchema.
     offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { name: string }).name),
   },
+  {
+    // Cohere's chat: its history is chat completions' shape, each call's arguments parsed and
+    // written again, so text that is no JSON fails its stream (a usage error, tested below): the
+    // call rerouted to invalid names a tool that does not exist.
+    provider: "@ai-sdk/cohere",
+    route: "/v1/chat",
+    invalidCall: { tool: "no_such_tool", args: { message: "four" } },
+    invalidResult: "Model tried to call unavailable tool 'no_such_tool'",
+    // Cohere's tools: chat completions' function tools.
+    offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { function: { name: string } }).function.name),
+  },
 ]
 
 test.for(withIds)(
@@ -83,7 +97,13 @@ test.for(withIds)(
   {
     timeout: 240_000,
   },
-  async ({ provider, route, offered }) => {
+  async ({
+    provider,
+    route,
+    offered,
+    invalidCall = { tool: "echo", rawArgs: "{not json" },
+    invalidResult = "The arguments provided to the tool are invalid",
+  }) => {
     const result = await runE2E({
       directory: project,
       script: {
@@ -96,7 +116,7 @@ test.for(withIds)(
             ],
           },
           { calls: [{ tool: "ECHO", args: { message: "three" } }] },
-          { calls: [{ tool: "echo", rawArgs: "{not json" }] },
+          { calls: [invalidCall] },
           { text: "done" },
         ],
       },
@@ -124,14 +144,7 @@ test.for(withIds)(
       [0, "call_1", "echo", "echo", "completed", "echo: one (call call_1)"],
       [0, "custom_id", "echo", "echo", "completed", "echo: two (call custom_id)"],
       [1, "call_2", "ECHO", "echo", "completed", "echo: three (call call_2)"],
-      [
-        2,
-        "call_3",
-        "echo",
-        "invalid",
-        "completed",
-        expect.stringContaining("The arguments provided to the tool are invalid"),
-      ],
+      [2, "call_3", invalidCall.tool, "invalid", "completed", expect.stringContaining(invalidResult)],
     ])
     // A call's input is a JSON value in opencode's history: its JSON text.
     expect(result.calls[0]?.as_run?.arguments).toBe('{"message":"one"}')
@@ -261,5 +274,33 @@ test("a call `id` is USAGE with Google's API, which cannot send one, before anyt
     "The e2e script cannot be played as @ai-sdk/google: turns[0].calls[1] gives an `id`, which Google's API cannot send: its function calls carry no id, and @ai-sdk/google makes one up (e2e reports it as the call's id). Leave the call's `id` out, or pick another --provider.",
   )
   expect(error.message).not.toContain("\n")
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+})
+
+test("arguments that are no JSON are USAGE with Cohere's package, which fails the run on them, before anything runs", async () => {
+  const turns = [
+    { calls: [{ tool: "echo", rawArgs: "" }] },
+    { calls: [{ tool: "echo", rawArgs: '{"message":"x"}' }] },
+    {
+      calls: [
+        { tool: "echo", rawArgs: "[1]" },
+        { tool: "echo", rawArgs: "{not json" },
+      ],
+    },
+  ]
+  const error = await runE2E({
+    directory: project,
+    script: { turns },
+    provider: "@ai-sdk/cohere",
+    tempDirectory: tempParent.path,
+  }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
+  expect(error.code).toBe("USAGE")
+  expect(error.message).toBe(
+    "The e2e script cannot be played as @ai-sdk/cohere: turns[2].calls[1] has `rawArgs` that are no JSON, which @ai-sdk/cohere cannot pass on: it parses each call's arguments as they stream and fails opencode's run (\"JSON Parse error\") before opencode gets the call, so opencode's rerouting to `invalid` never happens with Cohere. Give JSON text, or pick another --provider.",
+  )
   expect(leftoverFolders(tempParent.path)).toEqual([])
 })

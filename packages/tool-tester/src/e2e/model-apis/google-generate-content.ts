@@ -51,14 +51,14 @@ export function googleRequestOf(path: string): { model: string; stream: boolean 
 }
 
 /**
- * What of `script` Google's API cannot send, as a sentence naming where it is, or undefined: a
- * call's `id` (Google's calls carry none; `@ai-sdk/google` makes one up).
+ * What of `script` Google's API cannot send, as a sentence naming where it is and what to do, or
+ * undefined: a call's `id` (Google's calls carry none; `@ai-sdk/google` makes one up).
  */
 export function googleScriptProblem(script: Script): string | undefined {
   for (const [turnIndex, turn] of script.turns.entries()) {
     const callIndex = (turn.calls ?? []).findIndex((call) => call.id !== undefined)
     if (callIndex !== -1)
-      return `turns[${turnIndex}].calls[${callIndex}] gives an \`id\`, which Google's API cannot send: its function calls carry no id, and @ai-sdk/google makes one up (e2e reports it as the call's id)`
+      return `turns[${turnIndex}].calls[${callIndex}] gives an \`id\`, which Google's API cannot send: its function calls carry no id, and @ai-sdk/google makes one up (e2e reports it as the call's id). Leave the call's \`id\` out`
   }
   return undefined
 }

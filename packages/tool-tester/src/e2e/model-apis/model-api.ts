@@ -7,6 +7,7 @@ import type { Answer, PlannedTurn } from "./answer.ts"
 import { anthropicMessagesAnswer, vertexAnthropicRequestOf } from "./anthropic-messages.ts"
 import { bedrockConverseAnswer, bedrockRequestOf, EVENT_STREAM_CONTENT_TYPE } from "./bedrock-converse.ts"
 import { chatCompletionsAnswer } from "./chat-completions.ts"
+import { cohereChatAnswer, isCohereChat } from "./cohere-chat.ts"
 import { gatewayLanguageModelAnswer, gatewayRequestOf } from "./gateway-language-model.ts"
 import { googleArgumentText, googleGenerateContentAnswer, googleRequestOf } from "./google-generate-content.ts"
 import { responsesAnswer } from "./responses.ts"
@@ -22,6 +23,11 @@ export interface ModelRoute {
    * `stream` says.
    */
   stream?: boolean
+  /**
+   * Whether a body that leaves `stream` out wants a stream (default true; Cohere's whole requests
+   * carry no `stream`).
+   */
+  streamWhenUnsaid?: boolean
   /**
    * The model the route names (Google's and Bedrock's paths, the gateway's header); undefined: the
    * body's `model` says.
@@ -41,12 +47,13 @@ export interface ModelRoute {
  * (`@ai-sdk/openai-compatible` and most OpenAI-compatible providers) and responses (`@ai-sdk/openai`),
  * Anthropic's messages (`@ai-sdk/anthropic`, and `@ai-sdk/google-vertex/anthropic`'s raw predict),
  * Google's generateContent (`@ai-sdk/google`), Bedrock's Converse (`@ai-sdk/amazon-bedrock`), the
- * AI Gateway's language model (`@ai-sdk/gateway`).
+ * AI Gateway's language model (`@ai-sdk/gateway`), Cohere's chat (`@ai-sdk/cohere`).
  */
 export function modelRouteFor(path: string, headers: IncomingHttpHeaders = {}): ModelRoute | undefined {
   if (path.endsWith("/chat/completions")) return { answer: chatCompletionsAnswer }
   if (path.endsWith("/responses")) return { answer: responsesAnswer }
   if (path.endsWith("/messages")) return { answer: anthropicMessagesAnswer }
+  if (isCohereChat(path)) return { answer: cohereChatAnswer, streamWhenUnsaid: false }
   const vertexAnthropic = vertexAnthropicRequestOf(path)
   if (vertexAnthropic !== undefined) return { answer: anthropicMessagesAnswer, ...vertexAnthropic }
   const google = googleRequestOf(path)
