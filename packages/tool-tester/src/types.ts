@@ -5,14 +5,14 @@ import type { OpencodeConfig } from "./config/opencode-config.ts"
 import type { ConfigDirectory, Environment } from "./discovery/config-dirs.ts"
 import type { PluginHooks } from "./discovery/plugin-module.ts"
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
-import type { EscapedError } from "./runtime/escaped-errors.ts"
-import type { EngineChoice, EngineInfo } from "./runtime/here.ts"
 import type { ToolTesterErrorCode } from "./errors.ts"
 import type { ModelSelection } from "./pipeline/builtins.ts"
 import type { ModelModality } from "./pipeline/model-messages.ts"
 import type { ThrownDetails } from "./pipeline/normalize-result.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import type { AskRecord, MetadataRecord } from "./pipeline/tool-context.ts"
+import type { EscapedError } from "./runtime/escaped-errors.ts"
+import type { EngineChoice, EngineInfo } from "./runtime/here.ts"
 
 export type { EscapedError } from "./runtime/escaped-errors.ts"
 
@@ -173,6 +173,12 @@ export type RunResult = {
    * (docs/opencode-contract.md#attachments).
    */
   modelMessages?: unknown[] | null
+  /**
+   * Only with `@ai-sdk/cohere`, beside `modelMessages`: the entries this result adds to the
+   * request's `documents`, where Cohere's package puts the images and PDFs the model reads, each
+   * `{data: {text, title}}` with the file's base64 data as its text (docs/opencode-contract.md#attachments).
+   */
+  modelDocuments?: unknown[]
   /**
    * Only when the provider's package refuses to write the model's next request for this result:
    * the error opencode's run then ends with, so the model never gets the result (observed:

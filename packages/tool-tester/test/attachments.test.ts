@@ -514,9 +514,68 @@ describe("gateway (the AI SDK's own prompt): one tool-result part, then the move
   })
 })
 
-test("a provider whose API is not modelled: null; a result without attachments has no modelMessages", async () => {
+describe("cohere (Cohere's chat): text contents, the files the model reads as the request's documents", () => {
+  // Observed with `--provider @ai-sdk/cohere`, and `--config` giving the model image (and PDF) input.
   const cohere = { npm: "@ai-sdk/cohere", providerID: "cohere", modelID: "mock-model" }
-  expect((await call("text", cohere)).modelMessages).toBeNull()
+  const user = (...texts: string[]) => ({ role: "user", content: [MOVED.text, ...texts].join("") })
+
+  test("the result's text alone, or its parts as JSON text; other providers have no modelDocuments", async () => {
+    expect(await call("notFile", cohere)).toMatchObject({ modelMessages: [tool("see other")], modelDocuments: [] })
+    expect((await call("text", cohere)).modelMessages).toEqual([
+      tool(
+        JSON.stringify([
+          { type: "text", text: "see text" },
+          { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+        ]),
+      ),
+    ])
+    // An https file is left out, the parts kept; an empty output gives no text part.
+    expect((await call("httpsText", cohere)).modelMessages).toEqual([
+      tool(JSON.stringify([{ type: "text", text: "see http" }])),
+    ])
+    expect((await call("emptyOutput", cohere)).modelMessages).toEqual([
+      tool(JSON.stringify([{ type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" }])),
+    ])
+    expect((await call("badPng", cohere)).modelMessages).toEqual([tool(`see bad${OMITTED}`)])
+    expect("modelDocuments" in (await call("text"))).toBe(false)
+  })
+
+  test("images and PDFs are moved: the user message's text holds the errors, the files the model reads are documents", async () => {
+    const several = await call("several", cohere)
+    expect(several.modelMessages).toEqual([
+      tool(
+        JSON.stringify([
+          { type: "text", text: "see several" },
+          { type: "file-data", data: "aGVsbG8=", mediaType: "text/plain" },
+          { type: "file-data", data: "d29ybGQ=", mediaType: "text/plain" },
+        ]),
+      ),
+      user(cannotRead('"dot.png"', "image").text, cannotRead('"doc.pdf"', "pdf").text),
+    ])
+    expect(several.modelDocuments).toEqual([])
+    // Read: nothing in the user message but the heading, each file's base64 data a document's text.
+    const read = await call("several", cohere, ["image", "pdf"])
+    expect(read.modelMessages?.[1]).toEqual(user())
+    expect(read.modelDocuments).toEqual([
+      { data: { text: PNG.slice(PNG.indexOf(",") + 1), title: "dot.png" } },
+      { data: { text: "JVBERi0xLjQK", title: "doc.pdf" } },
+    ])
+    // A file without a name has no title.
+    const pdf = await call("pdfNoName", cohere, ["pdf"])
+    expect(pdf.modelMessages).toEqual([tool("see pdf"), user()])
+    expect(pdf.modelDocuments).toEqual([{ data: { text: "JVBERi0xLjQK" } }])
+    // A model that reads images only.
+    const png = await call("png", cohere, ["image"])
+    expect(png.modelMessages).toEqual([tool("see png"), user()])
+    expect(png.modelDocuments).toEqual([{ data: { text: PNG.slice(PNG.indexOf(",") + 1), title: "dot.png" } }])
+  })
+})
+
+test("a provider whose API is not modelled: null; a result without attachments has no modelMessages", async () => {
+  const ollama = { npm: "ollama-ai-provider", providerID: "ollama", modelID: "mock-model" }
+  const unmodelled = await call("text", ollama)
+  expect(unmodelled.modelMessages).toBeNull()
+  expect("modelDocuments" in unmodelled).toBe(false)
   const empty = await call("empty")
   expect(empty.output).toBe("see none")
   expect("modelMessages" in empty).toBe(false)

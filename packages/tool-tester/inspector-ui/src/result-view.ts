@@ -91,6 +91,12 @@ export function ResultView({
                 result.modelMessages,
               )
     }
+    ${
+      // Cohere's package sends the files the model reads as the request's documents.
+      result.modelDocuments && result.modelDocuments.length > 0
+        ? section("And in the request's documents", result.modelDocuments)
+        : null
+    }
     ${result.asks.length > 0 ? section("ctx.ask records", result.asks) : null}
     ${result.metadataCalls.length > 0 ? section("ctx.metadata records", result.metadataCalls) : null}
     ${result.hookErrors && result.hookErrors.length > 0 ? section("Plugin event hook errors", result.hookErrors) : null}

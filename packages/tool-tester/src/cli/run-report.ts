@@ -6,8 +6,8 @@ import { terminalSafe } from "../_terminal-safe.ts"
 import { describeEngine } from "../engine-client/choose-engine.ts"
 import { escapedLine } from "../runtime/escaped-advice.ts"
 import type { CapturedConsole } from "../runtime/stream-capture.ts"
-import type { EngineReport } from "../tasks/task-failure.ts"
 import type { RunJson } from "../tasks/run-task.ts"
+import type { EngineReport } from "../tasks/task-failure.ts"
 import { bold, cyan, dim, green, red, yellow } from "./_color.ts"
 import { indent, shortPath } from "./report.ts"
 
@@ -107,6 +107,11 @@ function modelMessageLines(result: RunJson): string[] {
     ]
   const lines = [rule("with the attachments, the model's request carries")]
   for (const message of result.modelMessages) lines.push(terminalSafe(JSON.stringify(message, shortStrings)))
+  // Cohere's package sends the files the model reads as the request's documents.
+  if (result.modelDocuments !== undefined && result.modelDocuments.length > 0) {
+    lines.push(rule("and in the request's documents"))
+    for (const document of result.modelDocuments) lines.push(terminalSafe(JSON.stringify(document, shortStrings)))
+  }
   lines.push(rule("end of the request's messages"), "")
   return lines
 }

@@ -17,7 +17,7 @@ import { defaultDataDirectory } from "./data-directory.ts"
 import { givenCall } from "./given-arguments.ts"
 import { runInvalidTool } from "./invalid-tool.ts"
 import { liveDefinition } from "./live.ts"
-import { modelMessages, modelRequestError } from "./model-messages.ts"
+import { modelDocuments, modelMessages, modelRequestError } from "./model-messages.ts"
 import { normalizeResult, readThrown, recordedTitle } from "./normalize-result.ts"
 import { opencodeAbortReason } from "./opencode-abort.ts"
 import { partAttachments, stampAttachments } from "./part-attachments.ts"
@@ -241,12 +241,18 @@ function keepAttachments(
     cacheMarks: marksForCaching(session.model, project.config),
   }
   defineKey(result, "modelMessages", modelMessages(input))
+  const documents = modelDocuments(input)
+  if (documents !== undefined) defineKey(result, "modelDocuments", documents)
   const refused = modelRequestError(input)
   if (refused !== undefined) defineKey(result, "modelRequestError", refused)
 }
 
 /** Defined, not assigned: not an own key yet, so an assignment would reach a setter left on Object.prototype. */
-function defineKey(result: RunResult, key: "modelMessages" | "modelRequestError", value: unknown): void {
+function defineKey(
+  result: RunResult,
+  key: "modelMessages" | "modelDocuments" | "modelRequestError",
+  value: unknown,
+): void {
   Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true })
 }
 

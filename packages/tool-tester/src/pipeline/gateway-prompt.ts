@@ -5,7 +5,7 @@
 // images and PDFs are moved to a user message after it, as `file` parts of base64 data (named when
 // the attachment is) or the error text for a model without that input. No caching marks: opencode
 // sets none through the gateway (prompt-caching.ts).
-import { MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
+import { MOVED_MEDIA_TEXT, movedParts, sdkContentParts, type ToolResult, type UserFile } from "./result-content.ts"
 
 /** The prompt's messages for this result, or null for a moved file that is no `data:` URL (not observed). */
 export function gatewayPrompt(
@@ -43,12 +43,5 @@ function movedPart(userFile: UserFile): unknown {
 
 function outputOf(result: ToolResult): unknown {
   if (typeof result === "string") return { type: "text", value: result }
-  return {
-    type: "content",
-    value: result.map((part) =>
-      part.type === "text"
-        ? { type: "text", text: part.text }
-        : { type: part.mime.startsWith("image/") ? "image-data" : "file-data", data: part.data, mediaType: part.mime },
-    ),
-  }
+  return { type: "content", value: sdkContentParts(result) }
 }

@@ -6,11 +6,13 @@
 // messages API for `@ai-sdk/anthropic` and Claude on Vertex AI (`@ai-sdk/google-vertex/anthropic`),
 // generateContent for `@ai-sdk/google` and `@ai-sdk/google-vertex` (google-contents.ts), Converse
 // for `@ai-sdk/amazon-bedrock` (bedrock-messages.ts), the AI SDK's own prompt for `@ai-sdk/gateway`
-// (gateway-prompt.ts): each observed on the binary with e2e's mock model.
+// (gateway-prompt.ts), Cohere's chat for `@ai-sdk/cohere` (cohere-messages.ts, with the request's
+// `documents` the result adds): each observed on the binary with e2e's mock model.
 // Other providers: not modelled (null).
 import { bedrockMessages } from "./bedrock-messages.ts"
 import type { ModelSelection } from "./builtins.ts"
 import { chatDialectOf, chatMessages } from "./chat-messages.ts"
+import { cohereMessages } from "./cohere-messages.ts"
 import { gatewayPrompt } from "./gateway-prompt.ts"
 import { googleContents } from "./google-contents.ts"
 import { isMedia, modalityOf, takesMediaInToolResult } from "./media-in-tool-results.ts"
@@ -42,6 +44,16 @@ export function modelMessages(input: ModelMessagesInput): unknown[] | null {
 }
 
 /**
+ * The entries of the request's `documents` this result adds, for an API that sends files there
+ * (Cohere's chat: the moved images and PDFs the model reads); undefined for the others and when
+ * `modelMessages` is null.
+ */
+export function modelDocuments(input: ModelMessagesInput): unknown[] | undefined {
+  const written = requestFor(input)
+  return written !== null && "documents" in written ? written.documents : undefined
+}
+
+/**
  * The error opencode's run ends with when the provider's package refuses to write the next request
  * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34,
  * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai`,
@@ -58,7 +70,9 @@ export function modelRequestError(input: ModelMessagesInput): string | undefined
 // --- internal ---
 
 /** The request's messages for this result in its provider's API, the error it fails with, or null. */
-function requestFor(input: ModelMessagesInput): { messages: unknown[] } | { error: string } | null {
+function requestFor(
+  input: ModelMessagesInput,
+): { messages: unknown[]; documents?: unknown[] } | { error: string } | null {
   const { result, userFiles } = carried(input)
   const { npm } = input.model
   const dialect = chatDialectOf(input.model)
@@ -72,6 +86,7 @@ function requestFor(input: ModelMessagesInput): { messages: unknown[] } | { erro
       googleContents(input.toolName, input.model.modelID, result, userFiles, npm === "@ai-sdk/google-vertex"),
     )
   if (npm === "@ai-sdk/gateway") return messagesOf(gatewayPrompt(input, result, userFiles))
+  if (npm === "@ai-sdk/cohere") return cohereMessages(input.callID, result, userFiles)
   if (npm === "@ai-sdk/amazon-bedrock")
     return bedrockMessages(input.callID, input.model, result, userFiles, input.cacheMarks)
   return null

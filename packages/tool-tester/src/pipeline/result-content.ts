@@ -35,3 +35,15 @@ export function movedParts(
   }
   return parts
 }
+
+/**
+ * The result's parts as the AI SDK's tool output `content` holds them: `text`, `image-data` and
+ * `file-data` parts of base64 data (what the gateway sends as it is, and Cohere as JSON text).
+ */
+export function sdkContentParts(result: readonly ContentPart[]): unknown[] {
+  return result.map((part) =>
+    part.type === "text"
+      ? { type: "text", text: part.text }
+      : { type: part.mime.startsWith("image/") ? "image-data" : "file-data", data: part.data, mediaType: part.mime },
+  )
+}

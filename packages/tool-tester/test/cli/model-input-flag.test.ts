@@ -65,6 +65,18 @@ describe("run with attachments", { timeout: 120_000 }, () => {
     )
   })
 
+  test("cohere: the report adds the request's documents, where the files the model reads go", async () => {
+    const human = await run(["case=png", "--provider", "cohere", "--model-input", "image"])
+    expect(human.exitCode).toBe(0)
+    expect(human.stdout).toMatch(
+      /\{"role":"tool","content":"see png","tool_call_id":"call_\w+"\}\n\{"role":"user","content":"Attached media from tool result:"\}\n── and in the request's documents ─+\n\{"data":\{"text":"iVBORw0KGgo[^"]*","title":"dot.png"\}\}\n── end of the request's messages/,
+    )
+    const json = JSON.parse(
+      (await run(["case=png", "--provider", "cohere", "--model-input", "image", "--json"])).stdout,
+    )
+    expect(json.modelDocuments).toEqual([{ data: { text: expect.stringMatching(/^iVBORw0KGgo/), title: "dot.png" } }])
+  })
+
   test("a result the provider cannot send: the report says opencode's run ends, and with which error", async () => {
     const error = "'file part media type application/pdf' functionality not supported."
     const human = await run(["case=pdfNoName", "--provider", "xai", "--model-input", "pdf"])

@@ -5,7 +5,8 @@
 // API, and Google's generateContent for a gemini-2.5 id (without and with image and PDF input), a
 // gemini-3 id and an id with gemini-3 inside, and Bedrock's Converse; the chat completions of the
 // other packages (groq, mistral, openrouter, vercel, github-copilot, alibaba, ...) as each writes them;
-// and the AI SDK's own prompt, which @ai-sdk/gateway sends. Each call is compared with the request that followed
+// the AI SDK's own prompt, which @ai-sdk/gateway sends; and Cohere's chat, with the documents it
+// adds to the request. Each call is compared with the request that followed
 // it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
 // caching).
 import { afterAll, describe, expect, test } from "vitest"
@@ -300,6 +301,20 @@ const setups: Array<{
     cases: ["several", "png", "pdf", "text"],
   },
   {
+    // Text contents: the result's parts as JSON text, moved files' errors in the user message's text.
+    name: "cohere (Cohere's chat), no image or PDF input",
+    npm: "@ai-sdk/cohere",
+    modelInput: [],
+    cases: ["text", "several", "badPng", "emptyOutput", "httpsText", "plainDataUrl", "otherFiles", "notFile"],
+  },
+  {
+    // The files the model reads become the request's documents, their base64 data as text.
+    name: "cohere (Cohere's chat), image and PDF input",
+    npm: "@ai-sdk/cohere",
+    ...readsImagesAndPdfs(),
+    cases: ["several", "pdfNoName", "noisy", "text"],
+  },
+  {
     // The same route as google; a file of the result's own is inlineData and a sentence.
     name: "google-vertex (generateContent), gemini-2.5, no image or PDF input",
     npm: "@ai-sdk/google-vertex",
@@ -359,6 +374,11 @@ function unnamedDocumentsBefore(body: Record<string, unknown>, carriedMessages: 
   return JSON.stringify(before).match(/"name":"document-\d+"/g)?.length ?? 0
 }
 
+/** A request's `documents` (Cohere's), none when it has none. */
+function documentsOf(body: Record<string, unknown>): unknown[] {
+  return Array.isArray(body["documents"]) ? body["documents"] : []
+}
+
 function numberedFrom(messages: unknown[], offset: number): unknown[] {
   if (offset === 0) return messages
   const text = JSON.stringify(messages).replace(
@@ -405,6 +425,12 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
           which,
           messages: numberedFrom(messages, unnamedDocumentsBefore(next, messages)),
         })
+        // Cohere's request holds the documents of every call so far: this call's come last.
+        if (setup.npm === "@ai-sdk/cohere")
+          expect({ which, documents: result.modelDocuments }).toEqual({
+            which,
+            documents: documentsOf(next).slice(documentsOf(mains[index]!.body as Record<string, unknown>).length),
+          })
       }
       if (project !== loaded.project) await closeProject(project)
       expect(leftoverFolders(tempParent.path)).toEqual([])

@@ -89,4 +89,20 @@ describe.skipIf(noChromium !== undefined)(`dev's result pane with attachments${s
       .toBe("anthropic / mock-model")
     await page.close()
   })
+
+  // Last: the picker keeps each tool's model, and this one leaves image input checked.
+  test("cohere with image input: the image is one of the request's documents, its base64 data as text", async () => {
+    const page = await pageOnTool(session.browser, session.dev.url, "attach")
+    const form = page.locator('[data-testid="call-form"]:visible')
+    await form.locator('[data-testid="model-picker"] summary').click()
+    await form.locator('[data-testid="model-provider"]').selectOption("cohere")
+    await form.locator('[data-testid="model-input-image"]').check()
+    await form.locator('[data-testid="run"]').click()
+    const documents = page.locator("details", { hasText: "And in the request's documents" })
+    await expect.poll(() => documents.count(), { timeout: 60_000 }).toBe(1)
+    const text = (await documents.textContent()) ?? ""
+    expect(text).toContain('"title": "dot.png"')
+    expect(text).toContain('"text": "iVBORw0KGgo')
+    await page.close()
+  })
 })
