@@ -785,6 +785,44 @@ describe("the other chat-completions packages and azure: each one's own details"
     expect((await call("badPng", claude)).modelMessages).toEqual([{ ...tool(`see bad${OMITTED}`), ...mark }])
   })
 
+  test("venice: a result with audio keeps its text, and a user message gives the audio; any other file fails the run", async () => {
+    // Observed with `--provider venice-ai-sdk-provider` (and image and PDF input).
+    const venice = { npm: "venice-ai-sdk-provider", providerID: "venice", modelID: "mock-model" }
+    const audio = { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }
+    const toolResult = (text: string) => ({ role: "user", content: [{ type: "text", text }, audio] })
+    expect((await call("audio", venice)).modelMessages).toEqual([
+      tool("see audio"),
+      toolResult("[Tool Result: call_1]\nsee audio"),
+    ])
+    // No text: a newline in the tool message, the heading alone.
+    expect((await call("emptyAudio", venice)).modelMessages).toEqual([tool("\n"), toolResult("[Tool Result: call_1]")])
+    // Moved images follow in opencode's own user message, as with openai-compatible.
+    expect((await call("audioAndPng", venice)).modelMessages).toEqual([
+      tool("see both"),
+      toolResult("[Tool Result: call_1]\nsee both"),
+      { role: "user", content: [MOVED, cannotRead('"dot.png"', "image")] },
+    ])
+    expect((await call("audioAndPng", venice, ["image"])).modelMessages?.[2]).toEqual({
+      role: "user",
+      content: [MOVED, { type: "image_url", image_url: { url: PNG } }],
+    })
+    // Without a file sent as data, the tool message alone, as openai-compatible writes it.
+    expect((await call("httpsText", venice)).modelMessages).toEqual([tool('[{"type":"text","text":"see http"}]')])
+    expect((await call("notFile", venice)).modelMessages).toEqual([tool("see other")])
+    // A text file (or JSON, the first such file) in the result, or a PDF the model reads, fails it.
+    for (const [which, mime, input] of [
+      ["text", "text/plain", []],
+      ["otherFiles", "application/json", []],
+      ["pdfNoName", "application/pdf", ["image", "pdf"]],
+    ] as const) {
+      const refused = await call(which, venice, [...input])
+      expect(refused.modelMessages, which).toBeNull()
+      expect(refused.modelRequestError, which).toBe(`'file part media type ${mime}' functionality not supported.`)
+    }
+    // A claude id: its contents are lists of parts, not observed.
+    expect((await call("audio", { ...venice, modelID: "claude-x" })).modelMessages).toBeNull()
+  })
+
   test("github-copilot sends gpt-5 and later (but gpt-5-mini) to its responses API, not modelled: null", async () => {
     const copilot = (modelID: string) => ({ npm: "@ai-sdk/github-copilot", providerID: "github-copilot", modelID })
     for (const modelID of ["gpt-5", "gpt-5.1-codex", "gpt-6"])

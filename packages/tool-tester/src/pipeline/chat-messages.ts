@@ -13,11 +13,23 @@
 //   `text` part that carries the mark; a PDF the model reads fails the request with its own words;
 // - mistral: the tool message names the tool, and a moved image or PDF is a plain URL string;
 // - openrouter: the tool message's content is a list of parts, its files as `file` parts, and it
-//   names the tool last.
+//   names the tool last;
+// - venice (`venice-ai-sdk-provider`): a result with files keeps only its text in the tool
+//   message, and a user message after it says `[Tool Result: <id>]` with that text and gives each
+//   audio file as `input_audio`; any other file fails the request; a moved PDF the model reads
+//   fails it as with xai.
 import type { ModelSelection } from "./builtins.ts"
-import { MOVED_MEDIA_TEXT, movedParts, type ToolResult, type UserFile } from "./result-content.ts"
+import { MOVED_MEDIA_TEXT, movedParts, sdkContentParts, type ToolResult, type UserFile } from "./result-content.ts"
 
-export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "openrouter" | "github-copilot" | "alibaba"
+export type ChatDialect =
+  | "openai-compatible"
+  | "xai"
+  | "groq"
+  | "mistral"
+  | "openrouter"
+  | "github-copilot"
+  | "alibaba"
+  | "venice"
 
 /**
  * The dialect of a provider package that speaks chat completions, if it is one observed; undefined
@@ -25,6 +37,8 @@ export type ChatDialect = "openai-compatible" | "xai" | "groq" | "mistral" | "op
  */
 export function chatDialectOf(model: ModelSelection): ChatDialect | undefined {
   if (model.npm === "@ai-sdk/github-copilot" && copilotResponsesModel(model)) return undefined
+  // Venice's package writes a `claude` model's contents as lists of parts: not observed.
+  if (model.npm === "venice-ai-sdk-provider" && model.modelID.toLowerCase().includes("claude")) return undefined
   return CHAT_DIALECTS[model.npm]
 }
 
@@ -43,7 +57,10 @@ export function chatMessages(
 ): { messages: unknown[] } | { error: string } | null {
   if (cacheMarks && !MARKED_DIALECTS.includes(dialect)) return null
   if (!cacheMarks && dialect === "alibaba") return null
-  const messages: unknown[] = [toolMessage(dialect, call, result, cacheMarks)]
+  const carried =
+    dialect === "venice" ? veniceResult(call.callID, result) : [toolMessage(dialect, call, result, cacheMarks)]
+  if (carried === null || "error" in carried) return carried
+  const messages: unknown[] = [...carried]
   if (userFiles.length === 0) return { messages }
   const parts = movedParts({ type: "text", text: MOVED_MEDIA_TEXT }, userFiles, (userFile) =>
     userPart(dialect, userFile),
@@ -69,6 +86,7 @@ const CHAT_DIALECTS: Readonly<Record<string, ChatDialect>> = {
   "@openrouter/ai-sdk-provider": "openrouter",
   "@ai-sdk/github-copilot": "github-copilot",
   "@ai-sdk/alibaba": "alibaba",
+  "venice-ai-sdk-provider": "venice",
 }
 
 /** The dialects whose form with opencode's caching marks was observed. */
@@ -111,14 +129,43 @@ function toolMessage(
 
 /** The text, or the JSON text of the parts: `text`, `image-data` for an image, `file-data` for others. */
 function jsonContent(result: ToolResult): string {
-  if (typeof result === "string") return result
-  return JSON.stringify(
-    result.map((part) =>
-      part.type === "text"
-        ? { type: "text", text: part.text }
-        : { type: part.mime.startsWith("image/") ? "image-data" : "file-data", data: part.data, mediaType: part.mime },
-    ),
-  )
+  return typeof result === "string" ? result : JSON.stringify(sdkContentParts(result))
+}
+
+/**
+ * Venice's messages for a result: with files, the tool message holds its text (a newline when it
+ * has none) and a user message after it the text again under `[Tool Result: <id>]`, then each
+ * audio file as `input_audio` (its format from its type, `wav` when not known). Another file fails
+ * the request (the first in order); a video (sent as `video_url`, not observed) is not modelled.
+ */
+function veniceResult(callID: string, result: ToolResult): unknown[] | { error: string } | null {
+  const tool = (content: string) => ({ role: "tool", tool_call_id: callID, content })
+  if (typeof result === "string" || result.every((part) => part.type === "text")) return [tool(jsonContent(result))]
+  const texts = result.flatMap((part) => (part.type === "text" ? [part.text] : []))
+  const media: unknown[] = []
+  for (const part of result) {
+    if (part.type === "text") continue
+    if (part.mime.startsWith("video/")) return null
+    if (!part.mime.startsWith("audio/"))
+      return { error: `'file part media type ${part.mime}' functionality not supported.` }
+    const format = AUDIO_FORMATS[part.mime.toLowerCase()] ?? "wav"
+    media.push({ type: "input_audio", input_audio: { data: part.data, format } })
+  }
+  const heading = texts.length > 0 ? `[Tool Result: ${callID}]\n${texts.join("\n")}` : `[Tool Result: ${callID}]`
+  return [tool(texts.join("\n") || "\n"), { role: "user", content: [{ type: "text", text: heading }, ...media] }]
+}
+
+/** Venice's audio formats by type. */
+const AUDIO_FORMATS: Readonly<Record<string, string>> = {
+  "audio/wav": "wav",
+  "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
+  "audio/aiff": "aiff",
+  "audio/aac": "aac",
+  "audio/ogg": "ogg",
+  "audio/flac": "flac",
+  "audio/m4a": "m4a",
+  "audio/pcm": "pcm16",
 }
 
 /** openrouter's: the text, or a list of `text` parts and `file` parts with a base64 data URL and no filename. */
@@ -144,6 +191,7 @@ function userPart(dialect: ChatDialect, userFile: UserFile): unknown {
   switch (dialect) {
     case "xai":
     case "github-copilot":
+    case "venice":
       return `'file part media type ${file.mime}' functionality not supported.`
     case "groq":
       return "'Non-image file content parts' functionality not supported."

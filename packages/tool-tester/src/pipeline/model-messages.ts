@@ -57,8 +57,9 @@ export function modelDocuments(input: ModelMessagesInput): unknown[] | undefined
  * The error opencode's run ends with when the provider's package refuses to write the next request
  * for this result, so the model never gets it; undefined when none is known. Observed on 1.18.34,
  * each an `AI_UnsupportedFunctionalityError` whose message ends the run: `@ai-sdk/xai`,
- * `@ai-sdk/groq`, `@ai-sdk/github-copilot` and `@ai-sdk/alibaba` with a PDF the model takes as
- * input (moved to a user message),
+ * `@ai-sdk/groq`, `@ai-sdk/github-copilot`, `@ai-sdk/alibaba` and `venice-ai-sdk-provider` with a
+ * PDF the model takes as input (moved to a user message), `venice-ai-sdk-provider` with any file
+ * but audio in the result,
  * `@ai-sdk/amazon-bedrock` with a file of a type Converse has no document format for
  * (`audio/wav`, `application/json`).
  */

@@ -28,5 +28,6 @@ export const PROVIDER_PACKAGES: Readonly<Record<string, string>> = {
   "github-copilot": "@ai-sdk/github-copilot",
   alibaba: "@ai-sdk/alibaba",
   cohere: "@ai-sdk/cohere",
+  venice: "venice-ai-sdk-provider",
   "google-vertex-anthropic": "@ai-sdk/google-vertex/anthropic",
 }

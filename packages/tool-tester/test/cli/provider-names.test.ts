@@ -25,6 +25,7 @@ describe("--provider names", () => {
     expect(providerPackage("github-copilot")).toBe("@ai-sdk/github-copilot")
     expect(providerPackage("alibaba")).toBe("@ai-sdk/alibaba")
     expect(providerPackage("cohere")).toBe("@ai-sdk/cohere")
+    expect(providerPackage("venice")).toBe("venice-ai-sdk-provider")
     expect(providerPackage("google-vertex-anthropic")).toBe("@ai-sdk/google-vertex/anthropic")
   })
 
@@ -41,6 +42,7 @@ describe("--provider names", () => {
     expect(lintProviderNamed("github-copilot")).toBe("openai-compatible")
     expect(lintProviderNamed("alibaba")).toBe("openai-compatible")
     expect(modelSelection({ provider: "cohere" }).providerID).toBe("cohere")
+    expect(modelSelection({ provider: "venice" }).providerID).toBe("venice")
   })
 
   test("one list for the CLI and the matchers: the lint's names and common ones are aliases", () => {

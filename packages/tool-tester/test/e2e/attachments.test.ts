@@ -4,7 +4,7 @@
 // model without image or PDF input and for one with both, the responses API, Anthropic's messages
 // API, and Google's generateContent for a gemini-2.5 id (without and with image and PDF input), a
 // gemini-3 id and an id with gemini-3 inside, and Bedrock's Converse; the chat completions of the
-// other packages (groq, mistral, openrouter, vercel, github-copilot, alibaba, ...) as each writes them;
+// other packages (groq, mistral, openrouter, vercel, github-copilot, alibaba, venice, ...) as each writes them;
 // the AI SDK's own prompt, which @ai-sdk/gateway sends; and Cohere's chat, with the documents it
 // adds to the request. Each call is compared with the request that followed
 // it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
@@ -301,6 +301,22 @@ const setups: Array<{
     cases: ["several", "png", "pdf", "text"],
   },
   {
+    // A result with audio: its text in the tool message, and a user message with the audio after it.
+    name: "venice (chat completions), no image or PDF input",
+    npm: "venice-ai-sdk-provider",
+    modelInput: [],
+    cases: ["audio", "emptyAudio", "audioAndPng", "notFile", "httpsText", "badPng", "pdfNoName"],
+  },
+  {
+    name: "venice (chat completions), image input",
+    npm: "venice-ai-sdk-provider",
+    modelInput: ["image"],
+    config: {
+      provider: { mock: { models: { "mock-model": { modalities: { input: ["text", "image"], output: ["text"] } } } } },
+    },
+    cases: ["png", "audioAndPng"],
+  },
+  {
     // Text contents: the result's parts as JSON text, moved files' errors in the user message's text.
     name: "cohere (Cohere's chat), no image or PDF input",
     npm: "@ai-sdk/cohere",
@@ -447,6 +463,8 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
       which: "pdfNoName",
       modelInput: ["image", "pdf"],
     },
+    // Any file but audio (or video) in the result: the commonest, a text file.
+    { name: "venice, a text file", npm: "venice-ai-sdk-provider", which: "text", modelInput: [] },
     {
       name: "alibaba, a PDF the model reads",
       npm: "@ai-sdk/alibaba",
