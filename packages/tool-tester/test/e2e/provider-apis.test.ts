@@ -22,17 +22,9 @@ test("a provider of another API (a package's own /v1/generate) is USAGE naming t
   timeout: 240_000,
 }, async () => {
   const provider = new URL("../fixtures/other-api-provider/provider.mjs", import.meta.url).href
-  const error = await runE2E({
-    directory: project,
-    script,
-    provider,
-    tempDirectory: tempParent.path,
-    timeoutMs: 180_000,
-  }).then(
-    () => undefined,
-    (caught: unknown) => caught,
+  const error = await rejection(
+    runE2E({ directory: project, script, provider, tempDirectory: tempParent.path, timeoutMs: 180_000 }),
   )
-  if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
   expect(error.code).toBe("USAGE")
   expect(error.message).toContain(
     `opencode sent the model's requests for ${provider} to POST /v1/generate, an API e2e's mock model does not speak`,
@@ -249,58 +241,53 @@ test("@ai-sdk/google-vertex speaks the same API: its call runs and is read back"
   expect([call?.status, call?.as_run?.name, call?.result]).toEqual(["completed", "echo", `echo: hi (call ${call?.id})`])
 })
 
-test("a call `id` is USAGE with Google's API, which cannot send one, before anything runs", async () => {
-  const error = await runE2E({
-    directory: project,
-    script: {
-      turns: [
-        {
-          calls: [
-            { tool: "echo", args: {} },
-            { tool: "echo", args: {}, id: "mine" },
-          ],
-        },
-      ],
-    },
+// Script features a provider's API cannot send: refused before anything runs, in one line.
+test.for([
+  {
     provider: "@ai-sdk/google",
-    tempDirectory: tempParent.path,
-  }).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
+    turns: [
+      {
+        calls: [
+          { tool: "echo", args: {} },
+          { tool: "echo", args: {}, id: "mine" },
+        ],
+      },
+    ],
+    message:
+      "The e2e script cannot be played as @ai-sdk/google: turns[0].calls[1] gives an `id`, which Google's API cannot send: its function calls carry no id, and @ai-sdk/google makes one up (e2e reports it as the call's id). Leave the call's `id` out, or pick another --provider.",
+  },
+  {
+    // Cohere's package parses each call's arguments as they stream: empty text and JSON that is no
+    // object pass, text that is no JSON is refused.
+    provider: "@ai-sdk/cohere",
+    turns: [
+      { calls: [{ tool: "echo", rawArgs: "" }] },
+      { calls: [{ tool: "echo", rawArgs: '{"message":"x"}' }] },
+      {
+        calls: [
+          { tool: "echo", rawArgs: "[1]" },
+          { tool: "echo", rawArgs: "{not json" },
+        ],
+      },
+    ],
+    message:
+      "The e2e script cannot be played as @ai-sdk/cohere: turns[2].calls[1] has `rawArgs` that are no JSON, which @ai-sdk/cohere cannot pass on: it parses each call's arguments as they stream and fails opencode's run (\"JSON Parse error\") before opencode gets the call, so opencode's rerouting to `invalid` never happens with Cohere. Give JSON text, or pick another --provider.",
+  },
+])("what $provider's API cannot send is USAGE before anything runs", async ({ provider, turns, message }) => {
+  const error = await rejection(
+    runE2E({ directory: project, script: { turns }, provider, tempDirectory: tempParent.path }),
   )
-  if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
   expect(error.code).toBe("USAGE")
-  expect(error.message).toBe(
-    "The e2e script cannot be played as @ai-sdk/google: turns[0].calls[1] gives an `id`, which Google's API cannot send: its function calls carry no id, and @ai-sdk/google makes one up (e2e reports it as the call's id). Leave the call's `id` out, or pick another --provider.",
-  )
-  expect(error.message).not.toContain("\n")
+  expect(error.message).toBe(message)
   expect(leftoverFolders(tempParent.path)).toEqual([])
 })
 
-test("arguments that are no JSON are USAGE with Cohere's package, which fails the run on them, before anything runs", async () => {
-  const turns = [
-    { calls: [{ tool: "echo", rawArgs: "" }] },
-    { calls: [{ tool: "echo", rawArgs: '{"message":"x"}' }] },
-    {
-      calls: [
-        { tool: "echo", rawArgs: "[1]" },
-        { tool: "echo", rawArgs: "{not json" },
-      ],
-    },
-  ]
-  const error = await runE2E({
-    directory: project,
-    script: { turns },
-    provider: "@ai-sdk/cohere",
-    tempDirectory: tempParent.path,
-  }).then(
+/** The ToolTesterError `promise` rejects with (any other outcome fails the test). */
+async function rejection(promise: Promise<unknown>): Promise<ToolTesterError> {
+  const error = await promise.then(
     () => undefined,
-    (thrown: unknown) => thrown,
+    (caught: unknown) => caught,
   )
   if (!ToolTesterError.isInstance(error)) throw new Error(`expected a ToolTesterError, got ${String(error)}`)
-  expect(error.code).toBe("USAGE")
-  expect(error.message).toBe(
-    "The e2e script cannot be played as @ai-sdk/cohere: turns[2].calls[1] has `rawArgs` that are no JSON, which @ai-sdk/cohere cannot pass on: it parses each call's arguments as they stream and fails opencode's run (\"JSON Parse error\") before opencode gets the call, so opencode's rerouting to `invalid` never happens with Cohere. Give JSON text, or pick another --provider.",
-  )
-  expect(leftoverFolders(tempParent.path)).toEqual([])
-})
+  return error
+}
