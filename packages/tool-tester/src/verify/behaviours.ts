@@ -11,6 +11,7 @@ export const BEHAVIOURS = [
   "truncation",
   "rerouting",
   "plugin hooks",
+  "attachments",
 ] as const
 
 export type Behaviour = (typeof BEHAVIOURS)[number]
@@ -40,5 +41,6 @@ export function check(
 
 /** The behaviour of a call's result in a set about `behaviour`: the set's own when it is about what calls return. */
 export function resultBehaviour(behaviour: Behaviour): Behaviour {
-  return behaviour === "truncation" || behaviour === "plugin hooks" || behaviour === "rerouting" ? behaviour : "results"
+  const own: readonly Behaviour[] = ["truncation", "plugin hooks", "rerouting", "attachments"]
+  return own.includes(behaviour) ? behaviour : "results"
 }

@@ -14,6 +14,7 @@ import { getToolSchemas, listTools } from "../list-tools.ts"
 import { loadTools } from "../load-tools.ts"
 import { pluginPackageFor } from "../opencode/plugin-package.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
+import { MODEL_MODALITIES, type ModelModality } from "../pipeline/model-modalities.ts"
 import { callTool, closeProject } from "../run-tool.ts"
 import type { EngineChoice } from "../runtime/here.ts"
 import type { ToolProject } from "../types.ts"
@@ -221,6 +222,9 @@ function listChecks(
     checks.push(check(where("schemas", "the tool list"), "sent", `breaks: ${failure.code}: ${failure.message}`))
     return checks
   }
+  // Google's function declarations hold the AI SDK's rewrite of each schema into Google's subset,
+  // not the JSON schema opencode hands it (which is what tool-tester gives): not compared.
+  if ((run.tools ?? []).some((tool) => "functionDeclarations" in tool)) return checks
   const sent = new Map((run.tools ?? []).map(sentTool).map((tool) => [String(tool.name), tool]))
   for (const { name, description, parameters } of schemas) {
     const opencodeTool = sent.get(name)
@@ -314,6 +318,7 @@ function replayCall({ run, project, model, home, ended }: Replay, call: Observed
     // One session per run, as one `opencode run` is: the session hooks count on it.
     {
       model,
+      modelInput: modelInputOf(run),
       dataDirectory: path.join(home, "data"),
       callID: `call_${index + 1}`,
       sessionID: `ses_conformance_${run.name}`,
@@ -352,15 +357,42 @@ function callResultChecks(
 ): Check[] {
   const ran = call.ran!
   const subject = `call ${index + 1} (${call.called.name} ${call.called.arguments.slice(0, 60)})`
+  // A result with attachments is read back in the provider's own form: the check of the next
+  // request compares what the model got, the result's text among it.
   const documented = DOCUMENTED_DIFFERENCES[`${probe.set}/${run.name}/${ran.name}`] !== undefined
-  return [
+  const textApart = documented || call.carried !== undefined
+  const checks = [
     check(where("rerouting", `${subject}: ran as`), ran.name, result.id),
     check(
       where(resultBehaviour(probe.behaviour), subject),
-      callText(call, opencodeSide(call), documented),
-      callText(call, toolTesterSide(result, directory), documented),
+      callText(call, opencodeSide(call), textApart),
+      callText(call, toolTesterSide(result, directory), textApart),
     ),
   ]
+  if (call.carried !== undefined)
+    checks.push(
+      check(
+        where("attachments", `${subject}: the next request`),
+        call.carried === null ? "no request followed" : JSON.stringify(call.carried, null, 1),
+        carriedPrediction(result, run.provider),
+      ),
+    )
+  return checks
+}
+
+/** What tool-tester says the next request carries of a result, in the form of a recorded one. */
+function carriedPrediction(result: Awaited<ReturnType<typeof callTool>>, provider: string): string {
+  if (result.modelMessages === undefined) return "the result has no attachments"
+  if (result.modelRequestError !== undefined) return `no request followed: ${result.modelRequestError}`
+  if (result.modelMessages === null) return `not modelled for ${provider}`
+  return JSON.stringify({ messages: result.modelMessages, documents: result.modelDocuments ?? [] }, null, 1)
+}
+
+/** The model's input besides text, as the run's config gives the mock provider's model. */
+function modelInputOf(run: ObservedRun): ModelModality[] {
+  const models = (run.config?.["provider"] as { mock?: { models?: Record<string, unknown> } } | undefined)?.mock?.models
+  const input = (models?.[run.model] as { modalities?: { input?: unknown } } | undefined)?.modalities?.input
+  return MODEL_MODALITIES.filter((modality) => Array.isArray(input) && input.includes(modality))
 }
 
 let workingDirectoryQueue: Promise<void> = Promise.resolve()
@@ -394,9 +426,15 @@ async function probeCopy(
   return { directory, env: { XDG_CONFIG_HOME: path.join(home, ".config") }, home }
 }
 
+/**
+ * A sent tool's name, description and JSON schema: chat completions' `function`, the responses
+ * API's tool, Anthropic's `input_schema`, Bedrock's `toolSpec` with `inputSchema.json`.
+ */
 function sentTool(tool: Record<string, unknown>): { name: unknown; description: unknown; parameters: unknown } {
-  const inner = (tool["function"] ?? tool) as Record<string, unknown>
-  return { name: inner["name"], description: inner["description"], parameters: inner["parameters"] }
+  const inner = (tool["function"] ?? tool["toolSpec"] ?? tool) as Record<string, unknown>
+  const bedrockSchema = (inner["inputSchema"] as { json?: unknown } | undefined)?.json
+  const parameters = inner["parameters"] ?? inner["input_schema"] ?? bedrockSchema
+  return { name: inner["name"], description: inner["description"], parameters }
 }
 
 function endedWith(run: ObservedRun): string {

@@ -8,6 +8,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { carriedResult } from "../e2e/carried-result.ts"
 import type { E2EResult } from "../e2e/e2e-result.ts"
 import { offeredToolNames } from "../e2e/offered-tools.ts"
 import { runE2EWithin } from "../e2e/run-e2e.ts"
@@ -112,6 +113,7 @@ function observed(run: ProbeRun, result: E2EResult & { hung?: boolean }): Observ
       metadata: call.metadata,
       error: call.error,
       input: call.input,
+      ...(run.attachments === true ? { carried: carriedResult(result.requests, call) } : {}),
     })),
     toolOutputFiles: result.toolOutputFiles.map((file) => ({
       bytes: file.bytes,

@@ -4,12 +4,18 @@
 // full-output file path by `<outputPath>`, the project folder by `<directory>`, the throw-away
 // home by `<home>`, the rest of the sandbox by `<sandbox>`; error refs by `err_<ref>` and log run
 // ids by `run=<id>` only where opencode writes them, never in a tool id (normalise-observed.ts).
+import type { CarriedResult } from "../e2e/carried-result.ts"
 import type { E2ECall, E2EToolCall } from "../e2e/e2e-result.ts"
 
 /** One call as the golden files record it: an e2e call (e2e/e2e-result.ts) under the golden's names. */
 export type ObservedCall = Pick<E2ECall, "turn" | "result" | "status" | "title" | "metadata" | "error" | "input"> & {
   called: E2EToolCall
   ran: E2EToolCall | null
+  /**
+   * Only in a probe run about attachments: what the request after the call carried of its result
+   * (null when none followed).
+   */
+  carried?: CarriedResult | null
 }
 
 export interface ObservedRun {

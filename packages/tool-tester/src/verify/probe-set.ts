@@ -20,13 +20,17 @@
 //                "cpuDependent"?: boolean, // what opencode does depends on the CPU it runs on (Bun's byte count of a
 //                                          // short line with a lone surrogate): verify observes it live, and the
 //                                          // golden generator leaves it out (its observation holds on one kind of CPU)
+//                "attachments"?: boolean,  // record what the request after each call carries of its
+//                                          // result (e2e/carried-result.ts), compared with modelMessages:
+//                                          // one call per turn, the model's input from the config's
+//                                          // provider.mock.models.<model>.modalities.input
 //                "script": Script }] }     // the model's turns (src/e2e/script.ts)
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { PROBES_DIRECTORY } from "../runtime/runtime-files.ts"
-import type { Script } from "../e2e/script.ts"
 import { closestMatch } from "../did-you-mean.ts"
+import type { Script } from "../e2e/script.ts"
 import { ToolTesterError } from "../errors.ts"
+import { PROBES_DIRECTORY } from "../runtime/runtime-files.ts"
 import { BEHAVIOURS, type Behaviour } from "./behaviours.ts"
 
 export interface ProbeRun {
@@ -40,6 +44,7 @@ export interface ProbeRun {
   mayHang?: boolean
   endsOpencode?: boolean
   cpuDependent?: boolean
+  attachments?: boolean
   script: Script
 }
 

@@ -10,6 +10,7 @@
 // it, the one `modelMessages` describes (Anthropic's marks the last message of a request for
 // caching).
 import { afterAll, describe, expect, test } from "vitest"
+import { carriedResult } from "../../src/e2e/carried-result.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { ModelModality } from "../../src/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
@@ -347,63 +348,6 @@ const setups: Array<{
   },
 ]
 
-/**
- * The items of a request's messages that carry call `id`'s result: its tool item (a tool message, a
- * function_call_output item, or the user message holding its tool_result block; the gateway's
- * prompt: the tool message holding its tool-result part), then the user messages after it. Google's contents name no call: the user contents after the last model one.
- */
-function carried(body: Record<string, unknown>, id: string): unknown[] {
-  if (Array.isArray(body["contents"])) {
-    const contents = body["contents"] as Array<Record<string, unknown>>
-    const start = contents.findLastIndex((content) => content["role"] === "model") + 1
-    const end = contents.findIndex((content, index) => index >= start && content["role"] !== "user")
-    return start === 0 ? [] : contents.slice(start, end === -1 ? undefined : end)
-  }
-  const items = (body["messages"] ?? body["input"] ?? body["prompt"]) as unknown[]
-  const start = items.findIndex((item) => {
-    const record = item as Record<string, unknown>
-    const blocks = Array.isArray(record["content"]) ? (record["content"] as Array<Record<string, unknown>>) : []
-    return (
-      record["tool_call_id"] === id ||
-      (record["call_id"] === id && record["type"] === "function_call_output") ||
-      blocks.some(
-        (block) =>
-          (block["type"] === "tool_result" && block["tool_use_id"] === id) ||
-          (block["type"] === "tool-result" && block["toolCallId"] === id) ||
-          (block["toolResult"] as Record<string, unknown> | undefined)?.["toolUseId"] === id,
-      )
-    )
-  })
-  if (start === -1) return []
-  const end = items.findIndex((item, index) => index > start && (item as Record<string, unknown>)["role"] !== "user")
-  return items.slice(start, end === -1 ? undefined : end)
-}
-
-/**
- * Bedrock numbers the documents without a name over the whole request, and modelMessages as if
- * the call were the request's only one: the carried messages' `document-N` names, counted from
- * those of the earlier messages.
- */
-function unnamedDocumentsBefore(body: Record<string, unknown>, carriedMessages: unknown[]): number {
-  const items = (body["messages"] ?? []) as unknown[]
-  const before = items.slice(0, carriedMessages.length === 0 ? 0 : items.indexOf(carriedMessages[0]))
-  return JSON.stringify(before).match(/"name":"document-\d+"/g)?.length ?? 0
-}
-
-/** A request's `documents` (Cohere's), none when it has none. */
-function documentsOf(body: Record<string, unknown>): unknown[] {
-  return Array.isArray(body["documents"]) ? body["documents"] : []
-}
-
-function numberedFrom(messages: unknown[], offset: number): unknown[] {
-  if (offset === 0) return messages
-  const text = JSON.stringify(messages).replace(
-    /"name":"document-(\d+)"/g,
-    (_, number: string) => `"name":"document-${Number(number) - offset}"`,
-  )
-  return JSON.parse(text)
-}
-
 describe("attachments: tool-tester's modelMessages are what opencode's next request carries", () => {
   for (const setup of setups)
     test(setup.name, { timeout: 300_000 }, async () => {
@@ -428,7 +372,6 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
       expect(mains).toHaveLength(setup.cases.length + 1)
       for (const [index, which] of setup.cases.entries()) {
         const callID = `call_${index + 1}`
-        const next = mains[index + 1]!.body as Record<string, unknown>
         const model = { npm: setup.npm, providerID: "mock", modelID: setup.model ?? "mock-model" }
         const result = await runTool(
           project,
@@ -436,17 +379,11 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
           { case: which },
           { model, modelInput: setup.modelInput, callID },
         )
-        const messages = carried(next, callID)
-        expect({ which, messages: result.modelMessages }).toEqual({
+        // Cohere's documents too; the other APIs add none (and tool-tester gives none).
+        expect({ which, messages: result.modelMessages, documents: result.modelDocuments ?? [] }).toEqual({
           which,
-          messages: numberedFrom(messages, unnamedDocumentsBefore(next, messages)),
+          ...carriedResult(e2e.requests, { turn: index, id: callID }),
         })
-        // Cohere's request holds the documents of every call so far: this call's come last.
-        if (setup.npm === "@ai-sdk/cohere")
-          expect({ which, documents: result.modelDocuments }).toEqual({
-            which,
-            documents: documentsOf(next).slice(documentsOf(mains[index]!.body as Record<string, unknown>).length),
-          })
       }
       if (project !== loaded.project) await closeProject(project)
       expect(leftoverFolders(tempParent.path)).toEqual([])

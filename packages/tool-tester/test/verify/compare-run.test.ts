@@ -48,6 +48,34 @@ describe.concurrent("verify's comparison of one probe run", () => {
     expect(difference!.toolTester).toContain("jsfile")
   })
 
+  test(
+    "an attachments run: each call's next request is compared, and one carried otherwise differs",
+    bound,
+    async () => {
+      const { probe, run } = golden("attachments")
+      const agreed = await compareRun(probe, run, { engine: "node" })
+      expect(differences(agreed)).toEqual([])
+      // Every call of the run: its part (status, title, metadata), then what the next request carried
+      // of it, the result's own text among it, in the provider's form.
+      const attachments = agreed.filter((entry) => entry.behaviour === "attachments")
+      expect(attachments.map((entry) => entry.subject)).toEqual(
+        run.calls.flatMap((call, index) => {
+          const subject = `call ${index + 1} (attach ${call.called.arguments})`
+          return [subject, `${subject}: the next request`]
+        }),
+      )
+      // opencode's next request carried the image in the result instead of moving it.
+      const changed = structuredClone(run)
+      const carried = changed.calls.find((call) => call.called.arguments.includes('"png"'))!.carried!
+      carried.messages = carried.messages.slice(0, 1)
+      const [difference, ...rest] = differences(await compareRun(probe, changed, { engine: "node" }))
+      expect(rest).toEqual([])
+      expect(difference).toMatchObject({ behaviour: "attachments", run: "openai-compatible" })
+      expect(difference!.toolTester).toContain("Attached media from tool result:")
+      expect(difference!.opencode).not.toContain("Attached media from tool result:")
+    },
+  )
+
   test("the same tools in another order is an order difference", bound, async () => {
     const { probe, run } = golden("naming")
     run.toolNames = [...run.toolNames!].reverse()
