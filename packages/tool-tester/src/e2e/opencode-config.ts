@@ -36,26 +36,8 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
     permission: { "*": "allow" },
   }
   const modelId = `${mockProviderId}/${options.model}`
-  // Every provider package takes the mock's URL as its `baseURL` and appends its API's route:
-  // `/chat/completions`, `/responses`, `/messages`, and for `@ai-sdk/google` (and google-vertex)
-  // `/models/<model>:streamGenerateContent?alt=sse`. The key is sent as each API sends one
-  // (`x-goog-api-key` for Google's), so no provider reads a key from the environment.
   const content: Record<string, unknown> = {
-    provider: {
-      [mockProviderId]: {
-        npm: options.providerPackage,
-        name: "tool-tester mock model",
-        options: {
-          baseURL: options.baseURL,
-          apiKey: "tool-tester-mock-key",
-          // Claude on Vertex AI signs in to Google Cloud instead: at the mock too.
-          ...(options.providerPackage === "@ai-sdk/google-vertex/anthropic"
-            ? { googleAuthOptions: vertexAuthOptions(options.baseURL) }
-            : {}),
-        },
-        models: { [options.model]: { name: options.model, tool_call: true } },
-      },
-    },
+    provider: { [mockProviderId]: mockProvider(options) },
     model: modelId,
     small_model: modelId,
   }
@@ -68,4 +50,28 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
   const extra = Array.isArray(options.config.plugin) ? options.config.plugin : []
   if (options.plugins.length + extra.length > 0) merged.plugin = [...options.plugins, ...extra]
   return { global, content: merged }
+}
+
+/**
+ * The mock model as a provider of opencode's config: `providerPackage` pointed at `baseURL`, with
+ * `model` as its one model.
+ */
+export function mockProvider(options: Pick<OpencodeConfigOptions, "baseURL" | "model" | "providerPackage">) {
+  // Every provider package takes the mock's URL as its `baseURL` and appends its API's route:
+  // `/chat/completions`, `/responses`, `/messages`, and for `@ai-sdk/google` (and google-vertex)
+  // `/models/<model>:streamGenerateContent?alt=sse`. The key is sent as each API sends one
+  // (`x-goog-api-key` for Google's), so no provider reads a key from the environment.
+  return {
+    npm: options.providerPackage,
+    name: "tool-tester mock model",
+    options: {
+      baseURL: options.baseURL,
+      apiKey: "tool-tester-mock-key",
+      // Claude on Vertex AI signs in to Google Cloud instead: at the mock too.
+      ...(options.providerPackage === "@ai-sdk/google-vertex/anthropic"
+        ? { googleAuthOptions: vertexAuthOptions(options.baseURL) }
+        : {}),
+    },
+    models: { [options.model]: { name: options.model, tool_call: true } },
+  }
 }

@@ -11,11 +11,16 @@
 // caching).
 import { afterAll, describe, expect, test } from "vitest"
 import { carriedResult } from "../../src/e2e/carried-result.ts"
-import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { ModelModality } from "../../src/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
 import { fixture } from "../helpers.ts"
 import { useLoadedFixture } from "../support/loaded-fixture.ts"
+import {
+  renamedConfig,
+  type ScriptedSessions,
+  type SessionRun,
+  startScriptedSessions,
+} from "../support/scripted-sessions.ts"
 import { leftoverFolders, makeTempParent } from "./leftovers.ts"
 
 const directory = fixture("attachments")
@@ -43,7 +48,10 @@ const setups: Array<{
   /** The model id (default mock-model). */
   model?: string
   modelInput: ModelModality[]
+  /** The provider's config, as `provider.mock` (renamed for the server: scripted-sessions.ts). */
   config?: Record<string, unknown>
+  /** Config of the whole opencode (a server of its own). */
+  serverConfig?: Record<string, unknown>
   cases: string[]
 }> = [
   {
@@ -100,7 +108,7 @@ const setups: Array<{
     name: "anthropic (messages API), the config's attachment.image limits",
     npm: "@ai-sdk/anthropic",
     modelInput: [],
-    config: { attachment: { image: { max_width: 120, max_height: 120, max_base64_bytes: 30000 } } },
+    serverConfig: { attachment: { image: { max_width: 120, max_height: 120, max_base64_bytes: 30000 } } },
     cases: ["smallNoisy", "wide"],
   },
   {
@@ -348,31 +356,92 @@ const setups: Array<{
   },
 ]
 
+// Results the provider's package cannot write into the next request: opencode's run ends.
+const refused: Array<{ name: string; npm: string; which: string; modelInput: ModelModality[] }> = [
+  { name: "xai, a PDF the model reads", npm: "@ai-sdk/xai", which: "pdfNoName", modelInput: ["image", "pdf"] },
+  { name: "amazon-bedrock, a JSON file", npm: "@ai-sdk/amazon-bedrock", which: "json", modelInput: [] },
+  { name: "groq, a PDF the model reads", npm: "@ai-sdk/groq", which: "pdfNoName", modelInput: ["image", "pdf"] },
+  {
+    name: "github-copilot, a PDF the model reads",
+    npm: "@ai-sdk/github-copilot",
+    which: "pdfNoName",
+    modelInput: ["image", "pdf"],
+  },
+  // Any file but audio (or video) in the result: the commonest, a text file.
+  { name: "venice, a text file", npm: "venice-ai-sdk-provider", which: "text", modelInput: [] },
+  {
+    name: "alibaba, a PDF the model reads",
+    npm: "@ai-sdk/alibaba",
+    which: "pdfNoName",
+    modelInput: ["image", "pdf"],
+  },
+]
+
+// Every setup and refused case is a session of one opencode server (one per serverConfig), each
+// provider setup pointed at a mock model of its own: started at the first test that needs it.
+const served = [
+  ...setups.map((setup) => ({ ...setup, turns: setup.cases })),
+  ...refused.map(({ npm, which, modelInput }) => ({
+    npm,
+    model: undefined,
+    serverConfig: undefined,
+    config: modelInput.length > 0 ? imageAndPdf : undefined,
+    turns: [which],
+  })),
+]
+const servers = new Map<string, { indexes: number[]; sessions?: Promise<ScriptedSessions> }>()
+for (const [index, setup] of served.entries()) {
+  const key = JSON.stringify(setup.serverConfig ?? {})
+  const group = servers.get(key) ?? { indexes: [] }
+  group.indexes.push(index)
+  servers.set(key, group)
+}
+afterAll(async () => {
+  for (const group of servers.values()) await (await group.sessions?.catch(() => undefined))?.close()
+  expect(leftoverFolders(tempParent.path)).toEqual([])
+}, 120_000)
+
+/** Runs served setup `index` as its server's session. */
+async function runServed(index: number): Promise<SessionRun> {
+  const setup = served[index]!
+  const group = servers.get(JSON.stringify(setup.serverConfig ?? {}))!
+  group.sessions ??= startScriptedSessions({
+    directory,
+    tempDirectory: tempParent.path,
+    ...(setup.serverConfig === undefined ? {} : { config: setup.serverConfig }),
+    setups: group.indexes.map((each) => {
+      const { npm, model, config, turns } = served[each]!
+      const calls = turns.map((which) => ({ calls: [{ tool: "attach", args: { case: which } }] }))
+      return {
+        npm,
+        ...(model === undefined ? {} : { model }),
+        ...(config === undefined ? {} : { config }),
+        script: { turns: [...calls, { text: "done" }] },
+      }
+    }),
+  })
+  return (await group.sessions).run(group.indexes.indexOf(index))
+}
+
+/** The project loaded with `config` (the model's options and input; the image step's attachment.image). */
+function loadedWith(config: Record<string, unknown> | undefined) {
+  return loadTools({ directory, global: false, ...(config === undefined ? {} : { config }), engine: "node" })
+}
+
 describe("attachments: tool-tester's modelMessages are what opencode's next request carries", () => {
-  for (const setup of setups)
+  for (const [index, setup] of setups.entries())
     test(setup.name, { timeout: 300_000 }, async () => {
-      const turns = setup.cases.map((which) => ({ calls: [{ tool: "attach", args: { case: which } }] }))
-      const e2e = await runE2E({
-        directory,
-        script: { turns: [...turns, { text: "done" }] },
-        provider: setup.npm,
-        ...(setup.model === undefined ? {} : { model: setup.model }),
-        ...(setup.config === undefined ? {} : { config: setup.config }),
-        tempDirectory: tempParent.path,
-        timeoutMs: 240_000,
-      })
-      expect(e2e.exitCode).toBe(0)
+      const run = await runServed(index)
+      expect(run.error).toBeUndefined()
       // The image step reads the config's attachment.image, and caching the model's options: a
-      // project loaded with the same config.
-      const project =
-        setup.config === undefined
-          ? loaded.project
-          : await loadTools({ directory, global: false, config: setup.config, engine: "node" })
-      const mains = e2e.requests.filter((request) => request.kind === "main")
+      // project loaded with the same config, its provider renamed as in the server.
+      const config = { ...renamedConfig(setup.config, run.providerID), ...setup.serverConfig }
+      const project = Object.keys(config).length === 0 ? loaded.project : await loadedWith(config)
+      const mains = run.requests.filter((request) => request.kind === "main")
       expect(mains).toHaveLength(setup.cases.length + 1)
-      for (const [index, which] of setup.cases.entries()) {
-        const callID = `call_${index + 1}`
-        const model = { npm: setup.npm, providerID: "mock", modelID: setup.model ?? "mock-model" }
+      for (const [turn, which] of setup.cases.entries()) {
+        const callID = `call_${turn + 1}`
+        const model = { npm: setup.npm, providerID: run.providerID, modelID: setup.model ?? "mock-model" }
         const result = await runTool(
           project,
           "attach",
@@ -382,60 +451,27 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
         // Cohere's documents too; the other APIs add none (and tool-tester gives none).
         expect({ which, messages: result.modelMessages, documents: result.modelDocuments ?? [] }).toEqual({
           which,
-          ...carriedResult(e2e.requests, { turn: index, id: callID }),
+          ...carriedResult(run.requests, { turn, id: callID }),
         })
       }
       if (project !== loaded.project) await closeProject(project)
-      expect(leftoverFolders(tempParent.path)).toEqual([])
     })
 
-  // Results the provider's package cannot write into the next request: opencode's run ends.
-  const refused: Array<{ name: string; npm: string; which: string; modelInput: ModelModality[] }> = [
-    { name: "xai, a PDF the model reads", npm: "@ai-sdk/xai", which: "pdfNoName", modelInput: ["image", "pdf"] },
-    { name: "amazon-bedrock, a JSON file", npm: "@ai-sdk/amazon-bedrock", which: "json", modelInput: [] },
-    { name: "groq, a PDF the model reads", npm: "@ai-sdk/groq", which: "pdfNoName", modelInput: ["image", "pdf"] },
-    {
-      name: "github-copilot, a PDF the model reads",
-      npm: "@ai-sdk/github-copilot",
-      which: "pdfNoName",
-      modelInput: ["image", "pdf"],
-    },
-    // Any file but audio (or video) in the result: the commonest, a text file.
-    { name: "venice, a text file", npm: "venice-ai-sdk-provider", which: "text", modelInput: [] },
-    {
-      name: "alibaba, a PDF the model reads",
-      npm: "@ai-sdk/alibaba",
-      which: "pdfNoName",
-      modelInput: ["image", "pdf"],
-    },
-  ]
-  test.for(refused)(
+  test.for(refused.map((each, at) => ({ ...each, index: setups.length + at })))(
     "$name: opencode's run ends with the error modelRequestError gives",
-    {
-      timeout: 300_000,
-    },
-    async ({ npm, which, modelInput }) => {
-      const config = modelInput.length > 0 ? imageAndPdf : {}
-      const e2e = await runE2E({
-        directory,
-        script: { turns: [{ calls: [{ tool: "attach", args: { case: which } }] }, { text: "done" }] },
-        provider: npm,
-        config,
-        tempDirectory: tempParent.path,
-        timeoutMs: 240_000,
-      })
-      const project = await loadTools({ directory, global: false, config, engine: "node" })
-      const model = { npm, providerID: "mock", modelID: "mock-model" }
+    { timeout: 300_000 },
+    async ({ npm, which, modelInput, index }) => {
+      const run = await runServed(index)
+      const project = await loadedWith(renamedConfig(served[index]!.config, run.providerID))
+      const model = { npm, providerID: run.providerID, modelID: "mock-model" }
       const result = await runTool(project, "attach", { case: which }, { model, modelInput })
       await closeProject(project)
       expect(result.modelMessages).toBeNull()
       expect(result.modelRequestError).toEqual(expect.any(String))
-      expect(e2e.exitCode).not.toBe(0)
+      expect(run.error?.data?.message).toBe(result.modelRequestError)
       // The call ran; the request after it was never sent.
-      expect(e2e.calls.map((call) => call.status)).toEqual(["completed"])
-      expect(e2e.requests.filter((request) => request.kind === "main")).toHaveLength(1)
-      expect(e2e.errors.map((error) => error.message).join("\n")).toContain(`error="${result.modelRequestError}"`)
-      expect(leftoverFolders(tempParent.path)).toEqual([])
+      expect(run.callStates).toEqual(["completed"])
+      expect(run.requests.filter((request) => request.kind === "main")).toHaveLength(1)
     },
   )
 })
