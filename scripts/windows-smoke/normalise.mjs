@@ -23,12 +23,16 @@ export function normalise(text, folders = {}) {
   out = out
     .replace(/[A-Za-z]:\/users\/[^/]+\/(AppData\/Local\/)?Temp/gi, "<TMP>")
     .replace(/(?<![\w.-])\/tmp(?=\/)/g, "<TMP>")
-  out = out.replace(/\b\d+(\.\d+)? ?ms\b/g, "N ms").replace(/\b\d+(\.\d+)? s\)/g, "N s)")
+  out = out.replace(/\b\d+(\.\d+)? ?ms\b/g, "N ms").replace(/\b\d+(\.\d+)? s\b/g, "N s")
   out = out.replace(/"durationMs":\d+(\.\d+)?/g, '"durationMs":N')
   // opencode's ids, made anew on each run (an attachment's part, session and message; the call's).
   out = out.replace(/\b(prt|ses|msg)_[0-9A-Za-z]{26}\b/g, "$1_<id>").replace(/\bcall_[0-9a-f]{12}\b/g, "call_<id>")
   // The opencode each side runs: 1.18.34 is not published for Windows, which runs 1.18.32.
-  out = out.replace(/\bopencode \d+\.\d+\.\d+ e2e run\b/g, "opencode <version> e2e run")
+  out = out
+    .replace(/\bopencode \d+\.\d+\.\d+ e2e run\b/g, "opencode <version> e2e run")
+    // verify's report: "against opencode 1.18.32 (<its path>)", "hold for opencode 1.18.32.".
+    .replace(/\b(against|for) opencode \d+\.\d+\.\d+\b/g, "$1 opencode <version>")
+    .replace(/\b(against opencode <version>) \([^)\n]*\)/g, "$1 (<opencode>)")
   // The engine's runtime, in --json (an object) and in the text output (a line).
   out = out.replace(/,"engine":\{[^}]*\}/g, "")
   return out

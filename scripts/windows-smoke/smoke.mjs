@@ -190,6 +190,8 @@ row("run-image-bun", [TT, "run", "picture", "--engine", "bun", "--engine-binary"
 row("e2e", [TT, "e2e", "--script", "e2e.json", "--opencode", "@OPENCODE@", ...E2E_TIMEOUT], {
   winNodeFlags: [LINK_COPY],
 })
+// verify: a probe project copied and run through opencode, what it sent compared with the golden.
+row("verify-attachments", [TT, "verify", "attachments", "--opencode", "@OPENCODE@"], { winNodeFlags: [LINK_COPY] })
 // The CLI hosted by Bun: `BUN_BE_BUN=1 opencode bin.js`.
 row("bun-hosted-list", [TT, "list"], { program: "opencode", env: { BUN_BE_BUN: "1" } })
 // preflight starts npm: on Windows that is npm.cmd, beside node.exe.

@@ -57,6 +57,21 @@ describe("the smoke's comparison", () => {
     expect(normaliseText(windows, folders)).toBe(normaliseText(linux, folders))
   })
 
+  test("reads verify's report on each side the same: the opencode it ran, its version, the timings", () => {
+    const report = (opencode: string, version: string, seconds: [number, number, number]) =>
+      `tool-tester (models opencode 1.18.34) against opencode ${version} (${opencode})\n\n` +
+      "  attachments   agree (48 checks)\n\n" +
+      `10 probe runs in ${seconds[0]} s (4 at once); a run's median: opencode ${seconds[1]} s, tool-tester ${seconds[2]} s.\n\n` +
+      `All agree: tool-tester's predictions hold for opencode ${version}.\n`
+    const windows = report("Z:\\cache\\opencode-wine-1.18.32\\opencode.exe", "1.18.32", [60, 18, 2.8])
+    const linux = report("/repo/node_modules/.pnpm/opencode-linux-x64@1.18.34/bin/opencode", "1.18.34", [21, 8.3, 0])
+    expect(normaliseText(windows)).toBe(normaliseText(linux))
+    // What opencode was found to do is still compared.
+    expect(normaliseText(windows)).not.toBe(
+      normaliseText(linux.replace("agree (48 checks)", "DIFFER (2 of 48 checks)")),
+    )
+  })
+
   test("reads the ids made anew on each run (an attachment's part, session and message, the call's) the same", () => {
     const ids = (part: string, session: string) =>
       `{"id":"prt_${part}","sessionID":"ses_${session}","messageID":"msg_245f4d38f003i96f2Bzc7Ixh4s"}`
