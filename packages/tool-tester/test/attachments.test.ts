@@ -819,8 +819,51 @@ describe("the other chat-completions packages and azure: each one's own details"
       expect(refused.modelMessages, which).toBeNull()
       expect(refused.modelRequestError, which).toBe(`'file part media type ${mime}' functionality not supported.`)
     }
-    // A claude id: its contents are lists of parts, not observed.
-    expect((await call("audio", { ...venice, modelID: "claude-x" })).modelMessages).toBeNull()
+    // Other audio types name their format (wav when not known); a video is a data URL.
+    expect((await call("audioTypes", venice)).modelMessages?.[1]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "[Tool Result: call_1]\nsee sounds" },
+        { type: "input_audio", input_audio: { data: "SUQz", format: "mp3" } },
+        { type: "input_audio", input_audio: { data: "ZkxhQw==", format: "flac" } },
+        { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } },
+      ],
+    })
+    const video = { type: "video_url", video_url: { url: "data:video/mp4;base64,AAAAIGZ0eXA=" } }
+    expect((await call("video", venice)).modelMessages).toEqual([
+      tool("see video"),
+      { role: "user", content: [{ type: "text", text: "[Tool Result: call_1]\nsee video" }, video] },
+    ])
+  })
+
+  test("venice with a claude id: caching marks on the last part of a message whose content becomes a list of parts", async () => {
+    // Observed with `--provider venice-ai-sdk-provider --model claude-x` (and image input).
+    const claude = { npm: "venice-ai-sdk-provider", providerID: "venice", modelID: "claude-x" }
+    const mark = { cache_control: { type: "ephemeral" } }
+    // No file in the result: the tool message is marked, its content one text part.
+    expect((await call("notFile", claude)).modelMessages).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "see other", ...mark }] },
+    ])
+    // Audio: the tool message stays text, the user message after it carries the mark.
+    expect((await call("audio", claude)).modelMessages).toEqual([
+      tool("see audio"),
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "[Tool Result: call_1]\nsee audio" },
+          { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" }, ...mark },
+        ],
+      },
+    ])
+    // A moved image: both the tool message and opencode's user message are marked.
+    expect((await call("png", claude, ["image"])).modelMessages).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "see png", ...mark }] },
+      { role: "user", content: [MOVED, { type: "image_url", image_url: { url: PNG }, ...mark }] },
+    ])
+    // A text file still fails the request.
+    expect((await call("text", claude)).modelRequestError).toBe(
+      "'file part media type text/plain' functionality not supported.",
+    )
   })
 
   test("github-copilot sends gpt-5 and later (but gpt-5-mini) to its responses API, not modelled: null", async () => {

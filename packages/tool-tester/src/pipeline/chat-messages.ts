@@ -16,8 +16,9 @@
 //   names the tool last;
 // - venice (`venice-ai-sdk-provider`): a result with files keeps only its text in the tool
 //   message, and a user message after it says `[Tool Result: <id>]` with that text and gives each
-//   audio file as `input_audio`; any other file fails the request; a moved PDF the model reads
-//   fails it as with xai.
+//   audio file as `input_audio` and each video as `video_url`; any other file fails the request; a
+//   moved PDF the model reads fails it as with xai; its caching marks (a claude id) go on the last
+//   part of a message whose content becomes a list of parts.
 import type { ModelSelection } from "./builtins.ts"
 import { MOVED_MEDIA_TEXT, movedParts, sdkContentParts, type ToolResult, type UserFile } from "./result-content.ts"
 
@@ -37,8 +38,6 @@ export type ChatDialect =
  */
 export function chatDialectOf(model: ModelSelection): ChatDialect | undefined {
   if (model.npm === "@ai-sdk/github-copilot" && copilotResponsesModel(model)) return undefined
-  // Venice's package writes a `claude` model's contents as lists of parts: not observed.
-  if (model.npm === "venice-ai-sdk-provider" && model.modelID.toLowerCase().includes("claude")) return undefined
   return CHAT_DIALECTS[model.npm]
 }
 
@@ -58,8 +57,10 @@ export function chatMessages(
   if (cacheMarks && !MARKED_DIALECTS.includes(dialect)) return null
   if (!cacheMarks && dialect === "alibaba") return null
   const carried =
-    dialect === "venice" ? veniceResult(call.callID, result) : [toolMessage(dialect, call, result, cacheMarks)]
-  if (carried === null || "error" in carried) return carried
+    dialect === "venice"
+      ? veniceResult(call.callID, result, cacheMarks)
+      : [toolMessage(dialect, call, result, cacheMarks)]
+  if ("error" in carried) return carried
   const messages: unknown[] = [...carried]
   if (userFiles.length === 0) return { messages }
   const parts = movedParts({ type: "text", text: MOVED_MEDIA_TEXT }, userFiles, (userFile) =>
@@ -90,7 +91,7 @@ const CHAT_DIALECTS: Readonly<Record<string, ChatDialect>> = {
 }
 
 /** The dialects whose form with opencode's caching marks was observed. */
-const MARKED_DIALECTS: readonly ChatDialect[] = ["openai-compatible", "xai", "github-copilot", "alibaba"]
+const MARKED_DIALECTS: readonly ChatDialect[] = ["openai-compatible", "xai", "github-copilot", "alibaba", "venice"]
 
 /** opencode's prompt-caching mark, under the name the dialect's package sends. */
 function cacheMark(dialect: ChatDialect): Record<string, unknown> {
@@ -135,24 +136,37 @@ function jsonContent(result: ToolResult): string {
 /**
  * Venice's messages for a result: with files, the tool message holds its text (a newline when it
  * has none) and a user message after it the text again under `[Tool Result: <id>]`, then each
- * audio file as `input_audio` (its format from its type, `wav` when not known). Another file fails
- * the request (the first in order); a video (sent as `video_url`, not observed) is not modelled.
+ * audio file as `input_audio` (its format from its type, `wav` when not known) and each video as
+ * `video_url` (a data URL). Another file fails the request (the first in order). With caching
+ * marks (a claude id), a marked message's content is a list of parts, the last one marked: the
+ * tool message's when the result has no files, else the user message's.
  */
-function veniceResult(callID: string, result: ToolResult): unknown[] | { error: string } | null {
-  const tool = (content: string) => ({ role: "tool", tool_call_id: callID, content })
-  if (typeof result === "string" || result.every((part) => part.type === "text")) return [tool(jsonContent(result))]
+function veniceResult(callID: string, result: ToolResult, cacheMarks: boolean): unknown[] | { error: string } {
+  const marked = (parts: Array<Record<string, unknown>>) =>
+    cacheMarks ? [...parts.slice(0, -1), { ...parts.at(-1), ...cacheMark("venice") }] : parts
+  if (typeof result === "string" || result.every((part) => part.type === "text")) {
+    const text = jsonContent(result)
+    const content = cacheMarks ? marked([{ type: "text", text }]) : text
+    return [{ role: "tool", tool_call_id: callID, content }]
+  }
   const texts = result.flatMap((part) => (part.type === "text" ? [part.text] : []))
-  const media: unknown[] = []
+  const media: Array<Record<string, unknown>> = []
   for (const part of result) {
     if (part.type === "text") continue
-    if (part.mime.startsWith("video/")) return null
+    if (part.mime.startsWith("video/")) {
+      media.push({ type: "video_url", video_url: { url: `data:${part.mime};base64,${part.data}` } })
+      continue
+    }
     if (!part.mime.startsWith("audio/"))
       return { error: `'file part media type ${part.mime}' functionality not supported.` }
     const format = AUDIO_FORMATS[part.mime.toLowerCase()] ?? "wav"
     media.push({ type: "input_audio", input_audio: { data: part.data, format } })
   }
   const heading = texts.length > 0 ? `[Tool Result: ${callID}]\n${texts.join("\n")}` : `[Tool Result: ${callID}]`
-  return [tool(texts.join("\n") || "\n"), { role: "user", content: [{ type: "text", text: heading }, ...media] }]
+  return [
+    { role: "tool", tool_call_id: callID, content: texts.join("\n") || "\n" },
+    { role: "user", content: marked([{ type: "text", text: heading }, ...media]) },
+  ]
 }
 
 /** Venice's audio formats by type. */

@@ -314,7 +314,25 @@ const setups: Array<{
     name: "venice (chat completions), no image or PDF input",
     npm: "venice-ai-sdk-provider",
     modelInput: [],
-    cases: ["audio", "emptyAudio", "audioAndPng", "notFile", "httpsText", "badPng", "pdfNoName"],
+    cases: ["audio", "emptyAudio", "audioAndPng", "audioTypes", "video", "notFile", "httpsText", "badPng", "pdfNoName"],
+  },
+  {
+    // A claude id: caching marks, on the last part of a message whose content becomes a list of parts.
+    name: "venice (chat completions), a claude model id, no image or PDF input",
+    npm: "venice-ai-sdk-provider",
+    model: "claude-x",
+    modelInput: [],
+    cases: ["notFile", "audio", "audioTypes", "png", "badPng", "video"],
+  },
+  {
+    name: "venice (chat completions), a claude model id, image input",
+    npm: "venice-ai-sdk-provider",
+    model: "claude-x",
+    modelInput: ["image"],
+    config: {
+      provider: { mock: { models: { "claude-x": { modalities: { input: ["text", "image"], output: ["text"] } } } } },
+    },
+    cases: ["png", "audioAndPng", "pngNoName", "notFile"],
   },
   {
     name: "venice (chat completions), image input",
