@@ -36,6 +36,14 @@ const imageAndPdfFor = (model: string) => ({
 })
 const imageAndPdf = imageAndPdfFor("mock-model")
 
+/** A setup whose model reads images (not PDFs): what runTool is told, and opencode's config saying so. */
+const readsImages = (model = "mock-model") => ({
+  modelInput: ["image"] as ModelModality[],
+  config: {
+    provider: { mock: { models: { [model]: { modalities: { input: ["text", "image"], output: ["text"] } } } } },
+  },
+})
+
 /** A setup whose model reads images and PDFs: what runTool is told, and opencode's config saying so. */
 const readsImagesAndPdfs = (model = "mock-model") => ({
   modelInput: ["image", "pdf"] as ModelModality[],
@@ -247,10 +255,7 @@ const setups: Array<{
     // Always marked for caching; the tool message's content is a list of one text part.
     name: "alibaba (chat completions), image input",
     npm: "@ai-sdk/alibaba",
-    modelInput: ["image"],
-    config: {
-      provider: { mock: { models: { "mock-model": { modalities: { input: ["text", "image"], output: ["text"] } } } } },
-    },
+    ...readsImages(),
     cases: ["text", "several", "pngNoName", "emptyOutput"],
   },
   {
@@ -328,19 +333,13 @@ const setups: Array<{
     name: "venice (chat completions), a claude model id, image input",
     npm: "venice-ai-sdk-provider",
     model: "claude-x",
-    modelInput: ["image"],
-    config: {
-      provider: { mock: { models: { "claude-x": { modalities: { input: ["text", "image"], output: ["text"] } } } } },
-    },
+    ...readsImages("claude-x"),
     cases: ["png", "audioAndPng", "pngNoName", "notFile"],
   },
   {
     name: "venice (chat completions), image input",
     npm: "venice-ai-sdk-provider",
-    modelInput: ["image"],
-    config: {
-      provider: { mock: { models: { "mock-model": { modalities: { input: ["text", "image"], output: ["text"] } } } } },
-    },
+    ...readsImages(),
     cases: ["png", "audioAndPng"],
   },
   {
