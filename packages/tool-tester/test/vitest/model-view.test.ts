@@ -1,4 +1,6 @@
-import { describe, expect, test } from "vitest"
+import os from "node:os"
+import path from "node:path"
+import { describe, expect, test, vi } from "vitest"
 import { callTool, closeProject, loadTools } from "../../src/index.ts"
 import { modelView } from "../../src/vitest/model-view.ts"
 import { isolatedEnvironment, tmpProject, toolSource, writeFiles } from "../support/tmp-project.ts"
@@ -26,12 +28,40 @@ describe("modelView of a call rerouted to invalid", { timeout: 60_000 }, () => {
 })
 
 describe("modelView's paths", () => {
+  const view = (output: string) =>
+    modelView({
+      id: "read",
+      name: "read",
+      status: "completed",
+      output,
+      rerouted: false,
+      outputPath: null,
+    } as unknown as Parameters<typeof modelView>[0])
+
   test("a path is replaced by its placeholder only whole, or followed by more of it", () => {
-    const cwd = process.cwd()
-    const output = `read ${cwd}/notes.txt and ${cwd}. Not ${cwd}2/x, ${cwd}-old or ${cwd}.bak.`
-    const result = { id: "read", name: "read", status: "completed", output, rerouted: false, outputPath: null }
-    expect(modelView(result as unknown as Parameters<typeof modelView>[0])).toBe(
-      `tool: read\nstatus: completed\noutput:\nread <cwd>/notes.txt and <cwd>. Not ${cwd}2/x, ${cwd}-old or ${cwd}.bak.`,
-    )
+    // A working folder below neither the temp folder nor home, wherever this checkout is: the paths
+    // that only start like it must come out as they went in.
+    const cwd = path.join(path.parse(process.cwd()).root, "srv", "app")
+    expect([os.tmpdir(), os.homedir()].some((folder) => cwd.startsWith(folder))).toBe(false)
+    const spy = vi.spyOn(process, "cwd").mockReturnValue(cwd)
+    try {
+      expect(view(`read ${cwd}/notes.txt and ${cwd}. Not ${cwd}2/x, ${cwd}-old or ${cwd}.bak.`)).toBe(
+        `tool: read\nstatus: completed\noutput:\nread <cwd>/notes.txt and <cwd>. Not ${cwd}2/x, ${cwd}-old or ${cwd}.bak.`,
+      )
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
+  test("a working folder inside the temp folder is <cwd>, and the temp folder's other paths <tmp>", () => {
+    const cwd = path.join(os.tmpdir(), "checkout", "app")
+    const spy = vi.spyOn(process, "cwd").mockReturnValue(cwd)
+    try {
+      expect(view(`read ${cwd}/notes.txt. Not ${cwd}2/x.`)).toBe(
+        `tool: read\nstatus: completed\noutput:\nread <cwd>/notes.txt. Not <tmp>${path.sep}checkout${path.sep}app2/x.`,
+      )
+    } finally {
+      spy.mockRestore()
+    }
   })
 })
