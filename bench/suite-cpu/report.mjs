@@ -48,6 +48,10 @@ export function comparisonReport(base, head, { top, budget, names }) {
     row("CPU, whole run (s)", base.total, head.total, 1),
     row("tests' wall time (s)", base.wall, head.wall, 1),
     row("cores busy on average", base.total / base.wall, head.total / head.wall, 2),
+    row("test files matched to their worker", base.matched, head.matched),
+    row("test files", base.files, head.files),
+    "",
+    'A file not matched to its worker is counted in "vitest itself", with all it started.',
     "",
     "By folder of test files (CPU s):",
   ]

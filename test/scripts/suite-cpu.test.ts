@@ -59,6 +59,8 @@ describe("suite-cpu's comparison", () => {
   const runOf = (total: number, fileCpu: number) => ({
     total,
     wall: 100,
+    matched: 1,
+    files: 1,
     byFile: new Map([
       ["packages/x/test/a.test.ts", { cpu: fileCpu }],
       ["(outside a test file)", { cpu: total - fileCpu }],
