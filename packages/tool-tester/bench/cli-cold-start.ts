@@ -22,12 +22,13 @@
 // engine picks it, as Bun) at most 1.5x; `tool-tester --version` at most 1.2x `node -e 0`.
 // tool-tester runs as a user's shell runs it: bin.js, a Node script, which starts
 // the engine's process (Node or Bun) first thing. "bun alone" is that Bun running the TypeScript
-// tool file with no tool-tester at all; the floors are what a CLI started by Node or by Bun pays
-// at the least: the runtime starting, the engine starting with its task ready, the runtime
-// exiting at the answer.
+// tool file with no tool-tester at all; "bun + the engine's modules" is that Bun loading what the
+// built bun engine imports before it takes a task, without the tool. The floors are what a CLI
+// started by Node or by Bun pays at the least: the runtime starting, the engine starting with its
+// task ready, the runtime exiting at the answer.
 
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -64,12 +65,12 @@ if (!existsSync(path.join(packageRoot, "dist", "cli", "main.js"))) {
   process.exit(1)
 }
 
+const expected = "Weather in Paris: sunny, 21 degrees"
 const project = await createProject()
 // tool-tester's cache (where bin.js's launcher reads which Bun it may start the CLI in) starts
 // empty: the uncounted first round fills it, as a user's first run does.
 const cacheHome = path.join(project, "cache")
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli")
-const expected = "Weather in Paris: sunny, 21 degrees"
 const bun = nodeOnly ? { binary: "" } : findBun({ env: process.env, directory: packageRoot })
 if (!bun) {
   console.error("No opencode or Bun found for the bun engine rows: install the repository's dependencies")
@@ -118,6 +119,14 @@ const allVariants: Variant[] = [
     name: "bun alone (TypeScript)",
     bun: true,
     command: [bun.binary, path.join(project, "run-typescript.ts")],
+    informational: true,
+  },
+  {
+    // What the bun engine's process loads before it can take a task (its bundle's modules, zod
+    // among them), without the tool: with "bun alone", how much of the floor is the engine's own.
+    name: "bun + the engine's modules",
+    bun: true,
+    command: [bun.binary, path.join(project, "engine-modules.mjs")],
     informational: true,
   },
   {
@@ -304,6 +313,18 @@ console.log(await tool.execute({ city: "Paris" }, context))`
       },
     ],
   })
+  // The modules the built bun engine imports before it says it is ready (bun-serve.js's static
+  // imports), then the answer every row prints.
+  const engineEntry = path.join(packageRoot, "dist", "engine", "bun-serve.js")
+  const engineImports = [...readFileSync(engineEntry, "utf8").matchAll(/^(?:import\s*|\}\s*from\s*)"([^"]+)";?$/gm)]
+    .map((match) => match[1]!)
+    .map((specifier) =>
+      specifier.startsWith(".") ? pathToFileURL(path.join(path.dirname(engineEntry), specifier)).href : specifier,
+    )
+  writeFileSync(
+    path.join(directory, "engine-modules.mjs"),
+    `${engineImports.map((specifier) => `import ${JSON.stringify(specifier)}`).join("\n")}\nconsole.log(${JSON.stringify(expected)})\n`,
+  )
   writeFileSync(
     path.join(directory, "in-child.mjs"),
     `import { execFileSync } from "node:child_process"\nprocess.stdout.write(execFileSync(process.execPath, [new URL("./run-precompiled.mjs", import.meta.url).pathname]))\n`,
