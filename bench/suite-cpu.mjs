@@ -26,24 +26,24 @@ import { mkdtempSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { benchArgs } from "./_args.mjs"
 import { attributeRun } from "./suite-cpu/attribute.mjs"
 import { prepareBaseline } from "./suite-cpu/baseline.mjs"
 import { record } from "./suite-cpu/record.mjs"
 import { comparisonReport, singleReport } from "./suite-cpu/report.mjs"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const { values, positionals } = parseArgs({
-  options: {
+const { values, positionals, count, fail } = benchArgs(
+  import.meta.url,
+  {
     top: { type: "string", default: "25" },
     read: { type: "boolean", default: false },
     baseline: { type: "string" },
     budget: { type: "string", default: "5" },
   },
-  allowPositionals: true,
-})
-const top = Number(values.top)
-if (!Number.isInteger(top) || top < 1) fail(`--top must be a whole number above 0, not ${values.top}`)
+  { positionals: true },
+)
+const top = count("top")
 const budget = Number(values.budget)
 if (!Number.isFinite(budget) || values.budget.trim() === "")
   fail(`--budget must be a number of percent, not ${values.budget}`)
@@ -99,9 +99,4 @@ async function compare(spec, folder) {
 
 function print(lines) {
   for (const line of lines) console.log(line)
-}
-
-function fail(message) {
-  console.error(`suite-cpu: ${message}`)
-  process.exit(2)
 }

@@ -12,14 +12,14 @@
 // setup (a global setup, a beforeAll) takes longer than its tests.
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { parseArgs } from "node:util"
+import { benchArgs } from "./_args.mjs"
 
-const { values, positionals } = parseArgs({
-  options: { top: { type: "string", default: "15" } },
-  allowPositionals: true,
-})
-const top = Number(values.top)
-if (!Number.isInteger(top) || top < 1) fail(`--top must be a whole number above 0, not ${values.top}`)
+const { positionals, count, fail } = benchArgs(
+  import.meta.url,
+  { top: { type: "string", default: "15" } },
+  { positionals: true },
+)
+const top = count("top")
 if (positionals.length > 2) fail("give at most two reports: BEFORE AFTER")
 const files = positionals.length === 0 ? [".vitest-report.json"] : positionals
 const reports = files.map((file) => ({ file, ...summarize(read(file)) }))
@@ -106,9 +106,4 @@ function optional(ms) {
 
 function ratio(after, before) {
   return `${seconds(before)} -> ${seconds(after)} (${before > 0 ? `${((after / before) * 100).toFixed(0)}%` : "-"})`
-}
-
-function fail(message) {
-  console.error(`suite-time: ${message}`)
-  process.exit(2)
 }

@@ -32,30 +32,22 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { parseArgs } from "node:util"
 import { build, transformSync } from "esbuild"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { findBun } from "../src/engine-client/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "15" },
-    engine: { type: "string" },
-    compare: { type: "string", multiple: true },
-  },
+const { values, count, fail } = benchArgs(import.meta.url, {
+  rounds: { type: "string", default: "15" },
+  engine: { type: "string" },
+  compare: { type: "string", multiple: true },
 })
-const rounds = Number(values.rounds)
-if (values.engine !== undefined && values.engine !== "node") {
-  console.error(`--engine takes "node" (the node engine's rows only), not "${values.engine}"`)
-  process.exit(2)
-}
+const rounds = count("rounds")
+if (values.engine !== undefined && values.engine !== "node")
+  fail(`--engine takes "node" (the node engine's rows only), not "${values.engine}"`)
 const nodeOnly = values.engine === "node"
 const compared = (values.compare ?? []).map((file) => path.resolve(file))
-for (const file of compared) {
-  if (existsSync(file)) continue
-  console.error(`--compare: ${file} does not exist`)
-  process.exit(2)
-}
+for (const file of compared) if (!existsSync(file)) fail(`--compare: ${file} does not exist`)
 /** A compared build's row: the folder that holds its bin.js. */
 const comparedName = (file: string) => `  compared: ${path.basename(path.dirname(file))}`
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")

@@ -9,10 +9,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { resolveOpencode } from "../src/opencode/opencode-binary.ts"
 import { e2eCallOnce, textTurnOnce } from "./_opencode-runs.ts"
+import { median } from "./_stats.ts"
 
-const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 3
+const runs = benchArgs(import.meta.url, { runs: { type: "string", default: "3" } }).count("runs")
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
 // A project with one tool, inside the package so `@opencode-ai/plugin` resolves as it would for a user.
@@ -24,8 +26,6 @@ writeFileSync(
   `import { tool } from "@opencode-ai/plugin"\nexport default tool({ description: "greet", args: { name: tool.schema.string() }, execute: async (args) => "hi " + args.name })\n`,
 )
 const empty = mkdtempSync(path.join(os.tmpdir(), "bench-e2e-empty-"))
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 try {
   const binary = await resolveOpencode({ directory: packageRoot })

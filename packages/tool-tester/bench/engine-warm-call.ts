@@ -19,15 +19,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { benchArgs } from "../../../bench/_args.mjs"
 import type { ToolProject } from "../src/index.ts"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
 import { ms as milliseconds, quantile } from "./_stats.ts"
 
 const ms = (value: number) => milliseconds(value, 2)
 
-const { values } = parseArgs({ options: { calls: { type: "string", default: "200" } } })
-const calls = Number(values.calls)
+const calls = benchArgs(import.meta.url, { calls: { type: "string", default: "200" } }).count("calls")
 const warmCalls = 20
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 

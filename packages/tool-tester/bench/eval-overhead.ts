@@ -14,17 +14,21 @@ import { mkdtempSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { resolveOpencode } from "../src/opencode/opencode-binary.ts"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { runEvalTrials } from "../src/eval/runner/index.ts"
 import type { EvalCase } from "../src/eval-cases/types.ts"
+import { resolveOpencode } from "../src/opencode/opencode-binary.ts"
 import { makeEvalHome } from "../test/support/eval-home.ts"
 import { startKeywordModel } from "../test/support/keyword-model.ts"
-import { median } from "./_stats.ts"
 import { e2eCallOnce, textTurnOnce } from "./_opencode-runs.ts"
+import { median } from "./_stats.ts"
 
-const option = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback
-const runs = option("--runs", 3)
-const caseCount = option("--cases", 8)
+const args = benchArgs(import.meta.url, {
+  runs: { type: "string", default: "3" },
+  cases: { type: "string", default: "8" },
+})
+const runs = args.count("runs")
+const caseCount = args.count("cases")
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const project = path.join(packageRoot, "test", "fixtures", "eval-project")
 

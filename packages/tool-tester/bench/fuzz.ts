@@ -19,21 +19,19 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { findBun } from "../src/engine-client/find-bun.ts"
 import { fuzzTool } from "../src/fuzz/index.ts"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
 import { median, ms } from "./_stats.ts"
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: "string", default: "1000" },
-    rounds: { type: "string", default: "3" },
-    compare: { type: "string", multiple: true },
-  },
+const { values, count } = benchArgs(import.meta.url, {
+  runs: { type: "string", default: "1000" },
+  rounds: { type: "string", default: "3" },
+  compare: { type: "string", multiple: true },
 })
-const runs = Number(values.runs)
-const rounds = Number(values.rounds)
+const runs = count("runs")
+const rounds = count("rounds")
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
 const tmp = path.join(packageRoot, ".tmp")

@@ -20,18 +20,16 @@ import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { parseArgs } from "node:util"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { median, ms, quantile } from "./_stats.ts"
 
-const { values } = parseArgs({
-  options: { rounds: { type: "string", default: "20" }, before: { type: "string" } },
+const { values, count, fail } = benchArgs(import.meta.url, {
+  rounds: { type: "string", default: "20" },
+  before: { type: "string" },
 })
-const rounds = Number(values.rounds)
+const rounds = count("rounds")
 const before = values.before === undefined ? undefined : path.resolve(values.before)
-if (before !== undefined && !existsSync(before)) {
-  console.error(`--before: ${before} does not exist`)
-  process.exit(2)
-}
+if (before !== undefined && !existsSync(before)) fail(`--before: ${before} does not exist`)
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const entry = (file: string) => pathToFileURL(path.join(packageRoot, "dist", file)).href
 if (!existsSync(path.join(packageRoot, "dist", "fuzz", "index.js"))) {

@@ -22,17 +22,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
 import { gzipSync } from "node:zlib"
 import { chromium } from "playwright-core"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { prestartEngine } from "../src/engine-client/remote-project.ts"
 import type { ToolProject } from "../src/index.ts"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
 import { startInspector } from "../src/inspector/server.ts"
 import { ms, quantile } from "./_stats.ts"
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "30" } } })
-const rounds = Number(values.rounds)
+const rounds = benchArgs(import.meta.url, { rounds: { type: "string", default: "30" } }).count("rounds")
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const assetFolder = path.join(packageRoot, "dist", "inspector-ui")
 

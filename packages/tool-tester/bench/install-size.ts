@@ -15,8 +15,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { biggestPackages, diskUsage, megabytes } from "./_disk-usage.ts"
 
+benchArgs(import.meta.url, {})
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const packages = path.resolve(packageRoot, "..")
 const manifest = JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8"))

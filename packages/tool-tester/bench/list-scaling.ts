@@ -23,7 +23,7 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { findBun } from "../src/engine-client/find-bun.ts"
 import { median, ms } from "./_stats.ts"
 
@@ -31,8 +31,7 @@ import { median, ms } from "./_stats.ts"
 // the bun engine's ~1 ms per file measured a slope of -0.01 ms from 50 to 100 files once.
 const NOISE_MS_PER_FILE = 1
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "7" } } })
-const rounds = Number(values.rounds)
+const rounds = benchArgs(import.meta.url, { rounds: { type: "string", default: "7" } }).count("rounds")
 const sizes = [0, 50, 100, 200]
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const bin = path.join(packageRoot, "bin.js")

@@ -14,17 +14,20 @@
 // Every round runs each variant once, interleaved, so load from other processes hits them alike.
 
 import { spawn, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
-import { findOpencode } from "../src/opencode/opencode-binary.ts"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { closeProject, loadTools, runTool } from "../src/index.ts"
+import { findOpencode } from "../src/opencode/opencode-binary.ts"
 import { median, ms } from "./_stats.ts"
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, before: { type: "string" } } })
-const rounds = Number(values.rounds)
+const { values, count, fail } = benchArgs(import.meta.url, {
+  rounds: { type: "string", default: "5" },
+  before: { type: "string" },
+})
+const rounds = count("rounds")
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const binary = findOpencode({ directory: packageRoot, path: false })
 if (!binary) {
@@ -122,6 +125,7 @@ function listTime(bin: string): number {
 
 const ownBin = path.join(packageRoot, "bin.js")
 const beforeBin = values.before === undefined ? undefined : path.resolve(values.before)
+if (beforeBin !== undefined && !existsSync(beforeBin)) fail(`--before: ${beforeBin} does not exist`)
 const alone: number[] = []
 const aloneLater: number[] = []
 const first: number[] = []

@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { parseArgs } from "node:util"
+import { benchArgs } from "../../../bench/_args.mjs"
 import { defaultTruncationLimits, planTruncation, type TruncationPlan } from "../src/pipeline/truncate.ts"
 import { splitJoinPlan } from "../test/support/split-join-truncation.ts"
 
@@ -60,9 +60,10 @@ interface TimeReport {
   summary: string
 }
 
-const { values } = parseArgs({
-  options: { case: { type: "string" }, memory: { type: "string" }, time: { type: "boolean" } },
-  strict: true,
+const { values } = benchArgs(import.meta.url, {
+  case: { type: "string" },
+  memory: { type: "string" },
+  time: { type: "boolean" },
 })
 if (values.case === undefined) runParent()
 else if (values.time) timeChild(values.case as CaseName)
