@@ -371,7 +371,7 @@ function projectSetup(options: LoadToolsOptions, directory: string): Result<Proj
   if (options.config) {
     const problem = configProblem(options.config)
     if (problem) {
-      const data = { file: "(config option)", key: problem.key, value: problem.value }
+      const data = { file: "(config option)", ...problem.data }
       return {
         success: false,
         error: new ToolTesterError("CONFIG_INVALID", `the config given: ${problem.message}`, { data }),

@@ -1,6 +1,7 @@
 // opencode.json files opencode reads, and the ones it refuses, as the 1.18.34 binary does
 // (`opencode debug config`): a byte order mark is read; plugin entries that are not strings or
 // [string, object] pairs are "Configuration is invalid", which tool-tester reports as CONFIG_INVALID.
+import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { loadTools } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
@@ -33,6 +34,30 @@ describe("opencode.json shapes", () => {
     expect(error?.message).toContain("plugin.0 is 123")
     expect(error?.message).toContain("plugin.1 is null")
     expect(error?.message).not.toContain("plugin.2")
+  })
+
+  test("its data is the key and the problems, from a file or from the config option alike", async () => {
+    const problems = [
+      "plugin.0 is 123, not a string or a [string, object] pair",
+      "plugin.1 is null, not a string or a [string, object] pair",
+    ]
+    const directory = tmpProject({ "opencode.json": `{ "plugin": [123, null] }` })
+    expect(await loadFails(directory)).toMatchObject({
+      data: { file: path.join(directory, "opencode.json"), key: "plugin", problems },
+    })
+    const { env, home } = isolatedEnvironment()
+    const given = loadTools({
+      directory: tmpProject({}),
+      env,
+      home,
+      engine: "node",
+      config: { plugin: [123, null] as never },
+    })
+    await expect(given).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      data: { file: "(config option)", key: "plugin", problems },
+    })
+    await expect(given.catch((error: { data: object }) => error.data)).resolves.not.toHaveProperty("value")
   })
 
   test.each([

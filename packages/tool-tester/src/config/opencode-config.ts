@@ -113,11 +113,7 @@ export function readConfigFile(file: string): Result<OpencodeConfig> {
     return {
       success: false,
       error: new ToolTesterError("CONFIG_INVALID", `${file}: ${problem.message}`, {
-        data: {
-          file,
-          key: problem.key,
-          ...(problem.key === "plugin" ? { problems: problem.value } : { value: problem.value }),
-        },
+        data: { file, ...problem.data },
       }),
     }
   }
@@ -126,20 +122,26 @@ export function readConfigFile(file: string): Result<OpencodeConfig> {
 
 /**
  * What opencode's config schema refuses in a config object, if anything (it does not start): a
- * `plugin` entry, a `tool_output` limit or an `attachment` setting. The message says what to do.
+ * `plugin` entry, a `tool_output` limit or an `attachment` setting. The message says what to do;
+ * `data` is the error's (docs/errors.md#config_invalid): the key, and its value, or for `plugin`
+ * the problems of its entries.
  */
-export function configProblem(config: OpencodeConfig): { key: string; value: unknown; message: string } | undefined {
+export function configProblem(
+  config: OpencodeConfig,
+): { message: string; data: { key: string; value: unknown } | { key: "plugin"; problems: string[] } } | undefined {
   const plugins = pluginProblems(config.plugin)
   if (plugins.length > 0) {
     return {
-      key: "plugin",
-      value: plugins,
+      data: { key: "plugin", problems: plugins },
       message: `opencode says "Configuration is invalid": ${plugins.join("; ")}; each plugin entry is a string (a package or a path) or a [string, { options }] pair`,
     }
   }
   const problem = toolOutputProblem(config.tool_output) ?? attachmentProblem(config.attachment)
   if (problem === undefined) return undefined
-  return { ...problem, message: `${problem.message}; opencode refuses to start with it: ${problem.fix}` }
+  return {
+    data: { key: problem.key, value: problem.value },
+    message: `${problem.message}; opencode refuses to start with it: ${problem.fix}`,
+  }
 }
 
 /** Deep merge, later wins; `plugin` lists are concatenated as opencode does. */

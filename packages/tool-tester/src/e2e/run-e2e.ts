@@ -97,8 +97,7 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
   const script = parseScript(options.script)
   const refused = options.config === undefined ? undefined : configProblem(options.config as OpencodeConfig)
   if (refused) {
-    const data = { key: refused.key, value: refused.value }
-    throw new ToolTesterError("CONFIG_INVALID", `the config given: ${refused.message}`, { data })
+    throw new ToolTesterError("CONFIG_INVALID", `the config given: ${refused.message}`, { data: refused.data })
   }
   checkScriptForProvider(script, options.provider ?? defaultProviderPackage)
   options.signal?.throwIfAborted()

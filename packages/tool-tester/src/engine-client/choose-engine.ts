@@ -30,7 +30,8 @@ export function engineChoice(options: ChooseEngineOptions): EngineChoice {
   throw new ToolTesterError(
     "USAGE",
     `${fromOption ? "--engine" : "TOOL_TESTER_ENGINE"} is "${given}": use auto, bun or node`,
-    { data: { engine: given } },
+    // data.option names the option, as for loadTools()'s other options; the environment's value names its variable.
+    { data: fromOption ? { option: "engine", engine: given } : { variable: "TOOL_TESTER_ENGINE", engine: given } },
   )
 }
 

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, describe, expect, it, onTestFinished } from "vitest"
-import { opencodeNotFoundError, resolveOpencode } from "../../src/opencode/opencode-binary.ts"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { Script } from "../../src/e2e/script.ts"
 import { ToolTesterError } from "../../src/errors.ts"
+import { opencodeNotFoundError, resolveOpencode } from "../../src/opencode/opencode-binary.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 import { leftoverFolders, makeTempParent } from "./leftovers.ts"
 
@@ -91,6 +91,18 @@ describe("runE2E failures", () => {
         /^the config given: attachment\.image\.auto_resize is "no", but opencode requires true or false/,
       ),
       data: { key: "attachment.image.auto_resize", value: "no" },
+    })
+    const plugins = await runE2E({
+      directory: project,
+      script,
+      config: { plugin: [7] },
+      tempDirectory: tempParent.path,
+    })
+      .then(() => undefined)
+      .catch((caught: unknown) => caught)
+    expect(plugins).toMatchObject({
+      code: "CONFIG_INVALID",
+      data: { key: "plugin", problems: ["plugin.0 is 7, not a string or a [string, object] pair"] },
     })
   })
 

@@ -190,6 +190,7 @@ try {
     await expect(loadTools({ directory, engine: "deno" as never })).rejects.toMatchObject({
       code: "USAGE",
       message: 'engine is "deno": use auto, bun or node',
+      data: { option: "engine", engine: "deno" },
     })
     await expect(loadTools({ directory, engine: "bun", engineBinary: "/bin/false" })).rejects.toMatchObject({
       message: expect.stringMatching(/: pass another engineBinary, or use the node engine$/),

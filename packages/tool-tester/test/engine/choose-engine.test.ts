@@ -17,6 +17,15 @@ describe("choosing the engine", () => {
     expect(() => engineChoice({ env: { TOOL_TESTER_ENGINE: "Bun" } })).toThrow(/TOOL_TESTER_ENGINE is "Bun"/)
   })
 
+  test("the error's data names the option, or the variable, the unknown engine came from", () => {
+    expect(() => engineChoice({ engine: "deno", env: {} })).toThrow(
+      expect.objectContaining({ code: "USAGE", data: { option: "engine", engine: "deno" } }),
+    )
+    expect(() => engineChoice({ env: { TOOL_TESTER_ENGINE: "Bun" } })).toThrow(
+      expect.objectContaining({ code: "USAGE", data: { variable: "TOOL_TESTER_ENGINE", engine: "Bun" } }),
+    )
+  })
+
   test("auto takes a Bun when one is found, else node with a notice that says what to do", () => {
     expect(chooseEngineNow({ env: {} }, () => found)).toEqual({ selection: { name: "bun", location: found } })
     const fallback = chooseEngineNow({ env: {} }, () => undefined)

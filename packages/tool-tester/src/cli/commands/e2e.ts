@@ -191,8 +191,7 @@ function configObject(text: string): Record<string, unknown> {
   }
   const refused = configProblem(value as OpencodeConfig)
   if (refused) {
-    const data = { key: refused.key, value: refused.value }
-    throw new ToolTesterError("CONFIG_INVALID", `--config: ${refused.message}`, { data })
+    throw new ToolTesterError("CONFIG_INVALID", `--config: ${refused.message}`, { data: refused.data })
   }
   return value as Record<string, unknown>
 }
