@@ -89,6 +89,19 @@ describe("runsToTell", () => {
     expect(tells(runs! - 1)).toBe(false)
   })
 
+  test("the fewest runs from which on every size tells: 5/5 against 4/5 tells at 23 but not at 25 to 27, so 28", () => {
+    const tells = (n: number) => fisherExact(n, n, Math.round(0.8 * n), n) < 0.05
+    expect(tells(23)).toBe(true)
+    expect([25, 26, 27].map(tells)).toEqual([false, false, false])
+    expect(runsToTell(5, 5, 4, 5)).toBe(28)
+    for (let n = 28; n <= 120; n++) expect(tells(n)).toBe(true)
+    // 8/10 against 6/10: 47 tells first, 53 does not, 54 and every size after it do.
+    const tellsEighty = (n: number) => fisherExact(Math.round(0.8 * n), n, Math.round(0.6 * n), n) < 0.05
+    expect([tellsEighty(47), tellsEighty(53)]).toEqual([true, false])
+    expect(runsToTell(8, 10, 6, 10)).toBe(54)
+    for (let n = 54; n <= 200; n++) expect(tellsEighty(n)).toBe(true)
+  })
+
   test("equal rates: no number of runs tells them apart", () => {
     expect(runsToTell(3, 4, 6, 8)).toBeUndefined()
   })
