@@ -88,6 +88,32 @@ export default tool({
   })
 
   test.each(["bun", "node"] as const)(
+    "a file that throws, at import, a value that cannot be made text fails alone as IMPORT_FAILED saying so (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({
+        ".opencode/tools/good.ts": toolSource("good"),
+        ".opencode/tools/null-prototype.ts": "throw Object.create(null)\n",
+        ".opencode/tools/throwing-text.ts": 'throw { toString() { throw new Error("no text") } }\n',
+        ".opencode/tools/plain.ts": "throw { code: 5 }\n",
+        ".opencode/plugins/plugin.ts": "throw Object.create(null)\n",
+      })
+      const project = await load(directory, { engine })
+      expect(project.tools.map((tool) => tool.id)).toEqual(["good"])
+      const message = (file: string) =>
+        project.diagnostics.find((diagnostic) => diagnostic.file === path.join(directory, file))?.message
+      const unreadable =
+        /: failed to import: it threw a value that cannot be read \(reading it threw (TypeError: .+)\)$/
+      expect(message(".opencode/tools/null-prototype.ts")).toMatch(unreadable)
+      expect(message(".opencode/plugins/plugin.ts")).toMatch(unreadable)
+      expect(message(".opencode/tools/throwing-text.ts")).toMatch(
+        /: failed to import: it threw a value that cannot be read \(reading it threw Error: no text\)$/,
+      )
+      expect(message(".opencode/tools/plain.ts")).toMatch(/: failed to import: \{"code":5\}$/)
+      expect(project.diagnostics.every((diagnostic) => diagnostic.code === "IMPORT_FAILED")).toBe(true)
+    },
+  )
+
+  test.each(["bun", "node"] as const)(
     "an export opencode cannot read while it builds its tool list (a throwing description getter, a Proxy's has trap) fails its file as IMPORT_FAILED, not tool-tester (%s engine)",
     async (engine) => {
       const directory = tmpProject({

@@ -55,8 +55,22 @@ export function createImporter(): ModuleImporter {
   }
 }
 
-/** One line saying why an import failed, without the stack. */
+/**
+ * One line saying why an import failed, without the stack. A file may throw anything while it
+ * loads, including a value that cannot be made text (a null prototype, a throwing toString or
+ * Proxy trap): that is said instead, and the file still fails alone.
+ */
 export function describeImportError(error: unknown): string {
+  try {
+    return importErrorText(error)
+  } catch (readError) {
+    return `it threw a value that cannot be read (reading it threw ${readableOrNot(readError)})`
+  }
+}
+
+// --- internal ---
+
+function importErrorText(error: unknown): string {
   // Bun reports a file with syntax errors as an AggregateError of BuildMessages ("3 errors
   // building ..."), each keeping where it is apart from its message: the first one says enough.
   const first = (error as { errors?: unknown[] } | null)?.errors?.[0] ?? error
@@ -73,14 +87,28 @@ export function describeImportError(error: unknown): string {
       .filter(Boolean)
       .join(" ")
   }
-  return String(error)
+  const text = String(error)
+  // A plain object, on one line, as the model would read it from execute (as JSON).
+  return text === "[object Object]" ? (JSON.stringify(error) ?? text) : text
 }
 
-// --- internal ---
+/** A second thrown value's text, or that it cannot be read either. */
+function readableOrNot(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  } catch {
+    return "a value that cannot be read either"
+  }
+}
 
 /** The package to install, or the path alias that is no package (docs/fidelity.md#node-engine-messages). */
 function importFailureData(file: string, error: unknown): Record<string, unknown> {
-  const message = typeof error === "object" && error !== null ? String((error as { message?: unknown }).message) : ""
+  let message = ""
+  try {
+    if (typeof error === "object" && error !== null) message = String((error as { message?: unknown }).message)
+  } catch {
+    // A message that cannot be read names no package: describeImportError says what happened.
+  }
   const alias = pathAliasOf(message, file)
   if (alias !== undefined) return { file, pathAlias: alias }
   return { file, missingPackage: missingPackage(message) }
