@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { dataDirectoryProblem } from "../src/pipeline/data-directory.ts"
@@ -12,6 +12,24 @@ describe("dataDirectoryProblem", () => {
     mkdirSync(path.join(directory, "tool-output"))
     expect(dataDirectoryProblem(directory)).toBeUndefined()
   })
+
+  test("checking leaves nothing behind: the folders it made to see that it could are removed", () => {
+    const directory = useTmpDir()
+    mkdirSync(path.join(directory, "kept"))
+    expect(dataDirectoryProblem(path.join(directory, "not", "yet"))).toBeUndefined()
+    expect(dataDirectoryProblem(path.join(directory, "kept", "below"))).toBeUndefined()
+    expect(readdirSync(directory)).toEqual(["kept"])
+    expect(readdirSync(path.join(directory, "kept"))).toEqual([])
+  })
+
+  test.runIf(process.platform === "linux")(
+    "a folder that cannot be created is refused, though access() says root may write there (Linux: /proc)",
+    () => {
+      expect(dataDirectoryProblem("/proc/tool-tester-nope")).toMatch(
+        /^\/proc\/tool-tester-nope\/tool-output cannot be created \(E[A-Z]+\)$/,
+      )
+    },
+  )
 
   test("names the file in the way: the folder itself, a folder above it, or its tool-output", () => {
     const directory = useTmpDir()

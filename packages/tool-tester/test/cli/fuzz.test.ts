@@ -62,6 +62,23 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
     },
   )
 
+  test("another file that fails to load: exit 3, and with --json stdout's report and stderr's failure line", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/weather.ts": robust,
+      ".opencode/tools/broken.ts": "export default {\n",
+    })
+    const result = await runCli(["fuzz", "weather", "--runs", "3", "--seed", "1", "--json", "--no-global"], {
+      cwd: directory,
+    })
+    expect(result.exitCode).toBe(3)
+    expect(JSON.parse(result.stdout)).toMatchObject({ tool: "weather", failures: [] })
+    const lines = result.stderr.trimEnd().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!)).toEqual({
+      error: { code: "IMPORT_FAILED", message: expect.stringContaining("broken.ts: failed to import") },
+    })
+  })
+
   test("a robust tool: no failure, exit 0, and the human report names the seed to replay", async () => {
     const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
     const result = await runCli(["fuzz", "weather", "--runs", "100", "--seed", "3", "--no-global"], { cwd: directory })

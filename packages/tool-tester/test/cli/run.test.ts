@@ -462,6 +462,17 @@ describe.each(["bun", "node"])(
       )
     })
 
+    test("an empty --data-dir is refused, not taken as the working folder", async () => {
+      const result = await run([...engineFlag, "many_lines", "--dir", outcomes, "--data-dir", ""])
+      expect(result.exitCode).toBe(1)
+      expect(result.stdout).toBe("")
+      expect(jsonError(result)).toEqual({
+        code: "USAGE",
+        message:
+          "--data-dir is empty; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one",
+      })
+    })
+
     test("a data folder whose tool-output is a file is refused before the tool is reached", async () => {
       const data = useTmpDir()
       writeFileSync(path.join(data, "tool-output"), "")

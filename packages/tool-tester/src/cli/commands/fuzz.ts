@@ -9,8 +9,8 @@ import type { FuzzPayload } from "../../tasks/fuzz-task.ts"
 import { engineReport, loadFailure, loadTimeoutMs } from "../../tasks/task-failure.ts"
 import { bold, cyan, dim, green, red } from "../_color.ts"
 import type { CliIO, Failure } from "../_command.ts"
-import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
-import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
+import { exitForProblems, parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
+import { EXIT_OK, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
@@ -92,7 +92,9 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     io.write(formatReport(report, replay, stopped))
     io.writeError(formatDiagnostics(report.diagnostics, displayDirectory(io.cwd, values.dir)) + formatEngine(engine))
   }
-  if (report.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return EXIT_LOAD_FAILED
+  // A file that failed to load: exit 3, with --json the failure line on stderr that list and run give.
+  const loadExit = exitForProblems(io, json, report.diagnostics)
+  if (loadExit !== EXIT_OK) return loadExit
   return report.failures.length > 0 ? EXIT_TOOL_FAILED : EXIT_OK
 }
 
