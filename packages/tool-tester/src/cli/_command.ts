@@ -16,7 +16,7 @@ import { ToolTesterError } from "../errors.ts"
 import { modelSelection } from "../pipeline/model-selection.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, exitCodeFor } from "./exit-codes.ts"
 import type { FlagContext } from "./flag-errors.ts"
-import { flagError } from "./flag-errors.ts"
+import { emptyOption, emptyOptionError, flagError } from "./flag-errors.ts"
 import { projectDirectory } from "./project-directory.ts"
 import { formatFailure } from "./report.ts"
 
@@ -58,11 +58,15 @@ export function parseFlags<T extends ParseArgsConfig>(
   config: T,
   context: FlagContext = {},
 ): ReturnType<typeof parseArgs<T>> {
+  let parsed: ReturnType<typeof parseArgs<T>>
   try {
-    return parseArgs(config)
+    parsed = parseArgs(config)
   } catch (error) {
     throw flagError(error, config, context)
   }
+  const empty = emptyOption(parsed.values)
+  if (empty !== undefined) throw emptyOptionError(empty, context)
+  return parsed
 }
 
 /**

@@ -18,7 +18,7 @@ export type FlagContext = {
 
 /** The usage error for a command line parseArgs refused with `error`. */
 export function flagError(error: unknown, config: ParseArgsConfig, context: FlagContext = {}): ToolTesterError {
-  const help = `see tool-tester ${context.command === undefined ? "" : `${context.command} `}--help`
+  const help = helpHint(context)
   const unknown = unknownOption(config)
   if (unknown) {
     const known = Object.keys(config.options ?? {})
@@ -55,7 +55,31 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
   return new ToolTesterError("USAGE", `${plain}; ${help}`)
 }
 
+/**
+ * The first option given an empty value, which none can use (an unset shell variable, `--plugin ""`):
+ * `--plugin ""` would tell the user to install nothing, `--model ""` select no model, `--dir ""`
+ * mean the working folder. `--raw-args ""` is the empty text a model can send, kept.
+ */
+export function emptyOption(values: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(values)) {
+    if (name === "raw-args") continue
+    if (value === "" || (Array.isArray(value) && value.includes(""))) return name
+  }
+  return undefined
+}
+
+/** The usage error for an option given an empty value. */
+export function emptyOptionError(name: string, context: FlagContext): ToolTesterError {
+  return new ToolTesterError("USAGE", `--${name} is empty: give it a value, or leave it out (${helpHint(context)})`, {
+    data: { option: `--${name}` },
+  })
+}
+
 // --- internal ---
+
+function helpHint(context: FlagContext): string {
+  return `see tool-tester ${context.command === undefined ? "" : `${context.command} `}--help`
+}
 
 type UnknownOption = {
   name: string

@@ -1,7 +1,7 @@
 // An option that takes a value, followed by another option (`--dir --json`): Node's parser says so
 // in three lines; the CLI says it in one, with what to write instead.
 import { describe, expect, test } from "vitest"
-import { runCli } from "../helpers.ts"
+import { fixture, runCli } from "../helpers.ts"
 
 describe("an option whose value is missing because another option follows", { timeout: 60_000 }, () => {
   test("one line naming the option and the fix, exit 1", async () => {
@@ -22,5 +22,28 @@ describe("an option whose value is missing because another option follows", { ti
     expect(error.error.code).toBe("USAGE")
     expect(error.error.message).not.toContain("\n")
     expect(error.error.message).toContain("--dir needs a value")
+  })
+})
+
+describe("an option given an empty value (an unset shell variable)", { timeout: 60_000 }, () => {
+  test.each([
+    [["list", "--plugin", ""], "plugin", "list"],
+    [["list", "--model="], "model", "list"],
+    [["schema", "--dir", ""], "dir", "schema"],
+    [["run", "greet", "--deny", ""], "deny", "run"],
+    [["list", "--plugin", "x", "--plugin", ""], "plugin", "list"],
+  ])("%j: one USAGE line naming it, exit 1, nothing run", async (argv, option, command) => {
+    const result = await runCli(argv)
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr).toBe(
+      `✖ --${option} is empty: give it a value, or leave it out (see tool-tester ${command} --help) [USAGE]\n`,
+    )
+  })
+
+  test("--raw-args is the text a model sends, and empty text is such a text: kept", async () => {
+    const result = await runCli(["run", "greet", "--raw-args", "", "--dir", fixture("cli-basic"), "--json"])
+    expect(result.stderr).not.toContain("is empty")
+    expect(result.exitCode).not.toBe(1)
   })
 })

@@ -468,8 +468,7 @@ describe.each(["bun", "node"])(
       expect(result.stdout).toBe("")
       expect(jsonError(result)).toEqual({
         code: "USAGE",
-        message:
-          "--data-dir is empty; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one",
+        message: "--data-dir is empty: give it a value, or leave it out (see tool-tester run --help)",
       })
     })
 

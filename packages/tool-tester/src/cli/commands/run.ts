@@ -50,9 +50,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
     agent: values.agent,
     modelInput: values["model-input"] === undefined ? undefined : modelInputFlag(values["model-input"]),
     dataDirectory:
-      values["data-dir"] === undefined
-        ? undefined
-        : writableDataDirectory(values["data-dir"] === "" ? "" : pathFrom(io, values["data-dir"])),
+      values["data-dir"] === undefined ? undefined : writableDataDirectory(pathFrom(io, values["data-dir"])),
   }
   // Tools see process.cwd() = the project directory, as under opencode.
   io.chdir(input.directory)
@@ -162,12 +160,11 @@ function pathFrom(io: CliIO, value: string): string {
 
 /** `--data-dir`, refused before anything runs when truncated outputs could not be saved there. */
 function writableDataDirectory(directory: string): string {
-  // An empty value would resolve to the working folder and save outputs in the user's project.
-  const problem = directory === "" ? undefined : dataDirectoryProblem(directory)
-  if (directory !== "" && problem === undefined) return directory
+  const problem = dataDirectoryProblem(directory)
+  if (problem === undefined) return directory
   throw new ToolTesterError(
     "USAGE",
-    `${directory === "" ? "--data-dir is empty" : `--data-dir ${directory}: ${problem}`}; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one`,
+    `--data-dir ${directory}: ${problem}; pass a folder you can write to (it is created if missing), or leave --data-dir out for a temporary one`,
     { data: { directory } },
   )
 }
