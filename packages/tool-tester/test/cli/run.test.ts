@@ -329,6 +329,12 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(result.exitCode).toBe(3)
     expect(result.json()).toMatchObject({ status: "completed", output: "fine" })
     expect(jsonError(result).code).toBe("IMPORT_FAILED")
+    // Without --json, the file's line is said once, with the other findings.
+    const human = await runCli(["run", "fine", "--dir", fixture("cli-load-error")])
+    expect(human.exitCode).toBe(3)
+    const failed = human.stderr.split("\n").filter((line) => line.includes("failed to import"))
+    expect(failed).toHaveLength(1)
+    expect(failed[0]).toMatch(/^✖ error {3}.*\[IMPORT_FAILED\]$/)
   })
 
   test("exits 3 when another tool's schema would break opencode's tool list", async () => {

@@ -95,8 +95,9 @@ async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: 
     if (hint) io.writeError(`${hint}\n`)
   }
 
-  const { exitCode, reason } = verdict(result, diagnostics)
-  if (reason) reportFailure(io, json, reason)
+  const { exitCode, reason, listed } = verdict(result, diagnostics)
+  // A file that failed to load is already one of the lines above, without --json.
+  if (reason && (json || !listed)) reportFailure(io, json, reason)
   return exitCode
 }
 
@@ -234,9 +235,13 @@ function exitedMessage(outcome: TaskOutcome): string {
 /**
  * The exit code and the failure to report: the run's own outcome first; a completed or rerouted
  * call still exits 3 when a file failed to load or the tool list would break, because opencode
- * would then have offered no tool at all.
+ * would then have offered no tool at all. `listed`: that failure is a load problem, which the human
+ * report lists already.
  */
-function verdict(result: RunJson, diagnostics: RunPayload["diagnostics"]): { exitCode: number; reason?: Failure } {
+function verdict(
+  result: RunJson,
+  diagnostics: RunPayload["diagnostics"],
+): { exitCode: number; reason?: Failure; listed?: boolean } {
   const problems = diagnostics.filter((diagnostic) => diagnostic.severity === "error")
   let exitCode = EXIT_OK
   let reason: Failure | undefined
@@ -260,8 +265,7 @@ function verdict(result: RunJson, diagnostics: RunPayload["diagnostics"]): { exi
   }
   const first = problems[0]
   if (first && (exitCode === EXIT_OK || exitCode === EXIT_REROUTED)) {
-    exitCode = EXIT_LOAD_FAILED
-    reason = { code: first.code, message: first.message }
+    return { exitCode: EXIT_LOAD_FAILED, reason: { code: first.code, message: first.message }, listed: true }
   }
   return reason ? { exitCode, reason } : { exitCode }
 }
