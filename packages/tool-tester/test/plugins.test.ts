@@ -51,6 +51,18 @@ describe("plugins", () => {
         ),
       }),
     )
+    // A pinned version or range is what opencode installs, and what the command installs.
+    const pinned = await project({
+      "opencode.json": `{ "plugin": ["@scope/kit-absent@1.2.0", "kit-ranged@^2.1"] }`,
+      ".opencode/tools/.keep": "",
+    })
+    const messages = pinned.diagnostics.map((diagnostic) => diagnostic.message).join("\n")
+    expect(messages).toContain("opencode would install @scope/kit-absent@1.2.0 from npm")
+    expect(messages).toContain("run npm install --prefix .opencode @scope/kit-absent@1.2.0 from the project folder")
+    expect(messages).toContain("opencode would install kit-ranged@^2.1 from npm")
+    expect(messages).toContain(
+      `run npm install --prefix .opencode ${process.platform === "win32" ? '"kit-ranged@^2.1"' : "'kit-ranged@^2.1'"} from`,
+    )
   })
 
   test("load path entries of the config's plugin list with their options, relative to the config file", async () => {

@@ -3,6 +3,7 @@ import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { statOf } from "../_file-stats.ts"
+import { shellWord } from "../_shell-quote.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -64,7 +65,7 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
   if (folder === undefined)
     return failure(
       plugin,
-      `package ${name} is not installed in ${projectDirectory}; opencode would install ${name}@latest from npm, which tool-tester never does: ${pluginInstallAdvice(name, projectDirectory)}`,
+      `package ${name} is not installed in ${projectDirectory}; opencode would install ${plugin.spec === name ? `${name}@latest` : plugin.spec} from npm, which tool-tester never does: ${pluginInstallAdvice(plugin.spec, projectDirectory)}`,
     )
   return folderEntry(plugin, folder)
 }
@@ -86,8 +87,9 @@ export function installedPlugin(name: string, projectDirectory: string): string 
  * folder (the kit's layout, beside the tools' own packages; npm creates the folder when there is
  * none), run from the project folder. The one command docs/publishing-a-plugin.md gives too.
  */
-export function pluginInstallAdvice(name: string, projectDirectory: string): string {
-  return `to test it, run npm install --prefix .opencode ${name} from the project folder ${projectDirectory}`
+export function pluginInstallAdvice(spec: string, projectDirectory: string): string {
+  // The spec as configured, so a pinned version is the one installed; quoted, since a range (^1.2) is not a plain word in every shell.
+  return `to test it, run npm install --prefix .opencode ${shellWord(spec)} from the project folder ${projectDirectory}`
 }
 
 // --- internal ---

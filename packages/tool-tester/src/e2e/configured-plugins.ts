@@ -51,7 +51,7 @@ export async function prepareConfiguredPlugins(options: ConfiguredPluginsOptions
       if (installed === undefined) {
         errors.push({
           source: "plugin",
-          message: `plugin ${plugin.spec} (from ${plugin.origin}) is not installed in ${options.directory}: opencode would install ${npm.cacheSpec} from npm, which e2e does not do (it runs offline), so its tools are missing; ${pluginInstallAdvice(npm.name, options.directory)}`,
+          message: `plugin ${plugin.spec} (from ${plugin.origin}) is not installed in ${options.directory}: opencode would install ${npm.cacheSpec} from npm, which e2e does not do (it runs offline), so its tools are missing; ${pluginInstallAdvice(plugin.spec, options.directory)}`,
         })
         continue
       }
