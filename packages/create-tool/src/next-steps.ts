@@ -28,6 +28,7 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
   const commands: string[] = []
   const folder = cdTarget(options.cwd, result.root)
   if (folder !== "") commands.push(`cd ${shellWord(folder, shell)}`)
+  if ("setup" in manager && manager.setup !== undefined) commands.push(manager.setup)
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
   else if (result.location === "plugin" && result.language === "ts") commands.push(`${manager.run} build`)
@@ -74,6 +75,7 @@ function projectCommands(result: ScaffoldResult, options: NextStepsOptions): str
   if (project !== "") commands.push(`cd ${shellWord(project, shell)}`)
   const folder = shellWord(portablePath(relative(result.directory, result.root)), shell)
   const manager = projectCommandsFor(options.packageManager, folder, result.testScript)
+  if ("setup" in manager && manager.setup !== undefined) commands.push(manager.setup)
   commands.push(manager.install)
   if (result.test) commands.push(manager.test)
   const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
@@ -85,7 +87,9 @@ function projectCommands(result: ScaffoldResult, options: NextStepsOptions): str
 /** `to` relative to `from` (with forward slashes) when it is below it or next to it, else absolute ("" when they are the same). */
 function cdTarget(from: string, to: string): string {
   const path = portablePath(relative(from, to))
-  return path.startsWith("../..") || isAbsolute(path) ? to : path
+  if (path.startsWith("../..") || isAbsolute(path)) return to
+  // `cd -weird` is an option to cd in sh and PowerShell: `./-weird` is the folder in every shell.
+  return path.startsWith("-") ? `./${path}` : path
 }
 
 function hintFor(result: ScaffoldResult): string {

@@ -52,6 +52,8 @@ export function projectCommandsFor(packageManager: PackageManagerInfo, folder: s
     case "yarn": {
       const classic = packageManager.version?.startsWith("1.") ?? true
       return {
+        // yarn 2 and later install with Plug'n'Play, which neither opencode nor tool-tester loads from.
+        ...(classic ? {} : { setup: `yarn --cwd ${folder} config set nodeLinker node-modules` }),
         install: `yarn --cwd ${folder} install`,
         test: other ? `yarn --cwd ${folder} run ${testScript}` : `yarn --cwd ${folder} test`,
         exec: `yarn --cwd ${folder}`,
@@ -87,7 +89,14 @@ export function commandsFor(packageManager: PackageManagerInfo, testScript = "te
     case "yarn": {
       const classic = packageManager.version?.startsWith("1.") ?? true
       const test = other ? `yarn run ${testScript}` : "yarn test"
-      return { install: "yarn", test, run: "yarn run", exec: "yarn", dlx: classic ? "npx" : "yarn dlx" }
+      return {
+        ...(classic ? {} : { setup: "yarn config set nodeLinker node-modules" }),
+        install: "yarn",
+        test,
+        run: "yarn run",
+        exec: "yarn",
+        dlx: classic ? "npx" : "yarn dlx",
+      }
     }
     case "bun":
       // `bun test` would run Bun's own test runner, not the package's test script.

@@ -59,13 +59,18 @@ test("pnpm, yarn and bun get their own commands; bun runs the test script, not b
     "pnpm --dir .opencode test",
     `pnpm --dir .opencode exec tool-tester run hello name=Ada`,
   ])
-  for (const version of ["1.22.22", "4.9.2"]) {
-    expect(nextSteps(result(), options("yarn", version)).commands).toEqual([
-      "yarn --cwd .opencode install",
-      "yarn --cwd .opencode test",
-      `yarn --cwd .opencode tool-tester run hello name=Ada`,
-    ])
-  }
+  expect(nextSteps(result(), options("yarn", "1.22.22")).commands).toEqual([
+    "yarn --cwd .opencode install",
+    "yarn --cwd .opencode test",
+    `yarn --cwd .opencode tool-tester run hello name=Ada`,
+  ])
+  // yarn 2 and later would install with Plug'n'Play, which neither opencode nor tool-tester loads from.
+  expect(nextSteps(result(), options("yarn", "4.9.2")).commands).toEqual([
+    "yarn --cwd .opencode config set nodeLinker node-modules",
+    "yarn --cwd .opencode install",
+    "yarn --cwd .opencode test",
+    `yarn --cwd .opencode tool-tester run hello name=Ada`,
+  ])
   expect(nextSteps(result(), options("bun", "1.3.14")).commands).toEqual([
     "bun install --cwd .opencode",
     "bun run --cwd .opencode test",
@@ -83,6 +88,12 @@ test("from another folder, a cd into the project comes first; the commands stay 
   ])
   const inside = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app/.opencode" })
   expect(inside.commands[0]).toBe("cd ..")
+  // A folder whose name starts with a dash would be an option to cd.
+  const dashed = nextSteps(result({ root: "/work/-app/.opencode", directory: "/work/-app" }), {
+    packageManager: { name: "npm", version: "10.0.0" },
+    cwd: "/work",
+  })
+  expect(dashed.commands[0]).toBe("cd ./-app")
 })
 
 test("the global folder keeps cd, and runs the tool with that folder as the project", () => {
@@ -110,7 +121,7 @@ test("beside a test script of the user's, each package manager runs the script a
   ])
   expect(commands("pnpm", "10.0.0")[1]).toBe("pnpm --dir .opencode run test:tools")
   expect(commands("yarn", "1.22.22")[1]).toBe("yarn --cwd .opencode run test:tools")
-  expect(commands("yarn", "4.9.2")[1]).toBe("yarn --cwd .opencode run test:tools")
+  expect(commands("yarn", "4.9.2")[2]).toBe("yarn --cwd .opencode run test:tools")
   expect(commands("bun", "1.3.14")[1]).toBe("bun run --cwd .opencode test:tools")
 })
 
@@ -128,6 +139,21 @@ test("beside a test script of the user's in the global folder, the script added 
     "pnpm run test:tools-2",
     "yarn run test:tools-2",
     "bun run test:tools-2",
+  ])
+})
+
+test("yarn 2 and later set the node_modules linker first in the global folder too", () => {
+  const global = result({
+    location: "global",
+    root: "/home/me/.config/opencode",
+    directory: "/home/me/.config/opencode",
+  })
+  expect(nextSteps(global, { packageManager: { name: "yarn", version: "4.9.2" }, cwd: "/work/app" }).commands).toEqual([
+    "cd /home/me/.config/opencode",
+    "yarn config set nodeLinker node-modules",
+    "yarn",
+    "yarn test",
+    "yarn tool-tester run hello --dir . name=Ada",
   ])
 })
 
