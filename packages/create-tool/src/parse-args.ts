@@ -70,11 +70,12 @@ export function parseArguments(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): CliArguments {
+  const args = withoutSeparator(argv)
   let parsed: ReturnType<typeof parse>
   try {
-    parsed = parse(argv)
+    parsed = parse(args)
   } catch (error) {
-    throw usageError(error, argv)
+    throw usageError(error, args)
   }
   const { positionals } = parsed
   const values = { ...optionsKeptByNpm(env), ...definedValues(parsed.values) } as typeof parsed.values
@@ -192,6 +193,16 @@ function definedValues<T extends Record<string, unknown>>(values: T): Partial<T>
 
 function parse(argv: readonly string[]) {
   return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
+}
+
+/**
+ * argv without its first `--`: npm keeps it for itself (`npm create tool NAME -- --plugin`), but
+ * pnpm, yarn 2+ and bun pass it on, and after it parseArgs would read `--plugin` as a second NAME.
+ * Nothing create-tool takes needs it: a NAME never starts with a dash.
+ */
+function withoutSeparator(argv: readonly string[]): string[] {
+  const at = argv.indexOf("--")
+  return at === -1 ? [...argv] : [...argv.slice(0, at), ...argv.slice(at + 1)]
 }
 
 /**

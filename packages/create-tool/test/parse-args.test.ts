@@ -56,6 +56,12 @@ test("--yes and -y mean --no-interactive; -t, -h and -v are short forms", () => 
   expect(parseArguments(["-v"]).version).toBe(true)
 })
 
+test("a -- that pnpm, yarn 2+ or bun passed on (pnpm create tool NAME -- --js) is not the end of the options", () => {
+  const parsed = parseArguments(["math", "--", "--exports", "add,multiply", "--js"])
+  expect(parsed).toMatchObject({ name: "math", exports: ["add", "multiply"], js: true })
+  expect(parseArguments(["--", "math", "--plugin"])).toMatchObject({ name: "math", plugin: true })
+})
+
 test.each([
   [["--bogus"], "USAGE", 'Unknown option "--bogus": see create-tool --help.'],
   [["-x"], "USAGE", 'Unknown option "-x": see create-tool --help.'],
@@ -64,7 +70,7 @@ test.each([
   [["--bogus=1"], "USAGE", 'Unknown option "--bogus=1"'],
   [["--tempalte", "x"], "USAGE", 'Unknown option "--tempalte": did you mean --template? See create-tool --help.'],
   [["-force"], "USAGE", 'Unknown option "-force": did you mean --force?'],
-  [["--", "-rf", "x"], "USAGE", 'Unexpected argument "x"'],
+  [["--", "-rf", "x"], "USAGE", 'Unknown option "-rf"'],
   [["--dir"], "USAGE", "Option --dir needs a value: see create-tool --help."],
   [["-t"], "USAGE", "Option -t needs a value: see create-tool --help."],
   [["-yt"], "USAGE", "Option -t needs a value"],
