@@ -1,5 +1,5 @@
 import { createRequire } from "node:module"
-import { basename, dirname, join, resolve } from "node:path"
+import { basename, dirname, isAbsolute, join, resolve } from "node:path"
 import { red, setColor, shouldColor, yellow } from "./_color.ts"
 import { definedFields } from "./_defined-fields.ts"
 import { CreateToolError } from "./errors.ts"
@@ -82,6 +82,13 @@ async function main(io: CliIO): Promise<void> {
       })
     : defaultAnswers(args)
 
+  if (answers.location === "global" && !isAbsolute(globalDirectory)) {
+    throw new CreateToolError(
+      "USAGE",
+      `XDG_CONFIG_HOME is ${JSON.stringify(io.env["XDG_CONFIG_HOME"])}, a relative path, which names no one folder (each program would read it from where it runs). Set XDG_CONFIG_HOME to an absolute path, or unset it for ~/.config.`,
+      { data: { variable: "XDG_CONFIG_HOME" } },
+    )
+  }
   // The commands printed and written in the generated files are this package manager's.
   const packageManager = packageManagerFromUserAgent(io.env["npm_config_user_agent"])
   const options: ScaffoldOptions = {

@@ -137,6 +137,17 @@ describe("options", () => {
     expect(existsSync(join(home, ".config/opencode/tools/hello.ts"))).toBe(true)
   })
 
+  test("--global with a relative XDG_CONFIG_HOME: one line naming the variable, exit 1, nothing written", async () => {
+    const cwd = useTmpDir()
+    const { code, stdout, stderr } = await runCli(["hello", "--global"], { cwd, env: { XDG_CONFIG_HOME: "rel" } })
+    expect(code).toBe(1)
+    expect(stdout).toBe("")
+    expect(stderr).toBe(
+      '✖ XDG_CONFIG_HOME is "rel", a relative path, which names no one folder (each program would read it from where it runs). Set XDG_CONFIG_HOME to an absolute path, or unset it for ~/.config. [USAGE]\n',
+    )
+    expect(files(cwd)).toEqual([])
+  })
+
   test("--plugin creates the package folder DIR/NAME", async () => {
     const cwd = useTmpDir()
     const { code, stdout } = await runCli(["opencode-weather", "--plugin", "--dir", "packages"], { cwd })
