@@ -33,8 +33,9 @@ export type CreateToolErrorCode =
    */
   | "DUPLICATE_TOOL_ID"
   /**
-   * A file to write differs only in case from a file already in its folder (`hello.ts` beside
-   * `Hello.ts`), which macOS and Windows take for one file. Refused even with --force.
+   * A file to write, or a folder to make for it (a plugin's package folder), differs only in case
+   * from a name already in its folder (`hello.ts` beside `Hello.ts`), which macOS and Windows take
+   * for one. Refused even with --force.
    */
   | "CASE_COLLISION"
   /**

@@ -102,6 +102,10 @@ export function exportNamesProblem(
       return `Export name ${quoted(exportName)} clashes with a name the template uses: choose another name.`
     }
     if (seen.has(exportName)) return `Export name ${quoted(exportName)} is given twice.`
+    const sameLetters = [...seen].find((other) => other.toLowerCase() === exportName.toLowerCase())
+    if (sameLetters !== undefined) {
+      return `Export names ${quoted(sameLetters)} and ${quoted(exportName)} differ only in case: so would their tool ids and, in templates with a file per tool, their files, which macOS and Windows take for one. Choose names that differ in more than case.`
+    }
     seen.add(exportName)
     const id = toolId(toolName, exportName)
     if (id.length > maximumToolIdLength) {

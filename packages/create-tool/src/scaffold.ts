@@ -90,7 +90,7 @@ export function caseCollisionError(plan: Pick<ScaffoldPlan, "caseCollisions">): 
   if (collision === undefined) return undefined
   return new CreateToolError(
     "CASE_COLLISION",
-    `${printable(collision.existing)} differs from ${printable(basename(collision.file))} only in case, which macOS and Windows take for one file: choose another name, or rename that file first (--force does not).`,
+    `${printable(collision.existing)} differs from ${printable(basename(collision.file))} only in case, which macOS and Windows take for one name: choose another name, or rename that one first (--force does not).`,
     { data: { collisions: plan.caseCollisions } },
   )
 }

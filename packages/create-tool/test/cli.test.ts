@@ -385,7 +385,8 @@ describe("options", () => {
       })
       expect(code).toBe(0)
       const steps = stdout.split("Next steps:\n")[1]?.split("\n\n")[0]?.split("\n")
-      expect(steps?.[1]).toBe(`  ${test}`)
+      // Right after the install (yarn 2 and later set their linker first).
+      expect(steps?.[steps.findIndex((step) => step.includes(" install")) + 1]).toBe(`  ${test}`)
       expect(stdout).toContain(
         `! ${join(cwd, ".opencode/package.json")}: kept your script "test" (node --test) as it is, and added the tool's test as the "test:tools" script, which the next steps run.`,
       )
@@ -575,7 +576,7 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
       expect(run.code).toBe(1)
       expect(run.stdout).toBe("")
       expect(run.stderr).toMatch(
-        /^✖ [^\n]*\.opencode\/tools\/Hello\.ts differs from hello\.ts only in case, which macOS and Windows take for one file: choose another name, or rename that file first \(--force does not\)\. \[CASE_COLLISION\]\n$/,
+        /^✖ [^\n]*\.opencode\/tools\/Hello\.ts differs from hello\.ts only in case, which macOS and Windows take for one name: choose another name, or rename that one first \(--force does not\)\. \[CASE_COLLISION\]\n$/,
       )
       expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/Hello.ts"])
     }
@@ -586,6 +587,15 @@ describe("bad input: one line on stderr, exit code 1, nothing written", () => {
     writeFileSync(join(cwd, ".opencode/tools/hello.ts"), "export default {}")
     expect((await runCli(["hello", "--force"], { cwd })).code).toBe(0)
     expect(readFileSync(join(cwd, ".opencode/tools/Hello.ts"), "utf8")).toBe("export default {}")
+  })
+
+  test("a plugin's package folder that differs only in case from a folder there is refused, nothing written", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, "Weather"))
+    const run = await runCli(["weather", "--plugin", "--no-interactive"], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/Weather differs from weather only in case[^\n]*\[CASE_COLLISION\]\n$/)
+    expect(files(cwd)).toEqual(["Weather"])
   })
 
   test("an existing plugin folder is never overwritten without --force", async () => {

@@ -55,6 +55,7 @@ describe("exportNamesProblem", () => {
     [["delete"], "reserved word"],
     [["await"], "reserved word"],
     [["add", "add"], "given twice"],
+    [["count", "Count"], 'Export names "count" and "Count" differ only in case'],
     [["tool"], "clashes with a name the template uses"],
     [["add\u2066"], 'Export name "add\\u{2066}" contains \\u{2066}'],
   ])("rejects %j", (names, reason) => {
