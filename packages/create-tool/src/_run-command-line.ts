@@ -161,7 +161,12 @@ function projectAround(cwd: string): string | undefined {
 /** Without a terminal: documented defaults, and an error for what has none (scaffold() checks the rest). */
 function defaultAnswers(args: CliArguments): Answers {
   if (args.name === undefined) {
-    throw new CreateToolError("MISSING_NAME", "Missing the tool name: pass it first, as in create-tool my-tool.")
+    throw new CreateToolError(
+      "MISSING_NAME",
+      args.plugin
+        ? "Missing the package name: pass it first, as in create-tool opencode-my-tool --plugin."
+        : "Missing the tool name: pass it first, as in create-tool my-tool.",
+    )
   }
   if (args.description !== undefined && args.description.trim() === "") {
     throw new CreateToolError("INVALID_DESCRIPTION", "--description is empty: say what the tool does, for the model.")

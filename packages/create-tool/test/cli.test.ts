@@ -400,6 +400,7 @@ describe("options", () => {
 describe("bad input: one line on stderr, exit code 1, nothing written", () => {
   test.each([
     [[], "MISSING_NAME", "Missing the tool name"],
+    [["--plugin", "--tool-name", "x"], "MISSING_NAME", "Missing the package name: pass it first"],
     [[""], "INVALID_NAME", "The tool name is empty"],
     [["../x"], "INVALID_NAME", "is a path"],
     [["/etc/passwd"], "INVALID_NAME", "is a path"],
