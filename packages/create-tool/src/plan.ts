@@ -346,8 +346,17 @@ function fileStatus(
   if (notAFile !== undefined) throw notAFile
   const existing = readExisting(file.path)
   if (existing === undefined) return { file: { path: file.path, content: file.content, status: "create" }, notes: [] }
-  if (file.mode === "create")
+  if (file.mode === "create") {
+    if (link !== undefined && isOutside(link.target, plan.directory)) {
+      // Replacing it would write through the link, into a file of something else's.
+      throw new CreateToolError(
+        "FILE_EXISTS",
+        `${printable(file.path)} is a link to ${printable(link.target)}, outside ${printable(plan.directory)}: choose another name, or remove the link, and run again (--force does not write outside the folder).`,
+        { data: { paths: [file.path], target: link.target } },
+      )
+    }
     return { file: { path: file.path, content: file.content, status: "overwrite" }, notes: [] }
+  }
   const kept: PlannedFile = { path: file.path, content: existing, status: "keep" }
   if (file.mode === "keep") {
     const ignoresPackageJson = plan.test && file.path.endsWith(".gitignore") && /^\/?package\.json$/m.test(existing)

@@ -301,6 +301,24 @@ describe("options", () => {
     expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
   })
 
+  test.each([[], ["--force"]])(
+    "a tool file that links outside the project is never written through, %s",
+    async (...flags) => {
+      const cwd = useTmpDir()
+      const outside = useTmpDir()
+      writeFileSync(join(outside, "shared.ts"), "// shared\n")
+      mkdirSync(join(cwd, ".opencode/tools"), { recursive: true })
+      symlinkSync(join(outside, "shared.ts"), join(cwd, ".opencode/tools/hello.ts"))
+      const run = await runCli(["hello", ...flags], { cwd })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toMatch(
+        /^✖ .*hello\.ts is a link to .*shared\.ts, outside .*: choose another name, or remove the link, and run again \(--force does not write outside the folder\)\. \[FILE_EXISTS\]\n$/,
+      )
+      expect(readFileSync(join(outside, "shared.ts"), "utf8")).toBe("// shared\n")
+      expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
+    },
+  )
+
   test("merging into a package.json keeps its mode", async () => {
     const cwd = useTmpDir()
     mkdirSync(join(cwd, ".opencode"))
