@@ -1,4 +1,4 @@
-// doctor's BAD_RESULT and ESCAPED_ERROR findings come from calling each tool once, which the doctor
+// doctor's BAD_RESULT, ENDS_OPENCODE and ESCAPED_ERROR findings come from calling each tool once, which the doctor
 // task cannot do in its own engine (a tool that ends the engine would end the report): `tool-tester
 // doctor` and the inspector (`tool-tester dev`) both add them with this, so the inspector's tool
 // list shows every finding doctor prints.
@@ -7,7 +7,7 @@ import { CALL_TIMEOUT_MS, resultFindingsOf } from "../doctor/results.ts"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import { runTaskInEngine, startEngine } from "../tasks/engine-task.ts"
 import type { ProjectInput } from "../tasks/task.ts"
-import { loadTimeoutMs } from "../tasks/task-failure.ts"
+import { exitedMessage, loadTimeoutMs } from "../tasks/task-failure.ts"
 import type { DoctorPayload } from "../tasks/doctor-task.ts"
 import type { RunPayload } from "../tasks/run-task.ts"
 import type { SchemaPayload } from "../tasks/schema-task.ts"
@@ -50,6 +50,9 @@ export async function calledFindings(
       },
     }
     const outcome = await runTaskInEngine(task, timeouts, startEngine("run", chosen.selection))
+    // A tool that ends its engine (process.exit, a signal, out of memory) would end opencode.
+    if (outcome.kind === "exited" && outcome.phase === "run" && outcome.started)
+      return { output: "", error: { code: "TOOL_EXITED", message: exitedMessage(outcome) } }
     if (outcome.kind !== "done") return undefined
     const { result, file } = outcome.payload as RunPayload
     return { ...result, file }

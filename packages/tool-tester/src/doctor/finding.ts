@@ -70,6 +70,8 @@ export type FindingCode =
   | "TOOL_COLLISION"
   /** A tool called once with example arguments returned what opencode cannot send (a number, an object without output). */
   | "BAD_RESULT"
+  /** That call ended its engine (process.exit, a signal, out of memory): in opencode it would end opencode. */
+  | "ENDS_OPENCODE"
   /** An error escaped that call outside the promise execute returns: opencode prints it and goes on. */
   | "ESCAPED_ERROR"
   /** A custom tool with the name of a built-in: it replaces the built-in. */

@@ -3,8 +3,9 @@
 // schema shows it. doctor calls each custom and plugin tool once, with example arguments made from
 // the schema the model receives (the starter script's), and reports a result that is not text.
 // context.ask() is denied, so a tool that asks before acting does not act; a tool that throws on
-// made-up arguments, takes longer than the bound or ends its engine says nothing about its result:
-// no finding. An error that escapes the call (a promise left to reject, a throw in a timer) is a
+// made-up arguments or takes longer than the bound says nothing about its result: no finding. A
+// tool that ends its engine (process.exit, a signal, out of memory) would end opencode with it:
+// ENDS_OPENCODE, an error. An error that escapes the call (a promise left to reject, a throw in a timer) is a
 // warning: opencode prints it and goes on (docs/opencode-contract.md#escaped-errors). Called from
 // the Node side on a project loaded with loadTools(), so a tool that ends the engine
 // (process.exit) ends that engine only, not the report.
@@ -59,6 +60,16 @@ export async function resultFindingsOf(
         message: `${schema.name} called with ${JSON.stringify(args)}: ${escaped.message} escaped it (${escapedHow(escaped.kind)}); ${escapedAdvice(escaped.kind)}`,
         data: { tool: schema.name, args, kind: escaped.kind },
       })
+    }
+    if (result?.error?.code === "TOOL_EXITED") {
+      findings.push({
+        code: "ENDS_OPENCODE",
+        severity: "error",
+        file: files.get(schema.name) ?? result.file ?? null,
+        message: `${schema.name} called with ${JSON.stringify(args)}: ${result.error.message}`,
+        data: { tool: schema.name, args },
+      })
+      continue
     }
     if (result?.error?.code !== "TOOL_BAD_RESULT") continue
     const file = files.get(schema.name) ?? fileOf(result.error.message)

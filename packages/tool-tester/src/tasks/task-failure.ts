@@ -94,3 +94,17 @@ export function engineReport(outcome: TaskOutcome): EngineReport {
     ? { info: outcome.engine }
     : { info: outcome.engine, source: outcome.engineSource }
 }
+
+/** Why the engine ended while the tool ran: out of memory, killed, or process.exit. */
+export function exitedMessage(outcome: TaskOutcome): string {
+  if (outcome.kind !== "exited") return "the engine ended while the tool ran"
+  if (outcome.crash && /out of memory|memory limit/i.test(outcome.crash))
+    return `the tool ran out of memory (${outcome.crash}); in opencode it would take opencode down with it: keep less in memory, or stream`
+  if (outcome.signal) {
+    // SIGKILL is how the system ends a process over its memory; SIGABRT or SIGILL are a crash or process.abort().
+    const why = outcome.signal === "SIGKILL" ? " (the system ends a process that runs out of memory this way)" : ""
+    return `the engine was killed by ${outcome.signal} while the tool ran${why}; in opencode it would take opencode down with it`
+  }
+  if (outcome.crash) return `the engine ended while the tool ran: ${outcome.crash}`
+  return `the tool ended its process with process.exit(${outcome.exitCode}); under opencode that stops opencode itself: throw an Error instead`
+}

@@ -6,7 +6,7 @@ import type { StartedEngine, TaskOutcome } from "../../tasks/engine-task.ts"
 import { runTaskInEngine } from "../../tasks/engine-task.ts"
 import type { RunJson, RunPayload } from "../../tasks/run-task.ts"
 import type { RunArgs, RunInput } from "../../tasks/task.ts"
-import { engineReport, loadTimeoutMs as loadBound, loadFailure } from "../../tasks/task-failure.ts"
+import { engineReport, exitedMessage, loadTimeoutMs as loadBound, loadFailure } from "../../tasks/task-failure.ts"
 import type { CliIO, Failure } from "../_command.ts"
 import { parseFlags, projectInput, reportFailure, serverLogPrinter } from "../_command.ts"
 import { EXIT_LOAD_FAILED, EXIT_OK, EXIT_REROUTED, EXIT_TOOL_FAILED, exitCodeFor } from "../exit-codes.ts"
@@ -216,20 +216,6 @@ function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
     error,
   }
   return { result, diagnostics: [] }
-}
-
-/** Why the engine ended while the tool ran: out of memory, killed, or process.exit. */
-function exitedMessage(outcome: TaskOutcome): string {
-  if (outcome.kind !== "exited") return "the engine ended while the tool ran"
-  if (outcome.crash && /out of memory|memory limit/i.test(outcome.crash))
-    return `the tool ran out of memory (${outcome.crash}); in opencode it would take opencode down with it: keep less in memory, or stream`
-  if (outcome.signal) {
-    // SIGKILL is how the system ends a process over its memory; SIGABRT or SIGILL are a crash or process.abort().
-    const why = outcome.signal === "SIGKILL" ? " (the system ends a process that runs out of memory this way)" : ""
-    return `the engine was killed by ${outcome.signal} while the tool ran${why}; in opencode it would take opencode down with it`
-  }
-  if (outcome.crash) return `the engine ended while the tool ran: ${outcome.crash}`
-  return `the tool ended its process with process.exit(${outcome.exitCode}); under opencode that stops opencode itself: throw an Error instead`
 }
 
 /**
