@@ -62,7 +62,11 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
     io.write(`${commandHelp(rest[0]!, await invocation(io)) ?? unknownCommand(rest[0]!)}\n`)
     return 0
   }
-  if (name === "-v" || name === "--version") {
+  // After a command too (`tool-tester list --version`), as docs/cli.md lists it among the options every
+  // command shares; not after `--`, where a word is a tool's name.
+  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest
+  const load = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (name === "-v" || name === "--version" || (load && (flags.includes("-v") || flags.includes("--version")))) {
     io.write(`${version()} (models opencode ${MODELLED_OPENCODE_VERSION})\n`)
     return 0
   }
@@ -70,9 +74,9 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
     io.writeError(`${globalHelp()}\n`)
     return EXIT_USAGE
   }
-  const load = commands[name]
+  // An own command only: `tool-tester constructor` is no command, whatever objects inherit.
   if (!load) unknownCommand(name)
-  if (rest.includes("-h") || rest.includes("--help")) {
+  if (flags.includes("-h") || flags.includes("--help")) {
     io.write(`${commandHelp(name, await invocation(io))}\n`)
     return 0
   }

@@ -181,8 +181,9 @@ ${docsFooter()}`
  * with `run`, the words that run this bin from where the user is (invocation.ts), so they paste.
  */
 export function commandHelp(name: string, run = "tool-tester"): string | undefined {
-  const command = (COMMANDS as Record<string, CommandHelp | undefined>)[name]
-  if (command === undefined) return undefined
+  // An own entry only: `help constructor` names no command, whatever objects inherit.
+  if (!Object.hasOwn(COMMANDS, name)) return undefined
+  const command = (COMMANDS as Record<string, CommandHelp>)[name]!
   const rows = [
     ...(COMMAND_ARGUMENTS[name as CommandName] ?? []).map((argument) => [argument.name, argument.help] as const),
     ...rowsOf(COMMAND_OPTIONS[name as CommandName]),

@@ -33,6 +33,29 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     }
   })
 
+  test("-v and --version after a command print the same, as an option every command shares; not after --", async () => {
+    for (const argv of [
+      ["list", "--version"],
+      ["run", "greet", "-v"],
+      ["doctor", "--json", "-v"],
+    ]) {
+      const result = await runCli(argv)
+      expect(result.exitCode).toBe(0)
+      expect(result.stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
+    }
+    // After --, a word is a tool's name: a call of "-v", rerouted to invalid.
+    const named = await runCli(["run", "--dir", basic, "--json", "--", "-v"])
+    expect(named.exitCode).toBe(6)
+  })
+
+  test("a name every object inherits (constructor, __proto__) is no command: a usage error, not INTERNAL", async () => {
+    for (const argv of [["constructor"], ["toString", "-v"], ["help", "constructor"], ["__proto__", "--help"]]) {
+      const result = await runCli(argv)
+      expect(result.exitCode).toBe(1)
+      expect(result.stderr).toMatch(/^✖ unknown command "(constructor|toString|__proto__)" .*\[USAGE\]\n$/)
+    }
+  })
+
   test("the built bin's --version, answered before the CLI loads, names the same opencode version", () => {
     const stdout = execFileSync(process.execPath, [path.join(packageRoot, "bin.js"), "--version"], { encoding: "utf8" })
     expect(stdout.trim()).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
