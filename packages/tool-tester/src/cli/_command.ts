@@ -56,7 +56,7 @@ export type Failure = TaskFailure
  */
 export function parseFlags<T extends ParseArgsConfig>(
   config: T,
-  context: FlagContext = {},
+  context: FlagContext,
 ): ReturnType<typeof parseArgs<T>> {
   let parsed: ReturnType<typeof parseArgs<T>>
   try {

@@ -59,7 +59,8 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
     return 0
   }
   if (name === "help") {
-    io.write(`${commandHelp(rest[0]!, await invocation(io)) ?? unknownCommand(rest[0]!)}\n`)
+    const run = await invocation(io)
+    io.write(`${commandHelp(rest[0]!, run) ?? unknownCommand(rest[0]!, run)}\n`)
     return 0
   }
   // After a command too (`tool-tester list --version`), as docs/cli.md lists it among the options every
@@ -75,7 +76,7 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
     return EXIT_USAGE
   }
   // An own command only: `tool-tester constructor` is no command, whatever objects inherit.
-  if (!load) unknownCommand(name)
+  if (!load) unknownCommand(name, await invocation(io))
   if (flags.includes("-h") || flags.includes("--help")) {
     io.write(`${commandHelp(name, await invocation(io))}\n`)
     return 0
@@ -93,11 +94,11 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
   return command(rest, io, started)
 }
 
-function unknownCommand(name: string): never {
+function unknownCommand(name: string, run: string): never {
   const names = Object.keys(commands)
   throw new ToolTesterError(
     "USAGE",
-    `unknown command "${name}"${didYouMean(name, names)} (commands: ${names.join(", ")}; see tool-tester --help)`,
+    `unknown command "${name}"${didYouMean(name, names)} (commands: ${names.join(", ")}; see ${run} --help)`,
     {
       data: { command: name },
     },

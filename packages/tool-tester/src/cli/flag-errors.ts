@@ -10,6 +10,8 @@ import { ToolTesterError } from "../errors.ts"
 export type FlagContext = {
   /** The command, for the help to point at (`tool-tester run --help`). */
   command?: string | undefined
+  /** The words that run this bin from where it was typed (invocation.ts), so the help pointed at pastes. */
+  run: string
   /** The command takes a tool's arguments as key=value pairs (run). */
   toolArguments?: boolean | undefined
   /** The command's first positional is a tool name (run, fuzz), which may start with a dash. */
@@ -17,7 +19,7 @@ export type FlagContext = {
 }
 
 /** The usage error for a command line parseArgs refused with `error`. */
-export function flagError(error: unknown, config: ParseArgsConfig, context: FlagContext = {}): ToolTesterError {
+export function flagError(error: unknown, config: ParseArgsConfig, context: FlagContext): ToolTesterError {
   const help = helpHint(context)
   const unknown = unknownOption(config)
   if (unknown) {
@@ -32,7 +34,7 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
     // whether or not such a tool exists, which only loading the project could tell (`--city=Paris`
     // is an option with its value, not a name).
     const named = context.toolName && unknown.nameExpected && !unknown.word.includes("=")
-    const dashed = named ? dashedName(unknown.word, context.command) : ""
+    const dashed = named ? dashedName(unknown.word, context) : ""
     if (context.toolArguments && unknown.rawName.startsWith("--")) return toolArgumentError(unknown, help, dashed)
     const within = unknown.word === unknown.rawName ? "" : ` (in ${unknown.word})`
     return new ToolTesterError("USAGE", `unknown option ${unknown.rawName}${within}${dashed} (${help})`, {
@@ -78,7 +80,7 @@ export function emptyOptionError(name: string, context: FlagContext): ToolTester
 // --- internal ---
 
 function helpHint(context: FlagContext): string {
-  return `see tool-tester ${context.command === undefined ? "" : `${context.command} `}--help`
+  return `see ${context.run} ${context.command === undefined ? "" : `${context.command} `}--help`
 }
 
 type UnknownOption = {
@@ -122,8 +124,8 @@ function unknownOption(config: ParseArgsConfig): UnknownOption | undefined {
 }
 
 /** How to give a tool name that starts with a dash, which the parser reads as options: after `--`. */
-function dashedName(word: string, command: string | undefined): string {
-  return `; a tool name that starts with a dash goes after --, once the options are given: tool-tester ${command ?? "run"} [options] -- ${shellWord(word)}`
+function dashedName(word: string, context: FlagContext): string {
+  return `; a tool name that starts with a dash goes after --, once the options are given: ${context.run} ${context.command ?? "run"} [options] -- ${shellWord(word)}`
 }
 
 /** `-5` after `--offset`: a value, though Node's parser reads it as options. */

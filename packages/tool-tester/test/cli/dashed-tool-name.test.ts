@@ -15,11 +15,11 @@ describe("a tool name that starts with a dash", { timeout: 60_000 }, () => {
     expect(refused.stdout).toBe("")
     expect(jsonError(refused)).toEqual({
       code: "USAGE",
-      message: `unknown option -d (in -dash); ${AFTER_DASHES}: tool-tester run [options] -- -dash (see tool-tester run --help)`,
+      message: `unknown option -d (in -dash); ${AFTER_DASHES}: npx @opencode-ai/tool-tester run [options] -- -dash (see npx @opencode-ai/tool-tester run --help)`,
     })
     // After the options too: the word stands where the tool name goes.
     const late = await runCli(["run", ...options, "-dash"])
-    expect(jsonError(late).message).toContain(`${AFTER_DASHES}: tool-tester run [options] -- -dash`)
+    expect(jsonError(late).message).toContain(`${AFTER_DASHES}: npx @opencode-ai/tool-tester run [options] -- -dash`)
 
     const ran = await runCli(["run", ...options, "--", "-dash"])
     expect(ran.exitCode).toBe(0)
@@ -30,14 +30,14 @@ describe("a tool name that starts with a dash", { timeout: 60_000 }, () => {
     const result = await runCli(["run", "-help", "--json"])
     expect(jsonError(result)).toEqual({
       code: "USAGE",
-      message: `unknown option -e (in -help); ${AFTER_DASHES}: tool-tester run [options] -- -help (see tool-tester run --help)`,
+      message: `unknown option -e (in -help); ${AFTER_DASHES}: npx @opencode-ai/tool-tester run [options] -- -help (see npx @opencode-ai/tool-tester run --help)`,
     })
   })
 
   test("fuzz says the same where its tool name goes", async () => {
     const result = await runCli(["fuzz", "-dash", "--json"])
     expect(result.exitCode).toBe(1)
-    expect(jsonError(result).message).toContain(`${AFTER_DASHES}: tool-tester fuzz [options] -- -dash`)
+    expect(jsonError(result).message).toContain(`${AFTER_DASHES}: npx @opencode-ai/tool-tester fuzz [options] -- -dash`)
   })
 
   test("fuzz's replay line gives such a name last, after --, so that pasted it runs the same search", async () => {
@@ -66,7 +66,7 @@ describe("a tool name that starts with a dash", { timeout: 60_000 }, () => {
 
   test("after the tool name, an unknown option is still only an unknown option", async () => {
     const result = await runCli(["run", "greet", "-x", "--json"])
-    expect(jsonError(result).message).toBe("unknown option -x (see tool-tester run --help)")
+    expect(jsonError(result).message).toBe("unknown option -x (see npx @opencode-ai/tool-tester run --help)")
     const long = await runCli(["run", "greet", "--city", "Paris", "--json"])
     expect(jsonError(long).message).not.toContain("--,")
   })

@@ -10,7 +10,7 @@ describe("an option whose value is missing because another option follows", { ti
     expect(result.stdout).toBe("")
     const lines = result.stderr.trim().split("\n")
     expect(lines.at(-1)).toBe(
-      "✖ --dir needs a value, and the word after it starts with a dash: give the value after --dir (or write --dir=VALUE when the value itself starts with a dash); see tool-tester list --help [USAGE]",
+      "✖ --dir needs a value, and the word after it starts with a dash: give the value after --dir (or write --dir=VALUE when the value itself starts with a dash); see npx @opencode-ai/tool-tester list --help [USAGE]",
     )
     expect(result.stderr).not.toContain("\\n")
   })
@@ -37,7 +37,7 @@ describe("an option given an empty value (an unset shell variable)", { timeout: 
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toBe("")
     expect(result.stderr).toBe(
-      `✖ --${option} is empty: give it a value, or leave it out (see tool-tester ${command} --help) [USAGE]\n`,
+      `✖ --${option} is empty: give it a value, or leave it out (see npx @opencode-ai/tool-tester ${command} --help) [USAGE]\n`,
     )
   })
 

@@ -474,7 +474,7 @@ describe.each(["bun", "node"])(
       expect(result.stdout).toBe("")
       expect(jsonError(result)).toEqual({
         code: "USAGE",
-        message: "--data-dir is empty: give it a value, or leave it out (see tool-tester run --help)",
+        message: "--data-dir is empty: give it a value, or leave it out (see npx @opencode-ai/tool-tester run --help)",
       })
     })
 

@@ -104,7 +104,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
       const result = await runCli([command!, ...name, "--dir", basic, typed!])
       expect(result.exitCode, `${command} ${typed}`).toBe(1)
       expect(result.stderr).toContain(
-        `unknown option ${typed}; did you mean ${meant}? (see tool-tester ${command} --help)`,
+        `unknown option ${typed}; did you mean ${meant}? (see npx @opencode-ai/tool-tester ${command} --help)`,
       )
       // Node's own parser text does not reach the user.
       expect(result.stderr).not.toContain("To specify a positional argument")
@@ -114,7 +114,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
   test("an unknown option with no close match names the command's help", async () => {
     const result = await runCli(["list", "--dir", basic, "--frobnicate", "--json"])
     expect(result.exitCode).toBe(1)
-    expect(jsonError(result).message).toBe("unknown option --frobnicate (see tool-tester list --help)")
+    expect(jsonError(result).message).toBe("unknown option --frobnicate (see npx @opencode-ai/tool-tester list --help)")
   })
 
   test("a tool's argument given to run as an option suggests key=value, and --args for plain text", async () => {
@@ -175,7 +175,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     const result = await runCli(["list", "--dir", "--json"])
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain("--dir")
-    expect(result.stderr).toContain("see tool-tester list --help")
+    expect(result.stderr).toContain("see npx @opencode-ai/tool-tester list --help")
   })
 
   test("an unknown flag exits 1 with one JSON error line on stderr under --json", async () => {

@@ -1,3 +1,4 @@
+import { toolTesterCommand } from "../invocation.ts"
 import { definedFields } from "../../_defined-fields.ts"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import type { EngineChoice } from "../../runtime/here.ts"
@@ -22,7 +23,10 @@ import { DEFAULT_TIMEOUT_MS } from "./run.ts"
  * and opens it; reloads the project on every save until Ctrl-C.
  */
 export async function devCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.dev) }, { command: "dev" })
+  const { values } = parseFlags(
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.dev) },
+    { command: "dev", run: toolTesterCommand(io) },
+  )
   const json = values.json === true
   const input = projectInput(values, {}, io)
   const port = portOf(values.port)

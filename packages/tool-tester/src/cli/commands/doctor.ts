@@ -1,4 +1,5 @@
 import type { Finding } from "../../doctor/finding.ts"
+import { toolTesterCommand } from "../invocation.ts"
 import { opencodeVersionFindings } from "../../doctor/opencode-versions.ts"
 import type { StartedEngine } from "../../tasks/engine-task.ts"
 import type { EngineReport } from "../../tasks/task-failure.ts"
@@ -15,7 +16,10 @@ import { formatEngine, formatFindings, noToolsHint } from "../report.ts"
 
 /** `tool-tester doctor`: every reason a tool will not work in opencode, one line each; exit 3 when one is an error. */
 export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.doctor) }, { command: "doctor" })
+  const { values } = parseFlags(
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.doctor) },
+    { command: "doctor", run: toolTesterCommand(io) },
+  )
   const json = values.json === true
   const shownFrom = displayDirectory(io.cwd, values.dir)
   const input = { ...projectInput(values, {}, io), cwd: shownFrom, providers: askedProviders(values) }

@@ -1,3 +1,4 @@
+import { toolTesterCommand } from "../invocation.ts"
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { safeStringify } from "../../_json-safe.ts"
@@ -28,7 +29,10 @@ import { projectDirectory } from "../project-directory.ts"
  * each tool call, from when the model asks for it, by `--call-timeout`.
  */
 export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.e2e) }, { command: "e2e" })
+  const { values } = parseFlags(
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.e2e) },
+    { command: "e2e", run: toolTesterCommand(io) },
+  )
   const json = values.json === true
   if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
   if (values.script === undefined)

@@ -41,7 +41,10 @@ import { projectDirectory } from "../project-directory.ts"
  * with the previous one (docs/evals.md).
  */
 export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.eval) }, { command: "eval" })
+  const { values } = parseFlags(
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.eval) },
+    { command: "eval", run: toolTesterCommand(io) },
+  )
   const json = values.json === true
   const project = projectDirectory(io.cwd, values.dir)
   if (project.notice && !json) io.writeError(`${project.notice}\n`)

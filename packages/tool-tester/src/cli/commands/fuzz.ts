@@ -32,7 +32,7 @@ const GRACE_MS = 1_000
 export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.fuzz), allowPositionals: true },
-    { command: "fuzz", toolName: true },
+    { command: "fuzz", run: toolTesterCommand(io), toolName: true },
   )
   const json = values.json === true
   const [name, ...extra] = positionals

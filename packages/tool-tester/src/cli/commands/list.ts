@@ -1,6 +1,7 @@
 import type { StartedEngine } from "../../tasks/engine-task.ts"
 import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
+import { toolTesterCommand } from "../invocation.ts"
 import { endedWhileLoadingDiagnostic, exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
@@ -8,7 +9,10 @@ import { formatDiagnostics, formatEngine, formatList, noToolsHint } from "../rep
 
 /** `tool-tester list`: the tools opencode would offer, in its order; exit 3 when loading failed or the list would break. */
 export async function listCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
-  const { values } = parseFlags({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.list) }, { command: "list" })
+  const { values } = parseFlags(
+    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.list) },
+    { command: "list", run: toolTesterCommand(io) },
+  )
   const json = values.json === true
   const input = projectInput(values, values, io)
   const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker, (problem) => ({

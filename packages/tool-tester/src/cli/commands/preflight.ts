@@ -1,3 +1,4 @@
+import { toolTesterCommand } from "../invocation.ts"
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { statOf } from "../../_file-stats.ts"
@@ -30,7 +31,7 @@ const DEFAULT_CALL_TIMEOUT_MS = 10_000
 export async function preflightCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.preflight), allowPositionals: true },
-    { command: "preflight" },
+    { command: "preflight", run: toolTesterCommand(io) },
   )
   const json = values.json === true
   if (positionals.length > 1)

@@ -1,4 +1,5 @@
 import path from "node:path"
+import { toolTesterCommand } from "../invocation.ts"
 import { bunApiHint } from "../../doctor/bun-api.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
@@ -30,7 +31,7 @@ export const GRACE_MS = 1_000
 export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true },
-    { command: "run", toolArguments: true, toolName: true },
+    { command: "run", run: toolTesterCommand(io), toolArguments: true, toolName: true },
   )
   const json = values.json === true
   const [name, ...pairs] = positionals

@@ -1,4 +1,5 @@
 import path from "node:path"
+import { toolTesterCommand } from "../invocation.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
 import { MODELLED_OPENCODE_VERSION } from "../../opencode/opencode-version.ts"
@@ -22,7 +23,7 @@ import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 export async function verifyCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.verify), allowPositionals: true },
-    { command: "verify" },
+    { command: "verify", run: toolTesterCommand(io) },
   )
   const json = values.json === true
   const concurrency =
