@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
@@ -364,6 +365,40 @@ describe("files without tools", () => {
       expect.stringContaining("its default export is number, not a tool object"),
     ])
   })
+})
+
+describe.runIf(process.platform !== "win32")("devices and FIFOs in tools/ (POSIX: /dev/zero, mkfifo)", () => {
+  // opencode's glob (Bun.Glob, files only, links followed; Bun 1.3.14) lists a link to a device or a
+  // FIFO, and not a FIFO itself nor a link that leads nowhere: what it lists it would read without end.
+  test.each(["bun", "node"] as const)(
+    "a link to a device or a FIFO is listed and refused before it is read; a FIFO itself is not listed (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({ ".opencode/tools/good.ts": toolSource("good") })
+      const tools = path.join(directory, ".opencode", "tools")
+      const fifo = path.join(directory, "a-fifo")
+      execFileSync("mkfifo", [fifo])
+      execFileSync("mkfifo", [path.join(tools, "fifo.ts")])
+      symlinkSync("/dev/zero", path.join(tools, "zero.ts"))
+      symlinkSync(fifo, path.join(tools, "to-fifo.ts"))
+      symlinkSync(path.join(directory, "nowhere"), path.join(tools, "dangling.ts"))
+      const project = await load(directory, { engine, global: false })
+      expect(project.tools.map((tool) => tool.id)).toEqual(["good"])
+      expect(
+        project.diagnostics.map(({ code, file, message }) => ({ code, file: path.basename(file ?? ""), message })),
+      ).toEqual([
+        {
+          code: "IMPORT_FAILED",
+          file: "to-fifo.ts",
+          message: `${path.join(tools, "to-fifo.ts")}: is not a regular file (a FIFO), so it cannot be read as source: point it at a module file`,
+        },
+        {
+          code: "IMPORT_FAILED",
+          file: "zero.ts",
+          message: `${path.join(tools, "zero.ts")}: is not a regular file (a character device), so it cannot be read as source: point it at a module file`,
+        },
+      ])
+    },
+  )
 })
 
 describe("symbolic link loops in tools/", () => {

@@ -5,7 +5,8 @@ import path from "node:path"
 /**
  * The files opencode would import from one config folder for a pattern like `{tool,tools}/*.{js,ts}`:
  * direct children only (no recursion), only the given extensions (so `.mjs`, `.cjs`, `.tsx` are ignored,
- * while `x.d.ts` matches `.ts`), dotfiles included, symlinks followed. A symbolic link loop with such
+ * while `x.d.ts` matches `.ts`), dotfiles included, symlinks followed (a link to a device or a FIFO
+ * too: see isFile). A symbolic link loop with such
  * a name (`a.ts -> b.ts -> a.ts`) is listed too, as opencode's glob lists it: importing it then fails
  * with ELOOP, and that failure is opencode's (on 1.18.34, its whole tool list fails with it).
  *
@@ -96,9 +97,17 @@ export const SCANNED_EXTENSIONS = [".js", ".ts"] as const
 
 // --- internal ---
 
+/**
+ * Whether opencode's glob lists `file` (Bun.Glob, files only, links followed; observed with Bun
+ * 1.3.14): a regular file, a link loop, and a link to anything but a folder (a device such as
+ * /dev/zero, a FIFO). A FIFO or device itself is not listed, nor a link that leads nowhere. What is
+ * listed but not a regular file is then refused before it is read (IMPORT_FAILED, _source-file.ts),
+ * where opencode would read it without end.
+ */
 function isFile(file: string): boolean {
   try {
-    return statOf(file).isFile()
+    const stats = statOf(file)
+    return stats.isFile() || (!stats.isDirectory() && lstatOf(file).isSymbolicLink())
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ELOOP"
   }
