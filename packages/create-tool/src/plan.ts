@@ -2,6 +2,7 @@ import { readFileSync, readlinkSync, realpathSync } from "node:fs"
 import { isRegularFile, lstatOf, statOf } from "./_file-stats.ts"
 import { basename, isAbsolute, join, relative, resolve } from "node:path"
 import { type CaseCollision, findCaseCollisions } from "./case-collisions.ts"
+import { incompatibleRanges } from "./dependency-ranges.ts"
 import { CreateToolError } from "./errors.ts"
 import { findIdCollisions, type IdCollision } from "./id-collisions.ts"
 import {
@@ -380,12 +381,24 @@ function fileStatus(
       ],
     }
   }
+  // A different version of a dependency is the user's (or opencode's) choice: not worth a note,
+  // unless it allows no version the generated files need.
+  const incompatible = incompatibleRanges(
+    merged.kept,
+    parsePackageJson(existing, file.path),
+    parsePackageJson(file.content, file.path),
+  ).map(
+    ({ entry, theirs, ours }) =>
+      `${printable(file.path)}: kept your ${quoted(entry)} ${quoted(theirs)}, which allows no version the generated files need (${quoted(ours)}): the install will fail or the test not run; change it to ${quoted(ours)}.`,
+  )
   return {
     file: { path: file.path, content, status: content === existing ? "keep" : "update" },
-    // A different version of a dependency is the user's (or opencode's) choice: not worth a note.
-    notes: merged.kept
-      .filter((entry) => !/^(dev)?[dD]ependencies\./.test(entry))
-      .map((entry) => `${printable(file.path)}: kept your ${quoted(entry)} as it is.`),
+    notes: [
+      ...merged.kept
+        .filter((entry) => !/^(dev)?[dD]ependencies\./.test(entry))
+        .map((entry) => `${printable(file.path)}: kept your ${quoted(entry)} as it is.`),
+      ...incompatible,
+    ],
   }
 }
 

@@ -13,7 +13,7 @@ import {
 } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
-import { packageDirectory, printedToolIds, run, runCli, useTmpDir } from "./helpers.ts"
+import { packageDirectory, printedToolIds, run, runCli, templatesDirectory, useTmpDir } from "./helpers.ts"
 
 // Every flag and every error, run in-process with stdin not a terminal (so it never asks): the code
 // the bin runs (test/helpers.ts runCli); test/bin.test.ts checks the built bin itself.
@@ -318,6 +318,27 @@ describe("options", () => {
       expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
     },
   )
+
+  test("a kept dependency whose range allows no version the generated files need is named, with the fix", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    writeFileSync(
+      join(cwd, ".opencode/package.json"),
+      '{ "devDependencies": { "vitest": "^1.6.0", "typescript": "^5.4.0", "@types/node": "latest" } }\n',
+    )
+    const { code, stdout } = await runCli(["hello", "--no-interactive"], { cwd })
+    expect(code).toBe(0)
+    const template = JSON.parse(read(join(templatesDirectory, "_project/package.json"))) as {
+      devDependencies: Record<string, string>
+    }
+    expect(stdout).toContain(
+      `! ${join(cwd, ".opencode/package.json")}: kept your "devDependencies.vitest" "^1.6.0", which allows no version the generated files need ("${template.devDependencies.vitest}"): the install will fail or the test not run; change it to "${template.devDependencies.vitest}".`,
+    )
+    // A range that meets the template's, and a tag, are the user's choice: no note.
+    expect(stdout).not.toContain("devDependencies.typescript")
+    expect(stdout).not.toContain("devDependencies.@types/node")
+    expect(JSON.parse(read(join(cwd, ".opencode/package.json"))).devDependencies.vitest).toBe("^1.6.0")
+  })
 
   test("merging into a package.json keeps its mode", async () => {
     const cwd = useTmpDir()
