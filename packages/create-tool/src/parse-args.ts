@@ -184,7 +184,46 @@ function optionsKeptByNpm(
       } else if (value !== "") kept[option] = value
     }
   }
+  const mistyped = mistypedForNpm(env)
+  if (mistyped !== undefined) {
+    throw new CreateToolError(
+      "USAGE",
+      `npm took --${mistyped.typed} for a setting of its own ("Unknown cli config") and create-tool never saw it: did you mean ${mistyped.meant}? Put create-tool's options after --, as in npm create tool NAME -- ${mistyped.meant}.`,
+      { data: { argument: `--${mistyped.typed}`, suggestion: mistyped.meant } },
+    )
+  }
   return kept
+}
+
+/**
+ * An option npm kept for itself that is one typo from one of create-tool's (`--plugn`, `--no-tests`):
+ * npm passes it on as `npm_config_plugn`, and without this create-tool would go on without it.
+ * npm's own settings (`npm_config_cache`, `npm_config_yes`, a user's `.npmrc`) are far from every
+ * name below, and one that is exactly a name below is read as that option (KEPT_BY_NPM) or is npm's.
+ */
+function mistypedForNpm(
+  env: Readonly<Record<string, string | undefined>>,
+): { typed: string; meant: string } | undefined {
+  const names = new Map<string, string>([
+    ...KEPT_BY_NPM.flatMap(({ variables, typed }) =>
+      variables
+        .filter((variable) => variable.length > 2)
+        .map((variable) => [variable.replaceAll("_", "-"), typed] as const),
+    ),
+    ["description", "--description"],
+  ])
+  for (const [key, value] of Object.entries(env)) {
+    if (!key.startsWith("npm_config_") || value === undefined) continue
+    const name = key.slice("npm_config_".length).replaceAll("_", "-")
+    if (names.has(name)) continue
+    const match = closestMatch(name, names.keys())
+    if (match === undefined) continue
+    // `--no-tests` arrives as `tests` with an empty value, as `--no-test` does.
+    const meant = names.get(match)!
+    const negated = (value === "" || value === "false") && meant.startsWith("--no-")
+    return { typed: negated ? `no-${name}` : name, meant }
+  }
+  return undefined
 }
 
 function definedValues<T extends Record<string, unknown>>(values: T): Partial<T> {

@@ -109,3 +109,44 @@ test("npm create tool NAME --plugin, without --: the options npm kept for itself
     template: undefined,
   })
 })
+
+test("npm create tool NAME --plugn, without --: a setting npm kept that is one typo from an option is refused, with the option meant", () => {
+  // What npm 11.19 passes on for `npm create tool x --plugn --no-tests` (observed), beside its own settings.
+  const npm = {
+    npm_config_user_agent: "npm/11.19.0 node/v20.20.2 linux x64 workspaces/false",
+    npm_config_cache: "/root/.npm",
+    npm_config_yes: "true",
+    npm_config_audit: "true",
+    npm_config_fund: "true",
+    npm_config_prefix: "/usr",
+    npm_config_global_prefix: "/usr",
+    npm_config_local_prefix: "/work",
+    npm_config_nodedir: "/usr",
+    npm_config_noproxy: "",
+    npm_config_package: "create-tool",
+    npm_config_init_module: "/root/.npm-init.js",
+    npm_config_node_gyp: "/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js",
+    npm_config_npm_version: "11.19.0",
+    npm_config_userconfig: "/root/.npmrc",
+    npm_config_globalconfig: "/usr/etc/npmrc",
+    npm_config_update_notifier: "false",
+    npm_config_allow_scripts: "",
+    npm_config_omit_lockfile_registry_resolved: "",
+    npm_config_cafile: "",
+    npm_config_registry: "http://127.0.0.1:4873/",
+  }
+  // npm's own settings alone: nothing refused.
+  expect(parseArguments(["x"], npm)).toMatchObject({ name: "x", plugin: false })
+  expect(() => parseArguments(["x"], { ...npm, npm_config_plugn: "true" })).toThrow(
+    `npm took --plugn for a setting of its own ("Unknown cli config") and create-tool never saw it: did you mean --plugin? Put create-tool's options after --, as in npm create tool NAME -- --plugin.`,
+  )
+  expect(() => parseArguments(["x"], { ...npm, npm_config_tests: "" })).toThrow(
+    "npm took --no-tests for a setting of its own",
+  )
+  expect(() => parseArguments(["x"], { ...npm, npm_config_tests: "" })).toThrow("did you mean --no-test?")
+  expect(() => parseArguments(["x"], { ...npm, npm_config_tempalte: "true" })).toThrow("did you mean --template?")
+  // Another package manager passes options on as typed: its environment is not read.
+  expect(
+    parseArguments(["x"], { ...npm, npm_config_plugn: "true", npm_config_user_agent: "pnpm/10.34.9" }),
+  ).toMatchObject({ name: "x" })
+})
