@@ -8,7 +8,8 @@ export type PackageJson = Record<string, unknown>
 export function parsePackageJson(text: string, path: string): PackageJson {
   let value: unknown
   try {
-    value = JSON.parse(text)
+    // A byte order mark, which Windows editors write and npm reads past.
+    value = JSON.parse(text.replace(/^\uFEFF/, ""))
   } catch (error) {
     throw new CreateToolError(
       "INVALID_PACKAGE_JSON",
@@ -28,8 +29,18 @@ export function parsePackageJson(text: string, path: string): PackageJson {
   return value as PackageJson
 }
 
-export function formatPackageJson(packageJson: PackageJson): string {
-  return `${JSON.stringify(packageJson, null, 2)}\n`
+/**
+ * The text of `packageJson`: two-space indent and a final newline, or, given the text of the file it
+ * replaces, in that file's way (its indent, line ends, byte order mark and final newline), as npm
+ * keeps them, so that the diff shows only what was added.
+ */
+export function formatPackageJson(packageJson: PackageJson, like?: string): string {
+  if (like === undefined) return `${JSON.stringify(packageJson, null, 2)}\n`
+  const indent = /^([ \t]+)"/m.exec(like)?.[1] ?? "  "
+  const eol = like.includes("\r\n") ? "\r\n" : "\n"
+  const bom = like.startsWith("\uFEFF") ? "\uFEFF" : ""
+  const end = /\r?\n$/.test(like) ? eol : ""
+  return `${bom}${JSON.stringify(packageJson, null, indent).replaceAll("\n", eol)}${end}`
 }
 
 /**

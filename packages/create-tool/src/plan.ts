@@ -371,7 +371,7 @@ function fileStatus(
     }
   }
   const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))
-  const content = formatPackageJson(merged.packageJson)
+  const content = formatPackageJson(merged.packageJson, existing)
   if (link !== undefined && content !== existing && isOutside(link.target, plan.directory)) {
     // A package.json shared with something outside the project is not ours to change.
     return {

@@ -340,6 +340,22 @@ describe("options", () => {
     expect(JSON.parse(read(join(cwd, ".opencode/package.json"))).devDependencies.vitest).toBe("^1.6.0")
   })
 
+  test("merging into a package.json with CRLF line ends, a 4-space indent and a byte order mark keeps them", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    const existing =
+      '\uFEFF{\r\n    "name": "mine",\r\n    "scripts": {\r\n        "lint": "eslint ."\r\n    }\r\n}\r\n'
+    writeFileSync(join(cwd, ".opencode/package.json"), existing)
+    const { code } = await runCli(["hello", "--no-interactive"], { cwd })
+    expect(code).toBe(0)
+    const written = read(join(cwd, ".opencode/package.json"))
+    expect(
+      written.startsWith('\uFEFF{\r\n    "name": "mine",\r\n    "scripts": {\r\n        "lint": "eslint .",\r\n'),
+    ).toBe(true)
+    expect(written.replaceAll("\r\n", "")).not.toContain("\n")
+    expect(JSON.parse(written.slice(1)).scripts).toMatchObject({ lint: "eslint .", test: expect.any(String) })
+  })
+
   test("merging into a package.json keeps its mode", async () => {
     const cwd = useTmpDir()
     mkdirSync(join(cwd, ".opencode"))
