@@ -302,13 +302,18 @@ function addProjectFiles(
   }
 }
 
+/** The names vitest looks for its config under, in its order: the first there is the one it loads. */
+const VITEST_CONFIGS = ["ts", "mts", "cts", "js", "mjs", "cjs"].map((extension) => `vitest.config.${extension}`)
+
 /**
  * The name of the watch config: `vitest.config.js`, unless the folder's package.json stays CommonJS
  * (its "type" is kept), where vitest would load that ESM file with require() and fail on
- * tool-tester's ESM-only entry: `.mjs` is ESM in any package. One already there is kept.
+ * tool-tester's ESM-only entry: `.mjs` is ESM in any package. One already there, of any of vitest's
+ * names, is kept (a second would not be loaded).
  */
-function vitestConfigName(root: string): "vitest.config.js" | "vitest.config.mjs" {
-  if (isRegularFile(join(root, "vitest.config.js"))) return "vitest.config.js"
+function vitestConfigName(root: string): string {
+  const existing = VITEST_CONFIGS.find((name) => isRegularFile(join(root, name)))
+  if (existing !== undefined) return existing
   const packageJson = packageJsonAt(join(root, "package.json"))
   if (packageJson === undefined) return "vitest.config.js"
   const type = packageJson["type"]
@@ -361,13 +366,22 @@ function fileStatus(
   const kept: PlannedFile = { path: file.path, content: existing, status: "keep" }
   if (file.mode === "keep") {
     const ignoresPackageJson = plan.test && file.path.endsWith(".gitignore") && /^\/?package\.json$/m.test(existing)
+    // A config of the user's without the watch plugin: a save of a tool would not re-run the tests.
+    const watchesNoTools = VITEST_CONFIGS.includes(basename(file.path)) && !existing.includes("toolTester")
     return {
       file: kept,
-      notes: ignoresPackageJson
-        ? [
-            `${printable(file.path)} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
-          ]
-        : [],
+      notes: [
+        ...(ignoresPackageJson
+          ? [
+              `${printable(file.path)} ignores package.json (opencode writes it so): remove that line to commit the test's dependencies.`,
+            ]
+          : []),
+        ...(watchesNoTools
+          ? [
+              `${printable(file.path)}: kept as it is; add toolTester() from "@opencode-ai/tool-tester/vitest" to its plugins, so that vitest's watch mode re-runs the tests when a tool file is saved.`,
+            ]
+          : []),
+      ],
     }
   }
   const merged = mergePackageJson(parsePackageJson(existing, file.path), parsePackageJson(file.content, file.path))

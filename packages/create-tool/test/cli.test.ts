@@ -356,6 +356,21 @@ describe("options", () => {
     expect(JSON.parse(written.slice(1)).scripts).toMatchObject({ lint: "eslint .", test: expect.any(String) })
   })
 
+  test("a vitest.config.ts of the user's is kept, with no second config beside it, and a note when it lacks the watch plugin", async () => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, ".opencode"))
+    writeFileSync(join(cwd, ".opencode/vitest.config.ts"), "export default {}\n")
+    const { code, stdout } = await runCli(["hello", "--no-interactive"], { cwd })
+    expect(code).toBe(0)
+    expect(files(join(cwd, ".opencode")).filter((file) => file.startsWith("vitest.config"))).toEqual([
+      "vitest.config.ts",
+    ])
+    expect(read(join(cwd, ".opencode/vitest.config.ts"))).toBe("export default {}\n")
+    expect(stdout).toContain(
+      `! ${join(cwd, ".opencode/vitest.config.ts")}: kept as it is; add toolTester() from "@opencode-ai/tool-tester/vitest" to its plugins`,
+    )
+  })
+
   test("merging into a package.json keeps its mode", async () => {
     const cwd = useTmpDir()
     mkdirSync(join(cwd, ".opencode"))
