@@ -1,5 +1,6 @@
 import { createRequire } from "node:module"
-import { basename, dirname, isAbsolute, join, resolve } from "node:path"
+import { realpathSync } from "node:fs"
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path"
 import { red, setColor, shouldColor, yellow } from "./_color.ts"
 import { definedFields } from "./_defined-fields.ts"
 import { CreateToolError } from "./errors.ts"
@@ -50,7 +51,7 @@ export async function runCommandLine(io: CliIO): Promise<number> {
 // --- internal ---
 
 async function main(io: CliIO): Promise<void> {
-  const args = parseArguments([...io.argv], io.env)
+  let args = parseArguments([...io.argv], io.env)
   const templatesDirectory = findTemplatesDirectory()
   if (args.help) {
     const templates = await listTemplates(templatesDirectory)
@@ -72,6 +73,16 @@ async function main(io: CliIO): Promise<void> {
   const around = args.dir === undefined ? projectAround(cwd) : undefined
   const projectDirectory = around ?? directory
   const globalDirectory = globalConfigDirectory(io.env, io.home)
+  // Typed inside opencode's global config folder, the tool goes in its tools/, as with --global:
+  // a .opencode folder in there is one opencode never reads.
+  const inGlobal =
+    args.dir === undefined &&
+    around === undefined &&
+    !args.plugin &&
+    !args.global &&
+    isAbsolute(globalDirectory) &&
+    isWithin(cwd, globalDirectory)
+  if (inGlobal) args = { ...args, global: true }
   const interactive = args.interactive ?? io.terminal
   const answers = interactive
     ? await askQuestions(args, {
@@ -110,6 +121,11 @@ async function main(io: CliIO): Promise<void> {
   const duplicate = duplicateToolIdError(plan) ?? caseCollisionError(plan)
   if (duplicate !== undefined) throw duplicate
   const notes: string[] = []
+  if (inGlobal && answers.location === "global") {
+    notes.push(
+      `${printable(cwd)} is in opencode's global config folder ${printable(globalDirectory)}, so the tool went in ${printable(join(globalDirectory, "tools"))}, as with --global, where opencode reads it in every project; pass --dir . to make ${printable(cwd)} a project instead.`,
+    )
+  }
   if (around !== undefined && answers.location === "project") {
     notes.push(
       `${printable(cwd)} is in the .opencode folder of the project ${printable(around)}, so the tool went in ${printable(join(around, ".opencode", "tools"))}, where opencode reads it; pass --dir . to make ${printable(cwd)} the project instead.`,
@@ -147,6 +163,19 @@ async function main(io: CliIO): Promise<void> {
  * The project a folder belongs to when it is a `.opencode` folder or inside one: the folder holding
  * the nearest `.opencode` (past a `.opencode` inside a `.opencode`). Undefined elsewhere.
  */
+/** Whether `folder` is `parent` or inside it, links resolved. */
+function isWithin(folder: string, parent: string): boolean {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path)
+    } catch {
+      return resolve(path)
+    }
+  }
+  const inside = relative(real(parent), real(folder))
+  return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside))
+}
+
 function projectAround(cwd: string): string | undefined {
   for (let folder = resolve(cwd); ; folder = dirname(folder)) {
     if (basename(folder) === ".opencode") {

@@ -130,6 +130,23 @@ describe("options", () => {
     expect(stdout).toContain("opencode will offer hello in every project.")
   })
 
+  test("typed inside the global config folder, the tool goes in its tools/, as with --global, with a note", async () => {
+    const cwd = useTmpDir()
+    const global = join(cwd, "config", "opencode")
+    mkdirSync(join(global, "tools"), { recursive: true })
+    const { code, stdout } = await runCli(["hello", "--no-interactive"], {
+      cwd: join(global, "tools"),
+      env: { XDG_CONFIG_HOME: join(cwd, "config") },
+    })
+    expect(code).toBe(0)
+    expect(files(global)).toContain("tools/hello.ts")
+    expect(files(global).some((file) => file.startsWith("tools/.opencode"))).toBe(false)
+    expect(stdout).toContain(
+      `is in opencode's global config folder ${global}, so the tool went in ${join(global, "tools")}`,
+    )
+    expect(stdout).toContain("opencode will offer hello in every project.")
+  })
+
   test("--global without XDG_CONFIG_HOME writes to ~/.config/opencode/tools", async () => {
     const home = useTmpDir()
     const { code } = await runCli(["hello", "--global"], { cwd: home, env: { HOME: home, XDG_CONFIG_HOME: "" } })
