@@ -17,8 +17,14 @@ const project = await loadTools(
   // @end
   // @if plugin
   // The package folder, loaded as opencode loads a path in the "plugin" list of opencode.json
-  // (through its package.json exports["./server"]).
-  { directory: folder(".."), global: false, plugins: [folder("..")] },
+  // (through its package.json exports["./server"]); the .opencode folders above it are left out
+  // (OPENCODE_DISABLE_PROJECT_CONFIG), so that only the plugin's tools are tested.
+  {
+    directory: folder(".."),
+    global: false,
+    plugins: [folder("..")],
+    env: { OPENCODE_DISABLE_PROJECT_CONFIG: "1" },
+  },
   // @end
 )
 

@@ -144,6 +144,12 @@ async function checkVariants(template: string, parent: string): Promise<Map<Vari
     variants.map(async (variant, index) => {
       const cwd = join(parent, `variant-${index}`)
       mkdirSync(cwd)
+      // A plugin package made inside a project whose own tools cannot load here: the package's test
+      // must test the plugin alone, not fail on the folders above it.
+      if (variant.location === "plugin") {
+        mkdirSync(join(cwd, ".opencode", "tools"), { recursive: true })
+        writeFileSync(join(cwd, ".opencode", "tools", "unrelated.ts"), 'import "a-package-not-installed"\n')
+      }
       const env = { XDG_CONFIG_HOME: join(cwd, "config"), HOME: join(cwd, "home") }
       const name = variant.location === "plugin" ? "opencode-sample" : "sample"
       const args = [name, "--template", template, "--no-interactive"]
@@ -210,7 +216,9 @@ async function checkVariants(template: string, parent: string): Promise<Map<Vari
           : variant.location === "project"
             ? ["--dir", cwd, "--no-global"]
             : ["--dir", cwd]
-      return run(process.execPath, [toolTester, "list", ...where, "--json"], { cwd, env })
+      // The plugin alone, as its generated test loads it: not the project folders above it.
+      const own = variant.location === "plugin" ? { ...env, OPENCODE_DISABLE_PROJECT_CONFIG: "1" } : env
+      return run(process.execPath, [toolTester, "list", ...where, "--json"], { cwd, env: own })
     }),
   )
 
