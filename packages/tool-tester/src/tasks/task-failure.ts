@@ -65,14 +65,19 @@ export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFa
  */
 function neverUp(outcome: TaskOutcome, loadTimeoutMs: number): TaskFailure {
   const { engine } = outcome
+  // A bound the user made shorter is the likelier cause than the binary.
+  const bound =
+    loadTimeoutMs === LOAD_TIMEOUT_MS
+      ? ""
+      : ` (the bound TOOL_TESTER_LOAD_TIMEOUT_MS sets; the default is ${LOAD_TIMEOUT_MS} ms: raise it, or unset it)`
   if (engine.name !== "bun")
     return {
       code: "ENGINE_FAILED",
-      message: `the node engine (${engine.binary}) did not start within ${loadTimeoutMs} ms, so no tool file was loaded: the machine may be too busy; try again`,
+      message: `the node engine (${engine.binary}) did not start within ${loadTimeoutMs} ms${bound}, so no tool file was loaded: the machine may be too busy; try again`,
     }
   return {
     code: "ENGINE_FAILED",
-    message: `the bun engine ${engine.binary} did not start within ${loadTimeoutMs} ms (it never said it was up, so no tool file was loaded): it is not an opencode or a bun, or it hangs; give --engine-binary an opencode or bun executable, or use --engine node`,
+    message: `the bun engine ${engine.binary} did not start within ${loadTimeoutMs} ms${bound} (it never said it was up, so no tool file was loaded): it is not an opencode or a bun, or it hangs; give --engine-binary an opencode or bun executable, or use --engine node`,
   }
 }
 
