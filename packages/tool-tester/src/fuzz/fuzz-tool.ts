@@ -18,6 +18,7 @@ import type { RunResult, ToolProject } from "../types.ts"
 import { loadFastCheck } from "./_fast-check.ts"
 import { type Failure, failureKey, failureOf } from "./classify.ts"
 import { modelArguments } from "./model-arguments.ts"
+import { toolChoice } from "../_tool-choice.ts"
 
 export type FuzzOptions = {
   /** How many calls (default 200). */
@@ -81,7 +82,10 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
       `no custom or plugin tool is named ${name}${didYouMean(
         name,
         schemas.value.map((candidate) => candidate.name),
-      )}: fuzz one of ${schemas.value.map((candidate) => candidate.name).join(", ") || "(none found)"}`,
+      )}: ${toolChoice(
+        "fuzz",
+        schemas.value.map((candidate) => candidate.name),
+      )}`,
       { data: { tool: name } },
     )
   }

@@ -35,6 +35,7 @@ import { truncateOutput } from "./truncate.ts"
 import { userMessage } from "./user-message.ts"
 import { validateArgs } from "./validate-args.ts"
 import { withTimeout } from "./with-timeout.ts"
+import { toolChoice } from "../_tool-choice.ts"
 
 /**
  * One call as opencode runs it (docs/opencode-contract.md#registry-wrapper): name repair or
@@ -151,7 +152,7 @@ function runBuiltin(record: CallRecord, prepared: ToolEntry[]): RunResult {
     const custom = prepared.filter((entry) => entry.source !== "builtin").map((entry) => entry.id)
     throw new ToolTesterError(
       "TOOL_NOT_FOUND",
-      `${result.id} is a built-in opencode tool; tool-tester runs custom and plugin tools only: call one of ${custom.join(", ") || "(none found)"}`,
+      `${result.id} is a built-in opencode tool; tool-tester runs custom and plugin tools only: ${toolChoice("call", custom)}`,
       { data: { tool: result.id } },
     )
   }

@@ -7,6 +7,7 @@ import { getToolSchemas, listTools } from "../list-tools.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import type { Diagnostic } from "../types.ts"
 import { diagnosticOf, loadProject } from "./task-project.ts"
+import { toolChoice } from "../_tool-choice.ts"
 
 /** A schema deeper than the report keeps (a warning of `schema` only, never in project.diagnostics). */
 type SchemaCut = Omit<Diagnostic, "code"> & { code: "SCHEMA_CUT" }
@@ -86,8 +87,8 @@ function notFound(name: string, offered: ReturnType<typeof listTools>): ToolTest
   return new ToolTesterError(
     "TOOL_NOT_FOUND",
     builtin
-      ? `${name} is a built-in opencode tool; schema shows custom and plugin tools only: pick one of ${custom.join(", ") || "(none found)"}`
-      : `no custom or plugin tool named ${name} is offered for this model${didYouMean(name, custom)}: pick one of ${custom.join(", ") || "(none found)"}`,
+      ? `${name} is a built-in opencode tool; schema shows custom and plugin tools only: ${toolChoice("pick", custom)}`
+      : `no custom or plugin tool named ${name} is offered for this model${didYouMean(name, custom)}: ${toolChoice("pick", custom)}`,
     { data: { tool: name } },
   )
 }

@@ -143,5 +143,11 @@ export default tool({
     expect(unknown.stderr).toContain(
       'no custom or plugin tool is named wether; did you mean "weather"?: fuzz one of weather',
     )
+    // No tool at all: where opencode looks for them, not "one of (none found)".
+    const none = await runCli(["fuzz", "weather", "--no-global"], { cwd: tmpProject({}) })
+    expect(none.exitCode).toBe(1)
+    expect(none.stderr).toContain(
+      "no custom or plugin tool is named weather: this project has no custom or plugin tool: opencode reads tool files from .opencode/tools/",
+    )
   })
 })
