@@ -276,7 +276,7 @@ function addPluginFiles(input: WantedFilesInput, add: (path: string, content: st
     add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
   }
   const workspace = enclosingPnpmWorkspace(input.directory)
-  if (workspace !== undefined) return pnpmWorkspaceNote(workspace, language)
+  if (workspace !== undefined) return pnpmWorkspaceNote(workspace, language, input.root)
   add(PNPM_WORKSPACE, requiredFile(plugin, PNPM_WORKSPACE, "_plugin"))
   return undefined
 }

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { dirname, join, relative } from "node:path"
+import { portablePath } from "./_shell-quote.ts"
 import type { Language } from "./options.ts"
 import { printable } from "./printable.ts"
 
@@ -19,8 +20,13 @@ export function enclosingPnpmWorkspace(directory: string): string | undefined {
   }
 }
 
-/** The note for a plugin package scaffolded inside a pnpm workspace: what that file needs. */
-export function pnpmWorkspaceNote(workspace: string, language: Language): string {
+/**
+ * The note for a plugin package scaffolded inside a pnpm workspace at `root`: what that file needs.
+ * Its "packages" must take the folder in, or pnpm install there installs nothing for it (not
+ * checked here: that needs pnpm's YAML and glob rules).
+ */
+export function pnpmWorkspaceNote(workspace: string, language: Language, root: string): string {
   const hoist = language === "ts" ? ', and "publicHoistPattern: [zod]" for the declarations tsc writes' : ""
-  return `${printable(workspace)} is a pnpm workspace, whose settings pnpm reads for this package: for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false${hoist} (docs/publishing-a-plugin.md#pnpm).`
+  const folder = portablePath(relative(dirname(workspace), root))
+  return `${printable(workspace)} is a pnpm workspace, whose settings pnpm reads for this package: its "packages" must include ${printable(folder)}, or pnpm install there installs nothing for it; for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false${hoist} (docs/publishing-a-plugin.md#pnpm).`
 }

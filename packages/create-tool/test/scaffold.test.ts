@@ -282,7 +282,7 @@ describe("a plugin package", () => {
     expect(existsSync(join(monorepo, "packages/weather/pnpm-workspace.yaml"))).toBe(false)
     expect(existsSync(join(monorepo, "packages/weather/package.json"))).toBe(true)
     expect(inside.notes).toEqual([
-      `${join(monorepo, "pnpm-workspace.yaml")} is a pnpm workspace, whose settings pnpm reads for this package: for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false, and "publicHoistPattern: [zod]" for the declarations tsc writes (docs/publishing-a-plugin.md#pnpm).`,
+      `${join(monorepo, "pnpm-workspace.yaml")} is a pnpm workspace, whose settings pnpm reads for this package: its "packages" must include packages/weather, or pnpm install there installs nothing for it; for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false, and "publicHoistPattern: [zod]" for the declarations tsc writes (docs/publishing-a-plugin.md#pnpm).`,
     ])
   })
 
