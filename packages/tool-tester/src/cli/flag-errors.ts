@@ -6,6 +6,7 @@ import { parseArgs } from "node:util"
 import { shellWord } from "../_shell-quote.ts"
 import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
+import { COMMAND_OPTIONS } from "./option-table.ts"
 
 export type FlagContext = {
   /** The command, for the help to point at (`tool-tester run --help`). */
@@ -149,9 +150,14 @@ function toolArgumentError(unknown: UnknownOption, help: string, dashed: string)
   // not, so it is offered only for text that is a string either way.
   const typed = unknown.value === undefined || /^(-?\d+(\.\d+)?|true|false|null)$/.test(unknown.value)
   const json = typed ? "" : ` (or --args ${shellWord(JSON.stringify({ [unknown.name]: unknown.value }))})`
+  // An option of another command (fuzz's --runs) was most likely meant for that command.
+  const owners = Object.entries(COMMAND_OPTIONS)
+    .filter(([command, table]) => command !== "run" && Object.hasOwn(table, unknown.name))
+    .map(([command]) => command)
+  const elsewhere = owners.length === 0 ? "" : ` (it is an option of ${owners.join(" and ")})`
   return new ToolTesterError(
     "USAGE",
-    `${unknown.rawName} is not an option of run; a tool's own arguments are written key=value: ${shellWord(pair)}${json}${dashed} (${help})`,
+    `${unknown.rawName} is not an option of run${elsewhere}; a tool's own arguments are written key=value: ${shellWord(pair)}${json}${dashed} (${help})`,
     { data: { option: unknown.rawName, suggestion: pair } },
   )
 }

@@ -140,6 +140,14 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     }
   })
 
+  test("an option of another command given to run says whose it is (fuzz's --runs), beside the key=value form", async () => {
+    const result = await runCli(["run", "greet", "--dir", basic, "--no-global", "--runs", "5"])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain("--runs is not an option of run (it is an option of fuzz and eval); a tool's own")
+    const own = await runCli(["run", "greet", "--dir", basic, "--no-global", "--name", "Ada"])
+    expect(own.stderr).toContain("--name is not an option of run; a tool's own")
+  })
+
   test("run with an unknown tool name keeps opencode's reroute (exit 6) and suggests the closest tool", async () => {
     const directory = useTmpDir()
     writeFiles(directory, {
