@@ -78,6 +78,17 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     },
   )
 
+  test.each(["bun", "node"])(
+    "--args with a number past a double's range reaches the tool as Infinity, as a model's JSON does, not as null (%s engine)",
+    async (engine) => {
+      const result = await run(["math_add", "--dir", basic, "--args", '{"a":1e400,"b":-1e400}', "--engine", engine])
+      expect(result.exitCode).toBe(0)
+      expect(result.json().output).toBe("NaN")
+      const finite = await run(["math_add", "--dir", basic, "--args", '{"a":1e300,"b":1}', "--engine", engine])
+      expect(finite.json().output).toBe("1e+300")
+    },
+  )
+
   test("key=value pairs are read by the tool's schema: numbers, booleans, JSON arrays, text", async () => {
     const result = await run(["greet", "--dir", basic, "name=007", "times=2", "loud=true", 'tags=["a","b"]'])
     expect(result.exitCode).toBe(0)

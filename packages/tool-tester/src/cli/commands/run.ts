@@ -138,7 +138,22 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
       `--args nests deeper than ${MAX_ARGS_DEPTH} levels; pass the same text with --raw-args, which hands it to opencode's pipeline as the model's text`,
     )
   }
+  // A number past a double's range (1e400) parses as Infinity, which JSON writes as null: sent
+  // parsed, the tool would get null. As the text it is, it is parsed where the tool runs, as a
+  // model's arguments are, and the tool gets Infinity, as in opencode.
+  if (holdsNonFinite(value)) return { form: "raw", text: json }
   return { form: "json", value }
+}
+
+/** Whether `value` holds a number JSON cannot write (Infinity, -Infinity), walked without recursion. */
+function holdsNonFinite(value: unknown): boolean {
+  const stack: unknown[] = [value]
+  for (let current = stack.pop(); stack.length > 0 || current !== undefined; current = stack.pop()) {
+    if (typeof current === "number" && !Number.isFinite(current)) return true
+    // One push at a time: spreading a large array's values would pass the engine's argument limit.
+    if (typeof current === "object" && current !== null) for (const child of Object.values(current)) stack.push(child)
+  }
+  return false
 }
 
 /** How deep --args may nest (objects and arrays) to be sent parsed. */
