@@ -120,14 +120,15 @@ export function exportNamesProblem(
  * package (see npm-package-name.ts), a lowercase scope, and a last part that can name the package
  * folder and the tool.
  */
-export function packageNameProblem(packageName: string): string | undefined {
+export function packageNameProblem(packageName: string, options: { toolNameGiven?: boolean } = {}): string | undefined {
   if (packageName.trim() === "") return "The package name is empty: give one, such as opencode-my-tool."
   const hidden = hiddenCharacterProblem(packageName, "lowercase letters, digits, -, . and _")
   if (hidden !== undefined) return hidden
   const { scope, name } = splitPackageName(packageName)
   if (isPath(name)) return toolNameProblem(name)
-  if (scope === undefined && packageName.startsWith("@")) {
-    return `${quoted(packageName)} is a scope without a name: write ${printable(packageName)}/NAME, such as ${printable(packageName)}/opencode-my-tool.`
+  if (packageName.startsWith("@") && (scope === undefined || name === "")) {
+    const scopeOnly = packageName.replace(/\/$/, "")
+    return `${quoted(packageName)} is a scope without a name: write ${printable(scopeOnly)}/NAME, such as ${printable(scopeOnly)}/opencode-my-tool.`
   }
   if (scope !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(scope)) {
     return `${quoted(packageName)} has an invalid scope: npm scopes are lowercase letters, digits, -, . and _.`
@@ -136,6 +137,13 @@ export function packageNameProblem(packageName: string): string | undefined {
   if (npmProblem !== undefined) return npmProblem
   if (name === "node_modules") {
     return `${quoted(packageName)} would go in a node_modules folder, which package managers own: choose another name.`
+  }
+  // With --tool-name the name is only the package's (and its folder's): npm's rules, and a folder
+  // Windows can make. Without it, the tool id comes from it, and a tool name's rules apply.
+  if (options.toolNameGiven) {
+    return windowsReservedNames.test(name)
+      ? `${quoted(name)} is a reserved file name on Windows, where its folder could not be made: choose another name.`
+      : undefined
   }
   return toolNameProblem(name)
 }

@@ -448,7 +448,7 @@ function checkName(
 ): { toolName: string; packageName: string | undefined; folderName: string } {
   const { name } = options
   if (location === "plugin") {
-    const problem = packageNameProblem(name)
+    const problem = packageNameProblem(name, { toolNameGiven: options.toolName !== undefined })
     if (problem !== undefined) throw new CreateToolError("INVALID_PACKAGE_NAME", problem, { data: { name } })
     const toolName = options.toolName ?? defaultPluginToolName(name)
     const toolProblem = pluginToolNameProblem(toolName)

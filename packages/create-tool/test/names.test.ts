@@ -87,12 +87,20 @@ describe("packageNameProblem", () => {
     ["@me/.weather", 'starts with "."'],
     ["@me/node_modules", "node_modules folder, which package managers own"],
     ["@me", "a scope without a name: write @me/NAME"],
+    ["@me/", '"@me/" is a scope without a name: write @me/NAME'],
     ["@me/wea(ther", 'contains "("'],
     ["a\u200Bb", '"a\\u{200B}b" contains \\u{200B}, a character that does not show'],
     ["@m\u202Ee/x", '"@m\\u{202E}e/x" contains \\u{202E}'],
     [`@${"a".repeat(210)}/weather`, "at most 214"],
   ])("rejects %j: %s", (name, reason) => {
     expect(packageNameProblem(name)).toContain(reason)
+  })
+
+  test("with --tool-name, the name is the package's only: npm's rules and a folder Windows can make", () => {
+    expect(packageNameProblem("opencode-weather.js", { toolNameGiven: true })).toBeUndefined()
+    expect(packageNameProblem("2-weather", { toolNameGiven: true })).toBeUndefined()
+    expect(packageNameProblem("Weather", { toolNameGiven: true })).toContain("capital letters")
+    expect(packageNameProblem("con", { toolNameGiven: true })).toContain("reserved file name on Windows")
   })
 })
 
