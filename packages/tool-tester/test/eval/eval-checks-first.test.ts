@@ -1,8 +1,10 @@
 // `tool-tester eval` flags checked before anything runs, and the commands it prints, in-process
 // (no model, no opencode): a file it writes only after every trial must be writable at the start,
 // and a printed command must name the project the user gave.
+import { readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { isEvalReportText, isHistoryText } from "../../src/eval/report/index.ts"
 import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
@@ -23,6 +25,44 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     })
     expect(under.exitCode).toBe(1)
     expect(under.stderr).toContain("cannot be created")
+  })
+
+  test("--html or --history naming a file eval did not write is refused, and the file left as it was", async () => {
+    const project = tmpProject({
+      ".opencode/evals/.keep": "",
+      "notes.txt": "precious notes\n",
+      ".opencode/tools/weather.ts": "export default {}\n",
+    })
+    for (const [flag, file] of [
+      ["--html", "notes.txt"],
+      ["--html", ".opencode/tools/weather.ts"],
+      ["--history", "notes.txt"],
+    ] as const) {
+      const before = readFileSync(path.join(project, file), "utf8")
+      const result = await runCli(["eval", "--model", "keyword/alpha", flag, file, "--json"], { cwd: project })
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toMatchObject({
+        code: "USAGE",
+        message: expect.stringMatching(
+          new RegExp(
+            `^${flag} .*${path.basename(file).replace(".", "\\.")} exists and is not an eval (report|history), so eval leaves it alone`,
+          ),
+        ),
+      })
+      expect(readFileSync(path.join(project, file), "utf8")).toBe(before)
+    }
+  })
+
+  test("an eval report or history eval wrote, and an empty file, may be given again", () => {
+    expect(
+      isEvalReportText(
+        '<!doctype html>\n<html lang="en">\n<head>\n<title>tool-tester eval: 2/2 trials passed (x)</title>',
+      ),
+    ).toBe(true)
+    expect(isEvalReportText("<!doctype html><title>my page</title>")).toBe(false)
+    expect(isHistoryText("")).toBe(true)
+    expect(isHistoryText("precious notes")).toBe(false)
+    expect(isHistoryText('{"runId":"r"}')).toBe(false)
   })
 
   test("the commands it prints (no cases, --init) keep --dir, so that they run where they were typed", async () => {

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { definedFields } from "../../_defined-fields.ts"
 import { statOf } from "../../_file-stats.ts"
@@ -9,6 +9,8 @@ import { noModelProblem } from "../../eval/configured-model.ts"
 import {
   compareArms,
   formatEvalTable,
+  isEvalReportText,
+  isHistoryText,
   normalResults,
   renderEvalHtml,
   totalsOf,
@@ -62,9 +64,17 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
   const thresholdOn = parseThresholdOn(values["threshold-on"])
   // Written after every trial: a path that cannot take them fails now, not after the run.
-  if (values.html !== undefined) checkOutputFile("--html", path.resolve(io.cwd, values.html), "report.html")
+  // An existing file is replaced (--html) or appended to (--history) only when eval wrote it.
+  if (values.html !== undefined)
+    checkOutputFile("--html", path.resolve(io.cwd, values.html), "report.html", {
+      owned: isEvalReportText,
+      what: "an eval report",
+    })
   if (values.history !== undefined && values["no-history"] !== true)
-    checkOutputFile("--history", path.resolve(io.cwd, values.history), "evals-history.jsonl")
+    checkOutputFile("--history", path.resolve(io.cwd, values.history), "evals-history.jsonl", {
+      owned: isHistoryText,
+      what: "an eval history",
+    })
 
   // Known before anything starts: no engine, no opencode (the runner asks opencode when only it can tell).
   const noModel = (values.model ?? []).length === 0 ? noModelProblem(project.directory) : undefined
@@ -115,7 +125,11 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   if ("exitCode" in ran) return ran.exitCode
   const outcome: EvalProjectResult = ran.value
   const results = normalResults(outcome.run.results)
-  const htmlFile = values.html === undefined ? undefined : writeHtmlReport(path.resolve(io.cwd, values.html), outcome)
+  // No trial, no page: a run that stopped before any (EVAL_NO_MODEL from opencode) leaves the file as it was.
+  const htmlFile =
+    values.html === undefined || outcome.run.results.length === 0
+      ? undefined
+      : writeHtmlReport(path.resolve(io.cwd, values.html), outcome)
   const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
   const report: EvalReport = { outcome, results, withArms: arms.length > 0, threshold, thresholdOn, below, htmlFile }
   if (json) io.write(`${JSON.stringify(jsonReport(report))}\n`)
@@ -198,7 +212,12 @@ function historyOption(io: CliIO, none: boolean, given: string | undefined): { h
  * `--html FILE`, `--history FILE`: a file eval can write (and read), its missing folders created.
  * A folder, a FIFO or a read-only place there would fail only once every trial has run.
  */
-function checkOutputFile(flag: string, file: string, example: string): void {
+function checkOutputFile(
+  flag: string,
+  file: string,
+  example: string,
+  kind: { owned: (start: string) => boolean; what: string },
+): void {
   const fail = (problem: string) =>
     new ToolTesterError("USAGE", `${flag} ${file} ${problem}: give a file path you can write, such as ${example}`, {
       data: { option: flag, file },
@@ -211,6 +230,7 @@ function checkOutputFile(flag: string, file: string, example: string): void {
     } catch {
       throw fail("cannot be written")
     }
+    if (!kind.owned(fileStart(file))) throw fail(`exists and is not ${kind.what}, so eval leaves it alone`)
     return
   }
   let folder = path.dirname(file)
@@ -220,6 +240,17 @@ function checkOutputFile(flag: string, file: string, example: string): void {
     accessSync(folder, constants.W_OK)
   } catch {
     throw fail(`cannot be created (${folder} cannot be written)`)
+  }
+}
+
+/** The first 64 KiB of a regular file, as text: enough to tell whose it is. */
+function fileStart(file: string): string {
+  const buffer = Buffer.alloc(64 * 1024)
+  const descriptor = openSync(file, "r")
+  try {
+    return buffer.subarray(0, readSync(descriptor, buffer, 0, buffer.length, 0)).toString("utf8")
+  } finally {
+    closeSync(descriptor)
   }
 }
 

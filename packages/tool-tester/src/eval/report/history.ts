@@ -100,6 +100,20 @@ function cut(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length - 1)}…`
 }
 
+/**
+ * Whether `text`, the start of a file, is an eval history (or empty): its first line an entry eval
+ * wrote. So `--history` never appends to a file of something else's.
+ */
+export function isHistoryText(text: string): boolean {
+  const first = text.split(/\r?\n/).find((line) => line.trim() !== "")
+  if (first === undefined) return true
+  try {
+    return isHistoryEntry(JSON.parse(first))
+  } catch {
+    return false
+  }
+}
+
 function isHistoryEntry(value: unknown): value is HistoryEntry {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false
   const entry = value as Record<string, unknown>

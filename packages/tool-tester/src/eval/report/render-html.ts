@@ -29,6 +29,14 @@ import { resultKey, totalsOf } from "./summarize.ts"
 /** Runs the trend of a cell shows (the current one included). */
 const TREND_LENGTH = 10
 
+/**
+ * Whether `text`, the start of a file, is a page renderEvalHtml wrote (its title says so), which
+ * `--html` may replace; any other file is the user's.
+ */
+export function isEvalReportText(text: string): boolean {
+  return /^<!doctype html>/i.test(text) && text.includes("<title>tool-tester eval: ")
+}
+
 export function renderEvalHtml(fullRun: EvalRun, changes: Map<string, ResultChange>, history: HistoryEntry[]): string {
   // The matrix is the normal run; variants and --without runs come below it, side by side.
   const run = { ...fullRun, results: normalResults(fullRun.results) }
