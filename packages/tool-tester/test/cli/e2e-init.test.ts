@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { runCli } from "../helpers.ts"
@@ -78,5 +78,37 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
     expect(failed.exitCode).toBe(3)
     expect(failed.stderr).toContain("fix it first (no script written)")
     expect(existsSync(path.join(broken, "e2e.json"))).toBe(false)
+  })
+
+  test("a --script in a missing folder, or a link that leads nowhere, is one USAGE line before any tool loads", async () => {
+    const directory = tmpProject({ ".opencode/tools/weather.ts": weather })
+    const missing = await runCli(["e2e", "--init", "--script", "nodir/x.json"], { cwd: directory })
+    expect(missing.exitCode).toBe(1)
+    expect(missing.stderr).toBe(
+      `✖ ${path.join(directory, "nodir", "x.json")} cannot be written: ${path.join(directory, "nodir")} is not a folder; create it, or give --script a file in one [USAGE]\n`,
+    )
+    symlinkSync(path.join(directory, "victim.json"), path.join(directory, "dangling.json"))
+    const dangling = await runCli(["e2e", "--init", "--script", "dangling.json"], { cwd: directory })
+    expect(dangling.exitCode).toBe(1)
+    expect(dangling.stderr).toContain("dangling.json is a link already: give --script another file name")
+    expect(existsSync(path.join(directory, "victim.json"))).toBe(false)
+  })
+
+  test("loads as schema does: what a tool prints at import stays off --json's stdout, and a hanging import is bounded", async () => {
+    const noisy = tmpProject({
+      ".opencode/tools/weather.ts": `console.log("IMPORT-TIME-LOG")\n${weather}`,
+    })
+    const json = await runCli(["e2e", "--init", "--json"], { cwd: noisy })
+    expect(json.exitCode, json.stderr).toBe(0)
+    expect(JSON.parse(json.stdout)).toMatchObject({ tools: ["weather"] })
+
+    const hangs = tmpProject({
+      ".opencode/tools/weather.ts": weather,
+      ".opencode/tools/slow.ts": "await new Promise(() => { setInterval(() => {}, 1000) })\n",
+    })
+    const bounded = await runCli(["e2e", "--init"], { cwd: hangs, env: { TOOL_TESTER_LOAD_TIMEOUT_MS: "3000" } })
+    expect(bounded.exitCode).not.toBe(0)
+    expect(bounded.stderr).toMatch(/slow\.ts/)
+    expect(existsSync(path.join(hangs, "e2e.json"))).toBe(false)
   })
 })

@@ -1,13 +1,16 @@
-import { existsSync, writeFileSync } from "node:fs"
+import { type BigIntStats, writeFileSync } from "node:fs"
 import path from "node:path"
 import { starterScript } from "../../e2e/starter-script.ts"
-import { chooseEngineNow } from "../../engine-client/choose-engine.ts"
+import { chooseEngine, chooseEngineNow } from "../../engine-client/choose-engine.ts"
 import { findOpencode, testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
-import { getToolSchemas } from "../../list-tools.ts"
-import { loadTools } from "../../load-tools.ts"
-import { closeProject } from "../../run-tool.ts"
+import { modelSelection } from "../../pipeline/model-selection.ts"
+import { startEngine } from "../../tasks/engine-task.ts"
+import type { SchemaPayload } from "../../tasks/schema-task.ts"
+import type { Diagnostic } from "../../types.ts"
+import { lstatOf, statOf } from "../../_file-stats.ts"
 import type { CliIO } from "../_command.ts"
+import { performTask } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
@@ -31,29 +34,31 @@ export async function writeStarterScript(
 ): Promise<number> {
   const json = values.json === true
   const file = path.resolve(io.cwd, values.script ?? STARTER_SCRIPT_FILE)
-  if (existsSync(file)) {
-    throw new ToolTesterError("USAGE", `${file} exists already: give --script another file name, or remove it first`, {
-      data: { file },
-    })
-  }
+  scriptFileProblem(file)
   const project = projectDirectory(io.cwd, values.dir)
   if (project.notice && !json) io.writeError(`${project.notice}\n`)
   const plugins = (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec))
   // The tools load only to read their schemas. With no opencode or Bun here that happens on Node,
-  // under a notice of its own: loadTools()'s names its option, and e2e has no --engine flag.
+  // under a notice of its own: e2e has no --engine flag.
   const chosen = chooseEngineNow({ env: io.env, directory: project.directory })
   if (chosen?.notice && !json) {
     io.writeError("tool-tester: no opencode or Bun found, so the tools were loaded on Node to read their arguments\n")
   }
-  // No global tools: e2e runs opencode with a home of its own.
-  const loaded = await loadTools({
-    directory: project.directory,
-    plugins,
-    global: false,
-    engine: chosen?.selection.name ?? "bun",
-  })
-  try {
-    const failed = loaded.diagnostics.find((diagnostic) => diagnostic.severity === "error")
+  const selection = chosen?.selection ?? (await chooseEngine({ env: io.env, directory: project.directory })).selection
+  // As `schema` loads them: within the load bound, their console kept off this command's output
+  // (stdout stays one JSON document with --json). No global tools: e2e runs opencode with a home of its own.
+  const input = { directory: project.directory, global: false, plugins, model: modelSelection({}), tool: undefined }
+  const task = await performTask<SchemaPayload>(
+    io,
+    json,
+    { command: "schema", input },
+    startEngine("schema", selection),
+  )
+  if (task.exitCode !== undefined) return task.exitCode
+  {
+    const failed = task.payload.diagnostics.find(
+      (diagnostic): diagnostic is Diagnostic => diagnostic.severity === "error" && diagnostic.code !== "SCHEMA_CUT",
+    )
     if (failed) {
       // Only loading's codes reach here (AGENT_FALLBACK is run's warning).
       const code =
@@ -62,8 +67,7 @@ export async function writeStarterScript(
           : failed.code
       throw new ToolTesterError(code, `${failed.message}; fix it first (no script written)`)
     }
-    const schemas = await getToolSchemas(loaded)
-    if (!schemas.success) throw schemas.error
+    const schemas = { value: task.payload.tools }
     if (schemas.value.length === 0) {
       throw new ToolTesterError(
         "USAGE",
@@ -71,7 +75,16 @@ export async function writeStarterScript(
       )
     }
     const script = starterScript(schemas.value)
-    writeFileSync(file, `${JSON.stringify(script, null, 2)}\n`, { flag: "wx" })
+    try {
+      writeFileSync(file, `${JSON.stringify(script, null, 2)}\n`, { flag: "wx" })
+    } catch (error) {
+      // Something appeared there, or the folder went, while the tools loaded.
+      throw new ToolTesterError(
+        "USAGE",
+        `${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}): give --script a new file in a folder you can write`,
+        { data: { file } },
+      )
+    }
     const tools = schemas.value.map((schema) => schema.name)
     const shown = path.relative(io.cwd, file) || file
     if (json) io.write(`${JSON.stringify({ script: file, tools })}\n`)
@@ -96,7 +109,40 @@ export async function writeStarterScript(
         )
     }
     return EXIT_OK
-  } finally {
-    closeProject(loaded)
+  }
+}
+
+// --- internal ---
+
+/**
+ * Refuses, before any tool loads, a --script path e2e --init could not write: one that exists (a
+ * link that leads nowhere too, whose target the write would create), or whose folder is missing
+ * or not a folder.
+ */
+function scriptFileProblem(file: string): void {
+  const refuse = (problem: string) =>
+    new ToolTesterError("USAGE", `${file} ${problem}`, {
+      data: { file },
+    })
+  const existing = statsOr(() => lstatOf(file))
+  if (existing !== undefined) {
+    throw refuse(
+      existing.isSymbolicLink()
+        ? "is a link already: give --script another file name, or remove it first"
+        : "exists already: give --script another file name, or remove it first",
+    )
+  }
+  const folder = path.dirname(file)
+  const parent = statsOr(() => statOf(folder))
+  if (parent === undefined || !parent.isDirectory()) {
+    throw refuse(`cannot be written: ${folder} is not a folder; create it, or give --script a file in one`)
+  }
+}
+
+function statsOr(read: () => BigIntStats): BigIntStats | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
   }
 }
