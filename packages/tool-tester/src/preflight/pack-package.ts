@@ -32,7 +32,7 @@ function readManifest(directory: string): Manifest {
   if (!existsSync(file)) {
     throw new ToolTesterError(
       "PATH_NOT_FOUND",
-      `${directory} has no package.json: preflight checks a plugin package; pass its folder (tool-tester preflight DIR)`,
+      `${directory} has no package.json: preflight checks a plugin package; pass its folder as preflight's DIR`,
       { data: { directory } },
     )
   }

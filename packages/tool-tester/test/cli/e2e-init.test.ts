@@ -80,6 +80,14 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
     expect(existsSync(path.join(broken, "e2e.json"))).toBe(false)
   })
 
+  test("e2e without --script names --init in the words that run this bin", async () => {
+    const result = await runCli(["e2e"], { cwd: tmpProject({}) })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(
+      "e2e needs --script SCRIPT.json (the model's turns); npx @opencode-ai/tool-tester e2e --init writes a starter script",
+    )
+  })
+
   test("a --script in a missing folder, or a link that leads nowhere, is one USAGE line before any tool loads", async () => {
     const directory = tmpProject({ ".opencode/tools/weather.ts": weather })
     const missing = await runCli(["e2e", "--init", "--script", "nodir/x.json"], { cwd: directory })

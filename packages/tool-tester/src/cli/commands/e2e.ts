@@ -38,7 +38,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.script === undefined)
     throw new ToolTesterError(
       "USAGE",
-      "e2e needs --script SCRIPT.json (the model's turns); tool-tester e2e --init writes a starter script",
+      `e2e needs --script SCRIPT.json (the model's turns); ${toolTesterCommand(io)} e2e --init writes a starter script`,
     )
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
