@@ -64,6 +64,25 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
     )
   })
 
+  test("the run's options given beside --init go into the command it prints; a bad one is refused before writing", async () => {
+    const directory = tmpProject({ ".opencode/tools/weather.ts": weather })
+    const bad = await runCli(["e2e", "--init", "--timeout", "soon"], { cwd: directory })
+    expect(bad.exitCode).toBe(1)
+    expect(bad.stderr).toMatch(/--timeout needs a whole number of milliseconds .* \[USAGE\]\n$/)
+    expect(existsSync(path.join(directory, "e2e.json"))).toBe(false)
+
+    const init = await runCli(
+      ["e2e", "--init", "--model", "gemini-2.5-pro", "--call-timeout", "5000", "--opencode", "/opt/my opencode"],
+      { cwd: directory },
+    )
+    expect(init.exitCode, init.stderr).toBe(0)
+    // The opencode named is the one the run uses: no download is added to the line.
+    expect(init.stdout).toContain(
+      "Run it: npx @opencode-ai/tool-tester e2e --script e2e.json --model gemini-2.5-pro --call-timeout 5000 --opencode '/opt/my opencode'\n",
+    )
+    expect(init.stdout).not.toContain("--opencode-version")
+  })
+
   test("never overwrites a file, and writes nothing when a tool file fails to load", async () => {
     const directory = tmpProject({ ".opencode/tools/weather.ts": weather })
     expect((await runCli(["e2e", "--init", "--script", "mine.json"], { cwd: directory })).exitCode).toBe(0)

@@ -1,7 +1,7 @@
 // `tool-tester eval` flags checked before anything runs, and the commands it prints, in-process
 // (no model, no opencode): a file it writes only after every trial must be writable at the start,
 // and a printed command must name the project the user gave.
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { isEvalReportText, isHistoryText } from "../../src/eval/report/index.ts"
@@ -90,5 +90,32 @@ export default tool({ description: "Greet someone by name", args: { name: tool.s
       "EVAL_NO_MODEL",
     )
     expect(pasted.exitCode).toBe(1)
+  })
+
+  test("--init keeps the run's options for the command it prints, and refuses a bad one before writing", async () => {
+    const project = tmpProject({
+      ".opencode/tools/greet.ts": `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Greet someone by name", args: { name: tool.schema.string() }, async execute(args) { return "Hello, " + args.name } })
+`,
+    })
+    const bad = await runCli(["eval", "--init", "--runs", "three", "--json"], { cwd: project })
+    expect(bad.exitCode).toBe(1)
+    expect(jsonError(bad)).toMatchObject({ code: "USAGE", message: expect.stringContaining("--runs") })
+    expect(existsSync(path.join(project, ".opencode/evals/greet.json"))).toBe(false)
+
+    // A model on the command line: no opencode.json has to name one, and the printed run uses it.
+    const init = await runCli(["eval", "--init", "--model", "anthropic/claude-sonnet-4-5", "--runs", "3"], {
+      cwd: project,
+    })
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(existsSync(path.join(project, ".opencode/evals/greet.json"))).toBe(true)
+    expect(init.stdout).toMatch(
+      /Edit the prompts and expected arguments, then run them: .*tool-tester eval --model anthropic\/claude-sonnet-4-5 --runs 3\n$/,
+    )
+
+    const threshold = await runCli(["eval", "--init", "--threshold", "0.8", "--no-history"], { cwd: project })
+    expect(threshold.exitCode, threshold.stderr).toBe(0)
+    expect(threshold.stdout).toContain("kept")
+    expect(threshold.stdout).toContain(" eval --threshold 0.8 --no-history --model <provider/model>\n")
   })
 })

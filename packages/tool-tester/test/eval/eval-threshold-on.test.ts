@@ -1,7 +1,7 @@
 // `--threshold-on point|lower` (issue 37): the threshold may judge a pass rate by its 95% interval's
 // lower bound, so a gate needs runs enough to show the rate; `point` stays the default.
 import { describe, expect, test } from "vitest"
-import { belowThreshold, parseThresholdOn } from "../../src/cli/commands/eval.ts"
+import { belowThreshold, parseThresholdOn, thresholdVerdict } from "../../src/cli/commands/eval.ts"
 import { summarizeTrials } from "../../src/eval/report/index.ts"
 import { runCli } from "../helpers.ts"
 import { cases, failedTrial, tools, trial } from "./_report-sample.ts"
@@ -24,6 +24,15 @@ describe("--threshold-on", () => {
     expect(belowThreshold(fiveOfFive, 0.8, "lower").map((result) => result.passed)).toEqual([5])
     // 16/16 is 81-100%: enough.
     expect(belowThreshold(resultOf(16, 16), 0.8, "lower")).toEqual([])
+  })
+
+  test("the verdict line: a run with no case run met no threshold; else all met it, or which fell below", () => {
+    expect(thresholdVerdict([], [], 0.8, "point")).toBe("no case ran, so none was held to the threshold (80%)")
+    const fiveOfFive = resultOf(5, 5)
+    expect(thresholdVerdict(fiveOfFive, [], 0.8, "point")).toBe("every case met the threshold (80%)")
+    expect(thresholdVerdict(fiveOfFive, belowThreshold(fiveOfFive, 0.8, "lower"), 0.8, "lower")).toBe(
+      "1 of 1 case x model results are below the threshold (80%, on the 95% interval's lower bound): weather-paris on keyword/model 5/5 (lower bound 57%)",
+    )
   })
 
   test("an unknown value is a usage error naming the choices, before anything runs", async () => {

@@ -13,6 +13,7 @@ import type { CliIO } from "../_command.ts"
 import { performTask } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { shellWord } from "../../_shell-quote.ts"
+import { carriedFlags } from "../carried-flags.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { projectDirectory } from "../project-directory.ts"
 
@@ -29,6 +30,9 @@ export async function writeStarterScript(
     plugin?: string[] | undefined
     script?: string | undefined
     json?: boolean | undefined
+    opencode?: string | undefined
+    "opencode-version"?: string | undefined
+    [option: string]: unknown
   },
   io: CliIO,
 ): Promise<number> {
@@ -91,6 +95,8 @@ export async function writeStarterScript(
     else {
       // With no opencode here, the command that runs the script downloads the tested one (once).
       const download =
+        values.opencode === undefined &&
+        values["opencode-version"] === undefined &&
         findOpencode({ directory: project.directory, env: io.env }) === undefined
           ? ` --opencode-version ${testedOpencodeVersion}`
           : ""
@@ -99,7 +105,9 @@ export async function writeStarterScript(
         ...(values.dir === undefined ? [] : ["--dir", values.dir]),
         ...(values.plugin ?? []).flatMap((spec) => ["--plugin", spec]),
       ]
-      const flags = same.map((word) => ` ${shellWord(word)}`).join("")
+      // And the run's options given beside --init (--model, --timeout, ...): they apply to that run.
+      const carried = carriedFlags(values, ["init", "script", "dir", "plugin", "json"])
+      const flags = `${same.map((word) => ` ${shellWord(word)}`).join("")}${carried}`
       io.write(
         `Wrote ${shown}: one call to ${tools.length === 1 ? "" : "each of "}${tools.join(", ")}, with example arguments to edit.\nRun it: ${toolTesterCommand(io)} e2e --script ${shellWord(shown)}${flags}${download}\n`,
       )

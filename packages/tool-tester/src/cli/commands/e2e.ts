@@ -34,12 +34,6 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     { command: "e2e", run: toolTesterCommand(io) },
   )
   const json = values.json === true
-  if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
-  if (values.script === undefined)
-    throw new ToolTesterError(
-      "USAGE",
-      `e2e needs --script SCRIPT.json (the model's turns); ${toolTesterCommand(io)} e2e --init writes a starter script`,
-    )
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
@@ -48,6 +42,13 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   const timeoutMs = values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)
   const callTimeoutMs =
     values["call-timeout"] === undefined ? undefined : timeoutFlag("--call-timeout", values["call-timeout"])
+  // --init prints the command that runs its script, with these options: checked above, like a run's.
+  if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
+  if (values.script === undefined)
+    throw new ToolTesterError(
+      "USAGE",
+      `e2e needs --script SCRIPT.json (the model's turns); ${toolTesterCommand(io)} e2e --init writes a starter script`,
+    )
   const scriptFile = path.resolve(io.cwd, values.script)
   const script = parseScriptText(readText(scriptFile))
   const project = projectDirectory(io.cwd, values.dir)

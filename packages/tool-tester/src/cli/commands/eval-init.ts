@@ -15,8 +15,10 @@ export async function writeStarterEvals(
   directory: string,
   json: boolean,
   io: CliIO,
-  /** The `--dir` flag as given (` --dir ...`, or empty), for the command printed. */
-  dirFlag: string,
+  /** The `--dir` flag and the run's options as given (` --dir ... --runs 3`, or empty), for the command printed. */
+  flags: string,
+  /** Whether those options name a model (`--model`): then no opencode.json needs to. */
+  modelGiven = false,
 ): Promise<number> {
   const { tools, error } = await listProjectTools(directory)
   if (error !== undefined) throw new ToolTesterError("IMPORT_FAILED", `${error}; fix it first (no cases written)`)
@@ -34,7 +36,11 @@ export async function writeStarterEvals(
   const shown = (file: string): string => path.relative(io.cwd, file) || file
   for (const file of written) io.write(`wrote ${shown(file)}\n`)
   for (const file of kept) io.write(`kept ${shown(file)} (it exists; not overwritten)\n`)
-  const command = `${toolTesterCommand(io)} eval${dirFlag}`
+  const command = `${toolTesterCommand(io)} eval${flags}`
+  if (modelGiven) {
+    io.write(`Edit the prompts and expected arguments, then run them: ${command}\n`)
+    return EXIT_OK
+  }
   // Without a model in any opencode.json, `eval` alone stops at EVAL_NO_MODEL: the step says so.
   io.write(
     noModelProblem(directory, io.env) === undefined

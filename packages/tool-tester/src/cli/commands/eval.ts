@@ -28,6 +28,7 @@ import type { EvalResult } from "../../eval/types.ts"
 import { readVariants } from "../../eval/variants.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { colorEnabled } from "../_color.ts"
+import { carriedFlags } from "../carried-flags.ts"
 import type { CliIO } from "../_command.ts"
 import { parseFlags, reportFailure } from "../_command.ts"
 import { EXIT_BELOW_THRESHOLD, EXIT_OK, EXIT_USAGE } from "../exit-codes.ts"
@@ -52,8 +53,6 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   if (project.notice && !json) io.writeError(`${project.notice}\n`)
   // The printed commands name the project as it was given, so that they run where they were typed.
   const dirFlag = values.dir === undefined ? "" : ` --dir ${shellWord(values.dir)}`
-  if (values.init === true)
-    return (await import("./eval-init.ts")).writeStarterEvals(project.directory, json, io, dirFlag)
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
@@ -75,6 +74,13 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
       owned: isHistoryText,
       what: "an eval history",
     })
+
+  if (values.init === true) {
+    // The run's options, checked above, go into the command it prints: they apply to that run.
+    const flags = `${dirFlag}${carriedFlags(values, ["init", "dir", "json"])}`
+    const modelGiven = (values.model ?? []).length > 0
+    return (await import("./eval-init.ts")).writeStarterEvals(project.directory, json, io, flags, modelGiven)
+  }
 
   // Known before anything starts: no engine, no opencode (the runner asks opencode when only it can tell).
   const noModel = (values.model ?? []).length === 0 ? noModelProblem(project.directory) : undefined
@@ -193,14 +199,26 @@ function writeTextReport(io: CliIO, report: EvalReport): void {
   // Only when this run added to it.
   if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
   if (htmlFile !== undefined) io.writeError(`report: ${shown(htmlFile)}\n`)
-  if (threshold === undefined) return
-  const lower = thresholdOn === "lower"
+  if (threshold !== undefined) io.writeError(`${thresholdVerdict(results, below, threshold, thresholdOn)}\n`)
+}
+
+/** The threshold's verdict line: none ran, every case met it, or which are below it. */
+export function thresholdVerdict(
+  results: EvalResult[],
+  below: EvalResult[],
+  threshold: number,
+  on: "point" | "lower",
+): string {
+  const lower = on === "lower"
   const rate = `${Math.round(threshold * 100)}%${lower ? ", on the 95% interval's lower bound" : ""}`
-  io.writeError(
-    below.length === 0
-      ? `every case met the threshold (${rate})\n`
-      : `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${below.map((result) => `${result.case} on ${result.model} ${result.passed}/${result.runs}${lower ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`).join(", ")}\n`,
+  // A run that stopped before any trial (EVAL_NO_MODEL from opencode) met nothing.
+  if (results.length === 0) return `no case ran, so none was held to the threshold (${rate})`
+  if (below.length === 0) return `every case met the threshold (${rate})`
+  const each = below.map(
+    (result) =>
+      `${result.case} on ${result.model} ${result.passed}/${result.runs}${lower ? ` (lower bound ${Math.round(result.interval.low * 100)}%)` : ""}`,
   )
+  return `${below.length} of ${results.length} case x model results are below the threshold (${rate}): ${each.join(", ")}`
 }
 
 function historyOption(io: CliIO, none: boolean, given: string | undefined): { historyFile?: string | false } {
