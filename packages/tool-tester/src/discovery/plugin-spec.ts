@@ -62,6 +62,13 @@ export function resolvePluginEntry(plugin: PluginSpec, projectDirectory: string)
   }
   const name = packageName(plugin.spec)
   const folder = installedPlugin(name, projectDirectory)
+  // `extra.ts` beside the config names the npm package extra.ts, for opencode too: a path needs ./
+  const beside = path.resolve(plugin.base, plugin.spec)
+  if (folder === undefined && existsSync(beside))
+    return failure(
+      plugin,
+      `names the npm package ${name}, which is not installed, but ${beside} is a ${statOf(beside).isDirectory() ? "folder" : "file"}: a path starts with ./, ../ or /, so write ./${plugin.spec}`,
+    )
   if (folder === undefined)
     return failure(
       plugin,
