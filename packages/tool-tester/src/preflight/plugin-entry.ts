@@ -2,6 +2,7 @@
 // finds it on disk (docs/opencode-contract.md#plugin-entries): exports["./server"] (a string, or
 // its import/default), else main, else module, else the folder's index file. exports["."] is never
 // read.
+import { existsSync } from "node:fs"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import type { PackedPackage } from "./pack-package.ts"
@@ -76,11 +77,16 @@ function namedEntry(manifest: Record<string, unknown>): { value: string; field: 
 function entryHint(packed: PackedPackage, entry: string): string {
   const folder = entry.split("/")[0] ?? entry
   const listed = packed.manifest["files"]
-  if (
+  const notListed =
     Array.isArray(listed) &&
     !listed.some((pattern) => typeof pattern === "string" && pattern.replace(/^\.\//, "").split("/")[0] === folder)
-  ) {
-    return `add "${folder}" to "files" in package.json`
+  const addToFiles = `add "${folder}" to "files" in package.json`
+  // Not on disk either: the build comes first, else the next preflight says the same thing again.
+  const built = EXTENSIONS.some((extension) => existsSync(path.join(packed.directory, entry + extension)))
+  if (!built) {
+    const build = `${entry} is not on disk either: build the package (a prepack script that builds makes npm publish do it)`
+    return notListed ? `${build}, and ${addToFiles}` : build
   }
-  return "build the package before packing (a prepublishOnly or prepack script that builds), and check .npmignore"
+  if (notListed) return addToFiles
+  return "it is built but left out: check .npmignore (and the files list of package.json)"
 }

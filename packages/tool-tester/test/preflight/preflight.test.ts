@@ -104,6 +104,27 @@ require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(chi
     expect(report.tools).toEqual([])
   })
 
+  test("an entry neither built nor listed in files: ENTRY_NOT_PACKED says to build first, and to list it", async () => {
+    const { "dist/index.js": _built, ...files } = builtPlugin("opencode-preflight-unbuilt")
+    const manifest = { ...JSON.parse(files["package.json"]!), files: ["src"] }
+    const directory = writePackage(useTmpDir(), { ...files, "package.json": json(manifest) })
+    const { exitCode, report } = await preflightCli(directory)
+    expect(exitCode).toBe(3)
+    expect(report.findings.find((finding) => finding.code === "ENTRY_NOT_PACKED")?.message).toContain(
+      'is not in the tarball, so users get no tools: dist/index.js is not on disk either: build the package (a prepack script that builds makes npm publish do it), and add "dist" to "files" in package.json',
+    )
+
+    // Built and listed, but left out by an .npmignore (in a listed folder, where it overrides "files").
+    const ignored = writePackage(useTmpDir(), {
+      ...builtPlugin("opencode-preflight-ignored"),
+      "dist/.npmignore": "index.js\n",
+    })
+    const second = await preflightCli(ignored)
+    expect(second.report.findings.find((finding) => finding.code === "ENTRY_NOT_PACKED")?.message).toContain(
+      "it is built but left out: check .npmignore",
+    )
+  })
+
   test("a package with no entry opencode reads (exports['.'] only): ENTRY_NOT_PACKED", async () => {
     // No index file either: opencode would take index.js of the folder.
     const { "index.js": source, ...files } = plainPlugin("opencode-preflight-dot-only", {
