@@ -338,7 +338,7 @@ function pastedRunHint() {
       file: `pasted-run-hint-wrong.${side}`,
     })
     const form = /\(or (--args .+?)\) \(/.exec(wrong.stderr)?.[1]
-    const lines = form === undefined ? [] : [`npx --prefix .opencode tool-tester run hello ${form}`]
+    const lines = form === undefined ? [] : [`npx --no --prefix .opencode tool-tester run hello ${form}`]
     sides[side] = pasted(side, lines, project, "pasted-run-hint")
   }
   record("pasted-run-hint", sides.win, sides.lin)

@@ -52,7 +52,7 @@ type Manager = {
   inPackage?: { run: string; toolTester: string }
 }
 
-const npx = (...args: string[]): Command => ["npx", "--prefix", ".opencode", ...args]
+const npx = (...args: string[]): Command => ["npx", "--no", "--prefix", ".opencode", ...args]
 /** `npm create tool ...ARGS` with the packed create-tool. */
 const npmCreateWith = (tarball: string, ...args: string[]): Command => [
   "npm",

@@ -58,7 +58,7 @@ const managers: Manager[] = [
       "--no-interactive",
     ],
     install: ["npm", "install", "--prefix", ".opencode"],
-    exec: (...args) => ["npx", "--prefix", ".opencode", ...args],
+    exec: (...args) => ["npx", "--no", "--prefix", ".opencode", ...args],
     paste: (command) => command,
   },
   {

@@ -72,7 +72,7 @@ export function projectCommandsFor(packageManager: PackageManagerInfo, folder: s
       return {
         install: `npm install --prefix ${folder}`,
         test: other ? `npm run ${testScript} --prefix ${folder}` : `npm test --prefix ${folder}`,
-        exec: `npx --prefix ${folder}`,
+        exec: `npx --no --prefix ${folder}`,
         dlx: "npx",
       }
   }

@@ -71,7 +71,7 @@ describe("options", () => {
         "Next steps:",
         "  npm install --prefix .opencode",
         "  npm test --prefix .opencode",
-        `  npx --prefix .opencode tool-tester run hello input=hello`,
+        `  npx --no --prefix .opencode tool-tester run hello input=hello`,
       ].join("\n"),
     )
     expect(stdout).not.toContain(String.fromCharCode(27)) // no colour codes when not a terminal

@@ -33,7 +33,7 @@ test("for cmd.exe: double quotes, and JSON quoted for the program with cmd's cha
     'cd "my app"',
     "npm install --prefix .opencode",
     "npm test --prefix .opencode",
-    'npx --prefix .opencode tool-tester run hello --args ^"{\\^"text\\^":\\^"one^ ^&^ two\\^"}^"',
+    'npx --no --prefix .opencode tool-tester run hello --args ^"{\\^"text\\^":\\^"one^ ^&^ two\\^"}^"',
   ])
 })
 
@@ -42,7 +42,7 @@ test("for PowerShell: single quotes, in which JSON's double quotes are plain", (
     "cd 'my app'",
     "npm install --prefix .opencode",
     "npm test --prefix .opencode",
-    `npx --prefix .opencode tool-tester run hello --args '{"text":"one & two"}'`,
+    `npx --no --prefix .opencode tool-tester run hello --args '{"text":"one & two"}'`,
   ])
 })
 
@@ -50,6 +50,6 @@ test("arguments that need no quoting are the same key=value pairs in every shell
   const plain = result({ template: { ...result().template, exampleArgs: { name: "Ada" } } })
   for (const shell of ["posix", "cmd", "powershell"] as const)
     expect(nextSteps(plain, { packageManager: npm, cwd: "/work/my app", shell }).commands.at(-1)).toBe(
-      "npx --prefix .opencode tool-tester run hello name=Ada",
+      "npx --no --prefix .opencode tool-tester run hello name=Ada",
     )
 })

@@ -44,7 +44,7 @@ test("for npm in the project folder: install, test and run .opencode's package f
   expect(steps.commands).toEqual([
     "npm install --prefix .opencode",
     "npm test --prefix .opencode",
-    `npx --prefix .opencode tool-tester run hello name=Ada`,
+    `npx --no --prefix .opencode tool-tester run hello name=Ada`,
   ])
   expect(steps.hint).toBe("Start opencode in /work/app: it will offer hello.")
 })
@@ -84,7 +84,7 @@ test("from another folder, a cd into the project comes first; the commands stay 
     "cd app",
     "npm install --prefix .opencode",
     "npm test --prefix .opencode",
-    `npx --prefix .opencode tool-tester run hello name=Ada`,
+    `npx --no --prefix .opencode tool-tester run hello name=Ada`,
   ])
   const inside = nextSteps(result(), { packageManager: { name: "npm", version: "10.0.0" }, cwd: "/work/app/.opencode" })
   expect(inside.commands[0]).toBe("cd ..")
@@ -117,7 +117,7 @@ test("beside a test script of the user's, each package manager runs the script a
   expect(commands("npm", "11.0.0")).toEqual([
     "npm install --prefix .opencode",
     "npm run test:tools --prefix .opencode",
-    "npx --prefix .opencode tool-tester run hello name=Ada",
+    "npx --no --prefix .opencode tool-tester run hello name=Ada",
   ])
   expect(commands("pnpm", "10.0.0")[1]).toBe("pnpm --dir .opencode run test:tools")
   expect(commands("yarn", "1.22.22")[1]).toBe("yarn --cwd .opencode run test:tools")
@@ -193,15 +193,15 @@ test("the run command takes key=value pairs when no shell needs them quoted, els
   const run = (exampleArgs: Record<string, unknown>) =>
     nextSteps(result({ template: { ...result().template, exampleArgs } }), options).commands.at(-1)
   expect(run({ name: "Ada", path: "docs/a-b_c.md:1" })).toBe(
-    "npx --prefix .opencode tool-tester run hello name=Ada path=docs/a-b_c.md:1",
+    "npx --no --prefix .opencode tool-tester run hello name=Ada path=docs/a-b_c.md:1",
   )
   expect(run({ text: "one two; $(echo three)" })).toBe(
-    `npx --prefix .opencode tool-tester run hello --args '{"text":"one two; $(echo three)"}'`,
+    `npx --no --prefix .opencode tool-tester run hello --args '{"text":"one two; $(echo three)"}'`,
   )
   expect(run({ command: "node", args: ["--version"] })).toBe(
-    `npx --prefix .opencode tool-tester run hello --args '{"command":"node","args":["--version"]}'`,
+    `npx --no --prefix .opencode tool-tester run hello --args '{"command":"node","args":["--version"]}'`,
   )
-  expect(run({ days: 3 })).toBe(`npx --prefix .opencode tool-tester run hello --args '{"days":3}'`)
+  expect(run({ days: 3 })).toBe(`npx --no --prefix .opencode tool-tester run hello --args '{"days":3}'`)
 })
 
 test("shellQuote leaves plain words alone and single-quotes the rest", () => {

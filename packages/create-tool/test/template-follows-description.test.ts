@@ -38,7 +38,7 @@ describe("the default template follows the name and description it was given", {
     expect(commands).toEqual([
       "npm install --prefix .opencode",
       "npm test --prefix .opencode",
-      "npx --prefix .opencode tool-tester run weather input=hello",
+      "npx --no --prefix .opencode tool-tester run weather input=hello",
     ])
 
     // The install needs the registry: the workspace's packages are linked in its place.

@@ -21,7 +21,9 @@ export const PACKAGE_MANAGERS: Readonly<Record<PackageManager, Words>> = {
   npm: {
     download: "npx",
     // npx runs an installed package's bin; by its scoped name it never fetches another package.
-    runInstalled: (where, bin, name) => (where === undefined ? `npx ${name}` : `npx --prefix ${where} ${bin}`),
+    // With --prefix, npx finds a scoped name's package but not its bin (npm 11.19: `tool-tester:
+    // not found`), so the bin's name, with --no: a missing install stops npx instead of fetching.
+    runInstalled: (where, bin, name) => (where === undefined ? `npx ${name}` : `npx --no --prefix ${where} ${bin}`),
     addDev: (where, list) =>
       where === undefined ? `npm install -D ${list}` : `npm install --prefix ${where} -D ${list}`,
   },

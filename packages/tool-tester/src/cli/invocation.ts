@@ -1,7 +1,8 @@
 // The words that run this tool-tester again, for the commands the CLI prints (fuzz's replay, e2e
 // --init's "Run it"): a pasted line must run the same bin from where the user is. There is no
 // unscoped `tool-tester` package on npm (whoever claimed the name would run), so neither a bare
-// `tool-tester` nor npx with the unscoped name is printed for a bin that is not installed there.
+// `tool-tester` nor npx with the unscoped name is printed for a bin that is not installed there,
+// and npx runs an installed one with `--no`: if the install is gone, it stops instead of fetching.
 import path from "node:path"
 import { portablePath, shellWord, userShell } from "../_shell-quote.ts"
 import { PACKAGE_MANAGERS, packageManagerThatStarted } from "../package-manager.ts"
@@ -10,7 +11,7 @@ import { PACKAGE_MANAGERS, packageManagerThatStarted } from "../package-manager.
  * The command that runs this tool-tester from where the user is, given the bin's path as started
  * (`process.argv[1]`: npm's, pnpm's, yarn's and bun's links and Windows shims keep the installed
  * path, `.opencode/node_modules/...`). Installed in a `.opencode` folder, it is run from the project
- * folder around it, as the docs run every command (`npx --prefix .opencode tool-tester`, `pnpm --dir
+ * folder around it, as the docs run every command (`npx --no --prefix .opencode tool-tester`, `pnpm --dir
  * .opencode exec tool-tester`, ...); pnpm, yarn and bun start the bin inside that folder, so the
  * working folder alone does not say where the user typed. Installed elsewhere, the command is
  * relative to the working folder. From a one-off download, or from a checkout, the scoped package.

@@ -13,7 +13,7 @@ const agent = (name: string) => ({ npm_config_user_agent: `${name}/1.0.0 node/v2
 
 describe("toolTesterCommand", () => {
   test.each([
-    ["npm", "npx --prefix .opencode tool-tester"],
+    ["npm", "npx --no --prefix .opencode tool-tester"],
     ["pnpm", "pnpm --dir .opencode exec tool-tester"],
     ["yarn", "yarn --cwd .opencode tool-tester"],
     ["bun", "bun run --cwd .opencode tool-tester"],
@@ -61,6 +61,6 @@ describe("toolTesterCommand", () => {
     const bin = installed(path.join(project, "my tools"))
     const quoted = shellWord("my tools", userShell({}))
     expect(quoted).not.toBe("my tools")
-    expect(toolTesterCommand({ cwd: project, env: {}, bin })).toBe(`npx --prefix ${quoted} tool-tester`)
+    expect(toolTesterCommand({ cwd: project, env: {}, bin })).toBe(`npx --no --prefix ${quoted} tool-tester`)
   })
 })
