@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
@@ -135,5 +135,37 @@ describe("starting a program", () => {
     })
     expect(output.exitCode).toBeNull()
     expect(output.error?.message).toMatch(/ENOENT/)
+  })
+
+  test("it ends with the program, though a process the program left running holds its output open", {
+    timeout: 120_000,
+  }, async () => {
+    const folder = useTmpDir("tool-tester-program-")
+    const pidFile = path.join(folder, "grandchild.pid")
+    // Prints a version, as `opencode --version` does, after starting a process that keeps stdout and never ends.
+    const program = `
+      const { spawn } = require("node:child_process")
+      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { detached: true, stdio: ["ignore", "inherit", "inherit"] })
+      require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(child.pid))
+      child.unref()
+      console.log("1.2.3")
+    `
+    try {
+      const output = await programOutput(process.execPath, ["-e", program], { timeout: 100_000 })
+      expect(output.error).toBeNull()
+      expect(output.exitCode).toBe(0)
+      expect(output.stdout.trim()).toBe("1.2.3")
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL")
+    }
+  })
+
+  test("past its timeout a program is killed, even one that ignores SIGTERM, and the result says so", {
+    timeout: 120_000,
+  }, async () => {
+    const program = 'process.on("SIGTERM", () => {}); console.log("started"); setInterval(() => {}, 1000)'
+    const output = await programOutput(process.execPath, ["-e", program], { timeout: 3_000 })
+    expect(output.exitCode).toBeNull()
+    expect(output.error?.message).toBe(`${process.execPath} did not end within 3000 ms and was stopped`)
   })
 })
