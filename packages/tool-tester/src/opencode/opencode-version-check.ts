@@ -59,7 +59,7 @@ export function versionWarning(found: string, binary: string): string | undefine
       : compare(have, oldest) < 0
         ? "older 1.x versions may discover, name, convert and truncate tools differently (docs/fidelity.md#opencode-versions lists what is known)"
         : "a newer minor may change any of it (docs/fidelity.md#opencode-versions)"
-  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; run tool-tester e2e to see what your opencode does, or use opencode ${MODELLED_OPENCODE_VERSION}`
+  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; its e2e and verify commands run your opencode itself and show what it does, or use opencode ${MODELLED_OPENCODE_VERSION}`
 }
 
 // --- internal ---

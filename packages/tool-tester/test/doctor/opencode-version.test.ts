@@ -30,6 +30,10 @@ describe("opencode versions", () => {
     const older = versionWarning("1.15.13", "/x/opencode")
     expect(older).toContain("your opencode is 1.15.13 (/x/opencode) and tool-tester models opencode 1.18.34")
     expect(older).toContain("older 1.x versions")
+    // What to do names the commands, not a bare `tool-tester e2e` that no shell finds.
+    expect(older).toMatch(
+      /; its e2e and verify commands run your opencode itself and show what it does, or use opencode 1\.18\.34$/,
+    )
     expect(versionWarning("1.18.2", "/x/opencode")).toContain("1.18.2")
     expect(versionWarning("1.19.0", "/x/opencode")).toContain("a newer minor")
     expect(versionWarning("2.3.0", "/x/opencode")).toContain("@opencode/plugin")
