@@ -78,10 +78,10 @@ export function starterCases(tool: ToolSnapshot): EvalCase[] {
 
 /** A file name for a tool id that stays in its folder: separators, `..` and reserved names made harmless. */
 export function safeFileName(id: string): string {
-  let name = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, (dots) => "_".repeat(dots.length))
-  if (name === "") name = "_"
-  // Windows reserves these names whatever the extension.
-  if (/^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(name)) name = `_${name}`
+  const name = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, (dots) => "_".repeat(dots.length))
+  // A leading "_" marks a helper file, which eval does not read as cases (`_lookup`, and `.hidden`
+  // made `_hidden`), and Windows reserves these names whatever the extension: both get a prefix.
+  if (name === "" || name.startsWith("_") || /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(name)) return `tool-${name}`
   return name
 }
 

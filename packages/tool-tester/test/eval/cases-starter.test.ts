@@ -109,16 +109,30 @@ describe("writeStarterCases", () => {
 
   test("keeps tool ids that are not safe file names inside the folder", async () => {
     const directory = useTmpDir("tool-tester-evals-")
-    const hostile = ["../escape", "..", "a/b", "a\\b", "con", ".hidden", "c:d"].map((id) => ({ ...noArgs, id }))
+    const hostile = ["../escape", "..", "a/b", "a\\b", "con", ".hidden", "c:d", "_lookup"].map((id) => ({
+      ...noArgs,
+      id,
+    }))
     const { written } = await writeStarterCases(directory, hostile, { folder: "evals" })
     const folder = path.join(directory, "evals")
     expect(written).toHaveLength(hostile.length)
     for (const file of written) expect(path.dirname(file)).toBe(folder)
     expect(readdirSync(directory).sort()).toEqual(["evals"])
     expect(readdirSync(folder).sort()).toEqual(
-      ["__", "___escape", "_con", "_hidden", "a_b", "a_b-2", "c_d"].map((name) => `${name}.json`).sort(),
+      ["tool-__", "tool-___escape", "tool-con", "tool-_hidden", "a_b", "a_b-2", "c_d", "tool-_lookup"]
+        .map((name) => `${name}.json`)
+        .sort(),
     )
     expect(existsSync(path.join(directory, "escape.json"))).toBe(false)
+    // None is named as a helper file (a leading "_"): eval reads the cases of every tool.
+    const { cases, problems } = await loadEvalCases(directory, {
+      folder: "evals",
+      toolIds: [...builtins, ...hostile.map((tool) => tool.id)],
+    })
+    expect(problems).toEqual([])
+    expect(new Set(cases.map((one) => one.source?.file))).toEqual(
+      new Set(readdirSync(folder).map((name) => `evals/${name}`)),
+    )
   })
 
   test("throws PATH_NOT_FOUND when the evals folder is a file", async () => {
