@@ -7,7 +7,12 @@ import { ToolTesterError } from "../errors.ts"
 export function wholeNumberFlag(flag: string, text: string, minimum = 1): number {
   const number = Number(text)
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(number) || number < minimum) {
-    throw new ToolTesterError("USAGE", `${flag} needs a whole number of at least ${minimum}, not "${text}"`)
+    // Past 2^53 a number is no longer exact: the largest is named, not just the smallest.
+    const range =
+      /^\d+$/.test(text.trim()) && number > minimum
+        ? `from ${minimum} to ${Number.MAX_SAFE_INTEGER}`
+        : `of at least ${minimum}`
+    throw new ToolTesterError("USAGE", `${flag} needs a whole number ${range}, not "${text}"`)
   }
   return number
 }

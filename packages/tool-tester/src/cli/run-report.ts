@@ -100,7 +100,7 @@ function modelMessageLines(result: RunJson): string[] {
       field(
         "model gets",
         yellow(
-          "the output with its attachments in this provider's own form, not modelled here: run tool-tester e2e with --provider to see it",
+          "the output with its attachments in this provider's own form, not modelled here: the e2e command with --provider shows it",
         ),
       ),
       "",

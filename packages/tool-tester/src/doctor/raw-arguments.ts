@@ -52,6 +52,6 @@ function adviceFor(code: FindingCode, args: string): string {
     case "COERCE_NOT_APPLIED":
       return `${args} uses z.coerce, but opencode passes raw arguments, so execute gets the JSON value as sent (a "5" stays a string): convert it in execute`
     default:
-      return `${args} relies on .refine()/.superRefine(), but opencode does not validate custom tools' arguments: check the condition in execute (or run tool-tester run --validate to see zod's verdict)`
+      return `${args} relies on .refine()/.superRefine(), but opencode does not validate custom tools' arguments: check the condition in execute (the run command's --validate shows zod's verdict)`
   }
 }

@@ -134,10 +134,26 @@ export default tool({
     const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
     const noName = await runCli(["fuzz", "--no-global"], { cwd: directory })
     expect(noName.exitCode).toBe(1)
-    expect(noName.stderr).toContain("fuzz needs a tool name")
+    // In the words that run this bin (from a checkout, the scoped package), never a bare tool-tester.
+    expect(noName.stderr).toContain(
+      "fuzz needs a tool name: npx @opencode-ai/tool-tester fuzz NAME [--runs N] [--seed S] [USAGE]",
+    )
+    const runNoName = await runCli(["run", "--no-global"], { cwd: directory })
+    expect(runNoName.exitCode).toBe(1)
+    expect(runNoName.stderr).toContain(
+      "run needs a tool name: npx @opencode-ai/tool-tester run NAME [key=value ...] [USAGE]",
+    )
     const badRuns = await runCli(["fuzz", "weather", "--runs", "0", "--no-global"], { cwd: directory })
     expect(badRuns.exitCode).toBe(1)
     expect(badRuns.stderr).toContain('--runs needs a whole number of at least 1, not "0"')
+    // Too large to be exact: the message names the largest.
+    const hugeSeed = await runCli(["fuzz", "weather", "--seed", "99999999999999999999", "--no-global"], {
+      cwd: directory,
+    })
+    expect(hugeSeed.exitCode).toBe(1)
+    expect(hugeSeed.stderr).toContain(
+      '--seed needs a whole number from 0 to 9007199254740991, not "99999999999999999999" [USAGE]',
+    )
     const unknown = await runCli(["fuzz", "wether", "--no-global"], { cwd: directory })
     expect(unknown.exitCode).toBe(1)
     expect(unknown.stderr).toContain(

@@ -37,7 +37,10 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   const json = values.json === true
   const [name, ...extra] = positionals
   if (name === undefined)
-    throw new ToolTesterError("USAGE", "fuzz needs a tool name: tool-tester fuzz NAME [--runs N] [--seed S]")
+    throw new ToolTesterError(
+      "USAGE",
+      `fuzz needs a tool name: ${toolTesterCommand(io)} fuzz NAME [--runs N] [--seed S]`,
+    )
   if (extra.length > 0) {
     throw new ToolTesterError(
       "USAGE",

@@ -36,7 +36,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   const json = values.json === true
   const [name, ...pairs] = positionals
   if (name === undefined)
-    throw new ToolTesterError("USAGE", "run needs a tool name: tool-tester run NAME [key=value ...]")
+    throw new ToolTesterError("USAGE", `run needs a tool name: ${toolTesterCommand(io)} run NAME [key=value ...]`)
   const timeoutMs =
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_TIMEOUT_MS
   const input = {
