@@ -23,8 +23,9 @@ const ending = [
   ["copy_weakmap", CLONE, "metadata.w, a WeakMap"],
   ["copy_promise", CLONE, "metadata.p, a Promise"],
   ["copy_bigint", BIGINT, "metadata.n, a BigInt"],
-  // The path is read on the spread copy, whose `self` is the original object: it closes one level down.
-  ["copy_cycle", CYCLE, "metadata.self.self, a reference back to an object that holds it"],
+  // The tool's `metadata.self = metadata`: named on the tool's object, not on opencode's spread copy
+  // of it (a new top whose `self` is the original, where the cycle closes one level down).
+  ["copy_cycle", CYCLE, "metadata.self, a reference back to an object that holds it"],
   ["copy_proxy", CLONE, "metadata.p, a Proxy"],
   ["copy_revoked", CLONE, "metadata.p, a Proxy"],
   ["copy_getter", "getter boom", "metadata.nested.boom, a getter that throws when read"],

@@ -77,12 +77,12 @@ function normalizeObject(
   // opencode then copies both before the model reads anything: what it cannot copy ends its whole
   // run (opencode-copy.ts).
   const copiedAttachments = attachmentsOf(attachments)
-  for (const [name, value] of [
-    ["metadata", copied],
-    ["attachments", copiedAttachments],
+  for (const [name, value, original] of [
+    ["metadata", copied, metadata],
+    ["attachments", copiedAttachments, copiedAttachments],
   ] as const) {
     if (value === undefined) continue
-    const failed = copyFailure(value, name)
+    const failed = copyFailure(value, name, original)
     if (failed === undefined) continue
     const error = "opencodeError" in failed ? failed.opencodeError : thrownText(failed.thrown)
     return {

@@ -21,8 +21,12 @@ const clone: typeof structuredClone = structuredClone
 const isArray = Array.isArray
 const ownKeys = Object.keys
 
-/** Why opencode could not copy `value` (named `label` in the path), or undefined when it can. */
-export function copyFailure(value: unknown, label: string): CopyFailure | undefined {
+/**
+ * Why opencode could not copy `value` (named `label` in the path), or undefined when it can.
+ * `original`: the user's object `value` was spread from, where a cycle is named: in the spread copy
+ * the top is a new object, so `metadata.self = metadata` would read as `metadata.self.self`.
+ */
+export function copyFailure(value: unknown, label: string, original: unknown = value): CopyFailure | undefined {
   let copy: unknown
   try {
     copy = clone(value)
@@ -41,14 +45,14 @@ export function copyFailure(value: unknown, label: string): CopyFailure | undefi
     // A getter (or a Proxy's trap) threw while the value was copied: the run ends with its error.
     return { thrown: error, path: findThrowing(value, label) ?? label, what: "a getter that throws when read" }
   }
-  return jsonFailure(copy, label)
+  return jsonFailure(copy, label, original)
 }
 
 /**
  * Why Bun's JSON.stringify refuses `value`, in Bun's words (Node's differ), or undefined when it
  * does not: opencode writes out copies, and prints a thrown object as its JSON.
  */
-export function jsonFailure(value: unknown, label: string): CopyFailure | undefined {
+export function jsonFailure(value: unknown, label: string, original: unknown = value): CopyFailure | undefined {
   try {
     pristineStringify(value)
     return undefined
@@ -56,7 +60,7 @@ export function jsonFailure(value: unknown, label: string): CopyFailure | undefi
     if (isStackOverflow(error)) return undefined
     const bigint = findValue(value, label, (item) => (typeof item === "bigint" ? "a BigInt" : undefined))
     if (bigint) return { opencodeError: "JSON.stringify cannot serialize BigInt.", ...bigint }
-    const cycle = findCycle(value, label)
+    const cycle = findCycle(original, label) ?? findCycle(value, label)
     return {
       opencodeError: "JSON.stringify cannot serialize cyclic structures.",
       path: cycle ?? label,
