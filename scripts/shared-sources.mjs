@@ -2,7 +2,7 @@
 // is published alone, so the one source is tool-tester's and create-tool's copy is written from it:
 // by `pnpm install` (the root's postinstall) and by create-tool's build. The copies are not in git
 // (.gitignore), so each rule exists once: quoting a pasted command for the user's shell, "did you
-// mean", when to colour, optional fields, and asking for a file's stats. `node scripts/shared-sources.mjs --check` exits 1 when a copy is stale.
+// mean", when to colour, optional fields, asking for a file's stats, and making folders. `node scripts/shared-sources.mjs --check` exits 1 when a copy is stale.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -16,6 +16,7 @@ const SHARED_SOURCES = [
   ["packages/tool-tester/src/cli/_color.ts", "packages/create-tool/src/_color.ts"],
   ["packages/tool-tester/src/_defined-fields.ts", "packages/create-tool/src/_defined-fields.ts"],
   ["packages/tool-tester/src/_file-stats.ts", "packages/create-tool/src/_file-stats.ts"],
+  ["packages/tool-tester/src/_make-folders.ts", "packages/create-tool/src/_make-folders.ts"],
 ]
 
 /** The copy's text: the source's, under one line that says where to edit it. */

@@ -6,7 +6,6 @@ import {
   constants,
   copyFileSync,
   linkSync,
-  mkdirSync,
   openSync,
   realpathSync,
   renameSync,
@@ -17,6 +16,7 @@ import {
 import { basename, dirname, join } from "node:path"
 import { definedFields } from "./_defined-fields.ts"
 import { statOf } from "./_file-stats.ts"
+import { makeFolders } from "./_make-folders.ts"
 import { CreateToolError } from "./errors.ts"
 import { printable } from "./printable.ts"
 
@@ -48,7 +48,7 @@ export async function writeFilesAtomically(files: readonly FileToWrite[]): Promi
   try {
     for (const directory of new Set(files.map((file) => dirname(file.path)))) {
       current = { path: directory, phase: "folder" }
-      const created = mkdirSync(directory, { recursive: true })
+      const created = makeFolders(directory)
       if (created !== undefined) createdDirectories.push(created)
     }
     const staged: Array<{ file: FileToWrite; target: string; temporary: string }> = []

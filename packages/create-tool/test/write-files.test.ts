@@ -65,6 +65,19 @@ test("a folder that cannot be created leaves nothing half-written", async () => 
   expect(readFileSync(join(directory, "package.json"), "utf8")).toBe("old")
 })
 
+// Node's recursive mkdir never returns for a path under /proc (Node 20.20, as root): --dir /proc/x hung.
+test.runIf(process.platform === "linux")(
+  "a folder under /proc is UNWRITABLE, and the call returns",
+  { timeout: 60_000 },
+  async () => {
+    const missing = `/proc/create-tool-${process.pid}`
+    await expect(
+      writeFilesAtomically([{ path: join(missing, ".opencode/tools/x.ts"), content: "tool", replace: false }]),
+    ).rejects.toMatchObject({ code: "UNWRITABLE", message: expect.stringContaining("Nothing was written") })
+    expect(existsSync(missing)).toBe(false)
+  },
+)
+
 test("a file that cannot be moved into place rolls back the files placed before it", async () => {
   const directory = useTmpDir()
   writeFileSync(join(directory, "package.json"), "old")

@@ -1,5 +1,6 @@
-import { accessSync, constants, mkdirSync, rmdirSync } from "node:fs"
+import { accessSync, constants } from "node:fs"
 import { statOf } from "../_file-stats.ts"
+import { folderCreationProblem } from "../_make-folders.ts"
 import os from "node:os"
 import path from "node:path"
 import { privateUserTempDirectory, userTempDirectory } from "../runtime/cache-directory.ts"
@@ -53,37 +54,5 @@ export function dataDirectoryProblem(directory: string): string | undefined {
   } catch (error) {
     return `${existing} cannot be written to (${(error as NodeJS.ErrnoException).code ?? String(error)})`
   }
-  return creationProblem(existing, path.join(path.resolve(directory), "tool-output"))
-}
-
-// --- internal ---
-
-/**
- * Whether the missing folders between `existing` and `target` can be made, by making them one by
- * one and removing them again (saving an output makes them for good): access() says yes to root
- * anywhere, in /proc and /sys too, where nothing can be created. One by one, because Node's
- * recursive mkdir never returns there.
- */
-function creationProblem(existing: string, target: string): string | undefined {
-  const missing: string[] = []
-  for (let folder = target; folder !== existing && path.dirname(folder) !== folder; folder = path.dirname(folder))
-    missing.unshift(folder)
-  const made: string[] = []
-  try {
-    for (const folder of missing) {
-      mkdirSync(folder)
-      made.push(folder)
-    }
-    return undefined
-  } catch (error) {
-    return `${target} cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`
-  } finally {
-    for (const folder of made.reverse()) {
-      try {
-        rmdirSync(folder)
-      } catch {
-        // Something else wrote there meanwhile: what it made stays.
-      }
-    }
-  }
+  return folderCreationProblem(path.join(path.resolve(directory), "tool-output"))
 }

@@ -27,6 +27,26 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     expect(under.stderr).toContain("cannot be created")
   })
 
+  // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would
+  // have hung the command once every trial had run.
+  test.runIf(process.platform === "linux")(
+    "--html or --history under /proc is refused before anything runs",
+    async () => {
+      const project = tmpProject({ ".opencode/evals/.keep": "" })
+      for (const flag of ["--html", "--history"]) {
+        const file = `/proc/tool-tester-${process.pid}/out/report.html`
+        const result = await runCli(["eval", "--model", "keyword/alpha", flag, file, "--json"], { cwd: project })
+        expect(result.exitCode).toBe(1)
+        expect(jsonError(result)).toMatchObject({
+          code: "USAGE",
+          message: expect.stringMatching(
+            new RegExp(`^${flag} ${file} cannot be created \\(.* cannot be created \\(E[A-Z]+\\)\\)`),
+          ),
+        })
+      }
+    },
+  )
+
   test("--html or --history naming a file eval did not write is refused, and the file left as it was", async () => {
     const project = tmpProject({
       ".opencode/evals/.keep": "",

@@ -1,7 +1,8 @@
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs"
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { definedFields } from "../../_defined-fields.ts"
 import { statOf } from "../../_file-stats.ts"
+import { folderCreationProblem, makeFolders } from "../../_make-folders.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { didYouMean } from "../../did-you-mean.ts"
 import { ToolTesterError } from "../../errors.ts"
@@ -161,7 +162,7 @@ type EvalReport = {
 
 /** `--html FILE`: the run's page, written; its path. */
 function writeHtmlReport(file: string, outcome: EvalProjectResult): string {
-  mkdirSync(path.dirname(file), { recursive: true })
+  makeFolders(path.dirname(file))
   writeFileSync(file, renderEvalHtml(outcome.run, outcome.changes, outcome.history))
   return file
 }
@@ -259,6 +260,9 @@ function checkOutputFile(
   } catch {
     throw fail(`cannot be created (${folder} cannot be written)`)
   }
+  // Root passes access() in /proc and /sys too, where no folder can be made.
+  const problem = folderCreationProblem(path.dirname(file))
+  if (problem !== undefined) throw fail(`cannot be created (${problem})`)
 }
 
 /** The first 64 KiB of a regular file, as text: enough to tell whose it is. */

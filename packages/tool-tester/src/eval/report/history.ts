@@ -3,8 +3,9 @@
 // forgiving: a line that is not an entry (a crash mid-write, a merge conflict, a hand edit) is
 // skipped and the others are read.
 
-import { appendFile, mkdir, open, readFile } from "node:fs/promises"
+import { appendFile, open, readFile } from "node:fs/promises"
 import path from "node:path"
+import { makeFolders } from "../../_make-folders.ts"
 import type { ToolSnapshot } from "../../eval-cases/types.ts"
 import type { EvalResult, EvalRun, HistoryEntry } from "../types.ts"
 
@@ -46,7 +47,7 @@ export async function readHistory(file: string): Promise<HistoryEntry[]> {
  */
 export async function appendHistory(file: string, run: EvalRun): Promise<void> {
   if (run.results.length === 0) return
-  await mkdir(path.dirname(file), { recursive: true })
+  makeFolders(path.dirname(file))
   const lines = run.results.map((result) => JSON.stringify(historyEntry(run, result)))
   const separator = (await endsWithNewline(file)) ? "" : "\n"
   await appendFile(file, `${separator}${lines.join("\n")}\n`, { encoding: "utf8", flag: "a" })
