@@ -1,3 +1,5 @@
+import { chmodSync } from "node:fs"
+import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, opencode, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
@@ -137,6 +139,21 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
       })
     },
   )
+
+  test("an --opencode program that ends at once without asking the model (exit 0) is OPENCODE_FAILED, exit 3, not a pass", async () => {
+    const folder = useTmpDir()
+    writeFiles(folder, { "not-opencode": "#!/bin/sh\nexit 0\n" })
+    chmodSync(path.join(folder, "not-opencode"), 0o755)
+    const result = await runCli(
+      ["e2e", "--script", "e2e-script.json", "--opencode", path.join(folder, "not-opencode"), "--json"],
+      { cwd: basic },
+    )
+    expect(result.exitCode, result.stderr).toBe(3)
+    expect(jsonError(result)).toMatchObject({
+      code: "OPENCODE_FAILED",
+      message: `opencode ended before talking to the model (exit code 0). Check that ${path.join(folder, "not-opencode")} is an opencode binary.`,
+    })
+  })
 
   test("an --opencode path that is not opencode exits 1", async () => {
     const result = await runCli(["e2e", "--script", "e2e-script.json", "--opencode", "./nowhere/opencode", "--json"], {
