@@ -21,8 +21,16 @@ export function formatList(tools: readonly ListedTool[], model: ModelSelection, 
   return `${lines.join("\n")}\n`
 }
 
-export function formatSchemas(tools: readonly ToolSchema[], model: ModelSelection): string {
-  if (tools.length === 0) return `${dim(`No custom or plugin tool is offered to ${model.npm} ${model.modelID}.`)}\n`
+export function formatSchemas(
+  tools: readonly ToolSchema[],
+  model: ModelSelection,
+  /** Whether an error is reported below: with none offered, it is why. */
+  failed = false,
+): string {
+  if (tools.length === 0) {
+    const why = failed ? "; the error below says why" : ""
+    return `${dim(`No custom or plugin tool is offered to ${model.npm} ${model.modelID}${why}.`)}\n`
+  }
   const blocks = tools.map((tool) => {
     const header = `${bold(cyan(terminalSafe(tool.name)))}${tool.strict === false ? dim("  (strict: false)") : ""}`
     const description = tool.description === "" ? dim("(no description)") : terminalSafe(tool.description)

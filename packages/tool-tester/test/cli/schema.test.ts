@@ -106,6 +106,15 @@ export default tool({ description: "deep", args: { root: schema }, async execute
     expect(payload.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["SCHEMA_UNREPRESENTABLE"])
     expect(jsonError(result).code).toBe("SCHEMA_UNREPRESENTABLE")
   })
+
+  test("--tool naming the tool that breaks the list: none is offered, and the line says the error is why", async () => {
+    const result = await runCli(["schema", "--dir", fixture("cli-broken-schema"), "--no-global", "--tool", "when"])
+    expect(result.exitCode).toBe(3)
+    expect(result.stdout).toBe(
+      "No custom or plugin tool is offered to @ai-sdk/openai-compatible mock-model; the error below says why.\n",
+    )
+    expect(result.stderr).toContain("[SCHEMA_UNREPRESENTABLE]")
+  })
 })
 
 describe.each(["bun", "node"])("tool-tester schema and list with terminal control characters (%s engine)", (engine) => {

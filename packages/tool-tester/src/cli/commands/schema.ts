@@ -23,7 +23,8 @@ export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedE
   const { tools, diagnostics } = task.payload
   if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
   else {
-    io.write(formatSchemas(tools, input.model))
+    const failed = diagnostics.some((diagnostic) => diagnostic.severity === "error")
+    io.write(formatSchemas(tools, input.model, failed))
     io.writeError(formatDiagnostics(diagnostics, displayDirectory(io.cwd, values.dir)) + formatEngine(task.engine))
   }
   return exitForProblems(io, json, diagnostics)
