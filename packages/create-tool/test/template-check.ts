@@ -122,9 +122,9 @@ const checkJsFlags = [
   "--target",
   "es2022",
   "--module",
-  "nodenext",
+  "preserve",
   "--moduleResolution",
-  "nodenext",
+  "bundler",
   "--types",
   "node",
 ]

@@ -6,7 +6,7 @@ import { linkWorkspacePackages, run, templatesDirectory, useTmpDir, workspaceDir
 
 const vitest = join(workspaceDirectory, "node_modules/vitest/vitest.mjs")
 
-describe("the watch config in a .opencode folder whose package.json stays CommonJS", () => {
+describe("the watch config and the typecheck in a .opencode folder whose package.json stays CommonJS", () => {
   test("is vitest.config.mjs, which vitest loads there (a .js one it would load with require() and fail)", async () => {
     const directory = useTmpDir()
     const root = join(directory, ".opencode")
@@ -24,6 +24,13 @@ describe("the watch config in a .opencode folder whose package.json stays Common
     const tested = await run(process.execPath, [vitest, "run"], { cwd: root, timeout: 300_000 })
     expect(tested.code, `${tested.stdout}${tested.stderr}`).toBe(0)
     expect(tested.stdout).toMatch(/Tests\s+\S*\d+ passed/)
+
+    // The typecheck script it adds passes too: the tsconfig reads modules as Bun runs them
+    // (module Preserve), not by the package's "type", under which NodeNext refused the test's
+    // import.meta and top-level await.
+    const tsc = join(workspaceDirectory, "node_modules/typescript/bin/tsc")
+    const typecheck = await run(process.execPath, [tsc, "--noEmit"], { cwd: root, timeout: 300_000 })
+    expect(typecheck.code, `${typecheck.stdout}${typecheck.stderr}`).toBe(0)
   }, 300_000)
 
   test("a vitest.config.js already there is kept, and no second config is added", async () => {
