@@ -37,6 +37,8 @@ export type EngineExit = {
   started: boolean
   /** It was ended because its channel was written by something else, or closed while it ran. */
   channel?: ChannelFailure
+  /** It was ended for another call (one past its timeoutMs, one that tampered): no fault of the calls it ran beside. */
+  interrupted?: boolean
 }
 
 /** Why an engine's channel could not be believed any more. */

@@ -140,9 +140,11 @@ class RemoteEngine implements ProjectEngine {
         ? { method: "call", params: { ...params, call: call.call } }
         : { method: "run", params: { ...params, name: call.name, args: call.args } }
     await this.load()
+    const name = "call" in call ? call.call.name : call.name
     const outcome = await this.#request(request, {
       signal,
       backstopMs: options.timeoutMs === undefined ? undefined : options.timeoutMs + GRACE_MS,
+      stoppedFor: `a call to ${name} did not finish within its timeoutMs (${options.timeoutMs} ms), so the engine this call shared with it was stopped: run it again`,
     })
     if (outcome.kind === "value") {
       // JSON leaves out what is undefined; a result has every key.
@@ -170,7 +172,7 @@ class RemoteEngine implements ProjectEngine {
   restart(reason: string): void {
     const connection = this.#connection
     if (!connection) return
-    this.#ended(connection, { kind: "exited", exit: { exitCode: 1, crash: reason, started: true } })
+    this.#ended(connection, { kind: "exited", exit: { exitCode: 1, crash: reason, started: true, interrupted: true } })
     connection.end()
   }
 
@@ -194,7 +196,12 @@ class RemoteEngine implements ProjectEngine {
 
   #request(
     call: EngineCall,
-    options: { signal?: AbortSignal | undefined; backstopMs?: number | undefined } = {},
+    options: {
+      signal?: AbortSignal | undefined
+      backstopMs?: number | undefined
+      /** What the other calls in the engine are told when the backstop ends it. */
+      stoppedFor?: string
+    } = {},
   ): Promise<Outcome> {
     const connection = this.#start()
     const id = this.#nextId++
@@ -228,7 +235,12 @@ class RemoteEngine implements ProjectEngine {
           this.#settle(id, { kind: "timeout" })
           this.#ended(connection, {
             kind: "exited",
-            exit: { exitCode: 1, crash: "another call stopped the engine", started: true },
+            exit: {
+              exitCode: 1,
+              crash: options.stoppedFor ?? "another call stopped the engine",
+              started: true,
+              interrupted: true,
+            },
           })
           connection.end()
         }, options.backstopMs)
@@ -376,7 +388,9 @@ function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string)
   )
 }
 
-function exitedError(exit: EngineExit): { code: "TOOL_EXITED"; message: string } {
+function exitedError(exit: EngineExit): { code: "TOOL_EXITED" | "INTERRUPTED"; message: string } {
+  // Ended for another call's sake: nothing this call's tool did.
+  if (exit.interrupted && exit.crash) return { code: "INTERRUPTED", message: exit.crash }
   if (exit.crash)
     return {
       code: "TOOL_EXITED",

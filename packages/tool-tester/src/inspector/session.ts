@@ -121,7 +121,7 @@ const TOOLS_CONSOLE = "stderr"
 const HISTORY_LIMIT = 100
 
 /** How a call ends when its engine was ended under it (closeProject): what a reload does to it. */
-const ENGINE_ENDED = new Set<string>(["TOOL_EXITED", "ENGINE_FAILED", "CHANNEL_CLOSED"])
+const ENGINE_ENDED = new Set<string>(["TOOL_EXITED", "INTERRUPTED", "ENGINE_FAILED", "CHANNEL_CLOSED"])
 
 /** Default of InspectorOptions.cancelGraceMs. */
 const CANCEL_GRACE_MS = 1_000

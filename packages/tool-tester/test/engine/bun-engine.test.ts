@@ -104,6 +104,29 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     expect(waited.output).toContain("aborted")
   })
 
+  test("a call that shared the engine a timed-out call stopped is INTERRUPTED, naming that call, not TOOL_EXITED", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/busy.ts": toolSource("busy", "for (;;) {}"),
+      ".opencode/tools/slow.ts": toolSource(
+        "slow",
+        'await new Promise((resolve) => setTimeout(resolve, 60_000)); return "late"',
+      ),
+    })
+    const project = await load(directory)
+    // slow waits in the engine when busy's loop takes it; busy's timeout then ends that engine.
+    const slow = runTool(project, "slow", {})
+    const busy = await runTool(project, "busy", {}, { timeoutMs: 300 })
+    expect(busy).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    expect(await slow).toMatchObject({
+      status: "error",
+      error: {
+        code: "INTERRUPTED",
+        message:
+          "a call to busy did not finish within its timeoutMs (300 ms), so the engine this call shared with it was stopped: run it again",
+      },
+    })
+  })
+
   test("closeProject ends the engine and the processes its tools left running", async () => {
     const directory = tmpProject({
       ".opencode/tools/spawns.ts": toolSource(
