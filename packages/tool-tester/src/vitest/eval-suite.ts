@@ -6,6 +6,7 @@
 
 import { definedFields } from "../_defined-fields.ts"
 import { checkTimeoutOption, MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
+import { checkEvalSuiteOptions } from "./eval-suite-options.ts"
 import { resolve } from "node:path"
 import { beforeAll, describe, expect, test } from "vitest"
 import type { EvalProjectResult } from "../eval/run-project.ts"
@@ -35,6 +36,7 @@ export interface EvalSuiteOptions {
 
 export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
   checkTimeoutOption("timeoutMs", options.timeoutMs)
+  checkEvalSuiteOptions(options)
   const { passRate, prepareEval, runEvalProject } = await import("../eval/run-project.ts")
   const directory = resolve(options.directory ?? process.cwd())
   const prepared = await prepareEval(directory, options.cases ?? [])
@@ -69,6 +71,10 @@ export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
       // The outcome's problems start with the cases' own; without an outcome, those are all there is.
       const problems = problemLines(outcome?.problems ?? prepared.problems)
       if (problems.length > 0) expect.fail(problems.join("\n"))
+      if (prepared.cases.length === 0)
+        expect.fail(
+          `no eval cases in ${resolve(directory, ".opencode", "evals")}${options.cases === undefined ? "" : ` named ${options.cases.join(", ")}`}: tool-tester's eval --init writes starter cases (docs/evals.md)`,
+        )
     })
 
     for (const evalCase of prepared.cases) {

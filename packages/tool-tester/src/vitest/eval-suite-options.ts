@@ -1,0 +1,47 @@
+// evalSuite()'s options, checked before anything starts: a wrong one is one USAGE error naming it,
+// not a TypeError from deep in the run, a gate nobody can pass, or a run of zero trials.
+import { ToolTesterError } from "../errors.ts"
+import type { EvalSuiteOptions } from "./eval-suite.ts"
+
+export function checkEvalSuiteOptions(options: EvalSuiteOptions): void {
+  const { models, cases, runs, concurrency, threshold } = options as Record<string, unknown>
+  const fail = (option: string, message: string) =>
+    new ToolTesterError(
+      "USAGE",
+      `evalSuite: ${option} ${message}, not ${shown(options[option as keyof EvalSuiteOptions])}`,
+      {
+        data: { option },
+      },
+    )
+  if (
+    models !== undefined &&
+    !(Array.isArray(models) && models.every((model) => typeof model === "string" && model !== ""))
+  )
+    throw fail("models", 'must be an array of provider/model ids, such as ["anthropic/claude-sonnet-4-5"]')
+  if (cases !== undefined && !(Array.isArray(cases) && cases.every((name) => typeof name === "string")))
+    throw fail("cases", "must be an array of case names")
+  for (const [option, value] of [
+    ["runs", runs],
+    ["concurrency", concurrency],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1))
+      throw fail(option, "must be a whole number of at least 1")
+  }
+  if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0 && threshold <= 1)) {
+    // The CLI's --threshold also takes 80 for 80%: here a rate is a fraction.
+    const percent = typeof threshold === "number" && threshold > 1 && threshold <= 100
+    throw fail(
+      "threshold",
+      `must be a pass rate from 0 to 1${percent ? ` (${threshold / 100} for ${threshold}%)` : ""}`,
+    )
+  }
+}
+
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value)
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
