@@ -72,7 +72,18 @@ export function createInspectorApp(options: InspectorAppOptions): Hono {
   })
   // The body is optional: {"page": ID} names the page that asks, as for a call.
   api.post("/history/:id/replay", async (context) => {
-    const page = pageOf(await context.req.json().catch(() => ({})))
+    const text = await context.req.text()
+    let body: unknown = {}
+    try {
+      if (text.trim() !== "") body = JSON.parse(text)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      return context.json(
+        { error: { code: "USAGE", message: `the request body is not JSON (${reason}): ${PAGE_SHAPE}` } },
+        400,
+      )
+    }
+    const page = pageOf(body)
     if (page === null) return context.json({ error: { code: "USAGE", message: `not a replay: ${PAGE_SHAPE}` } }, 400)
     const replayed = session.replay(historyId(context.req.param("id")), page)
     if (!replayed) return context.json({ error: { code: "USAGE", message: "no such call in the history" } }, 404)
@@ -212,7 +223,8 @@ function callRequest(body: unknown): CallRequest | undefined {
     chosen = { model: valid }
   }
   if (form === "raw" && typeof text === "string") return { name, ...chosen, form, text }
-  if (form === "args") return { name, ...chosen, form, args }
+  // The arguments as given, any JSON (a model may send anything), but given: none is not {}.
+  if (form === "args" && "args" in (body as object)) return { name, ...chosen, form, args }
   return undefined
 }
 

@@ -30,7 +30,8 @@ export function guard(options: { token: string; port: () => number }): Middlewar
     const origin = context.req.header("origin")
     if (origin !== undefined && !hosts.some((allowed) => origin.toLowerCase() === `http://${allowed}`))
       return context.text("refused: requests from other sites are not allowed", 403)
-    if (context.req.method !== "GET" && origin === undefined)
+    // GET and HEAD (which Hono answers as a GET without its body) change nothing.
+    if (context.req.method !== "GET" && context.req.method !== "HEAD" && origin === undefined)
       return context.text("refused: a request that changes something must come from the inspector's page", 403)
     const [, given] = new URL(context.req.url).pathname.split("/")
     if (given === undefined || !sameToken(given, options.token))

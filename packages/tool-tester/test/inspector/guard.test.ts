@@ -73,6 +73,8 @@ test("a call body that is not JSON, or not a call, is refused with 400 and the s
     ["", "the request body is not JSON ("],
     [JSON.stringify({ name: "greet", args: {} }), "not a call: "],
     [JSON.stringify({ name: "greet", form: "raw", text: 5 }), "not a call: "],
+    // Arguments left out are not {}: the tool would get undefined, which no model sends.
+    [JSON.stringify({ name: "greet", form: "args" }), "not a call: "],
     // The asking page's id is an id, not any text.
     [JSON.stringify({ name: "greet", form: "args", args: {}, page: "<b>a page</b>" }), "not a call: "],
     // A model: a provider tool-tester knows, a model id, known inputs once each.
@@ -97,6 +99,31 @@ test("a call body that is not JSON, or not a call, is refused with 400 and the s
   const model = { provider: "bedrock", modelID: "anthropic.claude-x", input: ["image", "pdf"] }
   expect((await post(JSON.stringify({ name: "greet", form: "args", args: {}, model }))).status).toBe(200)
   expect(calls.at(-1)).toMatchObject({ name: "greet", model })
+})
+
+test("HEAD is answered as GET is, without an Origin: it changes nothing", async () => {
+  const head = await app.request(`http://127.0.0.1:${port}/${token}/api/project`, {
+    method: "HEAD",
+    headers: { host: `127.0.0.1:${port}` },
+  })
+  expect(head.status).toBe(200)
+  expect(await head.text()).toBe("")
+})
+
+test("a replay's body, optional, is refused with 400 when it is there and not JSON", async () => {
+  const replay = (body: string) =>
+    app.request(`http://127.0.0.1:${port}/${token}/api/history/1/replay`, {
+      method: "POST",
+      body,
+      headers: { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}`, "content-type": "application/json" },
+    })
+  const refused = await replay("notjson")
+  expect(refused.status).toBe(400)
+  const { error } = (await refused.json()) as { error: { code: string; message: string } }
+  expect(error.code).toBe("USAGE")
+  expect(error.message).toMatch(/^the request body is not JSON \(.*\): "page", when given, is the asking page's id/)
+  // No body at all is still a replay (of a call the fake session does not have: 404).
+  expect((await replay("")).status).toBe(404)
 })
 
 test("the events of a page that names itself with something other than an id are refused with 400", async () => {

@@ -11,6 +11,8 @@ export function fakeInspectorSession(): { session: InspectorSession; calls: unkn
       calls.push(request)
       return { id: 1 }
     },
+    // No history to replay from.
+    replay: () => undefined,
   } as unknown as InspectorSession
   return { session, calls }
 }
