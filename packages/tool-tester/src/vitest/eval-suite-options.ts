@@ -1,18 +1,14 @@
 // evalSuite()'s options, checked before anything starts: a wrong one is one USAGE error naming it,
 // not a TypeError from deep in the run, a gate nobody can pass, or a run of zero trials.
 import { ToolTesterError } from "../errors.ts"
-import type { EvalSuiteOptions } from "./eval-suite.ts"
 
-export function checkEvalSuiteOptions(options: EvalSuiteOptions): void {
-  const { models, cases, runs, concurrency, threshold } = options as Record<string, unknown>
+/** `options`: evalSuite's EvalSuiteOptions, as a user may have written them. */
+export function checkEvalSuiteOptions(options: Record<string, unknown>): void {
+  const { models, cases, runs, concurrency, threshold } = options
   const fail = (option: string, message: string) =>
-    new ToolTesterError(
-      "USAGE",
-      `evalSuite: ${option} ${message}, not ${shown(options[option as keyof EvalSuiteOptions])}`,
-      {
-        data: { option },
-      },
-    )
+    new ToolTesterError("USAGE", `evalSuite: ${option} ${message}, not ${shown(options[option])}`, {
+      data: { option },
+    })
   if (
     models !== undefined &&
     !(Array.isArray(models) && models.every((model) => typeof model === "string" && model !== ""))
