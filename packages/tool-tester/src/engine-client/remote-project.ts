@@ -33,7 +33,15 @@ type Outcome =
 /** Loads a project in a new engine process; the returned snapshot carries the engine along. */
 export async function openRemoteProject(
   selection: EngineSelection,
-  options: RemoteLoadOptions & { directory: string; client?: ClientStub; console?: EngineConsole },
+  options: RemoteLoadOptions & {
+    directory: string
+    client?: ClientStub
+    console?: EngineConsole
+    /** How long loading the files may take; past it the engine is ended and the load fails (TOOL_TIMEOUT). Default: no bound. */
+    loadTimeoutMs?: number
+    /** Aborting ends the engine and fails the load (the inspector closing mid-load). */
+    signal?: AbortSignal
+  },
 ): Promise<ToolProject> {
   const engine = new RemoteEngine(selection, options)
   return attachEngine(await engine.load(), engine)
@@ -87,6 +95,10 @@ class RemoteEngine implements ProjectEngine {
   readonly #sentTo = new Map<number, EngineConnection>()
   #nextId = 1
   #closed = false
+  /** The file the engine said it was importing last, while it loads the project. */
+  #loadingFile: string | undefined
+  readonly #loadTimeoutMs: number | undefined
+  readonly #signal: AbortSignal | undefined
 
   constructor(
     selection: EngineSelection,
@@ -95,11 +107,15 @@ class RemoteEngine implements ProjectEngine {
       client?: ClientStub
       onServerLog?: (line: string) => void
       console?: EngineConsole
+      loadTimeoutMs?: number
+      signal?: AbortSignal
     },
   ) {
     this.#selection = selection
     // A stub (functions) stays here and answers the engine's `client` messages; the rest crosses.
-    const { client, onServerLog: _log, console: output = "inherit", ...crossing } = options
+    const { client, onServerLog: _log, console: output = "inherit", loadTimeoutMs, signal, ...crossing } = options
+    this.#loadTimeoutMs = loadTimeoutMs
+    this.#signal = signal
     this.#stub = client
     this.#console = output
     this.#options = client === undefined ? crossing : { ...crossing, relayClient: true }
@@ -108,9 +124,21 @@ class RemoteEngine implements ProjectEngine {
   /** Starts the engine (again, after a tool ended it) and loads the project there. */
   load(): Promise<ToolProject> {
     if (this.#closed) return Promise.reject(projectClosed())
-    this.#loaded ??= this.#request({ method: "load", params: this.#options }).then((outcome) => {
+    if (this.#signal?.aborted) return Promise.reject(projectClosed())
+    this.#loadingFile = undefined
+    const bound = this.#loadTimeoutMs
+    this.#loaded ??= this.#request(
+      { method: "load", params: this.#options },
+      {
+        ...(bound === undefined ? {} : { backstopMs: bound }),
+        signal: this.#signal,
+        endOnAbort: true,
+      },
+    ).then((outcome) => {
       if (outcome.kind === "value") return outcome.value as ToolProject
       this.#loaded = undefined
+      if (this.#signal?.aborted) throw projectClosed()
+      if (outcome.kind === "timeout") throw loadTimeoutError(this.#loadingFile, bound ?? 0)
       throw loadError(outcome, binaryOf(this.#selection))
     })
     return this.#loaded
@@ -201,6 +229,8 @@ class RemoteEngine implements ProjectEngine {
       backstopMs?: number | undefined
       /** What the other calls in the engine are told when the backstop ends it. */
       stoppedFor?: string
+      /** The signal ends the engine itself (a load), instead of asking the engine to abort the call. */
+      endOnAbort?: boolean
     } = {},
   ): Promise<Outcome> {
     const connection = this.#start()
@@ -216,7 +246,15 @@ class RemoteEngine implements ProjectEngine {
     }
     return new Promise<Outcome>((resolve) => {
       let timer: NodeJS.Timeout | undefined
-      const abort = () => connection.send({ type: "abort", id })
+      const abort = options.endOnAbort
+        ? () => {
+            this.#ended(connection, {
+              kind: "exited",
+              exit: { exitCode: 1, crash: "the load was abandoned", started: true, interrupted: true },
+            })
+            connection.end()
+          }
+        : () => connection.send({ type: "abort", id })
       this.#pending.set(id, (outcome) => {
         clearTimeout(timer)
         options.signal?.removeEventListener("abort", abort)
@@ -315,6 +353,7 @@ class RemoteEngine implements ProjectEngine {
       new EngineConnection(this.#selection, { cwd: this.#options.directory, console: this.#console })
     this.#connection = connection
     connection.onMessage((message) => {
+      if (message.type === "loading") this.#loadingFile = message.file
       if (message.type === "client") void this.#answerClient(connection, message)
       if (message.type === "stdin-closed") this.#deafened(connection, message.lastCall)
       if (message.type !== "reply") return
@@ -385,6 +424,17 @@ function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string)
     exit?.crash
       ? `a tool or plugin file ended the engine while loading: ${exit.crash}`
       : `a tool or plugin file ended the engine while loading (${exit ? howItEnded(exit) : "it was stopped"}); opencode itself would exit: remove the process.exit call`,
+  )
+}
+
+/** A load past its bound: the file the engine was importing never finished (or the engine never answered). */
+function loadTimeoutError(file: string | undefined, loadTimeoutMs: number): ToolTesterError {
+  return new ToolTesterError(
+    "TOOL_TIMEOUT",
+    file === undefined
+      ? `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`
+      : `${file}: importing it did not finish within ${loadTimeoutMs} ms (a top-level await that never settles, or a loop at import time); opencode would wait for it forever, with no tool at all`,
+    { data: { loadTimeoutMs, ...(file === undefined ? {} : { file }) } },
   )
 }
 

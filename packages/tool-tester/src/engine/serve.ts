@@ -192,8 +192,14 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
 async function perform(id: number, call: EngineCall): Promise<unknown> {
   if (call.method === "load") {
     if (call.params.directory !== undefined) enter(call.params.directory)
-    project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
-    return projectSnapshot(await project)
+    // Each file as its import starts: a load that never ends is reported with the file it is on.
+    importEvents.onImport = (file) => send({ type: "loading", file })
+    try {
+      project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
+      return projectSnapshot(await project)
+    } finally {
+      importEvents.onImport = undefined
+    }
   }
   if (!project) throw new Error("the engine got a call before the project was loaded")
   const loaded = await project

@@ -177,9 +177,14 @@ export function noToolsReason(project: ToolProject): { code: string; message: st
   if (failed.length === 0) return undefined
   const files = failed.map((item) => path.relative(project.directory, item.file!))
   const one = files.length === 1
+  // What went wrong in the first one, without its path again (`<file>: failed to import: <why>`).
+  const first = failed[0]!
+  const cause = first.message.startsWith(`${first.file}: `)
+    ? first.message.slice(first.file!.length + 2)
+    : first.message
   return {
     code: "IMPORT_FAILED",
-    message: `opencode offers no tools while ${files.join(", ")} ${one ? "fails" : "fail"} to import (one file that does not import takes its whole tool list down): fix ${one ? "the file" : "them"}`,
+    message: `opencode offers no tools while ${files.join(", ")} ${one ? "fails" : "fail"} to import (one file that does not import takes its whole tool list down): fix ${one ? "the file" : "them"}; ${files[0]}: ${cause}`,
   }
 }
 

@@ -1,7 +1,7 @@
 // One inspected project over time: loaded, shown, called, and loaded again on every save, with the
 // last call re-run so the page shows what the edit changed. Everything the page sees arrives as
 // an event; the HTTP layer only forwards them.
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { definedFields } from "../_defined-fields.ts"
@@ -51,6 +51,11 @@ export type InspectorOptions = {
   diagnose?: (project: ToolProject) => Promise<Finding[]>
   /** Reload on save. Default true. */
   watch?: boolean
+  /**
+   * How long loading the tool files may take (`TOOL_TESTER_LOAD_TIMEOUT_MS`, as for list): past it
+   * the engine is ended and the page shows TOOL_TIMEOUT naming the file. Default 60 s.
+   */
+  loadTimeoutMs?: number
 }
 
 /**
@@ -164,6 +169,10 @@ export class InspectorSession {
   #loading: Promise<void> | undefined
   #again: string[] | undefined
   #closed = false
+  /** Aborted by close(): a load still going ends with its engine. */
+  readonly #closing = new AbortController()
+  /** The folders the watcher watches, as of the last load. */
+  #watchedFolders: Set<string> | undefined
   #selection: EngineSelection | undefined
   /** Loads a reload replaced, whose engine it ended: a call still running there was stopped by the inspector. */
   #replaced = new WeakSet<ToolProject>()
@@ -304,16 +313,17 @@ export class InspectorSession {
       return this.#loading
     }
     this.#emit({ type: "reloading", files })
+    let reruns: Array<Promise<HistoryEntry>> = []
     this.#loading = (async () => {
       const loaded = await this.#load()
       // The calls first: their results are what the author waits for; the tool list follows.
-      const reruns = this.#closed
-        ? []
-        : this.#toRerun().map((last) => this.#call(last.request, "reload", undefined, last.id))
-      await Promise.all([this.#show(loaded), ...reruns])
+      reruns = this.#closed ? [] : this.#toRerun().map((last) => this.#call(last.request, "reload", undefined, last.id))
+      await this.#show(loaded)
       this.#prestart()
-      // A tools/ or plugins/ folder made since the last load is watched from now on.
-      this.#watch()
+      // A tools/ or plugins/ folder made since the last load is watched from now on; files written
+      // into it before that are read by one more load.
+      const appeared = this.#watch()
+      if (appeared.length > 0) this.#again = [...(this.#again ?? []), ...appeared]
       // doctor loads the project once more, in an engine of its own: only once the result is out.
       this.#diagnoseLater()
     })()
@@ -322,9 +332,11 @@ export class InspectorSession {
     } finally {
       this.#loading = undefined
     }
+    // The re-runs go on outside the load: a save that comes while one runs (a slow or hanging call)
+    // reloads at once, which stops it with the engine it runs in, instead of waiting its timeout.
     const again = this.#again
     this.#again = undefined
-    if (again) await this.reload(again)
+    await Promise.all([...reruns, again ? this.reload(again) : undefined])
   }
 
   async close(): Promise<void> {
@@ -333,6 +345,9 @@ export class InspectorSession {
     if (this.#fullFolder !== undefined) rmSync(this.#fullFolder, { recursive: true, force: true })
     this.#stopWatching?.()
     this.#listeners.clear()
+    // A load or a save's re-run still going ends now, with its engine: closing waits for neither.
+    this.#closing.abort()
+    if (this.#project) closeProject(this.#project)
     await this.#loading?.catch(() => undefined)
     if (this.#project) closeProject(this.#project)
     this.#project = undefined
@@ -508,6 +523,9 @@ export class InspectorSession {
         global: this.#options.global ?? true,
         plugins: this.#options.plugins ?? [],
         console: TOOLS_CONSOLE,
+        // A file whose import never finishes must not hold dev (and every later save) for ever.
+        loadTimeoutMs: this.#options.loadTimeoutMs ?? 60_000,
+        signal: this.#closing.signal,
       })
     } catch (thrown) {
       this.#project = undefined
@@ -562,19 +580,25 @@ export class InspectorSession {
   }
 
   /** (Re)starts the watcher on what opencode reads now. */
-  #watch(): void {
-    if (this.#options.watch === false || this.#closed) return
+  /**
+   * Returns the folders watched now that were not before (a tools/ or .opencode folder made since):
+   * what was written into one before this watch began was seen by no watcher.
+   */
+  #watch(): string[] {
+    if (this.#options.watch === false || this.#closed) return []
     this.#stopWatching?.()
-    this.#stopWatching = watchProject(
-      projectWatchTargets({
-        directory: this.#options.directory,
-        global: this.#options.global ?? true,
-        configFiles: this.#project?.configFiles ?? [],
-        loadedPlugins: this.#project?.plugins ?? [],
-        pluginSpecs: this.#options.plugins ?? [],
-      }),
-      (files) => void this.reload(files),
-    )
+    const targets = projectWatchTargets({
+      directory: this.#options.directory,
+      global: this.#options.global ?? true,
+      configFiles: this.#project?.configFiles ?? [],
+      loadedPlugins: this.#project?.plugins ?? [],
+      pluginSpecs: this.#options.plugins ?? [],
+    })
+    this.#stopWatching = watchProject(targets, (files) => void this.reload(files))
+    const watched = new Set([...targets.deep, ...targets.shallow].filter((folder) => existsSync(folder)))
+    const before = this.#watchedFolders
+    this.#watchedFolders = watched
+    return before === undefined ? [] : [...watched].filter((folder) => !before.has(folder))
   }
 
   /** An engine for the next save, started once this load's work is done. */

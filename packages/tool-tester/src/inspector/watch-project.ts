@@ -138,7 +138,15 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
 // --- internal ---
 
 /** The entries of a config or project folder that change what opencode loads. */
-const SHALLOW_NAMES = new Set(["opencode.json", "opencode.jsonc", "package.json", ...TOOL_FOLDERS, ...PLUGIN_FOLDERS])
+const SHALLOW_NAMES = new Set([
+  "opencode.json",
+  "opencode.jsonc",
+  "package.json",
+  // A project's .opencode made while dev runs (a new project): its tools are read from then on.
+  ".opencode",
+  ...TOOL_FOLDERS,
+  ...PLUGIN_FOLDERS,
+])
 
 function isProjectFile(file: string): boolean {
   if (file.split(path.sep).includes("node_modules")) return false

@@ -2,9 +2,10 @@
 // line of its own: not "engine <the error message>" in place of the engine. With --json, the same
 // reason is the line's `error`. The page shows it too; a save that fixes it loads again. A folder
 // that gives no tool at all gets list's and doctor's hint, and NO_TOOLS under --json.
+import path from "node:path"
 import { onTestFinished, expect, test } from "vitest"
 import { runBin } from "../helpers.ts"
-import { makeProject } from "./_inspector.ts"
+import { makeProject, startedSession, writeTool } from "./_inspector.ts"
 
 /** `tool-tester dev ARGS` in the project until it printed its first line on stdout, then Ctrl-C. */
 function devUntilUrl(directory: string, args: string[]) {
@@ -57,6 +58,8 @@ test("a tool file that fails to import: the engine, then `no tools:` with the fi
     new RegExp(`^ {2}${project.directory.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}, engine node `),
   )
   expect(lines[1]).toMatch(/^ {2}no tools: .*broken\.ts.* \[IMPORT_FAILED\]; fix it and save/)
+  // With the cause, as list gives it: which file, and why it did not import.
+  expect(lines[1]).toMatch(/fix the file; \.opencode\/tools\/broken\.ts: failed to import: .+ \[IMPORT_FAILED\]/)
   expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
 })
 
@@ -80,4 +83,50 @@ test("a folder that gives no tool: list's and doctor's hint on stderr, and NO_TO
     error: { code: "NO_TOOLS", message: expect.stringContaining(hint) },
   })
   expect(json.stderr).not.toContain(hint)
+})
+
+test("a tool file whose import never finishes: the load is bounded, so dev says TOOL_TIMEOUT with the file, then stops at once", {
+  timeout: 180_000,
+}, async () => {
+  const project = makeProject({
+    ".opencode/tools/greet.ts": 'export default { description: "Greets", args: {}, async execute() { return "hi" } }\n',
+    ".opencode/tools/hangs.ts": "await new Promise(() => {})\nexport default {}\n",
+  })
+  onTestFinished(project.remove)
+  for (const engine of ["node", "bun"]) {
+    const human = await runBin(["dev", "--no-open", "--no-global", "--engine", engine], {
+      cwd: project.directory,
+      env: { TOOL_TESTER_LOAD_TIMEOUT_MS: "3000" },
+      onSpawn: (child) => {
+        let printed = ""
+        child.stdout.on("data", (chunk: Buffer) => {
+          printed += chunk.toString("utf8")
+          if (printed.includes("\n")) child.kill("SIGINT")
+        })
+      },
+    })
+    expect(human.exitCode, human.stderr).toBe(0)
+    expect(human.stdout).toMatch(/^tool-tester dev: http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/\n$/)
+    expect(human.stderr).toMatch(
+      /\n {2}not loaded: .*hangs\.ts: importing it did not finish within 3000 ms \(a top-level await that never settles, or a loop at import time\).* \[TOOL_TIMEOUT\]; fix it and save/,
+    )
+  }
+})
+
+test("closing while a save's load hangs on an import ends that load at once, not at the load bound", {
+  timeout: 120_000,
+}, async () => {
+  const { session, directory } = await startedSession(
+    {
+      ".opencode/tools/greet.ts":
+        'export default { description: "Greets", args: {}, async execute() { return "hi" } }\n',
+    },
+    { loadTimeoutMs: 1_000_000 },
+  )
+  writeTool(directory, ".opencode/tools/hangs.ts", "await new Promise(() => {})\nexport default {}\n")
+  const reloading = session.reload([path.join(directory, ".opencode/tools/hangs.ts")])
+  // Without the bound on close, this waited for the load: 1,000 s here, for ever at the default.
+  await session.close()
+  await reloading
+  expect(session.view()).toBeDefined()
 })

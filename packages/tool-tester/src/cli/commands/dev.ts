@@ -54,6 +54,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     ...definedFields({ engineBinary }),
     cwd: io.cwd,
     timeoutMs,
+    loadTimeoutMs: loadTimeoutMs(io.env),
     ...definedFields({ port }),
     // doctor runs in an engine of its own, as `tool-tester doctor` does: it needs the live tools.
     diagnose: async () => {
