@@ -63,6 +63,22 @@ test("a tool file that fails to import: the engine, then `no tools:` with the fi
   expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
 })
 
+test("a --plugin path that does not exist: the tools load, and the terminal says the plugin's error, as list does", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({
+    ".opencode/tools/greet.ts": 'export default { description: "Greets", args: {}, async execute() { return "hi" } }\n',
+  })
+  onTestFinished(project.remove)
+  const human = await devUntilUrl(project.directory, ["--engine", "node", "--plugin", "./nope.ts"])
+  expect(human.exitCode).toBe(0)
+  const lines = human.stderr.split("\n")
+  expect(lines[1]).toMatch(
+    /^ {2}error: plugin .*nope\.ts \(from --plugin\): no such file or folder; fix the path \[PLUGIN_LOAD_FAILED\]$/,
+  )
+  expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
+})
+
 test("a folder that gives no tool: list's and doctor's hint on stderr, and NO_TOOLS with it under --json", {
   timeout: 120_000,
 }, async () => {

@@ -91,7 +91,13 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
       ? `  ${view?.error ? "not loaded" : "no tools"}: ${terminalSafe(problem.message)} [${problem.code}]; fix it and save, the page follows\n`
       : ""
     const hint = noneFound ? noToolsHint(input.directory) : ""
-    io.writeError(`  ${input.directory}${engineLine}\n${problemLine}${hint}  reloads on save; Ctrl-C to stop\n`)
+    // Errors that leave the other tools offered (a --plugin path that does not exist, a plugin that
+    // throws): the page lists them, and the terminal says them too, as list does.
+    const errors = problem ? [] : (view?.problems ?? []).filter((item) => item.severity === "error")
+    const errorLines = errors.map((item) => `  error: ${terminalSafe(item.message)} [${item.code}]\n`).join("")
+    io.writeError(
+      `  ${input.directory}${engineLine}\n${problemLine}${errorLines}${hint}  reloads on save; Ctrl-C to stop\n`,
+    )
   }
   // The token stays off the opener's command line (inspector/open-browser.ts).
   const opened =
