@@ -35,6 +35,14 @@ async function findWorkspaceOpencode(): Promise<
 }
 
 /** A fresh temporary folder, removed when the test finishes. */
+/** The commands under "Next steps:" in what create-tool printed, one per line, trimmed. */
+export function nextStepCommands(stdout: string): string[] {
+  const lines = stdout.split("\n")
+  const start = lines.indexOf("Next steps:")
+  if (start === -1) throw new Error(`no "Next steps:" in:\n${stdout}`)
+  return lines.slice(start + 1, lines.indexOf("", start)).map((line) => line.trim())
+}
+
 export function useTmpDir(prefix = "create-tool-"): string {
   const directory = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
   onTestFinished(() => rmSync(directory, { recursive: true, force: true }))

@@ -4,7 +4,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { expect, test } from "vitest"
-import { run, runCli, useTmpDir } from "./helpers.ts"
+import { nextStepCommands, run, runCli, useTmpDir } from "./helpers.ts"
 
 // npm's printed tool-tester step names the bin, `tool-tester`, which is not a package on npm: if the
 // install step was skipped or failed, a plain `npx --prefix .opencode tool-tester` downloads and
@@ -15,9 +15,7 @@ test("npm's printed tool-tester step, with the install skipped, never runs a pac
   const cwd = useTmpDir()
   const created = await runCli(["hello"], { cwd })
   expect(created.code).toBe(0)
-  const lines = created.stdout.split("\n")
-  const start = lines.indexOf("Next steps:")
-  const commands = lines.slice(start + 1, lines.indexOf("", start)).map((line) => line.trim())
+  const commands = nextStepCommands(created.stdout)
   const step = commands.find((command) => command.includes(" tool-tester run "))
   expect(step).toBe("npx --no --prefix .opencode tool-tester run hello input=hello")
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, test } from "vitest"
-import { linkWorkspacePackages, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
+import { linkWorkspacePackages, nextStepCommands, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
 
 // The printed next steps, run as printed from the folder create-tool ran in (but the install, which
 // needs the registry: the workspace's packages are linked into .opencode/node_modules instead).
@@ -10,9 +10,7 @@ test("npm's printed test and tool-tester commands run from the project folder as
   const cwd = useTmpDir()
   const created = await runCli(["hello"], { cwd })
   expect(created.code).toBe(0)
-  const lines = created.stdout.split("\n")
-  const start = lines.indexOf("Next steps:")
-  const commands = lines.slice(start + 1, lines.indexOf("", start)).map((line) => line.trim())
+  const commands = nextStepCommands(created.stdout)
   expect(commands[0]).toBe("npm install --prefix .opencode")
 
   const root = join(cwd, ".opencode")
@@ -34,9 +32,7 @@ test("beside a test script of the user's, npm's printed test and snapshot update
   writeFileSync(join(cwd, ".opencode/package.json"), JSON.stringify({ scripts: { test: userTest } }))
   const created = await runCli(["hello"], { cwd })
   expect(created.code).toBe(0)
-  const lines = created.stdout.split("\n")
-  const start = lines.indexOf("Next steps:")
-  const commands = lines.slice(start + 1, lines.indexOf("", start)).map((line) => line.trim())
+  const commands = nextStepCommands(created.stdout)
   expect(commands[1]).toBe("npm run test:tools --prefix .opencode")
 
   const root = join(cwd, ".opencode")

@@ -1,7 +1,7 @@
 import { readFileSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
-import { linkWorkspacePackages, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
+import { linkWorkspacePackages, nextStepCommands, run, runCli, useTmpDir, workspaceDirectory } from "./helpers.ts"
 
 // A tool named and described as something else than a greeter must not be written as one: the
 // default template has one neutral argument and says what the user gave it (issue 35). The next
@@ -32,9 +32,7 @@ describe("the default template follows the name and description it was given", {
     const cwd = useTmpDir()
     const created = await runCli(["weather", "--description", description, "--no-interactive"], { cwd })
     expect(created.code, created.stderr).toBe(0)
-    const lines = created.stdout.split("\n")
-    const start = lines.indexOf("Next steps:")
-    const commands = lines.slice(start + 1, lines.indexOf("", start)).map((line) => line.trim())
+    const commands = nextStepCommands(created.stdout)
     expect(commands).toEqual([
       "npm install --prefix .opencode",
       "npm test --prefix .opencode",
