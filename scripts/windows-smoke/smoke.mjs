@@ -776,7 +776,7 @@ function pasted(side, lines, cwd, name) {
   const node = side === "win" ? winPath(NODE_EXE) : process.execPath
   const command = lines
     .map((line) =>
-      line.replace(/^npx (--prefix (\S+|'[^']*'|"[^"]*") )?(@opencode-ai\/)?tool-tester /, `"${node}" ${TT} `),
+      line.replace(/^npx (--no )?(--prefix (\S+|'[^']*'|"[^"]*") )?(@opencode-ai\/)?tool-tester /, `"${node}" ${TT} `),
     )
     .join(" && ")
   writeFileSync(path.join(work, "out", `${name}.${side}.pasted`), `${lines.join("\n")}\n`)
