@@ -58,7 +58,7 @@ describe("code blocks that claim to be a file", () => {
     expect(missing).toEqual([])
   })
 
-  test("the README's unit test and the fuzz example of testing-a-tool.md pass as pasted, in a scaffolded project", {
+  test("the README's unit test and testing-a-tool.md's first test and fuzz example pass as pasted, in a scaffolded project", {
     timeout: 300_000,
   }, async () => {
     const cwd = useTmpDir()
@@ -74,6 +74,10 @@ describe("code blocks that claim to be a file", () => {
     writeFileSync(join(cwd, ".opencode/test/echo.test.ts"), block("README.md", ".opencode/test/echo.test.ts"))
     writeFileSync(join(cwd, ".opencode/tools/weather.ts"), block("writing-a-tool.md", ".opencode/tools/weather.ts"))
     writeFileSync(
+      join(cwd, ".opencode/test/weather.test.ts"),
+      block("testing-a-tool.md", ".opencode/test/weather.test.ts"),
+    )
+    writeFileSync(
       join(cwd, ".opencode/test/weather.fuzz.test.ts"),
       block("testing-a-tool.md", ".opencode/test/weather.fuzz.test.ts"),
     )
@@ -82,6 +86,6 @@ describe("code blocks that claim to be a file", () => {
       timeout: 280_000,
     })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/Test Files +2 passed/)
+    expect(tested.stdout).toMatch(/Test Files +3 passed/)
   })
 })

@@ -27,7 +27,7 @@ export type ToolTesterErrorCode =
   | "TOOL_TIMEOUT"
   /** The tool ended or crashed the process running it (process.exit, out of memory): opencode itself would stop. */
   | "TOOL_EXITED"
-  /** The call was stopped for another's sake: the engine it shared with a call past its timeoutMs (or a cancelled one) was ended; in the CLI, a signal. */
+  /** The call was stopped: the engine it shared with a call past its timeoutMs, or aborted and not stopping (or cancelled), was ended, or its own tool ignored its aborted signal; in the CLI, a signal. */
   | "INTERRUPTED"
   /** The tool replaced or added to the engine's built-ins (JSON.stringify, Object.prototype.toJSON, an Array method), which opencode shares with it. */
   | "TOOL_TAMPERED"

@@ -98,3 +98,9 @@ export type FromEngine =
    * nothing more.
    */
   | { type: "stdin-closed"; lastCall: number }
+  /**
+   * Call `id` was answered TOOL_TIMEOUT, and its tool has still not settled `graceMs` after its
+   * abort signal fired: it ignores the signal, and what it does goes on here. The Node side ends
+   * this engine (and what the tool started), as `run` does.
+   */
+  | { type: "unstopped"; id: number; name: string; graceMs: number }

@@ -3,7 +3,7 @@
 // that process (a tool, a process it started, a library it loaded), since the engine writes only
 // such lines: the caller ends the engine with CHANNEL_FORGED. The checks are written out here, not
 // with zod: the CLI starts an engine before it loads anything else (cli/main.ts), and loading zod
-// there would delay every run's start for ten flat shapes.
+// there would delay every run's start for eleven flat shapes.
 import { timingSafeEqual } from "node:crypto"
 import { isRecord } from "../_is-record.ts"
 import type { FromEngine } from "./protocol.ts"
@@ -59,6 +59,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
   client: { id, method: text, args: text },
   refused: { reason: text },
   "stdin-closed": { lastCall: (value) => typeof value === "number" && Number.isSafeInteger(value) && value >= 0 },
+  unstopped: { id, name: text, graceMs: id },
 }
 
 function hasShape(message: Record<string, unknown>): boolean {

@@ -29,6 +29,8 @@ type Outcome =
   | { kind: "error"; error: CrossingError }
   | { kind: "exited"; exit: EngineExit }
   | { kind: "timeout" }
+  /** The caller's signal aborted, and the tool did not stop within the grace after: the engine was ended. */
+  | { kind: "unstopped" }
 
 /** Loads a project in a new engine process; the returned snapshot carries the engine along. */
 export async function openRemoteProject(
@@ -80,6 +82,18 @@ export function discardPrestartedEngine(selection: EngineSelection, directory: s
 export function restartEngine(project: ToolProject, reason: string): void {
   const engine = engineOf(project)
   if (engine instanceof RemoteEngine) engine.restart(reason)
+}
+
+/** Signals whose aborts their caller follows up itself (the inspector's cancel, with its own grace). */
+const ownGrace = new WeakSet<AbortSignal>()
+
+/**
+ * A call aborted by `signal` is left to its caller: by default, a tool that has not stopped
+ * GRACE_MS after its call was aborted has its engine ended; the inspector does that itself, with
+ * its own grace, and says which call it cancelled.
+ */
+export function followAbortsHere(signal: AbortSignal): void {
+  ownGrace.add(signal)
 }
 
 /** A project's engine when its tools live in an engine's process (project-engine/project-engine.ts). */
@@ -173,6 +187,13 @@ class RemoteEngine implements ProjectEngine {
       signal,
       backstopMs: options.timeoutMs === undefined ? undefined : options.timeoutMs + GRACE_MS,
       stoppedFor: `a call to ${name} did not finish within its timeoutMs (${options.timeoutMs} ms), so the engine this call shared with it was stopped: run it again`,
+      abortGrace:
+        signal !== undefined && ownGrace.has(signal)
+          ? undefined
+          : {
+              ms: GRACE_MS,
+              stoppedFor: `a call to ${name} was aborted and its tool did not stop within ${GRACE_MS} ms, so the engine this call shared with it was stopped: run it again`,
+            },
     })
     if (outcome.kind === "value") {
       // JSON leaves out what is undefined; a result has every key.
@@ -192,16 +213,18 @@ class RemoteEngine implements ProjectEngine {
               code: "TOOL_TIMEOUT",
               message: `the tool did not finish within ${options.timeoutMs} ms and did not stop ${GRACE_MS} ms after its abort signal: its engine was stopped`,
             }
-          : (outcome.exit.channel ?? exitedError(outcome.exit)),
+          : outcome.kind === "unstopped"
+            ? {
+                code: "INTERRUPTED",
+                message: `the call was aborted (its signal), and ${name} did not stop within ${GRACE_MS} ms after its abort signal (context.abort) fired, so the engine it ran in was ended with what it started; the next call starts a new one`,
+              }
+            : (outcome.exit.channel ?? exitedError(outcome.exit)),
     })
   }
 
   /** Ends the engine (and whatever the tools started); the next call starts a new one and loads the project again. */
   restart(reason: string): void {
-    const connection = this.#connection
-    if (!connection) return
-    this.#ended(connection, { kind: "exited", exit: { exitCode: 1, crash: reason, started: true, interrupted: true } })
-    connection.end()
+    if (this.#connection) this.#stop(this.#connection, reason)
   }
 
   /** Ends the engine and whatever the tools started; later calls fail. */
@@ -231,6 +254,12 @@ class RemoteEngine implements ProjectEngine {
       stoppedFor?: string
       /** The signal ends the engine itself (a load), instead of asking the engine to abort the call. */
       endOnAbort?: boolean
+      /**
+       * After the signal asked the engine to abort the call: how long its tool may take to stop. Past
+       * it (a tool that ignores its signal, or keeps the engine too busy to read it) the call ends
+       * `unstopped` and the engine is ended, the other calls there told `stoppedFor`.
+       */
+      abortGrace?: { ms: number; stoppedFor: string } | undefined
     } = {},
   ): Promise<Outcome> {
     const connection = this.#start()
@@ -246,6 +275,16 @@ class RemoteEngine implements ProjectEngine {
     }
     return new Promise<Outcome>((resolve) => {
       let timer: NodeJS.Timeout | undefined
+      let graceTimer: NodeJS.Timeout | undefined
+      const grace = options.abortGrace
+      const askToAbort = () => {
+        connection.send({ type: "abort", id })
+        if (grace)
+          graceTimer = setTimeout(() => {
+            this.#settle(id, { kind: "unstopped" })
+            this.#stop(connection, grace.stoppedFor)
+          }, grace.ms)
+      }
       const abort = options.endOnAbort
         ? () => {
             this.#ended(connection, {
@@ -254,9 +293,10 @@ class RemoteEngine implements ProjectEngine {
             })
             connection.end()
           }
-        : () => connection.send({ type: "abort", id })
+        : askToAbort
       this.#pending.set(id, (outcome) => {
         clearTimeout(timer)
+        clearTimeout(graceTimer)
         options.signal?.removeEventListener("abort", abort)
         this.#pending.delete(id)
         this.#sentTo.delete(id)
@@ -271,22 +311,19 @@ class RemoteEngine implements ProjectEngine {
       if (options.backstopMs !== undefined) {
         timer = setTimeout(() => {
           this.#settle(id, { kind: "timeout" })
-          this.#ended(connection, {
-            kind: "exited",
-            exit: {
-              exitCode: 1,
-              crash: options.stoppedFor ?? "another call stopped the engine",
-              started: true,
-              interrupted: true,
-            },
-          })
-          connection.end()
+          this.#stop(connection, options.stoppedFor ?? "another call stopped the engine")
         }, options.backstopMs)
       }
       connection.send({ type: "call", id, ...call })
       if (options.signal?.aborted) abort()
       else options.signal?.addEventListener("abort", abort, { once: true })
     })
+  }
+
+  /** Ends an engine for one call's sake: the other calls pending there end INTERRUPTED, told `why`. */
+  #stop(connection: EngineConnection, why: string): void {
+    this.#ended(connection, { kind: "exited", exit: { exitCode: 1, crash: why, started: true, interrupted: true } })
+    connection.end()
   }
 
   /** A plugin in the engine called `input.client`: the stub answers, here where it lives. */
@@ -356,6 +393,11 @@ class RemoteEngine implements ProjectEngine {
       if (message.type === "loading") this.#loadingFile = message.file
       if (message.type === "client") void this.#answerClient(connection, message)
       if (message.type === "stdin-closed") this.#deafened(connection, message.lastCall)
+      if (message.type === "unstopped")
+        this.#stop(
+          connection,
+          `a call to ${message.name} timed out and its tool did not stop within ${message.graceMs} ms after its abort signal, so the engine this call shared with it was stopped: run it again`,
+        )
       if (message.type !== "reply") return
       // The engine answers the calls it was given: an answer to one never made means its stdin was
       // written by something else in its process (engine-channel.ts).

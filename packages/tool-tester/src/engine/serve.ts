@@ -31,6 +31,8 @@ import type { Task, TaskCommand } from "../tasks/task.ts"
 import { projectSnapshot } from "./snapshot.ts"
 import { builtinsAreTheTools } from "../pipeline/builtins-between-calls.ts"
 import { opencodeAbortReason } from "../pipeline/opencode-abort.ts"
+import { timeoutEvents } from "../pipeline/with-timeout.ts"
+import { wait } from "../runtime/pending-work.ts"
 
 // Set only so that the opencode executable would act as Bun: the tools must not inherit it (a tool
 // that starts `opencode` would get a Bun).
@@ -126,6 +128,28 @@ function abort(id: number): void {
   else abortedEarly.add(id)
 }
 
+/**
+ * How long a call answered TOOL_TIMEOUT has, after its abort signal, for its tool to stop: past it
+ * the Node side is told, and ends this engine. The same grace the Node side gives a tool that keeps
+ * this process busy past its timeout (remote-project.ts).
+ */
+const UNSTOPPED_GRACE_MS = 1_000
+
+// A tool that ignores its abort signal goes on after its call was answered TOOL_TIMEOUT: with the
+// timers, children and sockets it keeps, into every later call of this engine.
+timeoutEvents.onTimedOut = (signal, tool) => {
+  const entry = [...controllers].find(([, controller]) => controller.signal === signal)
+  if (!entry) return
+  const [id] = entry
+  const name = callNames.get(id) ?? "the tool"
+  void Promise.race([tool.then(stopped, stopped), wait(UNSTOPPED_GRACE_MS).then(() => false)]).then((didStop) => {
+    if (!didStop) send({ type: "unstopped", id, name, graceMs: UNSTOPPED_GRACE_MS })
+  })
+}
+const stopped = () => true
+/** The tool each running call names. */
+const callNames = new Map<number, string>()
+
 function receive(message: ToEngine): void {
   if (message.type === "task") void serveTask(message.cwd, message.task as Task)
   else if (message.type === "call") void serveCall(message.id, message)
@@ -186,6 +210,7 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
     send({ type: "reply", id, error: data === undefined ? failure : { ...failure, data: jsonSafe(data) as never } })
   } finally {
     controllers.delete(id)
+    callNames.delete(id)
   }
 }
 
@@ -212,6 +237,7 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
   if (call.method === "doctor") return (await import("../tasks/doctor-task.ts")).doctorProject(loaded, call.params)
   const controller = new AbortController()
   controllers.set(id, controller)
+  callNames.set(id, call.method === "run" ? call.params.name : call.params.call.name)
   if (abortedEarly.delete(id)) controller.abort(opencodeAbortReason())
   const options = { ...call.params.options, signal: controller.signal }
   return call.method === "run"

@@ -12,6 +12,7 @@ import { chooseEngine } from "../engine-client/choose-engine.ts"
 import {
   discardPrestartedEngine,
   openRemoteProject,
+  followAbortsHere,
   prestartEngine,
   restartEngine,
 } from "../engine-client/remote-project.ts"
@@ -568,6 +569,8 @@ export class InspectorSession {
 
   async #run(project: ToolProject, request: CallRequest, signal: AbortSignal): Promise<RunResult> {
     const { model } = request
+    // A cancel ends the engine past this inspector's own grace, and says so (cancel()).
+    followAbortsHere(signal)
     const options = {
       timeoutMs: this.#options.timeoutMs ?? 60_000,
       signal,

@@ -34,7 +34,7 @@ import { preparedTools } from "./tool-list.ts"
 import { truncateOutput } from "./truncate.ts"
 import { userMessage } from "./user-message.ts"
 import { validateArgs } from "./validate-args.ts"
-import { withTimeout } from "./with-timeout.ts"
+import { timeoutEvents, withTimeout } from "./with-timeout.ts"
 import { toolChoice } from "../_tool-choice.ts"
 
 /**
@@ -284,17 +284,12 @@ async function execute(
   // While execute runs, the plugin client can ask the server about this call's session.
   const forget = client?.sessions.register(callSessionRecord(tool, record, { setting, session, options, restore }))
   let settled: { value: unknown } | { error: unknown }
+  const running = Promise.resolve().then(async () => {
+    await client?.initCallsSettled()
+    return callExecute(tool, record.result.args, context)
+  })
   try {
-    settled = {
-      value: await withTimeout(
-        Promise.resolve().then(async () => {
-          await client?.initCallsSettled()
-          return callExecute(tool, record.result.args, context)
-        }),
-        options.timeoutMs,
-        controller,
-      ),
-    }
+    settled = { value: await withTimeout(running, options.timeoutMs, controller) }
   } catch (error) {
     settled = { error }
   } finally {
@@ -318,6 +313,7 @@ async function execute(
     const waiting = client?.pending() ?? []
     const on = waiting.length === 0 ? "" : ` (it was waiting for ${waiting.join(", ")})`
     const message = (settled as { error: ToolTesterError }).error.message
+    timeoutEvents.onTimedOut?.(options.signal, running)
     return { success: false, failed: record.fail("TOOL_TIMEOUT", `${message}${on}`) }
   }
   // Reading what the tool returned or threw runs its code again (getters, Proxy traps, a message

@@ -7,6 +7,15 @@ const startTimer = setTimeout
 const stopTimer = clearTimeout
 
 /**
+ * Told of each call whose tool was still running at its timeout, with the caller's signal (which
+ * names the call) and the tool's own promise: the bun engine watches whether the tool stops after
+ * its abort signal, and is ended when it does not (engine/serve.ts). In-process, nobody listens.
+ */
+export const timeoutEvents: {
+  onTimedOut: ((callerSignal: AbortSignal | undefined, tool: Promise<unknown>) => void) | undefined
+} = { onTimedOut: undefined }
+
+/**
  * Waits for a tool at most `timeoutMs`: then fires its abort signal and fails with TOOL_TIMEOUT.
  * In-process the tool cannot be killed; the CLI runs tools in a worker it can stop.
  */

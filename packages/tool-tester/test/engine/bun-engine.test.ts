@@ -1,7 +1,7 @@
 // The library under the bun engine: loadTools() starts one Bun process per project (the opencode
 // binary this repository installs for e2e, run with BUN_BE_BUN=1) and every call goes there.
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync } from "node:fs"
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, onTestFinished, test } from "vitest"
@@ -125,6 +125,86 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
           "a call to busy did not finish within its timeoutMs (300 ms), so the engine this call shared with it was stopped: run it again",
       },
     })
+  })
+
+  test("an aborted call whose tool does not stop (a busy loop, or an await that ignores its signal) ends its engine 1 s later, as INTERRUPTED", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/pid.ts": toolSource("pid", "return String(process.pid)"),
+      ".opencode/tools/busy.ts": toolSource("busy", "for (;;) {}"),
+      ".opencode/tools/deaf.ts": toolSource("deaf", "await new Promise(() => {}); return 'never'"),
+      ".opencode/tools/stops.ts": toolSource(
+        "stops",
+        'return new Promise((_, reject) => { if (context.abort.aborted) reject(context.abort.reason); context.abort.addEventListener("abort", () => reject(context.abort.reason)) })',
+      ),
+    })
+    const project = await load(directory)
+    const pidOf = async () => Number((await runTool(project, "pid", {})).output)
+    // A tool that stops on its signal keeps its engine, and its own ending.
+    const first = await pidOf()
+    const controller = new AbortController()
+    const stopping = runTool(project, "stops", {}, { signal: controller.signal })
+    setTimeout(() => controller.abort(), 100)
+    expect(await stopping).toMatchObject({ status: "error", error: { code: "TOOL_THREW" } })
+    expect(await pidOf()).toBe(first)
+    // One that does not is ended with its engine: vitest's context.signal at a test's timeout no
+    // longer leaves every later test of the file queued behind it.
+    for (const name of ["busy", "deaf"]) {
+      const engine = await pidOf()
+      const aborting = new AbortController()
+      const call = runTool(project, name, {}, { signal: aborting.signal })
+      setTimeout(() => aborting.abort(), 100)
+      expect(await call, name).toMatchObject({
+        status: "error",
+        error: {
+          code: "INTERRUPTED",
+          message: `the call was aborted (its signal), and ${name} did not stop within 1000 ms after its abort signal (context.abort) fired, so the engine it ran in was ended with what it started; the next call starts a new one`,
+        },
+      })
+      await expect.poll(() => isRunning(engine), { timeout: 10_000 }).toBe(false)
+      expect(await pidOf(), name).not.toBe(engine)
+    }
+  })
+
+  test("a timed-out tool that ignores its abort signal has its engine ended after the grace; one that stops keeps it", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/pid.ts": toolSource("pid", "return String(process.pid)"),
+      ".opencode/tools/deaf.ts": toolSource(
+        "deaf",
+        'const child = Bun.spawn(["sleep", "600"]); await Bun.write(context.directory + "/child.pid", String(child.pid)); await new Promise(() => {}); return "never"',
+      ),
+      ".opencode/tools/stops.ts": toolSource(
+        "stops",
+        'return new Promise((_, reject) => context.abort.addEventListener("abort", () => reject(context.abort.reason)))',
+      ),
+      ".opencode/tools/slow.ts": toolSource(
+        "slow",
+        'await new Promise((resolve) => setTimeout(resolve, 60_000)); return "late"',
+      ),
+    })
+    const project = await load(directory)
+    const first = Number((await runTool(project, "pid", {})).output)
+    expect(await runTool(project, "stops", {}, { timeoutMs: 100 })).toMatchObject({ error: { code: "TOOL_TIMEOUT" } })
+    // Past the grace the deaf tool below gets: the engine stayed.
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(Number((await runTool(project, "pid", {})).output)).toBe(first)
+    // deaf keeps awaiting (and its child running) after its TOOL_TIMEOUT: a second later its engine
+    // is ended with the child, and a call still running there is told why.
+    const slow = runTool(project, "slow", {})
+    const deaf = await runTool(project, "deaf", {}, { timeoutMs: 100 })
+    expect(deaf).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    expect(await slow).toMatchObject({
+      status: "error",
+      error: {
+        code: "INTERRUPTED",
+        message:
+          "a call to deaf timed out and its tool did not stop within 1000 ms after its abort signal, so the engine this call shared with it was stopped: run it again",
+      },
+    })
+    await expect.poll(() => isRunning(first), { timeout: 10_000 }).toBe(false)
+    const child = Number(readFileSync(path.join(directory, "child.pid"), "utf8"))
+    onTestFinished(() => killProcess(child))
+    await expect.poll(() => isRunning(child), { timeout: 10_000 }).toBe(false)
+    expect(Number((await runTool(project, "pid", {})).output)).not.toBe(first)
   })
 
   test("closeProject ends the engine and the processes its tools left running", async () => {

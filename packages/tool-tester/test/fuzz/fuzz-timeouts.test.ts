@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs"
+import path from "node:path"
 import { expect, test } from "vitest"
 import { fuzzTool } from "../../src/fuzz/index.ts"
 import { loadTools } from "../../src/index.ts"
@@ -35,4 +37,39 @@ test("a slow call is a timeout failure with the arguments it was called with, ma
   expect(report.failures.some((failure) => failure.kind === "crash" && failure.thrown === "TypeError")).toBe(true)
   const slowCalls = calls.filter((args) => typeof (JSON.parse(args) as { count?: unknown }).count !== "number")
   expect(new Set(slowCalls).size).toBe(slowCalls.length)
+})
+
+// Ignores its signal on its first call ever (a marker file outlives its engine), then takes 300 ms.
+const deafOnce = `import { appendFileSync, existsSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Waits",
+  args: { count: tool.schema.number() },
+  async execute(args, context) {
+    const marker = path.join(context.directory, "deaf-once")
+    if (!existsSync(marker)) {
+      writeFileSync(marker, "")
+      await new Promise(() => {})
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    appendFileSync(path.join(context.directory, "completed"), JSON.stringify(args) + "\\n")
+    return "counted"
+  },
+})
+`
+
+test("under the bun engine, the call the end of a deaf tool's engine interrupts is made again, not counted as passed", {
+  timeout: 120_000,
+}, async () => {
+  const { env, home } = isolatedEnvironment()
+  const directory = tmpProject({ ".opencode/tools/sample.ts": deafOnce })
+  const project = await loadTools({ directory, env, home, engine: "bun" })
+  // The first call times out at 1 s, its tool goes on, and its engine is ended 1 s later: in the
+  // middle of one of the 300 ms calls after it.
+  const report = await fuzzTool(project, "sample", { runs: 10, seed: 3, timeoutMs: 1_000 })
+  expect(report.failures.map((failure) => failure.kind)).toEqual(["timeout"])
+  const completed = readFileSync(path.join(directory, "completed"), "utf8").trim().split("\n")
+  // Every call but the timed-out one ran to its end.
+  expect(completed).toHaveLength(report.calls - 1)
 })

@@ -7,6 +7,7 @@ import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { createInspectorApp } from "../../src/inspector/app.ts"
 import type { HistoryEntry, InspectorEvent, InspectorOptions } from "../../src/inspector/session.ts"
+import { isRunning } from "../support/processes.ts"
 import { startedSession } from "./_inspector.ts"
 
 /** Writes a marker once it runs (so the test knows it started), then keeps the thread busy. */
@@ -50,6 +51,10 @@ const hi = `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "Says hi", args: {}, async execute() { return "hi" } })
 `
 
+const pid = `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Says its process", args: {}, async execute() { return String(process.pid) } })
+`
+
 async function started(engine: "node" | "bun", options: Partial<InspectorOptions> = {}) {
   const { session, directory } = await startedSession(
     {
@@ -57,6 +62,7 @@ async function started(engine: "node" | "bun", options: Partial<InspectorOptions
       ".opencode/tools/waits.ts": waits,
       ".opencode/tools/sleeps.ts": sleeps,
       ".opencode/tools/hi.ts": hi,
+      ".opencode/tools/pid.ts": pid,
     },
     { engine, ...options },
   )
@@ -154,4 +160,19 @@ test("a cancel fires the tool's context.abort; a tool that stops keeps what it r
   ).toEqual(["running", "cancelling", "ended"])
   expect(session.history().map((entry) => entry.id)).toEqual([1, 2])
   expect(session.cancel(1)).toBeUndefined()
+})
+
+test("dev's --timeout: a tool that goes on past it, ignoring its abort signal, has its warm engine ended a second later", {
+  timeout: 180_000,
+}, async () => {
+  const { session } = await started("bun", { timeoutMs: 300 })
+  const pidOf = async () => Number((await session.call({ name: "pid", form: "args", args: {} })).result?.output)
+  const engine = await pidOf()
+  // sleeps awaits 10 minutes and ignores its signal: answered at the bound, it would go on in the engine.
+  const slept = await session.call({ name: "sleeps", form: "args", args: {} })
+  expect(slept.result?.error?.code).toBe("TOOL_TIMEOUT")
+  await expect.poll(() => isRunning(engine), { timeout: 30_000 }).toBe(false)
+  const next = await pidOf()
+  expect(next).toBeGreaterThan(0)
+  expect(next).not.toBe(engine)
 })
