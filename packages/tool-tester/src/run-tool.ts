@@ -4,6 +4,7 @@ import { projectClientOf } from "./client/project-client.ts"
 import { messageOfThrown, ToolTesterError } from "./errors.ts"
 import { pristineStringify } from "./_pristine.ts"
 import { described } from "./_described.ts"
+import { didYouMean } from "./did-you-mean.ts"
 import { MODEL_MODALITIES } from "./pipeline/model-messages.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
 import { attachEngine, engineOf } from "./project-engine/engine-of.ts"
@@ -84,9 +85,35 @@ function jsonTextProblem(args: unknown): string | undefined {
   }
 }
 
+/** Every option a call takes: a key it does not know (`timeout` for `timeoutMs`) would be dropped without a word. */
+const RUN_OPTIONS: Record<keyof RunOptions, true> = {
+  model: true,
+  modelInput: true,
+  validate: true,
+  permissions: true,
+  maxLines: true,
+  maxBytes: true,
+  dataDirectory: true,
+  timeoutMs: true,
+  agent: true,
+  sessionID: true,
+  messageID: true,
+  callID: true,
+  messages: true,
+  prompt: true,
+  signal: true,
+}
+
 /** Refuses options a call cannot run with (USAGE naming the option), before anything runs. */
 function checkRunOptions(caller: string, options: RunOptions): void {
   if (!isRecord(options)) throw usage(`${caller}'s options must be an object, not ${described(options)}`, "options")
+  const known = Object.keys(RUN_OPTIONS)
+  for (const key of Object.keys(options))
+    if (!Object.hasOwn(RUN_OPTIONS, key))
+      throw usage(
+        `${caller} has no option ${JSON.stringify(key)}${didYouMean(key, known, (match) => `"${match}"`)}: it takes ${known.join(", ")}`,
+        key,
+      )
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   // As opencode refuses these in tool_output (CONFIG_INVALID): a limit of 0 would cut every output.
   for (const option of ["maxLines", "maxBytes"] as const) {

@@ -203,6 +203,15 @@ export const proxy = { description: "", args: {}, execute: async () => new Proxy
         data: { option },
       })
     }
+    // A key it does not know would be dropped without a word: `timeout` would run with no bound.
+    await expect(runTool(loaded, "quick", {}, { timeout: 100 } as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(/^runTool has no option "timeout"; did you mean "timeoutMs"\?: it takes model, /),
+      data: { option: "timeout" },
+    })
+    await expect(
+      callTool(loaded, { name: "quick", rawArguments: "{}" }, { abortSignal: undefined } as never),
+    ).rejects.toMatchObject({ code: "USAGE", data: { option: "abortSignal" } })
     // Arguments are the model's: anything goes, as in opencode.
     expect(await runTool(loaded, "quick", null)).toMatchObject({ status: "completed", args: null })
   })

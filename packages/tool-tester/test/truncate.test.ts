@@ -24,6 +24,8 @@ describe("truncateOutput", () => {
     const text = "a".repeat(51200)
     const result = await truncateOutput(text, { hasTaskTool: true, outputDir: await useTmpDir() })
     expect(result).toEqual({ content: text, truncated: false })
+    // Read as the docs write it, without narrowing first: undefined when nothing was cut.
+    expect((await truncateOutput(text, { hasTaskTool: true, outputDir: await useTmpDir() })).outputPath).toBeUndefined()
   })
 
   test("leaves the empty string untouched and writes no file", async () => {

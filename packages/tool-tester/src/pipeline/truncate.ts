@@ -42,7 +42,7 @@ export interface TruncateOptions {
 }
 
 export type TruncateResult =
-  | { content: string; truncated: false }
+  | { content: string; truncated: false; outputPath?: undefined }
   | { content: string; truncated: true; outputPath: string }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from "../lint/providers.ts"
 import { getToolSchemas } from "../list-tools.ts"
 import { engineOf } from "../project-engine/engine-of.ts"
+import { ToolTesterError } from "../errors.ts"
 import type { ToolProject } from "../types.ts"
 import { isRunResult, modelView } from "./model-view.ts"
 
@@ -25,16 +26,14 @@ type MatcherResult = { pass: boolean; message: () => string }
 export const toolTesterMatchers = {
   toMatchModelView(this: MatcherState, received: unknown, hint?: string): MatcherResult {
     if (!isRunResult(received)) {
-      throw new TypeError("toMatchModelView() expects what runTool() or callTool() resolved to: await the call first")
+      throw misuse("toMatchModelView() expects what runTool() or callTool() resolved to: await the call first")
     }
     return Snapshots.toMatchSnapshot.call(this, modelView(received), hint)
   },
 
   toMatchInlineModelView(this: MatcherState, received: unknown, inlineSnapshot?: string): MatcherResult {
     if (!isRunResult(received)) {
-      throw new TypeError(
-        "toMatchInlineModelView() expects what runTool() or callTool() resolved to: await the call first",
-      )
+      throw misuse("toMatchInlineModelView() expects what runTool() or callTool() resolved to: await the call first")
     }
     return Snapshots.toMatchInlineSnapshot.call(this, modelView(received), inlineSnapshot)
   },
@@ -114,7 +113,7 @@ export const toolTesterMatchers = {
 function projectOf(received: unknown, matcher: string): ToolProject {
   const record = received as Record<string, unknown> | null
   if (typeof record !== "object" || record === null || !Array.isArray(record["tools"]) || !("engine" in record)) {
-    throw new TypeError(`${matcher}() expects the project loadTools() resolved to: await loadTools() first`)
+    throw misuse(`${matcher}() expects the project loadTools() resolved to: await loadTools() first`)
   }
   return received as ToolProject
 }
@@ -123,14 +122,19 @@ function projectOf(received: unknown, matcher: string): ToolProject {
 function checkedProviders(providers: readonly string[]): LintProvider[] {
   if (typeof providers === "string") {
     const quoted = JSON.stringify(providers)
-    throw new TypeError(`toMatchProviderSchemas() takes a list of providers: write [${quoted}], not ${quoted}`)
+    throw misuse(`toMatchProviderSchemas() takes a list of providers: write [${quoted}], not ${quoted}`)
   }
   if (!Array.isArray(providers) || providers.length === 0) {
-    throw new TypeError(`name at least one provider: ${ALL_PROVIDER_NAMES.join(", ")}`)
+    throw misuse(`name at least one provider: ${ALL_PROVIDER_NAMES.join(", ")}`)
   }
   return providers.map((provider) => {
     const lint = typeof provider === "string" ? lintProviderNamed(provider) : undefined
-    if (lint === undefined) throw new TypeError(unknownProviderMessage(String(provider)))
+    if (lint === undefined) throw misuse(unknownProviderMessage(String(provider)))
     return lint
   })
+}
+
+/** A matcher used the wrong way: USAGE, as the library's own functions say it. */
+function misuse(message: string): ToolTesterError {
+  return new ToolTesterError("USAGE", message)
 }

@@ -18,4 +18,18 @@ describe("the matchers' own arguments", () => {
   test("an empty list asks for a provider, and names them", async () => {
     await expect(expect(project).toMatchProviderSchemas([])).rejects.toThrow(/^name at least one provider: .*openai/)
   })
+
+  test("a misspelled provider is USAGE naming the closest one, and a matcher given no project says to await it", async () => {
+    await expect(expect(project).toBeAcceptedBy("gogle" as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: expect.stringContaining('unknown provider "gogle": did you mean google?'),
+    })
+    await expect(expect(Promise.resolve(project)).toLoadInOpencode()).rejects.toMatchObject({
+      code: "USAGE",
+      message: "toLoadInOpencode() expects the project loadTools() resolved to: await loadTools() first",
+    })
+    expect(() => expect("text").toMatchModelView()).toThrow(
+      expect.objectContaining({ code: "USAGE", message: expect.stringContaining("await the call first") }),
+    )
+  })
 })
