@@ -153,7 +153,7 @@ class RemoteEngine implements ProjectEngine {
       this.#loaded = undefined
       if (this.#signal?.aborted) throw projectClosed()
       if (outcome.kind === "timeout") throw loadTimeoutError(this.#loadingFile, bound ?? 0)
-      throw loadError(outcome, binaryOf(this.#selection))
+      throw loadError(outcome, binaryOf(this.#selection), this.#loadingFile)
     })
     return this.#loaded
   }
@@ -450,7 +450,8 @@ function toError(error: CrossingError): ToolTesterError {
   return new ToolTesterError(error.code as never, error.message, error.data === undefined ? {} : { data: error.data })
 }
 
-function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string): ToolTesterError {
+/** Why a load failed; `file` is the one the engine said it was importing last, when it ended. */
+function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string, file?: string): ToolTesterError {
   if (outcome.kind === "error") return toError(outcome.error)
   if (outcome.kind === "exited" && outcome.exit.channel) return toError(outcome.exit.channel)
   if (outcome.kind === "exited" && !outcome.exit.started) {
@@ -461,11 +462,14 @@ function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string)
     })
   }
   const exit = outcome.kind === "exited" ? outcome.exit : undefined
+  // As `list` says it (tasks/task-failure.ts): the file whose import was running when it ended.
+  const who = file === undefined ? "a tool or plugin file ended the engine" : `${file}: ended the process`
   return new ToolTesterError(
     "IMPORT_FAILED",
     exit?.crash
-      ? `a tool or plugin file ended the engine while loading: ${exit.crash}`
-      : `a tool or plugin file ended the engine while loading (${exit ? howItEnded(exit) : "it was stopped"}); opencode itself would exit: remove the process.exit call`,
+      ? `${who} while loading: ${exit.crash}`
+      : `${who} while loading (${exit ? howItEnded(exit) : "it was stopped"}); opencode itself would exit: remove the process.exit call`,
+    { data: file === undefined ? {} : { file } },
   )
 }
 

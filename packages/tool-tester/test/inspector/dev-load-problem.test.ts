@@ -146,3 +146,32 @@ test("closing while a save's load hangs on an import ends that load at once, not
   await reloading
   expect(session.view()).toBeDefined()
 })
+
+test("a tool file that calls process.exit at import is named, as list names it", { timeout: 120_000 }, async () => {
+  const project = makeProject({ ".opencode/tools/bye.ts": "process.exit(3)\n" })
+  onTestFinished(project.remove)
+  const human = await devUntilUrl(project.directory, ["--engine", "bun"])
+  expect(human.exitCode).toBe(0)
+  expect(human.stderr.split("\n")[1]).toBe(
+    `  not loaded: ${path.join(project.directory, ".opencode/tools/bye.ts")}: ended the process while loading (process.exit(3)); opencode itself would exit: remove the process.exit call [IMPORT_FAILED]; fix it and save, the page follows`,
+  )
+})
+
+test("an --engine-binary that is no engine ends dev with ENGINE_FAILED (exit 1): no save would bring it up", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({ ".opencode/tools/greet.ts": "export {}\n" })
+  onTestFinished(project.remove)
+  for (const json of [false, true]) {
+    const ended = await runBin(["dev", "--no-open", "--engine-binary", "/bin/true", ...(json ? ["--json"] : [])], {
+      cwd: project.directory,
+    })
+    expect(ended.exitCode, ended.stderr).toBe(1)
+    // Under --json too the error is a JSON line on stderr, as list gives it.
+    const said = json ? JSON.parse(ended.stderr).error.message : ended.stderr
+    expect(said).toMatch(
+      /could not start \S*true: it exited with code 0 before it was up: pass another --engine-binary/,
+    )
+    if (!json) expect(ended.stderr).toMatch(/\[ENGINE_FAILED\]\n$/)
+  }
+})

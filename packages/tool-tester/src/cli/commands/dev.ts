@@ -71,6 +71,11 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     },
   })
   const view = inspector.session.view()
+  // An engine that cannot start is no file's fault: no save brings it up. Said as list says it.
+  if (view?.error?.code === "ENGINE_FAILED") {
+    await inspector.close()
+    throw new ToolTesterError("ENGINE_FAILED", view.error.message)
+  }
   // Why the first load offers no tool (the page shows it too): a save that fixes it loads again.
   const problem = view?.error ?? view?.noTools
   // A folder that gives no custom or plugin tool at all (most often not the project's): said as
