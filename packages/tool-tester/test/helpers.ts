@@ -145,11 +145,12 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
   const home = options.home ?? useTmpDir("tool-tester-home-")
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      // npm_* (npm_config_user_agent, npm_execpath): a package manager running the suite is not
-      // the one a user's shell starts the bin with (printed commands follow it).
+      // npm_* (npm_config_user_agent, npm_execpath) and INIT_CWD: a package manager running the
+      // suite is not the one a user's shell starts the bin with (printed commands follow it).
       ([key]) =>
         !key.startsWith("OPENCODE_") &&
         !key.startsWith("npm_") &&
+        key !== "INIT_CWD" &&
         !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
     ),
   )

@@ -17,16 +17,30 @@ import { PACKAGE_MANAGERS, packageManagerThatStarted } from "../package-manager.
  * relative to the working folder. From a one-off download, or from a checkout, the scoped package.
  */
 export function toolTesterCommand(io: { cwd: string; env: Record<string, string | undefined>; bin?: string }): string {
-  const manager = PACKAGE_MANAGERS[packageManagerThatStarted(io.env) ?? "npm"]
+  const started = packageManagerThatStarted(io.env)
+  const manager = PACKAGE_MANAGERS[started ?? "npm"]
   const folder = io.bin === undefined ? undefined : installFolder(io.bin)
   if (folder === undefined) return `${manager.download} ${PACKAGE}`
-  const from = path.basename(folder) === ".opencode" ? path.dirname(folder) : io.cwd
+  const from =
+    (started === "bun" ? undefined : typedIn(io.env)) ??
+    (path.basename(folder) === ".opencode" ? path.dirname(folder) : io.cwd)
   const relative = path.relative(from, folder)
   const where = relative === "" ? undefined : shellWord(portablePath(relative), userShell(io.env))
   return manager.runInstalled(where, "tool-tester", PACKAGE)
 }
 
 // --- internal ---
+
+/**
+ * The folder the user typed the command in, as npm, pnpm and yarn pass it (`INIT_CWD`: npx keeps
+ * the working folder, the others start the bin in the install folder). Bun sets none (one it
+ * passes on is another's, older): then the project folder around `.opencode` is assumed, where the
+ * docs run every command.
+ */
+function typedIn(env: Record<string, string | undefined>): string | undefined {
+  const folder = env["INIT_CWD"]
+  return folder !== undefined && path.isAbsolute(folder) ? folder : undefined
+}
 
 const PACKAGE = "@opencode-ai/tool-tester"
 

@@ -28,6 +28,27 @@ describe("toolTesterCommand", () => {
     },
   )
 
+  test.each([
+    ["npm", "npx --no --prefix ../app/.opencode tool-tester"],
+    ["pnpm", "pnpm --dir ../app/.opencode exec tool-tester"],
+    ["yarn", "yarn --cwd ../app/.opencode tool-tester"],
+  ])("typed outside the project folder (%s passes INIT_CWD): the install folder from there", (name, expected) => {
+    const opencode = path.join(project, ".opencode")
+    const bin = installed(opencode)
+    const elsewhere = path.resolve("/work/other")
+    const env = { ...agent(name), INIT_CWD: elsewhere }
+    const shown = expected.replace("../app/.opencode", shellWord(path.join("..", "app", ".opencode"), userShell({})))
+    // npx leaves the working folder where the user is; pnpm and yarn move into .opencode.
+    expect(toolTesterCommand({ cwd: elsewhere, env, bin })).toBe(shown)
+    expect(toolTesterCommand({ cwd: opencode, env, bin })).toBe(shown)
+    // Bun sets no INIT_CWD: one it passes on is older (an npm script's), not where bun was typed.
+    expect(toolTesterCommand({ cwd: opencode, env: { ...agent("bun"), INIT_CWD: elsewhere }, bin })).toBe(
+      "bun run --cwd .opencode tool-tester",
+    )
+    // Typed in the project folder, as the docs do: the usual form.
+    expect(toolTesterCommand({ cwd: opencode, env: { ...env, INIT_CWD: project }, bin })).toContain(" .opencode ")
+  })
+
   test("pnpm's store inside node_modules/.pnpm is the same install folder", () => {
     const bin = installed(path.join(project, ".opencode"), ".pnpm", "@opencode-ai+tool-tester@0.1.0", "node_modules")
     expect(toolTesterCommand({ cwd: project, env: agent("pnpm"), bin })).toBe("pnpm --dir .opencode exec tool-tester")
