@@ -105,6 +105,8 @@ delete baseEnv.DISPLAY
 delete baseEnv.WINEPATH
 delete baseEnv.NODE_OPTIONS
 delete baseEnv.npm_config_user_agent
+// Where a package manager running this script was typed: printed commands would be made relative to it.
+delete baseEnv.INIT_CWD
 wineEnv = baseEnv
 
 step(

@@ -22,7 +22,7 @@ export function toolTesterCommand(io: { cwd: string; env: Record<string, string 
   const folder = io.bin === undefined ? undefined : installFolder(io.bin)
   if (folder === undefined) return `${manager.download} ${PACKAGE}`
   const from =
-    (started === "bun" ? undefined : typedIn(io.env)) ??
+    (started === undefined || started === "bun" ? undefined : typedIn(io.env)) ??
     (path.basename(folder) === ".opencode" ? path.dirname(folder) : io.cwd)
   const relative = path.relative(from, folder)
   const where = relative === "" ? undefined : shellWord(portablePath(relative), userShell(io.env))
@@ -33,9 +33,10 @@ export function toolTesterCommand(io: { cwd: string; env: Record<string, string 
 
 /**
  * The folder the user typed the command in, as npm, pnpm and yarn pass it (`INIT_CWD`: npx keeps
- * the working folder, the others start the bin in the install folder). Bun sets none (one it
- * passes on is another's, older): then the project folder around `.opencode` is assumed, where the
- * docs run every command.
+ * the working folder, the others start the bin in the install folder). Read only when one of them
+ * started the bin: Bun sets none, and one it (or a bin started directly) passes on is older, an
+ * npm script's. Otherwise the project folder around `.opencode` is assumed, where the docs run
+ * every command.
  */
 function typedIn(env: Record<string, string | undefined>): string | undefined {
   const folder = env["INIT_CWD"]

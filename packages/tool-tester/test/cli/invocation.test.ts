@@ -45,6 +45,10 @@ describe("toolTesterCommand", () => {
     expect(toolTesterCommand({ cwd: opencode, env: { ...agent("bun"), INIT_CWD: elsewhere }, bin })).toBe(
       "bun run --cwd .opencode tool-tester",
     )
+    // Nor does a bin started directly: the INIT_CWD it has is older.
+    expect(toolTesterCommand({ cwd: opencode, env: { INIT_CWD: elsewhere }, bin })).toBe(
+      "npx --no --prefix .opencode tool-tester",
+    )
     // Typed in the project folder, as the docs do: the usual form.
     expect(toolTesterCommand({ cwd: opencode, env: { ...env, INIT_CWD: project }, bin })).toContain(" .opencode ")
   })
