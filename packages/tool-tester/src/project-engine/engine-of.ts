@@ -3,6 +3,7 @@
 import { described } from "../_described.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolProject } from "../types.ts"
+import { inBun } from "../runtime/here.ts"
 import { localEngine } from "./local-engine.ts"
 import type { ProjectEngine } from "./project-engine.ts"
 
@@ -21,7 +22,18 @@ export function attachEngine(project: ToolProject, engine: ProjectEngine): ToolP
  */
 export function engineOf(project: ToolProject): ProjectEngine {
   checkProject(project)
-  return (project as { [ENGINE]?: ProjectEngine })[ENGINE] ?? localEngine
+  const engine = (project as { [ENGINE]?: ProjectEngine })[ENGINE]
+  if (engine !== undefined) return engine
+  // Loaded by the bun engine, its tools live in that engine's process: a copy that lost the
+  // engine (JSON, structuredClone, vitest's provide) holds their descriptions only. In Bun itself
+  // a project is loaded here, and says "bun" too.
+  if (!inBun && (project as { engine?: { name?: unknown } }).engine?.name === "bun")
+    throw new ToolTesterError(
+      "ENGINE_FAILED",
+      "this project is a copy of what loadTools() resolved to (JSON, structuredClone or vitest's provide copy it), which lost the bun engine its tools run in: pass the project loadTools() returned, or a spread copy of it ({ ...project }), or call loadTools() in the test file",
+      { data: { option: "project" } },
+    )
+  return localEngine
 }
 
 /** Throws USAGE unless `project` is shaped as what loadTools() resolves to. */

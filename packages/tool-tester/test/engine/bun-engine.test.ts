@@ -207,6 +207,20 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     expect(Number((await runTool(project, "pid", {})).output)).not.toBe(first)
   })
 
+  test("a JSON copy of the project (vitest's provide makes one) is ENGINE_FAILED saying so; a spread copy runs", async () => {
+    const directory = tmpProject({ ".opencode/tools/pid.ts": toolSource("pid", "return String(process.pid)") })
+    const project = await load(directory)
+    const copy = JSON.parse(JSON.stringify(project)) as ToolProject
+    expect(listTools(copy).map((tool) => tool.id)).toContain("pid")
+    const lost = {
+      code: "ENGINE_FAILED",
+      message: expect.stringMatching(/^this project is a copy of what loadTools\(\) resolved to/),
+    }
+    await expect(runTool(copy, "pid", {})).rejects.toMatchObject(lost)
+    await expect(getToolSchemas(copy)).rejects.toMatchObject(lost)
+    expect((await runTool({ ...project }, "pid", {})).status).toBe("completed")
+  })
+
   test("closeProject ends the engine and the processes its tools left running", async () => {
     const directory = tmpProject({
       ".opencode/tools/spawns.ts": toolSource(
