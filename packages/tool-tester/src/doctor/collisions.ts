@@ -1,4 +1,5 @@
 import path from "node:path"
+import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import type { LoadedTool } from "../types.ts"
 import { displayPath } from "./_paths.ts"
 import type { Finding } from "./finding.ts"
@@ -43,5 +44,48 @@ export function collisionFindings(tools: readonly LoadedTool[], options: { cwd: 
       data: { tool: id, files: definitions.map((tool) => tool.file) },
     })
   }
+  findings.push(...caseFindings(tools))
   return findings
+}
+
+// --- internal ---
+
+/**
+ * Ids that differ only in case (`BASH` beside the built-in `bash`, `Weather` beside `weather`):
+ * opencode offers each as a tool of its own, and repairs a call in any other case (`Bash`) to the
+ * lowercase id only (pipeline/repair-call.ts), so the other is reachable by its exact name alone.
+ */
+function caseFindings(tools: readonly LoadedTool[]): Finding[] {
+  const byLower = new Map<string, Set<string>>()
+  const add = (id: string) => byLower.set(id.toLowerCase(), (byLower.get(id.toLowerCase()) ?? new Set()).add(id))
+  for (const id of BUILTIN_TOOL_IDS) add(id)
+  for (const tool of tools) add(tool.id)
+  const findings: Finding[] = []
+  for (const [lower, ids] of byLower) {
+    if (ids.size < 2) continue
+    const custom = tools.filter((tool) => ids.has(tool.id) && tool.id !== lower)
+    const first = custom[0] ?? tools.find((tool) => ids.has(tool.id))
+    if (first === undefined) continue
+    const names = [...ids].sort()
+    const builtin = BUILTIN_TOOL_IDS.includes(lower) ? ` (opencode's built-in ${lower})` : ""
+    findings.push({
+      code: "TOOL_CASE_CLASH",
+      severity: "warning",
+      file: first.file,
+      message: `tool ids ${names.join(" and ")} differ only in case: opencode offers ${names.length === 2 ? "both" : "each"}, and a call in another case (such as ${variant(lower, ids)}) runs ${ids.has(lower) ? `${lower}${builtin}` : "none of them (it goes to the invalid tool)"}: rename ${names.length === 2 ? "one" : "all but one"}`,
+      data: { tools: names },
+    })
+  }
+  return findings
+}
+
+/** A spelling of `lower` that is none of `ids`: itself, its first letter upper case, all of it, or its last. */
+function variant(lower: string, ids: Set<string>): string {
+  const spellings = [
+    lower,
+    lower.charAt(0).toUpperCase() + lower.slice(1),
+    lower.toUpperCase(),
+    lower.slice(0, -1) + lower.slice(-1).toUpperCase(),
+  ]
+  return spellings.find((spelling) => !ids.has(spelling)) ?? spellings[1]!
 }

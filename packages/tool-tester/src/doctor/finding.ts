@@ -76,6 +76,8 @@ export type FindingCode =
   | "ESCAPED_ERROR"
   /** A custom tool with the name of a built-in: it replaces the built-in. */
   | "BUILTIN_OVERRIDE"
+  /** Two tool ids that differ only in case (one may be a built-in's): two tools in opencode, and a call in another case reaches the lowercase one only. */
+  | "TOOL_CASE_CLASH"
   /** The tools' zod schemas come from more than one copy of zod. */
   | "SECOND_ZOD_COPY"
   // preflight: a plugin package as npm packs it and opencode installs it.

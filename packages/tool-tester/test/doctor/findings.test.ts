@@ -107,6 +107,34 @@ describe("doctor findings (pure modules)", () => {
     )
     expect(codes(findings)).toEqual(["BUILTIN_OVERRIDE", "TOOL_COLLISION"])
     expect(findings[1]!.message).toContain("opencode keeps only the last, .opencode/tools/dup.ts")
+    // Ids that differ only in case are two tools in opencode: said, with what a call in another case runs.
+    const cased = collisionFindings(
+      [
+        tool("BASH", "/p/.opencode/tools/BASH.ts"),
+        tool("Weather", "/p/.opencode/tools/Weather.ts"),
+        tool("WEATHER", "/p/.opencode/tools/WEATHER.ts"),
+        tool("fine", "/p/.opencode/tools/fine.ts"),
+      ],
+      { cwd: "/p" },
+    )
+    expect(cased).toEqual([
+      {
+        code: "TOOL_CASE_CLASH",
+        severity: "warning",
+        file: "/p/.opencode/tools/BASH.ts",
+        message:
+          "tool ids BASH and bash differ only in case: opencode offers both, and a call in another case (such as Bash) runs bash (opencode's built-in bash): rename one",
+        data: { tools: ["BASH", "bash"] },
+      },
+      {
+        code: "TOOL_CASE_CLASH",
+        severity: "warning",
+        file: "/p/.opencode/tools/Weather.ts",
+        message:
+          "tool ids WEATHER and Weather differ only in case: opencode offers both, and a call in another case (such as weather) runs none of them (it goes to the invalid tool): rename one",
+        data: { tools: ["WEATHER", "Weather"] },
+      },
+    ])
   })
 
   test("schemas from two zod copies are reported once", () => {
