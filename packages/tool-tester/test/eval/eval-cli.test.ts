@@ -92,7 +92,9 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     expect(first.stdout).toContain(`wrote ${path.join(".opencode", "evals", "hello.json")}`)
     expect(existsSync(file)).toBe(true)
     // The next step it prints runs as pasted (from the project, where the user is).
-    expect(first.stdout).toMatch(/then run them on the model your opencode.json sets: .* eval\n/)
+    expect(first.stdout).toMatch(
+      /then run them on the model opencode uses for this project \(its config, or a plugin that sets it\): .* eval\n/,
+    )
     const written = readFileSync(file, "utf8")
     const again = await evalCli(["--init"])
     expect(again.exitCode).toBe(0)

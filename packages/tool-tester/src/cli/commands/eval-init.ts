@@ -44,7 +44,7 @@ export async function writeStarterEvals(
   // Without a model in any opencode.json, `eval` alone stops at EVAL_NO_MODEL: the step says so.
   io.write(
     noModelProblem(directory, io.env) === undefined
-      ? `Edit the prompts and expected arguments, then run them on the model your opencode.json sets: ${command}\n` +
+      ? `Edit the prompts and expected arguments, then run them on the model opencode uses for this project (its config, or a plugin that sets it): ${command}\n` +
           "(or on others: add --model provider/model for each, with ids as `opencode models` prints them)\n"
       : `Edit the prompts and expected arguments. No opencode.json here names a model: list the ones you can use with \`opencode models\`, then run the cases on one: ${command} --model <provider/model>\n`,
   )
