@@ -128,7 +128,12 @@ export type RunOptions = {
   maxBytes?: number
   /** opencode's data folder; truncated outputs go to `<dataDirectory>/tool-output/`. Default: a folder under the OS temp dir, never your real opencode data. */
   dataDirectory?: string
-  /** Stop waiting after this many milliseconds: the tool's abort signal fires and the run reports TOOL_TIMEOUT. */
+  /**
+   * Stop waiting after this many milliseconds: the tool's abort signal fires and the run reports
+   * TOOL_TIMEOUT. Under the bun engine, a tool still running 1 s later (a busy loop, an await that
+   * ignores the signal) has its engine ended, with what it started. Under the node engine the tool
+   * runs in this process: it goes on, and a synchronous loop keeps the bound from firing at all.
+   */
   timeoutMs?: number
   /**
    * The agent the call runs for (`ctx.agent`), as `opencode run --agent` takes it: a name that is
@@ -143,7 +148,11 @@ export type RunOptions = {
   messages?: unknown[]
   /** The text of that default user message. Default: "tool-tester". */
   prompt?: string
-  /** Aborts the tool (its `ctx.abort` fires). */
+  /**
+   * Aborts the tool (its `ctx.abort` fires). Under the bun engine, a tool that has not stopped 1 s
+   * later has its engine ended and the call is INTERRUPTED; under the node engine the call waits
+   * for it. In vitest, pass the test context's `signal`, aborted at the test's timeout.
+   */
   signal?: AbortSignal
 }
 
