@@ -1,4 +1,5 @@
 import { definedFields } from "./_defined-fields.ts"
+import { refuseUnknownOptions } from "./_known-options.ts"
 import { described } from "./_described.ts"
 import { isRecord } from "./_is-record.ts"
 import { existsSync } from "node:fs"
@@ -419,6 +420,20 @@ function autoInstallWouldFetch(options: LoadToolsOptions, directory: string): bo
  * path given as a directory string (`loadTools("/project")`) would otherwise load the working
  * directory, and a plugins string be read one character at a time.
  */
+/** Every option loadTools() takes: `dir` for `directory` would load the working folder instead. */
+const LOAD_OPTIONS: Record<keyof LoadToolsOptions, true> = {
+  directory: true,
+  global: true,
+  plugins: true,
+  env: true,
+  home: true,
+  config: true,
+  engine: true,
+  engineBinary: true,
+  client: true,
+  onServerLog: true,
+}
+
 function checkLoadOptions(options: LoadToolsOptions): void {
   const refuse = (option: string, message: string) => {
     throw new ToolTesterError("USAGE", message, { data: { option } })
@@ -428,6 +443,7 @@ function checkLoadOptions(options: LoadToolsOptions): void {
       "options",
       `loadTools() takes an options object, such as { directory, global: false }, not ${described(options)}`,
     )
+  refuseUnknownOptions("loadTools()", options, LOAD_OPTIONS)
   const { directory, plugins, global, engine, engineBinary, env, home, config, client, onServerLog } = options
   if ((directory as unknown) instanceof URL)
     refuse("directory", "directory is a URL: pass a path, fileURLToPath(url) (from node:url)")

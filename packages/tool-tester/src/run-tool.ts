@@ -4,7 +4,7 @@ import { projectClientOf } from "./client/project-client.ts"
 import { messageOfThrown, ToolTesterError } from "./errors.ts"
 import { pristineStringify } from "./_pristine.ts"
 import { described } from "./_described.ts"
-import { didYouMean } from "./did-you-mean.ts"
+import { refuseUnknownOptions } from "./_known-options.ts"
 import { MODEL_MODALITIES } from "./pipeline/model-messages.ts"
 import type { RawToolCall } from "./pipeline/repair-call.ts"
 import { attachEngine, engineOf } from "./project-engine/engine-of.ts"
@@ -107,13 +107,7 @@ const RUN_OPTIONS: Record<keyof RunOptions, true> = {
 /** Refuses options a call cannot run with (USAGE naming the option), before anything runs. */
 function checkRunOptions(caller: string, options: RunOptions): void {
   if (!isRecord(options)) throw usage(`${caller}'s options must be an object, not ${described(options)}`, "options")
-  const known = Object.keys(RUN_OPTIONS)
-  for (const key of Object.keys(options))
-    if (!Object.hasOwn(RUN_OPTIONS, key))
-      throw usage(
-        `${caller} has no option ${JSON.stringify(key)}${didYouMean(key, known, (match) => `"${match}"`)}: it takes ${known.join(", ")}`,
-        key,
-      )
+  refuseUnknownOptions(caller, options, RUN_OPTIONS)
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   // As opencode refuses these in tool_output (CONFIG_INVALID): a limit of 0 would cut every output.
   for (const option of ["maxLines", "maxBytes"] as const) {

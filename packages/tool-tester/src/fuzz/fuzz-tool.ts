@@ -9,6 +9,8 @@
 // that a call kept busy or ended, and runs the search again from the start with what it learned
 // (`found`, `skip`): the same seed gives the same arguments, so the run goes on past that call.
 import { checkTimeoutOption } from "../_timeout-bound.ts"
+import { isRecord } from "../_is-record.ts"
+import { refuseUnknownOptions } from "../_known-options.ts"
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
 import { getToolSchemas } from "../list-tools.ts"
@@ -55,11 +57,31 @@ export type FuzzReport = {
 
 const MAX_DISTINCT_FAILURES = 10
 
+/** Every option fuzzTool takes: `numRuns` (fast-check's word) for `runs` would make 200 calls. */
+const FUZZ_OPTIONS: Record<keyof FuzzOptions, true> = {
+  runs: true,
+  seed: true,
+  timeoutMs: true,
+  onCall: true,
+  onFailure: true,
+  found: true,
+  skip: true,
+}
+
 export async function fuzzTool(project: ToolProject, name: string, options: FuzzOptions = {}): Promise<FuzzReport> {
   if (typeof name !== "string")
     throw new ToolTesterError("USAGE", `fuzzTool's name must be the tool's name, a string, not ${described(name)}`, {
       data: { option: "name" },
     })
+  if (!isRecord(options))
+    throw new ToolTesterError(
+      "USAGE",
+      `fuzzTool's options must be an object, such as { runs: 500 }, not ${described(options)}`,
+      {
+        data: { option: "options" },
+      },
+    )
+  refuseUnknownOptions("fuzzTool", options, FUZZ_OPTIONS)
   const runs = options.runs ?? 200
   if (!Number.isInteger(runs) || runs < 1)
     throw new ToolTesterError("USAGE", `runs must be a whole number above 0, not ${described(runs)}`, {
