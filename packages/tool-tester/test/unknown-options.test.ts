@@ -4,6 +4,7 @@
 // `numRuns` made 200 calls, and `timeout` ran with no bound.
 import { expect, test } from "vitest"
 import { fuzzTool } from "../src/fuzz/index.ts"
+import { runE2E } from "../src/e2e/index.ts"
 import { getToolSchemas, listTools, loadTools } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
@@ -33,4 +34,12 @@ test("loadTools, listTools, getToolSchemas and fuzzTool refuse an option they do
   // What they take still runs.
   expect(listTools(project, { permissions: {} }).map((tool) => tool.id)).toContain("quick")
   expect((await fuzzTool(project, "quick", { runs: 3, seed: 1 })).calls).toBe(3)
+})
+
+test("runE2E refuses an option it does not take before opencode starts", async () => {
+  await expect(runE2E({ directory: ".", script: { turns: [] }, timeout: 5 } as never)).rejects.toMatchObject({
+    code: "USAGE",
+    message: expect.stringMatching(/^runE2E has no option "timeout"; did you mean "timeoutMs"\?/),
+  })
+  await expect(runE2E(undefined as never)).rejects.toMatchObject({ code: "USAGE", data: { option: "options" } })
 })

@@ -5,6 +5,9 @@
 import { isAbsolute, resolve } from "node:path"
 import { definedFields } from "../_defined-fields.ts"
 import { checkTimeoutOption } from "../_timeout-bound.ts"
+import { described } from "../_described.ts"
+import { isRecord } from "../_is-record.ts"
+import { refuseUnknownOptions } from "../_known-options.ts"
 import { configProblem, type OpencodeConfig } from "../config/opencode-config.ts"
 import { ToolTesterError } from "../errors.ts"
 import { resolveOpencode } from "../opencode/opencode-binary.ts"
@@ -81,7 +84,36 @@ export interface E2EOptions {
 
 const defaultTimeoutMs = 90_000
 
+/** Every option runE2E takes: `timeout` for `timeoutMs` would give the run the default bound. */
+const E2E_OPTIONS: Record<keyof E2EOptions, true> = {
+  directory: true,
+  plugins: true,
+  script: true,
+  opencode: true,
+  opencodeVersion: true,
+  model: true,
+  provider: true,
+  config: true,
+  agent: true,
+  timeoutMs: true,
+  callTimeoutMs: true,
+  copyProject: true,
+  signal: true,
+  onProgress: true,
+  port: true,
+  tempDirectory: true,
+}
+
 export async function runE2E(options: E2EOptions): Promise<E2EResult> {
+  if (!isRecord(options))
+    throw new ToolTesterError(
+      "USAGE",
+      `runE2E's options must be an object, such as { directory, script }, not ${described(options)}`,
+      {
+        data: { option: "options" },
+      },
+    )
+  refuseUnknownOptions("runE2E", options, E2E_OPTIONS)
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   checkTimeoutOption("callTimeoutMs", options.callTimeoutMs)
   return runE2EWithin(options, options.timeoutMs ?? defaultTimeoutMs)

@@ -1,9 +1,33 @@
 // evalSuite()'s options, checked before anything starts: a wrong one is one USAGE error naming it,
 // not a TypeError from deep in the run, a gate nobody can pass, or a run of zero trials.
+import { refuseUnknownOptions } from "../_known-options.ts"
 import { ToolTesterError } from "../errors.ts"
+
+/** Every option evalSuite takes (EvalSuiteOptions): `model` for `models` would run the configured model. */
+const EVAL_SUITE_OPTIONS: Record<string, true> = {
+  directory: true,
+  models: true,
+  runs: true,
+  agent: true,
+  cases: true,
+  threshold: true,
+  concurrency: true,
+  timeoutMs: true,
+  history: true,
+  opencode: true,
+}
 
 /** `options`: evalSuite's EvalSuiteOptions, as a user may have written them. */
 export function checkEvalSuiteOptions(options: Record<string, unknown>): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new ToolTesterError(
+      "USAGE",
+      `evalSuite's options must be an object, such as { models }, not ${shown(options)}`,
+      {
+        data: { option: "options" },
+      },
+    )
+  refuseUnknownOptions("evalSuite", options, EVAL_SUITE_OPTIONS)
   const { models, cases, runs, concurrency, threshold } = options
   const fail = (option: string, message: string) =>
     new ToolTesterError("USAGE", `evalSuite: ${option} ${message}, not ${shown(options[option])}`, {

@@ -35,8 +35,8 @@ export interface EvalSuiteOptions {
 }
 
 export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
-  checkTimeoutOption("timeoutMs", options.timeoutMs)
   checkEvalSuiteOptions(options as Record<string, unknown>)
+  checkTimeoutOption("timeoutMs", options.timeoutMs)
   const { passRate, prepareEval, runEvalProject } = await import("../eval/run-project.ts")
   const directory = resolve(options.directory ?? process.cwd())
   const prepared = await prepareEval(directory, options.cases ?? [])

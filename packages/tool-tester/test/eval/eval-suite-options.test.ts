@@ -34,5 +34,12 @@ describe("evalSuite's options", () => {
     await expect(evalSuite({ threshold: -0.1 })).rejects.toMatchObject(
       refused("threshold", "must be a pass rate from 0 to 1, not -0.1"),
     )
+    // A key it does not take, written as the CLI's flag would be: the configured model would run.
+    await expect(evalSuite({ model: "anthropic/claude-sonnet-4-5" } as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(/^evalSuite has no option "model"; did you mean "models"\?: it takes directory, /),
+      data: { option: "model" },
+    })
+    await expect(evalSuite(null as never)).rejects.toMatchObject({ code: "USAGE", data: { option: "options" } })
   })
 })
