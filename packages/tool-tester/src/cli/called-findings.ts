@@ -33,28 +33,32 @@ export async function calledFindings(
     startEngine("schema", chosen.selection),
   )
   if (schemas.kind !== "done") return []
-  return resultFindingsOf((schemas.payload as SchemaPayload).tools, async (name, args) => {
-    const task = {
-      command: "run" as const,
-      input: {
-        ...input,
-        name,
-        args: { form: "json" as const, value: args },
-        validate: false,
-        deny: [],
-        ask: "deny" as const,
-        maxLines: undefined,
-        maxBytes: undefined,
-        timeoutMs: CALL_TIMEOUT_MS,
-        dataDirectory: undefined,
-      },
-    }
-    const outcome = await runTaskInEngine(task, timeouts, startEngine("run", chosen.selection))
-    // A tool that ends its engine (process.exit, a signal, out of memory) would end opencode.
-    if (outcome.kind === "exited" && outcome.phase === "run" && outcome.started)
-      return { output: "", error: { code: "TOOL_EXITED", message: exitedMessage(outcome) } }
-    if (outcome.kind !== "done") return undefined
-    const { result, file } = outcome.payload as RunPayload
-    return { ...result, file }
-  })
+  return resultFindingsOf(
+    (schemas.payload as SchemaPayload).tools,
+    async (name, args) => {
+      const task = {
+        command: "run" as const,
+        input: {
+          ...input,
+          name,
+          args: { form: "json" as const, value: args },
+          validate: false,
+          deny: [],
+          ask: "deny" as const,
+          maxLines: undefined,
+          maxBytes: undefined,
+          timeoutMs: CALL_TIMEOUT_MS,
+          dataDirectory: undefined,
+        },
+      }
+      const outcome = await runTaskInEngine(task, timeouts, startEngine("run", chosen.selection))
+      // A tool that ends its engine (process.exit, a signal, out of memory) would end opencode.
+      if (outcome.kind === "exited" && outcome.phase === "run" && outcome.started)
+        return { output: "", error: { code: "TOOL_EXITED", message: exitedMessage(outcome) } }
+      if (outcome.kind !== "done") return undefined
+      const { result, file } = outcome.payload as RunPayload
+      return { ...result, file }
+    },
+    new Map(Object.entries(payload.toolFiles ?? {})),
+  )
 }

@@ -8,7 +8,13 @@ import type { LintProvider } from "../lint/providers.ts"
 import type { ToolProject } from "../types.ts"
 import { loadProject } from "./task-project.ts"
 
-export type DoctorPayload = { findings: Finding[]; files: number; tools: number }
+export type DoctorPayload = {
+  findings: Finding[]
+  files: number
+  tools: number
+  /** The file of each tool id (the one opencode keeps): the findings of the calls made from the Node side name it. */
+  toolFiles?: Record<string, string>
+}
 
 /**
  * What doctor is asked beyond the project: the folder paths are shown from, and the providers whose
@@ -45,7 +51,12 @@ export async function doctorProject(project: ToolProject, options: DoctorOptions
   // A project whose schemas cannot be built at all is already a finding of diagnose.
   const linted = await providerLintFindings(project, { asked: options.providers })
   if (linted.success) findings.push(...linted.value)
-  return { findings: errorsFirst(findings), files: project.files.length, tools: project.tools.length }
+  return {
+    findings: errorsFirst(findings),
+    files: project.files.length,
+    tools: project.tools.length,
+    toolFiles: Object.fromEntries(project.tools.map((tool) => [tool.id, tool.file])),
+  }
 }
 
 function errorsFirst(findings: Finding[]): Finding[] {

@@ -69,6 +69,29 @@ export default tool({ description: "Leaves a rejection", args: {}, async execute
     },
   )
 
+  test.each(["bun", "node"])(
+    "a tool that ends its process when called is ENDS_OPENCODE, naming its file as the other findings do (%s engine)",
+    async (engine) => {
+      const directory = tmpProject({
+        ".opencode/tools/quits.ts": `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Quits", args: {}, async execute() { process.exit(2) } })
+`,
+      })
+      const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
+      expect(result.exitCode, result.stderr).toBe(3)
+      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      expect(findings).toMatchObject([
+        {
+          code: "ENDS_OPENCODE",
+          severity: "error",
+          file: expect.stringMatching(/[\\/]\.opencode[\\/]tools[\\/]quits\.ts$/),
+        },
+      ])
+      const human = await runCli(["doctor", "--no-global", "--engine", engine], { cwd: directory })
+      expect(human.stdout).toContain(".opencode/tools/quits.ts")
+    },
+  )
+
   test("--json prints the findings as {code, severity, file, message}, and exit 3 when one is an error", async () => {
     const result = await doctor(findingsProject)
     expect(result.exitCode).toBe(3)
