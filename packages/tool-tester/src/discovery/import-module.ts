@@ -10,10 +10,14 @@ import { nativeImport } from "../runtime/runtime-files.ts"
 export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
 
 /**
- * Told the file about to be imported, so that a host whose load never ends (a top-level await
- * that never settles, a loop at import time) can name the file it was on.
+ * Told the file about to be imported, and the plugin function about to be called (its export), so
+ * that a host whose load never ends (a top-level await that never settles, a loop at import time, a
+ * plugin whose init never returns) can name the file and the step it was on.
  */
-export const importEvents: { onImport: ((file: string) => void) | undefined } = { onImport: undefined }
+export const importEvents: {
+  onImport: ((file: string) => void) | undefined
+  onInit: ((file: string, exportName: string) => void) | undefined
+} = { onImport: undefined, onInit: undefined }
 
 let generation = 0
 

@@ -1,4 +1,5 @@
 import { pathToFileURL } from "node:url"
+import { importEvents } from "./import-module.ts"
 import { messageOfThrown, ToolTesterError } from "../errors.ts"
 import { isOpencode2Definition, OPENCODE2_ADVICE } from "./opencode2.ts"
 import type { ProjectClient } from "../client/project-client.ts"
@@ -59,7 +60,7 @@ export async function initializePluginModule(options: {
       }
     }
     if (typeof fallback.server !== "function") return { plugins: [], errors: [] }
-    const called = await callPlugin("default", fallback.server, options)
+    const called = await callPlugin(file, "default", fallback.server, options)
     if ("error" in called) return { plugins: [], errors: [failure(called)] }
     return { plugins: [called.plugin], errors: [] }
   }
@@ -84,7 +85,7 @@ export async function initializePluginModule(options: {
   }
   const plugins: InitializedPlugin[] = []
   for (const { exportName, plugin } of functions) {
-    const called = await callPlugin(exportName, plugin, options)
+    const called = await callPlugin(file, exportName, plugin, options)
     if ("error" in called) return { plugins, errors: [failure(called)] }
     plugins.push(called.plugin)
   }
@@ -106,6 +107,7 @@ function serverOf(value: unknown): Function | undefined {
 }
 
 async function callPlugin(
+  file: string,
   exportName: string,
   plugin: Function,
   options: {
@@ -114,6 +116,7 @@ async function callPlugin(
     pluginOptions: Record<string, unknown> | undefined
   },
 ): Promise<{ plugin: InitializedPlugin } | { error: string; cause: unknown; code?: "PLUGIN_INIT_HANGS" }> {
+  importEvents.onInit?.(file, exportName)
   const called = await options.client.watchInit(async () => plugin(options.input, options.pluginOptions))
   const hungOn = options.client.hungOn
   if (hungOn !== undefined) {

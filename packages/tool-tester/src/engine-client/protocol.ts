@@ -74,6 +74,8 @@ export type FromEngine =
   | { type: "ready"; engine: EngineInfo }
   /** A tool or plugin file is about to be imported (user code runs now). */
   | { type: "loading"; file: string }
+  /** A plugin file's function (its export) is about to be called: its init runs now. */
+  | { type: "loading"; file: string; init: string }
   /** The task's tool files are loaded; for `run`, the tool is about to be called. */
   | { type: "loaded"; reached: Reached | undefined }
   /**

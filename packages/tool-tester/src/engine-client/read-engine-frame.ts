@@ -51,7 +51,7 @@ const reached: Check = (value) => value === undefined || (isRecord(value) && tex
 /** The keys of each message type and what each holds (protocol.ts FromEngine). */
 const SHAPES: Record<string, Record<string, Check>> = {
   ready: { engine: engineInfo },
-  loading: { file: text },
+  loading: { file: text, init: optional(text) },
   loaded: { reached },
   done: { payload: text, unflushed: trueIfGiven },
   failed: { error: crossingError, unflushed: trueIfGiven },

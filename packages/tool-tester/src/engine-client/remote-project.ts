@@ -20,6 +20,7 @@ import { EngineConnection } from "./engine-connection.ts"
 import type { EngineConsole } from "./spawn-engine.ts"
 import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
 import { unreachedResult } from "./unreached-result.ts"
+import { loadStalled } from "./load-stalled.ts"
 
 /** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
 const GRACE_MS = 1_000
@@ -111,6 +112,8 @@ class RemoteEngine implements ProjectEngine {
   #closed = false
   /** The file the engine said it was importing last, while it loads the project. */
   #loadingFile: string | undefined
+  /** The plugin function of that file whose init the engine said it was running, once imported. */
+  #loadingInit: string | undefined
   readonly #loadTimeoutMs: number | undefined
   readonly #signal: AbortSignal | undefined
 
@@ -140,6 +143,7 @@ class RemoteEngine implements ProjectEngine {
     if (this.#closed) return Promise.reject(projectClosed())
     if (this.#signal?.aborted) return Promise.reject(projectClosed())
     this.#loadingFile = undefined
+    this.#loadingInit = undefined
     const bound = this.#loadTimeoutMs
     this.#loaded ??= this.#request(
       { method: "load", params: this.#options },
@@ -152,7 +156,7 @@ class RemoteEngine implements ProjectEngine {
       if (outcome.kind === "value") return outcome.value as ToolProject
       this.#loaded = undefined
       if (this.#signal?.aborted) throw projectClosed()
-      if (outcome.kind === "timeout") throw loadTimeoutError(this.#loadingFile, bound ?? 0)
+      if (outcome.kind === "timeout") throw loadTimeoutError(this.#loadingFile, this.#loadingInit, bound ?? 0)
       throw loadError(outcome, binaryOf(this.#selection), this.#loadingFile)
     })
     return this.#loaded
@@ -390,7 +394,10 @@ class RemoteEngine implements ProjectEngine {
       new EngineConnection(this.#selection, { cwd: this.#options.directory, console: this.#console })
     this.#connection = connection
     connection.onMessage((message) => {
-      if (message.type === "loading") this.#loadingFile = message.file
+      if (message.type === "loading") {
+        this.#loadingFile = message.file
+        this.#loadingInit = "init" in message ? message.init : undefined
+      }
       if (message.type === "client") void this.#answerClient(connection, message)
       if (message.type === "stdin-closed") this.#deafened(connection, message.lastCall)
       if (message.type === "unstopped")
@@ -474,14 +481,10 @@ function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string,
 }
 
 /** A load past its bound: the file the engine was importing never finished (or the engine never answered). */
-function loadTimeoutError(file: string | undefined, loadTimeoutMs: number): ToolTesterError {
-  return new ToolTesterError(
-    "TOOL_TIMEOUT",
-    file === undefined
-      ? `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`
-      : `${file}: importing it did not finish within ${loadTimeoutMs} ms (a top-level await that never settles, or a loop at import time); opencode would wait for it forever, with no tool at all`,
-    { data: { loadTimeoutMs, ...(file === undefined ? {} : { file }) } },
-  )
+function loadTimeoutError(file: string | undefined, init: string | undefined, loadTimeoutMs: number): ToolTesterError {
+  return new ToolTesterError("TOOL_TIMEOUT", loadStalled(file, init, loadTimeoutMs), {
+    data: { loadTimeoutMs, ...(file === undefined ? {} : { file }), ...(init === undefined ? {} : { init }) },
+  })
 }
 
 function exitedError(exit: EngineExit): { code: "TOOL_EXITED" | "INTERRUPTED"; message: string } {

@@ -179,6 +179,7 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
   try {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
+    importEvents.onInit = (file, init) => send({ type: "loading", file, init })
     taskEvents.onServerLog = (line) => send({ type: "server-log", line })
     // run's call waits a moment after the tool returns, for errors that escape just after (run-tool.ts).
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
@@ -219,11 +220,13 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
     if (call.params.directory !== undefined) enter(call.params.directory)
     // Each file as its import starts: a load that never ends is reported with the file it is on.
     importEvents.onImport = (file) => send({ type: "loading", file })
+    importEvents.onInit = (file, init) => send({ type: "loading", file, init })
     try {
       project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
       return projectSnapshot(await project)
     } finally {
       importEvents.onImport = undefined
+      importEvents.onInit = undefined
     }
   }
   if (!project) throw new Error("the engine got a call before the project was loaded")

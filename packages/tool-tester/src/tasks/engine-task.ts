@@ -19,6 +19,8 @@ export type TaskOutcome = {
   engineSource?: BunSource
   /** The tool or plugin file being imported when loading stopped (timeout, exit). */
   loadingFile?: string
+  /** The plugin function (its export) of that file whose init was running then, once it was imported. */
+  loadingInit?: string
 } & (
   | { kind: "done"; payload: unknown }
   /** An error; in `run` (the tool was reached) also the channel failing while the tool ran (CHANNEL_FORGED, ...). */
@@ -93,6 +95,7 @@ export function runTaskInEngine(
     let reached: Reached | undefined
     let reachedAt: number | undefined
     let loadingFile: string | undefined
+    let loadingInit: string | undefined
     let settled = false
     let timer: NodeJS.Timeout | undefined
 
@@ -110,6 +113,7 @@ export function runTaskInEngine(
           engine: connection.engine(),
           ...(started.source === undefined ? {} : { engineSource: started.source }),
           ...(loadingFile === undefined || phase !== "load" ? {} : { loadingFile }),
+          ...(loadingInit === undefined || phase !== "load" ? {} : { loadingInit }),
         }),
       )
     }
@@ -124,6 +128,7 @@ export function runTaskInEngine(
         listeners.onServerLog?.(message.line)
       } else if (message.type === "loading") {
         loadingFile = message.file
+        loadingInit = "init" in message ? message.init : undefined
       } else if (message.type === "loaded") {
         // fuzz says `loaded` before each call (src/tasks/fuzz-task.ts), with the call's arguments:
         // the listener keeps them, and the bound below is each call's, not the whole run's.
@@ -174,7 +179,7 @@ export function runTaskInEngine(
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
 
-type Reported = "console" | "durationMs" | "engine" | "engineSource" | "loadingFile"
+type Reported = "console" | "durationMs" | "engine" | "engineSource" | "loadingFile" | "loadingInit"
 
 /** A run that the engine ended itself at the timeout: the tool may still be cleaning up. */
 function timedOut(payload: unknown): boolean {

@@ -1,6 +1,7 @@
 // What a task's outcome says when it did not reach a tool (an error, a timeout while loading, a
 // file that ended the engine, an engine that never came up), and which engine ran it: shared by
 // the CLI's commands and preflight.
+import { loadStalled } from "../engine-client/load-stalled.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { EngineInfo } from "../runtime/here.ts"
 import type { TaskOutcome } from "./engine-task.ts"
@@ -38,9 +39,7 @@ export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFa
       return outcome.phase === "load"
         ? {
             code: "TOOL_TIMEOUT",
-            message: outcome.loadingFile
-              ? `${outcome.loadingFile}: importing it did not finish within ${loadTimeoutMs} ms (a top-level await that never settles, or a loop at import time); opencode would wait for it forever, with no tool at all`
-              : `loading the tool and plugin files did not finish within ${loadTimeoutMs} ms: look for a top-level await that never settles or a loop at import time`,
+            message: loadStalled(outcome.loadingFile, outcome.loadingInit, loadTimeoutMs),
           }
         : undefined
     case "exited":
