@@ -29,6 +29,12 @@ export function formatRun(
     lines.push(
       yellow(`no tool is named ${terminalSafe(result.name)}; did you mean ${terminalSafe(result.suggestion)}?`),
     )
+  if (result.denied)
+    lines.push(
+      yellow(
+        `${terminalSafe(result.denied.tool)} is a tool of this project, denied by a permission rule: opencode does not offer it`,
+      ),
+    )
   lines.push(field("args", terminalSafe(JSON.stringify(result.args) ?? "undefined")))
   if (result.title) lines.push(field("title", terminalSafe(String(result.title))))
 

@@ -1,4 +1,5 @@
 // What a load past its bound says, for the CLI's tasks and the library's bounded loads alike.
+
 /**
  * Why a load did not finish within its bound: the file whose import was running, or the plugin
  * function whose init was (it imported; its function never returned), else no file at all.

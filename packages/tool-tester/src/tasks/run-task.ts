@@ -29,6 +29,12 @@ export type RunJson = Omit<RunResult, "metadataCalls" | "attachments" | "outputP
   error?: { code: string; message: string; thrown?: ThrownDetails }
   /** Only when the name matched no tool (and the call was rerouted): the closest tool id, or null when none is close. */
   suggestion?: string | null
+  /**
+   * Only when the name is a tool of the project that a permission rule denies (opencode.json's
+   * `permission`, the agent's, or --deny): opencode leaves it out of the list, so the call was
+   * rerouted. `file`: where the tool is defined.
+   */
+  denied?: { tool: string; file: string }
 }
 
 /** `file`: the file of the tool that ran (for doctor's findings; not part of run's JSON). */
@@ -47,7 +53,7 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   if (!schemas.success) diagnostics.push(diagnosticOf(schemas.error))
 
   const dataDirectory = input.dataDirectory ?? defaultDataDirectory()
-  const { reached, suggestion } = reach(project, input, dataDirectory)
+  const { reached, suggestion, denied } = reach(project, input, dataDirectory)
   const options: RunOptions = {
     model: input.model,
     validate: input.validate,
@@ -84,7 +90,11 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   const json = runJson(result)
   const file = project.tools.findLast((tool) => tool.id === result.id)?.file
   return {
-    result: suggestion === undefined ? json : { ...json, suggestion },
+    result: {
+      ...json,
+      ...(suggestion === undefined ? {} : { suggestion }),
+      ...(denied === undefined ? {} : { denied }),
+    },
     diagnostics,
     ...(file === undefined ? {} : { file }),
   }
@@ -100,7 +110,7 @@ function reach(
   project: ToolProject,
   input: RunInput,
   dataDirectory: string,
-): { reached: Reached; suggestion?: string | null } {
+): { reached: Reached; suggestion?: string | null; denied?: { tool: string; file: string } } {
   const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
   const rawArguments = input.args.form === "raw" ? input.args.text : "{}"
   const prepared = preparedTools(project, input.model, rules)
@@ -112,6 +122,9 @@ function reach(
   const ids = prepared.map((entry) => entry.id).filter((id) => id !== "invalid")
   const known = input.name === "invalid" || ids.includes(input.name) || ids.includes(input.name.toLowerCase())
   if (known) return { reached }
+  // Defined, but left out of the list by a permission rule: that is the reason, not a typo.
+  const defined = project.tools.findLast((tool) => tool.id === input.name || tool.id === input.name.toLowerCase())
+  if (defined) return { reached, suggestion: null, denied: { tool: defined.id, file: defined.file } }
   return { reached, suggestion: closestMatch(input.name, ids) ?? null }
 }
 

@@ -254,9 +254,12 @@ function verdict(
     const args = result.args as { error?: unknown } | null
     exitCode = EXIT_REROUTED
     const hint = result.suggestion ? `; did you mean ${result.suggestion}?` : ""
+    const denied = result.denied
+      ? `${result.denied.tool} (${result.denied.file}) is denied by a permission rule (opencode.json's "permission", the agent's, or --deny), so opencode leaves it out of the tool list: `
+      : ""
     reason = {
       code: "TOOL_REROUTED",
-      message: `the call to ${result.name} was rerouted to the invalid tool: ${String(args?.error ?? "").replace(hint ? /\.$/ : /$^/, "")}${hint}`,
+      message: `the call to ${result.name} was rerouted to the invalid tool: ${denied}${String(args?.error ?? "").replace(hint ? /\.$/ : /$^/, "")}${hint}`,
     }
   } else if (result.modelRequestError !== undefined) {
     exitCode = EXIT_TOOL_FAILED
