@@ -7,6 +7,12 @@ const tools = `${findingsProject}/.opencode/tools`
 
 type Finding = { code: string; severity: "error" | "warning"; file: string | null; message: string }
 
+/** doctor --json run from the project folder under one engine: its exit code, stderr and findings. */
+const doctorUnder = async (directory: string, engine: string) => {
+  const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
+  return { ...result, findings: (JSON.parse(result.stdout) as { findings: Finding[] }).findings }
+}
+
 const doctor = async (directory: string) => {
   const result = await runCli(["doctor", "--dir", directory, "--no-global", "--json"])
   return { ...result, findings: (JSON.parse(result.stdout) as { findings: Finding[] }).findings }
@@ -33,9 +39,8 @@ export default tool({ description: "Returns", args: ${args}, async execute(args)
         ".opencode/tools/fine.ts": returning('{ output: "text", title: "t" }'),
         ".opencode/tools/throws.ts": returning('(() => { throw new Error("needs a real city") })()'),
       })
-      const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
-      expect(result.exitCode, result.stderr).toBe(3)
-      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      const { exitCode, stderr, findings } = await doctorUnder(directory, engine)
+      expect(exitCode, stderr).toBe(3)
       expect(findings.map((finding) => [finding.code, finding.severity, finding.file?.split("/").at(-1)])).toEqual([
         ["BAD_RESULT", "error", "count.ts"],
         ["BAD_RESULT", "error", "titled.ts"],
@@ -52,9 +57,8 @@ export default tool({ description: "Returns", args: ${args}, async execute(args)
 export default tool({ description: "Leaves a rejection", args: {}, async execute() { Promise.reject(new Error("nobody awaits this")); return "ok" } })
 `,
       })
-      const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
-      expect(result.exitCode, result.stderr).toBe(0)
-      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      const { exitCode, stderr, findings } = await doctorUnder(directory, engine)
+      expect(exitCode, stderr).toBe(0)
       expect(findings).toEqual([
         {
           code: "ESCAPED_ERROR",
@@ -77,9 +81,8 @@ export default tool({ description: "Leaves a rejection", args: {}, async execute
 export default tool({ description: "Quits", args: {}, async execute() { process.exit(2) } })
 `,
       })
-      const result = await runCli(["doctor", "--no-global", "--json", "--engine", engine], { cwd: directory })
-      expect(result.exitCode, result.stderr).toBe(3)
-      const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings
+      const { exitCode, stderr, findings } = await doctorUnder(directory, engine)
+      expect(exitCode, stderr).toBe(3)
       expect(findings).toMatchObject([
         {
           code: "ENDS_OPENCODE",
