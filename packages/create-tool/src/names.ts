@@ -175,13 +175,22 @@ export function splitPackageName(packageName: string): { scope?: string; name: s
   return { scope: match[1]!, name: match[2]! }
 }
 
-/** `my-weather_tool` -> `MyWeatherTool`: for the plugin's export name. */
-export function pascalCase(name: string): string {
-  return name
-    .split(/[-_]+/)
-    .filter((part) => part !== "")
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+/**
+ * The name a plugin package's entry module exports its plugin under: the package folder's name in
+ * PascalCase, then `Plugin` (`my-weather_tool` -> `MyWeatherToolPlugin`). npm allows names that are
+ * no JavaScript identifier (`weather.js`, `2fa`), so every character other than a letter or digit
+ * separates words (`WeatherJsPlugin`), and a name that starts with a digit gets a leading `_`
+ * (`_2faPlugin`), which keeps the digits the user chose where they read them. The `Plugin` ending
+ * keeps it clear of reserved words.
+ */
+export function pluginExportName(folderName: string): string {
+  const words = folderName
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "")
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
     .join("")
+  const name = words === "" ? "Tool" : words
+  return `${/^[0-9]/.test(name) ? "_" : ""}${name}Plugin`
 }
 
 // --- internal ---

@@ -4,7 +4,7 @@ import {
   defaultPluginToolName,
   exportNamesProblem,
   packageNameProblem,
-  pascalCase,
+  pluginExportName,
   pluginToolNameProblem,
   splitPackageName,
   toolId,
@@ -114,8 +114,19 @@ test("splitPackageName separates the scope", () => {
   expect(splitPackageName("tool")).toEqual({ name: "tool" })
 })
 
-test("pascalCase joins the words of a name", () => {
-  expect(pascalCase("opencode-weather_now")).toBe("OpencodeWeatherNow")
+test("pluginExportName joins the words of a name in PascalCase, then Plugin", () => {
+  expect(pluginExportName("opencode-weather_now")).toBe("OpencodeWeatherNowPlugin")
+})
+
+test.each([
+  ["weather.js", "WeatherJsPlugin"],
+  ["x.y", "XYPlugin"],
+  ["foo.", "FooPlugin"],
+  ["2fa", "_2faPlugin"],
+  ["2-fa", "_2FaPlugin"],
+  ["-", "ToolPlugin"],
+])("pluginExportName makes a JavaScript identifier of %s, a name npm allows: %s", (name, exportName) => {
+  expect(pluginExportName(name)).toBe(exportName)
 })
 
 test("the built-in list holds the tools opencode 1.18 registers", () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import ts from "typescript"
 import { describe, expect, test } from "vitest"
 import { planScaffold } from "../src/plan.ts"
 import { scaffold } from "../src/scaffold.ts"
@@ -259,6 +260,27 @@ describe("a plugin package", () => {
     expect(entry).toContain("weather: tools.default,")
     expect(read(join(root, "README.md"))).toContain('"plugin": ["@me/weather"]')
     expect(read(join(root, "test/weather.test.ts"))).toContain('plugins: [folder("..")]')
+  })
+
+  // npm allows package names that are no JavaScript identifier; the entry's export must still be one.
+  test.each([
+    ["weather.js", "WeatherJsPlugin"],
+    ["2fa", "_2faPlugin"],
+    ["x.y", "XYPlugin"],
+    ["foo.", "FooPlugin"],
+    ["@me/a.b", "ABPlugin"],
+  ])("named %s, exports its plugin as %s, which parses in TypeScript and JavaScript", async (name, exportName) => {
+    for (const language of ["ts", "js"] as const) {
+      const directory = useTmpDir()
+      await scaffold({ name, location: "plugin", toolName: "x", language, directory, templatesDirectory })
+      const entryFile = join(directory, name.replace(/^@[^/]*\//, ""), `src/index.${language}`)
+      const entry = read(entryFile)
+      expect(entry).toMatch(new RegExp(`^export const ${exportName}\\b`, "m"))
+      const { diagnostics } = ts.transpileModule(entry, { fileName: entryFile, reportDiagnostics: true })
+      expect(diagnostics?.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))).toEqual(
+        [],
+      )
+    }
   })
 
   test("gets pnpm's settings, or a note where a pnpm workspace above holds them", async () => {
