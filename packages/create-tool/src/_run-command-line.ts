@@ -65,6 +65,11 @@ async function main(io: CliIO): Promise<void> {
     return
   }
 
+  // Options npm's config set, not taken as typed (parse-args.ts): said where they would change the
+  // run, --force only where there is something to overwrite or replace.
+  const npmConfigNote = (note: { text: string }) => io.writeError(`${yellow("!")} ${printable(note.text)}\n`)
+  args.npmConfigNotes.filter((note) => note.option !== "force").forEach(npmConfigNote)
+
   const cwd = io.cwd
   const directory = resolve(cwd, args.dir ?? ".")
   // Typed inside a project's .opencode folder (or a folder in it), the tool goes in that project's
@@ -117,6 +122,9 @@ async function main(io: CliIO): Promise<void> {
     ...definedFields({ toolName: answers.toolName, exports: answers.exports, description: answers.description }),
   }
   const plan = await planScaffold(options)
+  if (plan.existingFiles.length > 0 || plan.builtinOverrides.length > 0) {
+    args.npmConfigNotes.filter((note) => note.option === "force").forEach(npmConfigNote)
+  }
   // Refused whatever the answers: no point asking about built-ins or overwriting first.
   const duplicate = duplicateToolIdError(plan) ?? caseCollisionError(plan)
   if (duplicate !== undefined) throw duplicate

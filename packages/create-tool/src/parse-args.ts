@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util"
 import { closestMatch } from "./did-you-mean.ts"
+import { shellWord } from "./_shell-quote.ts"
 import { CreateToolError } from "./errors.ts"
+import { npmConfigSource } from "./npm-config.ts"
 import { printable, quoted } from "./printable.ts"
 
 // The command line, read into plain values. No defaults are applied here: a value left undefined
@@ -24,6 +26,11 @@ export type CliArguments = {
   interactive: false | undefined
   help: boolean
   version: boolean
+  /**
+   * Options of create-tool's that npm's config sets (`force=true` in ~/.npmrc), which are not taken
+   * as typed: one line each saying so, for stderr where the option would change the run.
+   */
+  npmConfigNotes: Array<{ option: "force" | "other"; text: string }>
 }
 
 export const helpMessage = `Usage: create-tool [NAME] [OPTION]...
@@ -64,7 +71,10 @@ Examples:
  * it does not know for itself, says "Unknown cli config", and passes them on as `npm_config_plugin`
  * and the like (`--no-test` as `npm_config_test=`, `--js` expanded to `--json`). Those are read as
  * if given after `--`; an option with a value cannot be when npm kept it as `true` and passed its
- * value on as an argument: a usage error then shows the `--` form.
+ * value on as an argument: a usage error then shows the `--` form. npm passes its config on the
+ * same way (`force=true` in ~/.npmrc as `npm_config_force`): a variable whose key an npmrc file or
+ * the environment sets (npm-config.ts) is not read, since it may be no flag typed now, and
+ * `npmConfigNotes` shows the `--` form instead.
  */
 export function parseArguments(
   argv: readonly string[],
@@ -78,11 +88,18 @@ export function parseArguments(
     throw usageError(error, args)
   }
   const { positionals } = parsed
-  const values = { ...optionsKeptByNpm(env), ...definedValues(parsed.values) } as typeof parsed.values
+  const fromNpm = optionsKeptByNpm(env)
+  const values = { ...fromNpm.kept, ...definedValues(parsed.values) } as typeof parsed.values
+  const npmConfigNotes = fromNpm.fromConfig
+    .filter(({ option }) => parsed.values[option] === undefined)
+    .map((ignored) => ({
+      option: ignored.option === "force" ? ("force" as const) : ("other" as const),
+      text: npmConfigNote(ignored, positionals[0]),
+    }))
   if (positionals.length > 1) {
     // Under npm, a value whose option npm took for one of its own (`--description Hi`: npm has a
     // `description` setting) arrives as an argument of its own, with no trace of the option.
-    const hint = fromNpm(env)
+    const hint = startedByNpm(env)
       ? ` If it is the value of an option, npm took that option for one of its own: put create-tool's options after --, as in npm create tool NAME -- --description ${quoted(positionals[1]!)}.`
       : " See create-tool --help."
     throw new CreateToolError("USAGE", `Unexpected argument ${quoted(positionals[1]!)}: give one NAME.${hint}`)
@@ -114,6 +131,7 @@ export function parseArguments(
     interactive: values["no-interactive"] || values.yes ? false : undefined,
     help: values.help ?? false,
     version: values.version ?? false,
+    npmConfigNotes,
   }
 }
 
@@ -143,45 +161,61 @@ type OptionName = keyof typeof options
  * npm 11 passes them on. `--js` is expanded by npm to its own `--json`; `-t` stays `t`; `--no-test`
  * and `--no-interactive` arrive as an empty value. `--yes` and `-y` are npm's own (they answer
  * npx's "Ok to proceed?"), `-h` and `-v` print npm's help and version: none reaches create-tool.
+ * `purpose` completes the line that says npm's config set the option instead (npmConfigNote).
  */
-const KEPT_BY_NPM: ReadonlyArray<{ option: OptionName; variables: readonly string[]; typed: string }> = [
-  { option: "plugin", variables: ["plugin"], typed: "--plugin" },
-  { option: "js", variables: ["json", "js"], typed: "--js" },
-  { option: "global", variables: ["global"], typed: "--global" },
-  { option: "force", variables: ["force"], typed: "--force" },
-  { option: "no-test", variables: ["test"], typed: "--no-test" },
-  { option: "no-interactive", variables: ["interactive"], typed: "--no-interactive" },
-  { option: "dir", variables: ["dir"], typed: "--dir" },
-  { option: "template", variables: ["template", "t"], typed: "--template" },
-  { option: "exports", variables: ["exports"], typed: "--exports" },
-  { option: "tool-name", variables: ["tool_name"], typed: "--tool-name" },
-]
+const KEPT_BY_NPM: ReadonlyArray<{ option: OptionName; variables: readonly string[]; typed: string; purpose: string }> =
+  [
+    { option: "plugin", variables: ["plugin"], typed: "--plugin", purpose: "for a plugin package" },
+    { option: "js", variables: ["json", "js"], typed: "--js", purpose: "for JavaScript" },
+    { option: "global", variables: ["global"], typed: "--global", purpose: "for the global folder" },
+    { option: "force", variables: ["force"], typed: "--force", purpose: "to overwrite" },
+    { option: "no-test", variables: ["test"], typed: "--no-test", purpose: "for no test" },
+    { option: "no-interactive", variables: ["interactive"], typed: "--no-interactive", purpose: "to ask nothing" },
+    { option: "dir", variables: ["dir"], typed: "--dir", purpose: "to give it" },
+    { option: "template", variables: ["template", "t"], typed: "--template", purpose: "to give it" },
+    { option: "exports", variables: ["exports"], typed: "--exports", purpose: "to give it" },
+    { option: "tool-name", variables: ["tool_name"], typed: "--tool-name", purpose: "to give it" },
+  ]
 
-function fromNpm(env: Readonly<Record<string, string | undefined>>): boolean {
+function startedByNpm(env: Readonly<Record<string, string | undefined>>): boolean {
   return /^npm\//.test(env["npm_config_user_agent"] ?? "")
 }
 
-function optionsKeptByNpm(
-  env: Readonly<Record<string, string | undefined>>,
-): Partial<Record<OptionName, string | boolean>> {
-  if (!fromNpm(env)) return {}
+/** An option npm passed on from its config, not its command line (npm-config.ts), so not taken. */
+type FromNpmConfig = { option: OptionName; variable: string; typed: string; purpose: string; source: string }
+
+function optionsKeptByNpm(env: Readonly<Record<string, string | undefined>>): {
+  kept: Partial<Record<OptionName, string | boolean>>
+  fromConfig: FromNpmConfig[]
+} {
   const kept: Partial<Record<OptionName, string | boolean>> = {}
-  for (const { option, variables, typed } of KEPT_BY_NPM) {
+  const fromConfig: FromNpmConfig[] = []
+  if (!startedByNpm(env)) return { kept, fromConfig }
+  for (const { option, variables, typed, purpose } of KEPT_BY_NPM) {
     for (const variable of variables) {
       const value = env[`npm_config_${variable}`]
       if (value === undefined) continue
+      let taken: string | boolean | undefined
       if (option === "no-test" || option === "no-interactive") {
         // `--no-test` is npm's `test=false`, passed on empty; `--test` is create-tool's default.
-        if (value === "" || value === "false") kept[option] = true
+        if (value === "" || value === "false") taken = true
       } else if (options[option].type === "boolean") {
-        if (value === "true") kept[option] = true
-      } else if (value === "true") {
+        if (value === "true") taken = true
+      } else if (value !== "") taken = value
+      if (taken === undefined) continue
+      const source = npmConfigSource(variable, env)
+      if (source !== undefined) {
+        fromConfig.push({ option, variable, typed, purpose, source })
+        continue
+      }
+      if (taken === "true" && options[option].type === "string") {
         const shown = variable === "t" ? "-t" : typed
         throw new CreateToolError(
           "USAGE",
           `npm took ${shown} for one of its own options and passed its value on as an argument: put create-tool's options after --, as in npm create tool NAME -- ${shown} VALUE.`,
         )
-      } else if (value !== "") kept[option] = value
+      }
+      kept[option] = taken
     }
   }
   const mistyped = mistypedForNpm(env)
@@ -192,7 +226,17 @@ function optionsKeptByNpm(
       { data: { argument: `--${mistyped.typed}`, suggestion: mistyped.meant } },
     )
   }
-  return kept
+  return { kept, fromConfig }
+}
+
+/**
+ * The line that says an option of npm's config was not taken as create-tool's, and the form that
+ * is: after `--`, which npm passes on as typed whatever its config says.
+ */
+function npmConfigNote(ignored: FromNpmConfig, name: string | undefined): string {
+  const value = options[ignored.option].type === "string" ? " VALUE" : ""
+  const command = `npm create tool ${name === undefined ? "NAME" : shellWord(name)} -- ${ignored.typed}${value}`
+  return `npm's config sets ${ignored.variable} (${ignored.source}): create-tool does not take that as ${ignored.typed}; ${ignored.purpose}, pass it after --: ${command}`
 }
 
 /**
@@ -217,7 +261,8 @@ function mistypedForNpm(
     const name = key.slice("npm_config_".length).replaceAll("_", "-")
     if (names.has(name)) continue
     const match = closestMatch(name, names.keys())
-    if (match === undefined) continue
+    // A key of the user's npmrc or environment (npm passes those on too) is no option typed now.
+    if (match === undefined || npmConfigSource(key.slice("npm_config_".length), env) !== undefined) continue
     // `--no-tests` arrives as `tests` with an empty value, as `--no-test` does.
     const meant = names.get(match)!
     const negated = (value === "" || value === "false") && meant.startsWith("--no-")

@@ -32,15 +32,19 @@ process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), env }))
 `,
   )
   chmodSync(join(probe, "bin.js"), 0o755)
+  mkdirSync(join(project, "home"))
   symlinkSync(join("..", "create-probe", "bin.js"), join(project, "node_modules", ".bin", "create-probe"))
 })
 afterAll(() => rmSync(project, { recursive: true, force: true }))
 
-/** What create-tool receives for `npm create tool weather FLAGS`, as npm passes it. */
-async function throughNpm(flags: string): Promise<Received> {
+/**
+ * What create-tool receives for `npm create tool weather FLAGS`, as npm passes it, with `home` as
+ * HOME (by default an empty one: the developer's ~/.npmrc would count as the user's config).
+ */
+async function throughNpm(flags: string, home = join(project, "home")): Promise<Received> {
   const result = await run("bash", ["-c", `npm exec create-probe weather ${flags}`], {
     cwd: project,
-    env: { npm_config_offline: "true", npm_config_update_notifier: "false" },
+    env: { HOME: home, npm_config_offline: "true", npm_config_update_notifier: "false" },
   })
   expect(result.code, result.stderr).toBe(0)
   return JSON.parse(result.stdout) as Received
@@ -85,6 +89,27 @@ describe.concurrent("npm create tool NAME FLAGS, without --", { timeout: 120_000
       expect(message).toContain("put create-tool's options after --")
       expect(message).toContain(form)
     }
+  })
+
+  test("npm passes force and json from ~/.npmrc on as it passes typed flags: create-tool takes neither", async () => {
+    const home = join(project, "home-with-npmrc")
+    mkdirSync(home)
+    writeFileSync(join(home, ".npmrc"), "force=true\njson=true\n")
+    const { argv, env } = await throughNpm("", home)
+    expect(env).toMatchObject({ npm_config_force: "true", npm_config_json: "true" })
+    const parsed = parseArguments(argv, env)
+    expect(parsed).toMatchObject({ force: false, js: false })
+    // The probe passes on npm_config_* only, so without HOME the file is named by its path.
+    const npmrc = join(home, ".npmrc")
+    expect(parsed.npmConfigNotes.map((note) => note.text)).toEqual([
+      `npm's config sets json (in ${npmrc}): create-tool does not take that as --js; for JavaScript, pass it after --: npm create tool weather -- --js`,
+      `npm's config sets force (in ${npmrc}): create-tool does not take that as --force; to overwrite, pass it after --: npm create tool weather -- --force`,
+    ])
+    // The form those lines show.
+    expect(parseArguments((await throughNpm("-- --force --js", home)).argv, env)).toMatchObject({
+      force: true,
+      js: true,
+    })
   })
 
   test("with -- everything reaches create-tool as typed", async () => {

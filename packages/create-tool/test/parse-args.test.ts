@@ -33,6 +33,7 @@ test("reads every option", () => {
     interactive: false,
     help: false,
     version: false,
+    npmConfigNotes: [],
   })
 })
 
