@@ -40,7 +40,8 @@ export type CreateToolErrorCode =
   | "CASE_COLLISION"
   /**
    * A file to write exists already, and neither --force nor a confirmation allowed overwriting it; or
-   * what is there is a link that leads nowhere, or not a file (a folder), which --force never replaces.
+   * what is there is a link that leads nowhere, or not a file (a folder), which --force never replaces;
+   * or a link that leads nowhere is where a folder must be made.
    */
   | "FILE_EXISTS"
   /** An existing package.json to update is not valid JSON, or (with a test) its `scripts` is not an object. */

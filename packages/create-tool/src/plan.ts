@@ -1,6 +1,6 @@
 import { readFileSync, readlinkSync, realpathSync } from "node:fs"
 import { isRegularFile, lstatOf, statOf } from "./_file-stats.ts"
-import { basename, isAbsolute, join, relative, resolve } from "node:path"
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path"
 import { type CaseCollision, findCaseCollisions } from "./case-collisions.ts"
 import { incompatibleRanges } from "./dependency-ranges.ts"
 import { CreateToolError } from "./errors.ts"
@@ -339,6 +339,15 @@ function fileStatus(
   file: WantedFile,
   plan: { test: boolean; directory: string },
 ): { file: PlannedFile; notes: string[] } {
+  const folderLink = danglingFolderLink(file.path)
+  if (folderLink !== undefined) {
+    // mkdir would fail on it (EEXIST), and nothing but the user can say what it should lead to.
+    throw new CreateToolError(
+      "FILE_EXISTS",
+      `${printable(folderLink.path)} is a link to ${printable(folderLink.target)}, which does not exist, where a folder must go: delete the link or create its target folder, and run again.`,
+      { data: { paths: [folderLink.path], target: folderLink.target } },
+    )
+  }
   const link = symlinkAt(file.path)
   if (link?.dangling) {
     // Writing through it would create a file wherever the link points; replacing it would delete it.
@@ -503,6 +512,24 @@ function symlinkAt(path: string): { target: string; dangling: boolean } | undefi
     } catch {}
     return { target, dangling: true }
   }
+}
+
+/**
+ * A link that leads nowhere where one of the folders above `file` must be (`.opencode ->
+ * ../gone`, a dangling `tools` or plugin folder), or undefined. Looked for from the file's folder up
+ * to the first that is there: the folders below it are the ones to make.
+ */
+function danglingFolderLink(file: string): { path: string; target: string } | undefined {
+  for (let folder = dirname(file); dirname(folder) !== folder; folder = dirname(folder)) {
+    try {
+      lstatOf(folder)
+    } catch {
+      continue
+    }
+    const link = symlinkAt(folder)
+    return link?.dangling ? { path: folder, target: link.target } : undefined
+  }
+  return undefined
 }
 
 /** Whether `file` (a real path) lies outside `folder`. */

@@ -318,6 +318,26 @@ describe("options", () => {
     expect(files(join(cwd, ".opencode"))).toEqual(["tools", "tools/hello.ts"])
   })
 
+  // mkdir fails on such a link (EEXIST), which read as "a file is in the way ... fix its permissions".
+  test.each([
+    [".opencode", [], ".opencode"],
+    [".opencode/tools", [], ".opencode/tools"],
+    ["weather", ["--plugin"], "weather"],
+    ["weather/src", ["--plugin", "--force"], "weather/src"],
+  ])("a dangling link where the folder %s goes is named as such, %j", async (link, flags, shown) => {
+    const cwd = useTmpDir()
+    mkdirSync(join(cwd, link, ".."), { recursive: true })
+    symlinkSync(join(cwd, "gone"), join(cwd, link))
+    const run = await runCli(["weather", ...flags], { cwd })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe(
+      `✖ ${join(cwd, shown)} is a link to ${join(cwd, "gone")}, which does not exist, where a folder must go: delete the link or create its target folder, and run again. [FILE_EXISTS]\n`,
+    )
+    expect(lstatSync(join(cwd, link)).isSymbolicLink()).toBe(true)
+    // Nothing written: the link, and the folder above it.
+    expect(files(cwd)).toEqual(link.includes("/") ? [link.split("/")[0], link] : [link])
+  })
+
   test.each([[], ["--force"]])(
     "a tool file that links outside the project is never written through, %s",
     async (...flags) => {
