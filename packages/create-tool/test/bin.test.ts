@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from "node:fs"
+import { type ChildProcess, spawn } from "node:child_process"
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
-import { runBin, runCli, useTmpDir } from "./helpers.ts"
+import { isolatedHome } from "../../tool-tester/test/support/isolated-home.ts"
+import { binFile, cleanEnvironment, runBin, runCli, useTmpDir } from "./helpers.ts"
 
 // What only the built bin shows: the exit status the process ends with, and that what the command
 // line printed reaches the pipes whole before it exits. The command lines' logic is tested
@@ -26,6 +28,23 @@ describe("the built bin", () => {
     expect(existsSync(join(cwd, ".opencode"))).toBe(false)
   })
 
+  test("a reader that closes stdout before the summary (| head, | true) turns no success into a failure", async () => {
+    const cwd = useTmpDir()
+    // Closed long before the bin has loaded: its summary meets a pipe with no reader (EPIPE).
+    const { code, stderr } = await scaffoldWithStdout(cwd, "pipe", (child) => child.stdout?.destroy())
+    expect([code, stderr]).toEqual([0, ""])
+    expect(readFileSync(join(cwd, ".opencode/tools/hello.ts"), "utf8")).toContain("export default tool(")
+  })
+
+  test.skipIf(process.platform !== "linux")(
+    "output that cannot be written (a full disk) is said in one line, with exit 1 (Linux only: /dev/full)",
+    async () => {
+      const full = openSync("/dev/full", "w")
+      const { code, stderr } = await scaffoldWithStdout(useTmpDir(), full, () => closeSync(full))
+      expect([code, stderr]).toEqual([1, "✖ Cannot write create-tool's output: ENOSPC.\n"])
+    },
+  )
+
   test("--version and --help exit 0 with their text", async () => {
     const cwd = useTmpDir()
     const version = await runBin(["--version"], { cwd })
@@ -36,3 +55,23 @@ describe("the built bin", () => {
     expect(help.stdout).toBe((await runCli(["--help"], { cwd })).stdout)
   })
 })
+
+/** `node bin.js hello` in `cwd` with `stdout` as its stdout, `started` called once it is spawned: its status and stderr. */
+async function scaffoldWithStdout(
+  cwd: string,
+  stdout: "pipe" | number,
+  started: (child: ChildProcess) => void,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [binFile, "hello", "--no-interactive"], {
+    cwd,
+    env: { ...cleanEnvironment(), ...isolatedHome(useTmpDir("create-tool-home-")) },
+    stdio: ["ignore", stdout, "pipe"],
+  })
+  started(child)
+  let stderr = ""
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
+  return { code, stderr }
+}
