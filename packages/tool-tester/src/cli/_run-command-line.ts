@@ -12,6 +12,7 @@ import { reportFailure } from "./_command.ts"
 import { commandHelp, globalHelp } from "./command-help.ts"
 import type { EarlyEngine } from "./engine-option.ts"
 import { installEngine } from "./engine-option.ts"
+import { optionWords } from "./option-words.ts"
 import { EXIT_USAGE, exitCodeFor } from "./exit-codes.ts"
 
 type Command = (argv: string[], io: CliIO, engine: StartedEngine | undefined) => Promise<number>
@@ -35,7 +36,7 @@ const commands: Record<string, () => Promise<Command>> = {
  * `startEngineEarly(argv, ...)` returned for the same argv.
  */
 export async function runCommandLine(argv: string[], io: CliIO, early: EarlyEngine): Promise<number> {
-  const json = argv.includes("--json")
+  const json = optionWords(argv).includes("--json")
   setColor(shouldColor({ isTTY: io.stdoutIsTTY, json, env: io.env }))
   try {
     return await dispatch(argv, io, early)
@@ -65,7 +66,7 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
   }
   // After a command too (`tool-tester list --version`), as docs/cli.md lists it among the options every
   // command shares; not after `--`, where a word is a tool's name.
-  const flags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest
+  const flags = optionWords(rest)
   const load = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined
   if (name === "-v" || name === "--version" || (load && (flags.includes("-v") || flags.includes("--version")))) {
     io.write(`${version()} (models opencode ${MODELLED_OPENCODE_VERSION})\n`)
@@ -84,7 +85,7 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
   const command = await load()
   const { command: needsEngine, choice, engine } = early
   if (choice?.error) throw choice.error
-  if (choice?.chosen?.notice && !argv.includes("--json")) io.writeError(`${choice.chosen.notice}\n`)
+  if (choice?.chosen?.notice && !flags.includes("--json")) io.writeError(`${choice.chosen.notice}\n`)
   // The bun engine was asked for and no Bun is here yet: install npm's, then start it.
   const started =
     engine ??

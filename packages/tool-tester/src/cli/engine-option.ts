@@ -6,13 +6,15 @@ import { chooseEngine, chooseEngineNow } from "../engine-client/choose-engine.ts
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import type { TaskCommand } from "../tasks/task.ts"
 import type { CliIO } from "./_command.ts"
+import { optionWords } from "./option-words.ts"
 
 /** The commands that load tools in an engine (the others never start one). */
 const ENGINE_COMMANDS: readonly TaskCommand[] = ["list", "schema", "run", "doctor", "fuzz"]
 
 /** The command that will load tools in an engine, unless help is asked for. */
 function engineCommand(argv: readonly string[]): TaskCommand | undefined {
-  if (argv.includes("-h") || argv.includes("--help")) return undefined
+  const flags = optionWords(argv)
+  if (flags.includes("-h") || flags.includes("--help")) return undefined
   return ENGINE_COMMANDS.find((command) => command === argv[0])
 }
 
@@ -79,6 +81,7 @@ export async function installEngine(argv: readonly string[], io: CliIO): Promise
 }
 
 function directoryFlag(argv: readonly string[]): string | undefined {
-  const index = argv.indexOf("--dir")
-  return index >= 0 ? argv[index + 1] : argv.find((argument) => argument.startsWith("--dir="))?.slice(6)
+  const flags = optionWords(argv)
+  const index = flags.indexOf("--dir")
+  return index >= 0 ? flags[index + 1] : flags.find((argument) => argument.startsWith("--dir="))?.slice(6)
 }

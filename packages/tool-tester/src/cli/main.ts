@@ -31,7 +31,8 @@ const early = await startEngineEarly(argv, process.env)
 const { runCommandLine } = await import("./_run-command-line.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")
 
-const json = argv.includes("--json")
+const { optionWords } = await import("./option-words.ts")
+const json = optionWords(argv).includes("--json")
 /** What ends the CLI from outside: each is handled (docs/cli.md, "Signals"). */
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
 const interruptHandlers = new Set<(signal: NodeJS.Signals) => void>()

@@ -48,6 +48,21 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(named.exitCode).toBe(6)
   })
 
+  test("--json after -- is a word for the tool, not an option: the usage error stays a plain line", async () => {
+    // run reads the words after -- as key=value pairs, so "--json" there is a bad pair, reported
+    // as every failure without --json is.
+    const result = await runCli(["run", "greet", "--dir", basic, "--", "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toMatch(/^✖ "--json" is not a key=value pair; .*\[USAGE\]\n$/)
+    expect(result.stderr).not.toContain('{"error"')
+    // Before --, it still asks for JSON.
+    const json = await runCli(["run", "greet", "--dir", basic, "--json", "--", "oops"])
+    expect(jsonError(json)).toMatchObject({
+      code: "USAGE",
+      message: expect.stringContaining('"oops" is not a key=value pair'),
+    })
+  })
+
   test("a name every object inherits (constructor, __proto__) is no command: a usage error, not INTERNAL", async () => {
     for (const argv of [["constructor"], ["toString", "-v"], ["help", "constructor"], ["__proto__", "--help"]]) {
       const result = await runCli(argv)
