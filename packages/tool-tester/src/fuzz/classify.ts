@@ -70,11 +70,19 @@ function callFailure(result: RunResult): Failure | undefined {
   }
 }
 
+/**
+ * A number as a message quotes it: its sign, decimals and exponent belong to it (`Received
+ * -5e-324`, `Received 0.000001`), as do the underscores Node groups digits with (`Received
+ * 4_294_967_296`), and Infinity and NaN are numbers too. Matching the digits alone left `-` and
+ * `e-` in the key, so the same failure counted once per spelling of the value.
+ */
+const QUOTED_NUMBER = /[-+]?(?:\d+(?:_\d+)*(?:\.\d+)?(?:[eE][-+]?\d+)?|\bInfinity\b)|\bNaN\b/g
+
 /** Failures that differ only in the values quoted or counted in their message are one failure. */
 export function failureKey(failure: Failure): string {
   const shape = failure.message
     .replace(/(["'`]).*?\1/g, "<text>")
-    .replace(/\d+(\.\d+)?/g, "<n>")
+    .replace(QUOTED_NUMBER, "<n>")
     .slice(0, 200)
   return `${failure.kind} ${failure.code} ${failure.thrown ?? ""} ${shape}`
 }
