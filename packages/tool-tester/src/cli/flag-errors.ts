@@ -6,6 +6,7 @@ import { parseArgs } from "node:util"
 import { shellWord } from "../_shell-quote.ts"
 import { closestMatch } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
+import { textUnderEverySchema } from "../tasks/key-value-args.ts"
 import { COMMAND_OPTIONS } from "./option-table.ts"
 
 export type FlagContext = {
@@ -129,10 +130,12 @@ function dashedName(word: string, context: FlagContext): string {
   return `; a tool name that starts with a dash goes after --, once the options are given: ${context.run} ${context.command ?? "run"} [options] -- ${shellWord(word)}`
 }
 
-/** `-5` after `--offset`: a value, though Node's parser reads it as options. */
+/** `-5` (or `-2.5`, `-1e3`) after `--offset`: a value, though Node's parser reads it as options. */
 function negativeNumberAfter(config: ParseArgsConfig, index: number): string | undefined {
   const following = config.args?.[index + 1]
-  return following !== undefined && /^-\d+(\.\d+)?$/.test(following) ? following : undefined
+  return following !== undefined && /^-(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/.test(following)
+    ? following
+    : undefined
 }
 
 function tokensOf(config: ParseArgsConfig) {
@@ -145,11 +148,15 @@ function tokensOf(config: ParseArgsConfig) {
 
 /** `--city Paris` given to run: the tool's argument, written the way run takes it. */
 function toolArgumentError(unknown: UnknownOption, help: string, dashed: string): ToolTesterError {
-  const pair = `${unknown.name}=${unknown.value ?? "true"}`
-  // key=value is read with the tool's schema (`5` stays a string for a string argument); JSON is
-  // not, so it is offered only for text that is a string either way.
-  const typed = unknown.value === undefined || /^(-?\d+(\.\d+)?|true|false|null)$/.test(unknown.value)
-  const json = typed ? "" : ` (or --args ${shellWord(JSON.stringify({ [unknown.name]: unknown.value }))})`
+  const { name, value } = unknown
+  const pair = `${name}=${value ?? "true"}`
+  const written = shellWord(pair)
+  // key=value is read with the tool's schema (`5` stays a string for a string argument, `[1]` is an
+  // array for an array argument); JSON is not, so it is offered only for text that is a string either way.
+  const json =
+    value === undefined || !textUnderEverySchema(value)
+      ? ""
+      : ` (or --args ${shellWord(JSON.stringify({ [name]: value }))})`
   // An option of another command (fuzz's --runs) was most likely meant for that command.
   const owners = Object.entries(COMMAND_OPTIONS)
     .filter(([command, table]) => command !== "run" && Object.hasOwn(table, unknown.name))
@@ -157,7 +164,7 @@ function toolArgumentError(unknown: UnknownOption, help: string, dashed: string)
   const elsewhere = owners.length === 0 ? "" : ` (it is an option of ${owners.join(" and ")})`
   return new ToolTesterError(
     "USAGE",
-    `${unknown.rawName} is not an option of run${elsewhere}; a tool's own arguments are written key=value: ${shellWord(pair)}${json}${dashed} (${help})`,
+    `${unknown.rawName} is not an option of run${elsewhere}; a tool's own arguments are written key=value: ${written}${json}${dashed} (${help})`,
     { data: { option: unknown.rawName, suggestion: pair } },
   )
 }

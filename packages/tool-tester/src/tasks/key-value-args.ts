@@ -44,7 +44,26 @@ export function pairsFor(args: unknown): string[] | undefined {
   return pairs
 }
 
+/**
+ * Whether the pair `key=text` gives the tool `text` itself whatever its schema says (or is refused):
+ * no property type reads the text as anything else. Only such text is the same call written as
+ * `--args {"key":"text"}`, so a command offers that form beside the pair only then. Asked of the
+ * reading itself, type by type, so the two can never disagree.
+ */
+export function textUnderEverySchema(text: string): boolean {
+  return EVERY_TYPE.every((property) => {
+    try {
+      return coerce("key", text, property) === text
+    } catch {
+      return true
+    }
+  })
+}
+
 // --- internal ---
+
+/** A property of every JSON type the reading knows (a schema combining them reads a text as one of these does). */
+const EVERY_TYPE = ["string", "number", "integer", "boolean", "null", "array", "object"].map((type) => ({ type }))
 
 type Kind = "string" | "number" | "integer" | "boolean" | "json" | "null"
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { argsFromPairs, pairsFor } from "../../src/tasks/key-value-args.ts"
+import { argsFromPairs, pairsFor, textUnderEverySchema } from "../../src/tasks/key-value-args.ts"
 
 const schema = {
   type: "object",
@@ -93,5 +93,26 @@ describe("pairs a command can print", () => {
     expect(pairsFor({ days: 3 })).toBeUndefined()
     expect(pairsFor({ tags: ["a"] })).toBeUndefined()
     expect(pairsFor({ "odd key": "x" })).toBeUndefined()
+  })
+
+  test("text is said to stay text under every schema only when no property reads the pair as anything else", () => {
+    const texts = ["Ada", "Ada Lovelace", "007", "5", "-5", "1e3", "-1.5E+3", "true", "false", "null", '"Ada"']
+    texts.push('["a b"]', '{"a":1}', "[1,", "0x10", "Infinity", "", " 5", "2")
+    for (const text of texts) {
+      const readings = Object.keys(schema.properties).map((key) => {
+        try {
+          return argsFromPairs([`${key}=${text}`], schema)[key]
+        } catch {
+          return text // refused: the pair sends nothing else
+        }
+      })
+      const same = readings.every((reading) => reading === text)
+      // Under every schema: so when it says yes, this schema's properties agree.
+      if (textUnderEverySchema(text)) expect(same, text).toBe(true)
+    }
+    for (const text of ["Ada", "Ada Lovelace", "007", "[1,", "0x10", "Infinity", "", " a"])
+      expect(textUnderEverySchema(text), text).toBe(true)
+    for (const text of ["5", "-5", "1e3", " 5", "true", "null", '"Ada"', '["a b"]', '{"a":1}'])
+      expect(textUnderEverySchema(text), text).toBe(false)
   })
 })

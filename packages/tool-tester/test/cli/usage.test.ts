@@ -138,9 +138,16 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     const cases: Array<[string[], string]> = [
       [["--name", "Ada"], `name=Ada (or --args '{"name":"Ada"}')`],
       [["--name=Ada Lovelace"], `'name=Ada Lovelace' (or --args '{"name":"Ada Lovelace"}')`],
-      [["--times", "3"], "times=3 ("],
-      [["--name", "5"], "name=5 ("],
-      [["--times", "-5"], "times=-5 ("],
+      [["--times", "3"], "times=3 (see"],
+      [["--name", "5"], "name=5 (see"],
+      [["--times", "-5"], "times=-5 (see"],
+      // Text some schema reads as JSON (an array, an object, an exponent, a quoted string): the
+      // pair gives the tool that value where the schema says so, --args would give the text.
+      [["--tags", '["a b"]'], `'tags=["a b"]' (see`],
+      [["--name", '{"a":1}'], `'name={"a":1}' (see`],
+      [["--times", "1e3"], "times=1e3 (see"],
+      [["--times", "-1e3"], "times=-1e3 (see"],
+      [["--name", '"Ada"'], `'name="Ada"' (see`],
       [["--loud"], "loud=true ("],
       [["--loud", "name=Ada"], "loud=true ("],
     ]
