@@ -149,8 +149,13 @@ function tokensOf(config: ParseArgsConfig) {
 /** `--city Paris` given to run: the tool's argument, written the way run takes it. */
 function toolArgumentError(unknown: UnknownOption, help: string, dashed: string): ToolTesterError {
   const { name, value } = unknown
-  const pair = `${name}=${value ?? "true"}`
-  const written = shellWord(pair)
+  // With no value, what the argument needs depends on its schema, which a usage error does not
+  // load: `name=true` is a boolean only where the schema says boolean, the text "true" elsewhere.
+  const pair = `${name}=${value ?? "VALUE"}`
+  const written =
+    value === undefined
+      ? `${shellWord(pair)}, such as ${shellWord(`${name}=true`)} for a boolean argument`
+      : shellWord(pair)
   // key=value is read with the tool's schema (`5` stays a string for a string argument, `[1]` is an
   // array for an array argument); JSON is not, so it is offered only for text that is a string either way.
   const json =

@@ -148,8 +148,10 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
       [["--times", "1e3"], "times=1e3 (see"],
       [["--times", "-1e3"], "times=-1e3 (see"],
       [["--name", '"Ada"'], `'name="Ada"' (see`],
-      [["--loud"], "loud=true ("],
-      [["--loud", "name=Ada"], "loud=true ("],
+      // No value: which one depends on the schema, `true` only for a boolean (for a string it is the text "true").
+      [["--loud"], "loud=VALUE, such as loud=true for a boolean argument (see"],
+      [["--loud", "name=Ada"], "loud=VALUE, such as loud=true for a boolean argument (see"],
+      [["--name"], "name=VALUE, such as name=true for a boolean argument (see"],
     ]
     for (const [flags, suggestion] of cases) {
       const result = await runCli(["run", "greet", "--dir", basic, "--no-global", ...flags])
