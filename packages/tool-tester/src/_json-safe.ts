@@ -5,7 +5,7 @@
 // with a marker instead of overflowing the stack. Reading the value runs the tool's code (a getter,
 // a Proxy's traps) and may throw: what cannot be read becomes a marker too, so writing a report
 // never fails.
-import { pristineStringify } from "./_pristine.ts"
+import { stringifyKeepingNegativeZero } from "./_negative-zero-json.ts"
 
 /** Deeper than this, a value is replaced by a marker string. */
 export const MAX_DEPTH = 100
@@ -99,9 +99,12 @@ export function jsonSafe(value: unknown, ancestors: unknown[] = []): unknown {
   return copy
 }
 
-/** `JSON.stringify(jsonSafe(value))`, with the JSON.stringify the engine had before any tool ran. */
+/**
+ * `JSON.stringify(jsonSafe(value))`, with the JSON.stringify the engine had before any tool ran,
+ * and -0 written as -0 (a tool's arguments can hold it: the report says what the tool got).
+ */
 export function safeStringify(value: unknown): string {
-  return pristineStringify(jsonSafe(value)) ?? "null"
+  return stringifyKeepingNegativeZero(jsonSafe(value)) ?? "null"
 }
 
 // --- internal ---

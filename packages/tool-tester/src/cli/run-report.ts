@@ -3,6 +3,7 @@
 // the tool chose (names, texts, paths) goes through terminalSafe: a terminal must show it, not obey it.
 
 import { terminalSafe } from "../_terminal-safe.ts"
+import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 import { describeEngine } from "../engine-client/choose-engine.ts"
 import { escapedLine } from "../runtime/escaped-advice.ts"
 import type { CapturedConsole } from "../runtime/stream-capture.ts"
@@ -35,7 +36,7 @@ export function formatRun(
         `${terminalSafe(result.denied.tool)} is a tool of this project, denied by a permission rule: opencode does not offer it`,
       ),
     )
-  lines.push(field("args", terminalSafe(JSON.stringify(result.args) ?? "undefined")))
+  lines.push(field("args", terminalSafe(stringifyKeepingNegativeZero(result.args) ?? "undefined")))
   if (result.title) lines.push(field("title", terminalSafe(String(result.title))))
 
   lines.push("", rule("output: what the model reads"))

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { PassThrough, type Readable, type Writable } from "node:stream"
+import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 import type { EngineInfo } from "../runtime/here.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { CHANNEL_CLOSED_EXIT_CODE, CHANNEL_CLOSED_MESSAGE } from "./channel-closed.ts"
@@ -248,7 +249,8 @@ export class EngineConnection {
 
   send(message: ToEngine): boolean {
     if (!this.connected) return false
-    this.#input.write(`${JSON.stringify(message)}\n`)
+    // A call's arguments can hold -0, which the tool is to get as it is.
+    this.#input.write(`${stringifyKeepingNegativeZero(message)}\n`)
     return true
   }
 

@@ -7,6 +7,7 @@
 // engine's stdin (`stdin-closed`): that engine answers what it had read, and is ended then.
 import { realpathSync } from "node:fs"
 import { safeStringify } from "../_json-safe.ts"
+import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 import { callStub } from "../client/project-client.ts"
 import type { Result, ToolTesterErrorCode } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -208,7 +209,10 @@ class RemoteEngine implements ProjectEngine {
       return { ...result, args: result.args, attachments: result.attachments, outputPath: result.outputPath }
     }
     if (outcome.kind === "error") throw toError(outcome.error)
-    const raw = "call" in call ? call.call : { name: call.name, rawArguments: JSON.stringify(call.args ?? {}) }
+    const raw =
+      "call" in call
+        ? call.call
+        : { name: call.name, rawArguments: stringifyKeepingNegativeZero(call.args ?? {}) ?? "{}" }
     return unreachedResult(project, raw, options, {
       durationMs: Math.round(performance.now() - started),
       error:

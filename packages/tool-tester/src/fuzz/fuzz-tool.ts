@@ -21,6 +21,7 @@ import { loadFastCheck } from "./_fast-check.ts"
 import { type Failure, failureKey, failureOf } from "./classify.ts"
 import { modelArguments } from "./model-arguments.ts"
 import { toolChoice } from "../_tool-choice.ts"
+import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 
 export type FuzzOptions = {
   /** How many calls (default 200). */
@@ -116,7 +117,10 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   const failures: FuzzFailure[] = [...(options.found ?? [])]
   const known = new Set<string>(failures.map(failureKey))
   for (const entry of options.skip ?? []) known.add(failureKey(entry.failure))
-  const skipped = new Map((options.skip ?? []).map((entry) => [JSON.stringify(entry.args), entry.failure]))
+  // Keyed by their JSON text with -0 kept: {"n":-0} and {"n":0} are different calls.
+  const skipped = new Map(
+    (options.skip ?? []).map((entry) => [stringifyKeepingNegativeZero(entry.args), entry.failure]),
+  )
   const record = (failure: FuzzFailure) => {
     known.add(failureKey(failure))
     failures.push(failure)
@@ -126,7 +130,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   /** The call that tampered with the engine: no call is made after it. */
   let tampered: { input: unknown; result: RunResult | undefined; failure: Failure } | undefined
   const call = async (input: unknown): Promise<{ result: RunResult | undefined; failure: Failure | undefined }> => {
-    const answer = skipped.get(JSON.stringify(input))
+    const answer = skipped.get(stringifyKeepingNegativeZero(input))
     if (answer !== undefined) return { result: undefined, failure: answer }
     calls++
     options.onCall?.(input)
@@ -149,7 +153,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
       }
       if (failure?.kind === "timeout" && result !== undefined) {
         // Not called again when the search starts over (each call would take the whole bound).
-        skipped.set(JSON.stringify(input), failure)
+        skipped.set(stringifyKeepingNegativeZero(input), failure)
         if (!known.has(failureKey(failure))) record({ ...failure, args: input, output: result.output })
         return true
       }

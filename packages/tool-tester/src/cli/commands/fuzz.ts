@@ -18,6 +18,7 @@ import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
 import { fuzzAcrossEngines } from "./_fuzz-engines.ts"
 import { count } from "../../_count.ts"
+import { stringifyKeepingNegativeZero } from "../../_negative-zero-json.ts"
 
 const DEFAULT_RUNS = 200
 const DEFAULT_CALL_TIMEOUT_MS = 5_000
@@ -89,7 +90,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   const engine = engineReport(outcome)
   if (json) {
     io.write(
-      `${JSON.stringify({ ...report, ...(stopped === undefined ? {} : { stopped: stopped.message }), replay, engine: engine.info })}\n`,
+      `${stringifyKeepingNegativeZero({ ...report, ...(stopped === undefined ? {} : { stopped: stopped.message }), replay, engine: engine.info })}\n`,
     )
   } else {
     io.write(formatReport(report, replay, stopped))
@@ -140,7 +141,8 @@ function formatReport(report: FuzzPayload, replay: string, stopped: { message: s
 
 function failureLines(number: number, failure: FuzzFailure): string[] {
   const what = failure.thrown ? `${failure.kind} (${failure.thrown})` : failure.kind
-  const args = JSON.stringify(failure.args) ?? "undefined"
+  // -0 written as -0: pasted into `run --args`, the arguments replay the failure.
+  const args = stringifyKeepingNegativeZero(failure.args) ?? "undefined"
   const shown = args.length > 300 ? `${args.slice(0, 297)}...` : args
   return [
     `${red(`${number}. ${what}`)}  ${dim(failure.code)}`,

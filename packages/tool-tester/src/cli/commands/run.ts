@@ -17,6 +17,7 @@ import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
+import { stringifyKeepingNegativeZero } from "../../_negative-zero-json.ts"
 
 /** Default `--timeout`: how long the tool may run (and, separately, how long loading may take). */
 export const DEFAULT_TIMEOUT_MS = 60_000
@@ -88,7 +89,7 @@ async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: 
   }
   const { result, diagnostics } = reachedResult(outcome, timeoutMs)
   const engine = engineReport(outcome)
-  if (json) io.write(`${JSON.stringify({ ...result, console: outcome.console, engine: engine.info })}\n`)
+  if (json) io.write(`${stringifyKeepingNegativeZero({ ...result, console: outcome.console, engine: engine.info })}\n`)
   else {
     io.write(formatRun(result, outcome.console, io.cwd, engine))
     io.writeError(formatDiagnostics(diagnostics, io.cwd))
@@ -138,18 +139,18 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
       `--args nests deeper than ${MAX_ARGS_DEPTH} levels; pass the same text with --raw-args, which hands it to opencode's pipeline as the model's text`,
     )
   }
-  // A number past a double's range (1e400) parses as Infinity, which JSON writes as null: sent
-  // parsed, the tool would get null. As the text it is, it is parsed where the tool runs, as a
-  // model's arguments are, and the tool gets Infinity, as in opencode.
-  if (holdsNonFinite(value)) return { form: "raw", text: json }
+  // A number past a double's range (1e400) parses as Infinity, which JSON writes as null, and -0
+  // as 0: sent parsed, the tool would get null or 0. As the text it is, it is parsed where the
+  // tool runs, as a model's arguments are, and the tool gets Infinity or -0, as in opencode.
+  if (holdsUnwritable(value)) return { form: "raw", text: json }
   return { form: "json", value }
 }
 
-/** Whether `value` holds a number JSON cannot write (Infinity, -Infinity), walked without recursion. */
-function holdsNonFinite(value: unknown): boolean {
+/** Whether `value` holds a number JSON.stringify does not write as it is (Infinity, -Infinity, -0), walked without recursion. */
+function holdsUnwritable(value: unknown): boolean {
   const stack: unknown[] = [value]
   for (let current = stack.pop(); stack.length > 0 || current !== undefined; current = stack.pop()) {
-    if (typeof current === "number" && !Number.isFinite(current)) return true
+    if (typeof current === "number" && (!Number.isFinite(current) || Object.is(current, -0))) return true
     // One push at a time: spreading a large array's values would pass the engine's argument limit.
     if (typeof current === "object" && current !== null) for (const child of Object.values(current)) stack.push(child)
   }
