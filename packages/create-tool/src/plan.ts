@@ -132,6 +132,14 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   const toolIds = context.tools.map((tool) => tool.id)
+  // Two tools in opencode, and its repair sends a call in any other case to the lowercase id only.
+  for (const id of toolIds) {
+    const builtin = builtinToolIds.find((other) => other !== id && other.toLowerCase() === id.toLowerCase())
+    if (builtin !== undefined)
+      notes.push(
+        `Tool id ${id} differs from opencode's built-in ${builtin} only in case: opencode offers both, and a model's call in any other case runs the built-in; choose another name unless that is what you mean.`,
+      )
+  }
   const idCollisions =
     location === "plugin"
       ? []

@@ -373,6 +373,16 @@ describe("refuses", () => {
     expect(result.toolIds).toEqual(["todowrite_x"])
   })
 
+  test("a tool id that differs from a built-in's only in case is written, with a note saying what a model's call then runs", async () => {
+    const result = await scaffold({ name: "BASH", directory: useTmpDir(), templatesDirectory })
+    expect(result.toolIds).toEqual(["BASH"])
+    expect(result.notes).toContain(
+      "Tool id BASH differs from opencode's built-in bash only in case: opencode offers both, and a model's call in any other case runs the built-in; choose another name unless that is what you mean.",
+    )
+    const plain = await scaffold({ name: "bashful", directory: useTmpDir(), templatesDirectory })
+    expect(plain.notes.filter((note) => note.includes("only in case"))).toEqual([])
+  })
+
   test("a relative directory", async () => {
     await expect(scaffold({ name: "hello", directory: "relative", templatesDirectory })).rejects.toMatchObject({
       code: "USAGE",
