@@ -4,6 +4,7 @@ import { described } from "../_described.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { ToolProject } from "../types.ts"
 import { inBun } from "../runtime/here.ts"
+import { isRecord } from "../_is-record.ts"
 import { localEngine } from "./local-engine.ts"
 import type { ProjectEngine } from "./project-engine.ts"
 
@@ -28,11 +29,11 @@ export function engineOf(project: ToolProject): ProjectEngine {
   // engine (JSON, structuredClone, vitest's provide) holds their descriptions only. In Bun itself
   // a project is loaded here, and says "bun" too.
   if (!inBun && (project as { engine?: { name?: unknown } }).engine?.name === "bun")
-    throw new ToolTesterError(
-      "ENGINE_FAILED",
-      "this project is a copy of what loadTools() resolved to (JSON, structuredClone or vitest's provide copy it), which lost the bun engine its tools run in: pass the project loadTools() returned, or a spread copy of it ({ ...project }), or call loadTools() in the test file",
-      { data: { option: "project" } },
-    )
+    throw copied("the bun engine its tools run in")
+  // Loaded here, every tool's definition has an `execute` (discovery requires the key); JSON drops
+  // functions, so a copy's definitions have none.
+  if (project.tools.some((tool) => isRecord(tool.definition) && !("execute" in tool.definition)))
+    throw copied("its tools' functions")
   return localEngine
 }
 
@@ -42,6 +43,15 @@ export function checkProject(project: unknown): asserts project is ToolProject {
   throw new ToolTesterError(
     "USAGE",
     `expected the project loadTools() resolved to (await loadTools() first), not ${described(project)}`,
+    { data: { option: "project" } },
+  )
+}
+
+/** A project copied where only its description crossed (JSON, vitest's provide): `lost` says what it lost. */
+function copied(lost: string): ToolTesterError {
+  return new ToolTesterError(
+    "ENGINE_FAILED",
+    `this project is a copy of what loadTools() resolved to (JSON or vitest's provide copy it), which lost ${lost}: pass the project loadTools() returned, or a spread copy of it ({ ...project }), or call loadTools() in the test file`,
     { data: { option: "project" } },
   )
 }
