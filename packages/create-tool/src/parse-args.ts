@@ -80,7 +80,7 @@ export function parseArguments(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): CliArguments {
-  const args = withoutSeparator(argv)
+  const args = withEqualsSplit(withoutSeparator(argv))
   let parsed: ReturnType<typeof parse>
   try {
     parsed = parse(args)
@@ -284,6 +284,14 @@ function parse(argv: readonly string[]) {
  * pnpm, yarn 2+ and bun pass it on, and after it parseArgs would read `--plugin` as a second NAME.
  * Nothing create-tool takes needs it: a NAME never starts with a dash.
  */
+/**
+ * `-t=shell` as `-t shell`: npm reads it so (the table in docs/scaffolding.md), and node:util's
+ * parser would take `=shell` for the value, an unknown template, after `--` or under pnpm, yarn or bun.
+ */
+function withEqualsSplit(argv: readonly string[]): string[] {
+  return argv.flatMap((word) => (/^-t=/.test(word) ? ["-t", word.slice(3)] : [word]))
+}
+
 function withoutSeparator(argv: readonly string[]): string[] {
   const at = argv.indexOf("--")
   return at === -1 ? [...argv] : [...argv.slice(0, at), ...argv.slice(at + 1)]

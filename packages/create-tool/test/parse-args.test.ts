@@ -53,6 +53,9 @@ test("--yes and -y mean --no-interactive; -t, -h and -v are short forms", () => 
   expect(parseArguments(["--yes"]).interactive).toBe(false)
   expect(parseArguments(["-y"]).interactive).toBe(false)
   expect(parseArguments(["-t", "shell"]).template).toBe("shell")
+  // As npm reads it without --: after -- (and under pnpm, yarn, bun) node:util would take "=shell".
+  expect(parseArguments(["hello", "--", "-t=shell"]).template).toBe("shell")
+  expect(parseArguments(["-t=python"]).template).toBe("python")
   expect(parseArguments(["-h"]).help).toBe(true)
   expect(parseArguments(["-v"]).version).toBe(true)
 })
