@@ -141,9 +141,12 @@ export function packageNameProblem(packageName: string, options: { toolNameGiven
   // With --tool-name the name is only the package's (and its folder's): npm's rules, and a folder
   // Windows can make. Without it, the tool id comes from it, and a tool name's rules apply.
   if (options.toolNameGiven) {
-    return windowsReservedNames.test(name)
-      ? `${quoted(name)} is a reserved file name on Windows, where its folder could not be made: choose another name.`
-      : undefined
+    // Windows reserves CON with any extension (con.x) too, and drops a name's final dot (foo. is foo).
+    if (windowsReservedNames.test(name.split(".")[0]!))
+      return `${quoted(name)} is a reserved file name on Windows, where its folder could not be made: choose another name.`
+    if (name.endsWith("."))
+      return `${quoted(name)} ends with a dot, which Windows drops from a folder's name (its folder would be ${printable(name.replace(/\.+$/, ""))}): choose another name.`
+    return undefined
   }
   return toolNameProblem(name)
 }

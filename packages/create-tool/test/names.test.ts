@@ -101,6 +101,13 @@ describe("packageNameProblem", () => {
     expect(packageNameProblem("2-weather", { toolNameGiven: true })).toBeUndefined()
     expect(packageNameProblem("Weather", { toolNameGiven: true })).toContain("capital letters")
     expect(packageNameProblem("con", { toolNameGiven: true })).toContain("reserved file name on Windows")
+    // With any extension too, and a final dot Windows would drop.
+    expect(packageNameProblem("con.x", { toolNameGiven: true })).toContain("reserved file name on Windows")
+    expect(packageNameProblem("@me/lpt1.tools", { toolNameGiven: true })).toContain("reserved file name on Windows")
+    expect(packageNameProblem("foo.", { toolNameGiven: true })).toBe(
+      '"foo." ends with a dot, which Windows drops from a folder\'s name (its folder would be foo): choose another name.',
+    )
+    expect(packageNameProblem("conman.x", { toolNameGiven: true })).toBeUndefined()
   })
 })
 
