@@ -267,7 +267,7 @@ describe("a plugin package", () => {
     ["weather.js", "WeatherJsPlugin"],
     ["2fa", "_2faPlugin"],
     ["x.y", "XYPlugin"],
-    ["foo.", "FooPlugin"],
+    ["my.tool-2", "MyTool2Plugin"],
     ["@me/a.b", "ABPlugin"],
   ])("named %s, exports its plugin as %s, which parses in TypeScript and JavaScript", async (name, exportName) => {
     for (const language of ["ts", "js"] as const) {
