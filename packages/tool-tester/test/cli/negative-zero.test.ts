@@ -1,23 +1,11 @@
 import { describe, expect, test } from "vitest"
 import { runCli } from "../helpers.ts"
+import { negativeZeroTool } from "../support/negative-zero-tool.ts"
 import { tmpProject } from "../support/tmp-project.ts"
-
-// A tool that tells -0 from 0: a model's JSON can hold -0, and opencode hands it to the tool as it
-// is (docs/opencode-contract.md: "-0 stays -0").
-const negativeZero = `import { tool } from "@opencode-ai/plugin"
-export default tool({
-  description: "Refuses -0",
-  args: { n: tool.schema.number() },
-  async execute(args) {
-    if (Object.is(args.n, -0)) throw new RangeError("got -0")
-    return "n=" + args.n
-  },
-})
-`
 
 describe("-0 in a tool's arguments stays -0", { timeout: 120_000 }, () => {
   test.each(["bun", "node"])("run --args gives the tool -0, and the report shows it (%s engine)", async (engine) => {
-    const directory = tmpProject({ ".opencode/tools/negz.ts": negativeZero })
+    const directory = tmpProject({ ".opencode/tools/negz.ts": negativeZeroTool })
     const flags = ["--dir", directory, "--no-global", "--engine", engine]
     for (const given of [["--args", '{"n":-0}'], ["--raw-args", '{"n":-0}'], ["n=-0"]]) {
       const result = await runCli(["run", "negz", ...given, ...flags, "--json"])
@@ -32,7 +20,7 @@ describe("-0 in a tool's arguments stays -0", { timeout: 120_000 }, () => {
   test.each(["bun", "node"])(
     "fuzz prints a failure found with -0 as arguments that replay it (%s engine)",
     async (engine) => {
-      const directory = tmpProject({ ".opencode/tools/negz.ts": negativeZero })
+      const directory = tmpProject({ ".opencode/tools/negz.ts": negativeZeroTool })
       const flags = ["--dir", directory, "--no-global", "--engine", engine]
       const json = await runCli(["fuzz", "negz", "--seed", "7", "--runs", "300", "--json", ...flags])
       expect(json.exitCode).toBe(4)

@@ -3,23 +3,13 @@
 import { describe, expect, onTestFinished, test } from "vitest"
 import { fuzzTool } from "../../src/fuzz/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
+import { negativeZeroTool } from "../support/negative-zero-tool.ts"
 import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
-
-const negativeZero = `import { tool } from "@opencode-ai/plugin"
-export default tool({
-  description: "Refuses -0",
-  args: { n: tool.schema.number() },
-  async execute(args) {
-    if (Object.is(args.n, -0)) throw new RangeError("got -0")
-    return "n=" + args.n
-  },
-})
-`
 
 describe("-0 in the library's calls", { timeout: 120_000 }, () => {
   test.each(["bun", "node"] as const)("runTool and fuzzTool give the tool -0 (%s engine)", async (engine) => {
     const { env, home } = isolatedEnvironment()
-    const directory = tmpProject({ ".opencode/tools/negz.ts": negativeZero })
+    const directory = tmpProject({ ".opencode/tools/negz.ts": negativeZeroTool })
     const project = await loadTools({ directory, env, home, engine })
     onTestFinished(() => closeProject(project))
     const result = await runTool(project, "negz", { n: -0 })
