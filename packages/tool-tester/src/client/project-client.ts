@@ -105,7 +105,14 @@ export function createProjectClient(options: { directory: string; source: Client
       ),
     )
     const startedIn = init.count
-    return watchedForAwait(later, () => init.hangsOn(startedIn, path))
+    return watchedForAwait(later, {
+      hangs: () => init.hangsOn(startedIn, path),
+      // An await during init is judged a turn later: an init that starts and ends before then must
+      // not let initCallsSettled() return before the awaiting function has resumed.
+      keep: (settling) => {
+        if (init.running) init.keep(settling)
+      },
+    })
   }
 
   return {
@@ -310,10 +317,11 @@ function parentOf(path: string): string {
 /**
  * `promise`, watched: `await` (and `Promise.all`, an async function's return) calls `then` with
  * the engine's own resolving functions; a user's `.then(callback)` passes a callback. When
- * `isAwaitedInInit()` says the await happens during init, the awaiting side gets an InitHang
- * rejection instead of waiting forever. Derived promises are watched the same way.
+ * `judge.hangs()` says the await happens during init, the awaiting side gets an InitHang
+ * rejection instead of waiting forever; otherwise it resumes with the answer, and `judge.keep`
+ * is given that resumption (settling, never rejecting). Derived promises are watched the same way.
  */
-function watchedForAwait<T>(promise: Promise<T>, isAwaitedInInit: () => boolean): Promise<T> {
+function watchedForAwait<T>(promise: Promise<T>, judge: AwaitJudge): Promise<T> {
   const then = promise.then.bind(promise)
   // A call nobody awaits must not crash the process when it fails.
   then(undefined, () => {})
@@ -325,17 +333,24 @@ function watchedForAwait<T>(promise: Promise<T>, isAwaitedInInit: () => boolean)
       // awaiting (`(async () => { await client.provider.list() })()`, opencode-supermemory), which
       // opencode answers once init is over. Which one shows only after the init has run as far as
       // it can: judge then (after the pending promise jobs, setImmediate).
-      const verdict = new Promise<boolean>((resolve) => setImmediate(() => resolve(isAwaitedInInit())))
-      return verdict.then((hangs) =>
+      const verdict = new Promise<boolean>((resolve) => setImmediate(() => resolve(judge.hangs())))
+      const resumed = verdict.then((hangs) =>
         hangs
           ? Promise.reject(new InitHang("awaited during init")).then(onFulfilled, onRejected)
           : then(onFulfilled, onRejected),
       )
+      judge.keep(
+        resumed.then(
+          () => {},
+          () => {},
+        ),
+      )
+      return resumed
     }
-    return watchedForAwait(then(onFulfilled, onRejected) as Promise<T>, isAwaitedInInit)
+    return watchedForAwait(then(onFulfilled, onRejected) as Promise<T>, judge)
   })
   define("catch", (onRejected?: (reason: unknown) => unknown) =>
-    watchedForAwait(then(undefined, onRejected) as Promise<T>, isAwaitedInInit),
+    watchedForAwait(then(undefined, onRejected) as Promise<T>, judge),
   )
   define("finally", (onFinally?: () => void) =>
     watchedForAwait(
@@ -349,10 +364,16 @@ function watchedForAwait<T>(promise: Promise<T>, isAwaitedInInit: () => boolean)
           throw reason
         },
       ) as Promise<T>,
-      isAwaitedInInit,
+      judge,
     ),
   )
   return promise
+}
+
+/** How an await of a client call made during init is judged, and where its resumption is kept. */
+interface AwaitJudge {
+  hangs(): boolean
+  keep(settling: Promise<unknown>): void
 }
 
 /** A function of the engine itself (`[native code]`), such as the resolving functions `await` passes. */

@@ -140,4 +140,26 @@ describe("a client call awaited during init", () => {
     await project.initCallsSettled()
     expect(seen).toBe("config")
   })
+
+  test("is waited for when the next plugin's init ends before the call is judged (promise jobs only)", async () => {
+    // The order a loaded machine gave the test above now and then: the answer was in, but the
+    // awaiting function had not resumed when initCallsSettled() returned.
+    const project = stubbed()
+    const client = project.client as InitClient
+    let seen = "nothing yet"
+    await project.watchInit(async () => {
+      void (async () => {
+        seen = (await client.config.get()).data
+      })()
+      return {}
+    })
+    const next = await project.watchInit(async () => {
+      for (let turn = 0; turn < 100; turn++) await null
+      return {}
+    })
+    expect(next).toEqual({ value: {} })
+    expect(project.hungOn).toBeUndefined()
+    await project.initCallsSettled()
+    expect(seen).toBe("config")
+  })
 })
