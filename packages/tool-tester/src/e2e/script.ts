@@ -57,7 +57,9 @@ export function parseScript(value: unknown): Script {
 export function parseScriptText(text: string): Script {
   let value: unknown
   try {
-    value = JSON.parse(text)
+    // Editors on Windows may start a UTF-8 file with a byte order mark (Notepad, PowerShell 5's
+    // Set-Content -Encoding UTF8); it is not JSON, and eval's case files and opencode.json allow it too.
+    value = JSON.parse(text.replace(/^\uFEFF/, ""))
   } catch (error) {
     fail(`not valid JSON (${error instanceof Error ? error.message : String(error)})`)
   }

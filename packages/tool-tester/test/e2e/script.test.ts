@@ -34,6 +34,11 @@ describe("e2e scripts", () => {
     expect(parseScript([{ text: "hi" }])).toEqual({ turns: [{ text: "hi" }] })
   })
 
+  it("reads a file that starts with a UTF-8 byte order mark, as Windows editors write one", () => {
+    expect(parseScriptText('\uFEFF[{"text":"hi"}]')).toEqual({ turns: [{ text: "hi" }] })
+    expect(parseScriptText('\uFEFF{"prompt":"go","turns":[]}')).toEqual({ prompt: "go", turns: [] })
+  })
+
   it("sends args as JSON and rawArgs verbatim", () => {
     expect(argumentText({ tool: "x", args: { a: 1 } })).toBe('{"a":1}')
     expect(argumentText({ tool: "x", rawArgs: "" })).toBe("")
