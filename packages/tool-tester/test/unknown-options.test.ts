@@ -43,3 +43,43 @@ test("runE2E refuses an option it does not take before opencode starts", async (
   })
   await expect(runE2E(undefined as never)).rejects.toMatchObject({ code: "USAGE", data: { option: "options" } })
 })
+
+test("runE2E refuses an option of the wrong type, naming it, before opencode is looked for", async () => {
+  const script = { turns: [] }
+  const refused = (option: string, message: RegExp) => ({
+    code: "USAGE",
+    message: expect.stringMatching(message),
+    data: { option },
+  })
+  // Node's TypeError for the path, and `map is not a function`, named no option.
+  await expect(runE2E({ script } as never)).rejects.toMatchObject(
+    refused("directory", /^runE2E's directory must be the project folder's path, a string, not undefined$/),
+  )
+  await expect(runE2E({ directory: new URL("file:///tmp/"), script } as never)).rejects.toMatchObject(
+    refused("directory", /fileURLToPath/),
+  )
+  await expect(runE2E({ directory: ".", script, plugins: "./my-plugin" } as never)).rejects.toMatchObject(
+    refused(
+      "plugins",
+      /^runE2E's plugins must be an array of plugin specs, such as \["\.\/my-plugin"\], not "\.\/my-plugin"$/,
+    ),
+  )
+  // These reached opencode, which refused its config (OPENCODE_FAILED), or listened on a pipe named abc.
+  await expect(runE2E({ directory: ".", script, config: [] } as never)).rejects.toMatchObject(
+    refused("config", /^runE2E's config must be an object as opencode\.json holds/),
+  )
+  await expect(runE2E({ directory: ".", script, model: 5 } as never)).rejects.toMatchObject(refused("model", /not 5$/))
+  for (const port of ["abc", -1, 70000, 1.5])
+    await expect(runE2E({ directory: ".", script, port } as never)).rejects.toMatchObject(
+      refused("port", /^runE2E's port must be a port number from 0 to 65535/),
+    )
+  await expect(runE2E({ directory: ".", script, signal: {} } as never)).rejects.toMatchObject(
+    refused("signal", /AbortSignal/),
+  )
+  await expect(runE2E({ directory: ".", script, onProgress: "x" } as never)).rejects.toMatchObject(
+    refused("onProgress", /function/),
+  )
+  await expect(runE2E({ directory: ".", script, copyProject: "no" } as never)).rejects.toMatchObject(
+    refused("copyProject", /true or false/),
+  )
+})

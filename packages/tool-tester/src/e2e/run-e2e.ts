@@ -114,6 +114,7 @@ export async function runE2E(options: E2EOptions): Promise<E2EResult> {
       },
     )
   refuseUnknownOptions("runE2E", options, E2E_OPTIONS)
+  checkOptionTypes(options)
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   checkTimeoutOption("callTimeoutMs", options.callTimeoutMs)
   return runE2EWithin(options, options.timeoutMs ?? defaultTimeoutMs)
@@ -233,6 +234,43 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
 }
 
 // --- internal ---
+
+/**
+ * Refuses options runE2E cannot run with (USAGE naming the option), before opencode is looked for,
+ * as loadTools() does: a missing directory failed as Node's "paths[0]" TypeError, a plugins string
+ * as "map is not a function", a config that is no object and a model that is no string only once
+ * opencode refused its config (OPENCODE_FAILED), and a port given as text listened on a pipe.
+ */
+function checkOptionTypes(options: E2EOptions): void {
+  const refuse = (option: string, message: string): never => {
+    throw new ToolTesterError("USAGE", `runE2E's ${option} must be ${message}`, { data: { option } })
+  }
+  const { directory, plugins, config, port, signal, onProgress, copyProject } = options
+  if ((directory as unknown) instanceof URL)
+    refuse("directory", "a path, not a URL: pass fileURLToPath(url) (from node:url)")
+  if (typeof directory !== "string" || directory === "")
+    refuse("directory", `the project folder's path, a string, not ${described(directory)}`)
+  if (plugins !== undefined && (!Array.isArray(plugins) || !plugins.every((spec) => typeof spec === "string")))
+    refuse("plugins", `an array of plugin specs, such as ["./my-plugin"], not ${described(plugins)}`)
+  for (const option of ["opencode", "opencodeVersion", "model", "provider", "agent", "tempDirectory"] as const) {
+    const value = options[option]
+    if (value !== undefined && (typeof value !== "string" || value === ""))
+      refuse(option, `a non-empty string, not ${described(value)}`)
+  }
+  if (config !== undefined && !isRecord(config))
+    refuse(
+      "config",
+      `an object as opencode.json holds, such as { permission: { task: "deny" } }, not ${described(config)}`,
+    )
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    refuse("port", `a port number from 0 to 65535 (0: any free port), not ${described(port)}`)
+  if (copyProject !== undefined && typeof copyProject !== "boolean")
+    refuse("copyProject", `true or false, not ${described(copyProject)}`)
+  if (signal !== undefined && !((signal as unknown) instanceof AbortSignal))
+    refuse("signal", `an AbortSignal, such as new AbortController().signal, not ${described(signal)}`)
+  if (onProgress !== undefined && typeof onProgress !== "function")
+    refuse("onProgress", `a function told each phase, not ${described(onProgress)}`)
+}
 
 /** `opencode run`'s arguments: JSON events, the mock model, the agent asked for, the prompt. */
 function runArguments(modelId: string, agent: string | undefined, prompt: string): string[] {
