@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
 import { homedir } from "node:os"
 import { basename, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
+import semver from "semver"
 import { ToolTesterError } from "../errors.ts"
 import { findProgram } from "../runtime/find-program.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
@@ -145,13 +146,22 @@ async function installOpencode(
   signal: AbortSignal | undefined,
   onProgress: ((phase: string) => void) | undefined,
 ): Promise<string> {
-  if (!/^[0-9A-Za-z.+-]+$/.test(version)) {
-    throw new ToolTesterError("OPENCODE_NOT_FOUND", `"${version}" is not an opencode version (like 1.18.34).`)
+  // An exact version only: the install is cached by the word given, so a dist-tag or a range
+  // (latest, 1, 1.x) would be resolved once and its first answer kept for good.
+  const exact = semver.valid(version)
+  if (exact === null) {
+    const hint = /^[0-9A-Za-z.+-]+$/.test(version)
+      ? ": give an exact version, not a tag or a range, which would be installed once and kept in the cache as it first resolved (npm view opencode-ai version prints the newest)"
+      : ""
+    throw new ToolTesterError(
+      "OPENCODE_NOT_FOUND",
+      `"${version}" is not an opencode version (like ${MODELLED_OPENCODE_VERSION})${hint}.`,
+    )
   }
   const [packageName] = opencodePackageNames() as [string]
   return installCachedBinary({
     packageName,
-    version,
+    version: exact,
     binary: opencodeBinaryIn(""),
     code: "OPENCODE_NOT_FOUND",
     instead: "pass --opencode PATH",

@@ -42,6 +42,17 @@ describe("runE2E failures", () => {
     expect((error as ToolTesterError).code).toBe("OPENCODE_NOT_FOUND")
   })
 
+  it("refuses a tag or a range for the version before npm runs: the cache would keep its first answer for good", async () => {
+    // `latest` was installed into opencode-linux-x64@latest and that folder reused ever after.
+    for (const tag of ["latest", "1", "1.x"]) {
+      const error = await resolveOpencode({ opencodeVersion: tag }).catch((caught: unknown) => caught)
+      expect(error).toMatchObject({
+        code: "OPENCODE_NOT_FOUND",
+        message: `"${tag}" is not an opencode version (like 1.18.34): give an exact version, not a tag or a range, which would be installed once and kept in the cache as it first resolved (npm view opencode-ai version prints the newest).`,
+      })
+    }
+  })
+
   it("offers to add the platform package only to a package, with the package manager that installed it", () => {
     const pnpmPackage = tmpProject({ "package.json": "{}\n", "pnpm-lock.yaml": "", "src/.keep": "" })
     // From a folder inside it: the package.json above is the package a dev dependency goes to.
