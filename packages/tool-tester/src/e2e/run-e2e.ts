@@ -285,6 +285,8 @@ function runArguments(modelId: string, agent: string | undefined, prompt: string
     "-m",
     modelId,
     ...(agent === undefined ? [] : ["--agent", agent]),
+    // A prompt starting with a dash ("--help", "-m") would be read as opencode's option.
+    "--",
     prompt,
   ]
 }

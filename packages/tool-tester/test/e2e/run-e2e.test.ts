@@ -17,7 +17,8 @@ beforeAll(async () => {
     // Generous: CI runs other test files beside this one on two cores.
     timeoutMs: 180_000,
     script: {
-      prompt: "exercise the echo tool",
+      // Starting with a dash: opencode read such a prompt as its own option (--help printed its help).
+      prompt: "--help: exercise the echo tool",
       turns: [
         { calls: [{ tool: "echo", args: { message: "hi" } }] },
         {
@@ -37,6 +38,11 @@ beforeAll(async () => {
 afterAll(() => tempParent.remove())
 
 describe("runE2E with the real opencode binary", () => {
+  it("gives opencode the script's prompt as the user's message, even one that starts with a dash", () => {
+    const main = result.requests.find((request) => request.kind === "main")
+    expect(JSON.stringify(main?.body)).toContain("--help: exercise the echo tool")
+  })
+
   it("reports the tools array opencode sent, custom tools sorted among the built-ins", () => {
     const names = (result.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name)
     expect(names).toContain("echo")
