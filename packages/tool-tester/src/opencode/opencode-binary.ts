@@ -203,6 +203,13 @@ export async function installCachedBinary(options: {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
     if (npm.error !== null) {
+      // No npm to start: the version is not at fault ("spawn npm ENOENT ... Check the version").
+      if ((npm.error as NodeJS.ErrnoException).code === "ENOENT")
+        throw new ToolTesterError(
+          options.code,
+          `Could not install ${packageName}@${version}: npm was not found on PATH. Put npm on PATH (it comes with Node.js), or install ${packageName}@${version} yourself and ${options.instead}.`,
+          { cause: npm.error },
+        )
       const reason = npmReason(npm.stderr) ?? npm.error.message
       throw new ToolTesterError(
         options.code,

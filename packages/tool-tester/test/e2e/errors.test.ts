@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, afterEach, describe, expect, it, onTestFinished } from "vitest"
+import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from "vitest"
 import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { Script } from "../../src/e2e/script.ts"
 import { ToolTesterError } from "../../src/errors.ts"
@@ -51,6 +51,22 @@ describe("runE2E failures", () => {
         message: `"${tag}" is not an opencode version (like 1.18.34): give an exact version, not a tag or a range, which would be installed once and kept in the cache as it first resolved (npm view opencode-ai version prints the newest).`,
       })
     }
+  })
+
+  it("says npm is missing, not that the version is wrong, when no npm is on PATH to install it", async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "no-npm-"))
+    onTestFinished(() => rmSync(empty, { recursive: true, force: true }))
+    vi.stubEnv("PATH", empty)
+    onTestFinished(() => {
+      vi.unstubAllEnvs()
+    })
+    const error = await resolveOpencode({ opencodeVersion: "9.9.9" }).catch((caught: unknown) => caught)
+    expect(error).toMatchObject({
+      code: "OPENCODE_NOT_FOUND",
+      message: expect.stringMatching(
+        /^Could not install opencode-[a-z0-9-]+@9\.9\.9: npm was not found on PATH\. Put npm on PATH \(it comes with Node\.js\), or install opencode-[a-z0-9-]+@9\.9\.9 yourself and pass --opencode PATH\.$/,
+      ),
+    })
   })
 
   it("offers to add the platform package only to a package, with the package manager that installed it", () => {
