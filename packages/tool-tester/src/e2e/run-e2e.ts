@@ -2,7 +2,7 @@
 // model, and report what opencode sent and returned. Everything it starts (mock server, opencode and
 // its children, temp folders) is gone when it settles, whether it resolves, throws or is aborted.
 
-import { isAbsolute, resolve } from "node:path"
+import path, { isAbsolute, resolve } from "node:path"
 import { definedFields } from "../_defined-fields.ts"
 import { checkTimeoutOption } from "../_timeout-bound.ts"
 import { described } from "../_described.ts"
@@ -223,7 +223,7 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
     // Ended without one model request: the script never ran, even at exit 0 (a program that is not
     // opencode, `/bin/true`, ends so); a report of no calls would read as a pass.
     if (mock.requests.length === 0 && (run.exitCode === 0 || events.length === 0))
-      throw endedBeforeTheModel(result, stderrErrors, sandbox)
+      throw endedBeforeTheModel(result, stderrErrors, sandbox, directory)
     return result
   } finally {
     callBound.clear()
@@ -327,19 +327,42 @@ function endedBeforeTheModel(
   result: E2EResult,
   stderrErrors: E2EError[],
   sandbox: { project: string; home: string },
+  directory: string,
 ): ToolTesterError {
   const uncaught = lastUncaughtError(stderrErrors, sandbox)
-  // Bun's `error:` line says more than the stack frame printed last.
+  const unparsable = unparsableConfig(stderrErrors, sandbox.project, directory)
+  // Bun's `error:` line says more than the stack frame printed last; so does the first line of a
+  // config file opencode could not parse, whose report ends with `--- End ---`.
   const detail = uncaught
     ? `${uncaught.line}${uncaught.file === undefined ? "" : ` at ${uncaught.file}`}`
-    : (stderrErrors.at(-1)?.message ?? `exit code ${result.exitCode}`)
+    : (unparsable ?? stderrErrors.at(-1)?.message ?? `exit code ${result.exitCode}`)
   // opencode names the setting it refused in the line above its error (`↳ Expected ... attachment.image`).
-  const hint = stderrErrors.some((error) => error.message.includes("Configuration is invalid"))
-    ? "opencode refused its config: fix that setting in the project's opencode.json or in the config given"
-    : `Check that ${result.opencode} is an opencode binary.`
+  const hint =
+    unparsable !== undefined
+      ? "opencode could not parse a config file: fix its JSON"
+      : stderrErrors.some((error) => error.message.includes("Configuration is invalid"))
+        ? "opencode refused its config: fix that setting in the project's opencode.json or in the config given"
+        : `Check that ${result.opencode} is an opencode binary.`
   return new ToolTesterError("OPENCODE_FAILED", `opencode ended before talking to the model (${detail}). ${hint}`, {
     data: { result },
   })
+}
+
+/**
+ * opencode's report of a config file that is not JSON(C), as one line with the file as the user
+ * knows it (the copy's path is of a folder removed by now): `Config file at <path> is not valid
+ * JSON(C): InvalidSymbol at line 1, column 2` (its first error, from the lines under `--- Errors ---`).
+ */
+function unparsableConfig(stderrErrors: E2EError[], copy: string, directory: string): string | undefined {
+  const lines = stderrErrors.filter((error) => error.source === "stderr").map((error) => error.message)
+  const index = lines.findIndex((line) => /Config file at .+ is not valid JSON/.test(line))
+  if (index === -1) return undefined
+  const [, file] = /Config file at (.+?) is not valid JSON/.exec(lines[index]!) ?? []
+  const inCopy = path.relative(copy, file!)
+  const shown = inCopy.startsWith("..") || path.isAbsolute(inCopy) ? file! : path.join(directory, inCopy)
+  const errors = lines.findIndex((line, at) => at > index && line.trim() === "--- Errors ---")
+  const first = errors === -1 ? undefined : lines[errors + 1]?.trim()
+  return `Config file at ${shown} is not valid JSON(C)${first === undefined ? "" : `: ${first}`}`
 }
 
 function absolutePluginSpec(spec: string, directory: string): string {

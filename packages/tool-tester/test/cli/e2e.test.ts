@@ -140,6 +140,22 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     },
   )
 
+  withOpencode(
+    `a project opencode.json that is not JSON: OPENCODE_FAILED names the file as the user's and its first error, not the binary${needsOpencode}`,
+    async () => {
+      // Observed on 1.18.34: "Error: Config file at <copy>/opencode.json is not valid JSON(C): ", the
+      // input, "--- Errors ---", one line per error, and last "--- End ---", which the message quoted.
+      const folder = useTmpDir()
+      writeFiles(folder, { "opencode.json": "{bad\n", "e2e.json": '[{"text":"hi"}]' })
+      const result = await runCli(["e2e", "--script", "e2e.json", "--json"], { cwd: folder })
+      expect(result.exitCode, result.stderr).toBe(3)
+      expect(jsonError(result)).toEqual({
+        code: "OPENCODE_FAILED",
+        message: `opencode ended before talking to the model (Config file at ${path.join(folder, "opencode.json")} is not valid JSON(C): InvalidSymbol at line 1, column 2). opencode could not parse a config file: fix its JSON`,
+      })
+    },
+  )
+
   test("an --opencode program that ends at once without asking the model (exit 0) is OPENCODE_FAILED, exit 3, not a pass", async () => {
     const folder = useTmpDir()
     writeFiles(folder, { "not-opencode": "#!/bin/sh\nexit 0\n" })
