@@ -1,6 +1,7 @@
 import { chmodSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { escapeRegExp } from "../../src/_escape-regexp.ts"
 import { fixture, jsonError, opencode, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 /** Tests that run the real opencode skip, saying why, where this platform has none installed. */
@@ -153,6 +154,26 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
         code: "OPENCODE_FAILED",
         message: `opencode ended before talking to the model (Config file at ${path.join(folder, "opencode.json")} is not valid JSON(C): InvalidSymbol at line 1, column 2). opencode could not parse a config file: fix its JSON`,
       })
+    },
+  )
+
+  withOpencode(
+    `a tool file opencode cannot build: OPENCODE_FAILED names the file as the user's and the command that shows why, not opencode's stack${needsOpencode}`,
+    async () => {
+      // Observed on 1.18.34: one log line, error="AggregateError: 2 errors building \"<copy>/...\"" and a
+      // cause repeating it with opencode's stack (1.6 kB), which the message quoted whole.
+      const folder = useTmpDir()
+      writeFiles(folder, { ".opencode/tools/broken.ts": "export default {{{\n", "e2e.json": '[{"text":"hi"}]' })
+      const result = await runCli(["e2e", "--script", "e2e.json", "--dir", ".", "--json"], { cwd: folder })
+      expect(result.exitCode, result.stderr).toBe(3)
+      const failure = jsonError(result)
+      expect(failure.code).toBe("OPENCODE_FAILED")
+      const file = escapeRegExp(JSON.stringify(path.join(folder, ".opencode", "tools", "broken.ts")))
+      expect(failure.message).toMatch(
+        new RegExp(
+          `^opencode ended with an error: AggregateError: \\d+ errors? building ${file}: a file did not build; \\S.* doctor --dir \\. shows why$`,
+        ),
+      )
     },
   )
 

@@ -2,9 +2,10 @@ import { toolTesterCommand } from "../invocation.ts"
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { safeStringify } from "../../_json-safe.ts"
+import { shellWord, userShell } from "../../_shell-quote.ts"
 import { configProblem, type OpencodeConfig } from "../../config/opencode-config.ts"
 import { sourceFileProblem } from "../../discovery/_source-file.ts"
-import { type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
+import { type E2EError, type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
 import { parseScriptText } from "../../e2e/script.ts"
@@ -90,7 +91,9 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if ("exitCode" in outcome) return outcome.exitCode
   const result = outcome.value
   await print(io, json, result)
-  const { exitCode, reason } = verdict(result)
+  // What shows a tool file's own errors, when opencode failed building one.
+  const doctor = `${toolTesterCommand(io)} doctor${values.dir === undefined ? "" : ` --dir ${shellWord(values.dir, userShell(io.env))}`}`
+  const { exitCode, reason } = verdict(result, { directory: project.directory, doctor })
   if (reason) reportFailure(io, json, reason)
   return exitCode
 }
@@ -114,7 +117,10 @@ async function print(io: CliIO, json: boolean, result: E2EResult): Promise<void>
  * Exit codes in the spirit of `run`: 3 when opencode ended with an error, 4 when a tool call
  * ended in error or ended opencode (process.exit), 6 when a call was rerouted to `invalid`, else 0.
  */
-function verdict(result: E2EResult): {
+function verdict(
+  result: E2EResult,
+  project: { directory: string; doctor: string },
+): {
   exitCode: number
   reason?: { code: string; message: string }
 } {
@@ -133,9 +139,12 @@ function verdict(result: E2EResult): {
   if (result.exitCode !== 0) {
     // After an error escaped a tool, the last line is a stack frame: the `error:` line Bun printed says what happened.
     const uncaught = lastUncaughtError(result.errors, result.sandbox)
+    const last = result.errors.at(-1)
     const detail = uncaught
       ? `exit code ${result.exitCode ?? "none"} after ${uncaughtDetail(uncaught)}`
-      : (result.errors.at(-1)?.message ?? `exit code ${result.exitCode}`)
+      : last === undefined
+        ? `exit code ${result.exitCode}`
+        : loggedError(last, result.sandbox.project, project)
     return {
       exitCode: EXIT_LOAD_FAILED,
       reason: { code: "OPENCODE_FAILED", message: `opencode ended with an error: ${detail}` },
@@ -162,6 +171,18 @@ function verdict(result: E2EResult): {
     }
   }
   return { exitCode: EXIT_OK }
+}
+
+/**
+ * An error line of opencode's log as its `error="..."` alone, without the `cause` that repeats it
+ * with opencode's own stack, the copy's path given as the project's; with what to run when a file
+ * did not build (`AggregateError: 2 errors building "<file>"`: a tool file opencode could not import).
+ */
+function loggedError(error: E2EError, copy: string, project: { directory: string; doctor: string }): string {
+  const quoted = error.source === "log" ? /\berror="((?:[^"\\]|\\.)*)"/.exec(error.message)?.[1] : undefined
+  if (quoted === undefined) return error.message
+  const text = quoted.replace(/\\(.)/g, "$1").replaceAll(copy, project.directory)
+  return /\berrors? building "/.test(text) ? `${text}: a file did not build; ${project.doctor} shows why` : text
 }
 
 function readText(file: string): string {
