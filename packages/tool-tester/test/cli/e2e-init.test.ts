@@ -70,6 +70,13 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
     expect(bad.exitCode).toBe(1)
     expect(bad.stderr).toMatch(/--timeout needs a whole number of milliseconds .* \[USAGE\]\n$/)
     expect(existsSync(path.join(directory, "e2e.json"))).toBe(false)
+    // --config's JSON too: the script was written, and the line printed failed when pasted.
+    for (const config of ["{bad", "[1]", '{"plugin":"x"}']) {
+      const refused = await runCli(["e2e", "--init", "--config", config], { cwd: directory })
+      expect(refused.exitCode, config).toBe(config === '{"plugin":"x"}' ? 3 : 1)
+      expect(refused.stderr).toMatch(/^✖ --config/)
+      expect(existsSync(path.join(directory, "e2e.json"))).toBe(false)
+    }
 
     const init = await runCli(
       ["e2e", "--init", "--model", "gemini-2.5-pro", "--call-timeout", "5000", "--opencode", "/opt/my opencode"],

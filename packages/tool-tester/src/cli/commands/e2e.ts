@@ -39,10 +39,11 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
   const provider = values.provider === undefined ? undefined : providerPackage(values.provider)
-  // The flags' numbers before any file is read: a usage error is reported as one.
+  // The flags' values (numbers, --config's JSON) before any file is read: a usage error is reported as one.
   const timeoutMs = values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)
   const callTimeoutMs =
     values["call-timeout"] === undefined ? undefined : timeoutFlag("--call-timeout", values["call-timeout"])
+  const config = values.config === undefined ? undefined : configObject(values.config)
   // --init prints the command that runs its script, with these options: checked above, like a run's.
   if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
   if (values.script === undefined)
@@ -64,7 +65,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   if (values["opencode-version"] !== undefined) options.opencodeVersion = values["opencode-version"]
   if (values.model !== undefined) options.model = values.model
   if (provider !== undefined) options.provider = provider
-  if (values.config !== undefined) options.config = configObject(values.config)
+  if (config !== undefined) options.config = config
   if (values.agent !== undefined) options.agent = values.agent
   if (timeoutMs !== undefined) options.timeoutMs = timeoutMs
   if (callTimeoutMs !== undefined) options.callTimeoutMs = callTimeoutMs
