@@ -141,27 +141,32 @@ function packageRoot(start: string): string | undefined {
   }
 }
 
+/**
+ * The version `--opencode-version` (`opencodeVersion`) installs, or OPENCODE_NOT_FOUND: an exact
+ * one only, since the install is cached by the word given, so a dist-tag or a range (latest, 1,
+ * 1.x) would be resolved once and its first answer kept for good. `v1.18.34` is 1.18.34.
+ */
+export function exactOpencodeVersion(version: string): string {
+  const exact = semver.valid(version)
+  if (exact !== null) return exact
+  const hint = /^[0-9A-Za-z.+-]+$/.test(version)
+    ? ": give an exact version, not a tag or a range, which would be installed once and kept in the cache as it first resolved (npm view opencode-ai version prints the newest)"
+    : ""
+  throw new ToolTesterError(
+    "OPENCODE_NOT_FOUND",
+    `"${version}" is not an opencode version (like ${MODELLED_OPENCODE_VERSION})${hint}.`,
+  )
+}
+
 async function installOpencode(
   version: string,
   signal: AbortSignal | undefined,
   onProgress: ((phase: string) => void) | undefined,
 ): Promise<string> {
-  // An exact version only: the install is cached by the word given, so a dist-tag or a range
-  // (latest, 1, 1.x) would be resolved once and its first answer kept for good.
-  const exact = semver.valid(version)
-  if (exact === null) {
-    const hint = /^[0-9A-Za-z.+-]+$/.test(version)
-      ? ": give an exact version, not a tag or a range, which would be installed once and kept in the cache as it first resolved (npm view opencode-ai version prints the newest)"
-      : ""
-    throw new ToolTesterError(
-      "OPENCODE_NOT_FOUND",
-      `"${version}" is not an opencode version (like ${MODELLED_OPENCODE_VERSION})${hint}.`,
-    )
-  }
   const [packageName] = opencodePackageNames() as [string]
   return installCachedBinary({
     packageName,
-    version: exact,
+    version: exactOpencodeVersion(version),
     binary: opencodeBinaryIn(""),
     code: "OPENCODE_NOT_FOUND",
     instead: "pass --opencode PATH",

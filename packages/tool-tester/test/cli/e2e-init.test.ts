@@ -77,6 +77,11 @@ describe("tool-tester e2e --init", { timeout: 180_000 }, () => {
       expect(refused.stderr).toMatch(/^✖ --config/)
       expect(existsSync(path.join(directory, "e2e.json"))).toBe(false)
     }
+    // And the version --opencode-version installs: a tag is refused by the run the line starts.
+    const tag = await runCli(["e2e", "--init", "--opencode-version", "latest"], { cwd: directory })
+    expect(tag.exitCode).toBe(1)
+    expect(tag.stderr).toMatch(/^✖ "latest" is not an opencode version .*\[OPENCODE_NOT_FOUND\]\n$/)
+    expect(existsSync(path.join(directory, "e2e.json"))).toBe(false)
 
     const init = await runCli(
       ["e2e", "--init", "--model", "gemini-2.5-pro", "--call-timeout", "5000", "--opencode", "/opt/my opencode"],

@@ -8,6 +8,7 @@ import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import { type E2EError, type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
+import { exactOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import { parseScriptText } from "../../e2e/script.ts"
 import { formatTranscript } from "../../e2e/transcript.ts"
 import { embeddedBunVersion } from "../../engine-client/find-bun.ts"
@@ -44,6 +45,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   const callTimeoutMs =
     values["call-timeout"] === undefined ? undefined : timeoutFlag("--call-timeout", values["call-timeout"])
   const config = values.config === undefined ? undefined : configObject(values.config)
+  if (values["opencode-version"] !== undefined) exactOpencodeVersion(values["opencode-version"])
   // --init prints the command that runs its script, with these options: checked above, like a run's.
   if (values.init === true) return (await import("./e2e-init.ts")).writeStarterScript(values, io)
   if (values.script === undefined)
