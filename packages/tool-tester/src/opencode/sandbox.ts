@@ -58,9 +58,24 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     })
   }
   const parent = options.tempDirectory ?? tmpdir()
-  await mkdir(parent, { recursive: true })
   const prefix = options.prefix ?? "tool-tester-e2e-"
-  const root = await mkdtemp(join(parent, prefix))
+  let root: string
+  try {
+    await mkdir(parent, { recursive: true })
+    root = await mkdtemp(join(parent, prefix))
+  } catch (error) {
+    // A TMPDIR that is a file, or a folder this user cannot write: Node's EEXIST or EACCES said
+    // nothing of which folder that was, nor of how to choose another.
+    const instead =
+      options.tempDirectory === undefined
+        ? "point TMPDIR (TEMP on Windows) to a folder you can write to"
+        : "pass a tempDirectory you can write to"
+    throw new ToolTesterError(
+      "PATH_NOT_FOUND",
+      `The temporary folder ${parent} cannot hold the run's throw-away folder (${(error as NodeJS.ErrnoException).code ?? String(error)}): ${instead}.`,
+      { data: { path: parent }, cause: error },
+    )
+  }
   // mkdtemp makes it 0700 already; said here, because everything private below relies on it.
   await chmod(root, 0o700)
   const undoSteps: Array<() => Promise<void>> = []

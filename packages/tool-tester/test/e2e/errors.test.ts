@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -130,6 +130,22 @@ describe("runE2E failures", () => {
     expect(plugins).toMatchObject({
       code: "CONFIG_INVALID",
       data: { key: "plugin", problems: ["plugin.0 is 7, not a string or a [string, object] pair"] },
+    })
+  })
+
+  it("fails with PATH_NOT_FOUND naming the temporary folder when it cannot hold the run's folder", async () => {
+    // A file where the folder should be: Node's EEXIST, which the CLI reported as INTERNAL with its stack.
+    const folder = mkdtempSync(path.join(tmpdir(), "temp-is-a-file-"))
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }))
+    const file = path.join(folder, "a-file")
+    writeFileSync(file, "")
+    const error = await runE2E({ directory: project, script, opencode: process.execPath, tempDirectory: file }).catch(
+      (caught: unknown) => caught,
+    )
+    expect(error).toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: `The temporary folder ${file} cannot hold the run's throw-away folder (EEXIST): pass a tempDirectory you can write to.`,
+      data: { path: file },
     })
   })
 
