@@ -1,7 +1,7 @@
 // `--threshold-on point|lower` (issue 37): the threshold may judge a pass rate by its 95% interval's
 // lower bound, so a gate needs runs enough to show the rate; `point` stays the default.
 import { describe, expect, test } from "vitest"
-import { belowThreshold, parseThresholdOn, thresholdVerdict } from "../../src/cli/commands/eval.ts"
+import { belowThreshold, parseThreshold, parseThresholdOn, thresholdVerdict } from "../../src/cli/commands/eval.ts"
 import { summarizeTrials } from "../../src/eval/report/index.ts"
 import { runCli } from "../helpers.ts"
 import { cases, failedTrial, tools, trial } from "./_report-sample.ts"
@@ -39,5 +39,21 @@ describe("--threshold-on", () => {
     const result = await runCli(["eval", "--threshold", "0.8", "--threshold-on", "upper"], { cwd: process.cwd() })
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain("--threshold-on upper is not one of point, lower")
+  })
+})
+
+describe("--threshold", () => {
+  test("takes a rate, a percentage or a number of percent, written in decimal digits", () => {
+    expect(parseThreshold("0.8")).toBe(0.8)
+    expect(parseThreshold(".5")).toBe(0.5)
+    expect(parseThreshold("80%")).toBe(0.8)
+    expect(parseThreshold("80")).toBe(0.8)
+    expect(parseThreshold("0")).toBe(0)
+  })
+
+  test("a bare % (Number reads it as 0, which turned the gate off) or a number not in decimal digits is a usage error", () => {
+    for (const text of ["%", " %", "0x50", "0b1", "1e1", "+50", "-0", "Infinity"]) {
+      expect(() => parseThreshold(text), text).toThrow("is not a pass rate: give 0.8, 80% or 80")
+    }
   })
 })

@@ -278,10 +278,14 @@ function fileStart(file: string): string {
 
 /** `0.8`, `80%` or `80`: a pass rate between 0 and 1. */
 export function parseThreshold(text: string): number {
-  const percent = text.endsWith("%")
-  const number = Number(percent ? text.slice(0, -1) : text)
+  const trimmed = text.trim()
+  const percent = trimmed.endsWith("%")
+  const digits = percent ? trimmed.slice(0, -1) : trimmed
+  // Decimal digits only: Number() reads "" (a bare %) as 0, which would turn the gate off, and
+  // 0x50, 0b1 or 1e1 as rates nobody typed as such.
+  const number = /^(\d+(\.\d*)?|\.\d+)$/.test(digits) ? Number(digits) : Number.NaN
   const rate = percent || number > 1 ? number / 100 : number
-  if (text.trim() === "" || !Number.isFinite(number) || rate < 0 || rate > 1) {
+  if (!Number.isFinite(number) || rate < 0 || rate > 1) {
     throw new ToolTesterError("USAGE", `--threshold ${shellWord(text)} is not a pass rate: give 0.8, 80% or 80`)
   }
   return rate
