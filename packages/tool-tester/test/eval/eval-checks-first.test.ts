@@ -85,6 +85,23 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     expect(isHistoryText('{"runId":"r"}')).toBe(false)
   })
 
+  test("a history whose first line cannot be read (a merge conflict, a crash mid-write) may be given again, as reading skips it", () => {
+    const entry = JSON.stringify({
+      runId: "r",
+      startedAt: "2026-12-01T00:00:00.000Z",
+      case: "greets",
+      model: "keyword/alpha",
+      runs: 1,
+      passed: 1,
+      tools: [],
+      failures: [],
+    })
+    expect(isHistoryText(`${entry}\n`)).toBe(true)
+    expect(isHistoryText(`<<<<<<< HEAD\n${entry}\n=======\n${entry}\n>>>>>>> theirs\n`)).toBe(true)
+    expect(isHistoryText(`{"runId":"r","startedAt":"2026\n${entry}\n`)).toBe(true)
+    expect(isHistoryText("<<<<<<< HEAD\nprecious notes\n")).toBe(false)
+  })
+
   test("the commands it prints (no cases, --init) keep --dir, so that they run where they were typed", async () => {
     const project = tmpProject({})
     const elsewhere = useTmpDir()

@@ -102,17 +102,20 @@ function cut(text: string, length: number): string {
 }
 
 /**
- * Whether `text`, the start of a file, is an eval history (or empty): its first line an entry eval
- * wrote. So `--history` never appends to a file of something else's.
+ * Whether `text`, the start of a file, is an eval history (or empty): a line of it an entry eval
+ * wrote. So `--history` never appends to a file of something else's, and takes a history whose
+ * first line cannot be read (a merge conflict's marker, a crash mid-write), as reading skips it.
  */
 export function isHistoryText(text: string): boolean {
-  const first = text.split(/\r?\n/).find((line) => line.trim() !== "")
-  if (first === undefined) return true
-  try {
-    return isHistoryEntry(JSON.parse(first))
-  } catch {
-    return false
-  }
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "")
+  if (lines.length === 0) return true
+  return lines.some((line) => {
+    try {
+      return isHistoryEntry(JSON.parse(line))
+    } catch {
+      return false
+    }
+  })
 }
 
 function isHistoryEntry(value: unknown): value is HistoryEntry {
