@@ -1,12 +1,14 @@
 // `tool-tester eval` flags checked before anything runs, and the commands it prints, in-process
 // (no model, no opencode): a file it writes only after every trial must be writable at the start,
 // and a printed command must name the project the user gave.
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { writeHtmlReport } from "../../src/cli/commands/eval.ts"
 import { isEvalReportText, isHistoryText } from "../../src/eval/report/index.ts"
 import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
+import { sampleRun } from "./_report-sample.ts"
 
 describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
   test("--html or --history naming a folder is a usage error at once, not a crash after the trials", async () => {
@@ -154,5 +156,32 @@ export default tool({ description: "Greet someone by name", args: { name: tool.s
     expect(threshold.exitCode, threshold.stderr).toBe(0)
     expect(threshold.stdout).toContain("kept")
     expect(threshold.stdout).toContain(" eval --threshold 0.8 --no-history --model <provider/model>\n")
+  })
+
+  test("a page that cannot be written once the trials have run is a problem beside the report, not a crash that loses it; an earlier page is replaced whole or kept", () => {
+    const { run, history } = sampleRun()
+    const outcome = { run, changes: new Map(), history }
+    const folder = useTmpDir()
+    const file = path.join(folder, "out", "report.html")
+    // Written, then replaced by the next run's page, nothing left beside it.
+    expect(writeHtmlReport(file, outcome)).toEqual({ file })
+    const first = readFileSync(file, "utf8")
+    expect(isEvalReportText(first)).toBe(true)
+    expect(writeHtmlReport(file, outcome)).toEqual({ file })
+    expect(readdirSync(path.dirname(file))).toEqual(["report.html"])
+    // The folder turned into a file during the run: checked at the start, it fails only now.
+    rmSync(path.dirname(file), { recursive: true })
+    writeFileSync(path.dirname(file), "not a folder")
+    const blocked = writeHtmlReport(file, outcome)
+    expect(blocked.file).toBeUndefined()
+    expect(blocked.problem).toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(/^--html .*report\.html could not be written after the run \(.*\); no page/),
+    })
+    // The page cannot be written in place (a folder is there now): the earlier page's folder keeps only it.
+    rmSync(path.dirname(file))
+    mkdirSync(file, { recursive: true })
+    expect(writeHtmlReport(file, outcome).problem?.code).toBe("USAGE")
+    expect(readdirSync(path.dirname(file))).toEqual(["report.html"])
   })
 })

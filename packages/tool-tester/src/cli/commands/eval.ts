@@ -1,4 +1,14 @@
-import { accessSync, closeSync, constants, existsSync, openSync, readSync, writeFileSync } from "node:fs"
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
 import path from "node:path"
 import { definedFields } from "../../_defined-fields.ts"
 import { statOf } from "../../_file-stats.ts"
@@ -133,10 +143,13 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const outcome: EvalProjectResult = ran.value
   const results = normalResults(outcome.run.results)
   // No trial, no page: a run that stopped before any (EVAL_NO_MODEL from opencode) leaves the file as it was.
-  const htmlFile =
+  const page =
     values.html === undefined || outcome.run.results.length === 0
-      ? undefined
+      ? {}
       : writeHtmlReport(path.resolve(io.cwd, values.html), outcome)
+  // A page that could not be written is a problem of the run, reported with the report, never instead of it.
+  if (page.problem !== undefined) outcome.problems.push(page.problem)
+  const htmlFile = page.file
   const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
   const report: EvalReport = { outcome, results, withArms: arms.length > 0, threshold, thresholdOn, below, htmlFile }
   if (json) io.write(`${JSON.stringify(jsonReport(report))}\n`)
@@ -160,11 +173,35 @@ type EvalReport = {
   htmlFile: string | undefined
 }
 
-/** `--html FILE`: the run's page, written; its path. */
-function writeHtmlReport(file: string, outcome: EvalProjectResult): string {
-  makeFolders(path.dirname(file))
-  writeFileSync(file, renderEvalHtml(outcome.run, outcome.changes, outcome.history))
-  return file
+/**
+ * `--html FILE`: the run's page, written whole or not at all (a file beside it, renamed over it, so
+ * an earlier page is never left half-replaced); its path, or why it could not be written (the
+ * folder became a file during the run, a full disk), checked as it was before the trials.
+ */
+export function writeHtmlReport(
+  file: string,
+  outcome: Pick<EvalProjectResult, "run" | "changes" | "history">,
+): { file?: string; problem?: { code: "USAGE"; message: string } } {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`)
+  try {
+    makeFolders(path.dirname(file))
+    writeFileSync(temporary, renderEvalHtml(outcome.run, outcome.changes, outcome.history), { flag: "wx" })
+    renameSync(temporary, file)
+    return { file }
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true })
+    } catch {
+      // Nothing was made there.
+    }
+    const reason = error instanceof Error ? error.message : String(error)
+    return {
+      problem: {
+        code: "USAGE",
+        message: `--html ${file} could not be written after the run (${reason}); no page was written: give a file path you can write, and run again`,
+      },
+    }
+  }
 }
 
 /** `--json`'s one object. */
