@@ -29,6 +29,29 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     expect(under.stderr).toContain("cannot be created")
   })
 
+  test("the default history file being a folder (or a FIFO) is a usage error at once, not a crash after the trials", async () => {
+    const project = tmpProject({
+      ".opencode/evals/greet.json": JSON.stringify([{ name: "greets", prompt: "Greet Ada" }]),
+    })
+    mkdirSync(path.join(project, ".opencode", "evals", "history.jsonl"))
+    const result = await runCli(["eval", "--model", "keyword/alpha", "--json"], { cwd: project })
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^the history file .*history\.jsonl is a folder: remove it, or give --history FILE or --no-history$/,
+      ),
+    })
+    // A --dir that is no folder is said as such, not as a history file that cannot be created.
+    const notFolder = await runCli(["eval", "--model", "keyword/alpha", "--dir", "x.ts", "--json"], {
+      cwd: tmpProject({ "x.ts": "" }),
+    })
+    expect(jsonError(notFolder).code).toBe("PATH_NOT_FOUND")
+    // --no-history does not ask about it.
+    const none = await runCli(["eval", "--model", "keyword/alpha", "--no-history", "--case", "nope"], { cwd: project })
+    expect(none.stderr).toContain('no eval case named "nope"')
+  })
+
   // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would
   // have hung the command once every trial had run.
   test.runIf(process.platform === "linux")(

@@ -19,6 +19,7 @@ import { ToolTesterError } from "../../errors.ts"
 import { noModelProblem } from "../../eval/configured-model.ts"
 import {
   compareArms,
+  defaultHistoryFile,
   formatEvalTable,
   isEvalReportText,
   isHistoryText,
@@ -109,6 +110,15 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     )
   }
 
+  // The default history is read and appended to after every trial too: a folder or a FIFO there
+  // would fail (or hang) only then. It is eval's own file, so what it holds is not asked.
+  if (values.history === undefined && values["no-history"] !== true) {
+    checkOutputFile("the history file", defaultHistoryFile(project.directory), "", {
+      owned: () => true,
+      what: "an eval history",
+      advice: "remove it, or give --history FILE or --no-history",
+    })
+  }
   const arms = evalArms(prepared, io, values.variants, values.without ?? [])
 
   const ran = await interruptible(
@@ -272,10 +282,11 @@ function checkOutputFile(
   flag: string,
   file: string,
   example: string,
-  kind: { owned: (start: string) => boolean; what: string },
+  kind: { owned: (start: string) => boolean; what: string; advice?: string },
 ): void {
+  const advice = kind.advice ?? `give a file path you can write, such as ${example}`
   const fail = (problem: string) =>
-    new ToolTesterError("USAGE", `${flag} ${file} ${problem}: give a file path you can write, such as ${example}`, {
+    new ToolTesterError("USAGE", `${flag} ${file} ${problem}: ${advice}`, {
       data: { option: flag, file },
     })
   if (existsSync(file)) {
