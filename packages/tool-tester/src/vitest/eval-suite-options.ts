@@ -1,6 +1,7 @@
 // evalSuite()'s options, checked before anything starts: a wrong one is one USAGE error naming it,
 // not a TypeError from deep in the run, a gate nobody can pass, or a run of zero trials.
 import { refuseUnknownOptions } from "../_known-options.ts"
+import { MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** Every option evalSuite takes (EvalSuiteOptions): `model` for `models` would run the configured model. */
@@ -64,4 +65,19 @@ function shown(value: unknown): string {
   } catch {
     return String(value)
   }
+}
+
+/**
+ * How long evalSuite's run may take: opencode's start, then every trial its whole bound, a few at
+ * a time. A case's own `runs` counts (a case with `runs: 10` is ten trials per model, whatever the
+ * option says); no longer than a timer can wait (vitest's hook timer would fire at once).
+ */
+export function evalSuiteBound(
+  cases: ReadonlyArray<{ runs?: number }>,
+  options: { runs?: number; models?: readonly string[]; concurrency?: number; timeoutMs?: number },
+): number {
+  const models = Math.max(1, options.models?.length ?? 0)
+  const trials = cases.reduce((sum, evalCase) => sum + (evalCase.runs ?? options.runs ?? 1), 0) * models
+  const trialBound = options.timeoutMs ?? 120_000
+  return Math.min(MAX_TIMEOUT_MS, 120_000 + Math.ceil(trials / (options.concurrency ?? 4)) * trialBound)
 }

@@ -5,8 +5,8 @@
 //   await evalSuite({ models: ["anthropic/claude-sonnet-4-5"], runs: 3, threshold: 0.8 })
 
 import { definedFields } from "../_defined-fields.ts"
-import { checkTimeoutOption, MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
-import { checkEvalSuiteOptions } from "./eval-suite-options.ts"
+import { checkTimeoutOption } from "../_timeout-bound.ts"
+import { checkEvalSuiteOptions, evalSuiteBound } from "./eval-suite-options.ts"
 import { resolve } from "node:path"
 import { beforeAll, describe, expect, test } from "vitest"
 import type { EvalProjectResult } from "../eval/run-project.ts"
@@ -41,14 +41,7 @@ export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
   const directory = resolve(options.directory ?? process.cwd())
   const prepared = await prepareEval(directory, options.cases ?? [])
   const threshold = options.threshold ?? 1
-  const trialBound = options.timeoutMs ?? 120_000
-  // Every trial may take its whole bound, a few at a time, after opencode's start; no longer than
-  // a timer can wait (vitest's hook timer would fire at once).
-  const runs = Math.max(1, options.runs ?? 1) * Math.max(1, options.models?.length ?? 1)
-  const bound = Math.min(
-    MAX_TIMEOUT_MS,
-    120_000 + Math.ceil((prepared.cases.length * runs) / (options.concurrency ?? 4)) * trialBound,
-  )
+  const bound = evalSuiteBound(prepared.cases, options)
   let outcome: EvalProjectResult | undefined
 
   describe(`tool-tester eval (${prepared.cases.length} cases)`, () => {

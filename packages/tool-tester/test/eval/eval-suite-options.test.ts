@@ -3,6 +3,7 @@
 // CLI's way to write 80%, made a gate of 8000%; runs: 0 was taken).
 import { describe, expect, test } from "vitest"
 import { evalSuite } from "../../src/vitest/eval-suite.ts"
+import { evalSuiteBound } from "../../src/vitest/eval-suite-options.ts"
 
 const refused = (option: string, message: string) => ({
   code: "USAGE",
@@ -41,5 +42,17 @@ describe("evalSuite's options", () => {
       data: { option: "model" },
     })
     await expect(evalSuite(null as never)).rejects.toMatchObject({ code: "USAGE", data: { option: "options" } })
+  })
+})
+
+describe("evalSuite's bound on the whole run", () => {
+  test("counts a case's own runs: ten runs on two models, one at a time, are twenty trial bounds after opencode's start", () => {
+    expect(evalSuiteBound([{ runs: 10 }], { models: ["a/x", "b/y"], concurrency: 1, timeoutMs: 1000 })).toBe(
+      120_000 + 20 * 1000,
+    )
+    // A case without runs takes the option's, else 1; no models: the configured one.
+    expect(evalSuiteBound([{}, { runs: 3 }], { runs: 2, concurrency: 5, timeoutMs: 1000 })).toBe(120_000 + 1000)
+    expect(evalSuiteBound([{}], {})).toBe(120_000 + 120_000)
+    expect(evalSuiteBound([{ runs: 1e9 }], {})).toBe(2_000_000_000)
   })
 })
