@@ -171,7 +171,9 @@ ${formatOptions(rowsOf(GLOBAL_OPTIONS))}
 Exit codes:
   0 ran and completed    1 usage (also: no engine, Node too old)    2 arguments failed validation
   3 a file failed to load or the tool list would break    4 the tool threw or returned something opencode cannot send
-  5 timeout    6 the call was rerouted to invalid
+  5 timeout    6 the call was rerouted to invalid    7 a package fuzz, preflight or dev needs is not installed
+  8 eval: a case x model pass rate is below --threshold    9 verify: tool-tester and your opencode differ
+  130 interrupted (Ctrl-C; SIGTERM 143, SIGHUP 129)
 
 ${docsFooter()}`
 }

@@ -16,6 +16,13 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     for (const command of ["list", "schema", "run", "doctor", "e2e"])
       expect(result.stdout).toContain(`tool-tester ${command}`)
     expect(result.stdout).toContain("Exit codes")
+    // Every exit status docs/cli.md lists (eval's 8 among them) is in the summary, which is all --help says of them.
+    const docs = readFileSync(path.join(packageRoot, "..", "..", "docs", "cli.md"), "utf8")
+    const table = docs.slice(docs.indexOf("## Exit codes"), docs.indexOf("\n## ", docs.indexOf("## Exit codes") + 1))
+    const codes = [...table.matchAll(/^\| (\d+) +\|/gm)].map((match) => match[1])
+    expect(codes).toContain("8")
+    const summary = result.stdout.slice(result.stdout.indexOf("Exit codes:"))
+    for (const code of [...codes, "130"]) expect(summary, code).toMatch(new RegExp(`(^|\\s)${code} [a-z]`, "m"))
   })
 
   test("-h after a command prints that command's help", async () => {
