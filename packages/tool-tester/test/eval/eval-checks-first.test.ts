@@ -52,6 +52,21 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     expect(none.stderr).toContain('no eval case named "nope"')
   })
 
+  test("--json with no case that can run: one failure line on stderr, naming the first problem and how many more", async () => {
+    const project = tmpProject({
+      ".opencode/evals/a.json": "[{",
+      ".opencode/evals/b.json": JSON.stringify([{ name: "no prompt" }]),
+    })
+    const result = await runCli(["eval", "--model", "keyword/alpha", "--no-history", "--json"], { cwd: project })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toBe("")
+    expect(result.stderr.trim().split("\n")).toHaveLength(1)
+    expect(jsonError(result)).toMatchObject({
+      code: "EVAL_CASE_INVALID",
+      message: expect.stringMatching(/a\.json.* \(and 1 more\)$/),
+    })
+  })
+
   // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would
   // have hung the command once every trial had run.
   test.runIf(process.platform === "linux")(

@@ -208,6 +208,19 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     // The good case still ran on the good model.
     expect(run.stdout).toContain("greets Ada")
     expect(evalProcesses(home)).toEqual([])
+    // --json: the report on stdout holds every problem; stderr has the one failure line, naming the first.
+    const jsonRun = await evalCli(["--case", "greets Ada", "--model", "keyword/alpah", "--no-history", "--json"])
+    expect(jsonRun.exitCode, jsonRun.stderr).toBe(1)
+    expect((JSON.parse(jsonRun.stdout) as JsonReport).problems.map((problem) => problem.code)).toEqual([
+      "EVAL_TOOL_UNKNOWN",
+      "EVAL_MODEL_UNKNOWN",
+    ])
+    expect(jsonRun.stderr.trim().split("\n")).toHaveLength(1)
+    expect(jsonError(jsonRun)).toEqual({
+      code: "EVAL_TOOL_UNKNOWN",
+      message: expect.stringMatching(/broken\.json:2: .*"helo".* \(and 1 more\)$/),
+    })
+    expect(evalProcesses(home)).toEqual([])
 
     // opencode's server fails every prompt to an agent it does not have with "Unexpected server error".
     const agent = await evalCli(["--case", "greets Ada", "--agent", "plann", "--json"])

@@ -102,7 +102,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const prepared = await prepareEval(project.directory, values.case ?? [])
   if (prepared.cases.length === 0) {
-    for (const problem of prepared.problems) reportFailure(io, json, problem)
+    reportProblems(io, json, prepared.problems)
     if (prepared.problems.length > 0) return EXIT_USAGE
     throw new ToolTesterError(
       "USAGE",
@@ -162,8 +162,11 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const htmlFile = page.file
   const below = threshold === undefined ? [] : belowThreshold(results, threshold, thresholdOn)
   const report: EvalReport = { outcome, results, withArms: arms.length > 0, threshold, thresholdOn, below, htmlFile }
-  if (json) io.write(`${JSON.stringify(jsonReport(report))}\n`)
-  else writeTextReport(io, report)
+  if (json) {
+    io.write(`${JSON.stringify(jsonReport(report))}\n`)
+    // The report holds every problem; the failure line on stderr names the first, as doctor's does.
+    reportProblems(io, true, outcome.problems)
+  } else writeTextReport(io, report)
   if (outcome.problems.length > 0) return EXIT_USAGE
   if (below.length > 0) return EXIT_BELOW_THRESHOLD
   return EXIT_OK
@@ -214,6 +217,21 @@ export function writeHtmlReport(
   }
 }
 
+/**
+ * The problems that make eval exit 1: each on its own line, or with --json the one failure line on
+ * stderr, naming the first and how many more.
+ */
+function reportProblems(io: CliIO, json: boolean, problems: ReadonlyArray<{ code: string; message: string }>): void {
+  if (!json) {
+    for (const problem of problems) reportFailure(io, false, problem)
+    return
+  }
+  const first = problems[0]
+  if (first === undefined) return
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""
+  reportFailure(io, true, { code: first.code, message: `${first.message}${more}` })
+}
+
 /** `--json`'s one object. */
 function jsonReport(report: EvalReport): Record<string, unknown> {
   const { outcome, results, threshold, thresholdOn, below, htmlFile } = report
@@ -242,7 +260,7 @@ function writeTextReport(io: CliIO, report: EvalReport): void {
   const { outcome, results, threshold, thresholdOn, below, htmlFile } = report
   const { run, changes, historyFile, problems } = outcome
   io.write(formatEvalTable(run, changes, { color: colorEnabled(), width: 100 }))
-  for (const problem of problems) reportFailure(io, false, problem)
+  reportProblems(io, false, problems)
   const shown = (file: string): string => path.relative(io.cwd, file) || file
   // Only when this run added to it.
   if (historyFile !== undefined && results.length > 0) io.writeError(`history: ${shown(historyFile)}\n`)
