@@ -1,6 +1,7 @@
 // evalSuite()'s options, checked before anything starts: a wrong one is one USAGE error naming it,
 // not a TypeError from deep in the run, a gate nobody can pass, or a run of zero trials.
 import { refuseUnknownOptions } from "../_known-options.ts"
+import path from "node:path"
 import { MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
 import { ToolTesterError } from "../errors.ts"
 
@@ -80,4 +81,16 @@ export function evalSuiteBound(
   const trials = cases.reduce((sum, evalCase) => sum + (evalCase.runs ?? options.runs ?? 1), 0) * models
   const trialBound = options.timeoutMs ?? 120_000
   return Math.min(MAX_TIMEOUT_MS, 120_000 + Math.ceil(trials / (options.concurrency ?? 4)) * trialBound)
+}
+
+/**
+ * The project evalSuite evaluates: `directory`, else the working directory, or its parent when that
+ * is a `.opencode` folder, as the CLI takes it: `npm test --prefix .opencode` (the scaffold's way to
+ * run its tests, where evals.test.ts lives) runs vitest inside `.opencode`, where the working
+ * directory holds no `.opencode/evals`.
+ */
+export function evalSuiteDirectory(directory: string | undefined, cwd = process.cwd()): string {
+  if (directory !== undefined) return path.resolve(cwd, directory)
+  const here = path.resolve(cwd)
+  return path.basename(here) === ".opencode" ? path.dirname(here) : here
 }

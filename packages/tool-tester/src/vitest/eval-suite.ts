@@ -6,14 +6,14 @@
 
 import { definedFields } from "../_defined-fields.ts"
 import { checkTimeoutOption } from "../_timeout-bound.ts"
-import { checkEvalSuiteOptions, evalSuiteBound } from "./eval-suite-options.ts"
+import { checkEvalSuiteOptions, evalSuiteBound, evalSuiteDirectory } from "./eval-suite-options.ts"
 import { resolve } from "node:path"
 import { beforeAll, describe, expect, test } from "vitest"
 import type { EvalProjectResult } from "../eval/run-project.ts"
 import type { EvalResult } from "../eval/types.ts"
 
 export interface EvalSuiteOptions {
-  /** The project folder (default: the working directory). */
+  /** The project folder (default: the working directory; inside a `.opencode` folder, its parent). */
   directory?: string
   /** `provider/model` ids (default: the project's configured model). */
   models?: string[]
@@ -38,7 +38,7 @@ export async function evalSuite(options: EvalSuiteOptions = {}): Promise<void> {
   checkEvalSuiteOptions(options as Record<string, unknown>)
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   const { passRate, prepareEval, runEvalProject } = await import("../eval/run-project.ts")
-  const directory = resolve(options.directory ?? process.cwd())
+  const directory = evalSuiteDirectory(options.directory)
   const prepared = await prepareEval(directory, options.cases ?? [])
   const threshold = options.threshold ?? 1
   const bound = evalSuiteBound(prepared.cases, options)

@@ -1,9 +1,10 @@
 // evalSuite()'s options are checked before anything runs: a mistake is one USAGE error naming the
 // option (a string for models ended in "requested.every is not a function"; a threshold of 80, the
 // CLI's way to write 80%, made a gate of 8000%; runs: 0 was taken).
+import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { evalSuite } from "../../src/vitest/eval-suite.ts"
-import { evalSuiteBound } from "../../src/vitest/eval-suite-options.ts"
+import { evalSuiteBound, evalSuiteDirectory } from "../../src/vitest/eval-suite-options.ts"
 
 const refused = (option: string, message: string) => ({
   code: "USAGE",
@@ -54,5 +55,15 @@ describe("evalSuite's bound on the whole run", () => {
     expect(evalSuiteBound([{}, { runs: 3 }], { runs: 2, concurrency: 5, timeoutMs: 1000 })).toBe(120_000 + 1000)
     expect(evalSuiteBound([{}], {})).toBe(120_000 + 120_000)
     expect(evalSuiteBound([{ runs: 1e9 }], {})).toBe(2_000_000_000)
+  })
+})
+
+describe("evalSuite's project", () => {
+  test("run inside .opencode (npm test --prefix .opencode), the project is its parent, as for the CLI; a directory given is taken as it is", () => {
+    const project = path.resolve("/work", "app")
+    expect(evalSuiteDirectory(undefined, project)).toBe(project)
+    expect(evalSuiteDirectory(undefined, path.join(project, ".opencode"))).toBe(project)
+    expect(evalSuiteDirectory(".opencode", project)).toBe(path.join(project, ".opencode"))
+    expect(evalSuiteDirectory(project, path.join(project, ".opencode"))).toBe(project)
   })
 })
