@@ -67,6 +67,27 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     })
   })
 
+  test("--html naming the history file is a usage error at once: the page would replace the history", async () => {
+    const project = tmpProject({ ".opencode/evals/.keep": "" })
+    for (const args of [
+      ["--html", "evals.out", "--history", "evals.out"],
+      ["--html", path.join(".opencode", "evals", "history.jsonl")],
+    ]) {
+      const result = await runCli(["eval", "--model", "keyword/alpha", ...args, "--json"], { cwd: project })
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toMatchObject({
+        code: "USAGE",
+        message: expect.stringMatching(/^--html .* is the history file \(.*\): give the page a file of its own/),
+      })
+    }
+    // Without a history, the page may go anywhere.
+    const none = await runCli(
+      ["eval", "--model", "keyword/alpha", "--html", "evals.out", "--history", "evals.out", "--no-history"],
+      { cwd: project },
+    )
+    expect(none.stderr).toContain("no eval cases")
+  })
+
   // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would
   // have hung the command once every trial had run.
   test.runIf(process.platform === "linux")(

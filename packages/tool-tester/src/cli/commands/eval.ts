@@ -87,6 +87,19 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
       what: "an eval history",
     })
 
+  // One file cannot be both: the page would replace the history the run had just added to.
+  if (values.html !== undefined && values["no-history"] !== true) {
+    const history =
+      values.history === undefined ? defaultHistoryFile(project.directory) : path.resolve(io.cwd, values.history)
+    if (samePath(path.resolve(io.cwd, values.html), history)) {
+      throw new ToolTesterError(
+        "USAGE",
+        `--html ${values.html} is the history file (${history}): give the page a file of its own, such as report.html`,
+        { data: { option: "--html", file: history } },
+      )
+    }
+  }
+
   if (values.init === true) {
     // The run's options, checked above, go into the command it prints: they apply to that run.
     const flags = `${dirFlag}${carriedFlags(values, ["init", "dir", "json"])}`
@@ -340,6 +353,12 @@ function fileStart(file: string): string {
   } finally {
     closeSync(descriptor)
   }
+}
+
+/** Whether two absolute paths name one file: case-blind where the file system usually is (Windows, macOS). */
+function samePath(one: string, other: string): boolean {
+  const caseBlind = process.platform === "win32" || process.platform === "darwin"
+  return caseBlind ? one.toLowerCase() === other.toLowerCase() : one === other
 }
 
 /** `0.8`, `80%` or `80`: a pass rate between 0 and 1. */
