@@ -36,7 +36,16 @@ export async function prepareEval(directory: string, caseNames: readonly string[
   const toolIds = error === undefined ? [...BUILTIN_TOOL_IDS, ...tools.map((tool) => tool.id)] : undefined
   const loaded = await readProjectCases(directory, toolIds)
   const problems: EvalProblem[] = loaded.problems.map((problem) => ({ code: problem.code, message: problem.message }))
-  if (error !== undefined) {
+  // Each tool file left out is named here, once, as EVAL_TOOL_NOT_WRAPPED (the runner, given these
+  // tools, does not name it again); IMPORT_FAILED only for a load error of no tool file.
+  if (projectTools.problems.length > 0) {
+    problems.push(
+      ...projectTools.problems.map(({ code, message }, index) => ({
+        code,
+        message: index === 0 ? `${message} (the tool ids the cases name were not checked)` : message,
+      })),
+    )
+  } else if (error !== undefined) {
     problems.push({ code: "IMPORT_FAILED", message: `${error} (the tool ids the cases name were not checked)` })
   }
   const cases = selectCases(loaded.cases, caseNames)

@@ -81,6 +81,9 @@ describe.skipIf(!opencode.binary)("eval with tool files that exit, loop or print
     }
     expect(report.run.results).toMatchObject([{ case: "weather", passed: 1, runs: 1 }])
     const leftOut = report.problems.filter((problem) => problem.code === "EVAL_TOOL_NOT_WRAPPED")
+    // Each file named once, with its own code (IMPORT_FAILED is a plugin's, exit 3): it was also
+    // named as IMPORT_FAILED with the same message.
+    expect(report.problems.map((problem) => problem.code)).toEqual(["EVAL_TOOL_NOT_WRAPPED", "EVAL_TOOL_NOT_WRAPPED"])
     expect(leftOut.map((problem) => path.basename(problem.message.split(":")[0]!)).sort()).toEqual([
       "exits.js",
       "spins.js",

@@ -105,7 +105,9 @@ export async function createEvalWorld(options: EvalWorldOptions): Promise<EvalWo
     if (existsSync(bin)) await symlink(bin, path.join(opencodeData, "bin"), "junction")
 
     const wrappedIds = new Set<string>()
-    const problems: EvalWorld["problems"] = projectTools.problems.map(({ code, message }) => ({ code, message }))
+    // Tool files left out are the caller's to name when it read the tools (prepareEval does).
+    const problems: EvalWorld["problems"] =
+      options.tools === undefined ? projectTools.problems.map(({ code, message }) => ({ code, message })) : []
     const pluginPackage = await findPluginPackage(options.directory)
     for (const { copy, original } of copies) {
       for (const file of scanFolder(copy, TOOL_FOLDERS, SCANNED_EXTENSIONS)) {
