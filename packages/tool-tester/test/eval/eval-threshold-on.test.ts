@@ -35,6 +35,14 @@ describe("--threshold-on", () => {
     )
   })
 
+  test("without --threshold it is a usage error: alone it would gate nothing", async () => {
+    const result = await runCli(["eval", "--threshold-on", "lower"], { cwd: process.cwd() })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain(
+      "--threshold-on lower says what --threshold compares, and no --threshold was given: add --threshold RATE",
+    )
+  })
+
   test("an unknown value is a usage error naming the choices, before anything runs", async () => {
     const result = await runCli(["eval", "--threshold", "0.8", "--threshold-on", "upper"], { cwd: process.cwd() })
     expect(result.exitCode).toBe(1)

@@ -74,6 +74,13 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   const timeoutMs = values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)
   const threshold = values.threshold === undefined ? undefined : parseThreshold(values.threshold)
   const thresholdOn = parseThresholdOn(values["threshold-on"])
+  // Alone it would judge nothing, and a gate the user meant to set would pass whatever the rates.
+  if (values["threshold-on"] !== undefined && threshold === undefined) {
+    throw new ToolTesterError(
+      "USAGE",
+      `--threshold-on ${shellWord(values["threshold-on"])} says what --threshold compares, and no --threshold was given: add --threshold RATE (0.8, 80% or 80)`,
+    )
+  }
   // Written after every trial: a path that cannot take them fails now, not after the run.
   // An existing file is replaced (--html) or appended to (--history) only when eval wrote it.
   if (values.html !== undefined)
