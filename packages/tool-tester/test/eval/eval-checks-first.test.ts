@@ -82,10 +82,25 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     }
     // Without a history, the page may go anywhere.
     const none = await runCli(
-      ["eval", "--model", "keyword/alpha", "--html", "evals.out", "--history", "evals.out", "--no-history"],
+      ["eval", "--model", "keyword/alpha", "--html", path.join(".opencode", "evals", "history.jsonl"), "--no-history"],
       { cwd: project },
     )
     expect(none.stderr).toContain("no eval cases")
+  })
+
+  test("--history FILE with --no-history is a usage error, as the usage line shows them apart: one of them would be ignored", async () => {
+    const project = tmpProject({ ".opencode/evals/.keep": "" })
+    const result = await runCli(
+      ["eval", "--model", "keyword/alpha", "--history", "h.jsonl", "--no-history", "--json"],
+      {
+        cwd: project,
+      },
+    )
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toEqual({
+      code: "USAGE",
+      message: "give either --history FILE or --no-history, not both",
+    })
   })
 
   // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would

@@ -68,6 +68,9 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
     throw new ToolTesterError("USAGE", "give either --opencode PATH or --opencode-version V, not both")
   }
+  if (values.history !== undefined && values["no-history"] === true) {
+    throw new ToolTesterError("USAGE", "give either --history FILE or --no-history, not both")
+  }
   const runs = values.runs === undefined ? undefined : wholeNumberFlag("--runs", values.runs)
   const concurrency =
     values.concurrency === undefined ? undefined : wholeNumberFlag("--concurrency", values.concurrency)
@@ -88,7 +91,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
       owned: isEvalReportText,
       what: "an eval report",
     })
-  if (values.history !== undefined && values["no-history"] !== true)
+  if (values.history !== undefined)
     checkOutputFile("--history", path.resolve(io.cwd, values.history), "evals-history.jsonl", {
       owned: isHistoryText,
       what: "an eval history",
