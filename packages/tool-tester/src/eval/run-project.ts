@@ -105,10 +105,43 @@ export async function runEvalProject(options: EvalProjectOptions): Promise<EvalP
   const historyFile = historyOption ?? defaultHistoryFile(prepared.directory)
   // The history keeps the normal run: variants and --without runs are compared within the run.
   const normal = { ...run, results: run.results.filter((result) => result.arm === undefined) }
-  const before = await readHistory(historyFile)
-  const changes = compareWithPrevious(normal.results, before)
-  await appendHistory(historyFile, normal)
-  return { run, changes, history: await readHistory(historyFile), historyFile, problems }
+  const added = await addToHistory(historyFile, normal)
+  const changes = compareWithPrevious(normal.results, added.before)
+  if (added.problem !== undefined) problems.push(added.problem)
+  return {
+    run,
+    changes,
+    history: added.history,
+    historyFile: added.problem === undefined ? historyFile : undefined,
+    problems,
+  }
+}
+
+/**
+ * Reads the history, adds the run to it, and reads it back. A file that cannot be read or take the
+ * run once every trial has run (its folder became a file meanwhile, a full disk) is a problem
+ * beside the run, never an error that loses it: the history is then what could be read before.
+ */
+export async function addToHistory(
+  file: string,
+  run: EvalRun,
+): Promise<{ before: HistoryEntry[]; history: HistoryEntry[]; problem?: EvalProblem }> {
+  let before: HistoryEntry[] = []
+  try {
+    before = await readHistory(file)
+    await appendHistory(file, run)
+    return { before, history: await readHistory(file) }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return {
+      before,
+      history: before,
+      problem: {
+        code: "USAGE",
+        message: `the history file ${file} could not be read or added to after the run (${reason}); this run is not in it: give a history file you can write (--history FILE), or --no-history`,
+      },
+    }
+  }
 }
 
 /** The pass rate of one case on one model (0 when it has no runs). */

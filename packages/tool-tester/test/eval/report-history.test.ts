@@ -1,6 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { addToHistory } from "../../src/eval/run-project.ts"
 import type { EvalRun } from "../../src/eval/types.ts"
 import {
   appendHistory,
@@ -228,5 +229,25 @@ describe("compareWithPrevious", () => {
     expect(compareWithPrevious(results, history).get(resultKey("weather-paris", "keyword/model"))?.previous.runId).toBe(
       "b",
     )
+  })
+
+  test("a history that cannot take the run once its trials are done is a problem beside the run, not an error that loses it", async () => {
+    const folder = useTmpDir()
+    const file = path.join(folder, "evals", "history.jsonl")
+    const first = await addToHistory(file, runOf("run-1", "2026-12-01T10:00:00.000Z"))
+    expect(first.problem).toBeUndefined()
+    expect(first.before).toEqual([])
+    expect(first.history.map((entry) => entry.runId)).toEqual(["run-1"])
+    // The folder became a file during the run: appending fails only now.
+    const blocked = path.join(folder, "blocked")
+    writeFileSync(blocked, "not a folder")
+    const second = await addToHistory(path.join(blocked, "history.jsonl"), runOf("run-2", "2026-12-01T11:00:00.000Z"))
+    expect(second.history).toEqual([])
+    expect(second.problem).toMatchObject({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^the history file .*history\.jsonl could not be read or added to after the run \(.*\); this run is not in it/,
+      ),
+    })
   })
 })
