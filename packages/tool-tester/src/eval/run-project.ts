@@ -48,7 +48,7 @@ export async function prepareEval(directory: string, caseNames: readonly string[
   } else if (error !== undefined) {
     problems.push({ code: "IMPORT_FAILED", message: `${error} (the tool ids the cases name were not checked)` })
   }
-  const cases = selectCases(loaded.cases, caseNames)
+  const cases = selectCases(loaded.cases, caseNames, loaded.problems, problems)
   return { directory, cases, problems, projectTools, skippedCaseFiles: loaded.skip }
 }
 
@@ -151,16 +151,27 @@ export function passRate(result: { passed: number; runs: number }): number {
 
 // --- internal ---
 
-function selectCases(cases: EvalCase[], names: readonly string[]): EvalCase[] {
+/**
+ * The cases named (all without names). A name no case has is USAGE; but a case that could not be
+ * read is named among the problems, so its name is not "no case" (the problems say what is wrong
+ * with it), and with a case file that could not be read at all the name may be one of its cases:
+ * then it is a problem beside the others, which are all reported.
+ */
+function selectCases(
+  cases: EvalCase[],
+  names: readonly string[],
+  caseProblems: ReadonlyArray<{ case?: string | undefined }>,
+  problems: EvalProblem[],
+): EvalCase[] {
   if (names.length === 0) return cases
   const known = cases.map((evalCase) => evalCase.name)
+  const invalid = new Set(caseProblems.flatMap((problem) => (problem.case === undefined ? [] : [problem.case])))
+  const unreadFiles = caseProblems.some((problem) => problem.case === undefined)
   for (const name of names) {
-    if (!known.includes(name)) {
-      throw new ToolTesterError(
-        "USAGE",
-        `no eval case named "${name}"${didYouMean(name, known)} (cases: ${known.join(", ") || "none"})`,
-      )
-    }
+    if (known.includes(name) || invalid.has(name)) continue
+    const message = `no eval case named "${name}"${didYouMean(name, known)} (cases: ${known.join(", ") || "none"})`
+    if (!unreadFiles) throw new ToolTesterError("USAGE", message)
+    problems.push({ code: "USAGE", message: `${message}; it may be in a case file that could not be read` })
   }
   return cases.filter((evalCase) => names.includes(evalCase.name))
 }

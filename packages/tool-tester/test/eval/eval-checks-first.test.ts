@@ -103,6 +103,31 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     })
   })
 
+  test("--case naming a case that could not be read says what is wrong with it, not that no case has that name", async () => {
+    const project = tmpProject({
+      ".opencode/evals/cases.json": JSON.stringify([
+        { name: "ok", prompt: "hi" },
+        { name: "weather in Paris", prompt: "hi", maxTokens: 0 },
+      ]),
+    })
+    const invalid = await runCli(["eval", "--model", "keyword/alpha", "--case", "weather in Paris", "--json"], {
+      cwd: project,
+    })
+    expect(invalid.exitCode).toBe(1)
+    expect(jsonError(invalid)).toMatchObject({
+      code: "EVAL_CASE_INVALID",
+      message: expect.stringContaining("maxTokens: must be a whole number of tokens of at least 1"),
+    })
+    // A case file that could not be read at all may hold the case: that is said beside its problem.
+    writeFiles(project, { ".opencode/evals/more.json": '[{ "name": "forecast", ' })
+    const unread = await runCli(["eval", "--model", "keyword/alpha", "--case", "forecast"], { cwd: project })
+    expect(unread.exitCode).toBe(1)
+    expect(unread.stderr).toMatch(/more\.json:1:\d+: not valid JSON/)
+    expect(unread.stderr).toContain(
+      'no eval case named "forecast" (cases: ok); it may be in a case file that could not be read [USAGE]',
+    )
+  })
+
   // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would
   // have hung the command once every trial had run.
   test.runIf(process.platform === "linux")(
