@@ -33,7 +33,9 @@ export async function prepareEval(directory: string, caseNames: readonly string[
   const projectTools = await readProjectTools(directory)
   const { tools, error } = projectTools
   // With a tool file that fails to load, its tools are missing from the list: then ids are not checked.
-  const toolIds = error === undefined ? [...BUILTIN_TOOL_IDS, ...tools.map((tool) => tool.id)] : undefined
+  // The project's own first: a typo of one of them ("gret") is suggested as it ("greet"), not as the
+  // built-in as close to it ("grep").
+  const toolIds = error === undefined ? [...tools.map((tool) => tool.id), ...BUILTIN_TOOL_IDS] : undefined
   const loaded = await readProjectCases(directory, toolIds)
   const problems: EvalProblem[] = loaded.problems.map((problem) => ({ code: problem.code, message: problem.message }))
   // Each tool file left out is named here, once, as EVAL_TOOL_NOT_WRAPPED (the runner, given these

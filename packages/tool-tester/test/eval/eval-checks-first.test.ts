@@ -128,6 +128,23 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     )
   })
 
+  test("a case naming a tool with a typo is told the project's tool it probably meant before a built-in as close", async () => {
+    const project = tmpProject({
+      ".opencode/tools/greet.ts": `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Greet someone by name", args: { name: tool.schema.string() }, async execute(args) { return "Hello, " + args.name } })
+`,
+      ".opencode/evals/cases.json": JSON.stringify([
+        { name: "greets", prompt: "hi", expect: { calls: [{ tool: "gret" }] } },
+      ]),
+    })
+    const result = await runCli(["eval", "--model", "keyword/alpha", "--json"], { cwd: project })
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toMatchObject({
+      code: "EVAL_TOOL_UNKNOWN",
+      message: expect.stringContaining('no tool "gret" is offered; did you mean "greet"?'),
+    })
+  })
+
   // Root passes access() in /proc, and Node's recursive mkdir never returns there: the page would
   // have hung the command once every trial had run.
   test.runIf(process.platform === "linux")(
