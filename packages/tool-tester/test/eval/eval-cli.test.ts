@@ -140,6 +140,20 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     const strict = await evalCli(["--case", "greets Grace", "--threshold", "1"])
     expect(strict.exitCode, strict.stderr).toBe(8)
     expect(strict.stderr).toContain("greets Grace on keyword/alpha 0/1")
+    // With --json, the report on stdout and the one failure line on stderr, naming the case too.
+    const strictJson = await evalCli(["--case", "greets Grace", "--threshold", "1", "--json"])
+    expect(strictJson.exitCode, strictJson.stderr).toBe(8)
+    expect((JSON.parse(strictJson.stdout) as JsonReport).problems).toEqual([])
+    expect(
+      strictJson.stderr
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      {
+        error: { code: "EVAL_BELOW_THRESHOLD", message: expect.stringContaining("greets Grace on keyword/alpha 0/1") },
+      },
+    ])
     const lenient = await evalCli(["--case", "greets Grace", "--threshold", "0%"])
     expect(lenient.exitCode, lenient.stderr).toBe(0)
 
@@ -158,8 +172,8 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     const lines = readFileSync(path.join(project, ".opencode", "evals", "history.jsonl"), "utf8")
       .trim()
       .split("\n")
-    // 4 cases in the first run, 1 in each of the three after it.
-    expect(lines).toHaveLength(7)
+    // 4 cases in the first run, 1 in each of the four after it.
+    expect(lines).toHaveLength(8)
     expect(evalProcesses(home)).toEqual([])
   })
 

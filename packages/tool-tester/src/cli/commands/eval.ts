@@ -189,6 +189,12 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
     io.write(`${JSON.stringify(jsonReport(report))}\n`)
     // The report holds every problem; the failure line on stderr names the first, as doctor's does.
     reportProblems(io, true, outcome.problems)
+    // Below the threshold is a failure too: its line names the cases, as the text report's does.
+    if (outcome.problems.length === 0 && threshold !== undefined && below.length > 0)
+      reportFailure(io, true, {
+        code: "EVAL_BELOW_THRESHOLD",
+        message: thresholdVerdict(results, below, threshold, thresholdOn),
+      })
   } else writeTextReport(io, report)
   if (outcome.problems.length > 0) return EXIT_USAGE
   if (below.length > 0) return EXIT_BELOW_THRESHOLD
