@@ -4,12 +4,13 @@
 
 import { didYouMean } from "../did-you-mean.ts"
 import { ToolTesterError } from "../errors.ts"
+import type { EvalCase } from "../eval-cases/types.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { gradeProjectTrials, type ProjectCases, readProjectCases } from "./project-cases.ts"
 import { type ProjectTools, readProjectTools } from "./project-tools.ts"
 import { appendHistory, compareWithPrevious, defaultHistoryFile, readHistory, summarizeTrials } from "./report/index.ts"
 import { type EvalRunnerOptions, runEvalTrials } from "./runner/index.ts"
-import type { EvalCase } from "../eval-cases/types.ts"
+import { checkTrialCount } from "./trial-count.ts"
 import type { EvalRun, GradedTrial, HistoryEntry, ResultChange } from "./types.ts"
 
 interface EvalProblem {
@@ -73,6 +74,7 @@ export interface EvalProjectResult {
 
 export async function runEvalProject(options: EvalProjectOptions): Promise<EvalProjectResult> {
   const { prepared, historyFile: historyOption, ...runnerOptions } = options
+  checkTrialCount(prepared.cases, { runs: options.runs, models: options.models, arms: options.arms?.length })
   const startedAt = new Date()
   const runner = await runEvalTrials({
     ...runnerOptions,

@@ -1,9 +1,11 @@
 // evalSuite()'s options, checked before anything starts: a wrong one is one USAGE error naming it,
 // not a TypeError from deep in the run, a gate nobody can pass, or a run of zero trials.
-import { refuseUnknownOptions } from "../_known-options.ts"
+
 import path from "node:path"
+import { refuseUnknownOptions } from "../_known-options.ts"
 import { MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
 import { ToolTesterError } from "../errors.ts"
+import { trialCount } from "../eval/trial-count.ts"
 
 /** Every option evalSuite takes (EvalSuiteOptions): `model` for `models` would run the configured model. */
 const EVAL_SUITE_OPTIONS: Record<string, true> = {
@@ -77,8 +79,7 @@ export function evalSuiteBound(
   cases: ReadonlyArray<{ runs?: number }>,
   options: { runs?: number; models?: readonly string[]; concurrency?: number; timeoutMs?: number },
 ): number {
-  const models = Math.max(1, options.models?.length ?? 0)
-  const trials = cases.reduce((sum, evalCase) => sum + (evalCase.runs ?? options.runs ?? 1), 0) * models
+  const trials = trialCount(cases, options)
   const trialBound = options.timeoutMs ?? 120_000
   return Math.min(MAX_TIMEOUT_MS, 120_000 + Math.ceil(trials / (options.concurrency ?? 4)) * trialBound)
 }

@@ -52,6 +52,40 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     expect(none.stderr).toContain('no eval case named "nope"')
   })
 
+  test("more trials than one eval runs (a case's runs: 1e9, --runs 200000) is a usage error before opencode starts", async () => {
+    // Every trial is planned before the first: a billion ran out of memory after opencode had started.
+    const project = tmpProject({
+      ".opencode/evals/greet.json": JSON.stringify([
+        { name: "greets", prompt: "Greet Ada", runs: 1e9 },
+        { name: "waves", prompt: "Wave at Ada" },
+      ]),
+    })
+    const huge = await runCli(["eval", "--model", "keyword/alpha", "--no-history", "--json"], { cwd: project })
+    expect(huge.exitCode).toBe(1)
+    expect(jsonError(huge)).toEqual({
+      code: "USAGE",
+      message:
+        "this eval would run 1,000,000,001 trials (2 cases with their runs x 1 model), more than the 100,000 one eval runs: lower --runs or a case's runs, or run fewer cases (--case) or models at a time",
+    })
+    const flag = await runCli(
+      [
+        "eval",
+        "--model",
+        "keyword/alpha",
+        "--model",
+        "keyword/beta",
+        "--case",
+        "waves",
+        "--runs",
+        "60000",
+        "--no-history",
+      ],
+      { cwd: project },
+    )
+    expect(flag.exitCode).toBe(1)
+    expect(flag.stderr).toContain("this eval would run 120,000 trials (1 case with its runs x 2 models)")
+  })
+
   test("--json with no case that can run: one failure line on stderr, naming the first problem and how many more", async () => {
     const project = tmpProject({
       ".opencode/evals/a.json": "[{",
