@@ -77,6 +77,8 @@ export type ToolTesterErrorCode =
   | "EVAL_VARIANTS_INVALID"
   /** `eval --without TOOL_ID`: no tool of the project has that id. */
   | "EVAL_WITHOUT_UNKNOWN"
+  /** The CLI could not write its stdout or stderr (a full disk, EIO): what it printed there is lost (exit 1). */
+  | "OUTPUT_FAILED"
   /** `eval --threshold RATE`: a case x model pass rate is below it (exit 8; `--json`'s failure line). */
   | "EVAL_BELOW_THRESHOLD"
   /** A throw-away folder is not private: opencode would read config planted above it, or a write would leave it. */

@@ -67,6 +67,8 @@ type CliOptions = {
   runtime?: string
   /** Called with the child once started (to read its output slowly, say). */
   onSpawn?: (child: ChildProcessWithoutNullStreams) => void
+  /** runBin only: a file descriptor the bin gets as its stdout instead of a pipe (its stdout is then "" here). */
+  stdoutFd?: number
 }
 
 /**
@@ -97,9 +99,10 @@ export function runBin(args: string[], options: CliOptions = {}): Promise<CliRes
   }
   const env = cliEnvironment(options)
   const [command, ...rest] = options.launcher ? [bin, ...args] : [options.runtime ?? process.execPath, bin, ...args]
-  const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env })
-  options.onSpawn?.(child)
-  return collectOutput(child)
+  const stdio = ["pipe", options.stdoutFd ?? "pipe", "pipe"] as const
+  const child = spawn(command!, rest, { cwd: options.cwd ?? packageRoot, env, stdio: [...stdio] })
+  options.onSpawn?.(child as ChildProcessWithoutNullStreams)
+  return collectOutput(child as ChildProcessWithoutNullStreams)
 }
 
 /** A started process's exit code and everything it printed, once it has closed. */
@@ -107,7 +110,7 @@ export function collectOutput(child: ChildProcessWithoutNullStreams): Promise<Cl
   return new Promise((resolve, reject) => {
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("error", reject)
     child.on("close", (exitCode) => resolve({ exitCode, stdout, stderr }))

@@ -20,6 +20,8 @@ if (argv[0] === "-v" || argv[0] === "--version") {
   const { flushStdio } = await import("../_flush-stdio.ts")
   process.stdout.write(`${version(readFileSync)} (models opencode ${MODELLED_OPENCODE})\n`)
   await flushStdio()
+  const lost = erroredOutput()
+  if (lost !== undefined) await reportLostOutput(lost, false)
   process.exit()
 }
 // The engine is chosen from --engine / --engine-binary / the environment and started before the
@@ -54,11 +56,16 @@ const io: CliIO = {
 }
 let interrupted = false
 for (const signal of SIGNALS) process.on(signal, onSignal)
-// A reader that stops early (`| head`) is not an error of ours.
-for (const stream of [process.stdout, process.stderr]) {
+// A reader that stops early (`| head`) is not an error of ours. Any other failed write (a full
+// disk, EIO) lost output the user expected: said once the command is done, never as a success.
+let outputError: LostOutput | undefined
+for (const [name, stream] of [
+  ["stdout", process.stdout],
+  ["stderr", process.stderr],
+] as const) {
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0)
-    throw error
+    outputError ??= { error, stream: name }
   })
 }
 
@@ -67,7 +74,34 @@ process.exitCode = await runCommandLine(argv, io, early)
 // group is ended with it), and an engine started for a command that then failed its usage checks
 // ends with this process.
 await flushStdio()
+// A failed write is known at once (`errored`), its error event only a turn later.
+outputError ??= erroredOutput()
+if (outputError !== undefined) await reportLostOutput(outputError, json)
 process.exit()
+
+type LostOutput = { error: NodeJS.ErrnoException; stream: "stdout" | "stderr" }
+
+/** Which of stdout and stderr failed a write that is not EPIPE, with its error. */
+function erroredOutput(): LostOutput | undefined {
+  for (const name of ["stdout", "stderr"] as const) {
+    const error = process[name].errored as NodeJS.ErrnoException | null | undefined
+    if (error && error.code !== "EPIPE") return { error, stream: name }
+  }
+  return undefined
+}
+
+/** OUTPUT_FAILED on stderr (which may take it when stdout could not), and a status that is no success. */
+async function reportLostOutput(lost: LostOutput, json: boolean): Promise<void> {
+  const { formatFailure } = await import("./report.ts")
+  const { flushStdio: flushed } = await import("../_flush-stdio.ts")
+  const failure = {
+    code: "OUTPUT_FAILED",
+    message: `tool-tester could not write its ${lost.stream} (${lost.error.code ?? lost.error.message}): what it printed there is lost; send it where there is room (another disk, or the terminal) and run the command again`,
+  }
+  process.stderr.write(json ? `${JSON.stringify({ error: failure })}\n` : formatFailure(failure))
+  await flushed()
+  if (process.exitCode === 0 || process.exitCode === undefined) process.exitCode = 1
+}
 
 // --- internal ---
 

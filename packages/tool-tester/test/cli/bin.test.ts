@@ -1,6 +1,7 @@
 // The CLI tests run command lines in-process (runCli); these run the built bin for what only the
 // bin shows: that its exit status is the exit code the command line returned, and that everything
 // it printed reaches the pipes before it exits, for each kind of ending.
+import { closeSync, existsSync, openSync } from "node:fs"
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, runBin, runCli } from "../helpers.ts"
 
@@ -33,4 +34,32 @@ describe("the built bin", { timeout: 120_000 }, () => {
     expect(json.output.split("\n")).toHaveLength(200_000)
     expect(json.output.endsWith("line 200000")).toBe(true)
   })
+
+  test.skipIf(!existsSync("/dev/full"))(
+    "output that cannot be written (a full disk: /dev/full, Linux) is OUTPUT_FAILED on stderr and exit 1, never a success",
+    async () => {
+      const full = openSync("/dev/full", "w")
+      try {
+        for (const [args, json] of [
+          [["list", "--dir", basic, "--no-global"], false],
+          [["list", "--dir", basic, "--no-global", "--json"], true],
+          [["--version"], false],
+        ] as const) {
+          const result = await runBin([...args], { stdoutFd: full })
+          expect(result.exitCode, args.join(" ")).toBe(1)
+          const message =
+            "tool-tester could not write its stdout (ENOSPC): what it printed there is lost; send it where there is room (another disk, or the terminal) and run the command again"
+          const lastLine = result.stderr.trimEnd().split("\n").at(-1)
+          if (json) expect(jsonError(result)).toEqual({ code: "OUTPUT_FAILED", message })
+          else expect(lastLine).toBe(`✖ ${message} [OUTPUT_FAILED]`)
+        }
+        // A command that failed keeps its own status: the lost output is said after it.
+        const failed = await runBin(["run", "nope", "--dir", basic, "--no-global"], { stdoutFd: full })
+        expect(failed.exitCode).toBe(6)
+        expect(failed.stderr).toContain("[OUTPUT_FAILED]")
+      } finally {
+        closeSync(full)
+      }
+    },
+  )
 })
