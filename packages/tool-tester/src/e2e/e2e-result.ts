@@ -83,16 +83,30 @@ export interface E2EResult {
   sandbox: { project: string; home: string; data: string }
 }
 
-/** Reads `opencode run --format json` output: one JSON event per line, other lines ignored. */
+/**
+ * Reads `opencode run --format json` output: one JSON event per line, other lines ignored. Tools
+ * run in opencode's process and print to the same stdout, so a line is an event only in the shape
+ * opencode gives every event (1.15.13 and 1.18.34 alike): `type`, `timestamp` and `sessionID`. A
+ * tool's JSON log line (`{"type":"error",...}`, `{"level":"info",...}`) is not taken for one.
+ */
 export function parseEvents(stdout: string): unknown[] {
   const events: unknown[] = []
   for (const line of stdout.split("\n")) {
     if (!line.startsWith("{")) continue
+    let event: unknown
     try {
-      events.push(JSON.parse(line))
+      event = JSON.parse(line)
     } catch {
-      // A partial line from a killed process.
+      // A partial line from a killed process, or a tool's own text.
+      continue
     }
+    const record = asObject(event)
+    if (
+      typeof record?.type === "string" &&
+      typeof record.timestamp === "number" &&
+      typeof record.sessionID === "string"
+    )
+      events.push(event)
   }
   return events
 }

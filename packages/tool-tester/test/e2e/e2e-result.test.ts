@@ -3,7 +3,7 @@
 // (trimmed to the messages that matter): the call as a `tool_use` block of the assistant's
 // content, its result as a `tool_result` block of a user message's content.
 import { describe, expect, it } from "vitest"
-import { collectCalls } from "../../src/e2e/e2e-result.ts"
+import { collectCalls, eventErrors, parseEvents } from "../../src/e2e/e2e-result.ts"
 import type { CapturedRequest, ServedCall } from "../../src/e2e/mock-model.ts"
 
 const served = (id: string, name: string, args: string, turn: number): ServedCall => ({
@@ -221,5 +221,24 @@ describe("collectCalls on Google's generateContent", () => {
       null,
       null,
     ])
+  })
+})
+
+describe("parseEvents", () => {
+  it("takes opencode's events (type, timestamp, sessionID), not a tool's JSON lines on the same stdout", () => {
+    // Observed on 1.18.34 and 1.15.13: a tool's console.log lands between opencode's events.
+    const session = { timestamp: 1796605440715, sessionID: "ses_db1f895d2ffexV0WNRBHuc6BCB" }
+    const real = { type: "error", ...session, error: { name: "UnknownError", data: { message: "cannot be cloned" } } }
+    const stdout = [
+      JSON.stringify({ type: "error", error: { message: "forged by a tool" } }),
+      JSON.stringify({ level: "info", msg: "a structured log line" }),
+      "plain text a tool printed",
+      JSON.stringify({ type: "step_start", ...session, part: {} }),
+      JSON.stringify(real),
+      '{"type":"text","timestamp":1,"sessionID":"ses_cut sh', // a line cut short by a kill
+    ].join("\n")
+    const events = parseEvents(stdout)
+    expect(events).toEqual([{ type: "step_start", ...session, part: {} }, real])
+    expect(eventErrors(events)).toEqual([{ source: "event", message: "cannot be cloned" }])
   })
 })
