@@ -4,6 +4,7 @@
 // ended, on Linux from /proc and on macOS from `ps` (Windows: `taskkill /T`). Guarded (reaper.ts):
 // a CLI killed with SIGKILL leaves no opencode running either.
 
+import { eventLines, headAndTail } from "./bounded-output.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
 import { ENGINE_MARK, endGroupOfExited, endMarked, endProcessTree } from "../runtime/process-tree.ts"
 import { guard } from "../runtime/reaper.ts"
@@ -23,7 +24,9 @@ export interface OpencodeProcessOptions {
 
 export interface OpencodeProcessResult {
   exitCode: number | null
+  /** Its JSON event lines, one per line: what else a tool printed there is left out (bounded-output.ts). */
   stdout: string
+  /** Its start and end, with a line saying how much is left out between when it is long. */
   stderr: string
   /** The timeout ended the run. */
   timedOut: boolean
@@ -35,8 +38,8 @@ export interface OpencodeProcessResult {
 
 export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<OpencodeProcessResult> {
   return new Promise((resolve, reject) => {
-    let stdout = ""
-    let stderr = ""
+    const stdout = eventLines()
+    const stderr = headAndTail()
     let timedOut = false
     let aborted = false
     let exitCode: number | null = null
@@ -47,12 +50,8 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
       detached: process.platform !== "win32",
       windowsHide: true,
     })
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk
-    })
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk
-    })
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => stdout.add(chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => stderr.add(chunk))
     const guarded =
       child.pid === undefined
         ? guard({ mark: options.marker })
@@ -115,7 +114,7 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     child.once("close", () => {
       finish()
       guarded.release()
-      resolve({ exitCode, stdout, stderr, timedOut, aborted, boundMs })
+      resolve({ exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut, aborted, boundMs })
     })
   })
 }
