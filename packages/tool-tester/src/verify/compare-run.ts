@@ -17,6 +17,7 @@ import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { MODEL_MODALITIES, type ModelModality } from "../pipeline/model-modalities.ts"
 import { callTool, closeProject } from "../run-tool.ts"
 import type { EngineChoice } from "../runtime/here.ts"
+import { guard } from "../runtime/reaper.ts"
 import type { ToolProject } from "../types.ts"
 import { type Check, check, resultBehaviour } from "./behaviours.ts"
 import { callText, opencodeSide, toolTesterSide } from "./call-side.ts"
@@ -60,6 +61,8 @@ export async function compareRun(
   options: CompareOptions = {},
 ): Promise<Check[]> {
   const sandbox = await mkdtemp(path.join(os.tmpdir(), "tool-tester-verify-"))
+  // Removed at exit too: verify's Ctrl-C exits without waiting for a replay still going.
+  const guarded = guard({ paths: [sandbox] })
   const ended = new AbortController()
   const state: ReplayState = { ended: ended.signal }
   const timeoutMs = options.timeoutMs ?? defaultCompareTimeoutMs
@@ -79,7 +82,7 @@ export async function compareRun(
     clearTimeout(timer)
     ended.abort()
     if (state.project !== undefined) closeProject(state.project)
-    const removeSandbox = () => rm(sandbox, { recursive: true, force: true })
+    const removeSandbox = () => rm(sandbox, { recursive: true, force: true }).then(() => guarded.release())
     // A replay the bound cut short goes on to the end of the step it is in (loading the project,
     // a call, which the abort ends): it closes a project it loads then, and its sandbox goes once it
     // has ended, not while it still reads it.

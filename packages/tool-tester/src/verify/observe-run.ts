@@ -14,6 +14,7 @@ import { offeredToolNames } from "../e2e/offered-tools.ts"
 import { runE2EWithin } from "../e2e/run-e2e.ts"
 import { parseScript } from "../e2e/script.ts"
 import { ToolTesterError } from "../errors.ts"
+import { guard } from "../runtime/reaper.ts"
 import { normaliseObserved } from "./normalise-observed.ts"
 import type { ObservedRun } from "./observed-run.ts"
 import type { ProbeRun } from "./probe-set.ts"
@@ -41,9 +42,9 @@ export async function observeRun(options: ObserveOptions): Promise<ObservedRun> 
   // runE2E's own copy is a git worktree root (opencode/worktree-root.ts): a probe that records what
   // opencode does outside git (worktree "/") runs in place, in a copy of ours without one.
   const copy = await mkdtemp(join(tmpdir(), "tool-tester-probe-copy-"))
+  // Removed at exit too: verify's Ctrl-C exits once one lane has stopped, before the others' finally.
+  const guarded = guard({ paths: [copy] })
   const project = join(copy, "project")
-  await cp(options.directory, project, { recursive: true })
-  if (run.git === true) await promisify(execFile)("git", ["init", "-q"], { cwd: project, windowsHide: true })
   const bound = options.timeoutMs ?? run.timeoutMs ?? defaultRunTimeoutMs
   // The bound as last read: the one a run stopped at had passed.
   let lastBoundMs = typeof bound === "number" ? bound : Number.POSITIVE_INFINITY
@@ -52,6 +53,8 @@ export async function observeRun(options: ObserveOptions): Promise<ObservedRun> 
     return lastBoundMs
   }
   try {
+    await cp(options.directory, project, { recursive: true })
+    if (run.git === true) await promisify(execFile)("git", ["init", "-q"], { cwd: project, windowsHide: true })
     const result = await runE2EWithin(
       {
         directory: project,
@@ -73,6 +76,7 @@ export async function observeRun(options: ObserveOptions): Promise<ObservedRun> 
     return normaliseObserved(observed(run, result), result.sandbox)
   } finally {
     await rm(copy, { recursive: true, force: true })
+    guarded.release()
   }
 }
 
