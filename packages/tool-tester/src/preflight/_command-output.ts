@@ -1,5 +1,6 @@
 // Runs npm or pnpm for preflight and keeps what it printed, for the finding that names a failure.
-import { ENGINE_MARK, endMarked } from "../runtime/process-tree.ts"
+import { ENGINE_MARK, endMarked, endProcessTree } from "../runtime/process-tree.ts"
+import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
 
 export type CommandOutput = {
@@ -19,11 +20,15 @@ const PIPE_GRACE_MS = 2_000
  * running (a script's background process) is ended when it exits: it carries a mark of its own.
  * The answer comes when the command exits, not when its pipes close: a process it left holds them
  * open (`npm pack` exits, its prepack's `server &` keeps writing), and is not waited for.
+ * `signal` (Ctrl-C) ends the command and all it started at once (a script that hangs would
+ * otherwise hold preflight for ever); the caller sees the signal aborted. The command is guarded
+ * (runtime/reaper.ts): a CLI that exits without waiting (a second Ctrl-C) or is killed leaves
+ * none of it running.
  */
 export function commandOutput(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string | undefined> },
+  options: { cwd: string; env: Record<string, string | undefined>; signal?: AbortSignal | undefined },
 ): Promise<CommandOutput> {
   return new Promise((resolve) => {
     const mark = `${MARK_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`
@@ -31,16 +36,31 @@ export function commandOutput(
       cwd: options.cwd,
       env: { ...childEnv(options.env), [ENGINE_MARK]: mark },
       stdio: ["ignore", "pipe", "pipe"],
+      // POSIX: a process group of its own, ended whole; Windows: taskkill /T follows the tree.
+      detached: process.platform !== "win32",
+      windowsHide: true,
     })
+    const guarded = guard(child.pid === undefined ? { mark } : { tree: child.pid, group: child.pid, mark })
+    const onAbort = () => {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) endProcessTree(child.pid)
+      endMarked(mark)
+    }
+    if (options.signal?.aborted) onAbort()
+    options.signal?.addEventListener("abort", onAbort, { once: true })
+    const settle = (output: CommandOutput) => {
+      options.signal?.removeEventListener("abort", onAbort)
+      guarded.release()
+      resolve(output)
+    }
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("error", (error) =>
-      resolve({ exitCode: 127, stdout, stderr: `${stderr}${error.message}`, leftRunning: 0 }),
-    )
+    child.on("error", (error) => settle({ exitCode: 127, stdout, stderr: `${stderr}${error.message}`, leftRunning: 0 }))
     child.on("exit", (code) => {
       const leftRunning = endMarked(mark).length
+      // Its id may be given out again now: only the mark finds what it left.
+      guarded.replace({ mark })
       // What it printed last is read once the pipes close, which they do when what held them was ended.
       const timer = setTimeout(() => {
         child.stdout.destroy()
@@ -48,7 +68,7 @@ export function commandOutput(
       }, PIPE_GRACE_MS)
       child.once("close", () => {
         clearTimeout(timer)
-        resolve({ exitCode: code ?? 1, stdout, stderr, leftRunning })
+        settle({ exitCode: code ?? 1, stdout, stderr, leftRunning })
       })
     })
   })

@@ -26,6 +26,8 @@ export async function installTarball(
     env: Record<string, string | undefined>
     /** Run the install scripts (preinstall, install, postinstall) of the package and its dependencies. */
     runScripts?: boolean
+    /** Ends the install at once (Ctrl-C), and throws. */
+    signal?: AbortSignal | undefined
   },
 ): Promise<{ installed?: InstalledPlugin; findings: Finding[] }> {
   const name = String(packed.manifest["name"] ?? "")
@@ -51,8 +53,9 @@ export async function installTarball(
       "--loglevel=error",
       ...(options.runScripts === true ? [] : ["--ignore-scripts"]),
     ],
-    { cwd: project, env: options.env },
+    { cwd: project, env: options.env, signal: options.signal },
   )
+  options.signal?.throwIfAborted()
   const left = output.leftRunning > 0 ? [leftRunningFinding(packed.directory, "npm install", output.leftRunning)] : []
   if (output.exitCode !== 0) {
     return {

@@ -58,7 +58,7 @@ function readManifest(directory: string): Manifest {
  */
 export async function packPackage(
   directory: string,
-  options: { destination: string; env: Record<string, string | undefined> },
+  options: { destination: string; env: Record<string, string | undefined>; signal?: AbortSignal | undefined },
 ): Promise<{ packed: PackedPackage | undefined; findings: Finding[] }> {
   const manifest = readManifest(directory)
   const findings: Finding[] = []
@@ -71,7 +71,13 @@ export async function packPackage(
     packer === "npm"
       ? ["pack", "--json", "--pack-destination", options.destination]
       : ["pack", "--pack-destination", options.destination]
-  const output = await commandOutput(command!, [...prefix, ...args], { cwd: directory, env: options.env })
+  const output = await commandOutput(command!, [...prefix, ...args], {
+    cwd: directory,
+    env: options.env,
+    signal: options.signal,
+  })
+  // Ctrl-C ended the pack: no finding of a pack that failed.
+  options.signal?.throwIfAborted()
   if (output.leftRunning > 0) findings.push(leftRunningFinding(directory, `${packer} pack`, output.leftRunning))
   const tarball = readdirSync(options.destination).find((name) => name.endsWith(".tgz"))
   if (output.exitCode !== 0 || tarball === undefined) {

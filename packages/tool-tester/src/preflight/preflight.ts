@@ -8,6 +8,7 @@ import os from "node:os"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import { ToolTesterError } from "../errors.ts"
+import { guard } from "../runtime/reaper.ts"
 import { startedByPreflight } from "./_command-output.ts"
 import { enginesFindings } from "./engines.ts"
 import { type InstalledPlugin, installTarball } from "./install-tarball.ts"
@@ -68,10 +69,13 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       "tool-tester preflight runs inside the npm pack of another preflight (a prepack or prepare script of the package runs it), which would pack again without end: run it from prepublishOnly, which npm pack does not run",
     )
   const work = mkdtempSync(path.join(os.tmpdir(), "tool-tester-preflight-"))
+  // Removed at exit too: a second Ctrl-C exits at once, without this finally.
+  const guarded = guard({ paths: [work] })
   try {
     return await checkPackage(options, realpathSync(work))
   } finally {
     rmSync(work, { recursive: true, force: true })
+    guarded.release()
   }
 }
 
@@ -86,7 +90,7 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
   step("packing the package")
   const destination = path.join(work, "pack")
   mkdirSync(destination)
-  const { packed, findings } = await packPackage(directory, { destination, env: options.env })
+  const { packed, findings } = await packPackage(directory, { destination, env: options.env, signal: options.signal })
   const report: PreflightReport = {
     package: { name: null, version: null, directory, packer: null, files: [], entry: null },
     tools: [],
@@ -119,6 +123,7 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
     folder: path.join(work, "project"),
     env: options.env,
     runScripts: options.runScripts === true,
+    signal: options.signal,
   })
   findings.push(...install.findings)
   findings.push(...dependencyFindings(packed, imported.imports, install.installed?.packageFolder))

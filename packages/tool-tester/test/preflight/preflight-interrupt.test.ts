@@ -1,0 +1,62 @@
+// Ctrl-C while npm runs a package script that never ends (a prepack during the pack, a postinstall
+// with --run-scripts): preflight stops npm and the script at once, removes its temporary folder,
+// reports INTERRUPTED and exits 130 (docs/cli.md#preflight). It used to wait for npm, for ever:
+// the signal was only looked at between steps, and a second one exited leaving npm, the script
+// and the folder behind. Spawned from the built bin: only the bin shows signals and what is left.
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import type { ChildProcessWithoutNullStreams } from "node:child_process"
+import { describe, expect, onTestFinished, test } from "vitest"
+import { runCli, useTmpDir } from "../helpers.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
+import { plainPlugin, writePackage } from "./preflight-packages.ts"
+
+// Writes its id, then lives ten minutes.
+const HANG = `require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(process.pid))
+setInterval(() => {}, 600000)
+`
+
+const cases = [
+  { when: "the prepack of npm pack", script: "prepack", flags: [] },
+  { when: "a postinstall with --run-scripts", script: "postinstall", flags: ["--run-scripts"] },
+]
+
+describe.skipIf(process.platform === "win32")("Ctrl-C during a script that hangs", { timeout: 180_000 }, () => {
+  test.each(cases)("in $when: npm and the script are ended, nothing is left", async ({ script, flags }) => {
+    const temporary = useTmpDir("preflight-interrupt-")
+    const pidFile = path.join(useTmpDir(), "script.pid")
+    const directory = writePackage(useTmpDir(), {
+      ...plainPlugin("opencode-preflight-interrupt", {
+        files: ["index.js", "hang.cjs"],
+        scripts: { [script]: "node hang.cjs" },
+      }),
+      "hang.cjs": HANG,
+    })
+    const before = readdirSync(directory).sort()
+    let child: ChildProcessWithoutNullStreams | undefined
+    const result = runCli(["preflight", directory, "--json", "--engine", "node", ...flags], {
+      env: {
+        npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm"),
+        npm_config_update_notifier: "false",
+        PREFLIGHT_TEST_PID_FILE: pidFile,
+        TMPDIR: temporary,
+        TEMP: temporary,
+        TMP: temporary,
+      },
+      onSpawn: (spawned) => (child = spawned),
+    })
+    await expect
+      .poll(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", { timeout: 120_000 })
+      .toBe(true)
+    const pid = Number(readFileSync(pidFile, "utf8"))
+    onTestFinished(() => killProcess(pid))
+    child!.kill("SIGINT")
+    const { exitCode, stderr } = await result
+    expect(exitCode, stderr).toBe(130)
+    expect(JSON.parse(stderr.trim()).error.code).toBe("INTERRUPTED")
+    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 100 }).toBe(false)
+    expect(readdirSync(temporary).filter((name) => name.startsWith("tool-tester-"))).toEqual([])
+    expect(readdirSync(directory).sort()).toEqual(before)
+  })
+})
