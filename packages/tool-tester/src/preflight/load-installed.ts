@@ -132,17 +132,29 @@ export async function loadInstalled(
 
 // --- internal ---
 
-function isolated(task: Task, options: LoadOptions, runTimeoutMs?: number): Promise<TaskOutcome> {
+/** The task in an engine of its own. Ctrl-C ends the engine at once and throws: a plugin whose init hangs would hold it to the load bound. */
+async function isolated(task: Task, options: LoadOptions, runTimeoutMs?: number): Promise<TaskOutcome> {
   const loadTimeout = loadTimeoutMs()
-  return runTaskInEngine(
-    task,
-    {
-      loadTimeoutMs: loadTimeout,
-      runTimeoutMs: runTimeoutMs ?? loadTimeout,
-      graceMs: runTimeoutMs === undefined ? 0 : GRACE_MS,
-    },
-    startEngine(task.command, options.selection),
-  )
+  const started = startEngine(task.command, options.selection)
+  const stop = () => started.connection.end()
+  if (options.signal?.aborted) stop()
+  options.signal?.addEventListener("abort", stop, { once: true })
+  try {
+    const outcome = await runTaskInEngine(
+      task,
+      {
+        loadTimeoutMs: loadTimeout,
+        runTimeoutMs: runTimeoutMs ?? loadTimeout,
+        graceMs: runTimeoutMs === undefined ? 0 : GRACE_MS,
+      },
+      started,
+    )
+    // An engine the signal ended is no finding about the plugin.
+    options.signal?.throwIfAborted()
+    return outcome
+  } finally {
+    options.signal?.removeEventListener("abort", stop)
+  }
 }
 
 /** A load that failed in the engine (a throw, a timeout or an exit while importing) as a finding; an engine that cannot start throws. */

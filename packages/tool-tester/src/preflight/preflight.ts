@@ -131,6 +131,8 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
 
   options.signal?.throwIfAborted()
   const loaded = await options.loadInstalled(install.installed)
+  // Interrupted during the last step: no report, as after any other step.
+  options.signal?.throwIfAborted()
   // Name the package's own files, not their installed copies (removed after the run).
   findings.push(...loaded.findings.map((finding) => inPackage(finding, install.installed!, directory)))
   report.tools = loaded.tools

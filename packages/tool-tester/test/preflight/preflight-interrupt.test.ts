@@ -60,3 +60,75 @@ describe.skipIf(process.platform === "win32")("Ctrl-C during a script that hangs
     expect(readdirSync(directory).sort()).toEqual(before)
   })
 })
+
+// The plugin's init, or its tool's call, that never ends: the engine is ended at once, where it
+// used to run to the load bound (60 s) or --timeout, and the run then reported its findings and
+// exit 3 as if nothing had been asked.
+const HANGING_PLUGINS = [
+  {
+    when: "the plugin's init",
+    flags: [],
+    index: `import { writeFileSync } from "node:fs"
+export const Hangs = async () => {
+  writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(process.pid))
+  await new Promise(() => {})
+}
+`,
+  },
+  {
+    when: "the smoke call of its tool",
+    flags: ["--timeout", "600000"],
+    index: `import { writeFileSync } from "node:fs"
+export const Hangs = async () => ({
+  tool: {
+    wait: {
+      description: "Waits",
+      args: {},
+      execute: async () => {
+        writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(process.pid))
+        await new Promise(() => {})
+      },
+    },
+  },
+})
+`,
+  },
+]
+
+describe.skipIf(process.platform === "win32")(
+  "Ctrl-C while the engine loads or calls the plugin",
+  { timeout: 90_000 },
+  () => {
+    test.each(HANGING_PLUGINS)("in $when: INTERRUPTED and exit 130 at once", async ({ index, flags }) => {
+      const temporary = useTmpDir("preflight-interrupt-")
+      const pidFile = path.join(useTmpDir(), "engine.pid")
+      const directory = writePackage(useTmpDir(), {
+        ...plainPlugin("opencode-preflight-interrupt-engine"),
+        "index.js": index,
+      })
+      let child: ChildProcessWithoutNullStreams | undefined
+      const result = runCli(["preflight", directory, "--json", "--engine", "node", ...flags], {
+        env: {
+          npm_config_cache: process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm"),
+          npm_config_update_notifier: "false",
+          PREFLIGHT_TEST_PID_FILE: pidFile,
+          TMPDIR: temporary,
+          TEMP: temporary,
+          TMP: temporary,
+        },
+        onSpawn: (spawned) => (child = spawned),
+      })
+      await expect
+        .poll(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", { timeout: 40_000 })
+        .toBe(true)
+      const interruptedAt = performance.now()
+      child!.kill("SIGINT")
+      const { exitCode, stdout, stderr } = await result
+      expect(exitCode, stderr).toBe(130)
+      expect(stdout).toBe("")
+      expect(JSON.parse(stderr.trim()).error.code).toBe("INTERRUPTED")
+      expect(performance.now() - interruptedAt).toBeLessThan(10_000)
+      expect(readdirSync(temporary).filter((name) => name.startsWith("tool-tester-"))).toEqual([])
+    })
+  },
+)

@@ -52,7 +52,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     directory,
   })
   if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
-  // Ctrl-C ends npm and its scripts at once, else stops at the next step; the temporary folders are removed before the CLI exits.
+  // Ctrl-C ends what runs at once (npm and its scripts, the engine, opencode); the temporary folders are removed before the CLI exits.
   let engine: EngineReport | undefined
   const outcome = await interruptible(
     io,
