@@ -2,6 +2,7 @@
 // probe run, what was compared and the two texts around where they part (a short diff); or the
 // same as one JSON document.
 
+import { count } from "../_count.ts"
 import { terminalSafe } from "../_terminal-safe.ts"
 import { BEHAVIOURS, type Behaviour, type Check } from "./behaviours.ts"
 import type { VerifyRuns } from "./run-verify.ts"
@@ -59,8 +60,8 @@ export function formatVerifyReport(report: VerifyReport): string {
       total === 0
         ? "not checked"
         : entry.differ === 0
-          ? `agree (${total} checks)`
-          : `DIFFER (${entry.differ} of ${total} checks)`
+          ? `agree (${count(total, "check")})`
+          : `DIFFER (${entry.differ} of ${count(total, "check")})`
     lines.push(`  ${entry.behaviour.padEnd(width)}  ${verdict}`)
   }
   for (const entry of report.behaviours.filter((entry) => entry.differ > 0)) {
@@ -82,7 +83,7 @@ export function formatVerifyReport(report: VerifyReport): string {
     "",
     report.agree
       ? `All agree: tool-tester's predictions hold for opencode ${version}.`
-      : `${report.differences.length} differences: where they are, tool-tester's predictions do not hold for opencode ${version}.`,
+      : `${count(report.differences.length, "difference")}: where they are, tool-tester's predictions do not hold for opencode ${version}.`,
   )
   return `${lines.join("\n")}\n`
 }
@@ -118,7 +119,7 @@ export function timingLine(timings: NonNullable<VerifyReport["timings"]>): strin
   const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
   const hung = timings.runs.filter((run) => run.hung)
   const parts = [
-    `${timings.runs.length} probe runs in ${seconds(timings.durationMs)} (${timings.concurrency} at once, as many again for runs that may hang)`,
+    `${count(timings.runs.length, "probe run")} in ${seconds(timings.durationMs)} (${timings.concurrency} at once, as many again for runs that may hang)`,
     `a run's median: opencode ${seconds(median(timings.runs.map((run) => run.opencodeMs)))}, tool-tester ${seconds(median(timings.runs.map((run) => run.toolTesterMs)))}`,
     ...(hung.length === 0
       ? []

@@ -57,13 +57,13 @@ describe("verify's report", () => {
   test("names the behaviour that differs, the probe run and both texts where they part", () => {
     const text = formatVerifyReport(verifyReport([...agreeing, schemaDifference], opencode, "1.18.34"))
     expect(text).toContain("against opencode 1.15.13 (/opt/opencode/bin/opencode)")
-    expect(text).toMatch(/ {2}schemas +DIFFER \(1 of 1 checks\)/)
-    expect(text).toMatch(/ {2}naming +agree \(1 checks\)/)
+    expect(text).toMatch(/ {2}schemas +DIFFER \(1 of 1 check\)/)
+    expect(text).toMatch(/ {2}naming +agree \(1 check\)/)
     expect(text).toMatch(/ {2}truncation +not checked/)
     expect(text).toContain("  zod-types/gpt-openai: schema of empty")
     expect(text).toContain('    opencode:    {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"')
     expect(text).toContain('    tool-tester: {"type":"object","properties":{}…')
-    expect(text).toContain("1 differences: where they are, tool-tester's predictions do not hold for opencode 1.15.13.")
+    expect(text).toContain("1 difference: where they are, tool-tester's predictions do not hold for opencode 1.15.13.")
   })
 
   test("prints at most five differences per behaviour and says how many more --json has", () => {
@@ -95,6 +95,9 @@ describe("verify's report", () => {
     expect(report.timings).toEqual(timings)
     expect(formatVerifyReport(report)).toContain(`\n${timingLine(timings)}\n`)
     expect(formatVerifyReport(verifyReport(agreeing, opencode, "1.18.34"))).not.toContain("probe runs in")
+    expect(timingLine({ durationMs: 4_200, concurrency: 4, runs: [{ ...run, run: "a" }] })).toMatch(
+      /^1 probe run in 4\.2 s /,
+    )
   })
 
   test("a short diff keeps the differing middle with some shared context, on one line", () => {
