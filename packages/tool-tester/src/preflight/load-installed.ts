@@ -54,6 +54,8 @@ export type LoadOptions = {
   onStep?: (step: string) => void
   /** Stops between tasks (Ctrl-C). */
   signal?: AbortSignal
+  /** The package folder as a `--plugin` path from where preflight runs (`.` there), for the command a finding prints. */
+  pluginPath?: string
 }
 
 /** After a call's timeout fired its abort signal: how long before a busy engine is stopped. */
@@ -96,7 +98,7 @@ export async function loadInstalled(
     const args = await smokeArguments(tool.parameters)
     const run = await smokeRun(project, tool.name, args, options)
     runs.push(run)
-    const finding = smokeFinding(run, installed)
+    const finding = smokeFinding(run, installed, options.pluginPath ?? ".")
     if (finding) findings.push(finding)
   }
   const report: LoadedReport & { engine: EngineReport | undefined } = {
@@ -215,18 +217,18 @@ async function smokeRun(
  * Only what opencode could not send back is a failure: a result it cannot turn into text, or a
  * tool that ends the process. A tool that throws on made-up arguments is answered with its message.
  */
-function smokeFinding(run: SmokeRun, installed: InstalledPlugin): Finding | undefined {
+function smokeFinding(run: SmokeRun, installed: InstalledPlugin, pluginPath: string): Finding | undefined {
   const code = run.error?.code
   if (code === undefined || code === "TOOL_THREW") return undefined
   const args = JSON.stringify(run.args)
   const shown = args.length > 200 ? `${args.slice(0, 197)}...` : args
   const pairs = pairsFor(run.args)
-  // From the package folder, where tool-tester is installed: the scoped name runs that copy, and
-  // --plugin . loads the folder as opencode loads a path plugin.
+  // From where preflight ran (the package folder, where tool-tester is installed: the scoped name
+  // runs that copy): --plugin loads the folder as opencode loads a path plugin.
   const pasted = [
     "npx @opencode-ai/tool-tester run",
     run.tool,
-    "--plugin .",
+    `--plugin ${shellWord(pluginPath)}`,
     ...(pairs ?? [shown === args ? `--args ${shellWord(args)}` : "--args JSON"]),
   ]
   const timeout = code === "TOOL_TIMEOUT"

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
+import { escapeRegExp } from "../../src/_escape-regexp.ts"
 import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { isRunning, killProcess } from "../support/processes.ts"
 import { builtPlugin, codes, json, plainPlugin, preflightCli, withoutPnpm, writePackage } from "./preflight-packages.ts"
@@ -308,7 +309,10 @@ export const Two = async () => ({
         code: "SMOKE_RUN_FAILED",
         severity: "error",
         message: expect.stringMatching(
-          /^nothing \(from opencode-preflight-smoke\) called with \{\}: .*: try it with npx @opencode-ai\/tool-tester run nothing --plugin \.$/,
+          // Pasted where preflight ran (the suite's folder, not the package's): the package's folder.
+          new RegExp(
+            `^nothing \\(from opencode-preflight-smoke\\) called with \\{\\}: .*: try it with npx @opencode-ai/tool-tester run nothing --plugin ${escapeRegExp(directory)}$`,
+          ),
         ),
       }),
     ])

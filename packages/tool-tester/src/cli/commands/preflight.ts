@@ -73,6 +73,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
             e2e: values.e2e === true,
             onStep: progress.phase,
             signal,
+            pluginPath: pluginPathFrom(io.cwd, directory),
           })
           engine = loaded.engine
           return loaded
@@ -124,6 +125,17 @@ function formatReport(report: PreflightReport, cwd: string): string {
   lines.push("")
   const findings = formatFindings(report.findings, { files: packed.files.length, tools: report.tools.length }, cwd)
   return `${lines.join("\n")}\n${findings.replace(/\(\d+ tool files?, /, `(${count(packed.files.length, "packed file")}, `)}`
+}
+
+/**
+ * The package folder as a `--plugin` path the printed commands can give from where preflight ran:
+ * `.` there, `./sub` below it (a bare `sub` would name an npm package), else the absolute folder.
+ */
+export function pluginPathFrom(cwd: string, directory: string): string {
+  const relative = path.relative(cwd, directory)
+  if (relative === "") return "."
+  if (path.isAbsolute(relative) || relative === ".." || relative.startsWith(`..${path.sep}`)) return directory
+  return `.${path.sep}${relative}`
 }
 
 function shortList(files: string[]): string {
