@@ -44,14 +44,17 @@ export async function installTarball(
   const output = await commandOutput(
     "npm",
     // Without scripts unless asked: a package's postinstall is code run at install time, before any
-    // check, and what it starts in the background would outlive preflight.
+    // check, and what it starts in the background would outlive preflight. With them, in the
+    // foreground: npm otherwise reads each script's output through pipes and waits for them to
+    // close, which a process the script left running (`server &`) holds open as long as it lives;
+    // in the foreground npm goes on when the script exits, and what it left is ended (SCRIPT_LEFT_RUNNING).
     [
       "install",
       packed.tarball,
       "--no-audit",
       "--no-fund",
       "--loglevel=error",
-      ...(options.runScripts === true ? [] : ["--ignore-scripts"]),
+      ...(options.runScripts === true ? ["--foreground-scripts"] : ["--ignore-scripts"]),
     ],
     { cwd: project, env: options.env, signal: options.signal },
   )

@@ -66,6 +66,33 @@ require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(chi
     expect(isRunning(pid)).toBe(false)
   })
 
+  test("--run-scripts: a postinstall that leaves a process holding its output (server &) does not hold the install", {
+    timeout: 180_000,
+  }, async () => {
+    const pidFile = path.join(useTmpDir(), "postinstall.pid")
+    // As `server &` does: the process keeps the script's stdout and stderr, and lives ten minutes.
+    const postinstall = `const { spawn } = require("node:child_process")
+const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 600000)"], { detached: true, stdio: "inherit" })
+child.unref()
+require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(child.pid))
+`
+    const files = plainPlugin("opencode-preflight-server", {
+      files: ["index.js", "postinstall.cjs"],
+      scripts: { postinstall: "node postinstall.cjs" },
+    })
+    const directory = writePackage(useTmpDir(), { ...files, "postinstall.cjs": postinstall })
+    const { exitCode, stderr, report } = await preflightCli(directory, ["--engine", "node", "--run-scripts"], {
+      PREFLIGHT_TEST_PID_FILE: pidFile,
+    })
+    const pid = Number(readFileSync(pidFile, "utf8"))
+    onTestFinished(() => killProcess(pid))
+    expect(exitCode, stderr).toBe(0)
+    expect(isRunning(pid)).toBe(false)
+    expect(codes(report)).toEqual(["SCRIPT_LEFT_RUNNING"])
+    expect(report.findings[0]?.message).toContain("npm install left 1 process running")
+    expect(report.tools).toEqual(["greet"])
+  })
+
   test("the human report names the package, entry, tools and calls, and says no problem was found", async () => {
     const directory = writePackage(useTmpDir(), plainPlugin("opencode-preflight-human"))
     const result = await runCli(["preflight", directory])
