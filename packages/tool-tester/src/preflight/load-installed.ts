@@ -164,11 +164,14 @@ function failureOf(outcome: TaskOutcome): Finding | undefined {
   const failure = loadFailure(outcome, loadTimeoutMs())
   if (!failure && outcome.kind === "done") return undefined
   if (failure?.code === "ENGINE_FAILED") throw new ToolTesterError("ENGINE_FAILED", failure.message)
+  const file = outcome.loadingFile ?? null
+  const message = failure?.message ?? "the engine ended without an answer while loading the plugin"
   return {
     code: "PLUGIN_LOAD_FAILED",
     severity: "error",
-    file: outcome.loadingFile ?? null,
-    message: failure?.message ?? "the engine ended without an answer while loading the plugin",
+    file,
+    // The message starts with the file for the commands that print it alone; here the finding names it.
+    message: file !== null && message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message,
   }
 }
 

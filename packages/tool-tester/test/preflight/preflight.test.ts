@@ -93,6 +93,27 @@ require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(chi
     expect(report.tools).toEqual(["greet"])
   })
 
+  test("a plugin whose init never ends: PLUGIN_LOAD_FAILED on its file, the file named once", async () => {
+    const files = plainPlugin("opencode-preflight-init-hang")
+    files["index.js"] = `export const Hangs = async () => {
+  await new Promise(() => {})
+}
+`
+    const directory = writePackage(useTmpDir(), files)
+    const { exitCode, report } = await preflightCli(directory, ["--engine", "node"], {
+      TOOL_TESTER_LOAD_TIMEOUT_MS: "3000",
+    })
+    expect(exitCode).toBe(3)
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        code: "PLUGIN_LOAD_FAILED",
+        file: path.join(directory, "index.js"),
+        message:
+          "its plugin function Hangs did not finish its init within 3000 ms (an await that never settles, or a loop, before it returns its hooks); opencode would wait for it forever, with no tool at all",
+      }),
+    ])
+  })
+
   test("the human report names the package, entry, tools and calls, and says no problem was found", async () => {
     const directory = writePackage(useTmpDir(), plainPlugin("opencode-preflight-human"))
     const result = await runCli(["preflight", directory])
