@@ -1,16 +1,11 @@
-import { definedFields } from "./_defined-fields.ts"
-import { refuseUnknownOptions } from "./_known-options.ts"
-import { described } from "./_described.ts"
-import { isRecord } from "./_is-record.ts"
 import { existsSync } from "node:fs"
-import { statOf } from "./_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
-import { defaultAgentProblem } from "./config/agent.ts"
-import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
-import { configProblem, loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
-import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
-import { createImporter, type ModuleImporter } from "./discovery/import-module.ts"
+import { definedFields } from "./_defined-fields.ts"
+import { described } from "./_described.ts"
+import { statOf } from "./_file-stats.ts"
+import { isRecord } from "./_is-record.ts"
+import { refuseUnknownOptions } from "./_known-options.ts"
 import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
 import { clientSource } from "./client/client-source.ts"
 import {
@@ -19,24 +14,30 @@ import {
   createProjectClient,
   type ProjectClient,
 } from "./client/project-client.ts"
-import { runConfigHooks } from "./pipeline/plugin-config-hooks.ts"
+import { defaultAgentProblem } from "./config/agent.ts"
+import type { ConfigSource, OpencodeConfig } from "./config/opencode-config.ts"
+import { configProblem, loadOpencodeConfig, mergeConfig } from "./config/opencode-config.ts"
+import { pluginSpecs } from "./config/plugin-order.ts"
+import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
+import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
+import { createImporter, type ModuleImporter } from "./discovery/import-module.ts"
+import { importsOpencode2, OPENCODE2_ADVICE } from "./discovery/opencode2.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
-import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
-import { importsOpencode2, OPENCODE2_ADVICE } from "./discovery/opencode2.ts"
-import { pluginSpecs } from "./config/plugin-order.ts"
 import { isPathSpec, type PluginSpec, resolvePluginEntry } from "./discovery/plugin-spec.ts"
 import { SCANNED_EXTENSIONS, scanFolder, TOOL_FOLDERS } from "./discovery/scan.ts"
 import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports, unloadableExport } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
-import { autoInstallChosen, autoInstallReaches } from "./runtime/auto-install.ts"
 import { chooseEngine, libraryError, libraryNotice } from "./engine-client/choose-engine.ts"
-import { engineHere, inBun } from "./runtime/here.ts"
 import { openRemoteProject } from "./engine-client/remote-project.ts"
+import type { EngineConsole } from "./engine-client/spawn-engine.ts"
 import type { Result } from "./errors.ts"
 import { messageOfThrown, ToolTesterError } from "./errors.ts"
 import { BUILTIN_TOOL_IDS } from "./pipeline/builtins.ts"
+import { runConfigHooks } from "./pipeline/plugin-config-hooks.ts"
+import { autoInstallChosen, autoInstallReaches } from "./runtime/auto-install.ts"
+import { engineHere, inBun } from "./runtime/here.ts"
 import type { Diagnostic, LoadedTool, LoadToolsOptions, ToolProject } from "./types.ts"
 
 export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProject } from "./types.ts"
@@ -59,7 +60,7 @@ export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProjec
 export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
   checkLoadOptions(options)
   try {
-    return inLibraryWords(await openProject(options, (notice) => noticeOnce(libraryNotice(notice))))
+    return inLibraryWords(await openProject(options, libraryNoticeOnce))
   } catch (error) {
     throw libraryError(error)
   }
@@ -83,7 +84,13 @@ function inLibraryWords(project: ToolProject): ToolProject {
  * {@link loadTools} as tool-tester's own commands use it (dev's inspector): options their flags
  * already checked, and errors and notices that name those flags, which is what their users typed.
  */
-export async function openProject(options: LoadToolsOptions, onNotice: (notice: string) => void): Promise<ToolProject> {
+export async function openProject(
+  options: LoadToolsOptions & {
+    /** Where a bun engine's stdout and stderr go (default "inherit"); "pipe" keeps them from the terminal. */
+    console?: EngineConsole
+  },
+  onNotice: (notice: string) => void,
+): Promise<ToolProject> {
   const directory = projectDirectory(options)
   const { engine: _engine, engineBinary: _engineBinary, ...remote } = options
   if (inBun) {
@@ -537,6 +544,11 @@ function descriptionOf(definition: ToolDefinitionLike | undefined): Result<strin
 const noticed = new Set<string>()
 
 /** The library says why it fell back to node once per process, on stderr. */
+/** A notice of the engine chosen (no Bun found, ...), in the library's words, on stderr once per process. */
+export function libraryNoticeOnce(notice: string): void {
+  noticeOnce(libraryNotice(notice))
+}
+
 function noticeOnce(notice: string): void {
   if (noticed.has(notice)) return
   noticed.add(notice)

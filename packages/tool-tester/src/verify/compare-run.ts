@@ -11,7 +11,7 @@ import path from "node:path"
 import { stripVTControlCharacters } from "node:util"
 import { sessionFailure } from "../e2e/e2e-result.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
-import { loadTools } from "../load-tools.ts"
+import { libraryNoticeOnce, openProject } from "../load-tools.ts"
 import { pluginPackageFor } from "../opencode/plugin-package.ts"
 import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { MODEL_MODALITIES, type ModelModality } from "../pipeline/model-modalities.ts"
@@ -125,14 +125,20 @@ async function replay(
 ): Promise<Check[]> {
   const { directory, env, home } = await probeCopy(probe, run.git, sandbox)
   if (state.ended.aborted) return []
-  const project = await loadTools({
-    directory,
-    env,
-    home,
-    ...(options.engine === undefined ? {} : { engine: options.engine }),
-    ...(options.engineBinary === undefined ? {} : { engineBinary: options.engineBinary }),
-    ...(run.config ? { config: run.config } : {}),
-  })
+  // The probes' tools print and let errors escape on purpose (escaped-errors): what they print
+  // stays in the engine's pipes, never on verify's stderr; the checks read the calls' results.
+  const project = await openProject(
+    {
+      directory,
+      env,
+      home,
+      ...(options.engine === undefined ? {} : { engine: options.engine }),
+      ...(options.engineBinary === undefined ? {} : { engineBinary: options.engineBinary }),
+      ...(run.config ? { config: run.config } : {}),
+      console: "pipe",
+    },
+    libraryNoticeOnce,
+  )
   state.project = project
   if (state.ended.aborted) {
     // compareRun returned while the project loaded: nothing else will close it.
