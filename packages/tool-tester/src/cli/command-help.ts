@@ -105,9 +105,10 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
       "Sends each case's prompt (.opencode/evals/*.json, or a .ts/.js file exporting the cases) to the real opencode,\n" +
       "started once with your own providers and keys, and grades the tool calls the model makes against the case.\n" +
       "Your tools are not run unless a case says so (`execute`): a call is answered with the case's `results`.\n" +
-      "bash, edit and external_directory are denied through opencode's permission config. Each run is added to\n" +
-      "the history (.opencode/evals/history.jsonl) and compared with the previous run of each case and model.\n" +
-      "Exit 0, or 8 when a case x model pass rate is below --threshold, 1 when a case file or model is wrong.",
+      "bash, edit, external_directory, doom_loop and question are denied through opencode's permission config.\n" +
+      "Each run is added to the history (.opencode/evals/history.jsonl) and compared with the previous run of each\n" +
+      "case and model. Exit 0, or 8 when a case x model pass rate is below --threshold, 1 when a case file or model\n" +
+      "is wrong, 3 when a plugin file fails to load (or, with --init, a tool file), 130 on Ctrl-C.",
     examples: [
       "tool-tester eval --init",
       "tool-tester eval",

@@ -60,8 +60,11 @@ export async function loadEvalCases(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === "ENOENT") return { cases, problems }
-    const reason = code === "ENOTDIR" ? "is not a folder" : `cannot be read (${code ?? String(error)})`
-    const message = `${reason}; point it at the folder of case files`
+    // eval reads its cases from the files in this folder, and no option moves it (the CLI's).
+    const message =
+      code === "ENOTDIR"
+        ? "is not a folder: eval reads its cases from the files in a folder there; move this file away, and eval --init writes starter cases"
+        : `cannot be read (${code ?? String(error)}): eval reads its cases from the files in this folder; let this user read it`
     problems.push(problem({ code: "EVAL_CASE_INVALID", file: displayPath(directory, folder), message }))
     return { cases, problems }
   }

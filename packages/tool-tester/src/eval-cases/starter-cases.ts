@@ -27,7 +27,7 @@ export async function writeStarterCases(
     if (code !== "EEXIST" && code !== "ENOTDIR") throw error
     throw new ToolTesterError(
       "PATH_NOT_FOUND",
-      `${folder} is not a folder: move the file away, or write the cases elsewhere`,
+      `${folder} is not a folder: eval's cases are the files in a folder there; move this file away and run it again`,
       {
         data: { folder },
         cause: error,

@@ -140,7 +140,7 @@ describe("writeStarterCases", () => {
     writeFiles(directory, { ".opencode/evals": "not a folder" })
     await expect(writeStarterCases(directory, [weather])).rejects.toMatchObject({
       code: "PATH_NOT_FOUND",
-      message: `${path.join(directory, ".opencode", "evals")} is not a folder: move the file away, or write the cases elsewhere`,
+      message: `${path.join(directory, ".opencode", "evals")} is not a folder: eval's cases are the files in a folder there; move this file away and run it again`,
     })
   })
 

@@ -311,7 +311,7 @@ describe("loadEvalCases", () => {
       expect.objectContaining({
         code: "EVAL_CASE_INVALID",
         file: evals,
-        message: `${evals}: is not a folder; point it at the folder of case files`,
+        message: `${evals}: is not a folder: eval reads its cases from the files in a folder there; move this file away, and eval --init writes starter cases`,
       }),
     ])
   })
