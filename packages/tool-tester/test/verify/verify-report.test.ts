@@ -159,7 +159,7 @@ describe("verify's output and exit code", () => {
     expect(JSON.parse(err().trim())).toEqual({
       error: {
         code: "VERIFY_DIFFERS",
-        message: "tool-tester and opencode 1.15.13 differ in schemas: see the differences above",
+        message: "tool-tester and opencode 1.15.13 differ in schemas: see the report's differences on stdout",
       },
     })
   })

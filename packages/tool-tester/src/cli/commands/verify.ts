@@ -84,7 +84,7 @@ export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport
     message: `tool-tester and opencode ${version} differ in ${report.behaviours
       .filter((entry) => entry.differ > 0)
       .map((entry) => entry.behaviour)
-      .join(", ")}: see the differences above`,
+      .join(", ")}: see ${json ? "the report's differences on stdout" : "the differences above"}`,
   })
   return EXIT_VERIFY_DIFFERS
 }
