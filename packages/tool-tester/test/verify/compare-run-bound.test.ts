@@ -1,7 +1,7 @@
 // verify's bound of one replay: when it passes while the project is still loading, compareRun
 // returns its one "did not finish" check at once; the project that loads afterwards is closed then
 // (its bun engine ends), not left running until the process exits, and the replay's sandbox goes
-// once the replay has ended. The load is held until the bound has passed (loadTools is wrapped),
+// once the replay has ended. The load is held until the bound has passed (openProject is wrapped),
 // so the order is the same on any machine.
 import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
@@ -30,9 +30,9 @@ vi.mock("../../src/load-tools.ts", async (importOriginal) => {
   const actual = await importOriginal<typeof import("../../src/load-tools.ts")>()
   return {
     ...actual,
-    loadTools: (...args: Parameters<typeof actual.loadTools>) => {
+    openProject: (...args: Parameters<typeof actual.openProject>) => {
       held.markCalled()
-      const load = held.released.then(() => actual.loadTools(...args))
+      const load = held.released.then(() => actual.openProject(...args))
       held.loads.push(load)
       return load
     },
