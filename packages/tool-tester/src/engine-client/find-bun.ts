@@ -16,7 +16,7 @@ import {
 } from "../opencode/opencode-binary.ts"
 import type { Machine } from "../opencode/opencode-packages.ts"
 import { opencodeBinaryIn, opencodePackageNames, thisMachine } from "../opencode/opencode-packages.ts"
-import { programOutput } from "../runtime/start-program.ts"
+import { programOutput } from "../runtime/program-output.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
 const testedBunVersion = "1.3.14"

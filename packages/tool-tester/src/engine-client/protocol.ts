@@ -7,8 +7,8 @@
 // that prints, exits or never finishes cannot break the report.
 import type { ToolTesterErrorCode } from "../errors.ts"
 import type { RawToolCall } from "../pipeline/repair-call.ts"
-import type { ListOptions, LoadToolsOptions, RunOptions } from "../types.ts"
 import type { EngineInfo } from "../runtime/here.ts"
+import type { ListOptions, LoadToolsOptions, RunOptions } from "../types.ts"
 
 /** A CLI command's one task as it crosses: tasks/task.ts says which commands and inputs there are. */
 type TaskMessage = { command: string; input: unknown }

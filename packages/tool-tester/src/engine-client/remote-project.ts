@@ -18,10 +18,10 @@ import type { ClientStub, ListOptions, RunOptions, RunResult, ToolProject } from
 import type { EngineSelection } from "./choose-engine.ts"
 import type { EngineExit } from "./engine-connection.ts"
 import { EngineConnection } from "./engine-connection.ts"
-import type { EngineConsole } from "./spawn-engine.ts"
-import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
-import { unreachedResult } from "./unreached-result.ts"
 import { loadStalled } from "./load-stalled.ts"
+import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
+import type { EngineConsole } from "./spawn-engine.ts"
+import { unreachedResult } from "./unreached-result.ts"
 
 /** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
 const GRACE_MS = 1_000

@@ -8,15 +8,15 @@
 // what it cannot see).
 import type { ChildProcess, SpawnOptions } from "node:child_process"
 import { constants } from "node:os"
-import { BUN_ENGINE_ENTRY, ENGINE_BUNFIG, NODE_ENGINE_ENTRY } from "../runtime/runtime-files.ts"
-import type { EngineSelection } from "./choose-engine.ts"
 import { ENGINE_TEMP, engineTempFolder } from "../runtime/engine-temp.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
 import { endLeftovers } from "../runtime/leftovers.ts"
 import { ENGINE_MARK, endGroupOfExited, endMarked, endProcessTree } from "../runtime/process-tree.ts"
 import type { Guard } from "../runtime/reaper.ts"
 import { guard } from "../runtime/reaper.ts"
+import { BUN_ENGINE_ENTRY, ENGINE_BUNFIG, NODE_ENGINE_ENTRY } from "../runtime/runtime-files.ts"
 import { startProgram } from "../runtime/start-program.ts"
+import type { EngineSelection } from "./choose-engine.ts"
 
 /**
  * Where the tools' stdout and stderr go. "pipe" hands them to the caller (the CLI captures them);

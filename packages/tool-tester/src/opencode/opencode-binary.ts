@@ -5,18 +5,18 @@
 // package with npm into a cache folder, once.
 
 import { accessSync, constants, existsSync, realpathSync } from "node:fs"
-import { statOf } from "../_file-stats.ts"
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
 import { homedir } from "node:os"
 import { basename, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
 import semver from "semver"
+import { statOf } from "../_file-stats.ts"
 import { ToolTesterError } from "../errors.ts"
+import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "../package-manager.ts"
 import { findProgram } from "../runtime/find-program.ts"
+import { programOutput } from "../runtime/program-output.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
 import { MODELLED_OPENCODE_VERSION } from "./opencode-version.ts"
-import { programOutput } from "../runtime/start-program.ts"
-import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "../package-manager.ts"
 
 /** The opencode version tool-tester is checked against. */
 export const testedOpencodeVersion = MODELLED_OPENCODE_VERSION

@@ -4,12 +4,12 @@
 // ended, on Linux from /proc and on macOS from `ps` (Windows: `taskkill /T`). Guarded (reaper.ts):
 // a CLI killed with SIGKILL leaves no opencode running either.
 
-import { eventLines, headAndTail } from "./bounded-output.ts"
+import { ToolTesterError } from "../errors.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
 import { ENGINE_MARK, endGroupOfExited, endMarked, endProcessTree } from "../runtime/process-tree.ts"
 import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
-import { ToolTesterError } from "../errors.ts"
+import { eventLines, headAndTail } from "./bounded-output.ts"
 
 export interface OpencodeProcessOptions {
   binary: string

@@ -9,12 +9,12 @@ import { randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import path from "node:path"
+import { ToolTesterError } from "../errors.ts"
 import { scratchParent } from "../runtime/engine-temp.ts"
 import { withoutEmptyFolders } from "../runtime/folder-variables.ts"
 import { endProcessTree } from "../runtime/process-tree.ts"
 import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
-import { ToolTesterError } from "../errors.ts"
 
 /** A started server: its URL, the basic-auth header its requests need, its log, and how to end it. */
 export type RunningServer = {

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { programOutput } from "../runtime/program-output.ts"
 import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./opencode-version.ts"
-import { programOutput } from "../runtime/start-program.ts"
 
 /**
  * The version of an opencode binary: from the npm package holding it (`opencode-<platform>`, read,

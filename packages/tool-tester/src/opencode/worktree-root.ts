@@ -10,8 +10,8 @@
 import { existsSync } from "node:fs"
 import { lstat, mkdir, rm, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { findOnPath } from "./opencode-binary.ts"
 import { ToolTesterError } from "../errors.ts"
+import { findOnPath } from "./opencode-binary.ts"
 
 /** What opencode reads from each folder of the walk up. */
 const CONFIG_ENTRIES = [".opencode", "opencode.json", "opencode.jsonc"]

@@ -5,9 +5,9 @@
 // is a link, is refused (TEMP_FOLDER_UNSAFE) rather than used, since what is read from it runs.
 // On Windows the temporary folder is already the user's own (`%LOCALAPPDATA%\Temp`).
 import { chmodSync, mkdirSync } from "node:fs"
-import { lstatOf } from "../_file-stats.ts"
 import os from "node:os"
 import path from "node:path"
+import { lstatOf } from "../_file-stats.ts"
 import { ToolTesterError } from "../errors.ts"
 
 /** The folder module loading keeps its `kind` of reusable files in, made private first (not tool-tester's per-user cache: that is opencode/opencode-binary.ts `toolTesterCacheDirectory`). */

@@ -6,9 +6,9 @@
 // npm.cmd/npx.cmd that Node's installer lays beside node.exe. Any other shim is left to cross-spawn,
 // which runs it through cmd.exe with its arguments escaped (start-program.ts).
 import { closeSync, openSync, readSync } from "node:fs"
-import { isRegularFile } from "../_file-stats.ts"
 import { createRequire } from "node:module"
 import path from "node:path"
+import { isRegularFile } from "../_file-stats.ts"
 
 export type ProgramEnvironment = Record<string, string | undefined>
 

@@ -10,11 +10,11 @@
 // environment variables it needs: no engine mark, so endMarked never ends it.
 import type { ChildProcess } from "node:child_process"
 import os from "node:os"
-import { REAPER_ENTRY } from "./runtime-files.ts"
 import { inBun } from "./here.ts"
 import type { Leftovers } from "./leftovers.ts"
 import { endLeftovers } from "./leftovers.ts"
 import { ENGINE_MARK } from "./process-tree.ts"
+import { REAPER_ENTRY } from "./runtime-files.ts"
 
 export type { Leftovers } from "./leftovers.ts"
 

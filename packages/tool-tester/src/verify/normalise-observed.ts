@@ -2,8 +2,9 @@
 // recording compares with tool-tester's side and with another recording: the sandbox's paths
 // wherever they are, and opencode's error refs and log run ids only where opencode writes them (a
 // call's result, title, metadata and error text, and what opencode printed), never in a tool id.
-import { escapeRegExp } from "../_escape-regexp.ts"
+
 import { join } from "node:path"
+import { escapeRegExp } from "../_escape-regexp.ts"
 import type { E2EResult } from "../e2e/e2e-result.ts"
 import type { ObservedRun } from "./observed-run.ts"
 

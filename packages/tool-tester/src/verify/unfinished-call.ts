@@ -11,7 +11,7 @@
 // ended the run is the one compared with how opencode's run ended.
 import { sessionFailure } from "../e2e/e2e-result.ts"
 import type { RunResult } from "../types.ts"
-import { partFinished, type Side, opencodeSide } from "./call-side.ts"
+import { opencodeSide, partFinished, type Side } from "./call-side.ts"
 import type { ObservedCall, ObservedRun } from "./observed-run.ts"
 
 /** The two texts of a call opencode never finished; `stepEnds`: tool-tester predicts a call of its step ends the run. */

@@ -3,7 +3,7 @@ import { createRequire } from "node:module"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { findProgram, programCommand } from "../../src/runtime/find-program.ts"
-import { programOutput } from "../../src/runtime/start-program.ts"
+import { programOutput } from "../../src/runtime/program-output.ts"
 import { useTmpDir } from "../helpers.ts"
 
 // npm's cmd-shim (what `npm i -g pnpm` writes on Windows), with its Windows line ends.
