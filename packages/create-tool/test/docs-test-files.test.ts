@@ -58,7 +58,7 @@ describe("code blocks that claim to be a file", () => {
     expect(missing).toEqual([])
   })
 
-  test("the README's unit test and testing-a-tool.md's first test and fuzz example pass as pasted, in a scaffolded project", {
+  test("the README's unit test and testing-a-tool.md's first test, fuzz and e2e examples pass as pasted, in a scaffolded project", {
     timeout: 300_000,
   }, async () => {
     const cwd = useTmpDir()
@@ -81,11 +81,16 @@ describe("code blocks that claim to be a file", () => {
       join(cwd, ".opencode/test/weather.fuzz.test.ts"),
       block("testing-a-tool.md", ".opencode/test/weather.fuzz.test.ts"),
     )
+    // In the real opencode: the one tool-tester finds (its own package's, as a user's project installs it).
+    writeFileSync(
+      join(cwd, ".opencode/test/weather.e2e.test.ts"),
+      block("testing-a-tool.md", ".opencode/test/weather.e2e.test.ts"),
+    )
     const tested = await run(process.execPath, [join(root, "node_modules/.bin/vitest"), "run"], {
       cwd: root,
       timeout: 280_000,
     })
     expect(tested.code, tested.stdout + tested.stderr).toBe(0)
-    expect(tested.stdout).toMatch(/Test Files +3 passed/)
+    expect(tested.stdout).toMatch(/Test Files +4 passed/)
   })
 })
