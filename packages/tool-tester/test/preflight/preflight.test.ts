@@ -44,16 +44,7 @@ describe("tool-tester preflight", { timeout: 600_000 }, () => {
     const out = useTmpDir()
     const pidFile = path.join(out, "postinstall.pid")
     // postinstall starts an idle process that outlives it (detached, in a group of its own) and writes its id.
-    const postinstall = `const { spawn } = require("node:child_process")
-const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { detached: true, stdio: "ignore" })
-child.unref()
-require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(child.pid))
-`
-    const files = plainPlugin("opencode-preflight-scripts", {
-      files: ["index.js", "postinstall.cjs"],
-      scripts: { postinstall: "node postinstall.cjs" },
-    })
-    const directory = writePackage(useTmpDir(), { ...files, "postinstall.cjs": postinstall })
+    const directory = leavingPostinstall("opencode-preflight-scripts", "ignore")
     const env = { PREFLIGHT_TEST_PID_FILE: pidFile }
     const quiet = await preflightCli(directory, ["--engine", "node"], env)
     expect(quiet.exitCode, quiet.stderr).toBe(0)
@@ -70,17 +61,8 @@ require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(chi
     timeout: 180_000,
   }, async () => {
     const pidFile = path.join(useTmpDir(), "postinstall.pid")
-    // As `server &` does: the process keeps the script's stdout and stderr, and lives ten minutes.
-    const postinstall = `const { spawn } = require("node:child_process")
-const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 600000)"], { detached: true, stdio: "inherit" })
-child.unref()
-require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(child.pid))
-`
-    const files = plainPlugin("opencode-preflight-server", {
-      files: ["index.js", "postinstall.cjs"],
-      scripts: { postinstall: "node postinstall.cjs" },
-    })
-    const directory = writePackage(useTmpDir(), { ...files, "postinstall.cjs": postinstall })
+    // As `server &` does: the process keeps the script's stdout and stderr.
+    const directory = leavingPostinstall("opencode-preflight-server", "inherit")
     const { exitCode, stderr, report } = await preflightCli(directory, ["--engine", "node", "--run-scripts"], {
       PREFLIGHT_TEST_PID_FILE: pidFile,
     })
@@ -472,3 +454,21 @@ export const Two = async () => ({
     })
   })
 })
+
+/**
+ * A plugin package whose postinstall starts a process that outlives it (detached, in a group of
+ * its own, idle for ten minutes), with the script's output (`inherit`, as `server &`) or without,
+ * and writes that process's id to PREFLIGHT_TEST_PID_FILE.
+ */
+function leavingPostinstall(name: string, stdio: "ignore" | "inherit"): string {
+  const postinstall = `const { spawn } = require("node:child_process")
+const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 600000)"], { detached: true, stdio: "${stdio}" })
+child.unref()
+require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(child.pid))
+`
+  const files = plainPlugin(name, {
+    files: ["index.js", "postinstall.cjs"],
+    scripts: { postinstall: "node postinstall.cjs" },
+  })
+  return writePackage(useTmpDir(), { ...files, "postinstall.cjs": postinstall })
+}
