@@ -129,7 +129,7 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
   },
   preflight: {
     summary: "Check a plugin package as npm packs it and opencode installs and loads it",
-    usage: "tool-tester preflight [DIR] [--e2e] [--run-scripts] [--timeout MS] [--json]",
+    usage: "tool-tester preflight [DIR] [--e2e] [--run-scripts] [--timeout MS] [--npm-timeout MS] [--json]",
     about:
       "Packs the package in DIR (default: the working directory) as npm publish would (pnpm for workspace: and\n" +
       "catalog: versions), checks the tarball (the entry opencode reads, a build older than its sources, runtime\n" +

@@ -83,6 +83,8 @@ export type FindingCode =
   // preflight: a plugin package as npm packs it and opencode installs it.
   /** preflight: `npm pack` (or `pnpm pack`) failed, so there is no tarball to check. */
   | "PACK_FAILED"
+  /** preflight: `npm pack` (or `pnpm pack`) ran past `--npm-timeout` (a prepack or prepare script that never ends); preflight ended it and all it started. */
+  | "PACK_TIMEOUT"
   /** preflight: `npm pack` or `npm install` exited and left processes running (a script's background process); preflight ended them. */
   | "SCRIPT_LEFT_RUNNING"
   /** preflight: `workspace:` / `catalog:` versions with no pnpm to pack them: npm ships them as they are and cannot install them. */
@@ -105,6 +107,8 @@ export type FindingCode =
   | "TYPES_WRONG"
   /** preflight: npm cannot install the tarball, as opencode would. */
   | "INSTALL_FAILED"
+  /** preflight: `npm install` of the tarball ran past `--npm-timeout` (a slow registry, or with --run-scripts an install script that never ends); preflight ended it and all it started. */
+  | "INSTALL_TIMEOUT"
   /** preflight: the installed plugin loads but offers no tool. */
   | "PLUGIN_NO_TOOLS"
   /** preflight: a tool called once with arguments that fit its schema returned what opencode cannot send, ended the process, or timed out. */

@@ -9,6 +9,8 @@ export type CommandOutput = {
   stderr: string
   /** How many processes the command left running when it exited (its scripts' background processes), all ended. */
   leftRunning: number
+  /** It ran past `timeoutMs` and was ended, with everything it started. */
+  timedOut: boolean
 }
 
 /** How long the pipes may stay open after the command exits, held by a process it left that did not carry the mark. */
@@ -21,14 +23,20 @@ const PIPE_GRACE_MS = 2_000
  * The answer comes when the command exits, not when its pipes close: a process it left holds them
  * open (`npm pack` exits, its prepack's `server &` keeps writing), and is not waited for.
  * `signal` (Ctrl-C) ends the command and all it started at once (a script that hangs would
- * otherwise hold preflight for ever); the caller sees the signal aborted. The command is guarded
+ * otherwise hold preflight for ever); the caller sees the signal aborted. So does `timeoutMs`,
+ * without Ctrl-C: the answer then says `timedOut`. The command is guarded
  * (runtime/reaper.ts): a CLI that exits without waiting (a second Ctrl-C) or is killed leaves
  * none of it running.
  */
 export function commandOutput(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string | undefined>; signal?: AbortSignal | undefined },
+  options: {
+    cwd: string
+    env: Record<string, string | undefined>
+    signal?: AbortSignal | undefined
+    timeoutMs: number
+  },
 ): Promise<CommandOutput> {
   return new Promise((resolve) => {
     const mark = `${MARK_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`
@@ -47,10 +55,16 @@ export function commandOutput(
     }
     if (options.signal?.aborted) onAbort()
     options.signal?.addEventListener("abort", onAbort, { once: true })
-    const settle = (output: CommandOutput) => {
+    let timedOut = false
+    const bound = setTimeout(() => {
+      timedOut = true
+      onAbort()
+    }, options.timeoutMs)
+    const settle = (output: Omit<CommandOutput, "timedOut">) => {
+      clearTimeout(bound)
       options.signal?.removeEventListener("abort", onAbort)
       guarded.release()
-      resolve(output)
+      resolve({ ...output, timedOut })
     }
     let stdout = ""
     let stderr = ""
@@ -58,6 +72,7 @@ export function commandOutput(
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("error", (error) => settle({ exitCode: 127, stdout, stderr: `${stderr}${error.message}`, leftRunning: 0 }))
     child.on("exit", (code) => {
+      clearTimeout(bound)
       const leftRunning = endMarked(mark).length
       // Its id may be given out again now: only the mark finds what it left.
       guarded.replace({ mark })
@@ -93,6 +108,12 @@ export function lastLines(output: CommandOutput, count = 3): string {
   )
   const scripts = lines.filter((line) => !PACKAGE_MANAGER_LINE.test(line))
   return (scripts.length > 0 ? scripts : lines).slice(-count).join(" / ")
+}
+
+/** The end of a message about a command that was ended (past its bound): what it printed last, where it stood; "" when it printed nothing. */
+export function printedLast(output: CommandOutput): string {
+  const last = lastLines(output)
+  return last === "" ? "" : ` (it printed last: ${last})`
 }
 
 // --- internal ---

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { makeWorktreeRoot } from "../opencode/worktree-root.ts"
 import type { Finding } from "../doctor/finding.ts"
-import { commandOutput, lastLines } from "./_command-output.ts"
+import { commandOutput, lastLines, printedLast } from "./_command-output.ts"
 import { leftRunningFinding, type PackedPackage } from "./pack-package.ts"
 
 export type InstalledPlugin = {
@@ -28,6 +28,8 @@ export async function installTarball(
     runScripts?: boolean
     /** Ends the install at once (Ctrl-C), and throws. */
     signal?: AbortSignal | undefined
+    /** Bound of the install with its scripts: past it, everything it started is ended (INSTALL_TIMEOUT). */
+    timeoutMs: number
   },
 ): Promise<{ installed?: InstalledPlugin; findings: Finding[] }> {
   const name = String(packed.manifest["name"] ?? "")
@@ -56,9 +58,26 @@ export async function installTarball(
       "--loglevel=error",
       ...(options.runScripts === true ? ["--foreground-scripts"] : ["--ignore-scripts"]),
     ],
-    { cwd: project, env: options.env, signal: options.signal },
+    { cwd: project, env: options.env, signal: options.signal, timeoutMs: options.timeoutMs },
   )
   options.signal?.throwIfAborted()
+  if (output.timedOut) {
+    const scripts =
+      options.runScripts === true
+        ? ", or look at the install scripts of the package and its dependencies (preinstall, install, postinstall: --run-scripts runs them), one of which may never end"
+        : ""
+    return {
+      findings: [
+        {
+          code: "INSTALL_TIMEOUT",
+          severity: "error",
+          file: path.join(packed.directory, "package.json"),
+          message: `npm install of the tarball did not finish within ${options.timeoutMs} ms: preflight ended it and all it started; give a slow registry or many dependencies more time with --npm-timeout MS${scripts}${printedLast(output)}`,
+          data: { command: "npm install", timeoutMs: options.timeoutMs },
+        },
+      ],
+    }
+  }
   const left = output.leftRunning > 0 ? [leftRunningFinding(packed.directory, "npm install", output.leftRunning)] : []
   if (output.exitCode !== 0) {
     return {

@@ -7,7 +7,7 @@ import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import { findProgram } from "../runtime/find-program.ts"
 import { ToolTesterError } from "../errors.ts"
-import { commandOutput, lastLines } from "./_command-output.ts"
+import { commandOutput, lastLines, printedLast } from "./_command-output.ts"
 import { readTarball, type TarballFile } from "./_tarball.ts"
 
 type Manifest = Record<string, unknown>
@@ -58,7 +58,13 @@ function readManifest(directory: string): Manifest {
  */
 export async function packPackage(
   directory: string,
-  options: { destination: string; env: Record<string, string | undefined>; signal?: AbortSignal | undefined },
+  options: {
+    destination: string
+    env: Record<string, string | undefined>
+    signal?: AbortSignal | undefined
+    /** Bound of the pack with its scripts: past it, everything it started is ended (PACK_TIMEOUT). */
+    timeoutMs: number
+  },
 ): Promise<{ packed: PackedPackage | undefined; findings: Finding[] }> {
   const manifest = readManifest(directory)
   const findings: Finding[] = []
@@ -75,9 +81,20 @@ export async function packPackage(
     cwd: directory,
     env: options.env,
     signal: options.signal,
+    timeoutMs: options.timeoutMs,
   })
   // Ctrl-C ended the pack: no finding of a pack that failed.
   options.signal?.throwIfAborted()
+  if (output.timedOut) {
+    findings.push({
+      code: "PACK_TIMEOUT",
+      severity: "error",
+      file: path.join(directory, "package.json"),
+      message: `${packer} pack did not finish within ${options.timeoutMs} ms: preflight ended it and all it started; look at the package's prepack and prepare scripts (one that never ends, such as a watcher, a server or a prompt, holds npm publish too), or give a slower build more time with --npm-timeout MS${printedLast(output)}`,
+      data: { command: `${packer} pack`, timeoutMs: options.timeoutMs },
+    })
+    return { packed: undefined, findings }
+  }
   if (output.leftRunning > 0) findings.push(leftRunningFinding(directory, `${packer} pack`, output.leftRunning))
   const tarball = readdirSync(options.destination).find((name) => name.endsWith(".tgz"))
   if (output.exitCode !== 0 || tarball === undefined) {

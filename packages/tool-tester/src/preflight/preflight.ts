@@ -24,6 +24,8 @@ export type PreflightOptions = {
   env: Record<string, string | undefined>
   /** Run the install scripts of the package and its dependencies (npm's default; off unless asked). */
   runScripts?: boolean
+  /** Bound of `npm pack` and of `npm install`, each with the scripts it runs (PACK_TIMEOUT, INSTALL_TIMEOUT). */
+  npmTimeoutMs: number
   /** The opencode version whose rules apply (engines.opencode). */
   opencodeVersion: string
   /** Loads the installed plugin (findings about it, its tools, their runs). */
@@ -90,7 +92,12 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
   step("packing the package")
   const destination = path.join(work, "pack")
   mkdirSync(destination)
-  const { packed, findings } = await packPackage(directory, { destination, env: options.env, signal: options.signal })
+  const { packed, findings } = await packPackage(directory, {
+    destination,
+    env: options.env,
+    signal: options.signal,
+    timeoutMs: options.npmTimeoutMs,
+  })
   const report: PreflightReport = {
     package: { name: null, version: null, directory, packer: null, files: [], entry: null },
     tools: [],
@@ -124,6 +131,7 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
     env: options.env,
     runScripts: options.runScripts === true,
     signal: options.signal,
+    timeoutMs: options.npmTimeoutMs,
   })
   findings.push(...install.findings)
   findings.push(...dependencyFindings(packed, imported.imports, install.installed?.packageFolder))

@@ -11,12 +11,7 @@ import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
 import { runCli, useTmpDir } from "../helpers.ts"
 import { isRunning, killProcess } from "../support/processes.ts"
-import { plainPlugin, writePackage } from "./preflight-packages.ts"
-
-// Writes its id, then lives ten minutes.
-const HANG = `require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(process.pid))
-setInterval(() => {}, 600000)
-`
+import { hangingScriptPlugin, plainPlugin, writePackage } from "./preflight-packages.ts"
 
 const cases = [
   { when: "the prepack of npm pack", script: "prepack", flags: [] },
@@ -25,13 +20,7 @@ const cases = [
 
 describe.skipIf(process.platform === "win32")("Ctrl-C during a script that hangs", { timeout: 180_000 }, () => {
   test.each(cases)("in $when: npm and the script are ended, nothing is left", async ({ script, flags }) => {
-    const directory = writePackage(useTmpDir(), {
-      ...plainPlugin("opencode-preflight-interrupt", {
-        files: ["index.js", "hang.cjs"],
-        scripts: { [script]: "node hang.cjs" },
-      }),
-      "hang.cjs": HANG,
-    })
+    const directory = writePackage(useTmpDir(), hangingScriptPlugin("opencode-preflight-interrupt", script))
     const before = readdirSync(directory).sort()
     const { exitCode, stderr, pid, temporary } = await interruptedPreflight(directory, flags, 120_000)
     expect(exitCode, stderr).toBe(130)

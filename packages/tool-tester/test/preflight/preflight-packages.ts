@@ -50,6 +50,19 @@ export function plainPlugin(name: string, manifest: Record<string, unknown> = {}
 }
 
 /**
+ * A plain plugin whose `script` (prepack, postinstall) never ends: it writes its process id to
+ * PREFLIGHT_TEST_PID_FILE, then lives ten minutes.
+ */
+export function hangingScriptPlugin(name: string, script: string): PackageFiles {
+  return {
+    ...plainPlugin(name, { files: ["index.js", "hang.cjs"], scripts: { [script]: "node hang.cjs" } }),
+    "hang.cjs": `require("node:fs").writeFileSync(process.env.PREFLIGHT_TEST_PID_FILE, String(process.pid))
+setInterval(() => {}, 600000)
+`,
+  }
+}
+
+/**
  * A TypeScript plugin as it is published: src/ built into dist/ (older sources), types first in
  * exports, "./server" for opencode, @opencode-ai/plugin a dependency.
  */

@@ -22,6 +22,13 @@ import { formatEngine, formatFindings } from "../report.ts"
 import { count } from "../../_count.ts"
 
 const DEFAULT_CALL_TIMEOUT_MS = 10_000
+/**
+ * Ten minutes for `npm pack` and again for `npm install`: room for a prepack that builds on a slow
+ * CI machine, and for an install from a slow registry (npm itself waits up to 5 minutes for one
+ * request, its fetch-timeout, and retries), yet a script that never ends no longer holds preflight
+ * (and the `npm publish` whose prepublishOnly runs it) for ever.
+ */
+const DEFAULT_NPM_TIMEOUT_MS = 600_000
 
 /**
  * `tool-tester preflight [DIR]`: the plugin package in DIR packed as npm publishes it, installed as
@@ -45,6 +52,8 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
   requireExtras("preflight", { cwd: io.cwd, env: io.env })
   const timeoutMs =
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_CALL_TIMEOUT_MS
+  const npmTimeoutMs =
+    values["npm-timeout"] === undefined ? DEFAULT_NPM_TIMEOUT_MS : timeoutFlag("--npm-timeout", values["npm-timeout"])
   const chosen = await chooseEngine({
     engine: values.engine,
     engineBinary: values["engine-binary"],
@@ -63,6 +72,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
         directory,
         env: io.env,
         runScripts: values["run-scripts"] === true,
+        npmTimeoutMs,
         opencodeVersion: testedOpencodeVersion,
         onStep: progress.phase,
         signal,
