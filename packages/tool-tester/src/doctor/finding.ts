@@ -101,6 +101,8 @@ export type FindingCode =
   | "UNDECLARED_DEPENDENCY"
   /** preflight: `engines.opencode` is not a range, or leaves out the opencode version tool-tester follows: opencode does not load the plugin. */
   | "ENGINES_OPENCODE"
+  /** preflight: package.json has `"private": true`: npm publish refuses the package (a warning). */
+  | "PRIVATE_PACKAGE"
   /** preflight: what publint says about the packed package.json and files. */
   | "PUBLINT"
   /** preflight: what arethetypeswrong says about the tarball's types (ES module resolution). */

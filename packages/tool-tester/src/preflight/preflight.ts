@@ -1,8 +1,8 @@
 // tool-tester preflight: a plugin package checked the way opencode will install and load it. Packs
-// it as npm publish would, checks the tarball (entry, build age, runtime dependencies, engines,
-// publint, arethetypeswrong), installs it as opencode installs a plugin named in opencode.json, and
-// hands the install to `loadInstalled` (the CLI loads it in an engine, where user code cannot
-// break the report), whose findings and tool runs join the report.
+// it as npm publish would, checks the tarball (entry, build age, runtime dependencies, private,
+// engines, publint, arethetypeswrong), installs it as opencode installs a plugin named in
+// opencode.json, and hands the install to `loadInstalled` (the CLI loads it in an engine, where
+// user code cannot break the report), whose findings and tool runs join the report.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -15,6 +15,7 @@ import { type InstalledPlugin, installTarball } from "./install-tarball.ts"
 import { publintFindings, typesFindings } from "./lint-tarball.ts"
 import { packPackage } from "./pack-package.ts"
 import { type PluginEntry, pluginEntry } from "./plugin-entry.ts"
+import { privateFindings } from "./private-package.ts"
 import { dependencyFindings, runtimeImports } from "./runtime-dependencies.ts"
 import { staleBuildFindings } from "./stale-build.ts"
 
@@ -116,7 +117,7 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
   const entry = pluginEntry(packed)
   findings.push(...entry.findings)
   report.package.entry = entry.entry ?? null
-  findings.push(...enginesFindings(packed, options.opencodeVersion))
+  findings.push(...privateFindings(packed), ...enginesFindings(packed, options.opencodeVersion))
   const imported = entry.entry ? await runtimeImports(packed, entry.entry.file) : { imports: [], findings: [] }
   findings.push(...imported.findings)
   if (entry.entry) findings.push(...staleBuildFindings(packed, entry.entry.file))

@@ -300,12 +300,21 @@ export const Two = async () => ({
     expect(report.e2e?.calls).toEqual([expect.objectContaining({ tool: "greet", ran: "invalid" })])
   })
 
-  test("a plugin that offers no tool: PLUGIN_NO_TOOLS, a warning, and no tool ids", async () => {
-    const files = plainPlugin("opencode-preflight-no-tools")
+  test("a plugin that offers no tool, in a package marked private: PLUGIN_NO_TOOLS and PRIVATE_PACKAGE, warnings (exit 0), and no tool ids", async () => {
+    // One run for both warnings: npm publish refuses a private package, which preflight used to pass in silence.
+    const files = plainPlugin("opencode-preflight-no-tools", { private: true })
     files["index.js"] = `export const Quiet = async () => ({})\n`
     const directory = writePackage(useTmpDir(), files)
     const { exitCode, report } = await preflightCli(directory)
-    expect(codes(report)).toEqual(["PLUGIN_NO_TOOLS"])
+    expect(codes(report)).toEqual(["PRIVATE_PACKAGE", "PLUGIN_NO_TOOLS"])
+    expect(report.findings[0]).toEqual({
+      code: "PRIVATE_PACKAGE",
+      severity: "warning",
+      file: path.join(directory, "package.json"),
+      message:
+        'package.json has "private": true, so npm publish refuses the package (EPRIVATE) and users cannot install it from npm: remove "private" from package.json when you publish it',
+      data: { private: true },
+    })
     expect(exitCode).toBe(0)
     expect(report.tools).toEqual([])
   })
