@@ -135,7 +135,7 @@ async function checkPackage(options: PreflightOptions, work: string): Promise<Pr
     timeoutMs: options.npmTimeoutMs,
   })
   findings.push(...install.findings)
-  findings.push(...dependencyFindings(packed, imported.imports, install.installed?.packageFolder))
+  findings.push(...dependencyFindings(packed, imported.imports, install.installed))
   if (!install.installed) return ordered(report)
 
   options.signal?.throwIfAborted()

@@ -7,6 +7,7 @@ import { builtinModules } from "node:module"
 import path from "node:path"
 import { analyzeModule } from "../discovery/analyze-module.ts"
 import type { Finding } from "../doctor/finding.ts"
+import type { InstalledPlugin } from "./install-tarball.ts"
 import type { PackedPackage } from "./pack-package.ts"
 
 export type RuntimeImport = { name: string; from: string }
@@ -55,7 +56,7 @@ export async function runtimeImports(
 export function dependencyFindings(
   packed: PackedPackage,
   imports: readonly RuntimeImport[],
-  installedPackage: string | undefined,
+  installed: InstalledPlugin | undefined,
 ): Finding[] {
   const declared = (field: string) => Object.keys((packed.manifest[field] as Record<string, unknown>) ?? {})
   const runtime = new Set([
@@ -78,7 +79,7 @@ export function dependencyFindings(
       })
       continue
     }
-    const resolves = installedPackage !== undefined && resolvesFrom(installedPackage, name)
+    const resolves = installed !== undefined && resolvesInProject(installed, name)
     findings.push({
       code: "UNDECLARED_DEPENDENCY",
       severity: resolves ? "warning" : "error",
@@ -136,12 +137,18 @@ function resolveRelative(files: Map<string, string>, importer: string, specifier
   return candidates.find((candidate) => files.has(candidate))
 }
 
-function resolvesFrom(folder: string, name: string): boolean {
-  let current = folder
+/**
+ * Whether `name` resolves from the installed package as Node and Bun look it up (each node_modules
+ * from the package's folder up), in the fresh project and no further: a node_modules above it (in
+ * the temporary folder, the home folder) is this machine's, not in the users' install, and would
+ * pass a package they cannot load.
+ */
+function resolvesInProject(installed: InstalledPlugin, name: string): boolean {
+  let current = installed.packageFolder
   while (true) {
     if (existsSync(path.join(current, "node_modules", name, "package.json"))) return true
     const parent = path.dirname(current)
-    if (parent === current) return false
+    if (current === installed.project || parent === current) return false
     current = parent
   }
 }

@@ -221,7 +221,7 @@ export const Greeter = async () => ({
     expect(jsonError({ exitCode, stdout: "", stderr }).code).toBe(report.findings[0]?.code)
   })
 
-  test("a package imported but declared nowhere, and a relative import left out of files: UNDECLARED_DEPENDENCY, FILE_NOT_PACKED", async () => {
+  test("a package imported but declared nowhere, even one a node_modules above the temporary project holds, and a relative import left out of files: UNDECLARED_DEPENDENCY, FILE_NOT_PACKED", async () => {
     const files = plainPlugin("opencode-preflight-undeclared")
     files["index.js"] = `import { greeting } from "./greeting.js"
 import padding from "left-pad-never-declared"
@@ -231,7 +231,18 @@ export const Greeter = async () => ({
 `
     files["greeting.js"] = `export const greeting = "hello"\n`
     const directory = writePackage(useTmpDir(), files)
-    const { exitCode, report } = await preflightCli(directory)
+    // A node_modules in the temporary folder, above preflight's project: this machine's, not in the
+    // users' install. It used to be looked up, making the finding a warning that still "resolves".
+    const temporary = useTmpDir("preflight-above-")
+    writeFiles(temporary, {
+      "node_modules/left-pad-never-declared/package.json": json({ name: "left-pad-never-declared", main: "index.js" }),
+      "node_modules/left-pad-never-declared/index.js": `module.exports = " "\n`,
+    })
+    const { exitCode, report } = await preflightCli(directory, [], {
+      TMPDIR: temporary,
+      TEMP: temporary,
+      TMP: temporary,
+    })
     expect(exitCode).toBe(3)
     expect(report.findings).toEqual(
       expect.arrayContaining([
