@@ -5,6 +5,7 @@ import path from "node:path"
 import { refuseUnknownOptions } from "../_known-options.ts"
 import { MAX_TIMEOUT_MS } from "../_timeout-bound.ts"
 import { ToolTesterError } from "../errors.ts"
+import { isModelId } from "../eval/model-id.ts"
 import { trialCount } from "../eval/trial-count.ts"
 
 /** Every option evalSuite takes (EvalSuiteOptions): `model` for `models` would run the configured model. */
@@ -39,7 +40,7 @@ export function checkEvalSuiteOptions(options: Record<string, unknown>): void {
     })
   if (
     models !== undefined &&
-    !(Array.isArray(models) && models.every((model) => typeof model === "string" && model !== ""))
+    !(Array.isArray(models) && models.every((model) => typeof model === "string" && isModelId(model)))
   )
     throw fail("models", 'must be an array of provider/model ids, such as ["anthropic/claude-sonnet-4-5"]')
   if (cases !== undefined && !(Array.isArray(cases) && cases.every((name) => typeof name === "string")))

@@ -86,6 +86,23 @@ describe("tool-tester eval, before anything runs", { timeout: 120_000 }, () => {
     expect(flag.stderr).toContain("this eval would run 120,000 trials (1 case with its runs x 2 models)")
   })
 
+  test("a --model that is not provider/model is a usage error before anything starts, --init included", async () => {
+    // No case file at all: anything that read the project or started opencode would say something else.
+    const project = tmpProject({})
+    for (const model of ["gpt-5", "openai/", "/gpt-5"]) {
+      const result = await runCli(["eval", "--model", "keyword/alpha", "--model", model, "--json"], { cwd: project })
+      expect(result.exitCode).toBe(1)
+      expect(jsonError(result)).toEqual({
+        code: "USAGE",
+        message: `--model ${model} is not a model id: give provider/model, as \`opencode models\` prints them (such as anthropic/claude-sonnet-4-5)`,
+      })
+    }
+    const init = await runCli(["eval", "--init", "--model", "gpt-5"], { cwd: project })
+    expect(init.exitCode).toBe(1)
+    expect(init.stderr).toContain("--model gpt-5 is not a model id: give provider/model")
+    expect(existsSync(path.join(project, ".opencode"))).toBe(false)
+  })
+
   test("--json with no case that can run: one failure line on stderr, naming the first problem and how many more", async () => {
     const project = tmpProject({
       ".opencode/evals/a.json": "[{",

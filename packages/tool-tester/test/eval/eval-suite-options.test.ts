@@ -21,6 +21,13 @@ describe("evalSuite's options", () => {
       ),
     )
     await expect(evalSuite({ models: [""] })).rejects.toMatchObject({ data: { option: "models" } })
+    // Not provider/model: said before anything starts, not as EVAL_MODEL_UNKNOWN once opencode is up.
+    await expect(evalSuite({ models: ["anthropic/claude-sonnet-4-5", "gpt-5"] })).rejects.toMatchObject(
+      refused(
+        "models",
+        'must be an array of provider/model ids, such as ["anthropic/claude-sonnet-4-5"], not ["anthropic/claude-sonnet-4-5","gpt-5"]',
+      ),
+    )
     await expect(evalSuite({ cases: "paris" as never })).rejects.toMatchObject(
       refused("cases", 'must be an array of case names, not "paris"'),
     )

@@ -17,6 +17,7 @@ import { shellWord } from "../../_shell-quote.ts"
 import { didYouMean } from "../../did-you-mean.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { noModelProblem } from "../../eval/configured-model.ts"
+import { checkModelIds } from "../../eval/model-id.ts"
 import {
   compareArms,
   defaultHistoryFile,
@@ -71,6 +72,8 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
   if (values.history !== undefined && values["no-history"] === true) {
     throw new ToolTesterError("USAGE", "give either --history FILE or --no-history, not both")
   }
+  // A model id of another form can name no model: said before anything starts.
+  checkModelIds(values.model ?? [])
   const runs = values.runs === undefined ? undefined : wholeNumberFlag("--runs", values.runs)
   const concurrency =
     values.concurrency === undefined ? undefined : wholeNumberFlag("--concurrency", values.concurrency)
