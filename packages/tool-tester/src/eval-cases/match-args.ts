@@ -1,7 +1,8 @@
 // Whether the arguments of a call match what a case expects (the matchers of src/eval/types.ts):
 // JSON values exactly, objects partially (the keys listed must match, others are free), arrays
 // element by element with equal lengths, `$regex` / a RegExp against a string, `$exact` by deep
-// equality, `$any` for any value that is present, and a function as a predicate on the value.
+// equality, `$any` for any value that is present, and a function as a predicate on the value
+// (which must return true or false: anything else fails the grade, saying what it returned).
 // A mismatch says where and why, so a grade can tell the author what the model sent instead.
 import { isDeepStrictEqual } from "node:util"
 import { messageOfThrown } from "../errors.ts"
@@ -101,7 +102,24 @@ function callPredicate(
       threw: "the predicate returned a Promise; predicates must answer at once (true or false)",
     }
   }
+  // Typed `=> boolean` and documented "true or false": a string or an object is most often a
+  // predicate that returns the value it found (`find`, `match`) where a test was meant.
+  if (typeof result !== "boolean") {
+    return {
+      match: false,
+      path,
+      threw: `the predicate returned ${describeReturned(result)}; a predicate must return true or false`,
+    }
+  }
   return result ? ok : fail()
+}
+
+/** What a predicate returned instead of a boolean: `"Paris" (a string)`, `undefined (no return?)`. */
+function describeReturned(value: unknown): string {
+  if (value === undefined) return "undefined (no return?)"
+  if (value === null) return "null"
+  const kind = Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`
+  return `${formatValue(value, 60)} (${kind})`
 }
 
 /** `g` and `y` make `test` stateful (it starts at `lastIndex`): a copy without them tests from the start. */

@@ -21,7 +21,9 @@ export type ValueMatcher =
  * others are free; nested objects likewise; arrays match element by element, lengths equal.
  * `{ "$regex": "^par", "$flags": "i" }` (or a RegExp in a TS case file) matches a string,
  * `{ "$exact": value }` matches by deep equality (no extra keys), `{ "$any": true }` any value
- * that is present, and a function (TS case files) is a predicate given the whole value.
+ * that is present, and a function (TS case files) is a predicate given the whole value. A predicate
+ * returns true or false: anything else (a string, an object, undefined, a Promise) fails the grade,
+ * saying what it returned.
  */
 export type ArgsMatcher = { [key: string]: ValueMatcher } | ((args: Record<string, unknown>) => boolean)
 

@@ -65,10 +65,34 @@ describe("argument matchers", () => {
     })
   })
 
-  test("a predicate gets the value and its truthiness decides", () => {
+  test("a predicate gets the value and its true or false decides", () => {
     expect(matches((value) => typeof value === "number" && value > 2, 3)).toBe(true)
     expect(matches((value) => typeof value === "number" && value > 2, 1)).toBe(false)
     expect(matchArgs((args) => args["city"] === "Paris", { city: "Paris" }).match).toBe(true)
+  })
+
+  test("a predicate that returns anything but true or false fails, saying what it returned", () => {
+    // Truthy values that are no answer: a found value where a test was meant.
+    const found = (value: unknown) => (value as string).match(/par/i) as unknown as boolean
+    expect(matchArgs({ city: found }, { city: "Paris" })).toEqual({
+      match: false,
+      path: "city",
+      threw: 'the predicate returned ["Par"] (an array); a predicate must return true or false',
+    })
+    const returned = (result: unknown) => matchValue((() => result) as unknown as ValueMatcher, "x")
+    expect(returned("yes")).toMatchObject({
+      threw: 'the predicate returned "yes" (a string); a predicate must return true or false',
+    })
+    expect(returned({ ok: true })).toMatchObject({
+      threw: "the predicate returned {ok: true} (an object); a predicate must return true or false",
+    })
+    expect(returned(1)).toMatchObject({
+      threw: "the predicate returned 1 (a number); a predicate must return true or false",
+    })
+    expect(returned(undefined)).toMatchObject({
+      threw: "the predicate returned undefined (no return?); a predicate must return true or false",
+    })
+    expect(returned(0)).toMatchObject({ match: false, threw: expect.stringContaining("returned 0 (a number)") })
   })
 
   test("a predicate that throws or returns a Promise is a failure that says so", () => {
