@@ -1,7 +1,9 @@
 // `tool-tester eval --init`: one starter case file per tool (`.opencode/evals/<tool id>.json`),
 // made from the tool's description and JSON Schema without asking a model. A file that exists is
-// never touched, and a tool id that is not a safe file name cannot write outside the folder.
-import { mkdir, writeFile } from "node:fs/promises"
+// never touched, and a tool id that is not a safe file name cannot write outside the folder. A
+// link whose target is missing is no file to keep, and writing through it would create a file
+// elsewhere: --init then writes nothing and names the link.
+import { lstat, mkdir, readlink, stat, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import type { EvalCase, ToolSnapshot, ValueMatcher } from "./types.ts"
@@ -34,16 +36,12 @@ export async function writeStarterCases(
       },
     )
   }
+  const files = starterFileNames(folder, tools)
+  // Checked before any is written: a run refused halfway would leave some files written.
+  for (const file of files.keys()) await refuseBrokenLink(file)
   const written: string[] = []
   const kept: string[] = []
-  // Names taken in this call, compared without case (macOS and Windows folders ignore it).
-  const taken = new Set<string>()
-  for (const tool of tools) {
-    const base = safeFileName(tool.id)
-    let name = `${base}.json`
-    for (let count = 2; taken.has(name.toLowerCase()); count++) name = `${base}-${count}.json`
-    taken.add(name.toLowerCase())
-    const file = path.join(folder, name)
+  for (const [file, tool] of files) {
     const content = `${JSON.stringify(starterFile(tool), null, 2)}\n`
     try {
       // "wx": created only if absent, in one step (no window between a check and the write).
@@ -51,6 +49,8 @@ export async function writeStarterCases(
       written.push(file)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+      // A link made broken since the check is not kept either.
+      await refuseBrokenLink(file)
       kept.push(file)
     }
   }
@@ -86,6 +86,37 @@ export function safeFileName(id: string): string {
 }
 
 // --- internal ---
+
+/** Each tool's file in `folder`: its safe name, made unique without case (macOS and Windows folders ignore it). */
+function starterFileNames(folder: string, tools: ToolSnapshot[]): Map<string, ToolSnapshot> {
+  const files = new Map<string, ToolSnapshot>()
+  const taken = new Set<string>()
+  for (const tool of tools) {
+    const base = safeFileName(tool.id)
+    let name = `${base}.json`
+    for (let count = 2; taken.has(name.toLowerCase()); count++) name = `${base}-${count}.json`
+    taken.add(name.toLowerCase())
+    files.set(path.join(folder, name), tool)
+  }
+  return files
+}
+
+/** PATH_NOT_FOUND when `file` is a link whose target does not exist (or a loop of links). */
+async function refuseBrokenLink(file: string): Promise<void> {
+  const link = await lstat(file).catch(() => undefined)
+  if (link === undefined || !link.isSymbolicLink()) return
+  const target = await stat(file).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error,
+  )
+  if (target === undefined) return
+  const pointsAt = await readlink(file).catch(() => "?")
+  throw new ToolTesterError(
+    "PATH_NOT_FOUND",
+    `${file} is a link to ${pointsAt}, which ${target.code === "ELOOP" ? "is a loop of links" : "does not exist"}: --init wrote no case file; remove the link (or restore what it points to) and run it again`,
+    { data: { file, target: pointsAt }, cause: target },
+  )
+}
 
 function starterFile(tool: ToolSnapshot): Record<string, unknown> {
   return {

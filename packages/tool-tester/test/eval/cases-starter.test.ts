@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { gradeTrial, loadEvalCases, safeFileName, starterCases, writeStarterCases } from "../../src/eval-cases/index.ts"
@@ -105,6 +105,28 @@ describe("writeStarterCases", () => {
     const again = await writeStarterCases(directory, [weather, noArgs])
     expect(again.written).toEqual([])
     expect(readFileSync(path.join(folder, "math_pi.json"), "utf8")).toBe("edited\n")
+  })
+
+  test("a case file that is a link to nothing is not kept nor written through: nothing is written and the link is named", async () => {
+    const directory = useTmpDir("tool-tester-evals-")
+    const folder = path.join(directory, ".opencode", "evals")
+    mkdirSync(folder, { recursive: true })
+    const link = path.join(folder, "weather.json")
+    const missing = path.join(directory, "moved", "weather.json")
+    symlinkSync(missing, link)
+    await expect(writeStarterCases(directory, [noArgs, weather])).rejects.toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: `${link} is a link to ${missing}, which does not exist: --init wrote no case file; remove the link (or restore what it points to) and run it again`,
+      data: { file: link, target: missing },
+    })
+    // Nothing written, here or where the link points; the link is as it was.
+    expect(readdirSync(folder)).toEqual(["weather.json"])
+    expect(readlinkSync(link)).toBe(missing)
+    expect(existsSync(path.dirname(missing))).toBe(false)
+    // A link to a file that is there is a case file like any other: kept.
+    writeFiles(directory, { "moved/weather.json": "[]\n" })
+    expect(await writeStarterCases(directory, [weather])).toEqual({ written: [], kept: [link] })
+    expect(readFileSync(missing, "utf8")).toBe("[]\n")
   })
 
   test("keeps tool ids that are not safe file names inside the folder", async () => {
