@@ -242,7 +242,7 @@ describe("tool-tester eval on a freshly scaffolded project", { timeout: 300_000 
     expect(jsonError(agent)).toEqual({
       code: "USAGE",
       message: expect.stringMatching(
-        /^--agent plann: opencode has no agent "plann" in this project; did you mean "plan"\? \(agents: .*build.*\)$/,
+        /^--agent plann: opencode has no agent "plann" in this project; did you mean "plan"\? \(agents you can pick: .*build.*\)$/,
       ),
     })
     expect(agent.stdout).toBe("")

@@ -1,6 +1,6 @@
 // The eval runner's parts that need no opencode: the wrapper and guard modules against the
-// runner's endpoint (imported here as opencode imports them), the error classification, and
-// which models can run.
+// runner's endpoint (imported here as opencode imports them), the error classification, which
+// models can run, and which agents can be prompted.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -8,6 +8,7 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { startCallEndpoint } from "../../src/eval/runner/call-endpoint.ts"
+import { evalAgents } from "../../src/eval/runner/eval-agents.ts"
 import { resolveModels } from "../../src/eval/runner/models.ts"
 import { endpointVariable, guardPluginSource, wrapperSource } from "../../src/eval/runner/module-sources.ts"
 import { messageTrialError, retryTrialError } from "../../src/eval/runner/trial-error.ts"
@@ -171,5 +172,50 @@ describe("resolveModels", () => {
       ["openai/gpt-5", false, "AUTH_ERROR"],
     ])
     expect(resolved.models[1]?.error?.message).toContain("set OPENAI_API_KEY")
+  })
+})
+
+describe("evalAgents", () => {
+  // GET /agent as opencode 1.18.34 answers it for a project with no agents of its own (observed).
+  const listed = [
+    { name: "build", mode: "primary" },
+    { name: "compaction", mode: "primary", hidden: true },
+    { name: "explore", mode: "subagent" },
+    { name: "general", mode: "subagent" },
+    { name: "plan", mode: "primary" },
+    { name: "summary", mode: "primary", hidden: true },
+    { name: "title", mode: "primary", hidden: true },
+  ]
+  const api = { get: async <T>() => listed as T }
+  const pickable = "agents you can pick: build, explore, general, plan"
+
+  it("refuses a hidden --agent (title, summary, compaction), listing the agents a user can pick", async () => {
+    for (const agent of ["title", "summary", "compaction"]) {
+      await expect(evalAgents(api, { agent, cases: [] })).rejects.toMatchObject({
+        code: "USAGE",
+        message: `--agent ${agent}: opencode's agent "${agent}" is hidden: opencode runs it itself, and no user can pick it (${pickable})`,
+        data: { option: "agent", agents: ["build", "explore", "general", "plan"] },
+      })
+    }
+    await expect(evalAgents(api, { agent: "plann", cases: [] })).rejects.toMatchObject({
+      message: `--agent plann: opencode has no agent "plann" in this project; did you mean "plan"? (${pickable})`,
+    })
+    expect(await evalAgents(api, { agent: "explore", cases: [] })).toEqual({ cases: [], problems: [] })
+  })
+
+  it("leaves out a case whose agent is hidden, as one whose agent does not exist", async () => {
+    const cases = [
+      { name: "titles", prompt: "p", agent: "title", source: { file: ".opencode/evals/a.json", line: 3 } },
+      { name: "plans", prompt: "p", agent: "plan" },
+    ]
+    expect(await evalAgents(api, { cases })).toEqual({
+      cases: [cases[1]],
+      problems: [
+        {
+          code: "EVAL_CASE_INVALID",
+          message: `.opencode/evals/a.json:3: case "titles": opencode's agent "title" is hidden: opencode runs it itself, and no user can pick it (${pickable}); the case is left out`,
+        },
+      ],
+    })
   })
 })

@@ -30,7 +30,6 @@ import { startOpencodeServer, type RunningServer } from "../../opencode/opencode
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
 import { ENGINE_MARK, endMarked } from "../../runtime/process-tree.ts"
 import { printedVersion } from "../../opencode/opencode-version-check.ts"
-import { didYouMean } from "../../did-you-mean.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { BUILTIN_TOOL_IDS } from "../../pipeline/builtins.ts"
 import { providerSchema } from "../../schema/provider-schema.ts"
@@ -38,6 +37,7 @@ import type { ProjectTools } from "../project-tools.ts"
 import type { ToolVariant } from "../variants.ts"
 import type { EvalCase, EvalTrial, ToolSnapshot } from "../../eval-cases/types.ts"
 import { startCallEndpoint, type CallEndpoint } from "./call-endpoint.ts"
+import { evalAgents } from "./eval-agents.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
 import { endpointVariable, type GuardedCallAnswer, type WrappedCallAnswer } from "./module-sources.ts"
 import { type ModelPlan, type ProviderInfo, resolveModels } from "./models.ts"
@@ -221,43 +221,6 @@ async function evalModels(
     : (await api.get<{ all: ProviderInfo[] }>("/provider")).all
   const resolved = resolveModels({ requested: models, configured, usable: usable.providers, catalogue })
   return { config, resolved }
-}
-
-/**
- * The agents the trials prompt, checked against the ones opencode has for the project: its server
- * fails every prompt to an unknown agent with "Unexpected server error". An unknown `--agent`
- * throws USAGE; a case naming an unknown agent is a problem and is left out.
- */
-async function evalAgents(
-  api: ServerApi,
-  options: Pick<EvalRunnerOptions, "agent" | "cases">,
-): Promise<{ cases: EvalCase[]; problems: Array<{ code: string; message: string }> }> {
-  const named = [options.agent, ...options.cases.map((evalCase) => evalCase.agent)]
-  if (named.every((agent) => agent === undefined)) return { cases: options.cases, problems: [] }
-  const known = (await api.get<Array<{ name: string }>>("/agent")).map((agent) => agent.name)
-  const unknown = (agent: string) =>
-    `opencode has no agent "${agent}" in this project${didYouMean(agent, known)} (agents: ${known.join(", ")})`
-  if (options.agent !== undefined && !known.includes(options.agent)) {
-    throw new ToolTesterError("USAGE", `--agent ${options.agent}: ${unknown(options.agent)}`, {
-      data: { option: "agent", agents: known },
-    })
-  }
-  const cases: EvalCase[] = []
-  const problems: Array<{ code: string; message: string }> = []
-  for (const evalCase of options.cases) {
-    if (evalCase.agent === undefined || known.includes(evalCase.agent)) cases.push(evalCase)
-    else {
-      const where =
-        evalCase.source === undefined
-          ? ""
-          : `${evalCase.source.file}${evalCase.source.line === undefined ? "" : `:${evalCase.source.line}`}: `
-      problems.push({
-        code: "EVAL_CASE_INVALID",
-        message: `${where}case "${evalCase.name}": ${unknown(evalCase.agent)}; the case is left out`,
-      })
-    }
-  }
-  return { cases, problems }
 }
 
 /** The server's opencode version: its health answer, else the binary's `--version`. */
