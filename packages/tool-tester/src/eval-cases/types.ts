@@ -116,7 +116,7 @@ export interface TokenUsage {
 
 /** Why a trial ended other than by the model finishing its turns. */
 export interface TrialError {
-  /** `PROVIDER_ERROR` (the provider's own message), `AUTH_ERROR`, `RATE_LIMITED`, `LOOP`, `TIMEOUT`, `OPENCODE_FAILED`, ... */
+  /** `PROVIDER_ERROR` (the provider's own message), `AUTH_ERROR`, `RATE_LIMITED`, `LOOP`, `TIMEOUT`, `OPENCODE_FAILED`, `OPENCODE_EXITED`, ... */
   code: string
   message: string
 }

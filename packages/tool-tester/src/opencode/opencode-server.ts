@@ -16,14 +16,19 @@ import { endProcessTree } from "../runtime/process-tree.ts"
 import { guard } from "../runtime/reaper.ts"
 import { startProgram } from "../runtime/start-program.ts"
 
-/** A started server: its URL, the basic-auth header its requests need, its log, and how to end it. */
+/** A started server: its URL, the basic-auth header its requests need, its log, its end, and how to end it. */
 export type RunningServer = {
   url: string
   authorization: string
   /** What the server printed (stdout and stderr), the last 64 KB. */
   log(): string
+  /** Settles when its process has ended, however (stop() too): its exit code, or the signal that ended it. */
+  exited: Promise<ServerExit>
   stop(): void
 }
+
+/** How a server's process ended: its exit code, or the signal that ended it. */
+export type ServerExit = { code: number | null; signal: NodeJS.Signals | null }
 
 export type StartServerOptions = {
   binary: string
@@ -135,6 +140,11 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
     child.on("error", () => {})
     // Ended, its id may be reused: only the folder is left to remove.
     child.once("exit", () => guarded.replace({ paths }))
+    const exited = new Promise<ServerExit>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        resolve({ code: child.exitCode, signal: child.signalCode })
+      else child.once("exit", (code, signal) => resolve({ code, signal }))
+    })
     const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`
     try {
       await Promise.race([
@@ -151,7 +161,7 @@ export async function startOpencodeServer(options: StartServerOptions): Promise<
           : `${(error as Error).message}${lastWords(output.text())}`,
       )
     }
-    return { url, authorization, log: () => output.text(), stop }
+    return { url, authorization, log: () => output.text(), exited, stop }
   } finally {
     abandoned.dispose()
   }

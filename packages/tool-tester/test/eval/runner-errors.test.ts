@@ -12,6 +12,15 @@ import { evalProcesses, type EvalHome, makeEvalHome } from "../support/eval-home
 import { startKeywordModel, unauthorizedMessage } from "../support/keyword-model.ts"
 
 const project = fileURLToPath(new URL("../fixtures/eval-project", import.meta.url))
+// A tool of the user's global config folder that ends its process, which in opencode is opencode's.
+const quitTool = `export default {
+  description: "Quit the program now",
+  args: {},
+  async execute() {
+    process.exit(3)
+  },
+}
+`
 const cleanups: Array<() => Promise<void> | void> = []
 
 afterEach(async () => {
@@ -19,13 +28,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-/** This test's user: the keyword model (model `keyword/alpha`) as their only provider. */
-async function keywordUser(model?: string): Promise<EvalHome> {
+/** This test's user: the keyword model (model `keyword/alpha`) as their only provider, and their global tools. */
+async function keywordUser(model?: string, globalTools?: Record<string, string>): Promise<EvalHome> {
   const keyword = await startKeywordModel()
   cleanups.push(() => keyword.close())
   const home = makeEvalHome({
     providers: { keyword: { baseURL: keyword.baseURL, models: ["alpha"] } },
     ...(model === undefined ? {} : { model }),
+    ...(globalTools === undefined ? {} : { globalTools }),
   })
   cleanups.push(() => home.remove())
   home.use(vi.stubEnv)
@@ -94,18 +104,31 @@ describe("runEvalTrials when a provider fails", () => {
     expectNothingLeft(home)
   }, 300_000)
 
-  it("records a tool that never ends as TIMEOUT, on the configured model", async () => {
-    const home = await keywordUser("keyword/alpha")
+  // One trial at a time: the tool that ends opencode's process runs first, and the one that never
+  // ends then runs (and is stopped) on the new opencode the eval starts for it.
+  it("records a tool that ends opencode's process as OPENCODE_EXITED, and a tool that never ends as TIMEOUT on a new opencode", async () => {
+    const home = await keywordUser("keyword/alpha", { "quit.js": quitTool })
     const result = await runEvalTrials({
       directory: project,
-      cases: [{ name: "never ends", prompt: "freeze the glacier", execute: ["hang"] }],
+      cases: [
+        { name: "ends opencode", prompt: "quit the program now", execute: ["quit"] },
+        { name: "never ends", prompt: "freeze the glacier", execute: ["hang"] },
+      ],
       models: [],
+      concurrency: 1,
       timeoutMs: 20_000,
     })
     expect(result.trials.map((trial) => [trial.case, trial.model, trial.error?.code])).toEqual([
+      ["ends opencode", "keyword/alpha", "OPENCODE_EXITED"],
       ["never ends", "keyword/alpha", "TIMEOUT"],
     ])
-    expect(result.trials[0]?.turns[0]?.calls[0]?.tool).toBe("hang")
+    const exited =
+      'opencode exited (exit code 3) while case "ends opencode" (run 1 on keyword/alpha) ran quit for real (the case\'s "execute"): the tool ended opencode\'s process, as process.exit or a kill in a tool does (tool-tester run reports it as TOOL_EXITED)'
+    expect(result.trials[0]?.error?.message).toBe(exited)
+    expect(result.problems).toEqual([
+      { code: "OPENCODE_EXITED", message: `${exited}; opencode was started again for the trials left` },
+    ])
+    expect(result.trials[1]?.turns[0]?.calls[0]?.tool).toBe("hang")
     expectNothingLeft(home)
   }, 300_000)
 })

@@ -1,6 +1,6 @@
 // The eval runner's parts that need no opencode: the wrapper and guard modules against the
 // runner's endpoint (imported here as opencode imports them), the error classification, which
-// models can run, and which agents can be prompted.
+// models can run, which agents can be prompted, and what is said when opencode ends mid-run.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -11,6 +11,8 @@ import { startCallEndpoint } from "../../src/eval/runner/call-endpoint.ts"
 import { evalAgents } from "../../src/eval/runner/eval-agents.ts"
 import { resolveModels } from "../../src/eval/runner/models.ts"
 import { endpointVariable, guardPluginSource, wrapperSource } from "../../src/eval/runner/module-sources.ts"
+import type { EndedServer, InFlight } from "../../src/eval/runner/eval-servers.ts"
+import { exitProblem, notRestartedError, trialVerdict } from "../../src/eval/runner/opencode-exit.ts"
 import { messageTrialError, retryTrialError } from "../../src/eval/runner/trial-error.ts"
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -217,5 +219,67 @@ describe("evalAgents", () => {
         },
       ],
     })
+  })
+})
+
+describe("when opencode ends while trials run", () => {
+  const trial = (name: string, ranForReal: string[] = [], arm?: string): InFlight => ({
+    case: name,
+    model: "keyword/alpha",
+    run: 1,
+    ...(arm === undefined ? {} : { arm }),
+    ranForReal: new Set(ranForReal),
+  })
+
+  it("fails the trial that ran a tool for real and runs the others running then again, once", () => {
+    const quits = trial("quits", ["quit"])
+    const bystander = trial("greets", [], "without greet")
+    const end: EndedServer = { exit: { code: 3, signal: null }, during: [quits, bystander], rerun: 0 }
+    const line =
+      'opencode exited (exit code 3) while case "quits" (run 1 on keyword/alpha) ran quit for real (the case\'s "execute"): the tool ended opencode\'s process, as process.exit or a kill in a tool does (tool-tester run reports it as TOOL_EXITED)'
+    expect(trialVerdict(end, quits, false)).toEqual({ rerun: false, error: { code: "OPENCODE_EXITED", message: line } })
+    expect(trialVerdict(end, bystander, false)).toEqual({ rerun: true })
+    // Ended again while it ran again: it fails then.
+    expect(trialVerdict(end, bystander, true)).toMatchObject({ rerun: false, error: { code: "OPENCODE_EXITED" } })
+    end.rerun = 1
+    end.next = { started: true }
+    expect(exitProblem(end)).toEqual({
+      code: "OPENCODE_EXITED",
+      message: `${line}; 1 other trial running then ran again; opencode was started again for the trials left`,
+    })
+  })
+
+  it("with no tool run for real, fails every trial running then and says something else ended opencode", () => {
+    const one = trial("a")
+    const two = trial("b", [], "without greet")
+    const end: EndedServer = { exit: { code: null, signal: "SIGKILL" }, during: [one, two], rerun: 0 }
+    const verdict = trialVerdict(end, two, false)
+    expect(verdict).toEqual({
+      rerun: false,
+      error: {
+        code: "OPENCODE_EXITED",
+        message:
+          'opencode was ended by SIGKILL while case "a" (run 1 on keyword/alpha) and case "b" (run 1 on keyword/alpha, without greet) ran, and no tool ran for real (a case\'s "execute"): something outside the eval ended it (out of memory?)',
+      },
+    })
+    end.next = { started: false, reason: "opencode serve did not start for the eval: port in use" }
+    expect(exitProblem(end).message).toMatch(
+      /\(out of memory\?\); opencode did not start again \(opencode serve did not start for the eval: port in use\), so the trials left failed$/,
+    )
+    expect(notRestartedError(end, "port in use")).toEqual({
+      code: "OPENCODE_FAILED",
+      message: "opencode was ended by SIGKILL during an earlier trial and did not start again: port in use",
+    })
+  })
+
+  it("names every trial that ran a tool for real, and says one of their tools ended opencode", () => {
+    const end: EndedServer = {
+      exit: { code: 1, signal: null },
+      during: [trial("a", ["quit", "greet"]), trial("b", ["weather"])],
+      rerun: 0,
+    }
+    expect(exitProblem(end).message).toBe(
+      'opencode exited (exit code 1) while case "a" (run 1 on keyword/alpha) ran quit, greet for real and case "b" (run 1 on keyword/alpha) ran weather for real (their cases\' "execute"): one of those tools ended opencode\'s process, as process.exit or a kill in a tool does (tool-tester run reports it as TOOL_EXITED)',
+    )
   })
 })

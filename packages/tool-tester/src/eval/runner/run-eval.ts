@@ -1,7 +1,9 @@
 // `runEvalTrials`: runs eval cases through the real opencode, with the user's own providers and
 // keys, and returns what opencode recorded of each trial. One `opencode serve` per eval serves
 // every model and case: the model is chosen per message (docs/opencode-contract.md#server), each
-// trial is a session of its own, up to `concurrency` at once. Everything started (the server and
+// trial is a session of its own, up to `concurrency` at once; after a tool run for real ended
+// opencode's process, a new server runs the trials after it (eval-servers.ts, opencode-exit.ts:
+// OPENCODE_EXITED). Everything started (the server and
 // its children, the runner's endpoint, the throw-away folders) is gone when it settles, whether it
 // resolves, throws or is aborted.
 //
@@ -26,7 +28,7 @@ import { definedFields } from "../../_defined-fields.ts"
 import os from "node:os"
 import { mergeConfig } from "../../config/opencode-config.ts"
 import { isToolDisabled, rulesFromConfig, type PermissionConfig } from "../../config/permission.ts"
-import { startOpencodeServer, type RunningServer } from "../../opencode/opencode-server.ts"
+import { startOpencodeServer } from "../../opencode/opencode-server.ts"
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
 import { ENGINE_MARK, endMarked } from "../../runtime/process-tree.ts"
 import { printedVersion } from "../../opencode/opencode-version-check.ts"
@@ -41,9 +43,11 @@ import { evalAgents } from "./eval-agents.ts"
 import { createEvalWorld, type EvalWorld } from "./eval-world.ts"
 import { endpointVariable, type GuardedCallAnswer, type WrappedCallAnswer } from "./module-sources.ts"
 import { type ModelPlan, type ProviderInfo, resolveModels } from "./models.ts"
-import { serverApi, type ServerApi } from "./server-api.ts"
-import { watchServer } from "./server-watch.ts"
-import { runTrial, type TrialSession } from "./trial.ts"
+import { type EvalServers, startEvalServers } from "./eval-servers.ts"
+import { exitProblem } from "./opencode-exit.ts"
+import { trialOnServer, trialPlans } from "./planned-trial.ts"
+import type { ServerApi } from "./server-api.ts"
+import type { TrialSession } from "./trial.ts"
 import { count } from "../../_count.ts"
 
 export interface EvalRunnerOptions {
@@ -92,8 +96,6 @@ export interface EvalRunnerResult {
 }
 
 const defaultConcurrency = 4
-const defaultTrialTimeoutMs = 120_000
-const defaultMaxCalls = 10
 
 /** Permissions of the highest config layer: what writes files or runs commands, and what waits for a person. */
 const deniedPermissions = ["bash", "edit", "external_directory", "doom_loop", "question"] as const
@@ -120,7 +122,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
   let running: EvalArm | undefined
   const sessions = new Map<string, TrialSession>()
   let endpoint: CallEndpoint | undefined
-  let server: RunningServer | undefined
+  let servers: EvalServers | undefined
   const onAbort = () => {
     for (const session of sessions.values()) session.stop({ code: "ABORTED", message: "The eval was aborted." })
   }
@@ -133,33 +135,42 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
     })
     options.signal?.throwIfAborted()
     progress("starting opencode")
-    server = await startOpencodeServer({
-      binary,
-      directory: world.sandbox.project,
-      env: serverEnvironment(world, endpoint.url),
-      configContent: configContent(world),
-      pure: false,
-      ownHomes: false,
-      ...definedFields({ signal: options.signal }),
-      failure: (message) =>
-        new ToolTesterError("OPENCODE_FAILED", `opencode serve did not start for the eval: ${message}`, {
-          data: { reason: message },
+    const environment = serverEnvironment(world, endpoint.url)
+    servers = await startEvalServers({
+      start: () =>
+        startOpencodeServer({
+          binary,
+          directory: world.sandbox.project,
+          env: environment,
+          configContent: configContent(world),
+          pure: false,
+          ownHomes: false,
+          ...definedFields({ signal: options.signal }),
+          failure: (message) =>
+            new ToolTesterError("OPENCODE_FAILED", `opencode serve did not start for the eval: ${message}`, {
+              data: { reason: message },
+            }),
         }),
+      // What the ended server started (a language server, an MCP server) goes with it.
+      beforeRestart: () => endMarked(world.sandbox.marker),
+      directory: world.sandbox.project,
+      sessions,
     })
     options.signal?.throwIfAborted()
-    const api = serverApi(server, world.sandbox.project)
+    const { api } = await servers.current()
     progress("asking opencode for its models and tools")
     const { config, resolved } = await evalModels(api, options.models)
     const agents = await evalAgents(api, options)
     const problems = [...world.problems, ...resolved.problems, ...agents.problems]
     // Asked while the trials run: the answers are only needed in the result.
-    const offered = Promise.all(resolved.models.map((model) => offeredTools(api, model, config, options.agent)))
+    const offeredOn = (on: ServerApi) =>
+      Promise.all(resolved.models.map((model) => offeredTools(on, model, config, options.agent)))
+    const offered = offeredOn(api)
     offered.catch(() => undefined)
     const version = serverVersion(api, binary)
     const plans = trialPlans({ ...options, cases: agents.cases }, resolved.models)
     const total = plans.length * (1 + arms.length)
     progress(`running ${count(total, "trial")}`)
-    const watch = watchServer(api, sessions)
     const trials: EvalTrial[] = []
     try {
       // One arm at a time: a definition hook cannot tell sessions apart, so one variant runs at once.
@@ -167,18 +178,7 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
         running = arm
         const armTrials = await runPool(plans, options.concurrency ?? defaultConcurrency, async (plan) => {
           options.signal?.throwIfAborted()
-          const trial = await runTrial({
-            api,
-            sessions,
-            evalCase: plan.evalCase,
-            model: plan.model,
-            run: plan.run,
-            agent: plan.evalCase.agent ?? options.agent,
-            timeoutMs: options.timeoutMs ?? defaultTrialTimeoutMs,
-            maxCalls: plan.evalCase.maxCalls ?? defaultMaxCalls,
-            ...(arm === undefined ? {} : { arm: arm.name }),
-            ...(arm?.without === undefined ? {} : { without: arm.without }),
-          })
+          const trial = await trialOnServer(servers!, { ...options, sessions }, plan, arm)
           options.signal?.throwIfAborted()
           options.onTrial?.(trial)
           return trial
@@ -187,14 +187,19 @@ export async function runEvalTrials(options: EvalRunnerOptions): Promise<EvalRun
       }
     } finally {
       running = undefined
-      watch.stop()
     }
+    // Asked again of the server that runs now when the first ended before it answered.
+    const snapshots = await offered.catch(async (error: unknown) => {
+      if (servers?.ends.length === 0) throw error
+      return offeredOn((await servers!.current()).api)
+    })
     const tools: Record<string, ToolSnapshot[]> = {}
-    for (const [index, snapshot] of (await offered).entries()) tools[resolved.models[index]!.id] = snapshot
+    for (const [index, snapshot] of snapshots.entries()) tools[resolved.models[index]!.id] = snapshot
+    problems.push(...servers.ends.map(exitProblem))
     return { trials, tools, opencodeVersion: await version, problems }
   } finally {
     options.signal?.removeEventListener("abort", onAbort)
-    server?.stop()
+    servers?.stop()
     endMarked(world.sandbox.marker)
     await endpoint?.close()
     await world.sandbox.dispose()
@@ -231,21 +236,6 @@ function serverVersion(api: ServerApi, binary: string): Promise<string> {
     .catch(() => versionPrinted(binary))
 }
 
-interface TrialPlan {
-  evalCase: EvalCase
-  model: ModelPlan
-  run: number
-}
-
-function trialPlans(options: EvalRunnerOptions, models: ModelPlan[]): TrialPlan[] {
-  const plans: TrialPlan[] = []
-  for (const evalCase of options.cases) {
-    const runs = evalCase.runs ?? options.runs ?? 1
-    for (let run = 1; run <= runs; run++) for (const model of models) plans.push({ evalCase, model, run })
-  }
-  return plans
-}
-
 /** Runs `work` on every item, at most `limit` at once, results in the items' order. */
 async function runPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length)
@@ -262,7 +252,10 @@ async function runPool<T, R>(items: T[], limit: number, work: (item: T) => Promi
 
 function answerCall(session: TrialSession | undefined, tool: string): WrappedCallAnswer {
   const evalCase = session?.evalCase
-  if (evalCase !== undefined && mayExecute(evalCase, tool)) return { execute: true }
+  if (evalCase !== undefined && mayExecute(evalCase, tool)) {
+    session?.ranForReal.add(tool)
+    return { execute: true }
+  }
   const stated = evalCase?.results?.[tool]
   if (stated !== undefined) return { output: stated }
   return {
@@ -282,7 +275,7 @@ function guardCall(
   // Defined by a plugin or a folder the eval does not copy: that definition may be the one that
   // runs, whatever else has the id (a wrapper, a built-in), so only the case's `execute` lets it run.
   if (world.unwrappedIds.has(tool)) {
-    if (session !== undefined && mayExecute(session.evalCase, tool)) return { allow: true }
+    if (session !== undefined && mayExecute(session.evalCase, tool)) return runsForReal(session, tool)
     return {
       deny: `Not run by tool-tester eval: ${tool} is a plugin's tool or a ~/.opencode tool (or has the id of one), so the call may reach it and the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
     }
@@ -291,10 +284,16 @@ function guardCall(
     return { deny: `Not run by tool-tester eval: the built-in ${tool} writes files or runs commands.` }
   }
   if (wrapped.has(tool) || BUILTIN_TOOL_IDS.includes(tool) || tool === "question") return { allow: true }
-  if (session !== undefined && mayExecute(session.evalCase, tool)) return { allow: true }
+  if (session !== undefined && mayExecute(session.evalCase, tool)) return runsForReal(session, tool)
   return {
     deny: `Not run by tool-tester eval: ${tool} is not one of the project's tool files (a plugin's or an MCP server's tool), so the eval cannot answer it in its place; list it in the case's "execute" to run it.`,
   }
+}
+
+/** Lets a tool that is not wrapped run, recording that the trial runs it for real. */
+function runsForReal(session: TrialSession, tool: string): GuardedCallAnswer {
+  session.ranForReal.add(tool)
+  return { allow: true }
 }
 
 const writingBuiltins = new Set(["bash", "edit", "write", "apply_patch", "patch", "multiedit"])

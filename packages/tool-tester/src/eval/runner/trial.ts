@@ -19,6 +19,8 @@ import { type MessageError, messageTrialError, retryTrialError } from "./trial-e
 export interface TrialSession {
   evalCase: EvalCase
   maxCalls: number
+  /** The tools the runner let run for real in this trial (the case's `execute`): one may end opencode. */
+  ranForReal: Set<string>
   /** Counts a tool call of the current turn; true when it is one too many (the turn is then stopped). */
   countCall(): boolean
   /** Stops the trial with this error (the first stop wins). */
@@ -42,6 +44,8 @@ export interface TrialOptions {
   arm?: string
   /** Tool ids removed from what the model is offered (opencode's per-message `tools` toggles). */
   without?: readonly string[]
+  /** Where the tools the trial runs for real are recorded (default: a set of its own). */
+  ranForReal?: Set<string>
 }
 
 /** opencode's retries of a failing provider after which the trial is stopped. */
@@ -76,6 +80,7 @@ export async function runTrial(options: TrialOptions): Promise<EvalTrial> {
   options.sessions.set(sessionID, {
     evalCase,
     maxCalls: options.maxCalls,
+    ranForReal: options.ranForReal ?? new Set(),
     countCall: () => {
       callsInTurn += 1
       if (callsInTurn <= options.maxCalls) return false
