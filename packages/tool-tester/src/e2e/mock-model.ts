@@ -4,9 +4,12 @@
 // Cohere's chat; model-api.ts routes them), playing one script turn per main request and recording
 // every request body.
 //
-// Requests without `tools` (opencode's title request, sent first by the small model) get a short
-// text and do not consume a turn. When the script has no turns left, the mock answers with text so
-// opencode ends its loop.
+// opencode's title request (sent first, by the small model) gets a short text and does not consume a
+// turn. e2e gives the small model an id of its own (`titleModel`), which the mock reads where each
+// API names the model (the body's `model`, the path, the gateway's header): a main request that
+// offers no tools (a config denying every tool) still plays its turn. Without `titleModel`, a
+// request without `tools` is taken for the title request. When the script has no turns left, the
+// mock answers with text so opencode ends its loop.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -20,7 +23,7 @@ import { argumentText, type Script } from "./script.ts"
 export interface CapturedRequest {
   /** The route's path, without the query: `/v1/chat/completions`, `/v1/messages`, `/v1/chat`, ... */
   path: string
-  /** `title` when the request offers no tools, else `main`. */
+  /** `title` for opencode's title request (the small model's; see `titleModel`), else `main`. */
   kind: "title" | "main"
   /** The request body as sent (parsed JSON, or the raw text when it is not JSON). */
   body: unknown
@@ -63,6 +66,12 @@ export interface MockModelOptions {
   port?: number
   /** What the title request gets. */
   titleText?: string
+  /**
+   * The model id of opencode's small model, which sends the title request: a request naming it is
+   * the title request, any other a main one. Undefined: a request that offers no tools is the title
+   * request (a main one without tools, when every tool is denied, is then taken for it).
+   */
+  titleModel?: string
   /** What main requests get after the script's last turn. */
   finalText?: string
   /** Told of each main request as it is answered, with the calls sent in that answer (none: no call is pending). */
@@ -114,7 +123,10 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     }
     const text = await readBody(request)
     const body = parseJson(text)
-    const kind = offersTools(body) ? "main" : "title"
+    const named = route.model ?? (isRecord(body) && typeof body.model === "string" ? body.model : undefined)
+    const kind = (options.titleModel === undefined ? !offersTools(body) : named === options.titleModel)
+      ? "title"
+      : "main"
     const requestIndex = requests.push({ path, kind, body }) - 1
     let planned: PlannedTurn
     if (kind === "title") {
@@ -125,7 +137,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       lastMainHadCalls = planned.calls.length > 0
       options.onMainRequest?.(planned.calls)
     }
-    const model = route.model ?? (isRecord(body) && typeof body.model === "string" ? body.model : "mock-model")
+    const model = named ?? "mock-model"
     const said = isRecord(body) ? body.stream : undefined
     const stream = route.stream ?? (typeof said === "boolean" ? said : (route.streamWhenUnsaid ?? true))
     const events = route.answer(planned, model, requestIndex)

@@ -3,8 +3,10 @@
 // - the global config file of the throw-away home (lowest precedence): `"permission": {"*":
 //   "allow"}` and no update checks or sharing, so the project's own config can still override them;
 // - `OPENCODE_CONFIG_CONTENT` (highest precedence): the mock provider, `model` and `small_model`
-//   (so no request can leave for a real provider), the extra plugins, and the caller's `config`
-//   deep-merged on top, by the one merge of opencode.json layers (config/opencode-config.ts).
+//   (so no request can leave for a real provider; the small model has an id of its own, by which
+//   the mock model tells opencode's title request from a main one), the extra plugins, and the
+//   caller's `config` deep-merged on top, by the one merge of opencode.json layers
+//   (config/opencode-config.ts).
 import { mergeConfig, type OpencodeConfig } from "../config/opencode-config.ts"
 import { vertexAuthOptions } from "./model-apis/vertex-auth.ts"
 
@@ -35,11 +37,13 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
     share: "disabled",
     permission: { "*": "allow" },
   }
-  const modelId = `${mockProviderId}/${options.model}`
+  const titleModel = titleModelOf(options.model)
+  const provider = mockProvider(options)
+  provider.models[titleModel] = { name: titleModel, tool_call: true }
   const content: Record<string, unknown> = {
-    provider: { [mockProviderId]: mockProvider(options) },
-    model: modelId,
-    small_model: modelId,
+    provider: { [mockProviderId]: provider },
+    model: `${mockProviderId}/${options.model}`,
+    small_model: `${mockProviderId}/${titleModel}`,
   }
   if (options.config === undefined) {
     if (options.plugins.length > 0) content.plugin = options.plugins
@@ -50,6 +54,14 @@ export function buildOpencodeConfig(options: OpencodeConfigOptions): OpencodeCon
   const extra = Array.isArray(options.config.plugin) ? options.config.plugin : []
   if (options.plugins.length + extra.length > 0) merged.plugin = [...options.plugins, ...extra]
   return { global, content: merged }
+}
+
+/**
+ * The id e2e gives opencode's small model, which sends the title request: the main model's id with
+ * a suffix, so what opencode reads from an id (`gpt-`, `gemini`, a Bedrock model's family) is alike.
+ */
+export function titleModelOf(model: string): string {
+  return `${model}-title`
 }
 
 /**
@@ -72,6 +84,9 @@ export function mockProvider(options: Pick<OpencodeConfigOptions, "baseURL" | "m
         ? { googleAuthOptions: vertexAuthOptions(options.baseURL) }
         : {}),
     },
-    models: { [options.model]: { name: options.model, tool_call: true } },
+    models: { [options.model]: { name: options.model, tool_call: true } } as Record<
+      string,
+      { name: string; tool_call: boolean }
+    >,
   }
 }

@@ -31,7 +31,7 @@ import { lastUncaughtError } from "./escaped-error.ts"
 import { type MockModel, type ServedCall, startMockModel } from "./mock-model.ts"
 import { cohereScriptProblem } from "./model-apis/cohere-chat.ts"
 import { googleScriptProblem } from "./model-apis/google-generate-content.ts"
-import { defaultModel, defaultProviderPackage, mockProviderId } from "./opencode-config.ts"
+import { defaultModel, defaultProviderPackage, mockProviderId, titleModelOf } from "./opencode-config.ts"
 import { configureSandbox } from "./sandbox-setup.ts"
 import { defaultPrompt, parseScript, type Script } from "./script.ts"
 
@@ -152,12 +152,15 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
   const callBound = callTimer(options.callTimeoutMs)
   try {
     progress("starting the mock model")
+    const model = options.model ?? defaultModel
     mock = await startMockModel({
       script,
       ...definedFields({ port: options.port }),
+      // A `small_model` of the caller's config replaces e2e's: the title request is then told by its
+      // lack of tools.
+      ...(options.config?.["small_model"] === undefined ? { titleModel: titleModelOf(model) } : {}),
       onMainRequest: callBound.onMainRequest,
     })
-    const model = options.model ?? defaultModel
     progress("preparing plugins")
     const { layers, env } = await configureSandbox(
       sandbox,

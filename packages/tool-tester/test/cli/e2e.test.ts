@@ -256,6 +256,36 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
   )
 
   withOpencode(
+    `a config denying every tool: the main turn is played, and its call is reported as not run, opencode having offered no tool (exit 6)${needsOpencode}`,
+    async () => {
+      // Observed on 1.18.34: the main requests offer no tools, like the title request; the call ends
+      // in error, the model reading the AI SDK's answer for a tool it was not given.
+      const result = await runCli(
+        ["e2e", "--script", "e2e-script.json", "--config", '{"permission":{"*":"deny"}}', "--json"],
+        { cwd: basic },
+      )
+      expect(result.exitCode, result.stderr).toBe(6)
+      const run = JSON.parse(result.stdout) as {
+        tools: unknown
+        requests: Array<{ kind: string; body: { model: string; tools?: unknown } }>
+        calls: Array<{ as_called: { name: string }; status: string; result: string }>
+      }
+      expect(run.requests.map((request) => [request.kind, request.body.model, request.body.tools])).toEqual([
+        ["title", "mock-model-title", undefined],
+        ["main", "mock-model", undefined],
+        ["main", "mock-model", undefined],
+      ])
+      expect(run.tools).toBeNull()
+      const unavailable = "Model tried to call unavailable tool 'invalid'. Available tools: ."
+      expect(run.calls).toMatchObject([{ as_called: { name: "greet" }, status: "error", result: unavailable }])
+      expect(jsonError(result)).toEqual({
+        code: "TOOL_REROUTED",
+        message: `the call to greet was not run: opencode offered the model no tools (a config that denies every tool, such as {"permission":{"*":"deny"}}, removes them all), so it rerouted the call to the invalid tool, which it did not offer either; the model read: ${unavailable}`,
+      })
+    },
+  )
+
+  withOpencode(
     `offers and runs the tool of a plugin package the project installed and lists by name with options${needsOpencode}`,
     async () => {
       const directory = fixture("e2e-npm-plugin")

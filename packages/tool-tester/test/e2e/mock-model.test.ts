@@ -104,6 +104,46 @@ describe("the mock model", () => {
     ])
   })
 
+  it("with a title model, tells the title request by the model each API names, and plays a turn for a main request without tools", async () => {
+    mock = await startMockModel({
+      script: { turns: [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }] },
+      titleModel: "m-title",
+    })
+    const send = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${mock!.baseURL}${path}`, { method: "POST", headers, body: JSON.stringify(body) }).then((response) =>
+        response.arrayBuffer(),
+      )
+    const gateway = (model: string) => ({
+      "ai-language-model-specification-version": "3",
+      "ai-language-model-id": model,
+      "ai-language-model-streaming": "false",
+    })
+    // The body's `model` (chat completions, responses, messages, Cohere's chat).
+    await send("/chat/completions", { model: "m-title", stream: true, messages: [] })
+    await send("/chat/completions", { model: "m", stream: true, messages: [] })
+    await send("/messages", { model: "m-title", stream: true, messages: [], tools: [] })
+    // The path (Google's, Bedrock's, Claude on Vertex AI's), the gateway's header.
+    await send("/models/m-title:streamGenerateContent?alt=sse", { contents: [] })
+    await send("/models/m:streamGenerateContent?alt=sse", { contents: [] })
+    await send("/model/m-title/converse-stream", { messages: [] })
+    await send("/model/m/converse-stream", { messages: [] })
+    await send("/m-title:streamRawPredict", { anthropic_version: "vertex-2023-10-16" })
+    await send("/language-model", { prompt: [] }, gateway("m-title"))
+    await send("/language-model", { prompt: [] }, gateway("m"))
+    expect(mock.requests.map((request) => [request.path, request.kind])).toEqual([
+      ["/v1/chat/completions", "title"],
+      ["/v1/chat/completions", "main"],
+      ["/v1/messages", "title"],
+      ["/v1/models/m-title:streamGenerateContent", "title"],
+      ["/v1/models/m:streamGenerateContent", "main"],
+      ["/v1/model/m-title/converse-stream", "title"],
+      ["/v1/model/m/converse-stream", "main"],
+      ["/v1/m-title:streamRawPredict", "title"],
+      ["/v1/language-model", "title"],
+      ["/v1/language-model", "main"],
+    ])
+  })
+
   it("speaks the Responses API with function_call items", async () => {
     mock = await startMockModel({ script: { turns: [{ calls: [{ tool: "x", args: {}, id: "c9" }] }] } })
     const events = await post("/responses", { model: "gpt-5", stream: true, input: [], tools })

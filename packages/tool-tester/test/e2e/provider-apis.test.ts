@@ -55,6 +55,8 @@ const withIds = [
   {
     provider: "@ai-sdk/amazon-bedrock",
     route: "/v1/model/mock-model/converse-stream",
+    // The small model's id of its own, in the path: how the mock tells the title request.
+    titleRoute: "/v1/model/mock-model-title/converse-stream",
     // Bedrock's: toolConfig.tools, each a toolSpec.
     offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { toolSpec: { name: string } }).toolSpec.name),
   },
@@ -62,6 +64,7 @@ const withIds = [
     // Claude on Vertex AI: Anthropic's messages, posted to the model's raw predict after a sign-in.
     provider: "@ai-sdk/google-vertex/anthropic",
     route: "/v1/mock-model:streamRawPredict",
+    titleRoute: "/v1/mock-model-title:streamRawPredict",
     offered: (tools: unknown[] | null) => tools?.map((tool) => (tool as { name: string }).name),
   },
   {
@@ -92,6 +95,7 @@ test.for(withIds)(
   async ({
     provider,
     route,
+    titleRoute = route,
     offered,
     invalidCall = { tool: "echo", rawArgs: "{not json" },
     invalidResult = "The arguments provided to the tool are invalid",
@@ -119,7 +123,7 @@ test.for(withIds)(
     expect(result.exitCode).toBe(0)
     expect(result.errors).toEqual([])
     expect(result.requests.map((request) => [request.path, request.kind])).toEqual([
-      [route, "title"],
+      [titleRoute, "title"],
       ...Array.from({ length: 4 }, () => [route, "main"]),
     ])
     expect(offered(result.tools)).toContain("echo")
@@ -196,7 +200,7 @@ test("@ai-sdk/google runs parallel calls, a repaired name, arguments that are no
   expect(result.exitCode).toBe(0)
   expect(result.errors).toEqual([])
   expect(result.requests.map((request) => [request.path, request.kind])).toEqual([
-    ["/v1/models/gemini-2.5-pro:streamGenerateContent", "title"],
+    ["/v1/models/gemini-2.5-pro-title:streamGenerateContent", "title"],
     ...Array.from({ length: 4 }, () => ["/v1/models/gemini-2.5-pro:streamGenerateContent", "main"]),
   ])
   // Google's tools: one entry of functionDeclarations.

@@ -7,6 +7,7 @@ import { configProblem, type OpencodeConfig } from "../../config/opencode-config
 import { sourceFileProblem } from "../../discovery/_source-file.ts"
 import { type E2EError, type E2EResult, sessionFailure } from "../../e2e/e2e-result.ts"
 import { lastUncaughtError, uncaughtDetail } from "../../e2e/escaped-error.ts"
+import { unofferedCall } from "../../e2e/offered-tools.ts"
 import { runE2E } from "../../e2e/run-e2e.ts"
 import { exactOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import { parseScriptText } from "../../e2e/script.ts"
@@ -118,7 +119,8 @@ async function print(io: CliIO, json: boolean, result: E2EResult): Promise<void>
 
 /**
  * Exit codes in the spirit of `run`: 3 when opencode ended with an error, 4 when a tool call
- * ended in error or ended opencode (process.exit), 6 when a call was rerouted to `invalid`, else 0.
+ * ended in error or ended opencode (process.exit), 6 when a call was rerouted to `invalid` (or to
+ * `invalid` that opencode did not offer either: every tool denied), else 0.
  */
 function verdict(
   result: E2EResult,
@@ -153,6 +155,9 @@ function verdict(
       reason: { code: "OPENCODE_FAILED", message: `opencode ended with an error: ${detail}` },
     }
   }
+  // Before a call's error: the tool never ran, opencode had no tool to run it with.
+  const unoffered = unofferedCall(result)
+  if (unoffered !== undefined) return { exitCode: EXIT_REROUTED, reason: { code: "TOOL_REROUTED", message: unoffered } }
   const failed = result.calls.find((call) => call.status === "error")
   if (failed) {
     return {
