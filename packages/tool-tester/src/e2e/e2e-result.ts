@@ -53,9 +53,10 @@ export interface E2EError {
    * else it printed there; `exit`: opencode ended while a tool call was still running (its own
    * session failed, as its error event says, or, with no such error, a tool that called
    * process.exit ended opencode with it); `plugin`: a configured plugin e2e could not give opencode
-   * (an npm spec whose package is not installed in the project).
+   * (an npm spec whose package is not installed in the project); `stdout`: calls opencode reported
+   * nothing of after its stdout carried a flood of other text (`outputFlood`).
    */
-  source: "event" | "stderr" | "log" | "exit" | "plugin"
+  source: "event" | "stderr" | "log" | "exit" | "plugin" | "stdout"
   message: string
 }
 
@@ -176,6 +177,27 @@ export function unfinishedCalls(calls: E2ECall[], exitCode: number | null, error
 }
 
 /**
+ * Why opencode reported nothing of some calls (no tool part: the transcript's `no result`), when
+ * its stdout carried a flood of text that was not its events: what tools print goes to the same
+ * stdout, and opencode loses the events still waiting behind such a flood as it exits (observed on
+ * 1.18.34: a tool writing 300 MB in one write, every event of the run lost, exit code 0, the model
+ * still given the result). One
+ * entry, or none when every call was reported or the rest of stdout was small.
+ */
+export function outputFlood(calls: E2ECall[], stdoutLeftOut: number): E2EError[] {
+  const unreported = calls.filter((call) => call.status === null)
+  if (unreported.length === 0 || stdoutLeftOut < FLOOD_CHARACTERS) return []
+  const names = unreported.map((call) => `${call.as_called.name} (${call.id})`).join(", ")
+  const megabytes = Math.round(stdoutLeftOut / (1024 * 1024))
+  return [
+    {
+      source: "stdout",
+      message: `opencode reported no result for ${names}: its stdout carried ${megabytes} MB of text that was not its events, printed by a tool, and opencode loses the events still waiting behind such a flood when it exits; that flood is the likely reason: have the tool print less, or write to a file`,
+    },
+  ]
+}
+
+/**
  * The error opencode reported for its own session, from what it printed: its first error event,
  * else the `error="..."` of an ERROR line its session processor logged; undefined when it reported none.
  */
@@ -235,6 +257,13 @@ export async function readToolOutputFiles(dataHome: string): Promise<E2EToolOutp
 }
 
 // --- internal ---
+
+/**
+ * Text on opencode's stdout besides its events past which a lost report is put down to it (8 MB):
+ * what reaches e2e is what opencode wrote before it exited (25 and 35 MB of a tool's 300 MB write,
+ * on 1.18.34), and a 50 MB write lost nothing.
+ */
+const FLOOD_CHARACTERS = 8 * 1024 * 1024
 
 /** SGR sequences (`ESC [ 93 ; 1 m`): colour and weight, which say nothing a line's text does not. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the escape character is what it is for.

@@ -22,6 +22,7 @@ import {
   type E2EError,
   type E2EResult,
   eventErrors,
+  outputFlood,
   parseEvents,
   readToolOutputFiles,
   stderrLines,
@@ -212,6 +213,7 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
       errors: [
         ...pluginErrors,
         ...eventErrors(events),
+        ...outputFlood(calls, run.stdoutLeftOut),
         ...stderrErrors,
         ...(timedOut ? [] : unfinishedCalls(calls, run.exitCode, [...eventErrors(events), ...stderrErrors])),
       ],

@@ -26,6 +26,8 @@ export interface OpencodeProcessResult {
   exitCode: number | null
   /** Its JSON event lines, one per line: what else a tool printed there is left out (bounded-output.ts). */
   stdout: string
+  /** How many characters of stdout were not its events (what tools printed there), left out. */
+  stdoutLeftOut: number
   /** Its start and end, with a line saying how much is left out between when it is long. */
   stderr: string
   /** The timeout ended the run. */
@@ -114,7 +116,15 @@ export function runOpencodeProcess(options: OpencodeProcessOptions): Promise<Ope
     child.once("close", () => {
       finish()
       guarded.release()
-      resolve({ exitCode, stdout: stdout.text(), stderr: stderr.text(), timedOut, aborted, boundMs })
+      resolve({
+        exitCode,
+        stdout: stdout.text(),
+        stdoutLeftOut: stdout.leftOut,
+        stderr: stderr.text(),
+        timedOut,
+        aborted,
+        boundMs,
+      })
     })
   })
 }

@@ -3,7 +3,7 @@
 // (trimmed to the messages that matter): the call as a `tool_use` block of the assistant's
 // content, its result as a `tool_result` block of a user message's content.
 import { describe, expect, it } from "vitest"
-import { collectCalls, eventErrors, parseEvents } from "../../src/e2e/e2e-result.ts"
+import { collectCalls, type E2ECall, eventErrors, outputFlood, parseEvents } from "../../src/e2e/e2e-result.ts"
 import type { CapturedRequest, ServedCall } from "../../src/e2e/mock-model.ts"
 
 const served = (id: string, name: string, args: string, turn: number): ServedCall => ({
@@ -240,5 +240,40 @@ describe("parseEvents", () => {
     const events = parseEvents(stdout)
     expect(events).toEqual([{ type: "step_start", ...session, part: {} }, real])
     expect(eventErrors(events)).toEqual([{ source: "event", message: "cannot be cloned" }])
+  })
+})
+
+describe("outputFlood", () => {
+  const call = (id: string, status: string | null): E2ECall => ({
+    turn: 0,
+    id,
+    as_called: { name: "flood", arguments: "{}" },
+    as_run: { name: "flood", arguments: "{}" },
+    result: "flooded",
+    status,
+    title: null,
+    metadata: null,
+    error: null,
+    input: null,
+    tool: null,
+  })
+  const megabytes = (count: number) => count * 1024 * 1024
+
+  // Observed on 1.18.34: a tool writing 300 MB to stdout in one write; the model got its result,
+  // but no event of the run reached e2e (exit code 0), so the call had no status; 25 MB of the
+  // tool's text reached e2e.
+  it("puts a call opencode reported nothing of down to a flood on its stdout, in one line", () => {
+    expect(outputFlood([call("call_1", null), call("call_2", "completed")], megabytes(25))).toEqual([
+      {
+        source: "stdout",
+        message:
+          "opencode reported no result for flood (call_1): its stdout carried 25 MB of text that was not its events, printed by a tool, and opencode loses the events still waiting behind such a flood when it exits; that flood is the likely reason: have the tool print less, or write to a file",
+      },
+    ])
+  })
+
+  it("says nothing when every call was reported, or when the rest of stdout was small", () => {
+    expect(outputFlood([call("call_1", "completed")], megabytes(25))).toEqual([])
+    expect(outputFlood([call("call_1", null)], megabytes(1))).toEqual([])
   })
 })
