@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest"
+import nodePath from "node:path"
 import { portablePath, shellWord, userShell } from "../src/_shell-quote.ts"
+import { printedPath } from "../src/cli/printed-path.ts"
 
 // Words of a pasted command in the three shells. cmd.exe is checked by its rules (none runs here):
 // double quotes keep spaces and & | < > ( ) ^ from cmd, `%` is expanded even inside them, and the
@@ -41,6 +43,13 @@ describe("one quoting function, three shells", () => {
 
   test("relative paths are printed with forward slashes", () => {
     expect(portablePath("..\\my app\\.opencode")).toBe("../my app/.opencode")
+  })
+
+  // e2e --init's "Run it" line named a script in a subfolder `scripts\e2e.json` on Windows.
+  test("a file a printed command names, from where it was typed: relative, forward slashes on Windows too", () => {
+    expect(printedPath("C:\\proj", "C:\\proj\\scripts\\e2e.json", nodePath.win32)).toBe("scripts/e2e.json")
+    expect(printedPath("C:\\proj\\sub", "C:\\proj\\e2e.json", nodePath.win32)).toBe("../e2e.json")
+    expect(printedPath("/proj", "/proj/scripts/e2e.json", nodePath.posix)).toBe("scripts/e2e.json")
   })
 })
 

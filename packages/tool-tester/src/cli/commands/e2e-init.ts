@@ -14,6 +14,7 @@ import { performTask } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { carriedFlags } from "../carried-flags.ts"
+import { printedPath } from "../printed-path.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { projectDirectory } from "../project-directory.ts"
 
@@ -90,7 +91,7 @@ export async function writeStarterScript(
       )
     }
     const tools = schemas.value.map((schema) => schema.name)
-    const shown = path.relative(io.cwd, file) || file
+    const shown = printedPath(io.cwd, file)
     if (json) io.write(`${JSON.stringify({ script: file, tools })}\n`)
     else {
       // With no opencode here, the command that runs the script downloads the tested one (once).
