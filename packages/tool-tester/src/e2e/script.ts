@@ -53,17 +53,26 @@ export function parseScript(value: unknown): Script {
   return object.prompt === undefined ? { turns } : { prompt: object.prompt, turns }
 }
 
-/** Parses the JSON text of a script file; throws SCRIPT_INVALID. */
-export function parseScriptText(text: string): Script {
+/**
+ * Parses the JSON text of a script file; throws SCRIPT_INVALID, naming `file` when given (the path
+ * the text was read from) in its message and `data.file`.
+ */
+export function parseScriptText(text: string, file?: string): Script {
   let value: unknown
   try {
     // Editors on Windows may start a UTF-8 file with a byte order mark (Notepad, PowerShell 5's
     // Set-Content -Encoding UTF8); it is not JSON, and eval's case files and opencode.json allow it too.
     value = JSON.parse(text.replace(/^\uFEFF/, ""))
   } catch (error) {
-    fail(`not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+    throw invalid(`not valid JSON (${error instanceof Error ? error.message : String(error)})`, file)
   }
-  return parseScript(value)
+  try {
+    return parseScript(value)
+  } catch (error) {
+    const problem = ToolTesterError.isInstance(error) ? error.data?.["problem"] : undefined
+    if (file === undefined || typeof problem !== "string") throw error
+    throw invalid(problem, file)
+  }
 }
 
 /** The argument text a call sends: `rawArgs` verbatim, else the JSON of `args` (`{}` when absent). */
@@ -118,5 +127,15 @@ function checkKeys(value: Record<string, unknown>, allowed: string[], where: str
 }
 
 function fail(problem: string): never {
-  throw new ToolTesterError("SCRIPT_INVALID", `Invalid e2e script: ${problem}.`)
+  throw invalid(problem)
+}
+
+function invalid(problem: string, file?: string): ToolTesterError {
+  return new ToolTesterError(
+    "SCRIPT_INVALID",
+    `Invalid e2e script${file === undefined ? "" : ` ${file}`}: ${problem}.`,
+    {
+      data: file === undefined ? { problem } : { problem, file },
+    },
+  )
 }

@@ -81,12 +81,26 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(run.errors.at(-1)?.message).toMatch(/^\s+at .*throws_after_return\.ts:7:52\)$/)
   })
 
-  test("a malformed script exits 1 with SCRIPT_INVALID", async () => {
+  test("a malformed script exits 1 with SCRIPT_INVALID naming the file and the entry", async () => {
     const folder = useTmpDir()
-    writeFiles(folder, { "script.json": JSON.stringify({ turns: [{ calls: [{ args: {} }] }] }) })
+    writeFiles(folder, {
+      "script.json": JSON.stringify({ turns: [{ calls: [{ args: {} }] }] }),
+      "broken.json": "{turns:",
+    })
     const result = await runCli(["e2e", "--dir", basic, "--script", `${folder}/script.json`, "--json"])
     expect(result.exitCode).toBe(1)
-    expect(jsonError(result).code).toBe("SCRIPT_INVALID")
+    expect(jsonError(result)).toEqual({
+      code: "SCRIPT_INVALID",
+      message: `Invalid e2e script ${path.join(folder, "script.json")}: turns[0].calls[0].tool must be a non-empty string.`,
+    })
+    const broken = await runCli(["e2e", "--dir", basic, "--script", `${folder}/broken.json`, "--json"])
+    expect(broken.exitCode).toBe(1)
+    expect(jsonError(broken)).toMatchObject({
+      code: "SCRIPT_INVALID",
+      message: expect.stringMatching(
+        new RegExp(`^Invalid e2e script ${escapeRegExp(path.join(folder, "broken.json"))}: not valid JSON \\(`),
+      ),
+    })
   })
 
   test("a script file that does not exist, or is a folder: exit 1, PATH_NOT_FOUND saying which", async () => {

@@ -55,7 +55,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
       `e2e needs --script SCRIPT.json (the model's turns); ${toolTesterCommand(io)} e2e --init writes a starter script`,
     )
   const scriptFile = path.resolve(io.cwd, values.script)
-  const script = parseScriptText(readText(scriptFile))
+  const script = parseScriptText(readText(scriptFile), scriptFile)
   const project = projectDirectory(io.cwd, values.dir)
   if (project.notice && !json) io.writeError(`${project.notice}\n`)
   const options: Parameters<typeof runE2E>[0] = {
