@@ -18,6 +18,8 @@ export type FlagContext = {
   toolArguments?: boolean | undefined
   /** The command's first positional is a tool name (run, fuzz), which may start with a dash. */
   toolName?: boolean | undefined
+  /** The command takes no positional and reads its script from --script (e2e): a `.json` word is that file given without it. */
+  scriptOption?: boolean | undefined
 }
 
 /** The usage error for a command line parseArgs refused with `error`. */
@@ -44,6 +46,14 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
     })
   }
   const message = error instanceof Error ? error.message : String(error)
+  const script = context.scriptOption ? scriptWithoutOption(message, config.args ?? []) : undefined
+  if (script !== undefined) {
+    return new ToolTesterError(
+      "USAGE",
+      `unexpected argument ${script}; to play it as the e2e script, give it with --script ${shellWord(script)} (${help})`,
+      { data: { argument: script, suggestion: `--script ${script}` } },
+    )
+  }
   // Node's text for `--dir --json` spans three lines; one line says the same.
   const ambiguous = /^Option '(-[^']*)' argument is ambiguous/.exec(message)
   if (ambiguous) {
@@ -80,6 +90,17 @@ export function emptyOptionError(name: string, context: FlagContext): ToolTester
 }
 
 // --- internal ---
+
+/**
+ * The `.json` file parseArgs refused as a positional (`e2e weather.e2e.json`), when no --script was
+ * given: the script, given without its option.
+ */
+function scriptWithoutOption(message: string, args: readonly string[]): string | undefined {
+  const word = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec(message)?.[1]
+  if (word === undefined || !/\.json$/i.test(word)) return undefined
+  const given = args.some((arg) => arg === "--script" || arg.startsWith("--script="))
+  return given ? undefined : word
+}
 
 function helpHint(context: FlagContext): string {
   return `see ${context.run} ${context.command === undefined ? "" : `${context.command} `}--help`

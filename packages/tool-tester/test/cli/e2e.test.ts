@@ -81,6 +81,21 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(run.errors.at(-1)?.message).toMatch(/^\s+at .*throws_after_return\.ts:7:52\)$/)
   })
 
+  test("a .json file given where --script goes: exit 1, saying to give it with --script", async () => {
+    const result = await runCli(["e2e", "e2e-script.json", "--json"], { cwd: basic })
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toEqual({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^unexpected argument e2e-script\.json; to play it as the e2e script, give it with --script e2e-script\.json \(see .* e2e --help\)$/,
+      ),
+    })
+    // Beside a --script, another word is only unexpected.
+    const both = await runCli(["e2e", "--script", "e2e-script.json", "other.json", "--json"], { cwd: basic })
+    expect(both.exitCode).toBe(1)
+    expect(jsonError(both).message).not.toContain("give it with --script")
+  })
+
   test("a malformed script exits 1 with SCRIPT_INVALID naming the file and the entry", async () => {
     const folder = useTmpDir()
     writeFiles(folder, {

@@ -34,7 +34,7 @@ import { projectDirectory } from "../project-directory.ts"
 export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.e2e) },
-    { command: "e2e", run: toolTesterCommand(io) },
+    { command: "e2e", run: toolTesterCommand(io), scriptOption: true },
   )
   const json = values.json === true
   if (values.opencode !== undefined && values["opencode-version"] !== undefined) {
