@@ -75,7 +75,7 @@ const help = { type: "boolean", short: "h", help: "Show this help" } as const sa
 const opencode = {
   type: "string",
   placeholder: "PATH",
-  help: "The opencode binary to run",
+  help: "The opencode binary to run: its path, or a command name looked up on PATH",
   byDefault: "opencode-ai's platform package from the project or tool-tester, else opencode on PATH",
 } as const satisfies OptionSpec
 const opencodeVersion = {
@@ -323,7 +323,7 @@ export const COMMAND_OPTIONS = {
     opencode: {
       type: "string",
       placeholder: "PATH",
-      help: "The opencode binary to check against",
+      help: "The opencode binary to check against: its path, or a command name looked up on PATH",
       byDefault:
         "as e2e finds it: opencode-ai's platform package from the project or tool-tester, else opencode on PATH",
     },

@@ -13,7 +13,7 @@ import semver from "semver"
 import { statOf } from "../_file-stats.ts"
 import { ToolTesterError } from "../errors.ts"
 import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "../package-manager.ts"
-import { findProgram } from "../runtime/find-program.ts"
+import { findProgram, isCommandName } from "../runtime/find-program.ts"
 import { programOutput } from "../runtime/program-output.ts"
 import { isNativeExecutable, opencodeBinaryIn, opencodePackageNames } from "./opencode-packages.ts"
 import { MODELLED_OPENCODE_VERSION } from "./opencode-version.ts"
@@ -56,7 +56,7 @@ export function findOpencode(options: FindOpencodeOptions = {}): string | undefi
 }
 
 export interface ResolveOpencodeOptions extends FindOpencodeOptions {
-  /** An explicit binary path. */
+  /** An explicit binary: its path, or a command name (no folder in it), looked up on PATH as a shell does. */
   opencode?: string
   /** Install this version of the platform package into the cache (once) and use it. */
   opencodeVersion?: string
@@ -68,6 +68,16 @@ export interface ResolveOpencodeOptions extends FindOpencodeOptions {
 /** The binary to run; throws OPENCODE_NOT_FOUND with a way to get one. */
 export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Promise<string> {
   if (options.opencode !== undefined) {
+    if (isCommandName(options.opencode)) {
+      // `--opencode opencode`: the program the shell would start (PATHEXT and .cmd shims on Windows).
+      const found = findOnPath(options.opencode, options.env ?? process.env)
+      if (found !== undefined) return opencodeExecutable(found) ?? found
+      throw new ToolTesterError(
+        "OPENCODE_NOT_FOUND",
+        `No program named ${options.opencode} on PATH. Check the --opencode name, give the binary's path, or drop it to use an installed one.`,
+        { data: { command: options.opencode } },
+      )
+    }
     const binary = resolve(options.opencode)
     if (isExecutable(binary)) return opencodeExecutable(binary) ?? binary
     throw new ToolTesterError(

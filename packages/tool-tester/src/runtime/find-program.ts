@@ -12,6 +12,14 @@ import { isRegularFile } from "../_file-stats.ts"
 
 export type ProgramEnvironment = Record<string, string | undefined>
 
+/**
+ * Whether `command` is a program's name, which a shell looks up on PATH (`opencode`), rather than a
+ * path to one (`./opencode`, `bin\opencode`, `/usr/bin/opencode`): it holds no folder separator.
+ */
+export function isCommandName(command: string): boolean {
+  return !/[\\/]/.test(command) && command !== "." && command !== ".."
+}
+
 /** The file `name` starts from PATH (PATHEXT on Windows) in `env`, or undefined. A name with a path is checked as it is. */
 export function findProgram(name: string, env: ProgramEnvironment = process.env): string | undefined {
   const which = load<typeof import("which")>("which")

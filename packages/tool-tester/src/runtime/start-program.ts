@@ -18,7 +18,7 @@ import { createRequire } from "node:module"
 import path from "node:path"
 import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
-import { findProgram, type ProgramEnvironment, programCommand } from "./find-program.ts"
+import { findProgram, isCommandName, type ProgramEnvironment, programCommand } from "./find-program.ts"
 
 /** Starts `command` (a name looked up on the PATH of `options.env`, or a path) with `args`, each one argument. */
 export function startProgram(
@@ -46,9 +46,9 @@ export function programOutputSync(
 
 function commandLine(command: string, env: ProgramEnvironment, cwd: string | URL | undefined): [string, ...string[]] {
   // A bare name is looked up on the child's PATH; a path is taken from the child's folder, as spawn does.
-  const file = /[\\/]/.test(command)
-    ? path.resolve(cwd === undefined ? "" : String(cwd instanceof URL ? fileURLToPath(cwd) : cwd), command)
-    : (findProgram(command, env) ?? command)
+  const file = isCommandName(command)
+    ? (findProgram(command, env) ?? command)
+    : path.resolve(cwd === undefined ? "" : String(cwd instanceof URL ? fileURLToPath(cwd) : cwd), command)
   return programCommand(file, env)
 }
 

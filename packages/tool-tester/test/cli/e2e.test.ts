@@ -229,6 +229,19 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(jsonError(result).code).toBe("OPENCODE_NOT_FOUND")
   })
 
+  test("an --opencode command name is looked up on PATH, not taken as a file in the working folder", async () => {
+    const result = await runCli(
+      ["e2e", "--script", "e2e-script.json", "--opencode", "no-such-opencode-here", "--json"],
+      { cwd: basic },
+    )
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toEqual({
+      code: "OPENCODE_NOT_FOUND",
+      message:
+        "No program named no-such-opencode-here on PATH. Check the --opencode name, give the binary's path, or drop it to use an installed one.",
+    })
+  })
+
   test("--opencode and --opencode-version together exit 1", async () => {
     const result = await runCli(
       ["e2e", "--script", "e2e-script.json", "--opencode", "x", "--opencode-version", "1.18.34", "--json"],

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -35,6 +35,27 @@ describe("runE2E failures", () => {
     expect((error as ToolTesterError).code).toBe("OPENCODE_NOT_FOUND")
     const run = runE2E({ directory: project, script, opencode: "/no/such/opencode", tempDirectory: tempParent.path })
     expect(await codeOf(run)).toBe("OPENCODE_NOT_FOUND")
+  })
+
+  it("looks a command name given as the binary up on PATH, as a shell does, and keeps a path a path", async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), "opencode-on-path-"))
+    onTestFinished(() => rmSync(bin, { recursive: true, force: true }))
+    // Windows finds a command by PATHEXT: npm's opencode.cmd is one.
+    const file = path.join(bin, process.platform === "win32" ? "my-opencode.cmd" : "my-opencode")
+    writeFileSync(file, process.platform === "win32" ? "@exit /b 0\r\n" : "#!/bin/sh\nexit 0\n")
+    chmodSync(file, 0o755)
+    const env = { PATH: bin, PATHEXT: ".cmd" }
+    expect(await resolveOpencode({ opencode: "my-opencode", env })).toBe(file)
+    await expect(resolveOpencode({ opencode: "no-such-opencode", env })).rejects.toMatchObject({
+      code: "OPENCODE_NOT_FOUND",
+      message:
+        "No program named no-such-opencode on PATH. Check the --opencode name, give the binary's path, or drop it to use an installed one.",
+    })
+    // With a folder in it, a path from the working folder, never looked up on PATH.
+    await expect(resolveOpencode({ opencode: `.${path.sep}my-opencode`, env })).rejects.toMatchObject({
+      code: "OPENCODE_NOT_FOUND",
+      message: expect.stringContaining(`No executable opencode binary at ${path.resolve("my-opencode")}.`),
+    })
   })
 
   it("names the platform package to install when no binary is found anywhere", async () => {

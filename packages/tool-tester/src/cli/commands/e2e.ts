@@ -24,6 +24,7 @@ import { interruptible } from "../interruptible.ts"
 import { timeoutFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { projectDirectory } from "../project-directory.ts"
+import { opencodeOption } from "../opencode-option.ts"
 
 /**
  * `tool-tester e2e`: runs the project's tools inside the real opencode binary, offline, with a
@@ -64,7 +65,7 @@ export async function e2eCommand(argv: string[], io: CliIO): Promise<number> {
     plugins: (values.plugin ?? []).map((spec) => (spec.startsWith(".") ? path.resolve(io.cwd, spec) : spec)),
     script,
   }
-  if (values.opencode !== undefined) options.opencode = path.resolve(io.cwd, values.opencode)
+  if (values.opencode !== undefined) options.opencode = opencodeOption(io.cwd, values.opencode)
   if (values["opencode-version"] !== undefined) options.opencodeVersion = values["opencode-version"]
   if (values.model !== undefined) options.model = values.model
   if (provider !== undefined) options.provider = provider

@@ -50,6 +50,7 @@ import { toolTesterCommand } from "../invocation.ts"
 import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { projectDirectory } from "../project-directory.ts"
+import { opencodeOption } from "../opencode-option.ts"
 
 /**
  * `tool-tester eval`: runs the project's eval cases (`.opencode/evals/`) through the real opencode
@@ -163,7 +164,7 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
           agent: values.agent,
           concurrency,
           timeoutMs,
-          opencode: values.opencode === undefined ? undefined : path.resolve(io.cwd, values.opencode),
+          opencode: values.opencode === undefined ? undefined : opencodeOption(io.cwd, values.opencode),
           opencodeVersion: values["opencode-version"],
         }),
         signal,

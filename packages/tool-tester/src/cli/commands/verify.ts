@@ -1,4 +1,3 @@
-import path from "node:path"
 import { toolTesterCommand } from "../invocation.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
@@ -14,6 +13,7 @@ import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
 import { interruptible } from "../interruptible.ts"
 import { wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
+import { opencodeOption } from "../opencode-option.ts"
 
 /**
  * `tool-tester verify [SET...]`: runs the probe projects shipped with tool-tester through the
@@ -32,7 +32,7 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   const opencode = await resolveOpencode({
     directory: io.cwd,
     env: io.env,
-    ...(values.opencode === undefined ? {} : { opencode: path.resolve(io.cwd, values.opencode) }),
+    ...(values.opencode === undefined ? {} : { opencode: opencodeOption(io.cwd, values.opencode) }),
   })
   const [version, identity] = await Promise.all([opencodeVersionOf(opencode), opencodeIdentity(opencode)])
   if (version === undefined || identity !== "opencode") {
