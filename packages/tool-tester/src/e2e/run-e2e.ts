@@ -79,7 +79,10 @@ export interface E2EOptions {
   onProgress?: (phase: string) => void
   /** Port of the mock model (default 0: any free port). */
   port?: number
-  /** Parent folder of the throw-away folders (default: the OS temp folder). */
+  /**
+   * Parent folder of the throw-away folders (default: the OS temp folder). Made when missing, and
+   * then removed when the run ends, once empty; a folder that existed stays.
+   */
   tempDirectory?: string
 }
 

@@ -8,7 +8,7 @@
 
 import { randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
-import { chmod, lstat, mkdir, mkdtemp, rm } from "node:fs/promises"
+import { chmod, lstat, mkdir, mkdtemp, rm, rmdir } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { ToolTesterError } from "../errors.ts"
@@ -41,7 +41,7 @@ export interface Sandbox {
 export interface SandboxOptions {
   directory: string
   copyProject: boolean
-  /** Parent of the temp folder (default: the OS temp folder). */
+  /** Parent of the temp folder (default: the OS temp folder); made when missing, and removed by dispose() once empty. */
   tempDirectory?: string
   /** Start of the temp folder's and the marker's names (default `tool-tester-e2e-`). */
   prefix?: string
@@ -57,13 +57,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       data: { path: directory },
     })
   }
-  const parent = options.tempDirectory ?? tmpdir()
+  const parent = resolve(options.tempDirectory ?? tmpdir())
   const prefix = options.prefix ?? "tool-tester-e2e-"
   let root: string
+  // The first of the folders made for `parent` (none when it existed): they go with the run.
+  let made: string | undefined
   try {
-    await mkdir(parent, { recursive: true })
+    made = await mkdir(parent, { recursive: true })
     root = await mkdtemp(join(parent, prefix))
   } catch (error) {
+    await removeMadeFolders(parent, made)
     // A TMPDIR that is a file, or a folder this user cannot write: Node's EEXIST or EACCES said
     // nothing of which folder that was, nor of how to choose another.
     const instead =
@@ -108,6 +111,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       disposed = true
       for (const undo of undoSteps.reverse()) await undo().catch(() => undefined)
       await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+      await removeMadeFolders(parent, made)
       guarded.release()
     },
   }
@@ -143,5 +147,25 @@ export function projectConfigDirectories(project: string): string[] {
     const parent = dirname(directory)
     if (existsSync(join(directory, ".git")) || parent === directory) return folders
     directory = parent
+  }
+}
+
+// --- internal ---
+
+/**
+ * Removes the folders `mkdir -p` made for `parent` (`first` is the highest of them), deepest first,
+ * each only while it is empty: another run given the same folder may be using it now, and the
+ * caller's own folders are never touched.
+ */
+async function removeMadeFolders(parent: string, first: string | undefined): Promise<void> {
+  if (first === undefined) return
+  const top = resolve(first)
+  for (let folder = parent; ; folder = dirname(folder)) {
+    const removed = await rmdir(folder).then(
+      () => true,
+      () => false,
+    )
+    // Never above the highest one made, even should its name be spelt otherwise.
+    if (!removed || folder.length <= top.length || dirname(folder) === folder) return
   }
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -105,9 +105,14 @@ describe("runE2E failures", () => {
     )
   })
 
-  it("fails with OPENCODE_FAILED when the binary is not opencode", async () => {
-    const run = runE2E({ directory: project, script, opencode: process.execPath, tempDirectory: tempParent.path })
+  it("fails with OPENCODE_FAILED when the binary is not opencode, removing the tempDirectory it had to make", async () => {
+    // A tempDirectory that does not exist yet is made for the run, and goes with it; the given
+    // folder that existed (tempParent) stays.
+    const tempDirectory = path.join(tempParent.path, "made", "for-the-run")
+    const run = runE2E({ directory: project, script, opencode: process.execPath, tempDirectory })
     expect(await codeOf(run)).toBe("OPENCODE_FAILED")
+    expect(existsSync(path.join(tempParent.path, "made"))).toBe(false)
+    expect(existsSync(tempParent.path)).toBe(true)
   })
 
   it("fails with PORT_IN_USE when the mock model's port is taken", async () => {
