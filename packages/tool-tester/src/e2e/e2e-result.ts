@@ -65,6 +65,12 @@ export interface E2EResult {
   opencode: string
   /** Its version (from its package, else `opencode --version`), or null when neither says. */
   opencodeVersion?: string | null
+  /**
+   * Why the program run is not opencode, when a run that never reached the model made e2e ask it
+   * (its `--help` lists no `opencode run`); `opencodeVersion` is then null, since a number such a
+   * program prints (Node's, Bun's) is not opencode's. Absent otherwise.
+   */
+  notOpencode?: string
   /** `<provider>/<model>` as given to `opencode run -m`. */
   model: string
   /** The `tools` array of the first main request, as opencode sent it; null when no main request came. */

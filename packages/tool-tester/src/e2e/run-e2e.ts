@@ -12,7 +12,8 @@ import { configProblem, type OpencodeConfig } from "../config/opencode-config.ts
 import { ToolTesterError } from "../errors.ts"
 import { resolveOpencode } from "../opencode/opencode-binary.ts"
 import { runOpencodeProcess } from "../opencode/opencode-process.ts"
-import { opencodeVersionOf } from "../opencode/opencode-version-check.ts"
+import { opencodeIdentity } from "../opencode/opencode-identity.ts"
+import { opencodePackageVersion, opencodeVersionOf } from "../opencode/opencode-version-check.ts"
 import { pluginPackageFor } from "../opencode/plugin-package.ts"
 import { createSandbox, projectConfigDirectories } from "../opencode/sandbox.ts"
 import { endMarked } from "../runtime/process-tree.ts"
@@ -230,8 +231,10 @@ export async function runE2EWithin(options: E2EOptions, bound: number | (() => n
     if (run.timedOut) throw timeoutError(mock, { ms: run.boundMs, flag: "--timeout" }, result)
     // Ended without one model request: the script never ran, even at exit 0 (a program that is not
     // opencode, `/bin/true`, ends so); a report of no calls would read as a pass.
-    if (mock.requests.length === 0 && (run.exitCode === 0 || events.length === 0))
+    if (mock.requests.length === 0 && (run.exitCode === 0 || events.length === 0)) {
+      await checkIdentity(result, binary)
       throw endedBeforeTheModel(result, stderrErrors, sandbox, directory)
+    }
     return result
   } finally {
     callBound.clear()
@@ -330,6 +333,21 @@ function unspokenProvider(mock: MockModel, provider: string, result: E2EResult):
   )
 }
 
+/**
+ * For a run that never reached the model: whether the program is opencode at all, by its `--help`
+ * (opencode-identity.ts), unless an opencode package holds it. Another program (Node, Bun, a
+ * script) is marked `notOpencode`, and the version it printed is not reported as opencode's.
+ */
+async function checkIdentity(result: E2EResult, binary: string): Promise<void> {
+  if (opencodePackageVersion(binary) !== undefined) return
+  if ((await opencodeIdentity(binary, identityTimeoutMs)) !== "other") return
+  result.opencodeVersion = null
+  result.notOpencode = "its --help lists no `opencode run`"
+}
+
+/** How long a program that never reached the model has to answer `--help` (opencode takes 1 to 2 s). */
+const identityTimeoutMs = 15_000
+
 /** OPENCODE_FAILED for a run that failed before it asked the model anything, with its cause. */
 function endedBeforeTheModel(
   result: E2EResult,
@@ -351,6 +369,12 @@ function endedBeforeTheModel(
       : stderrErrors.some((error) => error.message.includes("Configuration is invalid"))
         ? "opencode refused its config: fix that setting in the project's opencode.json or in the config given"
         : `Check that ${result.opencode} is an opencode binary.`
+  if (result.notOpencode !== undefined)
+    return new ToolTesterError(
+      "OPENCODE_FAILED",
+      `${result.opencode} ended before talking to the model (${detail}): it is not opencode (${result.notOpencode}). Pass opencode's binary with --opencode, or leave --opencode out to use an installed one.`,
+      { data: { result } },
+    )
   return new ToolTesterError("OPENCODE_FAILED", `opencode ended before talking to the model (${detail}). ${hint}`, {
     data: { result },
   })

@@ -21,8 +21,13 @@ export function formatTranscript(result: E2EResult, options: TranscriptOptions =
   const maxLines = options.maxResultLines ?? 12
   const lines: string[] = []
   const seconds = (result.durationMs / 1000).toFixed(1)
+  // A program that is not opencode (its --help said so) is named as the path it is, not as opencode.
+  const program =
+    result.notOpencode === undefined
+      ? `opencode${result.opencodeVersion ? ` ${result.opencodeVersion}` : ""}`
+      : `${terminalSafe(result.opencode)} (not opencode: ${terminalSafe(result.notOpencode)})`
   lines.push(
-    paint.bold(`opencode${result.opencodeVersion ? ` ${result.opencodeVersion}` : ""} e2e run with ${result.model}`) +
+    paint.bold(`${program} e2e run with ${result.model}`) +
       paint.dim(` (exit ${result.exitCode ?? "killed"}, ${result.requests.length} model requests, ${seconds} s)`),
   )
   lines.push(

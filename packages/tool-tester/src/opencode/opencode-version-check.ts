@@ -9,7 +9,7 @@ import { MODELLED_OPENCODE_VERSION, OLDEST_CHECKED_OPENCODE_VERSION } from "./op
  * not run), else what `opencode --version` prints; undefined when neither says.
  */
 export async function opencodeVersionOf(binary: string): Promise<string | undefined> {
-  const fromPackage = packageVersion(binary)
+  const fromPackage = opencodePackageVersion(binary)
   if (fromPackage !== undefined) return fromPackage
   const printed = await printedVersion(binary, 15_000)
   return /^\s*v?(\d+\.\d+\.\d+\S*)\s*$/.exec(printed ?? "")?.[1]
@@ -62,10 +62,11 @@ export function versionWarning(found: string, binary: string): string | undefine
   return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; its e2e and verify commands run your opencode itself and show what it does, or use opencode ${MODELLED_OPENCODE_VERSION}`
 }
 
-// --- internal ---
-
-function packageVersion(binary: string): string | undefined {
-  // <package>/bin/opencode(.exe)
+/**
+ * The version of the opencode npm package holding `binary` (`<package>/bin/opencode(.exe)`, read,
+ * not run), or undefined when it is in none: a binary there is opencode.
+ */
+export function opencodePackageVersion(binary: string): string | undefined {
   const manifestFile = path.join(path.dirname(path.dirname(binary)), "package.json")
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as { name?: unknown; version?: unknown }
@@ -76,6 +77,8 @@ function packageVersion(binary: string): string | undefined {
     return undefined
   }
 }
+
+// --- internal ---
 
 function parse(version: string): [number, number, number] | undefined {
   const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version)

@@ -217,8 +217,10 @@ describe("tool-tester e2e", { timeout: 120_000 }, () => {
     expect(result.exitCode, result.stderr).toBe(3)
     expect(jsonError(result)).toMatchObject({
       code: "OPENCODE_FAILED",
-      message: `opencode ended before talking to the model (exit code 0). Check that ${path.join(folder, "not-opencode")} is an opencode binary.`,
+      message: `${path.join(folder, "not-opencode")} ended before talking to the model (exit code 0): it is not opencode (its --help lists no \`opencode run\`). Pass opencode's binary with --opencode, or leave --opencode out to use an installed one.`,
     })
+    // The transcript printed before the failure does not call it opencode.
+    expect(JSON.parse(result.stdout)).toMatchObject({ opencodeVersion: null, notOpencode: expect.any(String) })
   })
 
   test("an --opencode path that is not opencode exits 1", async () => {

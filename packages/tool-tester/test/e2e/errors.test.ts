@@ -109,8 +109,18 @@ describe("runE2E failures", () => {
     // A tempDirectory that does not exist yet is made for the run, and goes with it; the given
     // folder that existed (tempParent) stays.
     const tempDirectory = path.join(tempParent.path, "made", "for-the-run")
-    const run = runE2E({ directory: project, script, opencode: process.execPath, tempDirectory })
-    expect(await codeOf(run)).toBe("OPENCODE_FAILED")
+    const error = await runE2E({ directory: project, script, opencode: process.execPath, tempDirectory }).catch(
+      (caught: unknown) => caught,
+    )
+    // Node prints a version too: the result must not give it as opencode's (its --help says it is not).
+    expect(error).toMatchObject({
+      code: "OPENCODE_FAILED",
+      message: expect.stringContaining(`${process.execPath} ended before talking to the model (`),
+      data: { result: { opencodeVersion: null, notOpencode: "its --help lists no `opencode run`" } },
+    })
+    expect((error as Error).message).toMatch(
+      /: it is not opencode \(its --help lists no `opencode run`\)\. Pass opencode's binary with --opencode, or leave --opencode out to use an installed one\.$/,
+    )
     expect(existsSync(path.join(tempParent.path, "made"))).toBe(false)
     expect(existsSync(tempParent.path)).toBe(true)
   })

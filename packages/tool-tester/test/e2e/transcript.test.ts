@@ -100,6 +100,18 @@ describe("formatTranscript", () => {
     expect(lines([{ functionDeclarations: [{ name: "bash" }, { name: "echo" }] }])).toBe("Tools offered: bash, echo")
   })
 
+  it("names a program that is not opencode by its path, not as opencode with the version it printed", () => {
+    const node = {
+      ...result,
+      opencode: "/usr/bin/node",
+      opencodeVersion: null,
+      notOpencode: "its --help lists no `opencode run`",
+    }
+    expect(formatTranscript(node).split("\n")[0]).toBe(
+      "/usr/bin/node (not opencode: its --help lists no `opencode run`) e2e run with mock/mock-model (exit 0, 0 model requests, 4.2 s)",
+    )
+  })
+
   it("adds no escape codes unless colour is asked for", () => {
     expect(formatTranscript(result)).not.toContain("\u001b[")
   })

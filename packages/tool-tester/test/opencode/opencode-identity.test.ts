@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, onTestFinished, test, vi } from "vitest"
-import { opencodeIdentity } from "../../src/verify/opencode-identity.ts"
+import { opencodeIdentity } from "../../src/opencode/opencode-identity.ts"
 import { opencode, useTmpDir } from "../helpers.ts"
 import { isRunning, killProcess } from "../support/processes.ts"
 

@@ -1,5 +1,6 @@
-// Whether a binary is opencode before `verify` spends minutes on it: its `--help` lists opencode's
-// commands (`opencode run`). A version number alone is no proof: Bun and Node print one too.
+// Whether a binary is opencode, before `verify` spends minutes on it, or once an e2e run never
+// reached the model: its `--help` lists opencode's commands (`opencode run`). A version number
+// alone is no proof: Bun and Node print one too.
 import { programOutput } from "../runtime/program-output.ts"
 
 /** opencode's start takes seconds, and much longer on a loaded machine. */
