@@ -51,7 +51,9 @@ describe("per-command help", { timeout: 60_000 }, () => {
     for (const word of ['"turns"', '"calls"', '"tool"', '"args"', "rawArgs", '"text"', "prompt"])
       expect(stdout).toContain(word)
     expect(stdout).toMatch(/--opencode-version V +Install this opencode version/)
-    expect(stdout).toMatch(/--opencode PATH +The opencode binary to run \(default: /)
+    expect(stdout).toMatch(
+      /--opencode PATH +The opencode binary to run: its path, or a command name looked up on PATH \(default: /,
+    )
     expect(stdout).toMatch(/--config JSON +opencode config merged over/)
   })
 
