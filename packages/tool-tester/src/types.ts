@@ -35,7 +35,10 @@ export type LoadToolsOptions = {
    * TOOL_TESTER_ENGINE environment variable, else `auto`. See docs/testing-a-tool.md.
    */
   engine?: EngineChoice
-  /** The bun engine's binary (an opencode or bun executable). Default: TOOL_TESTER_ENGINE_BINARY, else found. */
+  /**
+   * The bun engine's binary (an opencode or bun executable): its path, or a command name (no folder
+   * in it, such as `"bun"`) looked up on PATH. Default: TOOL_TESTER_ENGINE_BINARY, else found.
+   */
   engineBinary?: string
   /**
    * What plugins get as `input.client`. Default: the client of a real opencode server for the

@@ -61,7 +61,7 @@ const engine = {
 const engineBinary = {
   type: "string",
   placeholder: "PATH",
-  help: "The opencode or bun executable for the bun engine; also TOOL_TESTER_ENGINE_BINARY",
+  help: "The opencode or bun executable for the bun engine: its path, or a command name looked up on PATH; also TOOL_TESTER_ENGINE_BINARY",
 } as const satisfies OptionSpec
 const verbose = {
   type: "boolean",

@@ -1,8 +1,9 @@
 // Where the bun engine's Bun comes from (docs/cli.md, "Engines"), in this order: the binary named
-// by --engine-binary / TOOL_TESTER_ENGINE_BINARY, the user's own `opencode` on PATH (the very Bun
-// their opencode embeds, run with BUN_BE_BUN=1), an opencode binary installed as e2e installs it,
-// then npm's Bun at the version the tested opencode embeds. Only the last one is ever downloaded,
-// and only when the bun engine is asked for by name.
+// by --engine-binary / TOOL_TESTER_ENGINE_BINARY (a path, or a command name looked up on PATH as a
+// shell does), the user's own `opencode` on PATH (the very Bun their opencode embeds, run with
+// BUN_BE_BUN=1), an opencode binary installed as e2e installs it, then npm's Bun at the version
+// the tested opencode embeds. Only the last one is ever downloaded, and only when the bun engine is
+// asked for by name.
 import path from "node:path"
 import { ToolTesterError } from "../errors.ts"
 import {
@@ -16,6 +17,7 @@ import {
 } from "../opencode/opencode-binary.ts"
 import type { Machine } from "../opencode/opencode-packages.ts"
 import { opencodeBinaryIn, opencodePackageNames, thisMachine } from "../opencode/opencode-packages.ts"
+import { isCommandName } from "../runtime/find-program.ts"
 import { programOutput } from "../runtime/program-output.ts"
 
 /** The Bun that opencode 1.18.34 embeds (`BUN_BE_BUN=1 opencode --version`). */
@@ -32,7 +34,7 @@ export type BunLocation = {
 }
 
 export type FindBunOptions = {
-  /** An explicit binary: a Bun, or an opencode executable. */
+  /** An explicit binary, a Bun or an opencode executable: its path, or a command name (no folder in it) looked up on PATH. */
   engineBinary?: string | undefined
   /** Read for TOOL_TESTER_ENGINE_BINARY and PATH. */
   env: Record<string, string | undefined>
@@ -111,16 +113,28 @@ function explicitBinary(options: FindBunOptions): BunLocation | undefined {
   const fromOption = options.engineBinary !== undefined
   const given = options.engineBinary ?? options.env["TOOL_TESTER_ENGINE_BINARY"]
   if (given === undefined || given === "") return undefined
+  const name = fromOption ? "--engine-binary" : "TOOL_TESTER_ENGINE_BINARY"
+  const source = fromOption ? "option" : "env"
+  if (isCommandName(given)) {
+    // `--engine-binary bun`: the program the shell would start (PATHEXT and .cmd shims on Windows).
+    const found = findOnPath(given, options.env)
+    if (found === undefined)
+      throw new ToolTesterError(
+        "ENGINE_NOT_FOUND",
+        `${name} names ${given}, but no program named ${given} is on PATH, where a name without a folder is looked up: give the name of an opencode or bun on PATH, or the path of one`,
+        { data: { command: given } },
+      )
+    return { binary: opencodeExecutable(found) ?? found, source, foundAs: found }
+  }
   const binary = path.resolve(given)
   if (!isExecutable(binary)) {
-    const name = fromOption ? "--engine-binary" : "TOOL_TESTER_ENGINE_BINARY"
     throw new ToolTesterError(
       "ENGINE_NOT_FOUND",
       `${name} names ${binary}, which is not an executable file: give the path of an opencode or bun binary`,
       { data: { path: binary } },
     )
   }
-  return { binary: opencodeExecutable(binary) ?? binary, source: fromOption ? "option" : "env", foundAs: binary }
+  return { binary: opencodeExecutable(binary) ?? binary, source, foundAs: binary }
 }
 
 /** The opencode binary `e2e --opencode-version` installs, at the tested version. */

@@ -625,6 +625,14 @@ describe("tool-tester run and the engine", { timeout: 60_000 }, () => {
     const missing = await run(["greet", "--dir", basic, "--engine-binary", "/nope/opencode"])
     expect(missing.exitCode).toBe(1)
     expect(jsonError(missing)).toMatchObject({ code: "ENGINE_NOT_FOUND" })
+    // A name with no folder in it is a program on PATH, as a shell finds it, not a file in the working folder.
+    const notOnPath = await run(["greet", "--dir", basic, "--engine-binary", "no-such-bun-here"])
+    expect(notOnPath.exitCode).toBe(1)
+    expect(jsonError(notOnPath)).toEqual({
+      code: "ENGINE_NOT_FOUND",
+      message:
+        "--engine-binary names no-such-bun-here, but no program named no-such-bun-here is on PATH, where a name without a folder is looked up: give the name of an opencode or bun on PATH, or the path of one",
+    })
     const notBun = await run(["greet", "--dir", basic, "--engine-binary", "/bin/false"])
     expect(notBun.exitCode).toBe(1)
     expect(jsonError(notBun)).toMatchObject({ code: "ENGINE_FAILED", message: expect.stringContaining("/bin/false") })

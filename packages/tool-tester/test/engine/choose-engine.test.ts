@@ -1,4 +1,7 @@
-import { describe, expect, test } from "vitest"
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import path from "node:path"
+import { describe, expect, onTestFinished, test } from "vitest"
 import { chooseEngineNow, engineChoice, libraryNotice } from "../../src/engine-client/choose-engine.ts"
 import { findBun } from "../../src/engine-client/find-bun.ts"
 
@@ -49,6 +52,32 @@ describe("choosing the engine", () => {
   test("an explicit binary that is not executable is ENGINE_NOT_FOUND, from the option or the environment", () => {
     expect(() => findBun({ engineBinary: "/nope/bun", env: {} })).toThrow(/--engine-binary names \/nope\/bun/)
     expect(() => findBun({ env: { TOOL_TESTER_ENGINE_BINARY: "/nope/bun" } })).toThrow(/TOOL_TESTER_ENGINE_BINARY/)
+  })
+
+  test("an explicit command name is looked up on PATH, as a shell does; a path stays a path", () => {
+    const bin = mkdtempSync(path.join(tmpdir(), "engine-binary-on-path-"))
+    onTestFinished(() => rmSync(bin, { recursive: true, force: true }))
+    // Windows finds a command by PATHEXT: npm's bun.cmd is one.
+    const file = path.join(bin, process.platform === "win32" ? "my-bun.cmd" : "my-bun")
+    writeFileSync(file, process.platform === "win32" ? "@exit /b 0\r\n" : "#!/bin/sh\nexit 0\n")
+    chmodSync(file, 0o755)
+    const env = { PATH: bin, PATHEXT: ".cmd" }
+    expect(findBun({ engineBinary: "my-bun", env })).toEqual({ binary: file, source: "option", foundAs: file })
+    expect(findBun({ env: { ...env, TOOL_TESTER_ENGINE_BINARY: "my-bun" } })).toEqual({
+      binary: file,
+      source: "env",
+      foundAs: file,
+    })
+    expect(() => findBun({ engineBinary: "no-such-bun", env })).toThrow(
+      "--engine-binary names no-such-bun, but no program named no-such-bun is on PATH, where a name without a folder is looked up: give the name of an opencode or bun on PATH, or the path of one",
+    )
+    expect(() => findBun({ env: { ...env, TOOL_TESTER_ENGINE_BINARY: "no-such-bun" } })).toThrow(
+      /^TOOL_TESTER_ENGINE_BINARY names no-such-bun, but no program named no-such-bun is on PATH/,
+    )
+    // With a folder in it, a path from the working folder, never looked up on PATH.
+    expect(() => findBun({ engineBinary: `.${path.sep}my-bun`, env })).toThrow(
+      `--engine-binary names ${path.resolve("my-bun")}, which is not an executable file`,
+    )
   })
 
   test("the opencode binary installed for e2e is found when nothing is on PATH", () => {
