@@ -191,6 +191,13 @@ function toolArgumentError(unknown: UnknownOption, help: string, dashed: string)
   return new ToolTesterError(
     "USAGE",
     `${unknown.rawName} is not an option of run${elsewhere}; a tool's own arguments are written key=value: ${written}${json}${dashed} (${help})`,
-    { data: { option: unknown.rawName, suggestion: pair } },
+    // toolArgument: the hint a command with the tool's schema at hand can make exact (tool-argument-hint.ts).
+    {
+      data: {
+        option: unknown.rawName,
+        suggestion: pair,
+        ...(value === undefined && owners.length === 0 && dashed === "" ? { toolArgument: name } : {}),
+      },
+    },
   )
 }

@@ -155,10 +155,12 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
       [["--times", "1e3"], "times=1e3 (see"],
       [["--times", "-1e3"], "times=-1e3 (see"],
       [["--name", '"Ada"'], `'name="Ada"' (see`],
-      // No value: which one depends on the schema, `true` only for a boolean (for a string it is the text "true").
-      [["--loud"], "loud=VALUE, such as loud=true for a boolean argument (see"],
-      [["--loud", "name=Ada"], "loud=VALUE, such as loud=true for a boolean argument (see"],
-      [["--name"], "name=VALUE, such as name=true for a boolean argument (see"],
+      // No value: which one the tool's schema says, read from the project once the usage error is
+      // decided: `true` only for a boolean (for a string it would be the text "true").
+      [["--loud"], "loud=true (see"],
+      [["--loud", "name=Ada"], "loud=true (see"],
+      [["--name"], "name=TEXT (see"],
+      [["--times"], "times=NUMBER (see"],
     ]
     for (const [flags, suggestion] of cases) {
       const result = await runCli(["run", "greet", "--dir", basic, "--no-global", ...flags])
@@ -169,6 +171,21 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
       expect(result.stderr).toContain("[USAGE]")
       expect(result.stderr).not.toContain("Unknown option")
     }
+  })
+
+  test("an argument the tool does not have, written as an option, lists the tool's arguments; without the tool, the generic hint", async () => {
+    const none = await runCli(["run", "greet", "--dir", basic, "--no-global", "--json", "--nope"])
+    expect(none.exitCode).toBe(1)
+    expect(jsonError(none)).toEqual({
+      code: "USAGE",
+      message: expect.stringMatching(
+        /^--nope is not an option of run, and greet has no argument nope \(its arguments: name, times, loud, tags\); a tool's own arguments are written key=value \(see .* run --help\)$/,
+      ),
+    })
+    // Loading failed (no such tool): the hint that needs no schema.
+    const missing = await runCli(["run", "no-such-tool", "--dir", basic, "--no-global", "--loud"])
+    expect(missing.exitCode).toBe(1)
+    expect(missing.stderr).toContain("key=value: loud=VALUE, such as loud=true for a boolean argument (see")
   })
 
   test("an option of another command given to run says whose it is (fuzz's --runs), beside the key=value form", async () => {

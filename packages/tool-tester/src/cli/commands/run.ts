@@ -30,10 +30,7 @@ export const GRACE_MS = 1_000
  * tool was reached.
  */
 export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
-  const { values, positionals } = parseFlags(
-    { args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true },
-    { command: "run", run: toolTesterCommand(io), toolArguments: true, toolName: true },
-  )
+  const { values, positionals } = await runFlags(argv, io, worker)
   const json = values.json === true
   const [name, ...pairs] = positionals
   if (name === undefined)
@@ -104,6 +101,19 @@ async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: 
 }
 
 // --- internal ---
+
+async function runFlags(argv: string[], io: CliIO, worker: StartedEngine | undefined) {
+  try {
+    return parseFlags(
+      { args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true },
+      { command: "run", run: toolTesterCommand(io), toolArguments: true, toolName: true },
+    )
+  } catch (error) {
+    // `--loud` with no value: the tool's schema says what it takes (loaded only on this usage error).
+    const { exactToolArgumentHint } = await import("../tool-argument-hint.ts")
+    throw await exactToolArgumentHint(error, argv, io, worker)
+  }
+}
 
 function runArgs(json: string | undefined, raw: string | undefined, pairs: string[]): RunArgs {
   const forms = [json !== undefined, raw !== undefined, pairs.length > 0].filter(Boolean).length

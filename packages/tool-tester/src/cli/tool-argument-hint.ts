@@ -1,0 +1,105 @@
+// `run greet --loud`: a tool's argument written as an option with no value. Which value it needs
+// depends on the argument's schema, which parsing the command line does not know: flag-errors.ts
+// answers `loud=VALUE, such as loud=true for a boolean argument`. run's engine is already started
+// (main.ts starts it before the flags are read), so once that usage error is decided the project is
+// loaded in it to say exactly `loud=true`, `name=TEXT`, or that the tool has no such argument. No
+// successful command does any of this, and no second engine is started; when loading fails or
+// takes long, today's hint stands.
+import { parseArgs } from "node:util"
+import { shellWord } from "../_shell-quote.ts"
+import { ToolTesterError } from "../errors.ts"
+import type { StartedEngine } from "../tasks/engine-task.ts"
+import { runTaskInEngine } from "../tasks/engine-task.ts"
+import type { SchemaPayload } from "../tasks/schema-task.ts"
+import type { CliIO } from "./_command.ts"
+import { projectInput } from "./_command.ts"
+import { COMMAND_OPTIONS, parseConfigOf } from "./option-table.ts"
+
+/** How long loading the project for a hint may take: a usage error does not wait as a run would. */
+const HINT_LOAD_MS = 10_000
+
+/** `error`, made exact for the argument's schema when it is run's generic hint for an option with no value. */
+export async function exactToolArgumentHint(
+  error: unknown,
+  argv: string[],
+  io: CliIO,
+  worker: StartedEngine | undefined,
+): Promise<unknown> {
+  const argument = ToolTesterError.isInstance(error) ? error.data?.["toolArgument"] : undefined
+  if (typeof argument !== "string" || worker === undefined) return error
+  const schema = await toolParameters(argv, io, worker).catch(() => undefined)
+  if (schema === undefined) return error
+  const { tool, parameters } = schema
+  const generic = error as ToolTesterError
+  const properties = (parameters["properties"] ?? {}) as Record<string, { type?: unknown }>
+  if (!Object.hasOwn(properties, argument)) {
+    const names = Object.keys(properties)
+    const has = names.length === 0 ? "it takes none" : `its arguments: ${names.join(", ")}`
+    const message = generic.message.replace(
+      /; a tool's own arguments are written key=value: .*? \(see /,
+      `, and ${tool} has no argument ${argument} (${has}); a tool's own arguments are written key=value (see `,
+    )
+    return rewritten(generic, message, undefined)
+  }
+  const value = valueFor(properties[argument]!.type)
+  if (value === undefined) return error
+  const pair = `${argument}=${value}`
+  const message = generic.message.replace(/key=value: .*? \(see /, `key=value: ${shellWord(pair)} (see `)
+  return rewritten(generic, message, pair)
+}
+
+// --- internal ---
+
+/** What to write after `name=` for an argument of this JSON Schema type; undefined where no one word says it. */
+function valueFor(type: unknown): string | undefined {
+  switch (type) {
+    case "boolean":
+      return "true"
+    case "string":
+      return "TEXT"
+    case "integer":
+    case "number":
+      return "NUMBER"
+    default:
+      return undefined
+  }
+}
+
+function rewritten(error: ToolTesterError, message: string, suggestion: string | undefined): unknown {
+  if (message === error.message) return error
+  const { toolArgument: _argument, suggestion: _suggestion, ...data } = error.data ?? {}
+  return new ToolTesterError("USAGE", message, {
+    data: suggestion === undefined ? data : { ...data, suggestion },
+  })
+}
+
+/** The named tool's parameters as the provider gets them, loaded in run's engine; undefined when that fails. */
+async function toolParameters(
+  argv: string[],
+  io: CliIO,
+  worker: StartedEngine,
+): Promise<{ tool: string; parameters: Record<string, unknown> } | undefined> {
+  // The flags run knows, read leniently: the unknown one (and what follows it) aside.
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: parseConfigOf(COMMAND_OPTIONS.run),
+    allowPositionals: true,
+    strict: false,
+  })
+  const tool = positionals[0]
+  if (tool === undefined) return undefined
+  // (json: no notice about the project folder on the way to a usage error.)
+  const flags = { ...(values as Parameters<typeof projectInput>[0]), json: true }
+  const input = { ...projectInput(flags, values as Parameters<typeof projectInput>[1], io), tool }
+  // Tools see process.cwd() = the project directory, as under opencode (and as run would have had it).
+  io.chdir(input.directory)
+  // The engine was started for run; what it loads is decided by the task it is given.
+  const outcome = await runTaskInEngine(
+    { command: "schema", input },
+    { loadTimeoutMs: HINT_LOAD_MS, runTimeoutMs: HINT_LOAD_MS, graceMs: 0 },
+    { ...worker, command: "schema" },
+  )
+  if (outcome.kind !== "done") return undefined
+  const found = (outcome.payload as SchemaPayload).tools.find((schema) => schema.name === tool)
+  return found === undefined ? undefined : { tool, parameters: found.parameters }
+}
