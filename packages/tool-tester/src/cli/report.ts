@@ -77,13 +77,17 @@ export function formatFindings(
  * command ran in another folder than the project's, and a list of built-ins or "No problems found"
  * would not say so.
  */
-export function noToolsHint(directory: string): string {
-  return `${yellow("!")} ${terminalSafe(noToolsMessage(directory))}\n`
+export function noToolsHint(directory: string, packageHint?: string): string {
+  return `${yellow("!")} ${terminalSafe(noToolsMessage(directory, packageHint))}\n`
 }
 
-/** noToolsHint's words, plain: `dev --json` gives them as its `error` (code NO_TOOLS). */
-export function noToolsMessage(directory: string): string {
-  return `No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, and from the tools/ folder of its global config. Run tool-tester from your project's folder, or pass --dir with it.`
+/**
+ * noToolsHint's words, plain: `dev --json` gives them as its `error` (code NO_TOOLS). `packageHint`
+ * (plugin-package-hint.ts): the folder is a plugin package, and --plugin is what loads it.
+ */
+export function noToolsMessage(directory: string, packageHint?: string): string {
+  const what = packageHint ? `${packageHint}.` : "Run tool-tester from your project's folder, or pass --dir with it."
+  return `No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, and from the tools/ folder of its global config. ${what}`
 }
 
 /** The engine line of list, schema and doctor (on stderr, beside the diagnostics). */

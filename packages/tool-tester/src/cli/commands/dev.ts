@@ -15,6 +15,7 @@ import { parseFlags, projectInput } from "../_command.ts"
 import { EXIT_OK } from "../exit-codes.ts"
 import { timeoutFlag } from "../number-flag.ts"
 import { noToolsHint, noToolsMessage } from "../report.ts"
+import { pluginPackageHint } from "../plugin-package-hint.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { DEFAULT_TIMEOUT_MS } from "./run.ts"
 
@@ -87,7 +88,11 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     view.tools.every((tool) => tool.source === "builtin")
   if (json) {
     const started = { url: inspector.url, port: inspector.port, engine: view?.engine ?? null }
-    const error = problem ?? (noneFound ? { code: "NO_TOOLS", message: noToolsMessage(input.directory) } : undefined)
+    const error =
+      problem ??
+      (noneFound
+        ? { code: "NO_TOOLS", message: noToolsMessage(input.directory, pluginPackageHint(input, io.cwd)) }
+        : undefined)
     io.write(`${JSON.stringify(error ? { ...started, error } : started)}\n`)
   } else {
     io.write(`tool-tester dev: ${inspector.url}\n`)
@@ -95,7 +100,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     const problemLine = problem
       ? `  ${view?.error ? "not loaded" : "no tools"}: ${terminalSafe(problem.message)} [${problem.code}]; fix it and save, the page follows\n`
       : ""
-    const hint = noneFound ? noToolsHint(input.directory) : ""
+    const hint = noneFound ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : ""
     // Errors that leave the other tools offered (a --plugin path that does not exist, a plugin that
     // throws): the page lists them, and the terminal says them too, as list does.
     const errors = problem ? [] : (view?.problems ?? []).filter((item) => item.severity === "error")

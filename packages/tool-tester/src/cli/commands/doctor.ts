@@ -10,6 +10,7 @@ import type { CliIO } from "../_command.ts"
 import type { EndedWhileLoading } from "../_command.ts"
 import { exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
 import { calledFindings } from "../called-findings.ts"
+import { pluginPackageHint } from "../plugin-package-hint.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatEngine, formatFindings, noToolsHint } from "../report.ts"
@@ -40,7 +41,9 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
   else {
     io.write(formatFindings(findings, task.payload, shownFrom))
     const noTools = findings.length === 0 && task.payload.files === 0 && task.payload.tools === 0
-    io.writeError((noTools ? noToolsHint(input.directory) : "") + formatEngine(task.engine))
+    io.writeError(
+      (noTools ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : "") + formatEngine(task.engine),
+    )
   }
   return exitForProblems(io, json, findings)
 }

@@ -3,6 +3,7 @@ import type { ListPayload } from "../../tasks/list-task.ts"
 import type { CliIO } from "../_command.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { endedWhileLoadingDiagnostic, exitForProblems, parseFlags, performTask, projectInput } from "../_command.ts"
+import { pluginPackageHint } from "../plugin-package-hint.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine, formatList, noToolsHint } from "../report.ts"
@@ -28,7 +29,7 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedEng
     const noTools = diagnostics.length === 0 && tools.every((tool) => tool.source === "builtin")
     io.writeError(
       formatDiagnostics(diagnostics, shownFrom) +
-        (noTools ? noToolsHint(input.directory) : "") +
+        (noTools ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : "") +
         formatEngine(task.engine),
     )
   }

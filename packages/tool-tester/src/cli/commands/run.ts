@@ -15,6 +15,7 @@ import { modelInputFlag } from "../model-input-flag.ts"
 import { timeoutFlag, wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
+import { pluginPackageHint } from "../plugin-package-hint.ts"
 import { formatDiagnostics } from "../report.ts"
 import { formatRun } from "../run-report.ts"
 import { stringifyKeepingNegativeZero } from "../../_negative-zero-json.ts"
@@ -51,23 +52,34 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
     dataDirectory:
       values["data-dir"] === undefined ? undefined : writableDataDirectory(pathFrom(io, values["data-dir"])),
   }
+  // Read before the chdir below: --plugin . is said from the folder the command was typed in.
+  const packageHint = pluginPackageHint(input, io.cwd)
   // Tools see process.cwd() = the project directory, as under opencode.
   io.chdir(input.directory)
   // The report's paths are shown from the project when pnpm, yarn or bun started this in .opencode.
   const shown: CliIO = { ...io, cwd: displayDirectory(io.cwd, values.dir) }
-  const exitCode = await runAndReport(shown, json, input, worker)
+  const exitCode = await runAndReport(shown, json, input, worker, packageHint)
   if (values.watch !== true) return exitCode
   // --watch: the same call again on every save, each in a fresh engine, until Ctrl-C.
   const { watchRuns } = await import("../run-watch.ts")
   return watchRuns(
     io,
     { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode },
-    (next) => runAndReport(shown, json, input, next),
+    (next) => runAndReport(shown, json, input, next, packageHint),
   )
 }
 
-/** One run, reported: what the model reads, then the verdict as the exit code. */
-async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: StartedEngine): Promise<number> {
+/**
+ * One run, reported: what the model reads, then the verdict as the exit code. `packageHint`: the
+ * folder is a plugin package not loaded with --plugin (plugin-package-hint.ts).
+ */
+async function runAndReport(
+  io: CliIO,
+  json: boolean,
+  input: RunInput,
+  worker?: StartedEngine,
+  packageHint?: string,
+): Promise<number> {
   const { timeoutMs } = input
   // Loading gets its own bound: a short --timeout is about the tool, not about importing files.
   const loadTimeoutMs = Math.max(loadBound(io.env), timeoutMs)
@@ -94,7 +106,7 @@ async function runAndReport(io: CliIO, json: boolean, input: RunInput, worker?: 
     if (hint) io.writeError(`${hint}\n`)
   }
 
-  const { exitCode, reason, listed } = verdict(result, diagnostics)
+  const { exitCode, reason, listed } = verdict(result, diagnostics, packageHint)
   // A file that failed to load is already one of the lines above, without --json.
   if (reason && (json || !listed)) reportFailure(io, json, reason)
   return exitCode
@@ -254,6 +266,7 @@ function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
 function verdict(
   result: RunJson,
   diagnostics: RunPayload["diagnostics"],
+  packageHint: string | undefined,
 ): { exitCode: number; reason?: Failure; listed?: boolean } {
   const problems = diagnostics.filter((diagnostic) => diagnostic.severity === "error")
   let exitCode = EXIT_OK
@@ -264,7 +277,12 @@ function verdict(
   } else if (result.rerouted) {
     const args = result.args as { error?: unknown } | null
     exitCode = EXIT_REROUTED
-    const hint = result.suggestion ? `; did you mean ${result.suggestion}?` : ""
+    // No close name: in a plugin package's folder, the package itself was not loaded.
+    const hint = result.suggestion
+      ? `; did you mean ${result.suggestion}?`
+      : packageHint && !result.denied
+        ? `; ${packageHint}`
+        : ""
     const denied = result.denied
       ? `${result.denied.tool} (${result.denied.file}) is denied by a permission rule (opencode.json's "permission", the agent's, or --deny), so opencode leaves it out of the tool list: `
       : ""
