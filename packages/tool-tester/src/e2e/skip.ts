@@ -14,7 +14,7 @@
 //     }, 120_000)
 //   })
 //
-// To run them, install the binary as a dev dependency: `npm i -D opencode-ai@1.18.34`, which
+// To run them, install the binary as a dev dependency: `npm i -D opencode-ai@1.18`, which
 // brings the package for your platform, or that package itself (`opencode-linux-x64`,
 // `opencode-darwin-arm64`, `opencode-windows-x64`...: the OPENCODE_NOT_FOUND error names yours).
 
