@@ -1,3 +1,4 @@
+import { exampleCommand } from "./invocation.ts"
 import { createRequire } from "node:module"
 import { realpathSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path"
@@ -96,7 +97,7 @@ async function main(io: CliIO): Promise<void> {
         projectDirectory,
         globalDirectory,
       })
-    : defaultAnswers(args)
+    : defaultAnswers(args, io.env)
 
   if (answers.location === "global" && !isAbsolute(globalDirectory)) {
     throw new CreateToolError(
@@ -196,13 +197,13 @@ function projectAround(cwd: string): string | undefined {
 }
 
 /** Without a terminal: documented defaults, and an error for what has none (scaffold() checks the rest). */
-function defaultAnswers(args: CliArguments): Answers {
+function defaultAnswers(args: CliArguments, env: Readonly<Record<string, string | undefined>>): Answers {
   if (args.name === undefined) {
     throw new CreateToolError(
       "MISSING_NAME",
       args.plugin
-        ? "Missing the package name: pass it first, as in create-tool opencode-my-tool --plugin."
-        : "Missing the tool name: pass it first, as in create-tool my-tool.",
+        ? `Missing the package name: pass it first, as in ${exampleCommand(env, "opencode-my-tool", "--plugin")}.`
+        : `Missing the tool name: pass it first, as in ${exampleCommand(env, "my-tool")}.`,
     )
   }
   if (args.description !== undefined && args.description.trim() === "") {

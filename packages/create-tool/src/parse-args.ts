@@ -1,3 +1,4 @@
+import { helpCommand } from "./invocation.ts"
 import { parseArgs } from "node:util"
 import { closestMatch } from "./did-you-mean.ts"
 import { shellWord } from "./_shell-quote.ts"
@@ -85,7 +86,7 @@ export function parseArguments(
   try {
     parsed = parse(args)
   } catch (error) {
-    throw usageError(error, args)
+    throw usageError(error, args, env)
   }
   const { positionals } = parsed
   const fromNpm = optionsKeptByNpm(env)
@@ -101,7 +102,7 @@ export function parseArguments(
     // `description` setting) arrives as an argument of its own, with no trace of the option.
     const hint = startedByNpm(env)
       ? ` If it is the value of an option, npm took that option for one of its own: put create-tool's options after --, as in npm create tool NAME -- --description ${quoted(positionals[1]!)}.`
-      : " See create-tool --help."
+      : ` See ${helpCommand(env)}.`
     throw new CreateToolError("USAGE", `Unexpected argument ${quoted(positionals[1]!)}: give one NAME.${hint}`)
   }
   if (values.global && values.plugin) {
@@ -301,22 +302,27 @@ function withoutSeparator(argv: readonly string[]): string[] {
  * parseArgs names only the letter it stopped at (`-r` of `-rf`); the message names what the user
  * typed. The tokens of a lenient parse say which word of argv holds the option at fault.
  */
-function usageError(error: unknown, argv: readonly string[]): CreateToolError {
+function usageError(
+  error: unknown,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): CreateToolError {
+  const help = helpCommand(env)
   const code = (error as { code?: string }).code
   const fault = faultyOption(argv, code)
   if (fault === undefined) {
-    return new CreateToolError("USAGE", `${printable((error as Error).message)} See create-tool --help.`, {
+    return new CreateToolError("USAGE", `${printable((error as Error).message)} See ${help}.`, {
       cause: error,
     })
   }
   const text =
     fault.kind === "unknown"
-      ? unknownOptionText(fault.word)
+      ? unknownOptionText(fault.word, help)
       : fault.kind === "no-value"
-        ? `Option ${fault.option} needs a value: see create-tool --help.`
+        ? `Option ${fault.option} needs a value: see ${help}.`
         : fault.kind === "dash-value"
-          ? `Option ${fault.option} needs a value, not the option ${quoted(fault.word)} (for a value that starts with -, write ${fault.option}=VALUE): see create-tool --help.`
-          : `Option ${fault.option} takes no value: see create-tool --help.`
+          ? `Option ${fault.option} needs a value, not the option ${quoted(fault.word)} (for a value that starts with -, write ${fault.option}=VALUE): see ${help}.`
+          : `Option ${fault.option} takes no value: see ${help}.`
   return new CreateToolError("USAGE", text, { cause: error, data: { argument: fault.word } })
 }
 
@@ -343,10 +349,10 @@ function faultyOption(argv: readonly string[], code: string | undefined): Fault 
 }
 
 /** `Unknown option "-rf"`, with the option meant when the word is close to one (`--forse`, `-plugin`). */
-function unknownOptionText(word: string): string {
+function unknownOptionText(word: string, help: string): string {
   // Compared without its dashes, so a long option typed with one dash (-plugin) finds its name.
   const name = word.replace(/^-+/, "").split("=")[0]!
   const meant = closestMatch(name, Object.keys(options))
-  const hint = meant === undefined ? "see create-tool --help." : `did you mean --${meant}? See create-tool --help.`
+  const hint = meant === undefined ? `see ${help}.` : `did you mean --${meant}? See ${help}.`
   return `Unknown option ${quoted(word)}: ${hint}`
 }

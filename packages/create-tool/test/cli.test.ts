@@ -504,6 +504,29 @@ describe("options", () => {
   )
 })
 
+// Started by a package manager there is no create-tool command on PATH: the commands its errors
+// name are the ones the user typed (before, "see create-tool --help" pasted: command not found).
+test.each([
+  ["npm/11.19.1 node/v20.20.2 linux x64 workspaces/false", "npm create tool"],
+  ["pnpm/10.34.9 npm/? node/v20.19.0 linux x64", "pnpm create tool"],
+  [undefined, undefined],
+])("errors name the command as typed under %s", async (userAgent, typed) => {
+  const cwd = useTmpDir()
+  const env = userAgent === undefined ? {} : { npm_config_user_agent: userAgent }
+  const missing = await runCli([], { cwd, env })
+  const plugin = await runCli(["--plugin"], { cwd, env })
+  const unknown = await runCli(["hello", "--plugn"], { cwd, env })
+  if (typed === undefined) {
+    expect(missing.stderr).toContain("pass it first, as in create-tool my-tool.")
+    expect(plugin.stderr).toContain("pass it first, as in create-tool opencode-my-tool --plugin.")
+    expect(unknown.stderr).toContain("did you mean --plugin? See create-tool --help.")
+  } else {
+    expect(missing.stderr).toContain(`pass it first, as in ${typed} my-tool.`)
+    expect(plugin.stderr).toContain(`pass it first, as in ${typed} opencode-my-tool -- --plugin.`)
+    expect(unknown.stderr).toContain(`did you mean --plugin? See ${typed} -- --help.`)
+  }
+})
+
 describe("bad input: one line on stderr, exit code 1, nothing written", () => {
   test.each([
     [[], "MISSING_NAME", "Missing the tool name"],
