@@ -70,6 +70,9 @@ test("under the bun engine, the call the end of a deaf tool's engine interrupts 
   const report = await fuzzTool(project, "sample", { runs: 10, seed: 3, timeoutMs: 1_000 })
   expect(report.failures.map((failure) => failure.kind)).toEqual(["timeout"])
   const completed = readFileSync(path.join(directory, "completed"), "utf8").trim().split("\n")
-  // Every call but the timed-out one ran to its end.
-  expect(completed).toHaveLength(report.calls - 1)
+  // Every call but the timed-out one ran to its end. The call the engine's end interrupted may
+  // have written its line a moment before its engine ended, its result lost with the engine (seen
+  // on a loaded machine): made again, it writes the same line twice, and only that one may.
+  expect(new Set(completed).size).toBe(report.calls - 1)
+  expect(completed.length - new Set(completed).size).toBeLessThanOrEqual(1)
 })
