@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -8,6 +8,7 @@ import { runE2E } from "../../src/e2e/run-e2e.ts"
 import type { Script } from "../../src/e2e/script.ts"
 import { ToolTesterError } from "../../src/errors.ts"
 import { opencodeNotFoundError, resolveOpencode } from "../../src/opencode/opencode-binary.ts"
+import { programOnPath } from "../support/program-on-path.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 import { leftoverFolders, makeTempParent } from "./leftovers.ts"
 
@@ -38,13 +39,7 @@ describe("runE2E failures", () => {
   })
 
   it("looks a command name given as the binary up on PATH, as a shell does, and keeps a path a path", async () => {
-    const bin = mkdtempSync(path.join(tmpdir(), "opencode-on-path-"))
-    onTestFinished(() => rmSync(bin, { recursive: true, force: true }))
-    // Windows finds a command by PATHEXT: npm's opencode.cmd is one.
-    const file = path.join(bin, process.platform === "win32" ? "my-opencode.cmd" : "my-opencode")
-    writeFileSync(file, process.platform === "win32" ? "@exit /b 0\r\n" : "#!/bin/sh\nexit 0\n")
-    chmodSync(file, 0o755)
-    const env = { PATH: bin, PATHEXT: ".cmd" }
+    const { file, env } = programOnPath("my-opencode")
     expect(await resolveOpencode({ opencode: "my-opencode", env })).toBe(file)
     await expect(resolveOpencode({ opencode: "no-such-opencode", env })).rejects.toMatchObject({
       code: "OPENCODE_NOT_FOUND",

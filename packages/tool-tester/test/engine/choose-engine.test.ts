@@ -1,9 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import path from "node:path"
-import { describe, expect, onTestFinished, test } from "vitest"
+import { describe, expect, test } from "vitest"
 import { chooseEngineNow, engineChoice, libraryNotice } from "../../src/engine-client/choose-engine.ts"
 import { findBun } from "../../src/engine-client/find-bun.ts"
+import { programOnPath } from "../support/program-on-path.ts"
 
 const found = { binary: "/opt/opencode/bin/opencode", source: "path" as const }
 
@@ -55,13 +54,7 @@ describe("choosing the engine", () => {
   })
 
   test("an explicit command name is looked up on PATH, as a shell does; a path stays a path", () => {
-    const bin = mkdtempSync(path.join(tmpdir(), "engine-binary-on-path-"))
-    onTestFinished(() => rmSync(bin, { recursive: true, force: true }))
-    // Windows finds a command by PATHEXT: npm's bun.cmd is one.
-    const file = path.join(bin, process.platform === "win32" ? "my-bun.cmd" : "my-bun")
-    writeFileSync(file, process.platform === "win32" ? "@exit /b 0\r\n" : "#!/bin/sh\nexit 0\n")
-    chmodSync(file, 0o755)
-    const env = { PATH: bin, PATHEXT: ".cmd" }
+    const { file, env } = programOnPath("my-bun")
     expect(findBun({ engineBinary: "my-bun", env })).toEqual({ binary: file, source: "option", foundAs: file })
     expect(findBun({ env: { ...env, TOOL_TESTER_ENGINE_BINARY: "my-bun" } })).toEqual({
       binary: file,
