@@ -10,8 +10,12 @@ export default tool({
     args: tool.schema.array(tool.schema.string()).optional().describe("Its arguments, one per item"),
   },
   async execute(args, context) {
-    // opencode does not validate arguments (nor apply defaults), so normalise them first.
-    const command = String(args.command)
+    // opencode does not validate arguments (nor apply defaults), so check them first: what is
+    // thrown here is what the model reads, and it can call again with arguments that fit.
+    const command = String(args.command ?? "")
+    if (command === "") throw new Error("command is empty: name the program to run, such as git")
+    if (args.args !== undefined && args.args !== null && !Array.isArray(args.args))
+      throw new Error('args must be an array of strings, one argument per item, such as ["status", "--short"]')
     const argv = (args.args ?? []).map(String)
     const commandLine = [command, ...argv].join(" ")
     // opencode asks the user, or applies their "permission" rules for "__TOOL_ID__" in opencode.json.

@@ -56,4 +56,13 @@ test("__TOOL_ID__ tells the model when the program fails", async () => {
   expect(result.output).toContain("Exit code 3")
   expect(result.metadata).toMatchObject({ exitCode: 3 })
 })
+
+test("__TOOL_ID__ tells the model what to fix when its arguments do not fit", async () => {
+  // Models send what they send: opencode passes it on unchecked, so the tool checks it itself.
+  const result = await runTool(project, "__TOOL_ID__", { command: process.execPath, args: "--version" })
+  expect(result.status).toBe("error")
+  expect(result.output).toContain("args must be an array of strings")
+  const empty = await runTool(project, "__TOOL_ID__", { command: "" })
+  expect(empty.output).toContain("command is empty")
+})
 // @tool-end
