@@ -38,6 +38,8 @@ export function initialValue(schema: JsonSchema): unknown {
       return value
     }
     case "array":
+      // A tuple: a value for each position, each of its own type.
+      if (resolved.prefixItems) return resolved.prefixItems.map(initialValue)
       return Array.from({ length: resolved.minItems ?? 0 }, () => initialValue(resolved.items ?? {}))
     case "boolean":
       return false
@@ -103,6 +105,9 @@ function fieldOf({ schema, value, onChange, path, idPrefix }: FieldProps): unkno
       return html`<input id=${id} data-field=${path} aria-label=${label} type="text" value=${typeof value === "string" ? value : ""}
         onInput=${(event: Event) => onChange((event.target as HTMLInputElement).value)} />`
     case "array":
+      // A tuple's positions differ in type: typed as JSON, as a union is.
+      if (resolved.prefixItems)
+        return html`<${JsonField} schema=${resolved} value=${value} onChange=${onChange} path=${path} idPrefix=${idPrefix} />`
       return ArrayField({ schema: resolved, value, onChange, path, idPrefix })
     case "object":
       return ObjectField({ schema: resolved, value, onChange, path, idPrefix })
@@ -280,5 +285,6 @@ function describeType(schema: JsonSchema): string {
       .map(describe)
       .join(" | ")
   const type = typeOf(resolved) ?? "any"
+  if (type === "array" && resolved.prefixItems) return `[${resolved.prefixItems.map(describe).join(", ")}]`
   return type === "array" ? `${typeOf(resolved.items ?? {}) ?? "any"}[]` : type
 }

@@ -23,6 +23,8 @@ export type JsonSchema = {
   properties?: Record<string, JsonSchema>
   required?: string[]
   items?: JsonSchema
+  /** A tuple's positions (z.tuple), each with its own schema. */
+  prefixItems?: JsonSchema[]
   enum?: unknown[]
   const?: unknown
   description?: string | undefined

@@ -56,3 +56,25 @@ test("a union starts as its first option, not as null, which no option accepts",
   const start = initialValue(parameters) as Record<string, unknown>
   expect(start).toEqual({ either: "", shape: { kind: "circle", r: 0 }, level: 1, maybe: "" })
 })
+
+const tuples = `import { tool } from "@opencode-ai/plugin"
+const z = tool.schema
+export default tool({
+  description: "Tuples",
+  args: {
+    pair: z.tuple([z.string(), z.number()]),
+    point: z.tuple([z.number(), z.number()]).nullable(),
+  },
+  async execute() { return "ok" },
+})
+`
+
+test("a tuple starts with one value per position, not as an empty list its positions reject", async () => {
+  const { env, home } = isolatedEnvironment()
+  const project = await loadTools({ directory: tmpProject({ ".opencode/tools/tuples.ts": tuples }), env, home })
+  const schemas = await getToolSchemas(project)
+  if (!schemas.success) throw schemas.error
+  const parameters = schemas.value.find((schema) => schema.name === "tuples")!.parameters
+  const start = initialValue(parameters) as Record<string, unknown>
+  expect(start).toEqual({ pair: ["", 0], point: [0, 0] })
+})
