@@ -4,6 +4,7 @@
 import { thrownAt } from "../../src/inspector/thrown-at.ts"
 import { escapedLine } from "../../src/runtime/escaped-advice.ts"
 import { api } from "./api.ts"
+import { CopyButton } from "./copy-button.ts"
 import { html } from "./html.ts"
 import { modelLabel } from "./model-picker.ts"
 import { callStatus } from "./status.ts"
@@ -56,6 +57,7 @@ export function ResultView({
       }
       ${rerouted} ${repaired}
       <span class="timing" data-testid="timing">${result.durationMs} ms · ${engine} · call #${entry.id} (${entry.trigger})</span>
+      <${CopyButton} label="copy as JSON" text=${() => callJson(entry)} />
     </div>
     ${error ? html`<div class="problem error" data-testid="result-error">${error.message}</div>` : null}
     ${result.rerouted ? html`<div class="problem error" data-testid="rerouted">${status.explanation}.</div>` : null}
@@ -101,6 +103,17 @@ export function ResultView({
     ${result.metadataCalls.length > 0 ? section("ctx.metadata records", result.metadataCalls) : null}
     ${result.hookErrors && result.hookErrors.length > 0 ? section("Plugin event hook errors", result.hookErrors) : null}
   </section>`
+}
+
+/**
+ * The call as JSON: the tool and its arguments as sent (`run --args` takes `args`; `text` is raw
+ * text as a model sent it), then what opencode records of the result. A call kept cut in the
+ * history is copied as kept, with its `full` link.
+ */
+function callJson(entry: HistoryEntry): string {
+  const { request, result, error } = entry
+  const sent = request.form === "raw" ? { text: request.text } : { args: request.args }
+  return JSON.stringify({ tool: request.name, ...sent, result, error, full: entry.full }, null, 2)
 }
 
 /** What a failed call is called, since opencode stores no title for it: the tool and what went wrong. */

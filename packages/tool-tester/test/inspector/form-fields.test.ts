@@ -2,7 +2,7 @@
 // any) whose text does not parse stops the call instead of sending the last value that did, and a
 // history entry put back shows its own value there; so does a number field left empty, rather than
 // leave its key out; the JSON and raw text editors, switched to, hold what the form shows; a field
-// that accepts null can send it; a long description is folded, so the form stays in sight.
+// that accepts null can send it, and its call can be copied as JSON; a long description is folded, so the form stays in sight.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
 import { noChromium, pageOnTool, useInspectorSession } from "./_inspector.ts"
@@ -119,7 +119,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     await page.close()
   })
 
-  test("a field that accepts null sends null when its null box is ticked", async () => {
+  test("a field that accepts null sends null when its null box is ticked, and the call copies as JSON", async () => {
     const page = await pageOnTool(session.browser, session.dev.url, "pick")
     await visibleForm(page).locator('[data-field="either"]').fill("3")
     await visibleForm(page).locator('[data-include="note"]').check()
@@ -128,6 +128,17 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     await visibleForm(page).locator('[data-testid="run"]').click()
     const modelView = page.locator('[data-testid="model-view"]')
     await expect.poll(() => modelView.textContent(), { timeout: 60_000 }).toBe('{"either":3,"note":null}')
+
+    // The call, copied as JSON: the arguments as sent, then the result.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"])
+    await page.locator('[data-testid="result"] [data-testid="copy"]').click()
+    await expect.poll(() => page.locator('[data-testid="copy"]').textContent()).toContain("copied")
+    const copied = JSON.parse(await page.evaluate<string>("navigator.clipboard.readText()")) as Record<string, unknown>
+    expect(copied).toMatchObject({
+      tool: "pick",
+      args: { either: 3, note: null },
+      result: { status: "completed", output: '{"either":3,"note":null}', metadata: { truncated: false } },
+    })
     await page.close()
   })
 
