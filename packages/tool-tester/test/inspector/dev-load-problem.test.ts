@@ -63,7 +63,7 @@ test("a tool file that fails to import: the engine, then `no tools:` with the fi
   expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
 })
 
-test("a --plugin path that does not exist: the tools load, and the terminal says the plugin's error, as list does", {
+test("a --plugin path that does not exist: the tools load, and the terminal (or --json's errors) says the plugin's error, as list does", {
   timeout: 120_000,
 }, async () => {
   const project = makeProject({
@@ -77,6 +77,18 @@ test("a --plugin path that does not exist: the tools load, and the terminal says
     /^ {2}error: plugin .*nope\.ts \(from --plugin\): no such file or folder; fix the path \[PLUGIN_LOAD_FAILED\]$/,
   )
   expect(lines[2]).toBe("  reloads on save; Ctrl-C to stop")
+
+  // Under --json, the same errors, in the line's `errors`: the tools loaded, so no `error`.
+  const json = await devUntilUrl(project.directory, ["--engine", "node", "--plugin", "./nope.ts", "--json"])
+  expect(json.exitCode).toBe(0)
+  const started = JSON.parse(json.stdout) as Record<string, unknown>
+  expect(started["error"]).toBeUndefined()
+  expect(started["errors"]).toEqual([
+    {
+      code: "PLUGIN_LOAD_FAILED",
+      message: expect.stringMatching(/nope\.ts \(from --plugin\): no such file or folder/),
+    },
+  ])
 })
 
 test("a folder that gives no tool: list's and doctor's hint on stderr, and NO_TOOLS with it under --json", {

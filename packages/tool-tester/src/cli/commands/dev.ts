@@ -86,8 +86,16 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     !problem &&
     view.problems.length === 0 &&
     view.tools.every((tool) => tool.source === "builtin")
+  // Errors that leave the other tools offered (a --plugin path that does not exist, a plugin that
+  // throws): the page lists them, and the terminal says them too, as list does.
+  const errors = problem ? [] : (view?.problems ?? []).filter((item) => item.severity === "error")
   if (json) {
-    const started = { url: inspector.url, port: inspector.port, engine: view?.engine ?? null }
+    const started = {
+      url: inspector.url,
+      port: inspector.port,
+      engine: view?.engine ?? null,
+      ...(errors.length > 0 ? { errors: errors.map(({ code, message }) => ({ code, message })) } : {}),
+    }
     const error =
       problem ??
       (noneFound
@@ -101,9 +109,6 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
       ? `  ${view?.error ? "not loaded" : "no tools"}: ${terminalSafe(problem.message)} [${problem.code}]; fix it and save, the page follows\n`
       : ""
     const hint = noneFound ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : ""
-    // Errors that leave the other tools offered (a --plugin path that does not exist, a plugin that
-    // throws): the page lists them, and the terminal says them too, as list does.
-    const errors = problem ? [] : (view?.problems ?? []).filter((item) => item.severity === "error")
     const errorLines = errors.map((item) => `  error: ${terminalSafe(item.message)} [${item.code}]\n`).join("")
     io.writeError(
       `  ${input.directory}${engineLine}\n${problemLine}${errorLines}${hint}  reloads on save; Ctrl-C to stop\n`,
