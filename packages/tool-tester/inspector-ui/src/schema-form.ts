@@ -143,7 +143,7 @@ function ObjectField({ schema, value, onChange, path, idPrefix }: FieldProps): u
                     set(name, (event.target as HTMLInputElement).checked ? initialValue(property) : undefined)} />`
           }
           <span class="name">${name}</span>
-          <span class="type">${describe(property)}${required.has(name) ? "" : " (optional)"}</span>
+          <span class="type">${describe(property)}${required.has(name) ? "" : ` (optional${defaultNote(property)})`}</span>
         </label>
         ${property.description ? html`<${LongText} className="hint" text=${property.description} />` : null}
         ${included ? html`<${SchemaField} schema=${property} value=${object[name]} path=${fieldPath} idPrefix=${idPrefix} onChange=${(next: unknown) => set(name, next)} />` : null}
@@ -285,6 +285,20 @@ function describeType(schema: JsonSchema): string {
       .map(describe)
       .join(" | ")
   const type = typeOf(resolved) ?? "any"
+  // A record (z.record): its keys' and its values' types, not a bare "object".
+  if (type === "object" && !resolved.properties && typeof resolved.additionalProperties === "object")
+    return `record<${resolved.propertyNames ? describe(resolved.propertyNames) : "string"}, ${describe(resolved.additionalProperties)}>`
   if (type === "array" && resolved.prefixItems) return `[${resolved.prefixItems.map(describe).join(", ")}]`
   return type === "array" ? `${typeOf(resolved.items ?? {}) ?? "any"}[]` : type
+}
+
+/**
+ * An optional field's default, as its label says it: ticked, the field starts with it; left out,
+ * the tool gets no value at all, since opencode passes the arguments as the model sent them.
+ */
+function defaultNote(schema: JsonSchema): string {
+  const value = resolve(schema).default
+  if (value === undefined) return ""
+  const text = JSON.stringify(value)
+  return `, default ${text.length > 40 ? `${text.slice(0, 39)}…` : text}`
 }

@@ -25,6 +25,9 @@ export type JsonSchema = {
   items?: JsonSchema
   /** A tuple's positions (z.tuple), each with its own schema. */
   prefixItems?: JsonSchema[]
+  /** A record's values (z.record), and its keys when they are limited. */
+  additionalProperties?: JsonSchema | boolean
+  propertyNames?: JsonSchema
   enum?: unknown[]
   const?: unknown
   description?: string | undefined

@@ -2,7 +2,8 @@
 // any) whose text does not parse stops the call instead of sending the last value that did, and a
 // history entry put back shows its own value there; so does a number field left empty, rather than
 // leave its key out; the JSON and raw text editors, switched to, hold what the form shows; a field
-// that accepts null can send it, and its call can be copied as JSON; a long description is folded, so the form stays in sight.
+// that accepts null can send it, and its call can be copied as JSON; a record's label names its
+// keys and values, an optional field's its default; a long description is folded, so the form stays in sight.
 import type { Page } from "playwright-core"
 import { describe, expect, test } from "vitest"
 import { noChromium, pageOnTool, useInspectorSession } from "./_inspector.ts"
@@ -34,6 +35,19 @@ export default tool({
 })
 `
 
+const shapes = `import { tool } from "@opencode-ai/plugin"
+const z = tool.schema
+export default tool({
+  description: "Records and defaults",
+  args: {
+    scores: z.record(z.string(), z.number()),
+    picks: z.record(z.enum(["a", "b"]), z.boolean()),
+    limit: z.number().default(5),
+  },
+  async execute(args) { return JSON.stringify(args) },
+})
+`
+
 const visibleForm = (page: Page) => page.locator('[data-testid="call-form"]:visible')
 
 const skipped = noChromium === undefined ? "" : ` (skipped: ${noChromium})`
@@ -41,6 +55,7 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
   const session = useInspectorSession({
     ".opencode/tools/count.ts": count,
     ".opencode/tools/pick.ts": pick,
+    ".opencode/tools/shapes.ts": shapes,
     ".opencode/tools/wordy.ts": wordy,
   })
 
@@ -116,6 +131,19 @@ describe.skipIf(noChromium !== undefined)(`the call form${skipped}`, { timeout: 
     expect(await visibleForm(page).locator('[data-testid="held-json"]').count()).toBe(0)
     await visibleForm(page).locator('button[data-mode="json"]').click()
     expect(JSON.parse(await json.inputValue())).toEqual({ either: "changed" })
+    await page.close()
+  })
+
+  test("a record's label names its keys and values, and an optional field's its default", async () => {
+    const page = await pageOnTool(session.browser, session.dev.url, "shapes")
+    const typeOf = (name: string) =>
+      visibleForm(page)
+        .locator(".field", { has: page.locator(`.name:text-is("${name}")`) })
+        .locator(".type")
+        .first()
+    expect(await typeOf("scores").textContent()).toBe("record<string, number>")
+    expect(await typeOf("picks").textContent()).toBe('record<"a" | "b", boolean>')
+    expect(await typeOf("limit").textContent()).toBe("number (optional, default 5)")
     await page.close()
   })
 
