@@ -71,7 +71,8 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
       "unchecked (missing keys, wrong types, numbers as strings, extra keys, {}, empty, huge and unicode strings).\n" +
       "A failure is a TypeError/ReferenceError/RangeError (a bug the input reached), a result opencode cannot send,\n" +
       "a timeout, or a tool that ends the process; an Error the tool throws on purpose is not. Each distinct failure\n" +
-      "is shown with the smallest arguments that cause it. Exit 4 when one is found.",
+      "is shown with the smallest arguments that cause it and the run command that calls it with them again.\n" +
+      "Exit 4 when one is found.",
     examples: ["tool-tester fuzz weather", "tool-tester fuzz weather --runs 1000 --seed 42 --json"],
   },
   e2e: {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest"
+import { shellWord } from "../../src/_shell-quote.ts"
 import { runCli } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
@@ -6,7 +7,7 @@ type FuzzJson = {
   calls: number
   replay: string
   stopped?: string
-  failures: Array<{ kind: string; code: string; thrown?: string; message: string; args: unknown }>
+  failures: Array<{ kind: string; code: string; thrown?: string; message: string; args: unknown; rerun: string }>
 }
 
 // A call with n = 1 keeps the engine busy for good, n = 2 ends its process, a missing n crashes:
@@ -63,6 +64,8 @@ describe("fuzz past a call that stops the engine", { timeout: 180_000 }, () => {
             "the call kept the engine busy past 2000 ms and its abort signal never ran (a busy loop, or work that grows with an argument?); the engine was restarted",
           args: { n: 1 },
           output: "",
+          // The one call again, as printed: with the bound it was called with.
+          rerun: `npx @opencode-ai/tool-tester run count --no-global --engine ${engine} --args ${shellWord('{"n":1}')} --timeout 2000`,
         },
       ])
       expect(byKind("exit")).toEqual([
@@ -73,6 +76,7 @@ describe("fuzz past a call that stops the engine", { timeout: 180_000 }, () => {
             "the call ended the engine's process (process.exit or a crash: exit code 9); in opencode this ends opencode itself",
           args: { n: 2 },
           output: "",
+          rerun: `npx @opencode-ai/tool-tester run count --no-global --engine ${engine} --args ${shellWord('{"n":2}')}`,
         },
       ])
     },
@@ -107,6 +111,12 @@ describe("fuzz past a call that stops the engine", { timeout: 180_000 }, () => {
     expect(again.stdout).toMatch(/\d\. timeout {2}TOOL_TIMEOUT\n {3}args {5}\{"n":1\}/)
     expect(again.stdout).toMatch(/\d\. exit {2}TOOL_EXITED\n {3}args {5}\{"n":2\}/)
     expect(again.stdout).toContain(`replay: ${report.replay}`)
+    // Each failure's rerun line, pasted, calls the tool once with those arguments: the hung one times out.
+    const hung = report.failures.find((failure) => failure.kind === "timeout")!
+    expect(again.stdout).toContain(`   rerun    ${hung.rerun}\n`)
+    const rerun = await runCli(replayWords(hung.rerun.replace(shellWord('{"n":1}'), '{"n":1}')), { cwd: directory })
+    expect(rerun.exitCode, rerun.stderr).toBe(5)
+    expect(rerun.stderr).toContain("TOOL_TIMEOUT")
   })
 
   test("when calls keep stopping the engine, fuzz gives up but still reports what it found, exit 4", async () => {

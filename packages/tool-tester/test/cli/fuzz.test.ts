@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest"
+import { shellWord } from "../../src/_shell-quote.ts"
 import { runCli } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
@@ -118,6 +119,7 @@ export default tool({
             "Error: no station for an empty city escaped the call (thrown from a timer or an event handler); opencode prints it on stderr and keeps the call's result, and `opencode run` then exits 1: catch it inside the callback",
           args: { city: "" },
           output: "weather in ",
+          rerun: `npx @opencode-ai/tool-tester run weather --no-global --engine ${engine} --args ${shellWord('{"city":""}')}`,
         },
       ])
       const human = await runCli(args, { cwd: directory })

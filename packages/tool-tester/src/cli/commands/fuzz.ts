@@ -72,6 +72,17 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     `--seed ${seed} --runs ${runs} --timeout ${timeoutMs}`,
     ...(dashed ? ["--", shellWord(name)] : []),
   ].join(" ")
+  // Per failure, the `run` that calls the tool once with its arguments, to debug that one call.
+  const rerun = (failed: FuzzFailure): string =>
+    [
+      toolTesterCommand(io),
+      "run",
+      ...(dashed ? [] : [shellWord(name)]),
+      ...projectWords(values),
+      `--args ${shellWord(stringifyKeepingNegativeZero(failed.args) ?? "{}")}`,
+      ...(failed.kind === "timeout" ? [`--timeout ${timeoutMs}`] : []),
+      ...(dashed ? ["--", shellWord(name)] : []),
+    ].join(" ")
   const failure =
     loadFailure(outcome, loadTimeout) ?? (stopped === undefined ? undefined : engineStopped(stopped, replay))
   if (failure && found.length === 0) {
@@ -83,10 +94,14 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     reportFailure(io, json, reported)
     return exitCodeFor(reported.code)
   }
-  const report: FuzzPayload =
+  const searched: FuzzPayload =
     outcome.kind === "done"
       ? { ...(outcome.payload as FuzzPayload), calls: (outcome.payload as FuzzPayload).calls + calls }
       : { tool: name, seed, runs, calls, failures: found, diagnostics: [] }
+  const report = {
+    ...searched,
+    failures: searched.failures.map((failed) => ({ ...failed, rerun: rerun(failed) })),
+  }
   const engine = engineReport(outcome)
   if (json) {
     io.write(
@@ -126,7 +141,13 @@ function engineStopped(stopped: { code: string; message: string }, replay: strin
   return { code: stopped.code, message: `${stopped.message}; replay with ${replay}` }
 }
 
-function formatReport(report: FuzzPayload, replay: string, stopped: { message: string } | undefined): string {
+/** The report as printed: each failure with the command that calls the tool once with its arguments. */
+type RerunReport = Omit<FuzzPayload, "failures"> & { failures: Array<FuzzFailure & { rerun: string }> }
+
+/** Longer than this, the text report leaves the rerun command to --json (the arguments are shown cut). */
+const MAX_PRINTED_RERUN = 500
+
+function formatReport(report: RerunReport, replay: string, stopped: { message: string } | undefined): string {
   const lines: string[] = []
   const found = report.failures.length
   const status = found === 0 ? green("no failure found") : red(`${count(found, "failure")} found`)
@@ -139,7 +160,7 @@ function formatReport(report: FuzzPayload, replay: string, stopped: { message: s
   return `${lines.join("\n")}\n`
 }
 
-function failureLines(number: number, failure: FuzzFailure): string[] {
+function failureLines(number: number, failure: FuzzFailure & { rerun: string }): string[] {
   const what = failure.thrown ? `${failure.kind} (${failure.thrown})` : failure.kind
   // -0 written as -0: pasted into `run --args`, the arguments replay the failure.
   const args = stringifyKeepingNegativeZero(failure.args) ?? "undefined"
@@ -148,5 +169,10 @@ function failureLines(number: number, failure: FuzzFailure): string[] {
     `${red(`${number}. ${what}`)}  ${dim(failure.code)}`,
     `   ${dim("args")}     ${terminalSafe(shown)}`,
     `   ${dim("message")}  ${terminalSafe(failure.message)}`,
+    `   ${dim("rerun")}    ${
+      failure.rerun.length > MAX_PRINTED_RERUN
+        ? dim(`the arguments are ${args.length} characters: the command is each failure's "rerun" in --json`)
+        : terminalSafe(failure.rerun)
+    }`,
   ]
 }
