@@ -20,6 +20,8 @@ export type FlagContext = {
   toolName?: boolean | undefined
   /** The command takes no positional and reads its script from --script (e2e): a `.json` word is that file given without it. */
   scriptOption?: boolean | undefined
+  /** The command takes no positional and reads one tool's id from --tool (schema): a word is that id given without it. */
+  toolOption?: boolean | undefined
 }
 
 /** The usage error for a command line parseArgs refused with `error`. */
@@ -52,6 +54,14 @@ export function flagError(error: unknown, config: ParseArgsConfig, context: Flag
       "USAGE",
       `unexpected argument ${script}; to play it as the e2e script, give it with --script ${shellWord(script)} (${help})`,
       { data: { argument: script, suggestion: `--script ${script}` } },
+    )
+  }
+  const tool = context.toolOption ? toolWithoutOption(message, config.args ?? []) : undefined
+  if (tool !== undefined) {
+    return new ToolTesterError(
+      "USAGE",
+      `unexpected argument ${tool}; to show only that tool, give it with --tool ${shellWord(tool)} (${help})`,
+      { data: { argument: tool, suggestion: `--tool ${tool}` } },
     )
   }
   // Node's text for `--dir --json` spans three lines; one line says the same.
@@ -99,6 +109,14 @@ function scriptWithoutOption(message: string, args: readonly string[]): string |
   const word = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec(message)?.[1]
   if (word === undefined || !/\.json$/i.test(word)) return undefined
   const given = args.some((arg) => arg === "--script" || arg.startsWith("--script="))
+  return given ? undefined : word
+}
+
+/** The word parseArgs refused as a positional (`schema weather`), when no --tool was given: the tool id, given without its option. */
+function toolWithoutOption(message: string, args: readonly string[]): string | undefined {
+  const word = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec(message)?.[1]
+  if (word === undefined) return undefined
+  const given = args.some((arg) => arg === "--tool" || arg.startsWith("--tool="))
   return given ? undefined : word
 }
 

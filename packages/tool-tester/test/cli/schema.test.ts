@@ -67,6 +67,16 @@ export default tool({ description: "deep", args: { root: schema }, async execute
     expect(tools[0]!.parameters["properties"].name).toEqual({ description: "Who to greet", type: "string" })
   })
 
+  test("a tool id given without --tool (schema greet, as run and fuzz take it) says to give it with --tool", async () => {
+    const result = await runCli(["schema", "greet", "--dir", basic, "--no-global", "--json"])
+    expect(result.exitCode).toBe(1)
+    expect(jsonError(result)).toEqual({
+      code: "USAGE",
+      message:
+        "unexpected argument greet; to show only that tool, give it with --tool greet (see npx @opencode-ai/tool-tester schema --help)",
+    })
+  })
+
   test("--tool with a name that is not offered exits 1 and lists the custom tools", async () => {
     const result = await runCli(["schema", "--dir", basic, "--no-global", "--json", "--tool", "nope"])
     expect(result.exitCode).toBe(1)

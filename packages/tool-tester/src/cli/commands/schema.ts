@@ -11,7 +11,7 @@ import { formatDiagnostics, formatEngine, formatSchemas } from "../report.ts"
 export async function schemaCommand(argv: string[], io: CliIO, worker?: StartedEngine): Promise<number> {
   const { values } = parseFlags(
     { args: argv, options: parseConfigOf(COMMAND_OPTIONS.schema) },
-    { command: "schema", run: toolTesterCommand(io) },
+    { command: "schema", run: toolTesterCommand(io), toolOption: true },
   )
   const json = values.json === true
   const input = { ...projectInput(values, values, io), tool: values.tool }
