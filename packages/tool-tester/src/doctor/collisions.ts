@@ -22,7 +22,7 @@ export function collisionFindings(tools: readonly LoadedTool[], options: { cwd: 
         code: "BUILTIN_OVERRIDE",
         severity: "warning",
         file: first.file,
-        message: `tool ${id} replaces opencode's built-in ${id} for every call: rename it unless you mean to replace the built-in`,
+        message: `tool ${id} ${replaces(id)}: rename it unless you mean to replace the built-in`,
         data: { tool: id },
       })
     }
@@ -49,6 +49,22 @@ export function collisionFindings(tools: readonly LoadedTool[], options: { cwd: 
 }
 
 // --- internal ---
+
+/**
+ * What a custom tool named like built-in `id` does. opencode's per-model filter works on the id
+ * (pipeline/builtins.ts keptForModel), so a custom `edit`, `write`, `apply_patch` or `websearch`
+ * is hidden wherever the built-in is: it is not offered to every model.
+ */
+function replaces(id: string): string {
+  const builtin = `replaces opencode's built-in ${id}`
+  if (id === "edit" || id === "write")
+    return `${builtin}, and like it is never offered to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5), which get apply_patch instead`
+  if (id === "apply_patch")
+    return `${builtin}, and like it is offered only to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5); other models get edit and write instead`
+  if (id === "websearch")
+    return `${builtin}, and like it is offered only with the provider opencode (opencode's own models)`
+  return `${builtin} for every call`
+}
 
 /**
  * Ids that differ only in case (`BASH` beside the built-in `bash`, `Weather` beside `weather`):

@@ -107,6 +107,20 @@ describe("doctor findings (pure modules)", () => {
     )
     expect(codes(findings)).toEqual(["BUILTIN_OVERRIDE", "TOOL_COLLISION"])
     expect(findings[1]!.message).toContain("opencode keeps only the last, .opencode/tools/dup.ts")
+    // opencode filters edit/write/apply_patch/websearch by id for each model, a custom one too: not "for every call".
+    const hidden = collisionFindings(
+      ["edit", "write", "apply_patch", "websearch", "bash"].map((id) =>
+        tool(id, `/p/.opencode/tools/${id}.ts`, "builtin"),
+      ),
+      { cwd: "/p" },
+    )
+    expect(hidden.map((finding) => finding.message)).toEqual([
+      "tool edit replaces opencode's built-in edit, and like it is never offered to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5), which get apply_patch instead: rename it unless you mean to replace the built-in",
+      "tool write replaces opencode's built-in write, and like it is never offered to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5), which get apply_patch instead: rename it unless you mean to replace the built-in",
+      "tool apply_patch replaces opencode's built-in apply_patch, and like it is offered only to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5); other models get edit and write instead: rename it unless you mean to replace the built-in",
+      "tool websearch replaces opencode's built-in websearch, and like it is offered only with the provider opencode (opencode's own models): rename it unless you mean to replace the built-in",
+      "tool bash replaces opencode's built-in bash for every call: rename it unless you mean to replace the built-in",
+    ])
     // Ids that differ only in case are two tools in opencode: said, with what a call in another case runs.
     const cased = collisionFindings(
       [
