@@ -6,17 +6,30 @@ import { terminalSafe } from "../_terminal-safe.ts"
 import type { Finding } from "../doctor/finding.ts"
 import { describeEngine } from "../engine-client/choose-engine.ts"
 import type { EngineReport } from "../tasks/task-failure.ts"
-import type { ModelSelection } from "../pipeline/builtins.ts"
+import { type ModelSelection, modelFilterNote } from "../pipeline/builtins.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import type { Diagnostic, ListedTool } from "../types.ts"
 import { bold, cyan, dim, red, yellow } from "./_color.ts"
 import { count } from "../_count.ts"
 
-export function formatList(tools: readonly ListedTool[], model: ModelSelection, cwd: string): string {
+export function formatList(
+  tools: readonly ListedTool[],
+  model: ModelSelection,
+  cwd: string,
+  /** Custom and plugin tools this model is not offered (opencode's per-model filter). */
+  hidden: ReadonlyArray<{ id: string; file: string }> = [],
+): string {
   const width = Math.max(4, ...tools.map((tool) => tool.id.length))
   const lines = [bold(`${tools.length} tools offered to ${model.npm} ${model.modelID}, in opencode's order:`)]
   for (const tool of tools) {
     lines.push(`  ${cyan(terminalSafe(tool.id.padEnd(width)))}  ${describeSource(tool, cwd)}`)
+  }
+  if (hidden.length > 0) lines.push("", yellow(`Not offered to ${model.modelID}:`))
+  for (const tool of hidden) {
+    const note = modelFilterNote(tool.id) ?? "hidden by opencode's per-model filter"
+    lines.push(
+      `  ${cyan(terminalSafe(tool.id))}  ${terminalSafe(shortPath(cwd, tool.file))}: like the built-in ${terminalSafe(tool.id)}, ${note}`,
+    )
   }
   return `${lines.join("\n")}\n`
 }

@@ -1,5 +1,5 @@
 import path from "node:path"
-import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
+import { BUILTIN_TOOL_IDS, modelFilterNote } from "../pipeline/builtins.ts"
 import type { LoadedTool } from "../types.ts"
 import { displayPath } from "./_paths.ts"
 import type { Finding } from "./finding.ts"
@@ -50,20 +50,10 @@ export function collisionFindings(tools: readonly LoadedTool[], options: { cwd: 
 
 // --- internal ---
 
-/**
- * What a custom tool named like built-in `id` does. opencode's per-model filter works on the id
- * (pipeline/builtins.ts keptForModel), so a custom `edit`, `write`, `apply_patch` or `websearch`
- * is hidden wherever the built-in is: it is not offered to every model.
- */
+/** What a custom tool named like built-in `id` does: opencode's per-model filter hides it wherever it hides the built-in. */
 function replaces(id: string): string {
-  const builtin = `replaces opencode's built-in ${id}`
-  if (id === "edit" || id === "write")
-    return `${builtin}, and like it is never offered to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5), which get apply_patch instead`
-  if (id === "apply_patch")
-    return `${builtin}, and like it is offered only to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5); other models get edit and write instead`
-  if (id === "websearch")
-    return `${builtin}, and like it is offered only with the provider opencode (opencode's own models)`
-  return `${builtin} for every call`
+  const note = modelFilterNote(id)
+  return `replaces opencode's built-in ${id}${note === undefined ? " for every call" : `, and like it is ${note}`}`
 }
 
 /**

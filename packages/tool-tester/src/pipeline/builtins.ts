@@ -45,6 +45,18 @@ export function keptForModel(id: string, model: ModelSelection): boolean {
   return true
 }
 
+/**
+ * For an id opencode's per-model filter (keptForModel) may hide, which models it is offered to, as
+ * "never offered to ..." / "offered only ...": the same for the built-in and a custom tool of that id.
+ */
+export function modelFilterNote(id: string): string | undefined {
+  const gpt = "GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5)"
+  if (id === "edit" || id === "write") return `never offered to ${gpt}, which get apply_patch instead`
+  if (id === "apply_patch") return `offered only to ${gpt}; other models get edit and write instead`
+  if (id === "websearch") return "offered only with the provider opencode (opencode's own models)"
+  return undefined
+}
+
 /** Every built-in name, whatever the model: a custom tool with one of these names replaces it. */
 export const BUILTIN_TOOL_IDS: readonly string[] = REGISTRY_ORDER
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { fixture, jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
+import { tmpProject, toolSource } from "../support/tmp-project.ts"
 
 const basic = fixture("cli-basic")
 
@@ -35,6 +36,25 @@ describe("tool-tester list", { timeout: 60_000 }, () => {
     })
     expect(listed.tools[0]).toEqual({ id: "bash", source: "builtin" })
     expect(listed.diagnostics).toEqual([])
+  })
+
+  test("a custom tool the model's filter hides (edit for gpt-5) is named as not offered, with why", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/edit.ts": toolSource("my edit"),
+      ".opencode/tools/apply_patch.ts": toolSource("my patch"),
+    })
+    const flags = ["list", "--no-global", "--engine", "node", "--model", "gpt-5"]
+    const json = await runCli([...flags, "--json"], { cwd: directory })
+    expect(json.exitCode, json.stderr).toBe(0)
+    const listed = JSON.parse(json.stdout) as ListJson & { hidden: unknown }
+    expect(listed.tools.map((tool) => tool.id)).not.toContain("edit")
+    expect(listed.hidden).toEqual([
+      { id: "edit", file: expect.stringMatching(/[\\/]\.opencode[\\/]tools[\\/]edit\.ts$/) },
+    ])
+    const human = await runCli(flags, { cwd: directory })
+    expect(human.stdout).toContain(
+      "\nNot offered to gpt-5:\n  edit  .opencode/tools/edit.ts: like the built-in edit, never offered to GPT models (a model id with gpt-, not gpt-4 or oss, such as gpt-5), which get apply_patch instead\n",
+    )
   })
 
   test("without --json prints one readable line per tool", async () => {

@@ -18,14 +18,15 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedEng
   const input = projectInput(values, values, io)
   const task = await performTask<ListPayload>(io, json, { command: "list", input }, worker, (problem) => ({
     tools: [],
+    hidden: [],
     diagnostics: [endedWhileLoadingDiagnostic(problem)],
   }))
   if (task.exitCode !== undefined) return task.exitCode
-  const { tools, diagnostics } = task.payload
-  if (json) io.write(`${JSON.stringify({ tools, diagnostics, engine: task.engine.info })}\n`)
+  const { tools, hidden, diagnostics } = task.payload
+  if (json) io.write(`${JSON.stringify({ tools, hidden, diagnostics, engine: task.engine.info })}\n`)
   else {
     const shownFrom = displayDirectory(io.cwd, values.dir)
-    io.write(formatList(tools, input.model, shownFrom))
+    io.write(formatList(tools, input.model, shownFrom, hidden))
     const noTools = diagnostics.length === 0 && tools.every((tool) => tool.source === "builtin")
     io.writeError(
       formatDiagnostics(diagnostics, shownFrom) +
