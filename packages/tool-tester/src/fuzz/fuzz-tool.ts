@@ -21,6 +21,7 @@ import { loadFastCheck } from "./_fast-check.ts"
 import { type Failure, failureKey, failureOf } from "./classify.ts"
 import { modelArguments } from "./model-arguments.ts"
 import { toolChoice } from "../_tool-choice.ts"
+import { BUILTIN_TOOL_IDS } from "../pipeline/builtins.ts"
 import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 
 export type FuzzOptions = {
@@ -99,6 +100,16 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   const schemas = await getToolSchemas(project)
   if (!schemas.success) throw schemas.error
   const schema = schemas.value.find((candidate) => candidate.name === name)
+  if (!schema && BUILTIN_TOOL_IDS.includes(name)) {
+    throw new ToolTesterError(
+      "TOOL_NOT_FOUND",
+      `${name} is one of opencode's built-in tools, which check their own arguments; fuzz calls custom and plugin tools: ${toolChoice(
+        "fuzz",
+        schemas.value.map((candidate) => candidate.name),
+      )}`,
+      { data: { tool: name } },
+    )
+  }
   if (!schema) {
     throw new ToolTesterError(
       "TOOL_NOT_FOUND",

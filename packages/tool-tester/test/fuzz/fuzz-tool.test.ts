@@ -117,6 +117,12 @@ export default tool({
       code: "TOOL_NOT_FOUND",
       message: 'no custom or plugin tool is named samples; did you mean "sample"?: fuzz one of sample',
     })
+    // A built-in's name is not a typo: said as such.
+    await expect(fuzzTool(await project(robust), "read")).rejects.toMatchObject({
+      code: "TOOL_NOT_FOUND",
+      message:
+        "read is one of opencode's built-in tools, which check their own arguments; fuzz calls custom and plugin tools: fuzz one of sample",
+    })
   })
 })
 
