@@ -61,8 +61,12 @@ export type Hello = {
 export type ToEngine =
   /** The CLI's one task (tasks/task.ts); the process is ended after it answers. */
   | { type: "task"; cwd: string; task: TaskMessage }
-  /** A library call; answered by a `reply` with the same id. */
-  | ({ type: "call"; id: number } & EngineCall)
+  /**
+   * A library call; answered by a `reply` with the same id. `aborted`: its signal was aborted before
+   * it was sent, so the tool's `context.abort` is aborted from the start (an `abort` message would
+   * reach the engine only after a tool that never awaits I/O had returned).
+   */
+  | ({ type: "call"; id: number; aborted?: true } & EngineCall)
   /** Fires the abort signal of a running `run` or `call`. */
   | { type: "abort"; id: number }
   /** The answer of the library's client stub to a `client` message. */

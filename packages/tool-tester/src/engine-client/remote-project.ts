@@ -322,7 +322,8 @@ class RemoteEngine implements ProjectEngine {
           this.#stop(connection, options.stoppedFor ?? "another call stopped the engine")
         }, options.backstopMs)
       }
-      connection.send({ type: "call", id, ...call })
+      const abortedAlready = options.signal?.aborted === true && !options.endOnAbort
+      connection.send(abortedAlready ? { type: "call", id, aborted: true, ...call } : { type: "call", id, ...call })
       if (options.signal?.aborted) abort()
       else options.signal?.addEventListener("abort", abort, { once: true })
     })

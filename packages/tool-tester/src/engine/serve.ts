@@ -152,8 +152,10 @@ const callNames = new Map<number, string>()
 
 function receive(message: ToEngine): void {
   if (message.type === "task") void serveTask(message.cwd, message.task as Task)
-  else if (message.type === "call") void serveCall(message.id, message)
-  else if (message.type === "client-reply") clientReplies.get(message.id)?.(message)
+  else if (message.type === "call") {
+    if (message.aborted) abortedEarly.add(message.id)
+    void serveCall(message.id, message)
+  } else if (message.type === "client-reply") clientReplies.get(message.id)?.(message)
   else if (message.type === "abort") abort(message.id)
 }
 

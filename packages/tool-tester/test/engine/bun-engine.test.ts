@@ -104,6 +104,19 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     expect(waited.output).toContain("aborted")
   })
 
+  test("a signal aborted before the call reaches the tool's context.abort, as under the node engine", async () => {
+    // The tool never awaits I/O: it had returned before an abort message sent after the call was read.
+    const directory = tmpProject({
+      ".opencode/tools/aborted.ts": toolSource("aborted", "return String(context.abort.aborted)"),
+    })
+    const project = await load(directory)
+    expect((await runTool(project, "aborted", {}, { signal: AbortSignal.abort() })).output).toBe("true")
+    expect(
+      (await callTool(project, { name: "aborted", rawArguments: "{}" }, { signal: AbortSignal.abort() })).output,
+    ).toBe("true")
+    expect((await runTool(project, "aborted", {})).output).toBe("false")
+  })
+
   test("a call that shared the engine a timed-out call stopped is INTERRUPTED, naming that call, not TOOL_EXITED", async () => {
     const directory = tmpProject({
       ".opencode/tools/busy.ts": toolSource("busy", "for (;;) {}"),
