@@ -159,14 +159,35 @@ export type RunOptions = {
   signal?: AbortSignal
 }
 
-/** What happened to one call, with the exact text the model receives in `output`. */
-export type RunResult = {
+/**
+ * What happened to one call, with the exact text the model receives in `output`. `status` tells the
+ * two apart for the type checker: after `if (result.status === "error")`, `result.error` is there.
+ */
+export type RunResult = RunFields &
+  (
+    | { /** What opencode records on the tool part. */ status: "completed"; error?: undefined }
+    | {
+        /** What opencode records on the tool part. */
+        status: "error"
+        /** Why the call failed (the model still reads `output`). */
+        error: RunError
+      }
+  )
+
+/** Why a call failed: a code from docs/errors.md and a message saying what to fix. */
+type RunError = {
+  code: ToolTesterErrorCode
+  message: string
+  /** What the tool threw, beyond the message the model reads (TOOL_THREW). */
+  thrown?: ThrownDetails
+}
+
+/** What every call's result holds, whether it completed or failed. */
+type RunFields = {
   /** The name as called. */
   name: string
   /** The tool that ran: the repaired name, or `invalid` when the call was rerouted. */
   id: string
-  /** What opencode records on the tool part. */
-  status: "completed" | "error"
   /** Exactly what the model reads. */
   output: string
   /** The part's title and metadata; null when the call failed: opencode stores none then (docs/opencode-contract.md#failed-call-parts). */
@@ -219,13 +240,6 @@ export type RunResult = {
    * that left nothing behind answers at once (docs/opencode-contract.md#escaped-errors).
    */
   escapedErrors?: EscapedError[]
-  /** Why the call failed, when it did (the model still reads `output`). */
-  error?: {
-    code: ToolTesterErrorCode
-    message: string
-    /** What the tool threw, beyond the message the model reads (TOOL_THREW). */
-    thrown?: ThrownDetails
-  }
 }
 
 export type ListOptions = {

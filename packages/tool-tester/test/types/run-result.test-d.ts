@@ -1,0 +1,11 @@
+// What a user's test can write about a call's result under `tsc --strict`: the status tells a
+// failed call from a completed one, so `result.error` needs no `?.` or `!` once the status is checked.
+import { expectTypeOf, test } from "vitest"
+import type { RunResult, ToolTesterErrorCode } from "../../src/index.ts"
+
+test("status narrows error: there after status === 'error', undefined after 'completed'", () => {
+  const code = (result: RunResult) => (result.status === "error" ? result.error.code : undefined)
+  expectTypeOf(code).returns.toEqualTypeOf<ToolTesterErrorCode | undefined>()
+  expectTypeOf<Extract<RunResult, { status: "completed" }>["error"]>().toEqualTypeOf<undefined>()
+  expectTypeOf<Extract<RunResult, { status: "error" }>["error"]["message"]>().toEqualTypeOf<string>()
+})
