@@ -1,5 +1,9 @@
 import path from "node:path"
+import { described } from "./_described.ts"
+import { isRecord } from "./_is-record.ts"
+import { refuseUnknownOptions } from "./_known-options.ts"
 import { evaluate } from "./config/permission.ts"
+import { ToolTesterError } from "./errors.ts"
 import { defaultDataDirectory } from "./pipeline/data-directory.ts"
 import type { PermissionOverrides } from "./pipeline/permissions.ts"
 import { agentRules } from "./pipeline/permissions.ts"
@@ -29,6 +33,7 @@ export function checkExternalDirectory(
   target: string,
   options: { kind?: "file" | "directory"; permissions?: PermissionOverrides; dataDirectory?: string } = {},
 ): ExternalDirectoryCheck {
+  checkArguments(target, options)
   const full = path.resolve(project.directory, target)
   if (contains(project.directory, full) || (project.worktree !== "/" && contains(project.worktree, full))) {
     return { inside: true }
@@ -53,6 +58,26 @@ export function checkExternalDirectory(
 }
 
 // --- internal ---
+
+const OPTIONS = { kind: true, permissions: true, dataDirectory: true } as const
+
+/**
+ * Refuses, with USAGE naming the argument, what would otherwise end as Node's own TypeError (a
+ * target that is not a string) or a wrong answer without a word (`kind: "folder"` read as a file).
+ */
+function checkArguments(target: unknown, options: unknown): void {
+  const usage = (message: string, option: string) => new ToolTesterError("USAGE", message, { data: { option } })
+  if (typeof target !== "string")
+    throw usage(
+      `checkExternalDirectory's target must be a path string, not ${described(target)}${target instanceof URL ? ": for a file: URL pass fileURLToPath(url) (from node:url)" : ""}`,
+      "target",
+    )
+  if (!isRecord(options))
+    throw usage(`checkExternalDirectory's options must be an object, not ${described(options)}`, "options")
+  refuseUnknownOptions("checkExternalDirectory", options, OPTIONS)
+  if (options["kind"] !== undefined && options["kind"] !== "file" && options["kind"] !== "directory")
+    throw usage(`kind must be "file" or "directory", not ${described(options["kind"])}`, "kind")
+}
 
 function contains(parent: string, child: string): boolean {
   const relative = path.relative(parent, child)

@@ -2,6 +2,7 @@ import path from "node:path"
 import { describe, expect, test } from "vitest"
 import type { OpencodeConfig } from "../src/config/opencode-config.ts"
 import { evaluate, rulesFromConfig, wildcardMatch } from "../src/config/permission.ts"
+import type { ToolTesterError } from "../src/index.ts"
 import { checkExternalDirectory, listTools, loadTools, runTool } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
@@ -193,5 +194,34 @@ describe("checkExternalDirectory", () => {
     })
     expect(checkExternalDirectory(loaded, "/data", { kind: "directory" })).toMatchObject({ decision: "allow" })
     expect(checkExternalDirectory({ ...loaded, worktree: "/" }, path.join(directory, "x"))).toEqual({ inside: true })
+  })
+
+  test("a target that is not a path string, an unknown option or kind is USAGE naming it, not a TypeError or a wrong answer", () => {
+    const project = { directory: "/project", worktree: "/", config: {} }
+    const refusal = (call: () => unknown) => {
+      try {
+        call()
+      } catch (error) {
+        return { code: (error as ToolTesterError).code, option: (error as ToolTesterError).data?.["option"] }
+      }
+      return "no error"
+    }
+    expect(refusal(() => checkExternalDirectory(project, 5 as never))).toEqual({ code: "USAGE", option: "target" })
+    expect(refusal(() => checkExternalDirectory(project, new URL("file:///etc/hosts") as never))).toEqual({
+      code: "USAGE",
+      option: "target",
+    })
+    expect(refusal(() => checkExternalDirectory(project, "/etc", "directory" as never))).toEqual({
+      code: "USAGE",
+      option: "options",
+    })
+    expect(refusal(() => checkExternalDirectory(project, "/etc", { kind: "folder" as never }))).toEqual({
+      code: "USAGE",
+      option: "kind",
+    })
+    expect(refusal(() => checkExternalDirectory(project, "/etc", { type: "directory" } as never))).toEqual({
+      code: "USAGE",
+      option: "type",
+    })
   })
 })
