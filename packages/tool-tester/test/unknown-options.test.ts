@@ -5,7 +5,7 @@
 import { expect, test } from "vitest"
 import { fuzzTool } from "../src/fuzz/index.ts"
 import { runE2E } from "../src/e2e/index.ts"
-import { getToolSchemas, listTools, loadTools } from "../src/index.ts"
+import { getToolSchemas, listTools, loadTools, providerSchema, truncateOutput, validateArgs } from "../src/index.ts"
 import { isolatedEnvironment, tmpProject, toolSource } from "./support/tmp-project.ts"
 
 test("loadTools, listTools, getToolSchemas and fuzzTool refuse an option they do not take, as USAGE naming the closest", async () => {
@@ -82,4 +82,33 @@ test("runE2E refuses an option of the wrong type, naming it, before opencode is 
   await expect(runE2E({ directory: ".", script, copyProject: "no" } as never)).rejects.toMatchObject(
     refused("copyProject", /true or false/),
   )
+})
+
+test("truncateOutput, providerSchema and validateArgs refuse what they cannot read as USAGE naming it, not a TypeError", async () => {
+  const outputDir = tmpProject({})
+  const refused = (option: string) => expect.objectContaining({ code: "USAGE", data: { option } })
+  await expect(truncateOutput(5 as never, { hasTaskTool: false, outputDir })).rejects.toEqual(refused("text"))
+  await expect(truncateOutput("a", undefined as never)).rejects.toEqual(refused("options"))
+  await expect(truncateOutput("a", { hasTaskTool: false, outputDir, maxLine: 1 } as never)).rejects.toEqual(
+    refused("maxLine"),
+  )
+  await expect(truncateOutput("a", { hasTaskTool: false } as never)).rejects.toEqual(refused("outputDir"))
+  await expect(truncateOutput("a", { outputDir } as never)).rejects.toEqual(refused("hasTaskTool"))
+  // A limit of 0 cut every output (and wrote a file) where opencode refuses such a tool_output.
+  await expect(truncateOutput("a\nb", { hasTaskTool: false, outputDir, maxLines: 0 })).rejects.toEqual(
+    refused("maxLines"),
+  )
+  expect(() => providerSchema({ type: "object" }, "openai" as never)).toThrow(refused("model"))
+  expect(() => providerSchema({ type: "object" }, { npm: "@ai-sdk/openai", providerID: "openai" } as never)).toThrow(
+    refused("modelID"),
+  )
+  expect(() => validateArgs("quick", null as never, {})).toThrow(refused("definition"))
+  // What they take still works.
+  expect(await truncateOutput("a", { hasTaskTool: false, outputDir })).toEqual({ content: "a", truncated: false })
+  const model = { npm: "@ai-sdk/openai-compatible", providerID: "mock", modelID: "mock-model" }
+  expect(providerSchema({ type: "object" }, model)).toEqual({ type: "object" })
+  expect(validateArgs("quick", { description: "", args: {}, execute: () => "" }, {})).toEqual({
+    success: true,
+    value: {},
+  })
 })

@@ -8,6 +8,9 @@
 // millions of line strings; `bench/truncate.ts` measures it against the split/join rule.
 
 import path from "node:path"
+import { described } from "../_described.ts"
+import { isRecord } from "../_is-record.ts"
+import { refuseUnknownOptions } from "../_known-options.ts"
 import { ToolTesterError } from "../errors.ts"
 import { inBun } from "../runtime/here.ts"
 import { ascendingId } from "./ascending-id.ts"
@@ -85,6 +88,7 @@ function formatTruncatedContent(plan: TruncationPlan, outputPath: string, hasTas
  * `USAGE` ToolTesterError when the file cannot be saved there.
  */
 export async function truncateOutput(text: string, options: TruncateOptions): Promise<TruncateResult> {
+  checkTruncateArguments(text, options)
   const plan = planTruncation(text, {
     maxLines: options.maxLines ?? defaultTruncationLimits.maxLines,
     maxBytes: options.maxBytes ?? defaultTruncationLimits.maxBytes,
@@ -108,6 +112,32 @@ export async function truncateOutput(text: string, options: TruncateOptions): Pr
 }
 
 // --- internal ---
+
+const TRUNCATE_OPTIONS = { maxLines: true, maxBytes: true, hasTaskTool: true, outputDir: true } as const
+
+/** truncateOutput is public: what it cannot use is USAGE naming it, not a TypeError from inside. */
+function checkTruncateArguments(text: unknown, options: unknown): void {
+  const usage = (message: string, option: string) => new ToolTesterError("USAGE", message, { data: { option } })
+  if (typeof text !== "string") throw usage(`truncateOutput's text must be a string, not ${described(text)}`, "text")
+  if (!isRecord(options))
+    throw usage(
+      `truncateOutput's options must be an object such as { hasTaskTool: false, outputDir }, not ${described(options)}`,
+      "options",
+    )
+  refuseUnknownOptions("truncateOutput", options, TRUNCATE_OPTIONS)
+  if (typeof options["outputDir"] !== "string")
+    throw usage(
+      `outputDir must be the folder path for the full output, not ${described(options["outputDir"])}`,
+      "outputDir",
+    )
+  if (typeof options["hasTaskTool"] !== "boolean")
+    throw usage(`hasTaskTool must be true or false, not ${described(options["hasTaskTool"])}`, "hasTaskTool")
+  for (const option of ["maxLines", "maxBytes"]) {
+    const value = options[option]
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) < 1))
+      throw usage(`${option} must be a whole number above 0, not ${described(value)}`, option)
+  }
+}
 
 interface HeadWalk {
   keptLines: number

@@ -1,4 +1,7 @@
 import { z } from "zod"
+import { described } from "../_described.ts"
+import { isRecord } from "../_is-record.ts"
+import { ToolTesterError } from "../errors.ts"
 import type { ToolDefinitionLike } from "../discovery/tool-exports.ts"
 import { isZodSchema } from "../schema/tool-json-schema.ts"
 
@@ -13,6 +16,15 @@ export function validateArgs(
   definition: ToolDefinitionLike,
   args: unknown,
 ): { success: true; value: unknown } | { success: false; message: string } {
+  // Public: a definition it cannot read is USAGE naming it, not a TypeError from inside.
+  if (typeof toolId !== "string" || !isRecord(definition))
+    throw new ToolTesterError(
+      "USAGE",
+      typeof toolId !== "string"
+        ? `validateArgs's toolId must be the tool's name, a string, not ${described(toolId)}`
+        : `validateArgs's definition must be the tool object (what tool() returned), not ${described(definition)}`,
+      { data: { option: typeof toolId !== "string" ? "toolId" : "definition" } },
+    )
   const shape = (definition.args ?? {}) as Record<string, unknown>
   if (!Object.values(shape).every(isZodSchema)) return { success: true, value: args }
   const parsed = z.object(shape as z.ZodRawShape).safeParse(args)
