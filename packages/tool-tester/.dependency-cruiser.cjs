@@ -170,7 +170,7 @@ module.exports = {
     importsOnly(
       "lint-reads-the-offered-list",
       "lint",
-      "^src/(pipeline/|schema/|errors\\.ts$|_is-record\\.ts$|types\\.ts$|did-you-mean\\.ts$|list-tools\\.ts$)",
+      "^src/(pipeline/|schema/|errors\\.ts$|_is-record\\.ts$|_described\\.ts$|types\\.ts$|did-you-mean\\.ts$|list-tools\\.ts$)",
       "lint/ rules read the offered tool list: no engine, process or opencode of their own.",
     ),
     {

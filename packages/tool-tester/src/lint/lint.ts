@@ -1,6 +1,9 @@
 // The provider lint: runs the rules of each provider over the tools exactly as that provider would
 // receive them from opencode (after opencode's fixes for it). Only what still fails is a finding.
-import type { Result } from "../errors.ts"
+import { closestMatch } from "../did-you-mean.ts"
+import { described } from "../_described.ts"
+import { isRecord } from "../_is-record.ts"
+import { ToolTesterError, type Result } from "../errors.ts"
 import { getToolSchemas, listTools } from "../list-tools.ts"
 import type { ToolSchema } from "../pipeline/tool-schemas.ts"
 import type { ToolProject } from "../types.ts"
@@ -24,8 +27,19 @@ export type LintFinding = {
 export function lintSchemas(
   provider: LintProvider,
   schemas: readonly ToolSchema[],
-  request: { toolCount: number } = { toolCount: schemas.length },
+  // The whole request's tool count (built-ins included); by default, these schemas'.
+  given?: { toolCount: number },
 ): LintFinding[] {
+  checkProvider("lintSchemas", provider)
+  if (
+    !Array.isArray(schemas as unknown) ||
+    !schemas.every((schema) => isRecord(schema) && typeof schema["name"] === "string")
+  )
+    throw usage(
+      `lintSchemas's schemas must be the list getToolSchemas() gives (its value: { name, description, parameters } each), not ${described(schemas)}`,
+      "schemas",
+    )
+  const request = given ?? { toolCount: schemas.length }
   const findings: LintFinding[] = []
   const rules = LINT_RULES.filter((rule) => rule.providers.includes(provider))
   for (const [index, schema] of schemas.entries()) {
@@ -56,6 +70,14 @@ export async function lintProject(
   project: ToolProject,
   providers: readonly LintProvider[] = LINT_PROVIDER_NAMES,
 ): Promise<Result<LintFinding[]>> {
+  if (!Array.isArray(providers as unknown)) {
+    const hint = typeof providers === "string" ? `: write [${JSON.stringify(providers)}]` : ""
+    throw usage(
+      `lintProject's providers must be a list of provider names, not ${described(providers)}${hint}`,
+      "providers",
+    )
+  }
+  for (const provider of providers) checkProvider("lintProject", provider)
   const findings: LintFinding[] = []
   for (const provider of providers) {
     const { model } = LINT_PROVIDERS[provider]
@@ -64,4 +86,20 @@ export async function lintProject(
     findings.push(...lintSchemas(provider, schemas.value, { toolCount: listTools(project, { model }).length }))
   }
   return { success: true, value: findings }
+}
+
+// --- internal ---
+
+/** A name the lint has no rules for would lint nothing and pass: USAGE naming it, with the closest. */
+function checkProvider(caller: string, provider: unknown): void {
+  if (typeof provider === "string" && (LINT_PROVIDER_NAMES as readonly string[]).includes(provider)) return
+  const match = typeof provider === "string" ? closestMatch(provider, LINT_PROVIDER_NAMES) : undefined
+  throw usage(
+    `${caller}: unknown provider ${described(provider)}: ${match === undefined ? "" : `did you mean ${match}? `}use one of ${LINT_PROVIDER_NAMES.join(", ")}`,
+    "provider",
+  )
+}
+
+function usage(message: string, option: string): ToolTesterError {
+  return new ToolTesterError("USAGE", message, { data: { option } })
 }

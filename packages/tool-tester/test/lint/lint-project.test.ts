@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { loadTools } from "../../src/index.ts"
-import { lintProject } from "../../src/lint/lint.ts"
+import { lintProject, lintSchemas } from "../../src/lint/lint.ts"
 import { LINT_PROVIDER_NAMES } from "../../src/lint/providers.ts"
 import { isolatedEnvironment, tmpProject } from "../support/tmp-project.ts"
 
@@ -52,4 +52,23 @@ export default tool({
     const providers = LINT_PROVIDER_NAMES.filter((provider) => provider !== "gemini-gateway")
     expect(await lintProject(project, providers)).toEqual({ success: true, value: [] })
   })
+})
+
+test("an unknown provider, or providers or schemas that are not lists, are USAGE naming them, not an empty lint or a TypeError", async () => {
+  const project = { directory: "/project", tools: [], plugins: [], config: {} } as never
+  const refused = (option: string, message?: RegExp) =>
+    expect.objectContaining({
+      code: "USAGE",
+      data: { option },
+      ...(message ? { message: expect.stringMatching(message) } : {}),
+    })
+  // A misspelt provider linted nothing and passed.
+  expect(() => lintSchemas("opnai" as never, [])).toThrow(
+    refused("provider", /unknown provider "opnai": did you mean openai\?/),
+  )
+  expect(() => lintSchemas("openai", null as never)).toThrow(refused("schemas"))
+  expect(() => lintSchemas("openai", [5] as never)).toThrow(refused("schemas"))
+  await expect(lintProject(project, ["opnai"] as never)).rejects.toEqual(refused("provider"))
+  await expect(lintProject(project, "openai" as never)).rejects.toEqual(refused("providers", /write \["openai"\]/))
+  expect(lintSchemas("openai", [])).toEqual([])
 })
