@@ -7,6 +7,7 @@ import { terminalSafe } from "../_terminal-safe.ts"
 import type { E2ECall, E2EResult } from "./e2e-result.ts"
 import { offeredToolNames } from "./offered-tools.ts"
 import { count } from "../_count.ts"
+import { ToolTesterError } from "../errors.ts"
 import { safeStringify } from "../_json-safe.ts"
 
 export interface TranscriptOptions {
@@ -17,6 +18,11 @@ export interface TranscriptOptions {
 }
 
 export function formatTranscript(result: E2EResult, options: TranscriptOptions = {}): string {
+  const given = result as unknown as Record<string, unknown> | null
+  if (typeof given !== "object" || given === null || !Array.isArray(given["calls"]))
+    throw new ToolTesterError("USAGE", "formatTranscript() expects what runE2E() resolved to: await the run first", {
+      data: { option: "result" },
+    })
   const paint = palette(options.color === true)
   const maxLines = options.maxResultLines ?? 12
   const lines: string[] = []

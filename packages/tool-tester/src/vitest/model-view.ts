@@ -5,9 +5,16 @@
 // any tool to the project would break the snapshot of a call that has nothing to do with it.
 import { escapeRegExp } from "../_escape-regexp.ts"
 import os from "node:os"
+import { ToolTesterError } from "../errors.ts"
 import type { RunResult } from "../types.ts"
 
 export function modelView(result: RunResult): string {
+  if (!isRunResult(result))
+    throw new ToolTesterError(
+      "USAGE",
+      "modelView() expects what runTool() or callTool() resolved to: await the call first",
+      { data: { option: "result" } },
+    )
   const called =
     result.name === result.id ? "" : ` (called as ${result.name}${result.rerouted ? ", rerouted" : ", name repaired"})`
   return [

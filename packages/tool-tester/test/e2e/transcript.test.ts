@@ -135,3 +135,10 @@ describe("formatTranscript", () => {
     expect(text).toContain("\\u001b[?1049h\\u001b[?25lgone\\u202e")
   })
 })
+
+it("formatTranscript refuses what is not a run's result with USAGE, not a TypeError", () => {
+  const refused = expect.objectContaining({ code: "USAGE", data: { option: "result" } })
+  // An un-awaited runE2E(), or the wrong object.
+  expect(() => formatTranscript({} as never)).toThrow(refused)
+  expect(() => formatTranscript(Promise.resolve(result) as never)).toThrow(refused)
+})

@@ -65,3 +65,10 @@ describe("modelView's paths", () => {
     }
   })
 })
+
+test("modelView refuses what is not a call's result with USAGE, not a TypeError", () => {
+  const refused = expect.objectContaining({ code: "USAGE", data: { option: "result" } })
+  // An un-awaited runTool(), or the wrong object.
+  expect(() => modelView({} as never)).toThrow(refused)
+  expect(() => modelView(Promise.resolve() as never)).toThrow(refused)
+})
