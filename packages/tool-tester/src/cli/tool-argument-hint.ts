@@ -48,6 +48,29 @@ export async function exactToolArgumentHint(
   return rewritten(generic, message, pair)
 }
 
+/**
+ * `run echo hello`: a value written without its name. When every word was bare and the tool has
+ * one argument to give it to (its only required one, else its only one), the pair to write
+ * (`input=hello`); else `error` as it is.
+ */
+export async function bareWordHint(
+  error: unknown,
+  argv: string[],
+  io: CliIO,
+  worker: StartedEngine | undefined,
+): Promise<unknown> {
+  const words = ToolTesterError.isInstance(error) ? error.data?.["bareWords"] : undefined
+  if (typeof words !== "string" || worker === undefined) return error
+  const schema = await toolParameters(argv, io, worker).catch(() => undefined)
+  if (schema === undefined) return error
+  const names = Object.keys((schema.parameters["properties"] ?? {}) as Record<string, unknown>)
+  const required = Array.isArray(schema.parameters["required"]) ? (schema.parameters["required"] as unknown[]) : []
+  const argument = required.length === 1 ? String(required[0]) : names.length === 1 ? names[0] : undefined
+  if (argument === undefined) return error
+  const pair = shellWord(`${argument}=${words}`)
+  return rewritten(error as ToolTesterError, `${(error as ToolTesterError).message}; did you mean ${pair}?`, pair)
+}
+
 // --- internal ---
 
 /** What to write after `name=` for an argument of this JSON Schema type; undefined where no one word says it. */
@@ -67,7 +90,7 @@ function valueFor(type: unknown): string | undefined {
 
 function rewritten(error: ToolTesterError, message: string, suggestion: string | undefined): unknown {
   if (message === error.message) return error
-  const { toolArgument: _argument, suggestion: _suggestion, ...data } = error.data ?? {}
+  const { toolArgument: _argument, bareWords: _words, suggestion: _suggestion, ...data } = error.data ?? {}
   return new ToolTesterError("USAGE", message, {
     data: suggestion === undefined ? data : { ...data, suggestion },
   })

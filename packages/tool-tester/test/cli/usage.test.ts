@@ -284,6 +284,8 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     const result = await runCli(["run", "greet", "Ada", "--dir", basic, "--no-global"])
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain('"Ada" is not a key=value pair')
+    // The value of greet's one required argument, written without its name: the pair to write.
+    expect(result.stderr).toContain("did you mean name=Ada?")
   })
 
   test("numbers that are not positive whole numbers exit 1", async () => {

@@ -41,7 +41,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   const input = {
     ...projectInput(values, values, io),
     name,
-    args: runArgs(values.args, values["raw-args"], pairs),
+    args: await runArgsOrHint(values, pairs, argv, io, worker),
     validate: values.validate === true,
     deny: values.deny ?? [],
     maxLines: values["max-lines"] === undefined ? undefined : wholeNumberFlag("--max-lines", values["max-lines"]),
@@ -127,6 +127,22 @@ async function runFlags(argv: string[], io: CliIO, worker: StartedEngine | undef
   }
 }
 
+/** {@link runArgs}; `run echo hello` gets, from the tool's schema, the pair to write instead (`input=hello`). */
+async function runArgsOrHint(
+  values: { args?: string | undefined; "raw-args"?: string | undefined },
+  pairs: string[],
+  argv: string[],
+  io: CliIO,
+  worker: StartedEngine | undefined,
+): Promise<RunArgs> {
+  try {
+    return runArgs(values.args, values["raw-args"], pairs)
+  } catch (error) {
+    const { bareWordHint } = await import("../tool-argument-hint.ts")
+    throw await bareWordHint(error, argv, io, worker)
+  }
+}
+
 function runArgs(json: string | undefined, raw: string | undefined, pairs: string[]): RunArgs {
   const forms = [json !== undefined, raw !== undefined, pairs.length > 0].filter(Boolean).length
   if (forms > 1) {
@@ -134,9 +150,12 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
   }
   for (const pair of pairs) {
     if (pair.indexOf("=") <= 0) {
+      // Every word bare (`run echo hello world`): the value of the tool's one argument, as a hint.
+      const words = pairs.every((word) => !word.includes("=")) ? pairs : undefined
       throw new ToolTesterError(
         "USAGE",
         `"${pair}" is not a key=value pair; run takes one tool name, then key=value pairs`,
+        words ? { data: { bareWords: words.join(" ") } } : undefined,
       )
     }
   }
