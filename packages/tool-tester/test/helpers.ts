@@ -189,7 +189,7 @@ async function runInProcess(
   let early: Awaited<ReturnType<typeof startEngineEarly>> | undefined
   try {
     process.chdir(cwd)
-    const started = await startEngineEarly(args, process.env)
+    const started = await startEngineEarly(args, process.env, cwd)
     early = started
     const io: CliIO = {
       cwd,

@@ -21,11 +21,13 @@ export async function calledFindings(
   engine: string | undefined,
   engineBinary: string | undefined,
   payload: DoctorPayload,
+  /** The folder the command was typed in, which a relative --engine-binary is read from. */
+  cwd: string,
 ): Promise<Finding[]> {
   // Only for tools that load and are offered: an error (a file that fails to import, a tool list
   // opencode cannot build, an unreadable config) comes first, and the calls wait for its fix.
   if (payload.tools === 0 || payload.findings.some((finding) => finding.severity === "error")) return []
-  const chosen = await chooseEngine({ engine, engineBinary, env: process.env, directory: input.directory })
+  const chosen = await chooseEngine({ engine, engineBinary, env: process.env, cwd, directory: input.directory })
   const timeouts = { loadTimeoutMs: loadTimeoutMs(), runTimeoutMs: CALL_TIMEOUT_MS, graceMs: 1_000 }
   const schemas = await runTaskInEngine(
     { command: "schema", input: { ...input, tool: undefined } },

@@ -1,6 +1,7 @@
 // `--engine auto|bun|node` and `--engine-binary PATH`, read by main.ts before the command parses
 // its flags (the engine starts while the CLI loads), with TOOL_TESTER_ENGINE and
 // TOOL_TESTER_ENGINE_BINARY as defaults. The commands accept both flags as shared flags.
+import path from "node:path"
 import type { ChosenEngine } from "../engine-client/choose-engine.ts"
 import { chooseEngine, chooseEngineNow } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
@@ -48,14 +49,16 @@ export type EarlyEngine = {
 /**
  * Chooses the engine from --engine / --engine-binary / the environment and starts it in the
  * working directory, so that it starts while the rest of the CLI loads. The engine modules are
- * loaded only for a command that needs an engine.
+ * loaded only for a command that needs an engine. `cwd`: the folder the command was typed in
+ * (CliIO's), which a relative --engine-binary or --dir is read from.
  */
 export async function startEngineEarly(
   argv: readonly string[],
   env: Record<string, string | undefined>,
+  cwd: string,
 ): Promise<EarlyEngine> {
   const command = engineCommand(argv)
-  const choice = command ? chooseEngineEarly(argv, env) : undefined
+  const choice = command ? chooseEngineEarly(argv, env, cwd) : undefined
   const selection = choice?.chosen?.selection
   if (!command || !selection) return { command, choice, engine: undefined }
   const { startEngine } = await import("../tasks/engine-task.ts")
@@ -66,9 +69,10 @@ export async function startEngineEarly(
 function chooseEngineEarly(
   argv: readonly string[],
   env: Record<string, string | undefined>,
+  cwd: string,
 ): { chosen?: ChosenEngine | undefined; error?: unknown } {
   try {
-    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, directory: directoryFlag(argv) }) }
+    return { chosen: chooseEngineNow({ ...engineFlags(argv), env, cwd, directory: directoryFlag(argv, cwd) }) }
   } catch (error) {
     return { error }
   }
@@ -77,11 +81,13 @@ function chooseEngineEarly(
 /** The bun engine asked for with no Bun on this machine: npm's Bun is installed into the cache, once. */
 export async function installEngine(argv: readonly string[], io: CliIO): Promise<ChosenEngine> {
   io.writeError("tool-tester: no opencode or Bun found; installing npm's bun into tool-tester's cache (once)...\n")
-  return chooseEngine({ ...engineFlags(argv), env: io.env, directory: directoryFlag(argv) })
+  return chooseEngine({ ...engineFlags(argv), env: io.env, cwd: io.cwd, directory: directoryFlag(argv, io.cwd) })
 }
 
-function directoryFlag(argv: readonly string[]): string | undefined {
+/** --dir, read from `cwd` as the commands read it. */
+function directoryFlag(argv: readonly string[], cwd: string): string | undefined {
   const flags = optionWords(argv)
   const index = flags.indexOf("--dir")
-  return index >= 0 ? flags[index + 1] : flags.find((argument) => argument.startsWith("--dir="))?.slice(6)
+  const given = index >= 0 ? flags[index + 1] : flags.find((argument) => argument.startsWith("--dir="))?.slice(6)
+  return given === undefined ? undefined : path.resolve(cwd, given)
 }

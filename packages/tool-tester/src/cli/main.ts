@@ -27,8 +27,11 @@ if (argv[0] === "-v" || argv[0] === "--version") {
 // The engine is chosen from --engine / --engine-binary / the environment and started before the
 // rest loads; the engine modules load only for the commands that need an engine. A bad choice is
 // reported once the CLI is up.
+const { invocationDirectory } = await import("./project-directory.ts")
+// Where the user typed the command, also when the package manager started us in .opencode.
+const cwd = invocationDirectory(process.cwd(), process.env)
 const { startEngineEarly } = await import("./engine-option.ts")
-const early = await startEngineEarly(argv, process.env)
+const early = await startEngineEarly(argv, process.env, cwd)
 
 const { runCommandLine } = await import("./_run-command-line.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")
@@ -38,10 +41,8 @@ const json = optionWords(argv).includes("--json")
 /** What ends the CLI from outside: each is handled (docs/cli.md, "Signals"). */
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
 const interruptHandlers = new Set<(signal: NodeJS.Signals) => void>()
-const { invocationDirectory } = await import("./project-directory.ts")
 const io: CliIO = {
-  // Where the user typed the command, also when the package manager started us in .opencode.
-  cwd: invocationDirectory(process.cwd(), process.env),
+  cwd,
   ...(process.argv[1] === undefined ? {} : { bin: process.argv[1] }),
   env: process.env,
   stdoutIsTTY: process.stdout.isTTY === true,

@@ -26,6 +26,7 @@ export async function watchRuns(
     engine: options.engine,
     engineBinary: options.engineBinary,
     env: io.env,
+    cwd: io.cwd,
     directory,
   })
   let exitCode = options.exitCode

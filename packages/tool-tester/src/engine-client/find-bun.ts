@@ -36,6 +36,11 @@ export type BunLocation = {
 export type FindBunOptions = {
   /** An explicit binary, a Bun or an opencode executable: its path, or a command name (no folder in it) looked up on PATH. */
   engineBinary?: string | undefined
+  /**
+   * The folder a relative engineBinary (or TOOL_TESTER_ENGINE_BINARY) is read from: the CLI's is the
+   * one the command was typed in (CliIO's cwd); process.cwd() when not given.
+   */
+  cwd?: string | undefined
   /** Read for TOOL_TESTER_ENGINE_BINARY and PATH. */
   env: Record<string, string | undefined>
   /** The project: an opencode platform package installed there counts as installed. */
@@ -126,7 +131,7 @@ function explicitBinary(options: FindBunOptions): BunLocation | undefined {
       )
     return { binary: opencodeExecutable(found) ?? found, source, foundAs: found }
   }
-  const binary = path.resolve(given)
+  const binary = path.resolve(options.cwd ?? process.cwd(), given)
   if (!isExecutable(binary)) {
     throw new ToolTesterError(
       "ENGINE_NOT_FOUND",

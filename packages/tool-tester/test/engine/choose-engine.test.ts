@@ -73,6 +73,25 @@ describe("choosing the engine", () => {
     )
   })
 
+  test("a relative path is read from the folder the command was typed in, not this process's working folder", async () => {
+    const { file, env } = programOnPath("my-bun")
+    const typedIn = path.dirname(file)
+    const relative = `.${path.sep}${path.basename(file)}`
+    expect(findBun({ engineBinary: relative, env, cwd: typedIn })).toEqual({
+      binary: file,
+      source: "option",
+      foundAs: file,
+    })
+    // The CLI chooses the engine before it parses the flags: from CliIO's cwd too (main.ts's, the tests').
+    const { startEngineEarly } = await import("../../src/cli/engine-option.ts")
+    const early = await startEngineEarly(["run", "greet", "--engine-binary", path.join("bin", "bun")], env, typedIn)
+    expect(early.engine).toBeUndefined()
+    expect(early.choice?.error).toMatchObject({
+      code: "ENGINE_NOT_FOUND",
+      message: expect.stringContaining(`names ${path.join(typedIn, "bin", "bun")}, which is not an executable file`),
+    })
+  })
+
   test("the opencode binary installed for e2e is found when nothing is on PATH", () => {
     expect(findBun({ env: { PATH: "" } })).toMatchObject({ source: "opencode-package" })
   })

@@ -39,6 +39,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     engine,
     engineBinary: values["engine-binary"],
     env: io.env,
+    cwd: io.cwd,
     directory: input.directory,
   })
   if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
@@ -68,7 +69,10 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
       const payload = outcome.payload as DoctorPayload
       // The findings of one call of each tool (BAD_RESULT), as `tool-tester doctor` prints them.
       const { calledFindings } = await import("../called-findings.ts")
-      return [...payload.findings, ...(await calledFindings(input, values.engine, values["engine-binary"], payload))]
+      return [
+        ...payload.findings,
+        ...(await calledFindings(input, values.engine, values["engine-binary"], payload, io.cwd)),
+      ]
     },
   })
   const view = inspector.session.view()

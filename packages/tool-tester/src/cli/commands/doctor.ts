@@ -30,7 +30,7 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
   if (task.exitCode !== undefined) return task.exitCode
   const findings = errorsFirst([
     ...task.payload.findings,
-    ...(await calledFindings(input, values.engine, values["engine-binary"], task.payload)),
+    ...(await calledFindings(input, values.engine, values["engine-binary"], task.payload, io.cwd)),
     ...(await opencodeVersionFindings({
       directory: input.directory,
       env: io.env,

@@ -58,6 +58,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     engine: values.engine,
     engineBinary: values["engine-binary"],
     env: io.env,
+    cwd: io.cwd,
     directory,
   })
   if (chosen.notice && !json) io.writeError(`${chosen.notice}\n`)
