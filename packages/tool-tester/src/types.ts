@@ -79,7 +79,7 @@ export type LoadedTool = {
 
 /** Something that will not work as the author expects; loading goes on. */
 export type Diagnostic = {
-  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS" | "AGENT_FALLBACK"
+  code: ToolTesterErrorCode | "IGNORED_EXPORT" | "NO_TOOLS" | "AGENT_FALLBACK" | "UNKNOWN_ARGUMENT" | "MISSING_ARGUMENT"
   severity: "error" | "warning"
   message: string
   file?: string

@@ -17,6 +17,7 @@ import { callTool, runTool } from "../run-tool.ts"
 import { toolJsonSchema } from "../schema/tool-json-schema.ts"
 import type { Diagnostic, RunOptions, RunResult, ToolProject } from "../types.ts"
 import { argsFromPairs } from "./key-value-args.ts"
+import { pairWarnings } from "./pair-warnings.ts"
 import { diagnosticOf, loadProject } from "./task-project.ts"
 
 /**
@@ -79,7 +80,11 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   const args = input.args
   let parsed: unknown = {}
   if (args.form === "json") parsed = args.value
-  if (args.form === "pairs") parsed = argsFromPairs(args.pairs, schemaOf(project, reached.id))
+  if (args.form === "pairs") {
+    const schema = schemaOf(project, reached.id)
+    parsed = argsFromPairs(args.pairs, schema)
+    if (reached.id !== "invalid") diagnostics.push(...pairWarnings(reached.id, Object.keys(parsed as object), schema))
+  }
   loaded({ ...reached, ...sentArgs(project, input, parsed, dataDirectory) })
   // One call: it waits the whole 10 ms for what may escape after it returns (run-tool.ts).
   settleEveryCall()

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { argsFromPairs, pairsFor, textUnderEverySchema } from "../../src/tasks/key-value-args.ts"
+import { pairWarnings } from "../../src/tasks/pair-warnings.ts"
 
 const schema = {
   type: "object",
@@ -114,5 +115,26 @@ describe("pairs a command can print", () => {
       expect(textUnderEverySchema(text), text).toBe(true)
     for (const text of ["5", "-5", "1e3", " 5", "true", "null", '"Ada"', '["a b"]', '{"a":1}'])
       expect(textUnderEverySchema(text), text).toBe(false)
+  })
+})
+
+describe("warnings about key=value names", () => {
+  const greet = {
+    type: "object",
+    properties: { name: { type: "string" }, loud: { type: "boolean" } },
+    required: ["name"],
+  }
+
+  test("a name the schema does not list, and a required one no pair gave, are warned about by code", () => {
+    expect(pairWarnings("greet", ["nmae"], greet).map((warning) => [warning.code, warning.severity])).toEqual([
+      ["UNKNOWN_ARGUMENT", "warning"],
+      ["MISSING_ARGUMENT", "warning"],
+    ])
+    expect(pairWarnings("greet", ["name", "loud"], greet)).toEqual([])
+  })
+
+  test("a schema that takes other keys, or none known, warns about no name", () => {
+    expect(pairWarnings("open", ["anything"], { ...greet, required: [], additionalProperties: {} })).toEqual([])
+    expect(pairWarnings("open", ["anything"], undefined)).toEqual([])
   })
 })

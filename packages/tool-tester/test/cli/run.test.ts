@@ -220,6 +220,16 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     expect(result.stdout).toContain("stdout | greeting Ada")
   })
 
+  test("a misspelt key=value name runs as opencode would run it, with warnings naming the argument meant", async () => {
+    const result = await runCli(["run", "greet", "nmae=Ada", "--no-global"], { cwd: basic })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain("\nHello, undefined!\n")
+    expect(result.stderr).toContain(
+      "⚠ warning nmae=: greet has no argument nmae (its arguments: name, times, loud, tags), so opencode passes it to the tool as an extra key; did you mean name? [UNKNOWN_ARGUMENT]",
+    )
+    expect(result.stderr).toContain("greet's schema requires name, and no name=VALUE pair gives it")
+  })
+
   test.each(["bun", "node"])(
     "a throwing event hook is shown as a hook error; the call still completes (%s engine)",
     async (engine) => {

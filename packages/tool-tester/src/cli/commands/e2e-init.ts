@@ -65,9 +65,13 @@ export async function writeStarterScript(
       (diagnostic): diagnostic is Diagnostic => diagnostic.severity === "error" && diagnostic.code !== "SCHEMA_CUT",
     )
     if (failed) {
-      // Only loading's codes reach here (AGENT_FALLBACK is run's warning).
+      // Only loading's codes reach here (AGENT_FALLBACK, UNKNOWN_ARGUMENT and MISSING_ARGUMENT are run's warnings).
       const code =
-        failed.code === "IGNORED_EXPORT" || failed.code === "NO_TOOLS" || failed.code === "AGENT_FALLBACK"
+        failed.code === "IGNORED_EXPORT" ||
+        failed.code === "NO_TOOLS" ||
+        failed.code === "AGENT_FALLBACK" ||
+        failed.code === "UNKNOWN_ARGUMENT" ||
+        failed.code === "MISSING_ARGUMENT"
           ? "IMPORT_FAILED"
           : failed.code
       throw new ToolTesterError(code, `${failed.message}; fix it first (no script written)`)
