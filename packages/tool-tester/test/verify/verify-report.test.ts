@@ -133,6 +133,19 @@ describe("verify's output and exit code", () => {
     expect(EXIT_VERIFY_DIFFERS).toBe(9)
     expect(err()).toContain("tool-tester and opencode 1.15.13 differ in schemas: see the differences above")
     expect(err()).toContain("[VERIFY_DIFFERS]")
+    // What to do: another version is the one to believe there; the modelled one is tool-tester's bug to report.
+    expect(err()).toContain(
+      "; there, trust your opencode (npx @opencode-ai/tool-tester e2e --opencode /opt/opencode/bin/opencode shows what it does with your project), or use opencode 1.18.34, the version tool-tester models",
+    )
+    const modelled = captureIO()
+    printVerifyReport(
+      modelled.io,
+      false,
+      verifyReport([schemaDifference], { ...opencode, version: "1.18.34" }, "1.18.34"),
+    )
+    expect(modelled.err()).toContain(
+      "; tool-tester models this very version, so that is tool-tester's bug: please report it with verify --json's differences (https://github.com/opencode-tool-kit/opencode-tool-kit/issues)",
+    )
   })
 
   test("--json prints one document with the versions, every behaviour and every difference in full", () => {
@@ -159,7 +172,9 @@ describe("verify's output and exit code", () => {
     expect(JSON.parse(err().trim())).toEqual({
       error: {
         code: "VERIFY_DIFFERS",
-        message: "tool-tester and opencode 1.15.13 differ in schemas: see the report's differences on stdout",
+        message: expect.stringMatching(
+          /^tool-tester and opencode 1\.15\.13 differ in schemas: see the report's differences on stdout; there, trust your opencode/,
+        ),
       },
     })
   })

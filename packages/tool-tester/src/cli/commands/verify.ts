@@ -1,3 +1,4 @@
+import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { resolveOpencode } from "../../opencode/opencode-binary.ts"
@@ -84,9 +85,26 @@ export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport
     message: `tool-tester and opencode ${version} differ in ${report.behaviours
       .filter((entry) => entry.differ > 0)
       .map((entry) => entry.behaviour)
-      .join(", ")}: see ${json ? "the report's differences on stdout" : "the differences above"}`,
+      .join(
+        ", ",
+      )}: see ${json ? "the report's differences on stdout" : "the differences above"}; ${whatToDo(io, report)}`,
   })
   return EXIT_VERIFY_DIFFERS
 }
+
+/**
+ * What a difference asks of the user: against the version tool-tester models, it is tool-tester's
+ * bug to report; against another, the user's opencode is the one to believe where they differ.
+ */
+function whatToDo(io: CliIO, report: VerifyReport): string {
+  if (report.opencode.version === report.modelledVersion) {
+    return `tool-tester models this very version, so that is tool-tester's bug: please report it with verify --json's differences (${ISSUES_URL})`
+  }
+  const e2e = `${toolTesterCommand(io)} e2e --opencode ${shellWord(report.opencode.binary)}`
+  return `there, trust your opencode (${e2e} shows what it does with your project), or use opencode ${report.modelledVersion}, the version tool-tester models`
+}
+
+/** Where tool-tester's bugs are reported (package.json's "bugs"). */
+const ISSUES_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/issues"
 
 // --- internal ---
