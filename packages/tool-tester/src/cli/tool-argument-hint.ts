@@ -96,21 +96,38 @@ function rewritten(error: ToolTesterError, message: string, suggestion: string |
   })
 }
 
+/**
+ * `run` with no tool name: `error` with the tools it could name added (`the tools: echo, big`),
+ * loaded in run's engine; `error` as it is when loading fails or the project has none.
+ */
+export async function toolNamesHint(error: unknown, argv: string[], io: CliIO, worker: StartedEngine | undefined) {
+  if (!ToolTesterError.isInstance(error) || worker === undefined) return error
+  const tools = await loadedSchemas(argv, io, worker, undefined).catch(() => undefined)
+  if (tools === undefined || tools.length === 0) return error
+  const names = tools.map((schema) => schema.name).join(", ")
+  return rewritten(error, `${error.message} (the project's tools: ${names})`, undefined)
+}
+
 /** The named tool's parameters as the provider gets them, loaded in run's engine; undefined when that fails. */
 async function toolParameters(
   argv: string[],
   io: CliIO,
   worker: StartedEngine,
 ): Promise<{ tool: string; parameters: Record<string, unknown> } | undefined> {
-  // The flags run knows, read leniently: the unknown one (and what follows it) aside.
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: parseConfigOf(COMMAND_OPTIONS.run),
-    allowPositionals: true,
-    strict: false,
-  })
-  const tool = positionals[0]
+  const tool = lenientFlags(argv).positionals[0]
   if (tool === undefined) return undefined
+  const found = (await loadedSchemas(argv, io, worker, tool))?.find((schema) => schema.name === tool)
+  return found === undefined ? undefined : { tool, parameters: found.parameters }
+}
+
+/** The project's tools as the provider gets them (only `tool` when given), loaded in run's engine; undefined when that fails. */
+async function loadedSchemas(
+  argv: string[],
+  io: CliIO,
+  worker: StartedEngine,
+  tool: string | undefined,
+): Promise<SchemaPayload["tools"] | undefined> {
+  const { values } = lenientFlags(argv)
   // (json: no notice about the project folder on the way to a usage error.)
   const flags = { ...(values as Parameters<typeof projectInput>[0]), json: true }
   const input = { ...projectInput(flags, values as Parameters<typeof projectInput>[1], io), tool }
@@ -122,7 +139,10 @@ async function toolParameters(
     { loadTimeoutMs: HINT_LOAD_MS, runTimeoutMs: HINT_LOAD_MS, graceMs: 0 },
     { ...worker, command: "schema" },
   )
-  if (outcome.kind !== "done") return undefined
-  const found = (outcome.payload as SchemaPayload).tools.find((schema) => schema.name === tool)
-  return found === undefined ? undefined : { tool, parameters: found.parameters }
+  return outcome.kind === "done" ? (outcome.payload as SchemaPayload).tools : undefined
+}
+
+/** The flags run knows, read leniently: the unknown one (and what follows it) aside. */
+function lenientFlags(argv: string[]) {
+  return parseArgs({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true, strict: false })
 }

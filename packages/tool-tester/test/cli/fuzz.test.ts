@@ -143,7 +143,8 @@ export default tool({
     const runNoName = await runCli(["run", "--no-global"], { cwd: directory })
     expect(runNoName.exitCode).toBe(1)
     expect(runNoName.stderr).toContain(
-      "run needs a tool name: npx @opencode-ai/tool-tester run NAME [key=value ...] [USAGE]",
+      // run's engine is up: the tools it could name are listed.
+      "run needs a tool name: npx @opencode-ai/tool-tester run NAME [key=value ...] (the project's tools: weather) [USAGE]",
     )
     const badRuns = await runCli(["fuzz", "weather", "--runs", "0", "--no-global"], { cwd: directory })
     expect(badRuns.exitCode).toBe(1)

@@ -34,8 +34,14 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   const { values, positionals } = await runFlags(argv, io, worker)
   const json = values.json === true
   const [name, ...pairs] = positionals
-  if (name === undefined)
-    throw new ToolTesterError("USAGE", `run needs a tool name: ${toolTesterCommand(io)} run NAME [key=value ...]`)
+  if (name === undefined) {
+    const error = new ToolTesterError(
+      "USAGE",
+      `run needs a tool name: ${toolTesterCommand(io)} run NAME [key=value ...]`,
+    )
+    const { toolNamesHint } = await import("../tool-argument-hint.ts")
+    throw await toolNamesHint(error, argv, io, worker)
+  }
   const timeoutMs =
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_TIMEOUT_MS
   const input = {
