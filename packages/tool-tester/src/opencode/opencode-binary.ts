@@ -80,6 +80,18 @@ export async function resolveOpencode(options: ResolveOpencodeOptions = {}): Pro
     }
     const binary = resolve(options.opencode)
     if (isExecutable(binary)) return opencodeExecutable(binary) ?? binary
+    if (isFolder(binary)) {
+      // `--opencode ~/.opencode`: the folder opencode's install script fills, not its binary.
+      const inside = opencodeBinaryIn(binary)
+      const instead = isExecutable(inside) ? `did you mean ${inside}?` : "give the path of the opencode executable"
+      throw new ToolTesterError(
+        "OPENCODE_NOT_FOUND",
+        `--opencode ${binary} is a folder, not an opencode binary: ${instead}`,
+        {
+          data: { path: binary },
+        },
+      )
+    }
     throw new ToolTesterError(
       "OPENCODE_NOT_FOUND",
       `No executable opencode binary at ${binary}. Check the --opencode path, or drop it to use an installed one.`,
@@ -298,6 +310,14 @@ export function opencodeExecutable(command: string): string | undefined {
     }
   }
   return undefined
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statOf(path).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 export function isExecutable(path: string): boolean {

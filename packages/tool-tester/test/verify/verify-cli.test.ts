@@ -1,7 +1,8 @@
 // `tool-tester verify` on bad input, in-process: each gets one line with a code, before any probe runs.
-import { writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
+import { opencodeBinaryIn } from "../../src/opencode/opencode-packages.ts"
 import { readProbeSets } from "../../src/verify/probe-set.ts"
 import { jsonError, runCli, useTmpDir } from "../helpers.ts"
 
@@ -31,6 +32,24 @@ describe("tool-tester verify on bad input", () => {
       code: "OPENCODE_NOT_FOUND",
       message: `No executable opencode binary at ${missing}. Check the --opencode path, or drop it to use an installed one.`,
     })
+  })
+
+  test("a folder given as --opencode: exit 1, OPENCODE_NOT_FOUND, with the binary in its bin/ when there is one", async () => {
+    const folder = useTmpDir()
+    const empty = await runCli(["verify", "--opencode", folder, "--json"])
+    expect(empty.exitCode).toBe(1)
+    expect(jsonError(empty)).toEqual({
+      code: "OPENCODE_NOT_FOUND",
+      message: `--opencode ${folder} is a folder, not an opencode binary: give the path of the opencode executable`,
+    })
+    const binary = opencodeBinaryIn(folder)
+    mkdirSync(path.dirname(binary))
+    writeFileSync(binary, "")
+    chmodSync(binary, 0o755)
+    const installed = await runCli(["verify", "--opencode", folder])
+    expect(installed.stderr).toContain(
+      `is a folder, not an opencode binary: did you mean ${binary}? [OPENCODE_NOT_FOUND]`,
+    )
   })
 
   test("a binary that is not opencode (Node prints a version too): exit 1, named, nothing run", async () => {
