@@ -83,7 +83,9 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   if (args.form === "pairs") {
     const schema = schemaOf(project, reached.id)
     parsed = argsFromPairs(args.pairs, schema)
-    if (reached.id !== "invalid") diagnostics.push(...pairWarnings(reached.id, Object.keys(parsed as object), schema))
+    // --validate refuses such a call itself, with zod's words.
+    if (reached.id !== "invalid" && !input.validate)
+      diagnostics.push(...pairWarnings(reached.id, Object.keys(parsed as object), schema))
   }
   loaded({ ...reached, ...sentArgs(project, input, parsed, dataDirectory) })
   // One call: it waits the whole 10 ms for what may escape after it returns (run-tool.ts).

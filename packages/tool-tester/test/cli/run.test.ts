@@ -228,6 +228,10 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
       "⚠ warning nmae=: greet has no argument nmae (its arguments: name, times, loud, tags), so opencode passes it to the tool as an extra key; did you mean name? [UNKNOWN_ARGUMENT]",
     )
     expect(result.stderr).toContain("greet's schema requires name, and no name=VALUE pair gives it")
+    // --validate refuses the call with zod's words: no warning says it again.
+    const validated = await runCli(["run", "greet", "nmae=Ada", "--no-global", "--validate"], { cwd: basic })
+    expect(validated.exitCode).toBe(2)
+    expect(validated.stderr).not.toContain("_ARGUMENT]")
   })
 
   test.each(["bun", "node"])(
