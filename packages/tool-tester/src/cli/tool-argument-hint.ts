@@ -10,6 +10,7 @@ import { shellWord } from "../_shell-quote.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import { runTaskInEngine } from "../tasks/engine-task.ts"
+import { argsFromPairs } from "../tasks/key-value-args.ts"
 import type { SchemaPayload } from "../tasks/schema-task.ts"
 import type { CliIO } from "./_command.ts"
 import { projectInput } from "./_command.ts"
@@ -66,12 +67,22 @@ export async function bareWordHint(
   const names = Object.keys((schema.parameters["properties"] ?? {}) as Record<string, unknown>)
   const required = Array.isArray(schema.parameters["required"]) ? (schema.parameters["required"] as unknown[]) : []
   const argument = required.length === 1 ? String(required[0]) : names.length === 1 ? names[0] : undefined
-  if (argument === undefined) return error
+  if (argument === undefined || !fits(`${argument}=${words}`, schema.parameters)) return error
   const pair = shellWord(`${argument}=${words}`)
   return rewritten(error as ToolTesterError, `${(error as ToolTesterError).message}; did you mean ${pair}?`, pair)
 }
 
 // --- internal ---
+
+/** Whether the pair is one the schema reads (`lines=hello` is not, for a number): only such a pair is suggested. */
+function fits(pair: string, parameters: Record<string, unknown>): boolean {
+  try {
+    argsFromPairs([pair], parameters)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** What to write after `name=` for an argument of this JSON Schema type; undefined where no one word says it. */
 function valueFor(type: unknown): string | undefined {

@@ -286,6 +286,14 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('"Ada" is not a key=value pair')
     // The value of greet's one required argument, written without its name: the pair to write.
     expect(result.stderr).toContain("did you mean name=Ada?")
+    // Never a pair that does not fit the argument's schema (count is a number): 3 fits, three does not.
+    const lines = fixture("cli-run-outcomes")
+    const fitting = await runCli(["run", "many_lines", "3", "--dir", lines, "--no-global"])
+    expect(fitting.stderr).toContain("did you mean count=3?")
+    const unfit = await runCli(["run", "many_lines", "three", "--dir", lines, "--no-global"])
+    expect(unfit.exitCode).toBe(1)
+    expect(unfit.stderr).toContain('"three" is not a key=value pair')
+    expect(unfit.stderr).not.toContain("did you mean")
   })
 
   test("numbers that are not positive whole numbers exit 1", async () => {
