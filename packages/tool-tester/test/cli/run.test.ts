@@ -232,6 +232,12 @@ describe("tool-tester run", { timeout: 60_000 }, () => {
     const validated = await runCli(["run", "greet", "nmae=Ada", "--no-global", "--validate"], { cwd: basic })
     expect(validated.exitCode).toBe(2)
     expect(validated.stderr).not.toContain("_ARGUMENT]")
+    // --json carries them too, for a script that reads only stdout.
+    const json = await run(["greet", "nmae=Ada", "--dir", basic])
+    expect((json.json() as RunJson & { warnings?: unknown[] }).warnings).toEqual([
+      { code: "UNKNOWN_ARGUMENT", message: expect.stringContaining("did you mean name?") },
+      { code: "MISSING_ARGUMENT", message: expect.stringContaining("greet's schema requires name") },
+    ])
   })
 
   test.each(["bun", "node"])(

@@ -104,8 +104,19 @@ async function runAndReport(
   }
   const { result, diagnostics } = reachedResult(outcome, timeoutMs)
   const engine = engineReport(outcome)
-  if (json) io.write(`${stringifyKeepingNegativeZero({ ...result, console: outcome.console, engine: engine.info })}\n`)
-  else {
+  // The warnings the human report prints on stderr (a misspelt key=value name, an agent fallen back).
+  const warnings = diagnostics
+    .filter((diagnostic) => diagnostic.severity === "warning")
+    .map(({ code, message, file }) => (file === undefined ? { code, message } : { code, message, file }))
+  if (json) {
+    const shown = {
+      ...result,
+      ...(warnings.length > 0 ? { warnings } : {}),
+      console: outcome.console,
+      engine: engine.info,
+    }
+    io.write(`${stringifyKeepingNegativeZero(shown)}\n`)
+  } else {
     io.write(formatRun(result, outcome.console, io.cwd, engine))
     io.writeError(formatDiagnostics(diagnostics, io.cwd))
     const hint = result.status === "error" && engine.info.name === "node" ? bunApiHint(result.output) : undefined
