@@ -50,9 +50,9 @@ export async function exactToolArgumentHint(
 }
 
 /**
- * `run echo hello`: a value written without its name. When every word was bare and the tool has
- * one argument to give it to (its only required one, else its only one), the pair to write
- * (`input=hello`); else `error` as it is.
+ * `run echo hello`: a value written without its name. When the tool has one argument the pairs
+ * left to give the bare words to (its only required one not given, else its only one not given),
+ * and the schema reads them as its value, the pair to write (`input=hello`); else `error` as it is.
  */
 export async function bareWordHint(
   error: unknown,
@@ -60,13 +60,21 @@ export async function bareWordHint(
   io: CliIO,
   worker: StartedEngine | undefined,
 ): Promise<unknown> {
-  const words = ToolTesterError.isInstance(error) ? error.data?.["bareWords"] : undefined
+  const data = ToolTesterError.isInstance(error) ? error.data : undefined
+  const words = data?.["bareWords"]
   if (typeof words !== "string" || worker === undefined) return error
   const schema = await toolParameters(argv, io, worker).catch(() => undefined)
   if (schema === undefined) return error
-  const names = Object.keys((schema.parameters["properties"] ?? {}) as Record<string, unknown>)
-  const required = Array.isArray(schema.parameters["required"]) ? (schema.parameters["required"] as unknown[]) : []
-  const argument = required.length === 1 ? String(required[0]) : names.length === 1 ? names[0] : undefined
+  // The arguments no pair gave: of those, its only required one, else its only one.
+  const given = new Set(Array.isArray(data?.["givenKeys"]) ? (data["givenKeys"] as unknown[]).map(String) : [])
+  const names = Object.keys((schema.parameters["properties"] ?? {}) as Record<string, unknown>).filter(
+    (name) => !given.has(name),
+  )
+  const required = (Array.isArray(schema.parameters["required"]) ? (schema.parameters["required"] as unknown[]) : [])
+    .map(String)
+    .filter((name) => !given.has(name))
+  const argument =
+    required.length === 1 ? required[0] : required.length === 0 && names.length === 1 ? names[0] : undefined
   if (argument === undefined || !fits(`${argument}=${words}`, schema.parameters)) return error
   const pair = shellWord(`${argument}=${words}`)
   return rewritten(error as ToolTesterError, `${(error as ToolTesterError).message}; did you mean ${pair}?`, pair)
@@ -101,7 +109,13 @@ function valueFor(type: unknown): string | undefined {
 
 function rewritten(error: ToolTesterError, message: string, suggestion: string | undefined): unknown {
   if (message === error.message) return error
-  const { toolArgument: _argument, bareWords: _words, suggestion: _suggestion, ...data } = error.data ?? {}
+  const {
+    toolArgument: _argument,
+    bareWords: _words,
+    givenKeys: _given,
+    suggestion: _suggestion,
+    ...data
+  } = error.data ?? {}
   return new ToolTesterError("USAGE", message, {
     data: suggestion === undefined ? data : { ...data, suggestion },
   })

@@ -286,6 +286,11 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('"Ada" is not a key=value pair')
     // The value of greet's one required argument, written without its name: the pair to write.
     expect(result.stderr).toContain("did you mean name=Ada?")
+    // Beside pairs too: the required argument they leave out.
+    const mixed = await runCli(["run", "greet", "times=2", "Ada", "--dir", basic, "--no-global"])
+    expect(mixed.stderr).toContain(
+      '"Ada" is not a key=value pair; run takes one tool name, then key=value pairs; did you mean name=Ada?',
+    )
     // Never a pair that does not fit the argument's schema (count is a number): 3 fits, three does not.
     const lines = fixture("cli-run-outcomes")
     const fitting = await runCli(["run", "many_lines", "3", "--dir", lines, "--no-global"])

@@ -167,12 +167,14 @@ function runArgs(json: string | undefined, raw: string | undefined, pairs: strin
   }
   for (const pair of pairs) {
     if (pair.indexOf("=") <= 0) {
-      // Every word bare (`run echo hello world`): the value of the tool's one argument, as a hint.
-      const words = pairs.every((word) => !word.includes("=")) ? pairs : undefined
+      // The bare words (`run echo hello world`, `run greet times=2 Ada`): the value of the one
+      // argument the pairs leave to give, as a hint (tool-argument-hint.ts).
+      const bare = pairs.filter((word) => word.indexOf("=") <= 0)
+      const given = pairs.filter((word) => word.indexOf("=") > 0).map((word) => word.slice(0, word.indexOf("=")))
       throw new ToolTesterError(
         "USAGE",
         `"${pair}" is not a key=value pair; run takes one tool name, then key=value pairs`,
-        words ? { data: { bareWords: words.join(" ") } } : undefined,
+        { data: { bareWords: bare.join(" "), givenKeys: given } },
       )
     }
   }
