@@ -90,17 +90,21 @@ export function formatFindings(
  * command ran in another folder than the project's, and a list of built-ins or "No problems found"
  * would not say so.
  */
-export function noToolsHint(directory: string, packageHint?: string): string {
-  return `${yellow("!")} ${terminalSafe(noToolsMessage(directory, packageHint))}\n`
+export function noToolsHint(directory: string, global: boolean, packageHint?: string): string {
+  return `${yellow("!")} ${terminalSafe(noToolsMessage(directory, global, packageHint))}\n`
 }
 
 /**
- * noToolsHint's words, plain: `dev --json` gives them as its `error` (code NO_TOOLS). `packageHint`
- * (plugin-package-hint.ts): the folder is a plugin package, and --plugin is what loads it.
+ * noToolsHint's words, plain: `dev --json` gives them as its `error` (code NO_TOOLS). `global`: the
+ * global config folder was read (false under --no-global). `packageHint` (plugin-package-hint.ts):
+ * the folder is a plugin package, and --plugin is what loads it.
  */
-export function noToolsMessage(directory: string, packageHint?: string): string {
+export function noToolsMessage(directory: string, global: boolean, packageHint?: string): string {
   const what = packageHint ? `${packageHint}.` : "Run tool-tester from your project's folder, or pass --dir with it."
-  return `No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, and from the tools/ folder of its global config. ${what}`
+  const globalFolder = global
+    ? "and from the tools/ folder of its global config"
+    : "and from the tools/ folder of its global config, left out here (--no-global)"
+  return `No custom or plugin tool found for ${directory}: opencode reads tool files from .opencode/tool/ and .opencode/tools/ there and in the folders above it up to the git root, ${globalFolder}. ${what}`
 }
 
 /** The engine line of list, schema and doctor (on stderr, beside the diagnostics). */

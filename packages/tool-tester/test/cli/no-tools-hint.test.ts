@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
+import { noToolsMessage } from "../../src/cli/report.ts"
 import { fixture, runCli, useTmpDir } from "../helpers.ts"
 
 const HINT = "No custom or plugin tool found for "
@@ -19,6 +20,8 @@ for (const command of ["list", "doctor"])
       `${HINT}${empty}: opencode reads tool files from .opencode/tool/ and .opencode/tools/`,
     )
     expect(result.stderr).toContain("Run tool-tester from your project's folder, or pass --dir with it.")
+    // --no-global left the global config folder out: the hint does not send the user to look there.
+    expect(result.stderr).toContain("the tools/ folder of its global config, left out here (--no-global).")
     // Not where there are tools, and never in --json.
     const tools = await runCli([command, "--dir", fixture("cli-basic"), "--no-global"])
     expect(tools.stderr).not.toContain(HINT)
@@ -55,4 +58,10 @@ test("in a plugin package's folder, list and run say to pass --plugin, from the 
   writeFileSync(path.join(project, "package.json"), JSON.stringify({ dependencies: { "@opencode-ai/plugin": "1" } }))
   const plain = await runCli(["list", "--dir", project, "--no-global"])
   expect(plain.stderr).toContain("Run tool-tester from your project's folder, or pass --dir with it.")
+})
+
+test("with the global config folder read, the hint names it as a place opencode looks, not as left out", () => {
+  const message = noToolsMessage("/project", true)
+  expect(message).toContain("and from the tools/ folder of its global config. Run tool-tester")
+  expect(message).not.toContain("--no-global")
 })

@@ -103,7 +103,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     const error =
       problem ??
       (noneFound
-        ? { code: "NO_TOOLS", message: noToolsMessage(input.directory, pluginPackageHint(input, io.cwd)) }
+        ? { code: "NO_TOOLS", message: noToolsMessage(input.directory, input.global, pluginPackageHint(input, io.cwd)) }
         : undefined)
     io.write(`${JSON.stringify(error ? { ...started, error } : started)}\n`)
   } else {
@@ -112,7 +112,7 @@ export async function devCommand(argv: string[], io: CliIO): Promise<number> {
     const problemLine = problem
       ? `  ${view?.error ? "not loaded" : "no tools"}: ${terminalSafe(problem.message)} [${problem.code}]; fix it and save, the page follows\n`
       : ""
-    const hint = noneFound ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : ""
+    const hint = noneFound ? noToolsHint(input.directory, input.global, pluginPackageHint(input, io.cwd)) : ""
     const errorLines = errors.map((item) => `  error: ${terminalSafe(item.message)} [${item.code}]\n`).join("")
     io.writeError(
       `  ${input.directory}${engineLine}\n${problemLine}${errorLines}${hint}  reloads on save; Ctrl-C to stop\n`,

@@ -42,7 +42,8 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
     io.write(formatFindings(findings, task.payload, shownFrom))
     const noTools = findings.length === 0 && task.payload.files === 0 && task.payload.tools === 0
     io.writeError(
-      (noTools ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : "") + formatEngine(task.engine),
+      (noTools ? noToolsHint(input.directory, input.global, pluginPackageHint(input, io.cwd)) : "") +
+        formatEngine(task.engine),
     )
   }
   return exitForProblems(io, json, findings)

@@ -30,7 +30,7 @@ export async function listCommand(argv: string[], io: CliIO, worker?: StartedEng
     const noTools = diagnostics.length === 0 && tools.every((tool) => tool.source === "builtin")
     io.writeError(
       formatDiagnostics(diagnostics, shownFrom) +
-        (noTools ? noToolsHint(input.directory, pluginPackageHint(input, io.cwd)) : "") +
+        (noTools ? noToolsHint(input.directory, input.global, pluginPackageHint(input, io.cwd)) : "") +
         formatEngine(task.engine),
     )
   }
