@@ -30,6 +30,7 @@ describe.each(["node", "bun"])(
       expect(result.stdout.trim().split("\n")).toHaveLength(1)
       expect(result.document).toEqual({
         tools: [],
+        hidden: [],
         diagnostics: [
           {
             code: "IMPORT_FAILED",
