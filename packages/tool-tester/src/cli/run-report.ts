@@ -5,6 +5,7 @@
 import { terminalSafe } from "../_terminal-safe.ts"
 import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 import { describeEngine } from "../engine-client/choose-engine.ts"
+import { modelFilterNote } from "../pipeline/builtins.ts"
 import { escapedLine } from "../runtime/escaped-advice.ts"
 import type { CapturedConsole } from "../runtime/stream-capture.ts"
 import type { RunJson } from "../tasks/run-task.ts"
@@ -34,6 +35,12 @@ export function formatRun(
     lines.push(
       yellow(
         `${terminalSafe(result.denied.tool)} is a tool of this project, denied by a permission rule: opencode does not offer it`,
+      ),
+    )
+  if (result.hidden)
+    lines.push(
+      yellow(
+        `${terminalSafe(result.hidden.tool)} is a tool of this project that opencode does not offer to this model: like the built-in, ${modelFilterNote(result.hidden.tool) ?? "hidden by opencode's per-model filter"}`,
       ),
     )
   lines.push(field("args", terminalSafe(stringifyKeepingNegativeZero(result.args) ?? "undefined")))

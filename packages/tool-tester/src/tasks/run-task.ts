@@ -3,6 +3,7 @@ import { pristineStringify } from "../_pristine.ts"
 import { chooseAgent } from "../config/agent.ts"
 import { MAX_FRAME_BYTES } from "../engine-client/frames.ts"
 import { closestMatch } from "../did-you-mean.ts"
+import { keptForModel } from "../pipeline/builtins.ts"
 import { liveDefinition } from "../pipeline/live.ts"
 import type { Reached } from "../engine-client/protocol.ts"
 import type { RunInput } from "./task.ts"
@@ -36,6 +37,12 @@ export type RunJson = Omit<RunResult, "metadataCalls" | "attachments" | "outputP
    * rerouted. `file`: where the tool is defined.
    */
   denied?: { tool: string; file: string }
+  /**
+   * Only when the name is a tool of the project that opencode's per-model filter leaves out for
+   * this model (a custom edit or write for a GPT model, apply_patch for the others, websearch
+   * outside the provider opencode), so the call was rerouted. `file`: where the tool is defined.
+   */
+  hidden?: { tool: string; file: string }
 }
 
 /** `file`: the file of the tool that ran (for doctor's findings; not part of run's JSON). */
@@ -54,7 +61,7 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
   if (!schemas.success) diagnostics.push(diagnosticOf(schemas.error))
 
   const dataDirectory = input.dataDirectory ?? defaultDataDirectory()
-  const { reached, suggestion, denied } = reach(project, input, dataDirectory)
+  const { reached, suggestion, denied, hidden } = reach(project, input, dataDirectory)
   const options: RunOptions = {
     model: input.model,
     validate: input.validate,
@@ -101,6 +108,7 @@ export async function runTask(input: RunInput, loaded: (reached: Reached | undef
       ...json,
       ...(suggestion === undefined ? {} : { suggestion }),
       ...(denied === undefined ? {} : { denied }),
+      ...(hidden === undefined ? {} : { hidden }),
     },
     diagnostics,
     ...(file === undefined ? {} : { file }),
@@ -117,7 +125,12 @@ function reach(
   project: ToolProject,
   input: RunInput,
   dataDirectory: string,
-): { reached: Reached; suggestion?: string | null; denied?: { tool: string; file: string } } {
+): {
+  reached: Reached
+  suggestion?: string | null
+  denied?: { tool: string; file: string }
+  hidden?: { tool: string; file: string }
+} {
   const rules = agentRules({ config: project.config.permission, overrides: { deny: input.deny }, dataDirectory })
   const rawArguments = input.args.form === "raw" ? input.args.text : "{}"
   const prepared = preparedTools(project, input.model, rules)
@@ -129,9 +142,15 @@ function reach(
   const ids = prepared.map((entry) => entry.id).filter((id) => id !== "invalid")
   const known = input.name === "invalid" || ids.includes(input.name) || ids.includes(input.name.toLowerCase())
   if (known) return { reached }
-  // Defined, but left out of the list by a permission rule: that is the reason, not a typo.
+  // Defined, but left out of the list by the per-model filter or a permission rule: that is the
+  // reason, not a typo.
   const defined = project.tools.findLast((tool) => tool.id === input.name || tool.id === input.name.toLowerCase())
-  if (defined) return { reached, suggestion: null, denied: { tool: defined.id, file: defined.file } }
+  if (defined) {
+    const tool = { tool: defined.id, file: defined.file }
+    return keptForModel(defined.id, input.model)
+      ? { reached, suggestion: null, denied: tool }
+      : { reached, suggestion: null, hidden: tool }
+  }
   return { reached, suggestion: closestMatch(input.name, ids) ?? null }
 }
 

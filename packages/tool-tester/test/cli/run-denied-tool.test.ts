@@ -31,3 +31,24 @@ test.each(["config", "--deny"])(
     expect(JSON.parse(json.stdout)).toMatchObject({ rerouted: true, suggestion: null, denied: { tool: "greet", file } })
   },
 )
+
+// opencode's per-model filter works on the id, custom tools included (docs/opencode-contract.md):
+// a custom websearch is offered only with the provider opencode. Before, run said a permission
+// rule denied it, and the user looked for a rule that is not there.
+test("run of a tool the per-model filter hides says the model is why, not a permission rule", {
+  timeout: 60_000,
+}, async () => {
+  const directory = tmpProject({ ".opencode/tools/websearch.ts": toolSource("websearch") })
+  const file = path.join(directory, ".opencode", "tools", "websearch.ts")
+  const human = await runCli(["run", "websearch", "--no-global"], { cwd: directory })
+  expect(human.exitCode).toBe(6)
+  expect(human.stderr).toContain(
+    `the call to websearch was rerouted to the invalid tool: websearch (${file}) is not offered to this model: like the built-in websearch, offered only with the provider opencode (opencode's own models) (pass --model for a model it is offered to): Model tried to call unavailable tool 'websearch'.`,
+  )
+  expect(human.stdout).toContain("websearch is a tool of this project that opencode does not offer to this model")
+  expect(human.stdout).not.toContain("permission rule")
+  const json = await runCli(["run", "websearch", "--no-global", "--json"], { cwd: directory })
+  const result = JSON.parse(json.stdout)
+  expect(result).toMatchObject({ rerouted: true, suggestion: null, hidden: { tool: "websearch", file } })
+  expect(result.denied).toBeUndefined()
+})

@@ -2,6 +2,7 @@ import path from "node:path"
 import { toolTesterCommand } from "../invocation.ts"
 import { bunApiHint } from "../../doctor/bun-api.ts"
 import { ToolTesterError } from "../../errors.ts"
+import { modelFilterNote } from "../../pipeline/builtins.ts"
 import { dataDirectoryProblem } from "../../pipeline/data-directory.ts"
 import type { StartedEngine, TaskOutcome } from "../../tasks/engine-task.ts"
 import { runTaskInEngine } from "../../tasks/engine-task.ts"
@@ -318,12 +319,14 @@ function verdict(
     // No close name: in a plugin package's folder, the package itself was not loaded.
     const hint = result.suggestion
       ? `; did you mean ${result.suggestion}?`
-      : packageHint && !result.denied
+      : packageHint && !result.denied && !result.hidden
         ? `; ${packageHint}`
         : ""
     const denied = result.denied
       ? `${result.denied.tool} (${result.denied.file}) is denied by a permission rule (opencode.json's "permission", the agent's, or --deny), so opencode leaves it out of the tool list: `
-      : ""
+      : result.hidden
+        ? `${result.hidden.tool} (${result.hidden.file}) is not offered to this model: like the built-in ${result.hidden.tool}, ${modelFilterNote(result.hidden.tool) ?? "it is hidden by opencode's per-model filter"} (pass --model for a model it is offered to): `
+        : ""
     reason = {
       code: "TOOL_REROUTED",
       message: `the call to ${result.name} was rerouted to the invalid tool: ${denied}${String(args?.error ?? "").replace(hint ? /\.$/ : /$^/, "")}${hint}`,
