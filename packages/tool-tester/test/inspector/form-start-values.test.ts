@@ -21,12 +21,7 @@ export default tool({
 `
 
 test("the form starts valid for the schema: min(1) is 1, not 0, and the other bounds hold", async () => {
-  const { env, home } = isolatedEnvironment()
-  const project = await loadTools({ directory: tmpProject({ ".opencode/tools/bounded.ts": bounded }), env, home })
-  const schemas = await getToolSchemas(project)
-  if (!schemas.success) throw schemas.error
-  const parameters = schemas.value.find((schema) => schema.name === "bounded")!.parameters
-  const start = initialValue(parameters) as Record<string, unknown>
+  const start = await startValues("bounded", bounded)
   expect(start).toEqual({ times: 1, ratio: 0.5, below: -3, name: "aa", tags: [""] })
 })
 
@@ -48,12 +43,7 @@ export default tool({
 `
 
 test("a union starts as its first option, not as null, which no option accepts", async () => {
-  const { env, home } = isolatedEnvironment()
-  const project = await loadTools({ directory: tmpProject({ ".opencode/tools/unions.ts": unions }), env, home })
-  const schemas = await getToolSchemas(project)
-  if (!schemas.success) throw schemas.error
-  const parameters = schemas.value.find((schema) => schema.name === "unions")!.parameters
-  const start = initialValue(parameters) as Record<string, unknown>
+  const start = await startValues("unions", unions)
   expect(start).toEqual({ either: "", shape: { kind: "circle", r: 0 }, level: 1, maybe: "" })
 })
 
@@ -70,11 +60,16 @@ export default tool({
 `
 
 test("a tuple starts with one value per position, not as an empty list its positions reject", async () => {
-  const { env, home } = isolatedEnvironment()
-  const project = await loadTools({ directory: tmpProject({ ".opencode/tools/tuples.ts": tuples }), env, home })
-  const schemas = await getToolSchemas(project)
-  if (!schemas.success) throw schemas.error
-  const parameters = schemas.value.find((schema) => schema.name === "tuples")!.parameters
-  const start = initialValue(parameters) as Record<string, unknown>
+  const start = await startValues("tuples", tuples)
   expect(start).toEqual({ pair: ["", 0], point: [0, 0] })
 })
+
+/** The form's start values for the tool `name`, defined by `source` in a project of its own. */
+async function startValues(name: string, source: string): Promise<Record<string, unknown>> {
+  const { env, home } = isolatedEnvironment()
+  const project = await loadTools({ directory: tmpProject({ [`.opencode/tools/${name}.ts`]: source }), env, home })
+  const schemas = await getToolSchemas(project)
+  if (!schemas.success) throw schemas.error
+  const parameters = schemas.value.find((schema) => schema.name === name)!.parameters
+  return initialValue(parameters) as Record<string, unknown>
+}
