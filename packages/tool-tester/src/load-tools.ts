@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { definedFields } from "./_defined-fields.ts"
 import { described } from "./_described.ts"
-import { statOf } from "./_file-stats.ts"
+import { folderProblem } from "./_folder-problem.ts"
 import { isRecord } from "./_is-record.ts"
 import { refuseUnknownOptions } from "./_known-options.ts"
 import { changedBuiltins, restoreBuiltins } from "./_pristine.ts"
@@ -501,8 +500,9 @@ function checkLoadOptions(options: LoadToolsOptions): void {
 
 function projectDirectory(options: LoadToolsOptions): string {
   const directory = path.resolve(options.directory ?? process.cwd())
-  if (!existsSync(directory) || !statOf(directory).isDirectory()) {
-    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory`, {
+  const problem = folderProblem(directory)
+  if (problem !== undefined) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} ${problem}; pass the project directory`, {
       data: { directory },
     })
   }

@@ -264,10 +264,16 @@ export const Tools = async () => ({ tool: { broken, calm: { description: "calm",
     expect((await load(directory)).tools[0]!.description).toBe("second")
   })
 
-  test("fails clearly when the project directory does not exist", async () => {
-    await expect(loadTools({ directory: "/nonexistent/project" })).rejects.toMatchObject({
+  test("fails clearly when the project directory does not exist, or is a file", async () => {
+    const missing = path.resolve("/nonexistent/project")
+    await expect(loadTools({ directory: missing })).rejects.toMatchObject({
       code: "PATH_NOT_FOUND",
-      message: "/nonexistent/project is not a folder; pass the project directory",
+      message: `${missing} does not exist; pass the project directory`,
+    })
+    const file = path.join(tmpProject({ "notes.txt": "x" }), "notes.txt")
+    await expect(loadTools({ directory: file })).rejects.toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: `${file} is a file, not a folder; pass the project directory`,
     })
   })
 

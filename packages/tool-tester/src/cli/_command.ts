@@ -1,7 +1,6 @@
 // What every command shares: the I/O it is given (only main.ts reads `process`), the flags common
 // to all commands, and how failures are printed.
-import { existsSync } from "node:fs"
-import { statOf } from "../_file-stats.ts"
+import { folderProblem } from "../_folder-problem.ts"
 import path from "node:path"
 import type { ParseArgsConfig } from "node:util"
 import { parseArgs } from "node:util"
@@ -87,8 +86,9 @@ export function projectInput(
   const selection = modelSelection(model)
   const { directory, notice } = projectDirectory(io.cwd, values.dir)
   if (notice && values.json !== true) io.writeError(`${notice}\n`)
-  if (!existsSync(directory) || !statOf(directory).isDirectory()) {
-    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the project directory with --dir`, {
+  const problem = folderProblem(directory)
+  if (problem !== undefined) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} ${problem}; pass the project directory with --dir`, {
       data: { directory },
     })
   }

@@ -245,7 +245,10 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
   test("a --dir that does not exist exits 1 with PATH_NOT_FOUND", async () => {
     const result = await runCli(["list", "--dir", path.join(basic, "nope"), "--json"])
     expect(result.exitCode).toBe(1)
-    expect(jsonError(result).code).toBe("PATH_NOT_FOUND")
+    expect(jsonError(result)).toMatchObject({
+      code: "PATH_NOT_FOUND",
+      message: `${path.join(basic, "nope")} does not exist; pass the project directory with --dir`,
+    })
   })
 
   test("run without a tool name exits 1", async () => {

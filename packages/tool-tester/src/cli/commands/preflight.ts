@@ -1,7 +1,6 @@
 import { toolTesterCommand } from "../invocation.ts"
-import { existsSync } from "node:fs"
 import path from "node:path"
-import { statOf } from "../../_file-stats.ts"
+import { folderProblem } from "../../_folder-problem.ts"
 import { terminalSafe } from "../../_terminal-safe.ts"
 import { chooseEngine } from "../../engine-client/choose-engine.ts"
 import { ToolTesterError } from "../../errors.ts"
@@ -44,8 +43,9 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
   if (positionals.length > 1)
     throw new ToolTesterError("USAGE", `preflight takes one package folder, not ${positionals.length}`)
   const directory = path.resolve(io.cwd, positionals[0] ?? ".")
-  if (!existsSync(directory) || !statOf(directory).isDirectory()) {
-    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} is not a folder; pass the plugin package's folder`, {
+  const problem = folderProblem(directory)
+  if (problem !== undefined) {
+    throw new ToolTesterError("PATH_NOT_FOUND", `${directory} ${problem}; pass the plugin package's folder`, {
       data: { directory },
     })
   }
