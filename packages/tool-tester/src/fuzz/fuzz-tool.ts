@@ -111,15 +111,10 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
     )
   }
   if (!schema) {
+    const names = schemas.value.map((candidate) => candidate.name)
     throw new ToolTesterError(
       "TOOL_NOT_FOUND",
-      `no custom or plugin tool is named ${name}${didYouMean(
-        name,
-        schemas.value.map((candidate) => candidate.name),
-      )}: ${toolChoice(
-        "fuzz",
-        schemas.value.map((candidate) => candidate.name),
-      )}`,
+      `no custom or plugin tool is named ${name}: ${toolChoice("fuzz", names)}${didYouMean(name, names)}`,
       { data: { tool: name } },
     )
   }

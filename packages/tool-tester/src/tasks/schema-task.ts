@@ -88,7 +88,7 @@ function notFound(name: string, offered: ReturnType<typeof listTools>): ToolTest
     "TOOL_NOT_FOUND",
     builtin
       ? `${name} is a built-in opencode tool; schema shows custom and plugin tools only: ${toolChoice("pick", custom)}`
-      : `no custom or plugin tool named ${name} is offered for this model${didYouMean(name, custom)}: ${toolChoice("pick", custom)}`,
+      : `no custom or plugin tool named ${name} is offered for this model: ${toolChoice("pick", custom)}${didYouMean(name, custom)}`,
     { data: { tool: name } },
   )
 }

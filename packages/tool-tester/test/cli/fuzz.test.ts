@@ -160,7 +160,7 @@ export default tool({
     const unknown = await runCli(["fuzz", "wether", "--no-global"], { cwd: directory })
     expect(unknown.exitCode).toBe(1)
     expect(unknown.stderr).toContain(
-      'no custom or plugin tool is named wether; did you mean "weather"?: fuzz one of weather',
+      'no custom or plugin tool is named wether: fuzz one of weather; did you mean "weather"?',
     )
     // No tool at all: where opencode looks for them, not "one of (none found)".
     const none = await runCli(["fuzz", "weather", "--no-global"], { cwd: tmpProject({}) })

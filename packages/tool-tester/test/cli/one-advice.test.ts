@@ -36,9 +36,12 @@ describe("one piece of advice per task", { timeout: 120_000 }, () => {
   test.each([
     [
       ["schema", "--tool", "gret"],
-      'no custom or plugin tool named gret is offered for this model; did you mean "greet"?',
+      'no custom or plugin tool named gret is offered for this model: pick one of greet; did you mean "greet"?',
     ],
-    [["fuzz", "gret", "--runs", "1"], 'no custom or plugin tool is named gret; did you mean "greet"?'],
+    [
+      ["fuzz", "gret", "--runs", "1"],
+      'no custom or plugin tool is named gret: fuzz one of greet; did you mean "greet"?',
+    ],
   ])("%j suggests the tool meant", async (argv, said) => {
     const directory = tmpProject({ ".opencode/tools/greet.ts": greet })
     const result = await runCli([...argv, "--no-global", "--engine", "node"], { cwd: directory })

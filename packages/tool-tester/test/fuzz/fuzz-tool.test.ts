@@ -115,7 +115,7 @@ export default tool({
   test("an unknown tool name fails with TOOL_NOT_FOUND naming the tools there are", async () => {
     await expect(fuzzTool(await project(robust), "samples")).rejects.toMatchObject({
       code: "TOOL_NOT_FOUND",
-      message: 'no custom or plugin tool is named samples; did you mean "sample"?: fuzz one of sample',
+      message: 'no custom or plugin tool is named samples: fuzz one of sample; did you mean "sample"?',
     })
     // A built-in's name is not a typo: said as such.
     await expect(fuzzTool(await project(robust), "read")).rejects.toMatchObject({
