@@ -4,7 +4,8 @@
 // (main.ts starts it before the flags are read), so once that usage error is decided the project is
 // loaded in it to say exactly `loud=true`, `name=TEXT`, or that the tool has no such argument. No
 // successful command does any of this, and no second engine is started; when loading fails or
-// takes long, today's hint stands.
+// takes long, today's hint stands. `run` and `fuzz` with no tool name list the project's tools the
+// same way, in the engine each had started.
 import { parseArgs } from "node:util"
 import { shellWord } from "../_shell-quote.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -122,12 +123,19 @@ function rewritten(error: ToolTesterError, message: string, suggestion: string |
 }
 
 /**
- * `run` with no tool name: `error` with the tools it could name added (`the tools: echo, big`),
- * loaded in run's engine; `error` as it is when loading fails or the project has none.
+ * `run` or `fuzz` with no tool name: `error` with the tools it could name added (`the project's
+ * tools: echo, big`), loaded in the engine the command had already started; `error` as it is when
+ * loading fails or the project has none.
  */
-export async function toolNamesHint(error: unknown, argv: string[], io: CliIO, worker: StartedEngine | undefined) {
+export async function toolNamesHint(
+  error: unknown,
+  command: HintedCommand,
+  argv: string[],
+  io: CliIO,
+  worker: StartedEngine | undefined,
+) {
   if (!ToolTesterError.isInstance(error) || worker === undefined) return error
-  const tools = await loadedSchemas(argv, io, worker, undefined).catch(() => undefined)
+  const tools = await loadedSchemas(command, argv, io, worker, undefined).catch(() => undefined)
   if (tools === undefined || tools.length === 0) return error
   const names = tools.map((schema) => schema.name).join(", ")
   return rewritten(error, `${error.message} (the project's tools: ${names})`, undefined)
@@ -139,26 +147,29 @@ async function toolParameters(
   io: CliIO,
   worker: StartedEngine,
 ): Promise<{ tool: string; parameters: Record<string, unknown> } | undefined> {
-  const tool = lenientFlags(argv).positionals[0]
+  const tool = lenientFlags("run", argv).positionals[0]
   if (tool === undefined) return undefined
-  const found = (await loadedSchemas(argv, io, worker, tool))?.find((schema) => schema.name === tool)
+  const found = (await loadedSchemas("run", argv, io, worker, tool))?.find((schema) => schema.name === tool)
   return found === undefined ? undefined : { tool, parameters: found.parameters }
 }
 
-/** The project's tools as the provider gets them (only `tool` when given), loaded in run's engine; undefined when that fails. */
+/** The project's tools as the provider gets them (only `tool` when given), loaded in the command's engine; undefined when that fails. */
 async function loadedSchemas(
+  command: HintedCommand,
   argv: string[],
   io: CliIO,
   worker: StartedEngine,
   tool: string | undefined,
 ): Promise<SchemaPayload["tools"] | undefined> {
-  const { values } = lenientFlags(argv)
+  const { values } = lenientFlags(command, argv)
   // (json: no notice about the project folder on the way to a usage error.)
   const flags = { ...(values as Parameters<typeof projectInput>[0]), json: true }
-  const input = { ...projectInput(flags, values as Parameters<typeof projectInput>[1], io), tool }
+  // fuzz takes no --provider/--model: the tools are loaded as fuzz loads them.
+  const model = command === "run" ? (values as Parameters<typeof projectInput>[1]) : {}
+  const input = { ...projectInput(flags, model, io), tool }
   // Tools see process.cwd() = the project directory, as under opencode (and as run would have had it).
   io.chdir(input.directory)
-  // The engine was started for run; what it loads is decided by the task it is given.
+  // The engine was started for run or fuzz; what it loads is decided by the task it is given.
   const outcome = await runTaskInEngine(
     { command: "schema", input },
     { loadTimeoutMs: HINT_LOAD_MS, runTimeoutMs: HINT_LOAD_MS, graceMs: 0 },
@@ -167,7 +178,15 @@ async function loadedSchemas(
   return outcome.kind === "done" ? (outcome.payload as SchemaPayload).tools : undefined
 }
 
-/** The flags run knows, read leniently: the unknown one (and what follows it) aside. */
-function lenientFlags(argv: string[]) {
-  return parseArgs({ args: argv, options: parseConfigOf(COMMAND_OPTIONS.run), allowPositionals: true, strict: false })
+/** The commands whose usage errors are made exact by loading the project in their engine. */
+type HintedCommand = "run" | "fuzz"
+
+/** The flags the command knows, read leniently: the unknown one (and what follows it) aside. */
+function lenientFlags(command: HintedCommand, argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: parseConfigOf(COMMAND_OPTIONS[command]),
+    allowPositionals: true,
+    strict: false,
+  })
 }

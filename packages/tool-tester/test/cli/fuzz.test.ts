@@ -137,8 +137,9 @@ export default tool({
     const noName = await runCli(["fuzz", "--no-global"], { cwd: directory })
     expect(noName.exitCode).toBe(1)
     // In the words that run this bin (from a checkout, the scoped package), never a bare tool-tester.
+    // fuzz's engine is up too: the tools it could fuzz are listed, as run lists them.
     expect(noName.stderr).toContain(
-      "fuzz needs a tool name: npx @opencode-ai/tool-tester fuzz NAME [--runs N] [--seed S] [USAGE]",
+      "fuzz needs a tool name: npx @opencode-ai/tool-tester fuzz NAME [--runs N] [--seed S] (the project's tools: weather) [USAGE]",
     )
     const runNoName = await runCli(["run", "--no-global"], { cwd: directory })
     expect(runNoName.exitCode).toBe(1)

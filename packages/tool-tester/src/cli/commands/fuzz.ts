@@ -37,11 +37,15 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
   )
   const json = values.json === true
   const [name, ...extra] = positionals
-  if (name === undefined)
-    throw new ToolTesterError(
+  if (name === undefined) {
+    const error = new ToolTesterError(
       "USAGE",
       `fuzz needs a tool name: ${toolTesterCommand(io)} fuzz NAME [--runs N] [--seed S]`,
     )
+    // Loaded in the engine main.ts started for fuzz (as run does): no second engine.
+    const { toolNamesHint } = await import("../tool-argument-hint.ts")
+    throw await toolNamesHint(error, "fuzz", argv, io, worker)
+  }
   if (extra.length > 0) {
     throw new ToolTesterError(
       "USAGE",

@@ -41,7 +41,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
       `run needs a tool name: ${toolTesterCommand(io)} run NAME [key=value ...]`,
     )
     const { toolNamesHint } = await import("../tool-argument-hint.ts")
-    throw await toolNamesHint(error, argv, io, worker)
+    throw await toolNamesHint(error, "run", argv, io, worker)
   }
   const timeoutMs =
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_TIMEOUT_MS
