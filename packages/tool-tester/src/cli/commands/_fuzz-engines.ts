@@ -33,6 +33,8 @@ export async function fuzzAcrossEngines(
   timeouts: TaskTimeouts,
   first: StartedEngine | undefined,
   onServerLog: ((line: string) => void) | undefined,
+  /** After each call starts or failure is found: the calls made and the failures found so far, all engines counted. */
+  onProgress: (calls: number, failures: number) => void = () => {},
 ): Promise<FuzzAcrossEngines> {
   const found: FuzzFailure[] = []
   const skip: Array<{ args: unknown; failure: Failure }> = []
@@ -49,6 +51,7 @@ export async function fuzzAcrossEngines(
         current = { args: progress.args }
         engineCalls++
       } else foundHere.push(progress.failure)
+      onProgress(calls + engineCalls, found.length + foundHere.length)
     }
     const outcome = await runTaskInEngine(
       { command: "fuzz", input: { ...input, found: [...found], skip: [...skip] } },

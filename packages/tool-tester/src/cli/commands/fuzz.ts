@@ -17,6 +17,7 @@ import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { formatDiagnostics, formatEngine } from "../report.ts"
 import { fuzzAcrossEngines } from "./_fuzz-engines.ts"
+import { fuzzProgress } from "../fuzz-progress.ts"
 import { count } from "../../_count.ts"
 import { stringifyKeepingNegativeZero } from "../../_negative-zero-json.ts"
 
@@ -59,12 +60,14 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_CALL_TIMEOUT_MS
   const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
   const loadTimeout = loadTimeoutMs(io.env)
+  const progress = fuzzProgress(io, json, name, runs)
   const { outcome, found, calls, stopped } = await fuzzAcrossEngines(
     input,
     { loadTimeoutMs: loadTimeout, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
     serverLogPrinter(io, { command: "fuzz", input }).onServerLog,
-  )
+    progress.update,
+  ).finally(progress.done)
   // Every option that changes what the run finds, so that pasting it gives the same report.
   // A name that starts with a dash would be read as options: it goes last, after `--`.
   const dashed = name.startsWith("-")

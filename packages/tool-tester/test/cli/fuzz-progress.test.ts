@@ -1,0 +1,117 @@
+import { describe, expect, test } from "vitest"
+import type { CliIO } from "../../src/cli/_command.ts"
+import { fuzzProgress } from "../../src/cli/fuzz-progress.ts"
+import { runCli } from "../helpers.ts"
+import { tmpProject } from "../support/tmp-project.ts"
+
+/** A CliIO that keeps what is written on stderr. */
+function io(stderrIsTTY: boolean, env: Record<string, string | undefined> = {}): CliIO & { stderr: string[] } {
+  const stderr: string[] = []
+  return {
+    cwd: process.cwd(),
+    env,
+    stdoutIsTTY: stderrIsTTY,
+    stderrIsTTY,
+    write: () => {},
+    writeError: (text) => stderr.push(text),
+    chdir: () => {},
+    onInterrupt: () => () => {},
+    stderr,
+  }
+}
+
+describe("fuzz's progress", () => {
+  test("outside a terminal: a plain line at most every 10 s, not one per call", () => {
+    const cli = io(false)
+    let clock = 0
+    const progress = fuzzProgress(cli, false, "weather", 100_000, () => clock)
+    for (const [at, calls] of [
+      [1_000, 10],
+      [9_999, 900],
+      [10_000, 1_000],
+      [15_000, 1_500],
+      [21_000, 2_100],
+    ] as const) {
+      clock = at
+      progress.update(calls, calls < 2_000 ? 0 : 1)
+    }
+    progress.done()
+    expect(cli.stderr).toEqual([
+      "tool-tester: fuzzing weather, 1000 calls (--runs 100000), 0 failures so far... 10s\n",
+      "tool-tester: fuzzing weather, 2100 calls (--runs 100000), 1 failure so far... 21s\n",
+    ])
+  })
+
+  test("TOOL_TESTER_PROGRESS_MS sets how often; 0 or --json writes nothing; anything else is a usage error", () => {
+    const often = io(false, { TOOL_TESTER_PROGRESS_MS: "500" })
+    let clock = 0
+    const progress = fuzzProgress(often, false, "weather", 10, () => clock)
+    clock = 600
+    progress.update(3, 0)
+    expect(often.stderr).toEqual(["tool-tester: fuzzing weather, 3 calls (--runs 10), 0 failures so far... 0s\n"])
+    for (const [cli, json] of [
+      [io(false, { TOOL_TESTER_PROGRESS_MS: "0" }), false],
+      [io(false), true],
+      [io(true), true],
+    ] as const) {
+      const silent = fuzzProgress(cli, json, "weather", 10, () => clock)
+      clock += 60_000
+      silent.update(5, 0)
+      silent.done()
+      expect(cli.stderr).toEqual([])
+    }
+    expect(() => fuzzProgress(io(false, { TOOL_TESTER_PROGRESS_MS: "5s" }), false, "weather", 10)).toThrow(
+      'TOOL_TESTER_PROGRESS_MS is "5s": give how often fuzz prints its progress in whole milliseconds',
+    )
+  })
+
+  test("at a terminal: one line redrawn at most every second, cleared before the report", () => {
+    const cli = io(true)
+    let clock = 0
+    const progress = fuzzProgress(cli, false, "weather", 500, () => clock)
+    clock = 500
+    progress.update(1, 0)
+    clock = 1_200
+    progress.update(40, 0)
+    clock = 1_300
+    progress.update(41, 0)
+    progress.done()
+    expect(cli.stderr).toEqual([
+      "\r\u001b[2Ktool-tester: fuzzing weather, 40 calls (--runs 500), 0 failures so far... 1s",
+      "\r\u001b[2K",
+    ])
+  })
+})
+
+const robust = `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: { city: tool.schema.string() },
+  async execute(args) {
+    if (typeof args.city !== "string") throw new Error("city must be a string")
+    return "weather in " + args.city.slice(0, 50)
+  },
+})
+`
+
+describe("tool-tester fuzz outside a terminal", { timeout: 120_000 }, () => {
+  test("says on stderr that it is alive; stdout is the report as without the line; --json writes none", async () => {
+    const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
+    const args = ["fuzz", "weather", "--runs", "40", "--seed", "3", "--no-global", "--engine", "node"]
+    // 1 ms: a line at most every millisecond, so even this short run writes some.
+    const shown = await runCli(args, { cwd: directory, env: { TOOL_TESTER_PROGRESS_MS: "1" } })
+    expect(shown.exitCode, shown.stderr).toBe(0)
+    expect(shown.stderr).toMatch(
+      /^tool-tester: fuzzing weather, \d+ calls? \(--runs 40\), 0 failures so far\.\.\. \d+s$/m,
+    )
+    expect(shown.stderr).not.toContain("\r")
+    const silent = await runCli(args, { cwd: directory, env: { TOOL_TESTER_PROGRESS_MS: "0" } })
+    expect(silent.exitCode, silent.stderr).toBe(0)
+    expect(silent.stderr).not.toContain("tool-tester: fuzzing")
+    expect(shown.stdout).toBe(silent.stdout)
+    const json = await runCli([...args, "--json"], { cwd: directory, env: { TOOL_TESTER_PROGRESS_MS: "1" } })
+    expect(json.exitCode, json.stderr).toBe(0)
+    expect(json.stderr).not.toContain("tool-tester: fuzzing")
+    expect(JSON.parse(json.stdout)).toMatchObject({ tool: "weather", runs: 40, failures: [] })
+  })
+})
