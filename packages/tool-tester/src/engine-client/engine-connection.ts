@@ -21,6 +21,7 @@ import { captureStreams, EMPTY_CONSOLE } from "../runtime/stream-capture.ts"
 import { CHANNEL_CLOSED_EXIT_CODE, CHANNEL_CLOSED_MESSAGE } from "./channel-closed.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
+import { consoleLabeller } from "./labelled-console.ts"
 import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
 import { readEngineFrame } from "./read-engine-frame.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
@@ -71,6 +72,9 @@ export class EngineConnection {
   readonly exited: Promise<EngineExit>
   readonly #child: ChildProcess
   readonly #capture: StreamCapture | undefined
+  /** With `console: "labelled"`, what each line the tools print starts with (labelConsole). */
+  #consoleLabel: () => string = () => "[tools]"
+  readonly #labelled: boolean
   readonly #input: Writable
   readonly #output: Readable
   /** Resolves when the engine's descriptor 3 has closed (read to its end). */
@@ -93,6 +97,8 @@ export class EngineConnection {
     const child = spawnEngine(selection, options)
     this.#child = child
     this.#capture = options.console === "pipe" ? captureStreams(child.stdout, child.stderr) : undefined
+    this.#labelled = options.console === "labelled"
+    if (this.#labelled) this.#writeLabelled(child)
     // (A binary that could not be started may have no pipes: empty streams stand in.)
     this.#input = child.stdin ?? new PassThrough()
     this.#output = (child.stdio[3] as Readable | null | undefined) ?? new PassThrough()
@@ -143,6 +149,21 @@ export class EngineConnection {
   }
 
   /** Reads the engine's descriptor 3 to its end; resolves then. */
+  /** What the tools print, on this process's stderr, each line after its label (labelled-console.ts). */
+  #writeLabelled(child: ChildProcess): void {
+    const labeller = consoleLabeller(
+      () => this.#consoleLabel(),
+      (text) => void process.stderr.write(text),
+    )
+    for (const stream of ["stdout", "stderr"] as const) {
+      const pipe = child[stream]
+      // Decoded as it comes: a character cut between two reads is written whole.
+      pipe?.setEncoding("utf8")
+      pipe?.on("data", (text: string) => labeller.write(stream, text))
+      pipe?.on("error", () => {})
+    }
+  }
+
   #read(secret: Buffer): Promise<void> {
     const cutter = new LineCutter()
     return new Promise<void>((resolve) => {
@@ -247,6 +268,11 @@ export class EngineConnection {
     return this.#capture?.read() ?? EMPTY_CONSOLE
   }
 
+  /** With `console: "labelled"`: the label each line the tools print starts with, asked as the line starts. */
+  labelConsole(label: () => string): void {
+    this.#consoleLabel = label
+  }
+
   send(message: ToEngine): boolean {
     if (!this.connected) return false
     // A call's arguments can hold -0, which the tool is to get as it is.
@@ -263,13 +289,18 @@ export class EngineConnection {
   /** Whether this process waits for the engine (and its messages) before it can exit. */
   keepAlive(keep: boolean): void {
     // The channel's pipes keep this process alive as the child does: all follow ref() and unref().
-    const pipes = [this.#input, this.#output] as Array<{ ref?: () => void; unref?: () => void }>
+    // (A labelled console's pipes are read here too: they follow as well.)
+    const labelled = this.#labelled ? [this.#child.stdout, this.#child.stderr] : []
+    const pipes = [this.#input, this.#output, ...labelled] as Array<{
+      ref?: () => void
+      unref?: () => void
+    } | null>
     if (keep) {
       this.#child.ref()
-      for (const pipe of pipes) pipe.ref?.()
+      for (const pipe of pipes) pipe?.ref?.()
     } else {
       this.#child.unref()
-      for (const pipe of pipes) pipe.unref?.()
+      for (const pipe of pipes) pipe?.unref?.()
     }
   }
 

@@ -7,6 +7,7 @@
 // engine's stdin (`stdin-closed`): that engine answers what it had read, and is ended then.
 import { realpathSync } from "node:fs"
 import { safeStringify } from "../_json-safe.ts"
+import { terminalSafe } from "../_terminal-safe.ts"
 import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 import { callStub } from "../client/project-client.ts"
 import type { Result, ToolTesterErrorCode } from "../errors.ts"
@@ -109,6 +110,10 @@ class RemoteEngine implements ProjectEngine {
   readonly #pending = new Map<number, (outcome: Outcome) => void>()
   /** The engine each pending call was sent to. */
   readonly #sentTo = new Map<number, EngineConnection>()
+  /** The tool each pending call calls: what the lines printed while it runs are labelled with. */
+  readonly #calling = new Map<number, string>()
+  /** The tool each engine ran last: the label of what is read after its call ended (a late line, a timer). */
+  readonly #calledLast = new WeakMap<EngineConnection, string>()
   #nextId = 1
   #closed = false
   /** The file the engine said it was importing last, while it loads the project. */
@@ -189,6 +194,7 @@ class RemoteEngine implements ProjectEngine {
     await this.load()
     const name = "call" in call ? call.call.name : call.name
     const outcome = await this.#request(request, {
+      tool: name,
       signal,
       backstopMs: options.timeoutMs === undefined ? undefined : options.timeoutMs + GRACE_MS,
       stoppedFor: `a call to ${name} did not finish within its timeoutMs (${options.timeoutMs} ms), so the engine this call shared with it was stopped: run it again`,
@@ -256,6 +262,8 @@ class RemoteEngine implements ProjectEngine {
   #request(
     call: EngineCall,
     options: {
+      /** The tool a call calls (what its printed lines are labelled with). */
+      tool?: string
       signal?: AbortSignal | undefined
       backstopMs?: number | undefined
       /** What the other calls in the engine are told when the backstop ends it. */
@@ -308,6 +316,8 @@ class RemoteEngine implements ProjectEngine {
         options.signal?.removeEventListener("abort", abort)
         this.#pending.delete(id)
         this.#sentTo.delete(id)
+        if (options.tool !== undefined) this.#calledLast.set(connection, options.tool)
+        this.#calling.delete(id)
         // While a call is pending, the engine keeps this process alive; otherwise it does not.
         if (this.#pending.size === 0) connection.keepAlive(false)
         // An engine that reads no more is ended once it has answered what it read.
@@ -315,6 +325,7 @@ class RemoteEngine implements ProjectEngine {
         resolve(outcome)
       })
       this.#sentTo.set(id, connection)
+      if (options.tool !== undefined) this.#calling.set(id, options.tool)
       connection.keepAlive(true)
       if (options.backstopMs !== undefined) {
         timer = setTimeout(() => {
@@ -388,6 +399,19 @@ class RemoteEngine implements ProjectEngine {
     return false
   }
 
+  /**
+   * What a line the tools print in `connection` starts with (console "labelled"): the tool whose
+   * call runs there (`[weather]`; `[weather|big]` when calls of several run at once), else the one
+   * that ran last, else `[load]` (a tool file's top-level code, a plugin's init).
+   */
+  #consoleLabel(connection: EngineConnection): string {
+    const running = new Set<string>()
+    for (const [id, tool] of this.#calling) if (this.#sentTo.get(id) === connection) running.add(tool)
+    const last = this.#calledLast.get(connection)
+    const tools = running.size > 0 ? [...running] : last === undefined ? ["load"] : [last]
+    return `[${terminalSafe(tools.join("|"))}]`
+  }
+
   #settle(id: number, outcome: Outcome): void {
     this.#pending.get(id)?.(outcome)
   }
@@ -398,6 +422,7 @@ class RemoteEngine implements ProjectEngine {
       takeSpare(this.#selection, this.#options.directory, this.#console) ??
       new EngineConnection(this.#selection, { cwd: this.#options.directory, console: this.#console })
     this.#connection = connection
+    connection.labelConsole(() => this.#consoleLabel(connection))
     connection.onMessage((message) => {
       if (message.type === "loading") {
         this.#loadingFile = message.file

@@ -20,10 +20,11 @@ import type { EngineSelection } from "./choose-engine.ts"
 
 /**
  * Where the tools' stdout and stderr go. "pipe" hands them to the caller (the CLI captures them);
- * "inherit" lets them through (the library, as a test runner shows them); "stderr" sends both to
- * this process's stderr (dev, whose stdout is its URL or its JSON line).
+ * "inherit" lets them through (the library, as a test runner shows them); "labelled" pipes both to
+ * the caller, which writes them on this process's stderr, each line after the name of the tool that
+ * printed it (dev, whose stdout is its URL or its JSON line: labelled-console.ts).
  */
-export type EngineConsole = "pipe" | "inherit" | "stderr"
+export type EngineConsole = "pipe" | "inherit" | "labelled"
 
 export type SpawnEngineOptions = {
   cwd: string
@@ -75,7 +76,7 @@ export function spawnEngine(selection: EngineSelection, options: SpawnEngineOpti
   const spawnOptions: SpawnOptions = {
     cwd: options.cwd,
     env,
-    stdio: options.console === "stderr" ? ["pipe", 2, 2, "pipe"] : ["pipe", options.console, options.console, "pipe"],
+    stdio: options.console === "inherit" ? ["pipe", "inherit", "inherit", "pipe"] : ["pipe", "pipe", "pipe", "pipe"],
     detached: process.platform !== "win32",
     windowsHide: true,
   }

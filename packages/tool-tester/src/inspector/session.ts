@@ -121,7 +121,7 @@ export type InspectorEvent =
   | { type: "call"; entry: HistoryEntry }
 
 /** Where the tools' stdout and stderr go (engine-client/spawn-engine.ts). */
-const TOOLS_CONSOLE = "stderr"
+const TOOLS_CONSOLE = "labelled"
 
 /** History kept for replay; older calls are dropped. */
 const HISTORY_LIMIT = 100

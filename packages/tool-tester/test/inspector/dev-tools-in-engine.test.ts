@@ -1,6 +1,7 @@
 // `tool-tester dev` keeps the tools in an engine's process under both engines (docs/inspector.md,
 // "Security"): a tool that calls process.exit fails its call and dev serves on, and what the tools
-// print goes to dev's stderr, so that its stdout holds only the --json line. Before, under
+// print goes to dev's stderr, each line after the tool's name, so that its stdout holds only the
+// --json line. Before, under
 // `--engine node`, the tools ran in dev's own process: process.exit ended dev without a word, and
 // a console.log at import came out on stdout ahead of the JSON line.
 import { expect, onTestFinished, test } from "vitest"
@@ -79,8 +80,10 @@ for (const engine of engines) {
 
       await expect.poll(() => dev.output().stderr, { timeout: 60_000, interval: 100 }).toContain("written-to-stdout")
       const { stdout, stderr } = dev.output()
-      expect(stderr).toContain("printed-at-import")
-      expect(stderr).toContain("printed-by-execute")
+      // Each line after the tool that printed it ([load]: a file's top-level code).
+      expect(stderr).toContain("[load] printed-at-import\n")
+      expect(stderr).toContain("[loud] printed-by-execute\n")
+      expect(stderr).toContain("[loud] written-to-stdout\n")
       // stdout: the one JSON line, nothing else.
       const lines = stdout.split("\n")
       expect(lines).toHaveLength(2)

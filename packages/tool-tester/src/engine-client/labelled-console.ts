@@ -1,0 +1,33 @@
+// dev's engine runs every tool of the project in one process, whose stdout and stderr both end up
+// on dev's stderr. Unlabelled, a user with several tools cannot tell which printed a line, so each
+// line starts with a label (the tool whose call was running when it was read). Line-based, without
+// holding anything back: a partial line (`process.stdout.write("loading ")`) is written at once
+// and labelled once, where it starts; only a line the other stream breaks into is ended first, so
+// that its label and the other stream's text never share a line.
+
+export type ConsoleLabeller = {
+  /** Writes what the engine printed on one of its streams (decoded text), each line after its label. */
+  write: (stream: "stdout" | "stderr", text: string) => void
+}
+
+/** Lines written with `write`, each starting with `label()` as it is when the line starts. */
+export function consoleLabeller(label: () => string, write: (text: string) => void): ConsoleLabeller {
+  /** The stream whose last line has no end yet. */
+  let open: "stdout" | "stderr" | undefined
+  return {
+    write: (stream, text) => {
+      if (text === "") return
+      if (open !== undefined && open !== stream) {
+        write("\n")
+        open = undefined
+      }
+      let out = ""
+      for (const piece of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+        if (open === undefined) out += `${label()} `
+        out += piece
+        open = piece.endsWith("\n") ? undefined : stream
+      }
+      write(out)
+    },
+  }
+}
