@@ -21,7 +21,7 @@ import { captureStreams, EMPTY_CONSOLE } from "../runtime/stream-capture.ts"
 import { CHANNEL_CLOSED_EXIT_CODE, CHANNEL_CLOSED_MESSAGE } from "./channel-closed.ts"
 import type { EngineSelection } from "./choose-engine.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
-import { consoleLabeller } from "./labelled-console.ts"
+import { pipeLabelled } from "./labelled-console.ts"
 import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
 import { readEngineFrame } from "./read-engine-frame.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
@@ -148,22 +148,12 @@ export class EngineConnection {
     })
   }
 
-  /** Reads the engine's descriptor 3 to its end; resolves then. */
   /** What the tools print, on this process's stderr, each line after its label (labelled-console.ts). */
   #writeLabelled(child: ChildProcess): void {
-    const labeller = consoleLabeller(
-      () => this.#consoleLabel(),
-      (text) => void process.stderr.write(text),
-    )
-    for (const stream of ["stdout", "stderr"] as const) {
-      const pipe = child[stream]
-      // Decoded as it comes: a character cut between two reads is written whole.
-      pipe?.setEncoding("utf8")
-      pipe?.on("data", (text: string) => labeller.write(stream, text))
-      pipe?.on("error", () => {})
-    }
+    pipeLabelled(child, () => this.#consoleLabel(), process.stderr)
   }
 
+  /** Reads the engine's descriptor 3 to its end; resolves then. */
   #read(secret: Buffer): Promise<void> {
     const cutter = new LineCutter()
     return new Promise<void>((resolve) => {

@@ -2,9 +2,10 @@
 // each line starts with the tool whose call printed it (`[weather] ...`), so that with several
 // tools a user can tell which printed what. Line-based: a partial line is written at once and
 // labelled where it starts.
+import { PassThrough, Writable } from "node:stream"
 import { describe, expect, onTestFinished, test, vi } from "vitest"
 import { openRemoteProject } from "../../src/engine-client/remote-project.ts"
-import { consoleLabeller } from "../../src/engine-client/labelled-console.ts"
+import { consoleLabeller, pipeLabelled } from "../../src/engine-client/labelled-console.ts"
 import { closeProject, runTool } from "../../src/index.ts"
 import { tmpProject, toolSource } from "../support/tmp-project.ts"
 
@@ -23,6 +24,36 @@ describe("the tools' console, labelled", () => {
     labeller.write("stderr", "warn\n")
     labeller.write("stderr", "")
     expect(written).toBe("[a] one\n[a] two\n[a] loading done\n[b] three\n[b] warn\n")
+  })
+
+  test("the engine's pipes pause while the sink is full and resume when it drains", async () => {
+    const stdout = new PassThrough()
+    const stderr = new PassThrough()
+    let release: (() => void) | undefined
+    let received = ""
+    // A sink that takes one small write at a time: full until the test lets the write finish.
+    const sink = new Writable({
+      highWaterMark: 4,
+      write(chunk, _encoding, done) {
+        received += String(chunk)
+        release = done
+      },
+    })
+    pipeLabelled({ stdout, stderr }, () => "[t]", sink)
+    stdout.write("one\n")
+    await expect.poll(() => received).toBe("[t] one\n")
+    expect(stdout.isPaused()).toBe(true)
+    expect(stderr.isPaused()).toBe(true)
+    stderr.write("two\n")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(received).toBe("[t] one\n")
+    release?.()
+    await expect.poll(() => received).toBe("[t] one\n[t] two\n")
+    // That write filled the sink again: paused until it too is let through.
+    expect(stdout.isPaused()).toBe(true)
+    release?.()
+    await expect.poll(() => stdout.isPaused()).toBe(false)
+    expect(stderr.isPaused()).toBe(false)
   })
 
   test("dev's engine (console labelled): what each tool prints on dev's stderr after its name", {
