@@ -161,16 +161,27 @@ export type RunOptions = {
 
 /**
  * What happened to one call, with the exact text the model receives in `output`. `status` tells the
- * two apart for the type checker: after `if (result.status === "error")`, `result.error` is there.
+ * two apart for the type checker: after `if (result.status === "error")`, `result.error` is there
+ * and `title` and `metadata` are null; after `"completed"` they are a string and an object.
  */
 export type RunResult = RunFields &
   (
-    | { /** What opencode records on the tool part. */ status: "completed"; error?: undefined }
+    | {
+        /** What opencode records on the tool part. */
+        status: "completed"
+        error?: undefined
+        /** The part's title (`""` when the tool gave none) and metadata (with `truncated`), as `tool.execute.after` hooks left them. */
+        title: string
+        metadata: Record<string, unknown>
+      }
     | {
         /** What opencode records on the tool part. */
         status: "error"
         /** Why the call failed (the model still reads `output`). */
         error: RunError
+        /** opencode stores no title and no metadata on a failed call's part (docs/opencode-contract.md#failed-call-parts). */
+        title: null
+        metadata: null
       }
   )
 
@@ -190,9 +201,6 @@ type RunFields = {
   id: string
   /** Exactly what the model reads. */
   output: string
-  /** The part's title and metadata; null when the call failed: opencode stores none then (docs/opencode-contract.md#failed-call-parts). */
-  title: string | null
-  metadata: Record<string, unknown> | null
   /**
    * The file parts opencode keeps on the part, each with the part `id`, `sessionID` and `messageID`
    * it stamps on them: images it cannot read are dropped (and `output` says so), larger ones shrunk.
