@@ -23,6 +23,7 @@ import { loadStalled } from "./load-stalled.ts"
 import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
 import type { EngineConsole } from "./spawn-engine.ts"
 import { unreachedResult } from "./unreached-result.ts"
+import { exitedWith } from "../runtime/exit-in-call.ts"
 
 /** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
 const GRACE_MS = 1_000
@@ -532,7 +533,7 @@ function exitedError(exit: EngineExit): { code: "TOOL_EXITED" | "INTERRUPTED"; m
     }
   return {
     code: "TOOL_EXITED",
-    message: `the tool ended its process with process.exit(${exit.exitCode}); under opencode that stops opencode itself: throw an Error instead`,
+    message: exitedWith(exit.exitCode),
   }
 }
 

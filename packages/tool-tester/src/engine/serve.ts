@@ -30,6 +30,7 @@ import type { CrossingError, EngineCall, FromEngine, ToEngine } from "../engine-
 import type { Task, TaskCommand } from "../tasks/task.ts"
 import { projectSnapshot } from "./snapshot.ts"
 import { builtinsAreTheTools } from "../pipeline/builtins-between-calls.ts"
+import { exitEndsTheEngine } from "../runtime/exit-in-call.ts"
 import { opencodeAbortReason } from "../pipeline/opencode-abort.ts"
 import { timeoutEvents } from "../pipeline/with-timeout.ts"
 import { wait } from "../runtime/pending-work.ts"
@@ -45,6 +46,8 @@ const mark = process.env[ENGINE_MARK]
 // Nothing but tools and tool-tester runs here: a change of the built-ins found between two calls is
 // a tool's (pipeline/builtins-between-calls.ts).
 builtinsAreTheTools()
+// A tool's process.exit ends this process, as it would end opencode: the Node side reports it.
+exitEndsTheEngine()
 
 // doctor and fuzz are imported when asked for: fuzz brings fast-check (~15 ms of every start in
 // Bun), doctor the provider lint, and neither is on the way to a `run`.

@@ -8,6 +8,7 @@ import { executeCall } from "../pipeline/execute-call.ts"
 import { modelOf, rulesOf } from "../pipeline/list-options.ts"
 import { toolSchemas } from "../pipeline/tool-schemas.ts"
 import { watchEscapes } from "../runtime/escaped-errors.ts"
+import { exitedWith, watchExit } from "../runtime/exit-in-call.ts"
 import { watchPendingWork } from "../runtime/pending-work.ts"
 import { nextTurn, settle } from "../runtime/settle.ts"
 import type { RunResult, ToolProject } from "../types.ts"
@@ -64,19 +65,31 @@ async function listingEscapes(
   const start = builtinsAtCallStart(project)
   const watch = watchEscapes()
   const pending = watchPendingWork()
+  const exit = watchExit()
   try {
-    const result = await call(start)
+    const result = await exit.run(() => call(start))
     await pending.requestsEnded(REQUEST_BOUND_MS)
     await nextTurn()
     if (pending.stop() || settleAlways) await settle()
     const changed = start.restore()
     if (changed.length > 0 && result.error?.code !== "TOOL_TAMPERED") tamperedAfterReturn(result, changed)
     const escaped = watch.stop()
+    const exited = exit.stop()
+    // opencode ended at the process.exit: nothing after it, the throw that stopped the tool included, is the call's.
+    if (exited !== undefined) return exitedCall(result, exited.code)
     return escaped.length === 0 ? result : { ...result, escapedErrors: [...escaped] }
   } finally {
     pending.stop()
     watch.stop()
+    exit.stop()
   }
+}
+
+/** TOOL_EXITED: the call's code called process.exit, which in opencode ends opencode (runtime/exit-in-call.ts). */
+function exitedCall(result: RunResult, code: number | string): RunResult {
+  const message = exitedWith(code)
+  markFailed(result, "TOOL_EXITED", message, message)
+  return result
 }
 
 /** TOOL_TAMPERED: what the call left running changed the built-ins after it returned. */

@@ -3,6 +3,7 @@
 // the CLI's commands and preflight.
 import { loadStalled } from "../engine-client/load-stalled.ts"
 import { ToolTesterError } from "../errors.ts"
+import { exitedWith } from "../runtime/exit-in-call.ts"
 import type { EngineInfo } from "../runtime/here.ts"
 import type { TaskOutcome } from "./engine-task.ts"
 import type { BunSource } from "../engine-client/find-bun.ts"
@@ -110,5 +111,5 @@ export function exitedMessage(outcome: TaskOutcome): string {
     return `the engine was killed by ${outcome.signal} while the tool ran${why}; in opencode it would take opencode down with it`
   }
   if (outcome.crash) return `the engine ended while the tool ran: ${outcome.crash}`
-  return `the tool ended its process with process.exit(${outcome.exitCode}); under opencode that stops opencode itself: throw an Error instead`
+  return exitedWith(outcome.exitCode)
 }

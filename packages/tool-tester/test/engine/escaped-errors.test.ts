@@ -141,8 +141,28 @@ describe.each(["bun", "node"] as const)("an error that escapes a tool (%s engine
   })
 })
 
-// Under the node engine the library runs tools in its caller's process, which process.exit ends
-// (docs/testing-a-tool.md): only the bun engine has a call to report.
+// Under the node engine the library runs tools in its caller's process (here, vitest's worker,
+// which turns process.exit into an error of its own wording): the call catches it itself.
+test("runTool under the node engine, inside vitest: process.exit is TOOL_EXITED with its code, as under the engines", async () => {
+  const { env, home } = isolatedEnvironment()
+  const project: ToolProject = await loadTools({ directory: probe, env, home, engine: "node" })
+  onTestFinished(() => closeProject(project))
+  const vitestExit = process.exit
+  const exited = await runTool(project, "exit_three", {})
+  const message =
+    "the tool ended its process with process.exit(3); under opencode that stops opencode itself: throw an Error instead"
+  expect(exited).toMatchObject({
+    status: "error",
+    output: message,
+    title: null,
+    error: { code: "TOOL_EXITED", message },
+  })
+  expect(exited.escapedErrors).toBeUndefined()
+  // process.exit is vitest's again once the call is over, and the project still answers.
+  expect(process.exit).toBe(vitestExit)
+  expect(await runTool(project, "wait_ok", {})).toMatchObject({ status: "completed", output: "still running" })
+})
+
 test("runTool under the bun engine: process.exit is TOOL_EXITED and the next call gets a new engine", {
   timeout: 120_000,
 }, async () => {

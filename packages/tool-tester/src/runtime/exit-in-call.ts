@@ -1,0 +1,71 @@
+// A tool's process.exit() while its call runs. In opencode it ends opencode at once; in an engine's
+// process it ends the engine, and the Node side reports TOOL_EXITED with the exit code. In the
+// caller's own process (the library's node engine, a `bun test` file) it would end the caller
+// (vitest turns it into an error worded its own way): so there, while some call runs,
+// process.exit is replaced. A call of it from a call's own code (its async context: execute, the
+// hooks, a timer they set) is recorded for that call and stops the tool there with a throw, and the
+// call is reported as TOOL_EXITED, as under the engines; anyone else's call goes to the
+// process.exit that was there.
+import { AsyncLocalStorage } from "node:async_hooks"
+
+/** What the call's code passed to process.exit, once it called it. */
+type ExitCall = { code?: number | string }
+
+// Kept before any tool runs: a tool may replace globalThis.process.
+const hostProcess: NodeJS.Process = process
+const calls = new AsyncLocalStorage<ExitCall>()
+/** The calls running now; process.exit is replaced while there is one. */
+let running = 0
+/** True in an engine's process: a tool's process.exit ends it, and the Node side reports that. */
+let engine = false
+let callersExit: NodeJS.Process["exit"] = hostProcess.exit
+
+/** An engine's process: a tool's process.exit ends it, as it would end opencode. */
+export function exitEndsTheEngine(): void {
+  engine = true
+}
+
+/**
+ * Runs a call with process.exit caught for its code, until `stop()`, which says with what code the
+ * call's code called it (undefined when it did not). In an engine's process it runs the call as is.
+ */
+export function watchExit(): {
+  run<T>(call: () => Promise<T>): Promise<T>
+  stop(): { code: number | string } | undefined
+} {
+  if (engine) return { run: (call) => call(), stop: () => undefined }
+  const exit: ExitCall = {}
+  if (running === 0) {
+    callersExit = hostProcess.exit
+    hostProcess.exit = caughtExit
+  }
+  running++
+  let stopped = false
+  return {
+    run: (call) => calls.run(exit, call),
+    stop() {
+      if (!stopped) {
+        stopped = true
+        running--
+        // Put back only our own: what the caller put there meanwhile is the caller's.
+        if (running === 0 && hostProcess.exit === caughtExit) hostProcess.exit = callersExit
+      }
+      return exit.code === undefined ? undefined : { code: exit.code }
+    },
+  }
+}
+
+/** The one-line TOOL_EXITED message, as the engines give it for a tool's process.exit. */
+export function exitedWith(code: number | string): string {
+  return `the tool ended its process with process.exit(${code}); under opencode that stops opencode itself: throw an Error instead`
+}
+
+// --- internal ---
+
+function caughtExit(code?: number | string | null): never {
+  const call = calls.getStore()
+  if (call === undefined) return Reflect.apply(callersExit, hostProcess, [code]) as never
+  // The first call counts: opencode would have ended there.
+  call.code ??= code ?? hostProcess.exitCode ?? 0
+  throw new Error(`process.exit(${call.code}) was called: under opencode the process ends here`)
+}
