@@ -30,16 +30,29 @@ type Called =
     }
   | undefined
 
-/** One call of each tool of a loaded project (the matcher's side). */
-export async function resultFindings(project: ToolProject): Promise<Finding[]> {
+/**
+ * One call of each tool of a loaded project (the matcher's side), each bound by `timeoutMs`. Once
+ * `signal` is aborted no call starts, the running one gets it, and this rejects with its reason.
+ */
+export async function resultFindings(
+  project: ToolProject,
+  { timeoutMs = CALL_TIMEOUT_MS, signal }: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {},
+): Promise<Finding[]> {
   const schemas = await getToolSchemas(project)
   if (!schemas.success) return []
   const files = new Map(project.tools.map((tool) => [tool.id, tool.file]))
-  return resultFindingsOf(
+  const options = { timeoutMs, permissions: { ask: "deny" as const }, ...(signal === undefined ? {} : { signal }) }
+  const findings = await resultFindingsOf(
     schemas.value,
-    (name, args) => runTool(project, name, args, { timeoutMs: CALL_TIMEOUT_MS, permissions: { ask: "deny" } }),
+    (name, args) => {
+      signal?.throwIfAborted()
+      return runTool(project, name, args, options)
+    },
     files,
   )
+  // A call the signal ended says nothing about the tool: the run was stopped, not finished.
+  signal?.throwIfAborted()
+  return findings
 }
 
 /** One call of each tool, made by `call` (the CLI makes it in an engine of its own), as findings. */

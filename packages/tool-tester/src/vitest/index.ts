@@ -3,7 +3,7 @@
 //   import { toolTester } from "@opencode-ai/tool-tester/vitest"   (plugin for vitest.config.ts)
 import { expect } from "vitest"
 import type { ProviderName } from "../lint/providers.ts"
-import { toolTesterMatchers } from "./matchers.ts"
+import { type LoadInOpencodeOptions, toolTesterMatchers } from "./matchers.ts"
 
 expect.extend(toolTesterMatchers)
 
@@ -15,8 +15,11 @@ declare module "vitest" {
     toMatchInlineModelView(inlineSnapshot?: string): T
     /** Snapshots the tools' schemas as each provider receives them from opencode. Await it. */
     toMatchProviderSchemas(providers: readonly ProviderName[], hint?: string): Promise<T>
-    /** Passes when `tool-tester doctor` finds no error: the tools load and opencode offers them. Await it. */
-    toLoadInOpencode(): Promise<T>
+    /**
+     * Passes when `tool-tester doctor` finds no error: the tools load and opencode offers them. Await it.
+     * `timeoutMs` bounds each of doctor's calls (default 5000); `signal` (the test context's) stops them.
+     */
+    toLoadInOpencode(options?: LoadInOpencodeOptions): Promise<T>
     /** Passes when the provider rejects none of the tools (docs/provider-lint.md). Await it. */
     toBeAcceptedBy(provider: ProviderName): Promise<T>
   }

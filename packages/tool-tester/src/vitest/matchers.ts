@@ -17,6 +17,10 @@ import {
 import { getToolSchemas } from "../list-tools.ts"
 import { engineOf } from "../project-engine/engine-of.ts"
 import { ToolTesterError } from "../errors.ts"
+import { described } from "../_described.ts"
+import { isRecord } from "../_is-record.ts"
+import { refuseUnknownOptions } from "../_known-options.ts"
+import { checkTimeoutOption } from "../_timeout-bound.ts"
 import type { ToolProject } from "../types.ts"
 import { isRunResult, modelView } from "./model-view.ts"
 
@@ -59,9 +63,16 @@ export const toolTesterMatchers = {
    * Passes when `tool-tester doctor` would find no error in the project (exit 0): every tool file
    * imports, opencode can build the tool list (a `z.date()` argument leaves it with no custom
    * tools), and no provider this project's model uses rejects a schema. Warnings do not fail it.
+   * `calls` bound each of doctor's calls (`timeoutMs`) and stop them (`signal`: no call starts
+   * once it is aborted, the running one gets it, and the matcher rejects with its reason).
    */
-  async toLoadInOpencode(this: MatcherState, received: unknown): Promise<MatcherResult> {
+  async toLoadInOpencode(
+    this: MatcherState,
+    received: unknown,
+    calls: LoadInOpencodeOptions = {},
+  ): Promise<MatcherResult> {
     const project = projectOf(received, "toLoadInOpencode")
+    checkLoadOptions(calls)
     const options = { cwd: project.directory }
     const engine = engineOf(project)
     const payload = (
@@ -72,7 +83,7 @@ export const toolTesterMatchers = {
     // One call of each tool, made from here: a tool that ends its engine ends that engine only.
     // As doctor: only once nothing else is an error.
     const loaded = !payload.findings.some((finding) => finding.severity === "error")
-    const findings = loaded ? [...payload.findings, ...(await resultFindings(project))] : payload.findings
+    const findings = loaded ? [...payload.findings, ...(await resultFindings(project, calls))] : payload.findings
     const errors = findings.filter((finding) => finding.severity === "error")
     const line = (finding: Finding) =>
       `  - ${finding.file ? `${path.relative(project.directory, finding.file) || finding.file}: ` : ""}${finding.message} [${finding.code}]`
@@ -108,7 +119,22 @@ export const toolTesterMatchers = {
   },
 }
 
+/** What `toLoadInOpencode()` takes: each call's bound (default 5000 ms), and a signal that stops the calls. */
+export type LoadInOpencodeOptions = { timeoutMs?: number; signal?: AbortSignal }
+
 // --- internal ---
+
+const LOAD_OPTIONS = { timeoutMs: true, signal: true } as const
+
+/** Refuses options the calls cannot run with (USAGE naming the option), before anything runs. */
+function checkLoadOptions(options: unknown): asserts options is LoadInOpencodeOptions {
+  if (!isRecord(options)) throw misuse(`toLoadInOpencode()'s options must be an object, not ${described(options)}`)
+  refuseUnknownOptions("toLoadInOpencode()", options, LOAD_OPTIONS)
+  checkTimeoutOption("timeoutMs", options["timeoutMs"])
+  const signal = options["signal"]
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw misuse(`signal must be an AbortSignal (the test context's signal), not ${described(signal)}`)
+}
 
 function projectOf(received: unknown, matcher: string): ToolProject {
   const record = received as Record<string, unknown> | null

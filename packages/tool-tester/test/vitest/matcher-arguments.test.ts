@@ -32,4 +32,15 @@ describe("the matchers' own arguments", () => {
       expect.objectContaining({ code: "USAGE", message: expect.stringContaining("await the call first") }),
     )
   })
+
+  test("toLoadInOpencode's options are refused as runTool's are: a misspelled key, a bad bound, a signal that is none", async () => {
+    await expect(expect(project).toLoadInOpencode({ timeout: 100 } as never)).rejects.toMatchObject({
+      code: "USAGE",
+      message: 'toLoadInOpencode() has no option "timeout"; did you mean "timeoutMs"?: it takes timeoutMs, signal',
+    })
+    await expect(expect(project).toLoadInOpencode({ timeoutMs: 0 })).rejects.toThrow(/^timeoutMs must be a number/)
+    await expect(expect(project).toLoadInOpencode({ signal: "stop" as never })).rejects.toThrow(
+      'signal must be an AbortSignal (the test context\'s signal), not "stop"',
+    )
+  })
 })
