@@ -46,9 +46,7 @@ export function formatRun(
   lines.push(field("args", terminalSafe(stringifyKeepingNegativeZero(result.args) ?? "undefined")))
   if (result.title) lines.push(field("title", terminalSafe(String(result.title))))
 
-  lines.push("", rule("output: what the model reads"))
-  lines.push(result.output === "" ? dim("(empty string)") : terminalSafe(result.output))
-  lines.push(rule("end of output"), "")
+  lines.push(...outputLines(result))
   lines.push(...modelMessageLines(result))
 
   lines.push(
@@ -92,6 +90,22 @@ export function formatRun(
 }
 
 // --- internal ---
+
+/**
+ * The model's view of the output, between its markers. A call that ended its process (TOOL_EXITED)
+ * has none: opencode itself ends there, and `output` holds tool-tester's message, said above.
+ */
+function outputLines(result: RunJson): string[] {
+  if (result.error?.code === "TOOL_EXITED")
+    return ["", field("output", yellow("none: opencode itself ends at this call, so the model reads no result")), ""]
+  return [
+    "",
+    rule("output: what the model reads"),
+    result.output === "" ? dim("(empty string)") : terminalSafe(result.output),
+    rule("end of output"),
+    "",
+  ]
+}
 
 /**
  * With attachments, the request's messages that carry the result (pipeline/model-messages.ts): one

@@ -1,0 +1,42 @@
+// run's human report of a call that ended its process (TOOL_EXITED): opencode itself ends there, so
+// no block claims to be what the model reads; the JSON's `output` (the message) is unchanged.
+import { expect, test } from "vitest"
+import { formatRun } from "../../src/cli/run-report.ts"
+import type { RunJson } from "../../src/tasks/run-task.ts"
+
+const message =
+  "the tool ended its process with process.exit(3); under opencode that stops opencode itself: throw an Error instead"
+
+/** A failed call as run's JSON has it (run.ts's reachedResult for TOOL_EXITED). */
+const failed = (code: string, output: string): RunJson => ({
+  name: "exits",
+  id: "exits",
+  status: "error",
+  output,
+  title: null,
+  metadata: null,
+  attachments: null,
+  truncated: false,
+  outputPath: null,
+  asks: [],
+  durationMs: 12,
+  args: {},
+  repaired: false,
+  rerouted: false,
+  error: { code, message: output },
+})
+
+test("a call that ended its process has no 'what the model reads' block: the report says the model reads nothing", () => {
+  const report = formatRun(failed("TOOL_EXITED", message), undefined, process.cwd())
+  expect(report).not.toContain("what the model reads")
+  expect(report).toMatch(/^output {6}none: opencode itself ends at this call, so the model reads no result$/m)
+  // The message is said once, on the error line.
+  expect(report.split(message)).toHaveLength(2)
+  expect(report).toContain(`TOOL_EXITED  ${message}`)
+})
+
+test("a call that threw keeps the block: the model reads the message", () => {
+  const report = formatRun(failed("TOOL_THREW", "boom"), undefined, process.cwd())
+  expect(report).toContain("── output: what the model reads")
+  expect(report).toMatch(/what the model reads ─+\nboom\n── end of output/)
+})
