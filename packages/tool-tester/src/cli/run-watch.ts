@@ -50,7 +50,7 @@ export async function watchRuns(
   // The load runs in the engine, which does not say what it imported: the config files and the
   // plugins they list by path are read here, and the --plugin paths watched, as dev watches them.
   const targets = projectWatchTargets({ directory, global, env: io.env, pluginSpecs: options.input.plugins })
-  const stop = watchProject(targets, (files) => {
+  const watcher = watchProject(targets, (files) => {
     void rerun(files)
   })
   if (!options.json) io.writeError("watching the tool, plugin and config files; Ctrl-C to stop\n")
@@ -60,7 +60,7 @@ export async function watchRuns(
       resolve()
     })
   })
-  stop()
+  watcher.stop()
   await running
   return exitCode
 }

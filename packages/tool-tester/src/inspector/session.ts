@@ -27,6 +27,7 @@ import type { RunResult, ToolProject } from "../types.ts"
 import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
 import { aboutOffered, failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
+import type { ProjectWatcher } from "./watch-project.ts"
 import { projectWatchTargets, watchProject } from "./watch-project.ts"
 
 export type InspectorOptions = {
@@ -166,7 +167,7 @@ export class InspectorSession {
   /** The pages listening for events now, by id, with how many connections each has open. */
   readonly #openPages = new Map<string, number>()
   #listeners = new Set<(event: InspectorEvent) => void>()
-  #stopWatching: (() => void) | undefined
+  #watcher: ProjectWatcher | undefined
   #loading: Promise<void> | undefined
   #again: string[] | undefined
   #closed = false
@@ -344,7 +345,7 @@ export class InspectorSession {
     this.#closed = true
     for (const running of this.#running.values()) clearTimeout(running.timer)
     if (this.#fullFolder !== undefined) rmSync(this.#fullFolder, { recursive: true, force: true })
-    this.#stopWatching?.()
+    this.#watcher?.stop()
     this.#listeners.clear()
     // A load or a save's re-run still going ends now, with its engine: closing waits for neither.
     this.#closing.abort()
@@ -582,14 +583,13 @@ export class InspectorSession {
     return runTool(project, request.name, request.args, options)
   }
 
-  /** (Re)starts the watcher on what opencode reads now. */
   /**
-   * Returns the folders watched now that were not before (a tools/ or .opencode folder made since):
-   * what was written into one before this watch began was seen by no watcher.
+   * Sets the watcher on what opencode reads now. Returns the folders watched now that were not
+   * before (a tools/ or .opencode folder made since): what was written into one before this watch
+   * began was seen by no watcher.
    */
   #watch(): string[] {
     if (this.#options.watch === false || this.#closed) return []
-    this.#stopWatching?.()
     const targets = projectWatchTargets({
       directory: this.#options.directory,
       global: this.#options.global ?? true,
@@ -597,7 +597,10 @@ export class InspectorSession {
       loadedPlugins: this.#project?.plugins ?? [],
       pluginSpecs: this.#options.plugins ?? [],
     })
-    this.#stopWatching = watchProject(targets, (files) => void this.reload(files))
+    // Watched anew on every load (a folder made or removed since, an editor's save that replaced a
+    // file), but never stopped in between: a save made as this load ends is read by the next one.
+    if (this.#watcher) this.#watcher.retarget(targets)
+    else this.#watcher = watchProject(targets, (files) => void this.reload(files))
     const watched = new Set([...targets.deep, ...targets.shallow].filter((folder) => existsSync(folder)))
     const before = this.#watchedFolders
     this.#watchedFolders = watched

@@ -76,16 +76,24 @@ export function projectWatchTargets(options: {
   return watchTargets({ directory, configDirectories: folders, configFiles }, pluginFiles)
 }
 
-/**
- * Watches the targets and reports each burst of saves once, with the files saved. Returns the
- * function that stops watching.
- */
-export function watchProject(targets: WatchTargets, onChange: (files: string[]) => void): () => void {
-  const watchers: FSWatcher[] = []
+/** A watch on a project's files, from watchProject. */
+export type ProjectWatcher = {
+  /**
+   * Watches `targets` from now on (a load may read other folders than the last): the new watches
+   * start before the old ones stop, and a burst of saves still settling is reported as before, so a
+   * save made while the watches are replaced is not lost.
+   */
+  retarget: (targets: WatchTargets) => void
+  stop: () => void
+}
+
+/** Watches the targets and reports each burst of saves once, with the files saved. */
+export function watchProject(targets: WatchTargets, onChange: (files: string[]) => void): ProjectWatcher {
   let pending = new Set<string>()
   let timer: NodeJS.Timeout | undefined
+  let stopped = false
   const changed = (file: string) => {
-    if (!isProjectFile(file)) return
+    if (stopped || !isProjectFile(file)) return
     pending.add(file)
     clearTimeout(timer)
     timer = setTimeout(() => {
@@ -94,6 +102,37 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
       onChange(files)
     }, SETTLE_MS)
   }
+  let watchers = watchAll(targets, changed)
+  // The watches replaced by retarget, stopped SETTLE_MS later: what they had seen but not yet
+  // passed on (an event the loop has not read) is read first. On Linux a watch of the same folder
+  // or file shares the old one's kernel watch, so the new one gets it too.
+  let retired: FSWatcher[] = []
+  let retiring: NodeJS.Timeout | undefined
+  return {
+    retarget: (next) => {
+      if (stopped) return
+      retired.push(...watchers)
+      watchers = watchAll(next, changed)
+      clearTimeout(retiring)
+      retiring = setTimeout(() => {
+        for (const watcher of retired) watcher.close()
+        retired = []
+      }, SETTLE_MS)
+    },
+    stop: () => {
+      stopped = true
+      clearTimeout(timer)
+      clearTimeout(retiring)
+      for (const watcher of [...retired, ...watchers]) watcher.close()
+    },
+  }
+}
+
+// --- internal ---
+
+/** Starts a watch on each target, reporting the path of every entry that changes under it to `changed`. */
+function watchAll(targets: WatchTargets, changed: (file: string) => void): FSWatcher[] {
+  const watchers: FSWatcher[] = []
   const add = (folder: string, recursive: boolean) => {
     if (!existsSync(folder)) return
     try {
@@ -129,13 +168,8 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
       // As above: watched again at the next reload.
     }
   }
-  return () => {
-    clearTimeout(timer)
-    for (const watcher of watchers) watcher.close()
-  }
+  return watchers
 }
-
-// --- internal ---
 
 /** The entries of a config or project folder that change what opencode loads. */
 const SHALLOW_NAMES = new Set([

@@ -151,7 +151,7 @@ test("the watcher reports a saved tool file, and not a README in the project fol
     stop = watchProject(targets, (files) => {
       reported.push(files)
       resolve()
-    })
+    }).stop
   })
   writeFileSync(path.join(directory, "README.md"), "# notes")
   writeFileSync(path.join(tools, "echo.ts"), "export {}")
