@@ -78,11 +78,11 @@ export function pluginPackageJson(
   return omitEntries(packageJson, omitted)
 }
 
-/** A TypeScript package's prepublishOnly without its build step (`tsc ... && rest` becomes `rest`). */
+/** A TypeScript package's prepublishOnly without its build step (`npm run build && rest` becomes `rest`). */
 function withoutBuild(script: string): string {
   return script
     .split("&&")
     .map((part) => part.trim())
-    .filter((part) => !part.startsWith("tsc "))
+    .filter((part) => part !== "npm run build" && !part.startsWith("tsc "))
     .join(" && ")
 }

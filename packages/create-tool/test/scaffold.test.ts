@@ -317,9 +317,9 @@ describe("a plugin package", () => {
     expect(packageJson.files).toEqual(["src"])
     expect(packageJson.scripts).toEqual({
       test: "vitest run",
-      // preflight's own packages come with it (npx), also where tool-tester is no devDependency.
+      // preflight's own packages come with it (npm exec), also where tool-tester is no devDependency.
       prepublishOnly:
-        "npx -y -p @opencode-ai/tool-tester -p fast-check@^4.11.0 -p publint@^0.3.25 -p @arethetypeswrong/core@^0.18.5 tool-tester preflight",
+        "npm exec --yes --package=@opencode-ai/tool-tester --package=fast-check@^4.11.0 --package=publint@^0.3.25 --package=@arethetypeswrong/core@^0.18.5 -- tool-tester preflight",
     })
     expect(packageJson.devDependencies.typescript).toBeUndefined()
     expect(packageJson.devDependencies["@types/bun"]).toBeUndefined()

@@ -145,7 +145,7 @@ describe("requireExtras", () => {
     )
     for (const name of EXTRAS.preflight) {
       expect(plugin.devDependencies[name], name).toBe(manifest.peerDependencies[name])
-      expect(plugin.scripts.prepublishOnly).toContain(`-p ${name}@${manifest.peerDependencies[name]}`)
+      expect(plugin.scripts.prepublishOnly).toContain(`--package=${name}@${manifest.peerDependencies[name]}`)
     }
   })
 })

@@ -3,38 +3,52 @@ import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { expect, test } from "vitest"
-import { packageRoot, useTmpDir } from "../helpers.ts"
+import { opencode, packageRoot, useTmpDir } from "../helpers.ts"
 
 const workspace = path.resolve(packageRoot, "../..")
 const createTool = path.join(workspace, "packages/create-tool/bin.js")
 
 // The plugin package create-tool scaffolds runs preflight in prepublishOnly, after its build: as
-// generated, it must pass (npm publish would stop otherwise).
-test("the plugin package create-tool scaffolds passes preflight in its own prepublishOnly", {
-  timeout: 300_000,
-}, async () => {
-  if (!existsSync(path.join(workspace, "packages/create-tool/dist/cli.js")))
-    throw new Error("Build create-tool first: pnpm run build at the repository root")
-  const cwd = useTmpDir()
-  const env = cleanEnv(cwd)
-  const created = await run(process.execPath, [createTool, "opencode-weather", "--plugin", "--no-interactive"], {
-    cwd,
-    env,
-  })
-  expect(created.code, created.output).toBe(0)
-  const root = path.join(cwd, "opencode-weather")
-  linkDevelopmentPackages(root)
+// generated, it must pass (npm publish would stop otherwise). Run by Bun (`bun run`, as `bun
+// publish` runs it), the hardest of the four managers for a script: Bun rewrites `npx` to `bun x`,
+// which takes one --package only, and `npm run` to `bun run`; npm runs the same command line.
+test.skipIf(!opencode.binary)(
+  `the plugin package create-tool scaffolds passes preflight in its own prepublishOnly, run by Bun${
+    opencode.reason ? ` (${opencode.reason})` : ""
+  }`,
+  {
+    timeout: 300_000,
+  },
+  async () => {
+    if (!existsSync(path.join(workspace, "packages/create-tool/dist/cli.js")))
+      throw new Error("Build create-tool first: pnpm run build at the repository root")
+    const cwd = useTmpDir()
+    const env = cleanEnv(cwd)
+    const created = await run(process.execPath, [createTool, "opencode-weather", "--plugin", "--no-interactive"], {
+      cwd,
+      env,
+    })
+    expect(created.code, created.output).toBe(0)
+    const root = path.join(cwd, "opencode-weather")
+    linkDevelopmentPackages(root)
 
-  const published = await run("npm", ["run", "prepublishOnly"], { cwd: root, env })
-  expect(published.code, published.output).toBe(0)
-  expect(published.output).toContain(
-    "tsc -p tsconfig.build.json && npx -y -p @opencode-ai/tool-tester -p fast-check@^4.11.0 -p publint@^0.3.25 -p @arethetypeswrong/core@^0.18.5 tool-tester preflight",
-  )
-  expect(published.output).toContain('entry   dist/index.js (exports["./server"].import)')
-  expect(published.output).toContain("tools   weather")
-  expect(published.output).toMatch(/call {4}weather \{"input":".*"\} completed/)
-  expect(published.output).toContain("No problems found (6 packed files, 1 tool).")
-})
+    // Bun on PATH as `bun`, as an installed Bun is: the scripts it rewrites run `bun`.
+    const bunFolder = path.join(cwd, "bun-bin")
+    mkdirSync(bunFolder)
+    symlinkSync(opencode.binary!, path.join(bunFolder, process.platform === "win32" ? "bun.exe" : "bun"))
+    const bunEnv = { ...env, BUN_BE_BUN: "1", PATH: `${bunFolder}${path.delimiter}${env["PATH"] ?? ""}` }
+    const published = await run(opencode.binary!, ["run", "prepublishOnly"], { cwd: root, env: bunEnv })
+    expect(published.code, published.output).toBe(0)
+    // What Bun ran: its rewrite of the script's `npm run build`, then npm exec as written.
+    expect(published.output).toContain(
+      "$ bun run build && npm exec --yes --package=@opencode-ai/tool-tester --package=fast-check@^4.11.0 --package=publint@^0.3.25 --package=@arethetypeswrong/core@^0.18.5 -- tool-tester preflight",
+    )
+    expect(published.output).toContain('entry   dist/index.js (exports["./server"].import)')
+    expect(published.output).toContain("tools   weather")
+    expect(published.output).toMatch(/call {4}weather \{"input":".*"\} completed/)
+    expect(published.output).toContain("No problems found (6 packed files, 1 tool).")
+  },
+)
 
 // --- internal ---
 
