@@ -120,12 +120,9 @@ const managers: Manager[] = [
     // vite 8.4 (vitest 4's dependency) lists an optional dependency, napi-windows-process-start-time,
     // that the registry does not have (404 on 2026-11-30): npm, pnpm and bun skip an optional
     // dependency they cannot find, yarn 1 stops. Pinned to the vite this repository tests with.
-    // And the published @opencode-ai/plugin (1.18.33, which a plugin package depends on) brings
-    // effect 4.0.0-beta.83 and its ini ^7.0.0, whose engines leave out Node 20 (^22.22.2 ||
-    // ^24.15.0 || >=26.0.0): yarn 1 refuses to install it on Node 20 (npm, pnpm and bun do not
-    // check), and effect reads ini only in its unstable CLI module, which the plugin does not load.
-    // ini 6 has the same API and runs on Node 20.
-    resolutions: { vite: rootDevDependency("vite"), ini: "6.0.0" },
+    // (The published @opencode-ai/plugin brings effect's ini ^7.0.0, whose engines leave out Node
+    // 20, which yarn 1 refuses: create-tool, run by yarn 1, pins ini 6 in "resolutions" itself.)
+    resolutions: { vite: rootDevDependency("vite") },
   },
   {
     name: "bun",
@@ -409,7 +406,8 @@ function useTarballs(
   fields = ["dependencies", "devDependencies"],
 ): void {
   const manifest = JSON.parse(readFileSync(manifestFile, "utf8"))
-  if (resolutions) manifest.resolutions = resolutions
+  // Beside what create-tool wrote there (yarn 1's ini).
+  if (resolutions) manifest.resolutions = { ...manifest.resolutions, ...resolutions }
   for (const field of fields) {
     for (const name of Object.keys(manifest[field] ?? {})) {
       const tarball = tarballs[name]

@@ -18,6 +18,16 @@ export function runsGeneratedTests(version: string): boolean {
 }
 
 /**
+ * The `resolutions` yarn 1 needs to install what create-tool adds on Node 20 (and on 22 before
+ * 22.22.2, 24 before 24.15): the published @opencode-ai/plugin brings effect 4 (beta), whose
+ * `ini ^7.0.0` has engines `^22.22.2 || ^24.15.0 || >=26.0.0`, and yarn 1 alone stops an install at
+ * a dependency's engines ("The engine "node" is incompatible with this module"); npm, pnpm, yarn 2+
+ * and Bun go on. effect loads ini only in its CLI module, which no tool loads, and ini 6 has the same
+ * API. Written only when yarn 1 runs create-tool (yarn and Bun read `resolutions`, npm ignores it).
+ */
+export const yarnClassicResolutions: Readonly<Record<string, string>> = { ini: "^6.0.0" }
+
+/**
  * Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. (pnpm's
  * settings about install scripts are in the templates' pnpm-workspace.yaml: pnpm-workspace.ts.)
  */
@@ -30,13 +40,13 @@ const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester",
  */
 export function projectPackageJson(
   template: PackageJson,
-  options: { language: Language; test: boolean; testScript?: string },
+  options: { language: Language; test: boolean; testScript?: string; resolutions?: Record<string, string> | undefined },
 ): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
   // Bun's types: opencode runs tools in Bun, so a TypeScript tool may use `Bun` and type-check.
   if (options.language === "js")
     omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
-  const additions = omitEntries(template, omitted)
+  const additions = withResolutions(omitEntries(template, omitted), options.resolutions)
   if (!options.test) return additions
   const testScript = options.testScript ?? "test"
   const scripts = Object.entries(additions["scripts"] as Record<string, string>).map(
@@ -48,7 +58,14 @@ export function projectPackageJson(
 /** The package.json of a plugin package. */
 export function pluginPackageJson(
   template: PackageJson,
-  options: { packageName: string; description: string; language: Language; test: boolean; scripts: boolean },
+  options: {
+    packageName: string
+    description: string
+    language: Language
+    test: boolean
+    scripts: boolean
+    resolutions?: Record<string, string> | undefined
+  },
 ): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
   let packageJson: PackageJson = { ...template, name: options.packageName, description: options.description }
@@ -75,7 +92,12 @@ export function pluginPackageJson(
     }
   }
   if (options.scripts) packageJson.files = [...(packageJson.files as string[]), "python"]
-  return omitEntries(packageJson, omitted)
+  return withResolutions(omitEntries(packageJson, omitted), options.resolutions)
+}
+
+/** `packageJson` with a `resolutions` field, after its dependencies; as it is without one. */
+function withResolutions(packageJson: PackageJson, resolutions: Record<string, string> | undefined): PackageJson {
+  return resolutions === undefined ? packageJson : { ...packageJson, resolutions: { ...resolutions } }
 }
 
 /** A TypeScript package's prepublishOnly without its build step (`npm run build && rest` becomes `rest`). */

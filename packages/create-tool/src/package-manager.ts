@@ -14,6 +14,11 @@ export function packageManagerFromUserAgent(userAgent: string | undefined): Pack
   return { name: match[1] as PackageManager, version: match[2] }
 }
 
+/** Whether `packageManager` is yarn 1 (classic), which the version says; a yarn of unknown version counts as 1. */
+export function isYarnClassic(packageManager: PackageManagerInfo): boolean {
+  return packageManager.name === "yarn" && (packageManager.version?.startsWith("1.") ?? true)
+}
+
 /**
  * The package's test script (`script`: `test`, or `test:tools` beside a test script of the user's,
  * test-script.ts) with a vitest flag (`-u`, `--watch`), as `packageManager` runs it from where the
@@ -50,7 +55,7 @@ export function projectCommandsFor(packageManager: PackageManagerInfo, folder: s
         dlx: "pnpm dlx",
       }
     case "yarn": {
-      const classic = packageManager.version?.startsWith("1.") ?? true
+      const classic = isYarnClassic(packageManager)
       return {
         // yarn 2 and later install with Plug'n'Play, which neither opencode nor tool-tester loads from.
         ...(classic ? {} : { setup: `yarn --cwd ${folder} config set nodeLinker node-modules` }),
@@ -87,7 +92,7 @@ export function commandsFor(packageManager: PackageManagerInfo, testScript = "te
       return { install: "pnpm install", test, run: "pnpm run", exec: "pnpm exec", dlx: "pnpm dlx" }
     }
     case "yarn": {
-      const classic = packageManager.version?.startsWith("1.") ?? true
+      const classic = isYarnClassic(packageManager)
       const test = other ? `yarn run ${testScript}` : "yarn test"
       return {
         ...(classic ? {} : { setup: "yarn config set nodeLinker node-modules" }),

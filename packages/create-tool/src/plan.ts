@@ -18,8 +18,8 @@ import {
 } from "./names.ts"
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, type PackageJson, parsePackageJson } from "./package-json.ts"
-import { pluginPackageJson, projectPackageJson, testNodeVersions } from "./package-json-for.ts"
-import { testScriptWith } from "./package-manager.ts"
+import { pluginPackageJson, projectPackageJson, testNodeVersions, yarnClassicResolutions } from "./package-json-for.ts"
+import { isYarnClassic, testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
@@ -101,8 +101,12 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const facts: ToolFacts = { location, language, test, testScript, toolName, packageName, folderName, description }
   const context = renderContext(options, facts)
 
+  const resolutions = isYarnClassic(options.packageManager ?? { name: "npm", version: undefined })
+    ? { ...yarnClassicResolutions }
+    : undefined
   const { wanted, pnpmNote } = wantedFiles({
     ...facts,
+    resolutions,
     template,
     toolSource,
     templatesDirectory,
@@ -125,6 +129,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
+  if (resolutions !== undefined) notes.push(yarnClassicNote(join(root, "package.json")))
   if (location === "project" && basename(directory) === ".opencode") {
     notes.push(
       `${printable(directory)} is itself a .opencode folder: opencode reads ${printable(root)} only when started in ${printable(directory)}. Use the project folder as --dir.`,
@@ -232,6 +237,8 @@ function renderContext(options: ScaffoldOptions, tool: ToolFacts): RenderContext
 type WantedFile = { path: string; content: string; mode: "create" | "merge" | "keep" }
 
 type WantedFilesInput = ToolFacts & {
+  /** package.json's `resolutions` for the package manager that runs create-tool (yarn 1), if any. */
+  resolutions: Record<string, string> | undefined
   template: Template
   /** The template's `tool.ts` or `tool.js`. */
   toolSource: string
@@ -273,7 +280,14 @@ function addPluginFiles(input: WantedFilesInput, add: (path: string, content: st
   const plugin = readFolder(join(templatesDirectory, "_plugin"))
   const packageJson = pluginPackageJson(
     parsePackageJson(requiredFile(plugin, "package.json", "_plugin"), "_plugin/package.json"),
-    { packageName: packageName ?? toolName, description, language, test, scripts: template.files.has("tool.py") },
+    {
+      packageName: packageName ?? toolName,
+      description,
+      language,
+      test,
+      scripts: template.files.has("tool.py"),
+      resolutions: input.resolutions,
+    },
   )
   add(`src/index.${language}`, renderTemplate(requiredFile(plugin, `index.${language}`, "_plugin"), context))
   add("package.json", formatPackageJson(packageJson))
@@ -297,7 +311,7 @@ function addProjectFiles(
   const { projectTemplate: project, context, language, test, testScript } = input
   const additions = projectPackageJson(
     parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
-    { language, test, testScript },
+    { language, test, testScript, resolutions: input.resolutions },
   )
   add("package.json", formatPackageJson(additions), "merge")
   if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
@@ -308,6 +322,14 @@ function addProjectFiles(
     const config = renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context)
     add(vitestConfigName(input.root), config, "keep")
   }
+}
+
+/** Why a package.json written for yarn 1 has `resolutions` (yarnClassicResolutions). */
+function yarnClassicNote(file: string): string {
+  const pins = Object.entries(yarnClassicResolutions)
+    .map(([name, range]) => `${name} ${range}`)
+    .join(", ")
+  return `yarn 1 refuses ini 7, which @opencode-ai/plugin brings, on Node 20 (its engines): ${printable(file)} pins ${pins} in "resolutions", which npm ignores.`
 }
 
 /** The names vitest looks for its config under, in its order: the first there is the one it loads. */

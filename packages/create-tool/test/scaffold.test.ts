@@ -160,6 +160,35 @@ describe("in a project", () => {
     expect(second.notes).toEqual([])
   })
 
+  // yarn 1 alone stops an install at a dependency's engines: ini 7 (effect's, through the published
+  // @opencode-ai/plugin) leaves out Node 20, which create-tool and the tests support.
+  test("for yarn 1, pins ini to 6 in resolutions, with a note; for yarn 4 and npm, not", async () => {
+    const yarn1 = useTmpDir()
+    const packageManager = { name: "yarn" as const, version: "1.22.22" }
+    const result = await scaffold({ name: "hello", directory: yarn1, templatesDirectory, packageManager })
+    expect(readJson(join(yarn1, ".opencode/package.json")).resolutions).toEqual({ ini: "^6.0.0" })
+    expect(result.notes).toEqual([
+      `yarn 1 refuses ini 7, which @opencode-ai/plugin brings, on Node 20 (its engines): ${join(yarn1, ".opencode/package.json")} pins ini ^6.0.0 in "resolutions", which npm ignores.`,
+    ])
+    const plugin = await scaffold({
+      name: "weather",
+      location: "plugin",
+      directory: yarn1,
+      templatesDirectory,
+      packageManager,
+    })
+    expect(readJson(join(yarn1, "weather/package.json")).resolutions).toEqual({ ini: "^6.0.0" })
+    expect(plugin.notes).toHaveLength(1)
+    for (const other of [
+      { name: "yarn" as const, version: "4.9.2" },
+      { name: "npm" as const, version: "11.19.1" },
+    ]) {
+      const directory = useTmpDir()
+      await scaffold({ name: "hello", directory, templatesDirectory, packageManager: other })
+      expect(readJson(join(directory, ".opencode/package.json")).resolutions, other.name).toBeUndefined()
+    }
+  })
+
   test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
     const directory = useTmpDir()
     mkdirSync(join(directory, ".opencode"))
