@@ -15,6 +15,8 @@ type Words = {
   runInstalled(where: string | undefined, bin: string, name: string): string
   /** Adds `list` to the devDependencies of the project in `where`. */
   addDev(where: string | undefined, list: string): string
+  /** Adds `list` to the dependencies of the project in `where`. */
+  add(where: string | undefined, list: string): string
 }
 
 export const PACKAGE_MANAGERS: Readonly<Record<PackageManager, Words>> = {
@@ -26,21 +28,25 @@ export const PACKAGE_MANAGERS: Readonly<Record<PackageManager, Words>> = {
     runInstalled: (where, bin, name) => (where === undefined ? `npx ${name}` : `npx --no --prefix ${where} ${bin}`),
     addDev: (where, list) =>
       where === undefined ? `npm install -D ${list}` : `npm install --prefix ${where} -D ${list}`,
+    add: (where, list) => (where === undefined ? `npm install ${list}` : `npm install --prefix ${where} ${list}`),
   },
   pnpm: {
     download: "pnpm dlx",
     runInstalled: (where, bin) => (where === undefined ? `pnpm exec ${bin}` : `pnpm --dir ${where} exec ${bin}`),
     addDev: (where, list) => (where === undefined ? `pnpm add -D ${list}` : `pnpm --dir ${where} add -D ${list}`),
+    add: (where, list) => (where === undefined ? `pnpm add ${list}` : `pnpm --dir ${where} add ${list}`),
   },
   yarn: {
     download: "npx",
     runInstalled: (where, bin) => (where === undefined ? `yarn ${bin}` : `yarn --cwd ${where} ${bin}`),
     addDev: (where, list) => (where === undefined ? `yarn add -D ${list}` : `yarn --cwd ${where} add -D ${list}`),
+    add: (where, list) => (where === undefined ? `yarn add ${list}` : `yarn --cwd ${where} add ${list}`),
   },
   bun: {
     download: "bunx",
     runInstalled: (where, bin) => (where === undefined ? `bun run ${bin}` : `bun run --cwd ${where} ${bin}`),
     addDev: (where, list) => (where === undefined ? `bun add -D ${list}` : `bun add --cwd ${where} -D ${list}`),
+    add: (where, list) => (where === undefined ? `bun add ${list}` : `bun add --cwd ${where} ${list}`),
   },
 }
 
@@ -58,6 +64,17 @@ export function packageManagerThatInstalled(root: string): PackageManager {
     if (mark) return mark[1]
     if (path.dirname(folder) === folder) return "npm"
   }
+}
+
+/**
+ * The command that adds `list` to the dependencies of the package in `folder`, shown as `where`
+ * (relative to the shell's folder, quoted; undefined: that folder), with the package manager that
+ * installed it: npm into a pnpm-installed folder would redo its node_modules in npm's layout. npm
+ * where `folder` has no package.json yet (npm creates one there).
+ */
+export function addDependencyCommand(folder: string, where: string | undefined, list: string): string {
+  const manager = existsSync(path.join(folder, "package.json")) ? packageManagerThatInstalled(folder) : "npm"
+  return PACKAGE_MANAGERS[manager].add(where, list)
 }
 
 // --- internal ---

@@ -4,6 +4,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { statOf } from "../_file-stats.ts"
 import { shellWord } from "../_shell-quote.ts"
+import { addDependencyCommand } from "../package-manager.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -92,11 +93,13 @@ export function installedPlugin(name: string, projectDirectory: string): string 
 /**
  * The command that installs an npm plugin where tool-tester finds it: into the project's `.opencode`
  * folder (the kit's layout, beside the tools' own packages; npm creates the folder when there is
- * none), run from the project folder. The one command docs/publishing-a-plugin.md gives too.
+ * none), run from the project folder, with the package manager that installed that folder. The
+ * command docs/publishing-a-plugin.md gives too.
  */
 export function pluginInstallAdvice(spec: string, projectDirectory: string): string {
   // The spec as configured, so a pinned version is the one installed; quoted, since a range (^1.2) is not a plain word in every shell.
-  return `to test it, run npm install --prefix .opencode ${shellWord(spec)} from the project folder ${projectDirectory}`
+  const command = addDependencyCommand(path.join(projectDirectory, ".opencode"), ".opencode", shellWord(spec))
+  return `to test it, run ${command} from the project folder ${projectDirectory}`
 }
 
 // --- internal ---

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs"
 import path from "node:path"
 import { portablePath, shellWord } from "../_shell-quote.ts"
 import { symlinkLoop } from "../discovery/scan.ts"
+import { addDependencyCommand } from "../package-manager.ts"
 import type { Diagnostic, ToolProject } from "../types.ts"
 import { displayPath, withoutFilePrefix } from "./_paths.ts"
 import { bunApiHint } from "./bun-api.ts"
@@ -23,7 +24,8 @@ export function loadProblems(project: ToolProject, options: { cwd: string }): Fi
 /**
  * How to make a package a tool or plugin file imports available: installed in the config folder
  * holding the file, or in the package folder of a plugin loaded from a path (where package.json is,
- * not the `dist` folder of its entry). `--prefix`, not `cd`: in a folder without its own package.json
+ * not the `dist` folder of its entry), with the package manager that installed that folder. `--prefix`
+ * (`--dir`, `--cwd`), not `cd`: in a folder without its own package.json
  * npm would install into the nearest one above it (the project's). A plugin installed from npm
  * (under node_modules) gets only its `dependencies`: the fix is in its package.json.
  */
@@ -37,9 +39,7 @@ export function installCommand(project: ToolProject, file: string, packageName: 
     return `add ${packageName} to "dependencies" in ${path.join(folder, "package.json")} (its users get its dependencies, never its devDependencies)`
   }
   const where = displayPath(cwd, folder)
-  return where === "."
-    ? `npm install ${packageName}`
-    : `npm install --prefix ${shellWord(portablePath(where))} ${packageName}`
+  return addDependencyCommand(folder, where === "." ? undefined : shellWord(portablePath(where)), packageName)
 }
 
 // --- internal ---

@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest"
 import { z } from "zod"
 import { z as zod3 } from "zod3"
 import { z as zod4Copy } from "zod3/v4"
+import { pluginInstallAdvice } from "../../src/discovery/plugin-spec.ts"
 import { argsSchemaFindings } from "../../src/doctor/args-schema.ts"
 import { collisionFindings } from "../../src/doctor/collisions.ts"
 import { installCommand } from "../../src/doctor/load-problems.ts"
@@ -221,6 +222,30 @@ describe("doctor findings (pure modules)", () => {
     expect(installCommand(project, path.join(installed, "dist", "index.js"), "left-pad", folder)).toBe(
       `add left-pad to "dependencies" in ${path.join(installed, "package.json")} (its users get its dependencies, never its devDependencies)`,
     )
+  })
+
+  // npm into a folder pnpm, yarn or Bun installed redoes its node_modules in npm's layout, beside a
+  // second lock file: the command is the one of the manager that installed the config folder.
+  test("the install command is the one of the package manager that installed the config folder", () => {
+    const cases = [
+      ["pnpm-lock.yaml", "pnpm --dir .opencode add left-pad"],
+      ["yarn.lock", "yarn --cwd .opencode add left-pad"],
+      ["bun.lock", "bun add --cwd .opencode left-pad"],
+      ["package-lock.json", "npm install --prefix .opencode left-pad"],
+    ] as const
+    for (const [lockFile, command] of cases) {
+      const folder = useTmpDir()
+      const config = path.join(folder, ".opencode")
+      mkdirSync(config)
+      writeFileSync(path.join(config, "package.json"), "{}")
+      writeFileSync(path.join(config, lockFile), "")
+      const project = { configDirectories: [{ path: config, kind: "project" }] } as unknown as ToolProject
+      expect(installCommand(project, path.join(config, "tools", "x.ts"), "left-pad", folder), lockFile).toBe(command)
+      const advice = pluginInstallAdvice("opencode-weather", folder)
+      expect(advice, lockFile).toBe(
+        `to test it, run ${command.replace("left-pad", "opencode-weather")} from the project folder ${folder}`,
+      )
+    }
   })
 
   test("test files in tools/ are found by name", () => {
