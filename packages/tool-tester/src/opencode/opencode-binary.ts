@@ -259,6 +259,13 @@ export async function installCachedBinary(options: {
   }
 }
 
+/** The opencode `version` that `--opencode-version` installed into tool-tester's cache before, or undefined. */
+export function cachedOpencode(version: string): string | undefined {
+  const [packageName] = opencodePackageNames() as [string]
+  const binary = join(cachedPackageDirectory(packageName, version), "node_modules", packageName, opencodeBinaryIn(""))
+  return isExecutable(binary) ? binary : undefined
+}
+
 /** Where {@link installCachedBinary} keeps `packageName@version`. */
 export function cachedPackageDirectory(packageName: string, version: string): string {
   return join(toolTesterCacheDirectory(), `${packageName.replace("/", "+")}@${version}`)

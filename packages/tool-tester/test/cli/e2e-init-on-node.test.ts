@@ -9,9 +9,12 @@ vi.mock("../../src/engine-client/find-bun.ts", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../src/engine-client/find-bun.ts")>()),
   findBun: () => undefined,
 }))
+// Nothing in tool-tester's cache either, unless a test puts it there (`cached`).
+const cached: { binary: string | undefined } = { binary: undefined }
 vi.mock("../../src/opencode/opencode-binary.ts", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../src/opencode/opencode-binary.ts")>()),
   findOpencode: () => undefined,
+  cachedOpencode: () => cached.binary,
 }))
 
 const greet = `import { tool } from "@opencode-ai/plugin"
@@ -44,6 +47,21 @@ describe("tool-tester e2e --init with no opencode or Bun here", { timeout: 120_0
       "Wrote e2e.json: one call to greet, with example arguments to edit.\n" +
         "Run it: npx @opencode-ai/tool-tester e2e --script e2e.json --opencode-version 1.18.34\n" +
         "(no opencode found here: --opencode-version downloads opencode 1.18.34 into tool-tester's cache, once, about 180 MB)\n",
+    )
+  })
+  // A cache that has it (an earlier --opencode-version, or the bun engine's install): no download.
+  test("with opencode in tool-tester's cache already, the line says it runs from there", async () => {
+    const directory = tmpProject({ ".opencode/tools/greet.ts": greet })
+    cached.binary = "/cache/opencode-linux-x64@1.18.34/node_modules/opencode-linux-x64/bin/opencode"
+    onTestFinished(() => {
+      cached.binary = undefined
+    })
+    const init = await runCli(["e2e", "--init"], { cwd: directory })
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(init.stdout).toBe(
+      "Wrote e2e.json: one call to greet, with example arguments to edit.\n" +
+        "Run it: npx @opencode-ai/tool-tester e2e --script e2e.json --opencode-version 1.18.34\n" +
+        "(no opencode found here: --opencode-version runs opencode 1.18.34 from tool-tester's cache, where it is already)\n",
     )
   })
 })

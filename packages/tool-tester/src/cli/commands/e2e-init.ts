@@ -2,7 +2,7 @@ import { type BigIntStats, writeFileSync } from "node:fs"
 import path from "node:path"
 import { starterScript } from "../../e2e/starter-script.ts"
 import { chooseEngine, chooseEngineNow } from "../../engine-client/choose-engine.ts"
-import { findOpencode, testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
+import { cachedOpencode, findOpencode, testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { modelSelection } from "../../pipeline/model-selection.ts"
 import { startEngine } from "../../tasks/engine-task.ts"
@@ -118,7 +118,9 @@ export async function writeStarterScript(
       )
       if (download)
         io.write(
-          `(no opencode found here: --opencode-version downloads opencode ${testedOpencodeVersion} into tool-tester's cache, once, about 180 MB)\n`,
+          cachedOpencode(testedOpencodeVersion) === undefined
+            ? `(no opencode found here: --opencode-version downloads opencode ${testedOpencodeVersion} into tool-tester's cache, once, about 180 MB)\n`
+            : `(no opencode found here: --opencode-version runs opencode ${testedOpencodeVersion} from tool-tester's cache, where it is already)\n`,
         )
     }
     return EXIT_OK
