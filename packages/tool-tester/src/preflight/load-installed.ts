@@ -51,6 +51,8 @@ export type LoadOptions = {
   timeoutMs: number
   /** Also run the real opencode on the install. */
   e2e: boolean
+  /** The opencode binary the e2e run starts (default: the one found from the install's project). */
+  opencode?: string
   onStep?: (step: string) => void
   /** Stops between tasks (Ctrl-C). */
   signal?: AbortSignal
@@ -120,7 +122,7 @@ export async function loadInstalled(
         ],
       },
       timeoutMs: 180_000,
-      ...definedFields({ signal: options.signal }),
+      ...definedFields({ signal: options.signal, opencode: options.opencode }),
     }).catch((error: unknown) => {
       const partial = ToolTesterError.isInstance(error) ? (error.data?.["result"] as E2EResult | undefined) : undefined
       if (partial) return partial

@@ -5,7 +5,10 @@ import { terminalSafe } from "../../_terminal-safe.ts"
 import { chooseEngine } from "../../engine-client/choose-engine.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { requireExtras } from "../../extras.ts"
-import { testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
+import { cachedOpencode, findOpencode, testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
+import { opencodePackageNames } from "../../opencode/opencode-packages.ts"
+import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "../../package-manager.ts"
+import { definedFields } from "../../_defined-fields.ts"
 import type { E2ESummary, SmokeRun } from "../../preflight/load-installed.ts"
 import { loadInstalled } from "../../preflight/load-installed.ts"
 import type { PreflightReport } from "../../preflight/preflight.ts"
@@ -50,6 +53,8 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
     })
   }
   requireExtras("preflight", { cwd: io.cwd, env: io.env })
+  // Found before packing, which takes minutes: the binary the bun engine would use too.
+  const opencode = values.e2e === true ? e2eOpencode(directory, io.env) : undefined
   const timeoutMs =
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_CALL_TIMEOUT_MS
   const npmTimeoutMs =
@@ -82,6 +87,7 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
             selection: chosen.selection,
             timeoutMs,
             e2e: values.e2e === true,
+            ...definedFields({ opencode }),
             onStep: progress.phase,
             signal,
             pluginPath: pluginPathFrom(io.cwd, directory),
@@ -102,6 +108,27 @@ export async function preflightCommand(argv: string[], io: CliIO): Promise<numbe
 }
 
 // --- internal ---
+
+/**
+ * The opencode binary --e2e runs: the package's (or tool-tester's) platform package, opencode on
+ * PATH, or the tested version in tool-tester's cache. None: OPENCODE_NOT_FOUND with a way to get
+ * one that preflight takes (it has no --opencode or --opencode-version, unlike e2e), added to the
+ * package with the package manager that installed it.
+ */
+function e2eOpencode(directory: string, env: Record<string, string | undefined>): string {
+  const found = findOpencode({ directory, env }) ?? cachedOpencode(testedOpencodeVersion)
+  if (found !== undefined) return found
+  const [packageName] = opencodePackageNames()
+  const add = PACKAGE_MANAGERS[packageManagerThatInstalled(directory)].addDev(
+    undefined,
+    `${packageName}@${testedOpencodeVersion}`,
+  )
+  throw new ToolTesterError(
+    "OPENCODE_NOT_FOUND",
+    `--e2e runs the real opencode, and no opencode binary was found (in ${directory}'s node_modules, beside tool-tester, on PATH or in tool-tester's cache): add it to the package with \`${add}\` run in its folder, or install opencode on PATH (npm install -g opencode-ai)`,
+    { data: { directory } },
+  )
+}
 
 function formatReport(report: PreflightReport, cwd: string): string {
   const { package: packed } = report
