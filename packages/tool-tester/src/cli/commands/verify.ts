@@ -1,7 +1,7 @@
 import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { ToolTesterError } from "../../errors.ts"
-import { resolveOpencode } from "../../opencode/opencode-binary.ts"
+import { findOpencode, resolveOpencode } from "../../opencode/opencode-binary.ts"
 import { MODELLED_OPENCODE_VERSION } from "../../opencode/opencode-version.ts"
 import { opencodeVersionOf } from "../../opencode/opencode-version-check.ts"
 import { helpTimeoutMs, opencodeIdentity } from "../../opencode/opencode-identity.ts"
@@ -30,11 +30,10 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
   const concurrency =
     values.concurrency === undefined ? undefined : wholeNumberFlag("--concurrency", values.concurrency)
   const probes = readProbeSets(positionals)
-  const opencode = await resolveOpencode({
-    directory: io.cwd,
-    env: io.env,
-    ...(values.opencode === undefined ? {} : { opencode: opencodeOption(io.cwd, values.opencode) }),
-  })
+  const opencode =
+    values.opencode === undefined
+      ? installedOpencode(io)
+      : await resolveOpencode({ directory: io.cwd, env: io.env, opencode: opencodeOption(io.cwd, values.opencode) })
   const [version, identity] = await Promise.all([opencodeVersionOf(opencode), opencodeIdentity(opencode)])
   if (version === undefined || identity !== "opencode") {
     const why = [
@@ -108,3 +107,17 @@ function whatToDo(io: CliIO, report: VerifyReport): string {
 const ISSUES_URL = "https://github.com/opencode-tool-kit/opencode-tool-kit/issues"
 
 // --- internal ---
+
+/**
+ * The user's opencode, which verify checks tool-tester against: installed in the project, beside
+ * tool-tester, or on PATH. None: OPENCODE_NOT_FOUND with verify's own ways out (it has no
+ * --opencode-version: a download would verify tool-tester against its own copy, not the user's).
+ */
+function installedOpencode(io: CliIO): string {
+  const found = findOpencode({ directory: io.cwd, env: io.env })
+  if (found !== undefined) return found
+  throw new ToolTesterError(
+    "OPENCODE_NOT_FOUND",
+    "No opencode binary found (in this project's node_modules, beside tool-tester, or on PATH): verify checks tool-tester against your opencode, so pass its binary with --opencode PATH, or install opencode on PATH (npm install -g opencode-ai).",
+  )
+}
