@@ -19,7 +19,7 @@ import {
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, type PackageJson, parsePackageJson } from "./package-json.ts"
 import { pluginPackageJson, projectPackageJson, testNodeVersions, yarnClassicResolutions } from "./package-json-for.ts"
-import { isYarnClassic, testScriptWith } from "./package-manager.ts"
+import { commandsFor, isYarnClassic, testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
@@ -224,6 +224,7 @@ function renderContext(options: ScaffoldOptions, tool: ToolFacts): RenderContext
       __PACKAGE_FOLDER__: folderName,
       __PLUGIN_EXPORT__: pluginExportName(folderName),
       __NODE_RANGE__: testNodeVersions,
+      ...packageCommands(options.packageManager, tool.testScript),
       __SNAPSHOT_UPDATE__: testCommandLine(location, options.packageManager, tool.testScript, "-u"),
       __SNAPSHOT_WATCH__: testCommandLine(location, options.packageManager, tool.testScript, "--watch"),
     },
@@ -322,6 +323,15 @@ function addProjectFiles(
     const config = renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context)
     add(vitestConfigName(input.root), config, "keep")
   }
+}
+
+/** The commands a plugin package's README gives, in its folder, for the package manager that ran create-tool. */
+function packageCommands(
+  packageManager: ScaffoldOptions["packageManager"],
+  testScript: string,
+): Record<string, string> {
+  const commands = commandsFor(packageManager ?? { name: "npm", version: undefined }, testScript)
+  return { __INSTALL__: commands.install, __TEST__: commands.test, __RUN__: commands.run }
 }
 
 /** Why a package.json written for yarn 1 has `resolutions` (yarnClassicResolutions). */

@@ -337,6 +337,19 @@ describe("a plugin package", () => {
     ])
   })
 
+  // The README's commands are the next steps' ones: a pnpm user read `npm install` there.
+  test("its README gives the commands of the package manager that ran create-tool", async () => {
+    const directory = useTmpDir()
+    const packageManager = { name: "pnpm" as const, version: "10.34.9" }
+    await scaffold({ name: "weather", location: "plugin", directory, templatesDirectory, packageManager })
+    const readme = read(join(directory, "weather/README.md"))
+    expect(readme).toContain("```sh\npnpm install\npnpm test\n```")
+    expect(readme).toContain("here first (`pnpm install`).\nBuild it too (`pnpm run build`)")
+    expect(readme).not.toMatch(/\bnpm (install|test|run)/)
+    await scaffold({ name: "other", location: "plugin", directory, templatesDirectory })
+    expect(read(join(directory, "other/README.md"))).toContain("```sh\nnpm install\nnpm test\n```")
+  })
+
   test("in JavaScript needs no build, and still runs preflight before publishing", async () => {
     const directory = useTmpDir()
     await scaffold({ name: "weather", location: "plugin", directory, language: "js", templatesDirectory })
