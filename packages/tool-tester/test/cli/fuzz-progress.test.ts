@@ -3,6 +3,7 @@ import type { CliIO } from "../../src/cli/_command.ts"
 import { fuzzProgress } from "../../src/cli/fuzz-progress.ts"
 import { runCli } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
+import { robustWeather } from "../support/robust-weather.ts"
 
 /** A CliIO that keeps what is written on stderr. */
 function io(stderrIsTTY: boolean, env: Record<string, string | undefined> = {}): CliIO & { stderr: string[] } {
@@ -83,20 +84,9 @@ describe("fuzz's progress", () => {
   })
 })
 
-const robust = `import { tool } from "@opencode-ai/plugin"
-export default tool({
-  description: "Weather",
-  args: { city: tool.schema.string() },
-  async execute(args) {
-    if (typeof args.city !== "string") throw new Error("city must be a string")
-    return "weather in " + args.city.slice(0, 50)
-  },
-})
-`
-
 describe("tool-tester fuzz outside a terminal", { timeout: 120_000 }, () => {
   test("says on stderr that it is alive; stdout is the report as without the line; --json writes none", async () => {
-    const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
+    const directory = tmpProject({ ".opencode/tools/weather.ts": robustWeather })
     const args = ["fuzz", "weather", "--runs", "40", "--seed", "3", "--no-global", "--engine", "node"]
     // 1 ms: a line at most every millisecond, so even this short run writes some.
     const shown = await runCli(args, { cwd: directory, env: { TOOL_TESTER_PROGRESS_MS: "1" } })

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest"
 import { shellWord } from "../../src/_shell-quote.ts"
 import { runCli } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
+import { robustWeather } from "../support/robust-weather.ts"
 
 type FuzzJson = {
   tool: string
@@ -18,17 +19,6 @@ export default tool({
   description: "Weather",
   args: { city: tool.schema.string(), days: tool.schema.number().optional() },
   async execute(args) { return args.city.toUpperCase() + " for " + (args.days ?? 1) + " days" },
-})
-`
-
-const robust = `import { tool } from "@opencode-ai/plugin"
-export default tool({
-  description: "Weather",
-  args: { city: tool.schema.string() },
-  async execute(args) {
-    if (typeof args.city !== "string") throw new Error("city must be a string")
-    return "weather in " + args.city.slice(0, 50)
-  },
 })
 `
 
@@ -65,7 +55,7 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
 
   test("another file that fails to load: exit 3, and with --json stdout's report and stderr's failure line", async () => {
     const directory = tmpProject({
-      ".opencode/tools/weather.ts": robust,
+      ".opencode/tools/weather.ts": robustWeather,
       ".opencode/tools/broken.ts": "export default {\n",
     })
     const result = await runCli(["fuzz", "weather", "--runs", "3", "--seed", "1", "--json", "--no-global"], {
@@ -81,7 +71,7 @@ describe("tool-tester fuzz", { timeout: 120_000 }, () => {
   })
 
   test("a robust tool: no failure, exit 0, and the human report names the seed to replay", async () => {
-    const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
+    const directory = tmpProject({ ".opencode/tools/weather.ts": robustWeather })
     const result = await runCli(["fuzz", "weather", "--runs", "100", "--seed", "3", "--no-global"], { cwd: directory })
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain("no failure found")
@@ -133,7 +123,7 @@ export default tool({
   )
 
   test("bad input: no name, a bad --runs, an unknown tool", async () => {
-    const directory = tmpProject({ ".opencode/tools/weather.ts": robust })
+    const directory = tmpProject({ ".opencode/tools/weather.ts": robustWeather })
     const noName = await runCli(["fuzz", "--no-global"], { cwd: directory })
     expect(noName.exitCode).toBe(1)
     // In the words that run this bin (from a checkout, the scoped package), never a bare tool-tester.
