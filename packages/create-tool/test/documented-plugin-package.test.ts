@@ -39,3 +39,20 @@ test("the plugin package gets an MIT license and the description it was given", 
   >
   expect(manifest).toMatchObject({ license: "MIT", description: "Get the weather for a city" })
 }, 60_000)
+
+// yarn 2+'s `yarn npm publish` calls `prepublish` and `prepack` only (checked with yarn 4.9.2): a
+// reader who pasted it published without the build and preflight of the scaffolded prepublishOnly.
+test("the Publish section gives each manager's form, and yarn 2+ runs prepublishOnly itself", () => {
+  const page = readFileSync(join(workspaceDirectory, "docs/publishing-a-plugin.md"), "utf8")
+  const section = page.slice(page.indexOf("## Publish"), page.indexOf("\n## ", page.indexOf("## Publish") + 1))
+  const template = JSON.parse(
+    readFileSync(join(workspaceDirectory, "templates/_plugin/package.json"), "utf8"),
+  ) as Manifest
+  expect(Object.keys(template.scripts)).toContain("prepublishOnly")
+  expect(Object.keys(template.scripts)).not.toContain("prepublish")
+  expect(Object.keys(template.scripts)).not.toContain("prepack")
+  for (const command of ["npm publish", "`pnpm publish`", "`yarn publish`", "`bun publish`"]) {
+    expect(section).toContain(command)
+  }
+  expect(section).toContain("`yarn run prepublishOnly && yarn npm publish`")
+})
