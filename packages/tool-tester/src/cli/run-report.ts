@@ -92,12 +92,37 @@ export function formatRun(
 // --- internal ---
 
 /**
- * The model's view of the output, between its markers. A call that ended its process (TOOL_EXITED)
- * has none: opencode itself ends there, and `output` holds tool-tester's message, said above.
+ * What the model would read instead, for the results tool-tester makes up itself (run.ts's
+ * reachedResult, the pipeline's TOOL_TIMEOUT): their `output` is tool-tester's message, said on the
+ * error line, which no model reads in opencode.
+ */
+const MADE_UP_OUTPUT = new Map([
+  ["TOOL_EXITED", "none: opencode itself ends at this call, so the model reads no result"],
+  [
+    "TOOL_TIMEOUT",
+    "none yet: opencode sets no time limit on a custom tool's call, so it would still be waiting for this one",
+  ],
+  [
+    "CHANNEL_FORGED",
+    "unknown: the engine's answer could not be believed; opencode has no such channel, and there the model reads the tool's own result",
+  ],
+  [
+    "CHANNEL_CLOSED",
+    "unknown: no answer came back over the engine's channel; opencode has no such channel, and there the model reads the tool's own result",
+  ],
+  [
+    "RESULT_TOO_LARGE",
+    "unknown: the answer was larger than the engine's channel carries; opencode has no such limit, and there the model reads the tool's own output, after opencode's truncation",
+  ],
+])
+
+/**
+ * The model's view of the output, between its markers; none for a result tool-tester made up
+ * (MADE_UP_OUTPUT), whose line says what the model would read instead.
  */
 function outputLines(result: RunJson): string[] {
-  if (result.error?.code === "TOOL_EXITED")
-    return ["", field("output", yellow("none: opencode itself ends at this call, so the model reads no result")), ""]
+  const madeUp = result.error === undefined ? undefined : MADE_UP_OUTPUT.get(result.error.code)
+  if (madeUp !== undefined) return ["", field("output", yellow(madeUp)), ""]
   return [
     "",
     rule("output: what the model reads"),
