@@ -30,7 +30,9 @@ describe("in a project", () => {
     expect(tool).toContain('description: "Answer with the text it is given"')
     expect(tool).not.toContain("@tool-begin")
     expect(read(join(directory, ".opencode/.gitignore"))).toBe(
-      "node_modules\n# tool-tester eval keeps its run history here (docs/evals.md)\nevals/history.jsonl\n",
+      "node_modules\n# tool-tester eval keeps its run history here (docs/evals.md)\nevals/history.jsonl\n" +
+        "# yarn 2 and later: its install state, and Plug'n'Play's files (without nodeLinker: node-modules)\n" +
+        ".yarn/install-state.gz\n.pnp.*\n",
     )
     expect(readJson(join(directory, ".opencode/package.json"))).toEqual({
       private: true,
@@ -242,6 +244,21 @@ test("global, beside a test script of the user's, adds test:tools and names it i
   expect(read(join(globalDirectory, "test/hello.test.ts"))).toContain(
     "// `npm run test:tools -- -u`, run in the folder of package.json, rewrites it.",
   )
+})
+
+// yarn 4 writes .yarn/install-state.gz beside node_modules on every install (with nodeLinker:
+// node-modules too): it is per machine, and git status showed it as a file to commit.
+test("the .gitignore of a config folder and of a plugin package leave out yarn 2+'s install state", async () => {
+  const directory = useTmpDir()
+  await scaffold({ name: "hello", directory, templatesDirectory })
+  await scaffold({ name: "weather", location: "plugin", directory, templatesDirectory })
+  for (const file of [".opencode/.gitignore", "weather/.gitignore"]) {
+    const lines = read(join(directory, file)).split("\n")
+    expect(lines).toContain(".yarn/install-state.gz")
+    expect(lines).toContain(".pnp.*")
+    // What yarn says to commit stays in: its lockfile and settings.
+    expect(lines.filter((line) => /yarn\.lock|yarnrc|^\.yarn\/?\*?$/.test(line))).toEqual([])
+  }
 })
 
 test("a plugin package's test script is test: its package.json is written whole", async () => {
