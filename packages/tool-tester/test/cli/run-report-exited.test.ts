@@ -2,30 +2,16 @@
 // no block claims to be what the model reads; the JSON's `output` (the message) is unchanged. The
 // same for the other results tool-tester makes up itself (a timeout, the engine's channel failing).
 import { expect, test } from "vitest"
+import { madeUpResult } from "../../src/cli/made-up-result.ts"
 import { formatRun } from "../../src/cli/run-report.ts"
 import type { RunJson } from "../../src/tasks/run-task.ts"
 
 const message =
   "the tool ended its process with process.exit(3); under opencode that stops opencode itself: throw an Error instead"
 
-/** A failed call as run's JSON has it (run.ts's reachedResult for TOOL_EXITED). */
-const failed = (code: string, output: string): RunJson => ({
-  name: "exits",
-  id: "exits",
-  status: "error",
-  output,
-  title: null,
-  metadata: null,
-  attachments: null,
-  truncated: false,
-  outputPath: null,
-  asks: [],
-  durationMs: 12,
-  args: {},
-  repaired: false,
-  rerouted: false,
-  error: { code, message: output },
-})
+/** A failed call's result, made up as run makes it up for such a call. */
+const failed = (code: string, output: string): RunJson =>
+  madeUpResult({ name: "exits", id: "exits", args: "{}" }, { code, message: output }, 12)
 
 test("a call that ended its process has no 'what the model reads' block: the report says the model reads nothing", () => {
   const report = formatRun(failed("TOOL_EXITED", message), undefined, process.cwd())

@@ -18,6 +18,7 @@ import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
 import { displayDirectory } from "../project-directory.ts"
 import { pluginPackageHint } from "../plugin-package-hint.ts"
 import { formatDiagnostics } from "../report.ts"
+import { madeUpResult } from "../made-up-result.ts"
 import { formatRun } from "../run-report.ts"
 import { stringifyKeepingNegativeZero } from "../../_negative-zero-json.ts"
 
@@ -265,7 +266,6 @@ function channelFailedWhileRunning(outcome: TaskOutcome): boolean {
  */
 function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
   if (outcome.kind === "done") return outcome.payload as RunPayload
-  const reached = "reached" in outcome && outcome.reached ? outcome.reached : { name: "", id: "" }
   const error =
     outcome.kind === "timeout"
       ? {
@@ -275,25 +275,8 @@ function reachedResult(outcome: TaskOutcome, timeoutMs: number): RunPayload {
       : outcome.kind === "failed"
         ? { code: outcome.error.code, message: outcome.error.message }
         : { code: "TOOL_EXITED", message: exitedMessage(outcome) }
-  const result: RunJson = {
-    name: reached.name,
-    id: reached.id,
-    status: "error",
-    output: error.message,
-    title: null,
-    metadata: null,
-    attachments: null,
-    truncated: false,
-    outputPath: null,
-    asks: [],
-    durationMs: outcome.durationMs,
-    // What the call sent, as the engine said when it reached the tool (null only when too long to say).
-    args: "args" in reached && typeof reached.args === "string" ? (JSON.parse(reached.args) as unknown) : null,
-    repaired: reached.id !== reached.name && reached.id !== "invalid",
-    rerouted: reached.id === "invalid" && reached.name !== "invalid",
-    error,
-  }
-  return { result, diagnostics: [] }
+  const reached = "reached" in outcome ? outcome.reached : undefined
+  return { result: madeUpResult(reached, error, outcome.durationMs), diagnostics: [] }
 }
 
 /**
