@@ -1,3 +1,4 @@
+import { shellWord, userShell } from "../_shell-quote.ts"
 import { findOnPath, findOpencode } from "../opencode/opencode-binary.ts"
 import { opencodeVersionOf, versionWarning } from "../opencode/opencode-version-check.ts"
 import type { Finding } from "./finding.ts"
@@ -11,6 +12,8 @@ export async function opencodeVersionFindings(options: {
   env: Record<string, string | undefined>
   /** The bun engine's binary, when it is an opencode. */
   engineBinary?: string | undefined
+  /** The command that runs this tool-tester where the user is (`npx --no --prefix .opencode tool-tester`). */
+  toolTester: string
 }): Promise<Finding[]> {
   const binaries = new Set<string>()
   const project = findOpencode({ directory: options.directory, path: false })
@@ -21,7 +24,14 @@ export async function opencodeVersionFindings(options: {
   const findings: Finding[] = []
   for (const binary of binaries) {
     const version = await opencodeVersionOf(binary)
-    const warning = version === undefined ? undefined : versionWarning(version, binary)
+    const warning =
+      version === undefined
+        ? undefined
+        : versionWarning(
+            version,
+            binary,
+            `${options.toolTester} verify --opencode ${shellWord(binary, userShell(options.env))}`,
+          )
     if (warning === undefined) continue
     findings.push({ code: "OPENCODE_VERSION", severity: "warning", file: null, message: warning, data: { version } })
   }

@@ -44,9 +44,11 @@ const XDG_FOLDERS = [
 /**
  * What to tell a user whose opencode is `found`, when it differs from the modelled version in a
  * way that matters: another major or minor, or any version older than the oldest checked. Else
- * undefined (a newer patch of the same minor).
+ * undefined (a newer patch of the same minor). `verifyCommand` is the command, as the user pastes
+ * it, that checks tool-tester against that very binary: without `--opencode`, verify and e2e may
+ * run another opencode (the project's, or tool-tester's) than the one warned about.
  */
-export function versionWarning(found: string, binary: string): string | undefined {
+export function versionWarning(found: string, binary: string, verifyCommand: string): string | undefined {
   const have = parse(found)
   const modelled = parse(MODELLED_OPENCODE_VERSION)
   const oldest = parse(OLDEST_CHECKED_OPENCODE_VERSION)
@@ -59,7 +61,7 @@ export function versionWarning(found: string, binary: string): string | undefine
       : compare(have, oldest) < 0
         ? "older 1.x versions may discover, name, convert and truncate tools differently (docs/fidelity.md#opencode-versions lists what is known)"
         : "a newer minor may change any of it (docs/fidelity.md#opencode-versions)"
-  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; its e2e and verify commands run your opencode itself and show what it does, or use opencode ${MODELLED_OPENCODE_VERSION}`
+  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; \`${verifyCommand}\` shows which of tool-tester's predictions hold for it (e2e runs your tools in it with the same --opencode), or use opencode ${MODELLED_OPENCODE_VERSION}`
 }
 
 /**

@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, onTestFinished, test, vi } from "vitest"
+import { shellWord } from "../../src/_shell-quote.ts"
 import { opencodeVersionFindings } from "../../src/doctor/opencode-versions.ts"
 import { opencodeVersionOf, versionWarning } from "../../src/opencode/opencode-version-check.ts"
 import { testedOpencodeVersion } from "../../src/opencode/opencode-binary.ts"
@@ -25,18 +26,19 @@ function projectWithOpencode(version: string): { directory: string; binary: stri
 
 describe("opencode versions", () => {
   test("a newer patch of the modelled minor is fine; another minor, 2.x or an older 1.x is named", () => {
-    expect(versionWarning("1.18.34", "/x/opencode")).toBeUndefined()
-    expect(versionWarning("1.18.40", "/x/opencode")).toBeUndefined()
-    const older = versionWarning("1.15.13", "/x/opencode")
+    const verify = "npx --no --prefix .opencode tool-tester verify --opencode /x/opencode"
+    expect(versionWarning("1.18.34", "/x/opencode", verify)).toBeUndefined()
+    expect(versionWarning("1.18.40", "/x/opencode", verify)).toBeUndefined()
+    const older = versionWarning("1.15.13", "/x/opencode", verify)
     expect(older).toContain("your opencode is 1.15.13 (/x/opencode) and tool-tester models opencode 1.18.34")
     expect(older).toContain("older 1.x versions")
-    // What to do names the commands, not a bare `tool-tester e2e` that no shell finds.
+    // What to do is a command to paste, naming the very binary warned about.
     expect(older).toMatch(
-      /; its e2e and verify commands run your opencode itself and show what it does, or use opencode 1\.18\.34$/,
+      /; `npx --no --prefix \.opencode tool-tester verify --opencode \/x\/opencode` shows which of tool-tester's predictions hold for it \(e2e runs your tools in it with the same --opencode\), or use opencode 1\.18\.34$/,
     )
-    expect(versionWarning("1.18.2", "/x/opencode")).toContain("1.18.2")
-    expect(versionWarning("1.19.0", "/x/opencode")).toContain("a newer minor")
-    expect(versionWarning("2.3.0", "/x/opencode")).toContain("@opencode/plugin")
+    expect(versionWarning("1.18.2", "/x/opencode", verify)).toContain("1.18.2")
+    expect(versionWarning("1.19.5", "/x/opencode", verify)).toContain("a newer minor")
+    expect(versionWarning("2.3.0", "/x/opencode", verify)).toContain("@opencode/plugin")
   })
 
   test("the version of an installed opencode is read from its package, without running it", async () => {
@@ -69,17 +71,19 @@ describe("opencode versions", () => {
 
   test("doctor warns, naming both versions, about the project's opencode 1.15.13", async () => {
     const { directory, binary } = projectWithOpencode("1.15.13")
-    const findings = await opencodeVersionFindings({ directory, env: { PATH: "" } })
+    const findings = await opencodeVersionFindings({ directory, env: { PATH: "" }, toolTester: "npx tt" })
     expect(findings).toEqual([
       expect.objectContaining({ code: "OPENCODE_VERSION", severity: "warning", data: { version: "1.15.13" } }),
     ])
     expect(findings[0]?.message).toContain(
       `your opencode is 1.15.13 (${binary}) and tool-tester models opencode 1.18.34`,
     )
+    // The command checks that binary: without --opencode, verify could run another opencode (tool-tester's own).
+    expect(findings[0]?.message).toContain(`\`npx tt verify --opencode ${shellWord(binary)}\``)
   })
 
   test("doctor says nothing about the modelled version", async () => {
     const { directory } = projectWithOpencode("1.18.34")
-    expect(await opencodeVersionFindings({ directory, env: { PATH: "" } })).toEqual([])
+    expect(await opencodeVersionFindings({ directory, env: { PATH: "" }, toolTester: "npx tt" })).toEqual([])
   })
 })

@@ -35,6 +35,7 @@ export async function doctorCommand(argv: string[], io: CliIO, worker?: StartedE
       directory: input.directory,
       env: io.env,
       engineBinary: opencodeEngine(task.engine),
+      toolTester: toolTesterCommand(io),
     })),
   ])
   if (json) io.write(`${JSON.stringify({ findings, engine: task.engine.info })}\n`)
