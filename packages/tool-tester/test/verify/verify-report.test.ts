@@ -135,7 +135,8 @@ describe("verify's output and exit code", () => {
     expect(err()).toContain("[VERIFY_DIFFERS]")
     // What to do: another version is the one to believe there; the modelled one is tool-tester's bug to report.
     expect(err()).toContain(
-      "; there, trust your opencode (npx @opencode-ai/tool-tester e2e --opencode /opt/opencode/bin/opencode shows what it does with your project), or use opencode 1.18.34, the version tool-tester models",
+      // e2e without --script or --init is a usage error: the command pasted must run.
+      "; there, trust your opencode (npx @opencode-ai/tool-tester e2e --init --opencode /opt/opencode/bin/opencode writes a script calling each of your tools and prints the command that runs it there), or use opencode 1.18.34, the version tool-tester models",
     )
     const modelled = captureIO()
     printVerifyReport(

@@ -99,8 +99,9 @@ function whatToDo(io: CliIO, report: VerifyReport): string {
   if (report.opencode.version === report.modelledVersion) {
     return `tool-tester models this very version, so that is tool-tester's bug: please report it with verify --json's differences (${ISSUES_URL})`
   }
-  const e2e = `${toolTesterCommand(io)} e2e --opencode ${shellWord(report.opencode.binary)}`
-  return `there, trust your opencode (${e2e} shows what it does with your project), or use opencode ${report.modelledVersion}, the version tool-tester models`
+  // e2e needs a script: --init writes one calling each tool and prints the command that runs it in that opencode.
+  const e2e = `${toolTesterCommand(io)} e2e --init --opencode ${shellWord(report.opencode.binary)}`
+  return `there, trust your opencode (${e2e} writes a script calling each of your tools and prints the command that runs it there), or use opencode ${report.modelledVersion}, the version tool-tester models`
 }
 
 /** Where tool-tester's bugs are reported (package.json's "bugs"). */
