@@ -61,7 +61,7 @@ export function versionWarning(found: string, binary: string, verifyCommand: str
       : compare(have, oldest) < 0
         ? "older 1.x versions may discover, name, convert and truncate tools differently (docs/fidelity.md#opencode-versions lists what is known)"
         : "a newer minor may change any of it (docs/fidelity.md#opencode-versions)"
-  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; \`${verifyCommand}\` shows which of tool-tester's predictions hold for it (e2e runs your tools in it with the same --opencode), or use opencode ${MODELLED_OPENCODE_VERSION}`
+  return `your opencode is ${found} (${binary}) and tool-tester models opencode ${MODELLED_OPENCODE_VERSION}: ${known}; \`${verifyCommand}\` shows which of tool-tester's predictions hold for it (e2e --init, given the same --opencode, writes a script and the command that runs your tools in it), or use opencode ${MODELLED_OPENCODE_VERSION}`
 }
 
 /**

@@ -34,7 +34,7 @@ describe("opencode versions", () => {
     expect(older).toContain("older 1.x versions")
     // What to do is a command to paste, naming the very binary warned about.
     expect(older).toMatch(
-      /; `npx --no --prefix \.opencode tool-tester verify --opencode \/x\/opencode` shows which of tool-tester's predictions hold for it \(e2e runs your tools in it with the same --opencode\), or use opencode 1\.18\.34$/,
+      /; `npx --no --prefix \.opencode tool-tester verify --opencode \/x\/opencode` shows which of tool-tester's predictions hold for it \(e2e --init, given the same --opencode, writes a script and the command that runs your tools in it\), or use opencode 1\.18\.34$/,
     )
     expect(versionWarning("1.18.2", "/x/opencode", verify)).toContain("1.18.2")
     expect(versionWarning("1.19.5", "/x/opencode", verify)).toContain("a newer minor")
