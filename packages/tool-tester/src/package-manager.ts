@@ -58,11 +58,19 @@ export function packageManagerThatStarted(env: Record<string, string | undefined
 
 /** The package manager that installed the project in `root`: its lock file, or what it leaves in node_modules; npm when nothing says. */
 export function packageManagerThatInstalled(root: string): PackageManager {
-  // A workspace member's lock file is at the workspace's root.
+  return installMark(root)?.manager ?? "npm"
+}
+
+/**
+ * What says which package manager installed the project in `root`: its lock file, or what it
+ * leaves in node_modules, in `root` or a folder above (a workspace member's lock file is at the
+ * workspace's root), with the file that says it; undefined when nothing does.
+ */
+export function installMark(root: string): { manager: PackageManager; file: string } | undefined {
   for (let folder = root; ; folder = path.dirname(folder)) {
     const mark = INSTALL_MARKS.find(([file]) => existsSync(path.join(folder, file)))
-    if (mark) return mark[1]
-    if (path.dirname(folder) === folder) return "npm"
+    if (mark) return { manager: mark[1], file: path.join(folder, mark[0]) }
+    if (path.dirname(folder) === folder) return undefined
   }
 }
 

@@ -129,11 +129,12 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
     examples: ["tool-tester dev", "tool-tester dev --dir . --port 4983 --no-open"],
   },
   preflight: {
-    summary: "Check a plugin package as npm packs it and opencode installs and loads it",
+    summary: "Check a plugin package as its publish packs it and opencode installs and loads it",
     usage: "tool-tester preflight [DIR] [--e2e] [--run-scripts] [--timeout MS] [--npm-timeout MS] [--json]",
     about:
-      "Packs the package in DIR (default: the working directory) as npm publish would (pnpm for workspace: and\n" +
-      "catalog: versions), checks the tarball (the entry opencode reads, a build older than its sources, runtime\n" +
+      "Packs the package in DIR (default: the working directory) as its publish would: with pnpm or yarn 2+\n" +
+      "when its lock file or packageManager says so (they apply publishConfig), or for workspace: and catalog:\n" +
+      "versions, else npm. Checks the tarball (the entry opencode reads, a build older than its sources, runtime\n" +
       "dependencies, engines.opencode, publint, arethetypeswrong), installs it with npm into a fresh opencode\n" +
       "project that names it in opencode.json, loads it by name from there and calls each tool once with\n" +
       "arguments that fit its schema. Exit 3 when a finding is an error. Run it in prepublishOnly.",

@@ -313,7 +313,10 @@ export const COMMAND_OPTIONS = {
       byDefault: "npm install --ignore-scripts",
     },
     timeout: timeout("Bound of each tool call", "10000"),
-    "npm-timeout": timeout("Bound of npm pack and of npm install, each with the scripts it runs", "600000"),
+    "npm-timeout": timeout(
+      "Bound of the pack (npm, pnpm or yarn pack) and of npm install, each with the scripts it runs",
+      "600000",
+    ),
     engine,
     "engine-binary": engineBinary,
     json,

@@ -80,15 +80,17 @@ export type FindingCode =
   | "TOOL_CASE_CLASH"
   /** The tools' zod schemas come from more than one copy of zod. */
   | "SECOND_ZOD_COPY"
-  // preflight: a plugin package as npm packs it and opencode installs it.
-  /** preflight: `npm pack` (or `pnpm pack`) failed, so there is no tarball to check. */
+  // preflight: a plugin package as its publish packs it and opencode installs it.
+  /** preflight: `npm pack` (or `pnpm pack`, `yarn pack`: the package's manager) failed, so there is no tarball to check. */
   | "PACK_FAILED"
-  /** preflight: `npm pack` (or `pnpm pack`) ran past `--npm-timeout` (a prepack or prepare script that never ends); preflight ended it and all it started. */
+  /** preflight: `npm pack` (or `pnpm pack`, `yarn pack`) ran past `--npm-timeout` (a prepack or prepare script that never ends); preflight ended it and all it started. */
   | "PACK_TIMEOUT"
   /** preflight: `npm pack` or `npm install` exited and left processes running (a script's background process); preflight ended them. */
   | "SCRIPT_LEFT_RUNNING"
   /** preflight: `workspace:` / `catalog:` versions with no pnpm to pack them: npm ships them as they are and cannot install them. */
   | "WORKSPACE_PROTOCOL"
+  /** preflight: the package's manager (pnpm, yarn 2+) is not installed and publishConfig overrides fields when it packs: packed with npm, which does not. */
+  | "PACKER_NOT_FOUND"
   /** preflight: the entry opencode reads (exports["./server"], main, module, index file) is not in the tarball, or there is none. */
   | "ENTRY_NOT_PACKED"
   /** preflight: a module of the package imports a relative file that is not in the tarball. */

@@ -1,13 +1,15 @@
-// Packs the plugin package as it will be published: npm's file list (`files`, .npmignore, what npm
-// always adds or leaves out) and its lifecycle scripts (prepack, prepare). A pnpm workspace package
-// whose manifest holds `workspace:` or `catalog:` versions is packed with pnpm, which writes the
-// real versions in; npm would ship those protocols as they are, and npm cannot install them.
+// Packs the plugin package as it will be published, with the package manager that publishes it
+// (packer.ts): its file list (`files`, .npmignore, what it always adds or leaves out), its
+// lifecycle scripts (prepack, prepare), and with pnpm and yarn 2+ publishConfig's fields in the
+// packed package.json. A package whose manifest holds pnpm's `workspace:` or `catalog:` versions is
+// packed with pnpm, which writes the real versions in; npm would ship those protocols as they are,
+// and npm cannot install them.
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
-import { findProgram } from "../runtime/find-program.ts"
 import { ToolTesterError } from "../errors.ts"
 import { commandOutput, lastLines, printedLast } from "./_command-output.ts"
+import { findPacker, type Packer, PACKERS, packerMissingFinding, packerOf, publishOverrides } from "./packer.ts"
 import { readTarball, type TarballFile } from "./_tarball.ts"
 
 type Manifest = Record<string, unknown>
@@ -17,7 +19,8 @@ export type PackedPackage = {
   directory: string
   /** The tarball written. */
   tarball: string
-  packer: "npm" | "pnpm"
+  /** The package manager that packed it. */
+  packer: Packer
   /** Every file in the tarball, paths relative to the package. */
   files: TarballFile[]
   /** The package.json in the tarball (what users install). */
@@ -69,14 +72,20 @@ export async function packPackage(
   const manifest = readManifest(directory)
   const findings: Finding[] = []
   const protocols = protocolVersions(manifest)
-  const pnpm = protocols.length > 0 ? findPnpm(options.env) : undefined
-  if (protocols.length > 0 && pnpm === undefined) findings.push(protocolFinding(directory, protocols))
-  const packer = pnpm === undefined ? "npm" : "pnpm"
-  const [command, ...prefix] = pnpm ?? ["npm"]
-  const args =
-    packer === "npm"
-      ? ["pack", "--json", "--pack-destination", options.destination]
-      : ["pack", "--pack-destination", options.destination]
+  const chosen = packerOf(directory, manifest)
+  // npm would ship pnpm's protocols as they are: pnpm packs them, wherever the lock file came from.
+  const wanted: Packer = chosen.packer === "npm" && protocols.length > 0 ? "pnpm" : chosen.packer
+  const program = findPacker(wanted, options.env)
+  if (program === undefined) {
+    if (protocols.length > 0) findings.push(protocolFinding(directory, wanted, protocols))
+    const overrides = publishOverrides(manifest)
+    if (wanted === chosen.packer && overrides.length > 0)
+      findings.push(packerMissingFinding(directory, chosen, overrides))
+  }
+  const packer = program === undefined ? "npm" : wanted
+  const [command, ...prefix] = program ?? ["npm"]
+  const args = PACKERS[packer].pack(options.destination)
+  const { publish } = PACKERS[packer]
   const output = await commandOutput(command!, [...prefix, ...args], {
     cwd: directory,
     env: options.env,
@@ -90,19 +99,20 @@ export async function packPackage(
       code: "PACK_TIMEOUT",
       severity: "error",
       file: path.join(directory, "package.json"),
-      message: `${packer} pack did not finish within ${options.timeoutMs} ms: preflight ended it and all it started; look at the package's prepack and prepare scripts (one that never ends, such as a watcher, a server or a prompt, holds npm publish too), or give a slower build more time with --npm-timeout MS${printedLast(output)}`,
+      message: `${packer} pack did not finish within ${options.timeoutMs} ms: preflight ended it and all it started; look at the package's prepack and prepare scripts (one that never ends, such as a watcher, a server or a prompt, holds ${publish} too), or give a slower build more time with --npm-timeout MS${printedLast(output)}`,
       data: { command: `${packer} pack`, timeoutMs: options.timeoutMs },
     })
     return { packed: undefined, findings }
   }
-  if (output.leftRunning > 0) findings.push(leftRunningFinding(directory, `${packer} pack`, output.leftRunning))
+  if (output.leftRunning > 0)
+    findings.push(leftRunningFinding(directory, `${packer} pack`, output.leftRunning, publish))
   const tarball = readdirSync(options.destination).find((name) => name.endsWith(".tgz"))
   if (output.exitCode !== 0 || tarball === undefined) {
     findings.push({
       code: "PACK_FAILED",
       severity: "error",
       file: path.join(directory, "package.json"),
-      message: `${packer} pack failed (exit ${output.exitCode}): ${lastLines(output)}; fix it: npm publish runs the same pack`,
+      message: `${packer} pack failed (exit ${output.exitCode}): ${lastLines(output)}; fix it: ${publish} runs the same pack`,
     })
     return { packed: undefined, findings }
   }
@@ -122,13 +132,18 @@ export async function packPackage(
 }
 
 /** A note that a command's scripts left processes running, which preflight ended. */
-export function leftRunningFinding(directory: string, command: string, count: number): Finding {
+export function leftRunningFinding(
+  directory: string,
+  command: string,
+  count: number,
+  publish = "npm publish",
+): Finding {
   const processes = count === 1 ? "1 process" : `${count} processes`
   return {
     code: "SCRIPT_LEFT_RUNNING",
     severity: "warning",
     file: path.join(directory, "package.json"),
-    message: `${command} left ${processes} running after it exited (a prepack, prepare or install script that starts something in the background); preflight ended ${count === 1 ? "it" : "them"}, and npm publish would leave ${count === 1 ? "it" : "them"} running: wait for what the script starts`,
+    message: `${command} left ${processes} running after it exited (a prepack, prepare or install script that starts something in the background); preflight ended ${count === 1 ? "it" : "them"}, and ${publish} would leave ${count === 1 ? "it" : "them"} running: wait for what the script starts`,
     data: { command, count },
   }
 }
@@ -149,25 +164,14 @@ function protocolVersions(manifest: Manifest): ProtocolVersion[] {
   return found
 }
 
-/** pnpm: the one running this (npm_execpath under `pnpm run`), else `pnpm` on PATH (started by start-program.ts). */
-function findPnpm(env: Record<string, string | undefined>): string[] | undefined {
-  const execPath = env["npm_execpath"]
-  if (execPath && /pnpm/i.test(path.basename(execPath)) && existsSync(execPath)) {
-    return /\.(c?js|mjs)$/.test(execPath) ? [process.execPath, execPath] : [execPath]
-  }
-  // As the user's shell finds it: on Windows pnpm.cmd (PATHEXT), never npm's extensionless POSIX script.
-  const found = findProgram("pnpm", env)
-  return found === undefined ? undefined : [found]
-}
-
-function protocolFinding(directory: string, protocols: ProtocolVersion[]): Finding {
+function protocolFinding(directory: string, packer: Packer, protocols: ProtocolVersion[]): Finding {
   const runtime = protocols.filter((entry) => entry.field !== "devDependencies")
   const shown = protocols.map((entry) => `${entry.field}.${entry.name} "${entry.version}"`).join(", ")
   return {
     code: "WORKSPACE_PROTOCOL",
     severity: runtime.length > 0 ? "error" : "warning",
     file: path.join(directory, "package.json"),
-    message: `package.json has pnpm workspace versions (${shown}) and pnpm was not found: npm publish would ship them as they are${runtime.length > 0 ? ", and npm cannot install them for users" : ""}; publish with pnpm publish (it writes the real versions), or put versions in their place`,
+    message: `package.json has pnpm workspace versions (${shown}) and ${packer} was not found: npm publish would ship them as they are${runtime.length > 0 ? ", and npm cannot install them for users" : ""}; publish with ${PACKERS[packer].publish} (it writes the real versions), or put versions in their place`,
     data: { versions: protocols },
   }
 }

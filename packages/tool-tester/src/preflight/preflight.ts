@@ -1,8 +1,9 @@
 // tool-tester preflight: a plugin package checked the way opencode will install and load it. Packs
-// it as npm publish would, checks the tarball (entry, build age, runtime dependencies, private,
-// engines, publint, arethetypeswrong), installs it as opencode installs a plugin named in
-// opencode.json, and hands the install to `loadInstalled` (the CLI loads it in an engine, where
-// user code cannot break the report), whose findings and tool runs join the report.
+// it as its publish would (npm, pnpm or yarn 2+: pack-package.ts), checks the tarball (entry, build
+// age, runtime dependencies, private, engines, publint, arethetypeswrong), installs it as opencode
+// installs a plugin named in opencode.json, and hands the install to `loadInstalled` (the CLI loads
+// it in an engine, where user code cannot break the report), whose findings and tool runs join the
+// report.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -14,6 +15,7 @@ import { enginesFindings } from "./engines.ts"
 import { type InstalledPlugin, installTarball } from "./install-tarball.ts"
 import { publintFindings, typesFindings } from "./lint-tarball.ts"
 import { packPackage } from "./pack-package.ts"
+import type { Packer } from "./packer.ts"
 import { type PluginEntry, pluginEntry } from "./plugin-entry.ts"
 import { privateFindings } from "./private-package.ts"
 import { dependencyFindings, runtimeImports } from "./runtime-dependencies.ts"
@@ -50,7 +52,8 @@ export type PreflightReport = {
     name: string | null
     version: string | null
     directory: string
-    packer: "npm" | "pnpm" | null
+    /** The package manager that packed it (pack-package.ts). */
+    packer: Packer | null
     /** Every file in the tarball. */
     files: string[]
     entry: PluginEntry | null

@@ -1,10 +1,10 @@
 // Plugin packages for the preflight tests, written into temporary folders: one that passes every
 // check, and variations that break one check each.
-import { existsSync, utimesSync } from "node:fs"
+import { chmodSync, existsSync, utimesSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import type { CliResult } from "../helpers.ts"
-import { runCli, writeFiles } from "../helpers.ts"
+import { runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 export type PackageFiles = Record<string, string>
 
@@ -161,6 +161,21 @@ export function withoutPnpm(): Record<string, string | undefined> {
     PATH: folders.filter((folder) => !existsSync(path.join(folder, "pnpm"))).join(path.delimiter),
     npm_execpath: undefined,
   }
+}
+
+/**
+ * A machine whose only pnpm is npx's pnpm 10.34.9 (a sh script, or on Windows the .cmd that npm's
+ * own shims are), and no npm_execpath: the environment preflight gets.
+ */
+export function withNpxPnpm(): Record<string, string | undefined> {
+  const shims = useTmpDir()
+  if (process.platform === "win32") writeFiles(shims, { "pnpm.cmd": "@npx -y pnpm@10.34.9 %*\r\n" })
+  else {
+    writeFiles(shims, { pnpm: '#!/bin/sh\nexec npx -y pnpm@10.34.9 "$@"\n' })
+    chmodSync(path.join(shims, "pnpm"), 0o755)
+  }
+  const { PATH } = withoutPnpm()
+  return { PATH: `${shims}${path.delimiter}${PATH}`, npm_execpath: undefined }
 }
 
 export function json(value: unknown): string {

@@ -1,10 +1,19 @@
-import { chmodSync, existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, onTestFinished, test } from "vitest"
 import { escapeRegExp } from "../../src/_escape-regexp.ts"
 import { jsonError, runCli, useTmpDir, writeFiles } from "../helpers.ts"
 import { isRunning, killProcess } from "../support/processes.ts"
-import { builtPlugin, codes, json, plainPlugin, preflightCli, withoutPnpm, writePackage } from "./preflight-packages.ts"
+import {
+  builtPlugin,
+  codes,
+  json,
+  plainPlugin,
+  preflightCli,
+  withNpxPnpm,
+  withoutPnpm,
+  writePackage,
+} from "./preflight-packages.ts"
 
 // Each test packs a package with npm, installs the tarball with npm (from this user's npm cache)
 // and loads it in an engine: several seconds each, more for the packages with dependencies. With
@@ -438,18 +447,7 @@ export const Two = async () => ({
       path.join(workspace, "plugin"),
       plainPlugin("opencode-preflight-catalog", { devDependencies: { "left-pad": "catalog:" } }),
     )
-    const shims = useTmpDir()
-    // A pnpm that is npx's: a sh script, or on Windows the .cmd that npm's own shims are.
-    if (process.platform === "win32") writeFiles(shims, { "pnpm.cmd": "@npx -y pnpm@10.34.9 %*\r\n" })
-    else {
-      writeFiles(shims, { pnpm: '#!/bin/sh\nexec npx -y pnpm@10.34.9 "$@"\n' })
-      chmodSync(path.join(shims, "pnpm"), 0o755)
-    }
-    const { PATH } = withoutPnpm()
-    const { exitCode, report } = await preflightCli(directory, [], {
-      PATH: `${shims}${path.delimiter}${PATH}`,
-      npm_execpath: undefined,
-    })
+    const { exitCode, report } = await preflightCli(directory, [], withNpxPnpm())
     expect(report.findings).toEqual([])
     expect(exitCode).toBe(0)
     expect(report.package.packer).toBe("pnpm")
