@@ -168,14 +168,12 @@ export function withoutPnpm(): Record<string, string | undefined> {
  * own shims are), and no npm_execpath: the environment preflight gets.
  */
 export function withNpxPnpm(): Record<string, string | undefined> {
-  const shims = useTmpDir()
-  if (process.platform === "win32") writeFiles(shims, { "pnpm.cmd": "@npx -y pnpm@10.34.9 %*\r\n" })
-  else {
-    writeFiles(shims, { pnpm: '#!/bin/sh\nexec npx -y pnpm@10.34.9 "$@"\n' })
-    chmodSync(path.join(shims, "pnpm"), 0o755)
-  }
-  const { PATH } = withoutPnpm()
-  return { PATH: `${shims}${path.delimiter}${PATH}`, npm_execpath: undefined }
+  return withNpxProgram("pnpm", "pnpm@10.34.9")
+}
+
+/** The same with `yarn` on PATH: npx's yarn 4.9.2. */
+export function withNpxYarn(): Record<string, string | undefined> {
+  return withNpxProgram("yarn", "@yarnpkg/cli-dist@4.9.2")
 }
 
 export function json(value: unknown): string {
@@ -183,5 +181,16 @@ export function json(value: unknown): string {
 }
 
 // --- internal ---
+
+function withNpxProgram(name: string, spec: string): Record<string, string | undefined> {
+  const shims = useTmpDir()
+  if (process.platform === "win32") writeFiles(shims, { [`${name}.cmd`]: `@npx -y ${spec} %*\r\n` })
+  else {
+    writeFiles(shims, { [name]: `#!/bin/sh\nexec npx -y ${spec} "$@"\n` })
+    chmodSync(path.join(shims, name), 0o755)
+  }
+  const { PATH } = withoutPnpm()
+  return { PATH: `${shims}${path.delimiter}${PATH}`, npm_execpath: undefined }
+}
 
 const npmCache = process.env["npm_config_cache"] ?? path.join(os.homedir(), ".npm")
