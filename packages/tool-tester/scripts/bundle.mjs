@@ -43,7 +43,11 @@ const leaveNodeLoaderOut = {
   name: "leave-node-loader-out",
   setup(context) {
     const replaced = new Map([
-      [prepared, 'export function preparerFor() { throw new Error("the bun engine imports modules natively") }'],
+      [
+        prepared,
+        `export function preparerFor() { throw new Error("the bun engine imports modules natively") }
+export function preparedFiles() { return [] }`,
+      ],
       [
         located,
         `export const nativeImport = (url) => import(url)

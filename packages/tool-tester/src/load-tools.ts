@@ -19,7 +19,7 @@ import { configProblem, loadOpencodeConfig, mergeConfig } from "./config/opencod
 import { pluginSpecs } from "./config/plugin-order.ts"
 import { bunOnlyImport, NEEDS_BUN_ENGINE } from "./discovery/bun-only-import.ts"
 import { type ConfigDirectory, configDirectories } from "./discovery/config-dirs.ts"
-import { createImporter, type ModuleImporter } from "./discovery/import-module.ts"
+import { createImporter, importEvents, type ModuleImporter } from "./discovery/import-module.ts"
 import { importsOpencode2, OPENCODE2_ADVICE } from "./discovery/opencode2.ts"
 import { createPluginInput } from "./discovery/plugin-input.ts"
 import { initializePluginModule } from "./discovery/plugin-module.ts"
@@ -163,6 +163,8 @@ export async function loadProjectHere(
     })
   }
   markOverrides(project)
+  project.modules = importModule.modules?.() ?? []
+  importEvents.onModules?.(project.modules)
   return project
 }
 

@@ -111,6 +111,12 @@ export type ToolProject = {
   diagnostics: Diagnostic[]
   /** Tool files scanned, with the ids they produced (empty when none), for doctor. */
   files: Array<{ file: string; ids: string[]; namespace?: Record<string, unknown> }>
+  /**
+   * The module files the load imported, transitively, by absolute path: the tool and plugin files
+   * and the helpers they import (one that failed to compile included), none under node_modules. What
+   * `dev` and `run --watch` watch besides the config and tool folders.
+   */
+  modules?: string[]
 }
 
 export type RunOptions = {

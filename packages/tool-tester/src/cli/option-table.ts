@@ -162,7 +162,7 @@ export const COMMAND_OPTIONS = {
     },
     watch: {
       type: "boolean",
-      help: "Run the call again on every save of the tool, plugin and config files, until Ctrl-C",
+      help: "Run the call again on every save of the tool, plugin and config files and of the modules the tools import, until Ctrl-C",
     },
     ...projectOptions,
     provider,

@@ -1,6 +1,7 @@
 // `tool-tester run NAME ... --watch`: after the first run, the same call again on every save of
-// the project's tool, plugin and config files (the inspector's watcher), each in a fresh engine,
-// so the edit is what runs. Ends on Ctrl-C with the last run's exit code.
+// the project's tool, plugin and config files and the helpers the tools imported (the inspector's
+// watcher), each in a fresh engine, so the edit is what runs. Ends on Ctrl-C with the last run's
+// exit code.
 import path from "node:path"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
@@ -18,8 +19,11 @@ export async function watchRuns(
     engineBinary: string | undefined
     /** The first run's exit code. */
     exitCode: number
+    /** The module files the first run's load imported (ToolProject.modules). */
+    modules: readonly string[]
   },
-  run: (worker: StartedEngine) => Promise<number>,
+  /** One run in `worker`, telling `onModules` the module files its load imported. */
+  run: (worker: StartedEngine, onModules: (files: string[]) => void) => Promise<number>,
 ): Promise<number> {
   const { directory, global } = options.input
   const chosen = await chooseEngine({
@@ -38,8 +42,14 @@ export async function watchRuns(
       return
     }
     if (!options.json) io.writeError(`\n--- ${describe(files, io.cwd)} changed: running again ---\n`)
-    running = run(startEngine("run", chosen.selection)).then((code) => {
+    let imported: readonly string[] | undefined
+    running = run(startEngine("run", chosen.selection), (files) => {
+      imported = files
+    }).then((code) => {
       exitCode = code
+      // A save may add or drop an import: the watch follows. A run whose load never ended (a
+      // helper that never finishes importing) keeps what the last one watched.
+      if (imported !== undefined) watcher.retarget(targetsFor(imported))
     })
     await running
     running = undefined
@@ -47,13 +57,16 @@ export async function watchRuns(
     again = undefined
     if (pending) await rerun(pending)
   }
-  // The load runs in the engine, which does not say what it imported: the config files and the
-  // plugins they list by path are read here, and the --plugin paths watched, as dev watches them.
-  const targets = projectWatchTargets({ directory, global, env: io.env, pluginSpecs: options.input.plugins })
-  const watcher = watchProject(targets, (files) => {
+  // The load runs in the engine, which says which modules it imported but not which config files
+  // it read: those and the plugins they list by path are read here, and the --plugin paths
+  // watched, as dev watches them.
+  const targetsFor = (modules: readonly string[]) =>
+    projectWatchTargets({ directory, global, env: io.env, pluginSpecs: options.input.plugins, modules })
+  const watcher = watchProject(targetsFor(options.modules), (files) => {
     void rerun(files)
   })
-  if (!options.json) io.writeError("watching the tool, plugin and config files; Ctrl-C to stop\n")
+  if (!options.json)
+    io.writeError("watching the tool, plugin and config files and what the tools import; Ctrl-C to stop\n")
   await new Promise<void>((resolve) => {
     const stopListening = io.onInterrupt(() => {
       stopListening()

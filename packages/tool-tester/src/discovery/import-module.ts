@@ -1,13 +1,22 @@
+import { createRequire } from "node:module"
+import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { inBun } from "../runtime/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import { pathAliasOf } from "./path-alias.ts"
-import { preparerFor } from "./prepare-module.ts"
+import { preparedFiles, preparerFor } from "./prepare-module.ts"
 import { nativeImport } from "../runtime/runtime-files.ts"
 
-export type ModuleImporter = (file: string) => Promise<Result<Record<string, unknown>>>
+export type ModuleImporter = {
+  (file: string): Promise<Result<Record<string, unknown>>>
+  /**
+   * The module files this importer's imports read so far, transitively, by absolute path: what a
+   * save should reload for (the files that failed to compile included), none under node_modules.
+   */
+  modules?: () => string[]
+}
 
 /**
  * Told the file about to be imported, and the plugin function about to be called (its export), so
@@ -17,6 +26,8 @@ export type ModuleImporter = (file: string) => Promise<Result<Record<string, unk
 export const importEvents: {
   onImport: ((file: string) => void) | undefined
   onInit: ((file: string, exportName: string) => void) | undefined
+  /** Told, once a project has loaded, the module files its load imported (ToolProject.modules). */
+  onModules?: ((files: string[]) => void) | undefined
 } = { onImport: undefined, onInit: undefined }
 
 let generation = 0
@@ -31,7 +42,13 @@ let generation = 0
 export function createImporter(): ModuleImporter {
   const pass = ++generation
   const prepare = inBun ? async (file: string) => pathToFileURL(file).href : preparerFor(pass)
-  return async (file) => {
+  // In Bun every module the process imported is in require.cache, ES modules included (Bun 1.3):
+  // those of this pass are the ones that were not there before it. A file that failed to build or
+  // to resolve an import is not there: its error names it.
+  const before = inBun ? new Set(Object.keys(moduleCache())) : undefined
+  const named = new Set<string>()
+  const importModule: ModuleImporter = async (file) => {
+    named.add(path.resolve(file))
     importEvents.onImport?.(file)
     const problem = sourceFileProblem(file)
     if (problem !== undefined) {
@@ -48,6 +65,7 @@ export function createImporter(): ModuleImporter {
       if (!inBun && url === pathToFileURL(file).href) url += `?tt-generation=${pass}`
       return { success: true, value: (await nativeImport(url)) as Record<string, unknown> }
     } catch (error) {
+      for (const failed of failedFiles(error)) named.add(failed)
       return {
         success: false,
         error: new ToolTesterError("IMPORT_FAILED", `${file}: failed to import: ${describeImportError(error)}`, {
@@ -57,6 +75,14 @@ export function createImporter(): ModuleImporter {
       }
     }
   }
+  importModule.modules = () => {
+    const files = new Set(named)
+    const read = before ? Object.keys(moduleCache()).filter((file) => !before.has(file)) : preparedFiles(pass)
+    for (const file of read) files.add(file)
+    // A package's files change when it is installed, not saved: never watched, so not said.
+    return [...files].filter((file) => path.isAbsolute(file) && !file.split(path.sep).includes("node_modules"))
+  }
+  return importModule
 }
 
 /**
@@ -73,6 +99,25 @@ export function describeImportError(error: unknown): string {
 }
 
 // --- internal ---
+
+function moduleCache(): Record<string, unknown> {
+  return createRequire(import.meta.url).cache
+}
+
+/** The files a failed import names: Bun's build error says which file, its resolve error which importer. */
+function failedFiles(error: unknown): string[] {
+  try {
+    const first = (error as { errors?: unknown[] } | null)?.errors?.[0] ?? error
+    const named = [
+      (first as { position?: { file?: unknown } } | null)?.position?.file,
+      (first as { referrer?: unknown } | null)?.referrer,
+    ]
+    return named.filter((file): file is string => typeof file === "string" && path.isAbsolute(file))
+  } catch {
+    // A thrown value that cannot be read names no file.
+    return []
+  }
+}
 
 function importErrorText(error: unknown): string {
   // Bun reports a file with syntax errors as an AggregateError of BuildMessages ("3 errors

@@ -30,6 +30,8 @@ const META = "__opencodeToolTesterMeta"
 const IMPORT = "__opencodeToolTesterImport"
 
 const preparers = new Map<number, Preparer>()
+/** The files each pass prepared or began to (one that failed to compile included), by pass. */
+const reached = new Map<number, Set<string>>()
 
 registerLoader({ resolveSpecifier, preparerFor })
 
@@ -46,12 +48,22 @@ export function preparerFor(generation: number): Preparer {
   return preparer
 }
 
+/**
+ * The files a pass's modules read, by their real paths: every module it prepared or began to
+ * (one whose syntax is wrong too), and the files imported as they are.
+ */
+export function preparedFiles(generation: number): string[] {
+  return [...(reached.get(generation) ?? [])]
+}
+
 // --- internal ---
 
 type Plan = { kind: "native"; url: string } | { kind: "prepared"; url: string; file: string; analysis: ModuleAnalysis }
 
 function createPreparer(generation: number): Preparer {
   const known = new Map<string, { url: string; ready: Promise<unknown> }>()
+  const files = new Set<string>()
+  reached.set(generation, files)
 
   /** `stack`: the files being prepared above this one; an import cycle returns the URL at once. */
   const prepare = async (file: string, stack: ReadonlySet<string>): Promise<string> => {
@@ -60,6 +72,7 @@ function createPreparer(generation: number): Preparer {
       if (!stack.has(file)) await seen.ready
       return seen.url
     }
+    files.add(file)
     const plan = await planModule(file, generation)
     if (plan.kind === "native") {
       known.set(file, { url: plan.url, ready: Promise.resolve() })

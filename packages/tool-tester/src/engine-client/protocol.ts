@@ -82,6 +82,8 @@ export type FromEngine =
   | { type: "loading"; file: string; init: string }
   /** The task's tool files are loaded; for `run`, the tool is about to be called. */
   | { type: "loaded"; reached: Reached | undefined }
+  /** The task's project has loaded: the module files its load imported (ToolProject.modules), for `run --watch`. */
+  | { type: "modules"; files: string[] }
   /**
    * The task's result, as JSON text (user values made JSON-safe in the engine). `unflushed`: what
    * the tools printed was not all in the pipes within the engine's bound; it still goes there while

@@ -3,7 +3,7 @@
 // that process (a tool, a process it started, a library it loaded), since the engine writes only
 // such lines: the caller ends the engine with CHANNEL_FORGED. The checks are written out here, not
 // with zod: the CLI starts an engine before it loads anything else (cli/main.ts), and loading zod
-// there would delay every run's start for eleven flat shapes.
+// there would delay every run's start for twelve flat shapes.
 import { timingSafeEqual } from "node:crypto"
 import { isRecord } from "../_is-record.ts"
 import type { FromEngine } from "./protocol.ts"
@@ -53,6 +53,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
   ready: { engine: engineInfo },
   loading: { file: text, init: optional(text) },
   loaded: { reached },
+  modules: { files: (value) => Array.isArray(value) && value.every(text) },
   done: { payload: text, unflushed: trueIfGiven },
   failed: { error: crossingError, unflushed: trueIfGiven },
   "server-log": { line: text },

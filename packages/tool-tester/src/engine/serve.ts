@@ -185,6 +185,7 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
     importEvents.onInit = (file, init) => send({ type: "loading", file, init })
+    importEvents.onModules = (files) => send({ type: "modules", files })
     taskEvents.onServerLog = (line) => send({ type: "server-log", line })
     // run's call waits a moment after the tool returns, for errors that escape just after (run-tool.ts).
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))

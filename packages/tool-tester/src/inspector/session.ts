@@ -175,6 +175,11 @@ export class InspectorSession {
   readonly #closing = new AbortController()
   /** The folders the watcher watches, as of the last load. */
   #watchedFolders: Set<string> | undefined
+  /**
+   * The module files the last load that ended imported: kept when a load fails whole (a helper
+   * that never finishes importing), so that the save that fixes it reloads.
+   */
+  #modules: readonly string[] = []
   #selection: EngineSelection | undefined
   /** Loads a reload replaced, whose engine it ended: a call still running there was stopped by the inspector. */
   #replaced = new WeakSet<ToolProject>()
@@ -590,11 +595,13 @@ export class InspectorSession {
    */
   #watch(): string[] {
     if (this.#options.watch === false || this.#closed) return []
+    if (this.#project) this.#modules = this.#project.modules ?? []
     const targets = projectWatchTargets({
       directory: this.#options.directory,
       global: this.#options.global ?? true,
       configFiles: this.#project?.configFiles ?? [],
       loadedPlugins: this.#project?.plugins ?? [],
+      modules: this.#modules,
       pluginSpecs: this.#options.plugins ?? [],
     })
     // Watched anew on every load (a folder made or removed since, an editor's save that replaced a

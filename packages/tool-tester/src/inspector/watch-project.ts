@@ -2,7 +2,7 @@
 // against chokidar 4 (the last that runs on Node 20): it reports a save in ~2.5 ms (median of 30)
 // and needs no dependency; chokidar missed same-size rewrites in that run.
 import type { FSWatcher } from "node:fs"
-import { existsSync, watch } from "node:fs"
+import { existsSync, realpathSync, watch } from "node:fs"
 import path from "node:path"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
@@ -28,6 +28,11 @@ export function watchTargets(
   project: Pick<ToolProject, "configDirectories" | "directory" | "configFiles">,
   /** Plugin modules loaded by path (`--plugin ./x.ts`, a path in opencode.json), wherever they are. */
   pluginFiles: string[] = [],
+  /**
+   * The module files the last load imported (ToolProject.modules): the helpers the tools and
+   * plugins import, wherever they are (they were imported by a path or a link the user wrote).
+   */
+  modules: readonly string[] = [],
 ): WatchTargets {
   const deep: string[] = []
   const shallow = new Set<string>([project.directory])
@@ -36,7 +41,13 @@ export function watchTargets(
     for (const name of [...TOOL_FOLDERS, ...PLUGIN_FOLDERS]) deep.push(path.join(folder, name))
   }
   for (const file of project.configFiles) shallow.add(path.dirname(file))
-  const files = pluginFiles.filter((file) => path.isAbsolute(file) && isProjectFile(file))
+  // A helper in a tools/ folder is already watched with it: one watch, so one event a save.
+  // Imports are named by their real paths: a folder reached through a link is compared as both.
+  const folders = deep.flatMap((folder) => [folder, realPath(folder)])
+  const helpers = modules.filter((file) => !folders.some((folder) => isInside(file, folder)))
+  const files = [...new Set([...pluginFiles, ...helpers])].filter(
+    (file) => path.isAbsolute(file) && isProjectFile(file),
+  )
   return { deep, shallow: [...shallow], files }
 }
 
@@ -45,7 +56,8 @@ export function watchTargets(
  * `directory`, with the user-level ones unless `global` is false), the config files a load read or
  * that are there now, and the plugins loaded by path: those the load imported, those the config
  * files list by path, and the `--plugin` paths, whether or not they imported (by their spec), so
- * that the save that fixes one reloads.
+ * that the save that fixes one reloads; and the module files the last load imported, transitively
+ * (a helper in lib/ or src/ a tool imports, one that failed to compile included).
  */
 export function projectWatchTargets(options: {
   directory: string
@@ -55,6 +67,8 @@ export function projectWatchTargets(options: {
   configFiles?: string[]
   /** The plugins the last load imported. */
   loadedPlugins?: ReadonlyArray<{ file: string }>
+  /** The module files the last load imported (ToolProject.modules). */
+  modules?: readonly string[]
   /** The `--plugin` specs (a path among them is absolute: the CLI resolves it). */
   pluginSpecs: readonly string[]
 }): WatchTargets {
@@ -73,7 +87,7 @@ export function projectWatchTargets(options: {
     ...options.pluginSpecs.filter((spec) => path.isAbsolute(spec)),
   ]
   const configFiles = [...(options.configFiles ?? []), ...listed.configFiles]
-  return watchTargets({ directory, configDirectories: folders, configFiles }, pluginFiles)
+  return watchTargets({ directory, configDirectories: folders, configFiles }, pluginFiles, options.modules)
 }
 
 /** A watch on a project's files, from watchProject. */
@@ -181,6 +195,20 @@ const SHALLOW_NAMES = new Set([
   ...TOOL_FOLDERS,
   ...PLUGIN_FOLDERS,
 ])
+
+function realPath(folder: string): string {
+  try {
+    return realpathSync(folder)
+  } catch {
+    return folder
+  }
+}
+
+/** Whether `file` is `folder` or below it (compared as the platform compares paths: a drive letter's case differs on Windows). */
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file)
+  return !relative.startsWith("..") && !path.isAbsolute(relative)
+}
 
 function isProjectFile(file: string): boolean {
   if (file.split(path.sep).includes("node_modules")) return false

@@ -81,7 +81,12 @@ export function runTaskInEngine(
   task: Task,
   timeouts: TaskTimeouts,
   started: StartedEngine = startEngine(task.command),
-  listeners: { onServerLog?: (line: string) => void; onLoaded?: (reached: Reached | undefined) => void } = {},
+  listeners: {
+    onServerLog?: (line: string) => void
+    onLoaded?: (reached: Reached | undefined) => void
+    /** The module files the task's load imported (ToolProject.modules), once it has loaded. */
+    onModules?: (files: string[]) => void
+  } = {},
 ): Promise<TaskOutcome> {
   const startedAt = performance.now()
   if (started.command !== task.command)
@@ -126,6 +131,8 @@ export function runTaskInEngine(
     connection.onMessage((message) => {
       if (message.type === "server-log") {
         listeners.onServerLog?.(message.line)
+      } else if (message.type === "modules") {
+        listeners.onModules?.(message.files)
       } else if (message.type === "loading") {
         loadingFile = message.file
         loadingInit = "init" in message ? message.init : undefined

@@ -66,14 +66,18 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   io.chdir(input.directory)
   // The report's paths are shown from the project when pnpm, yarn or bun started this in .opencode.
   const shown: CliIO = { ...io, cwd: displayDirectory(io.cwd, values.dir) }
-  const exitCode = await runAndReport(shown, json, input, worker, packageHint)
+  // --watch also watches the helpers the tools imported, which only the engine knows.
+  let modules: string[] = []
+  const exitCode = await runAndReport(shown, json, input, worker, packageHint, (files) => {
+    modules = files
+  })
   if (values.watch !== true) return exitCode
   // --watch: the same call again on every save, each in a fresh engine, until Ctrl-C.
   const { watchRuns } = await import("../run-watch.ts")
   return watchRuns(
     io,
-    { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode },
-    (next) => runAndReport(shown, json, input, next, packageHint),
+    { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode, modules },
+    (next, onModules) => runAndReport(shown, json, input, next, packageHint, onModules),
   )
 }
 
@@ -87,6 +91,8 @@ async function runAndReport(
   input: RunInput,
   worker?: StartedEngine,
   packageHint?: string,
+  /** Told the module files the load imported (for --watch). */
+  onModules?: (files: string[]) => void,
 ): Promise<number> {
   const { timeoutMs } = input
   // Loading gets its own bound: a short --timeout is about the tool, not about importing files.
@@ -95,7 +101,7 @@ async function runAndReport(
     { command: "run", input },
     { loadTimeoutMs, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
     worker,
-    serverLogPrinter(io, { command: "run", input }),
+    { ...serverLogPrinter(io, { command: "run", input }), ...(onModules === undefined ? {} : { onModules }) },
   )
 
   // The engine's channel failing while the tool ran still gets a result (made up here, like TOOL_EXITED's).

@@ -1,0 +1,66 @@
+// dev reloads on a save of a helper module a tool imports from outside the tool folders (here
+// .opencode/lib/), under both engines: the engine that loaded the tools says which files they
+// imported, and the watcher follows that set from load to load (an import a save adds, a helper
+// that failed to compile). In-process, without a browser; one session per engine.
+import { writeFileSync } from "node:fs"
+import path from "node:path"
+import { afterEach, describe, expect, test } from "vitest"
+import { InspectorSession } from "../../src/inspector/session.ts"
+import { makeProject } from "./_inspector.ts"
+
+const echo = `import { tool } from "@opencode-ai/plugin"
+import { word } from "../lib/helper.ts"
+export default tool({ description: "Says the helper's word", args: {}, async execute() { return word() } })
+`
+const helper = (body: string) => `export function word(): string {\n  ${body}\n}\n`
+
+let cleanup: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step()
+  cleanup = []
+})
+
+describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
+  test("a save of an imported helper re-runs the last call with its new code", { timeout: 120_000 }, async () => {
+    const project = makeProject({
+      ".opencode/tools/echo.ts": echo,
+      ".opencode/lib/helper.ts": helper(`return "first"`),
+      ".opencode/lib/second.ts": `export const second = "second"\n`,
+    })
+    cleanup.push(project.remove)
+    const lib = (name: string) => path.join(project.directory, ".opencode", "lib", name)
+    const session = new InspectorSession({
+      directory: project.directory,
+      cwd: project.directory,
+      global: false,
+      engine,
+    })
+    cleanup.push(() => session.close())
+    await session.start()
+    const first = await session.call({ name: "echo", form: "args", args: {} })
+    expect(first.result?.output).toBe("first")
+
+    /** What the re-run of the next reload gave: its output, or its error's code. */
+    const saved = (file: string, content: string) => {
+      const rerun = new Promise<string | undefined>((resolve) => {
+        const stop = session.subscribe((event) => {
+          if (event.type !== "call" || event.entry.trigger !== "reload" || event.entry.running) return
+          stop()
+          resolve(event.entry.result?.error?.code ?? event.entry.result?.output)
+        })
+      })
+      writeFileSync(file, content)
+      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("no reload within 20 s"), 20_000))
+      return Promise.race([rerun, timeout])
+    }
+
+    // The helper now imports another one: after that reload, a save of the new one reloads too.
+    expect(await saved(lib("helper.ts"), `import { second } from "./second.ts"\n${helper("return second")}`)).toBe(
+      "second",
+    )
+    expect(await saved(lib("second.ts"), `export const second = "third"\n`)).toBe("third")
+    // A helper that no longer compiles: the load fails that tool, and the save that fixes it reloads.
+    expect(await saved(lib("helper.ts"), helper(`return (`))).not.toBe("no reload within 20 s")
+    expect(await saved(lib("helper.ts"), helper(`return "fixed"`))).toBe("fixed")
+  })
+})
