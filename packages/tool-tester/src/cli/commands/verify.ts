@@ -58,6 +58,9 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
       return runVerify({
         opencode,
         probes,
+        // tool-tester's side runs the tools in this opencode's own Bun, as opencode does: against
+        // another Bun (the one on PATH, tool-tester's own) a Bun difference would read as tool-tester's.
+        engineBinary: opencode,
         signal,
         ...(concurrency === undefined ? {} : { concurrency }),
         onRun: ({ done, differing, last }) =>
