@@ -29,6 +29,7 @@ import type { ToolDefinitionLike } from "./discovery/tool-exports.ts"
 import { nearMisses, toolExports, unloadableExport } from "./discovery/tool-exports.ts"
 import { findWorktree } from "./discovery/worktree.ts"
 import { chooseEngine, libraryError, libraryNotice } from "./engine-client/choose-engine.ts"
+import { libraryConsole } from "./engine-client/relayed-console.ts"
 import { openRemoteProject } from "./engine-client/remote-project.ts"
 import type { EngineConsole } from "./engine-client/spawn-engine.ts"
 import type { Result } from "./errors.ts"
@@ -59,7 +60,9 @@ export type { Diagnostic, LoadedPlugin, LoadedTool, LoadToolsOptions, ToolProjec
 export async function loadTools(options: LoadToolsOptions = {}): Promise<ToolProject> {
   checkLoadOptions(options)
   try {
-    return inLibraryWords(await openProject(options, libraryNoticeOnce))
+    // In a test runner, what a bun engine's tools print goes through its console, as the node
+    // engine's does, so that it is shown under the test (relayed-console.ts).
+    return inLibraryWords(await openProject({ ...options, console: libraryConsole() }, libraryNoticeOnce))
   } catch (error) {
     throw libraryError(error)
   }

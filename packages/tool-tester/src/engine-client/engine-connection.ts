@@ -24,6 +24,8 @@ import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
 import { pipeLabelled } from "./labelled-console.ts"
 import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
 import { readEngineFrame } from "./read-engine-frame.ts"
+import type { ConsoleRelay } from "./relayed-console.ts"
+import { pipeToConsole } from "./relayed-console.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
 import { endEngine, engineTempOf, exitStatusOfSignal, spawnEngine } from "./spawn-engine.ts"
 
@@ -75,6 +77,8 @@ export class EngineConnection {
   /** With `console: "labelled"`, what each line the tools print starts with (labelConsole). */
   #consoleLabel: () => string = () => "[tools]"
   readonly #labelled: boolean
+  /** With `console: "console"`, the lines on their way to this process's console (relayed-console.ts). */
+  readonly #relay: ConsoleRelay | undefined
   readonly #input: Writable
   readonly #output: Readable
   /** Resolves when the engine's descriptor 3 has closed (read to its end). */
@@ -99,6 +103,7 @@ export class EngineConnection {
     this.#capture = options.console === "pipe" ? captureStreams(child.stdout, child.stderr) : undefined
     this.#labelled = options.console === "labelled"
     if (this.#labelled) this.#writeLabelled(child)
+    this.#relay = options.console === "console" ? pipeToConsole(child) : undefined
     // (A binary that could not be started may have no pipes: empty streams stand in.)
     this.#input = child.stdin ?? new PassThrough()
     this.#output = (child.stdio[3] as Readable | null | undefined) ?? new PassThrough()
@@ -263,6 +268,14 @@ export class EngineConnection {
     this.#consoleLabel = label
   }
 
+  /**
+   * With `console: "console"`: writes the partial line read so far (a call that printed it has
+   * returned), so that it is shown with that call.
+   */
+  flushConsole(): void {
+    this.#relay?.flush()
+  }
+
   send(message: ToEngine): boolean {
     if (!this.connected) return false
     // A call's arguments can hold -0, which the tool is to get as it is.
@@ -279,8 +292,8 @@ export class EngineConnection {
   /** Whether this process waits for the engine (and its messages) before it can exit. */
   keepAlive(keep: boolean): void {
     // The channel's pipes keep this process alive as the child does: all follow ref() and unref().
-    // (A labelled console's pipes are read here too: they follow as well.)
-    const labelled = this.#labelled ? [this.#child.stdout, this.#child.stderr] : []
+    // (A labelled or relayed console's pipes are read here too: they follow as well.)
+    const labelled = this.#labelled || this.#relay ? [this.#child.stdout, this.#child.stderr] : []
     const pipes = [this.#input, this.#output, ...labelled] as Array<{
       ref?: () => void
       unref?: () => void

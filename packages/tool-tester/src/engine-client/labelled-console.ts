@@ -25,7 +25,7 @@ export function consoleLabeller(label: () => string, write: (text: string) => vo
         open = undefined
       }
       let out = ""
-      for (const piece of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+      for (const piece of linePieces(text)) {
         if (open === undefined) out += `${label()} `
         out += piece
         open = piece.endsWith("\n") ? undefined : stream
@@ -33,6 +33,11 @@ export function consoleLabeller(label: () => string, write: (text: string) => vo
       write(out)
     },
   }
+}
+
+/** `text` cut after each newline: its lines, each with its "\n", then what follows the last one (a partial line). */
+export function linePieces(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? []
 }
 
 /**
@@ -44,22 +49,55 @@ export function pipeLabelled(
   label: () => string,
   sink: Writable,
 ): void {
+  let full = false
+  const labeller = consoleLabeller(label, (text) => {
+    if (!sink.write(text)) full = true
+  })
+  readConsole(streams, (stream, text) => {
+    labeller.write(stream, text)
+    if (!full) return undefined
+    full = false
+    return new Promise<void>((resolve) => sink.once("drain", resolve))
+  })
+}
+
+/**
+ * Reads `streams` (the engine's stdout and stderr) as text into `write`: both pause while what
+ * `write` returned is pending (the sink is full), and resume when it settles. `ended` is called once
+ * both have ended (or closed).
+ */
+export function readConsole(
+  streams: { stdout: Readable | null; stderr: Readable | null },
+  write: (stream: "stdout" | "stderr", text: string) => Promise<void> | undefined,
+  ended?: () => void,
+): void {
   const pipes = [streams.stdout, streams.stderr].filter((pipe): pipe is Readable => pipe !== null)
   let waiting = false
-  const labeller = consoleLabeller(label, (text) => {
-    if (sink.write(text) || waiting) return
-    waiting = true
-    for (const pipe of pipes) pipe.pause()
-    sink.once("drain", () => {
-      waiting = false
-      for (const pipe of pipes) pipe.resume()
-    })
-  })
+  let open = pipes.length
   for (const stream of ["stdout", "stderr"] as const) {
     const pipe = streams[stream]
+    if (pipe === null) continue
     // Decoded as it comes: a character cut between two reads is written whole.
-    pipe?.setEncoding("utf8")
-    pipe?.on("data", (text: string) => labeller.write(stream, text))
-    pipe?.on("error", () => {})
+    pipe.setEncoding("utf8")
+    pipe.on("data", (text: string) => {
+      const wait = write(stream, text)
+      if (wait === undefined || waiting) return
+      waiting = true
+      for (const each of pipes) each.pause()
+      void wait.then(() => {
+        waiting = false
+        for (const each of pipes) each.resume()
+      })
+    })
+    pipe.on("error", () => {})
+    let done = false
+    const end = () => {
+      if (done) return
+      done = true
+      if (--open === 0) ended?.()
+    }
+    pipe.once("end", end)
+    pipe.once("close", end)
   }
+  if (open === 0) ended?.()
 }

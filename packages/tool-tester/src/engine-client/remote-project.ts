@@ -446,6 +446,9 @@ class RemoteEngine implements ProjectEngine {
           )
         return
       }
+      // What the call printed and was read before its answer is written before it resolves: its last
+      // partial line too (with `console: "console"`, a test runner shows it under the test).
+      connection.flushConsole()
       this.#settle(
         message.id,
         "error" in message

@@ -20,11 +20,13 @@ import type { EngineSelection } from "./choose-engine.ts"
 
 /**
  * Where the tools' stdout and stderr go. "pipe" hands them to the caller (the CLI captures them);
- * "inherit" lets them through (the library, as a test runner shows them); "labelled" pipes both to
- * the caller, which writes them on this process's stderr, each line after the name of the tool that
- * printed it (dev, whose stdout is its URL or its JSON line: labelled-console.ts).
+ * "inherit" lets them through (the library outside a test runner); "console" pipes both to the
+ * caller, which writes each line through this process's console (the library in a test runner,
+ * which then shows it under the test that ran the tool: relayed-console.ts); "labelled" pipes both
+ * to the caller, which writes them on this process's stderr, each line after the name of the tool
+ * that printed it (dev, whose stdout is its URL or its JSON line: labelled-console.ts).
  */
-export type EngineConsole = "pipe" | "inherit" | "labelled"
+export type EngineConsole = "pipe" | "inherit" | "console" | "labelled"
 
 export type SpawnEngineOptions = {
   cwd: string

@@ -77,6 +77,8 @@ const channel = openEngineChannel({
   onGone: () => endGroup(),
   onClosed: () => exitNow(CHANNEL_CLOSED_EXIT_CODE),
 })
+/** setImmediate as it was before any tool loaded (printedSoFar). */
+const pristineSetImmediate = setImmediate
 const send = (message: FromEngine, tooLarge?: (bytes: number) => FromEngine) => channel.send(message, tooLarge)
 
 // In opencode a tool's process has no IPC channel: `process.send`, `process.channel` and
@@ -210,8 +212,10 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
   try {
     const value = await perform(id, call)
     restoreBuiltins()
+    await printedSoFar()
     send({ type: "reply", id, value: safeStringify(value) }, (bytes) => ({ type: "reply", id, error: tooLarge(bytes) }))
   } catch (error) {
+    await printedSoFar()
     const failure = failureOf(error)
     const data = ToolTesterError.isInstance(error) ? error.data : undefined
     send({ type: "reply", id, error: data === undefined ? failure : { ...failure, data: jsonSafe(data) as never } })
@@ -284,4 +288,13 @@ function internalMessage(error: unknown): string {
   } catch {
     return messageOfThrown(error)
   }
+}
+
+/**
+ * Resolves once the event loop has turned: Bun hands what console.log printed to the pipe then, not
+ * at once. A call's answer waits for it, so that the library reads what the call printed before its
+ * answer (and writes it through a test runner's console under the test: relayed-console.ts).
+ */
+function printedSoFar(): Promise<void> {
+  return new Promise((resolve) => Reflect.apply(pristineSetImmediate, undefined, [resolve]))
 }

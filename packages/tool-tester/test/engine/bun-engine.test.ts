@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { describe, expect, onTestFinished, test } from "vitest"
+import { describe, expect, onTestFinished, test, vi } from "vitest"
 import type { ToolProject } from "../../src/index.ts"
 import { callTool, closeProject, getToolSchemas, listTools, loadTools, runTool } from "../../src/index.ts"
 import { openProject } from "../../src/load-tools.ts"
@@ -70,6 +70,8 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
         'setTimeout(() => { throw new RangeError("from a timer") }, 1); await new Promise((resolve) => setTimeout(resolve, 50)); return "returned"',
       ),
     })
+    // The escaped error is printed on the engine's stderr, which reaches this process's console.error.
+    const printed = vi.spyOn(console, "error").mockImplementation(() => {})
     const project = await load(directory)
     const first = Number((await runTool(project, "pid", {})).output)
     const exited = await runTool(project, "exits", {})
@@ -82,6 +84,7 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
     const escaped = await callTool(project, { name: "ESCAPES", rawArguments: "{}" })
     expect(escaped).toMatchObject({ id: "escapes", repaired: true, status: "completed", output: "returned" })
     expect(escaped.escapedErrors).toEqual([{ kind: "uncaughtException", message: "RangeError: from a timer" }])
+    await expect.poll(() => printed.mock.calls.join("\n")).toContain("RangeError: from a timer")
     expect(Number((await runTool(project, "pid", {})).output)).toBe(second)
   })
 

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { describe, expect, onTestFinished, test } from "vitest"
+import { describe, expect, onTestFinished, test, vi } from "vitest"
 import type { EscapedError, RunResult, ToolProject } from "../../src/index.ts"
 import { closeProject, loadTools, runTool } from "../../src/index.ts"
 import { type CliResult, collectOutput, jsonError, packageRoot, runCli, useTmpDir } from "../helpers.ts"
@@ -167,6 +167,8 @@ test("runTool under the bun engine: process.exit is TOOL_EXITED and the next cal
   timeout: 120_000,
 }, async () => {
   const { env, home } = isolatedEnvironment()
+  // The escaped error is printed on the engine's stderr, which reaches this process's console.error.
+  const printed = vi.spyOn(console, "error").mockImplementation(() => {})
   const project: ToolProject = await loadTools({ directory: probe, env, home, engine: "bun" })
   onTestFinished(() => closeProject(project))
   const exited = await runTool(project, "exit_three", {})
@@ -176,4 +178,5 @@ test("runTool under the bun engine: process.exit is TOOL_EXITED and the next cal
     status: "completed",
     escapedErrors: [ESCAPES["reject_during"]],
   })
+  await expect.poll(() => printed.mock.calls.join("\n")).toContain("rejected during execute")
 })
