@@ -5,6 +5,7 @@
 // escaped while it ran.
 
 import { messageOfThrown } from "../errors.ts"
+import { isExitStop } from "./exit-in-call.ts"
 
 /**
  * An error that escaped a tool: `unhandledRejection` for a promise nobody handled,
@@ -23,6 +24,8 @@ const watches = new Set<EscapedError[]>()
 let permanent = false
 
 const escaped = (kind: EscapedError["kind"]) => (error: unknown) => {
+  // The throw that stopped a tool at its process.exit (runtime/exit-in-call.ts): not the tool's error.
+  if (isExitStop(error)) return
   try {
     printError(error)
   } catch {

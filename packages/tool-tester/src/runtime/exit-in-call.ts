@@ -5,7 +5,11 @@
 // process.exit is replaced. A call of it from a call's own code (its async context: execute, the
 // hooks, a timer they set) is recorded for that call and stops the tool there with a throw, and the
 // call is reported as TOOL_EXITED, as under the engines; anyone else's call goes to the
-// process.exit that was there.
+// process.exit that was there. That throw is tool-tester's, not the tool's: from a timer or a
+// promise nobody awaits it would escape (printed, listed, and taken by a test runner for its own
+// unhandled error), so while some call runs process.emit drops it as uncaughtException or
+// unhandledRejection, and passes on everything else; Bun, which calls the listeners without
+// process.emit, still passes it to them, and runtime/escaped-errors.ts leaves it out.
 import { AsyncLocalStorage } from "node:async_hooks"
 
 /** What the call's code passed to process.exit, once it called it. */
@@ -14,11 +18,14 @@ type ExitCall = { code?: number | string }
 // Kept before any tool runs: a tool may replace globalThis.process.
 const hostProcess: NodeJS.Process = process
 const calls = new AsyncLocalStorage<ExitCall>()
-/** The calls running now; process.exit is replaced while there is one. */
+/** The calls running now; process.exit and process.emit are replaced while there is one. */
 let running = 0
 /** True in an engine's process: a tool's process.exit ends it, and the Node side reports that. */
 let engine = false
 let callersExit: NodeJS.Process["exit"] = hostProcess.exit
+let callersEmit: NodeJS.Process["emit"] = hostProcess.emit
+/** The throws that stopped a call's code at its process.exit. */
+const stops = new WeakSet<object>()
 
 /** An engine's process: a tool's process.exit ends it, as it would end opencode. */
 export function exitEndsTheEngine(): void {
@@ -38,6 +45,8 @@ export function watchExit(): {
   if (running === 0) {
     callersExit = hostProcess.exit
     hostProcess.exit = caughtExit
+    callersEmit = hostProcess.emit
+    hostProcess.emit = emitWithoutStops
   }
   running++
   let stopped = false
@@ -49,10 +58,16 @@ export function watchExit(): {
         running--
         // Put back only our own: what the caller put there meanwhile is the caller's.
         if (running === 0 && hostProcess.exit === caughtExit) hostProcess.exit = callersExit
+        if (running === 0 && hostProcess.emit === emitWithoutStops) hostProcess.emit = callersEmit
       }
       return exit.code === undefined ? undefined : { code: exit.code }
     },
   }
+}
+
+/** True for the throw that stopped a call's code at its process.exit: tool-tester's, not the tool's. */
+export function isExitStop(thrown: unknown): boolean {
+  return typeof thrown === "object" && thrown !== null && stops.has(thrown)
 }
 
 /** The one-line TOOL_EXITED message, as the engines give it for a tool's process.exit. */
@@ -67,5 +82,16 @@ function caughtExit(code?: number | string | null): never {
   if (call === undefined) return Reflect.apply(callersExit, hostProcess, [code]) as never
   // The first call counts: opencode would have ended there.
   call.code ??= code ?? hostProcess.exitCode ?? 0
-  throw new Error(`process.exit(${call.code}) was called: under opencode the process ends here`)
+  const stop = new Error(`process.exit(${call.code}) was called: under opencode the process ends here`)
+  stops.add(stop)
+  throw stop
 }
+
+/** process.emit, but a stop of caughtExit that escaped (from a timer, a promise) is handled here, silently. */
+function withoutStops(this: NodeJS.Process, event: string | symbol, ...args: unknown[]): boolean {
+  const escaped = event === "uncaughtException" || event === "unhandledRejection"
+  if (escaped && isExitStop(args[0])) return true
+  return Reflect.apply(callersEmit, this, [event, ...args]) as boolean
+}
+// Its overloads are process.emit's, which it passes every event to.
+const emitWithoutStops = withoutStops as NodeJS.Process["emit"]
