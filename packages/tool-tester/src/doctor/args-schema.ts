@@ -3,6 +3,7 @@ import { messageOfThrown } from "../errors.ts"
 import { danglingRefs } from "../schema/refs.ts"
 import { isZodSchema, toolJsonSchema } from "../schema/tool-json-schema.ts"
 import type { Finding } from "./finding.ts"
+import { isSchemaAsArgs, schemaAsArgsFinding } from "./schema-as-args.ts"
 import { isZod3Schema, zod3ShapeSchema } from "./zod3-schema.ts"
 
 /**
@@ -36,16 +37,7 @@ function readFindings(tool: { id: string; file: string; args: unknown }): Findin
     message: `tool ${tool.id}: ${finding.message}`,
   })
   if (args === undefined || args === null) return []
-  if (isZodSchema(args) || isZod3Schema(args)) {
-    return [
-      at({
-        code: "NON_ZOD_ARGS",
-        severity: "error",
-        message:
-          "args is a zod schema itself (z.object(...)), but opencode expects the shape: write args: { name: z.string() } without z.object()",
-      }),
-    ]
-  }
+  if (isSchemaAsArgs(args)) return [schemaAsArgsFinding(tool)]
   if (typeof args !== "object" || Array.isArray(args)) {
     return [
       at({

@@ -1,10 +1,14 @@
 // doctor's view of the provider lint: one finding per problem, naming every provider that rejects it.
-// Tool names are left to TOOL_NAME_REJECTED, which covers every provider's name rules at once.
+// Tool names are left to TOOL_NAME_REJECTED, which covers every provider's name rules at once, and a
+// tool whose args are a zod schema itself to its NON_ZOD_ARGS error (schema-as-args.ts): what
+// providers make of the internals opencode then sends only follows from that one mistake.
 import type { Result } from "../errors.ts"
 import { type LintFinding, lintProject } from "../lint/lint.ts"
 import { configuredModels, LINT_PROVIDERS, type LintProvider, lintProviderOf } from "../lint/providers.ts"
+import { liveDefinition } from "../pipeline/live.ts"
 import type { ToolProject } from "../types.ts"
 import type { Finding } from "./finding.ts"
+import { isSchemaAsArgs } from "./schema-as-args.ts"
 
 /** The providers doctor checks unless told otherwise: all but a Gemini gateway, which would flag every zod schema's `$schema`. */
 const DOCTOR_LINT_PROVIDERS: LintProvider[] = [
@@ -39,9 +43,10 @@ export async function providerLintFindings(
   const providers = [...new Set([...DOCTOR_LINT_PROVIDERS, ...used])]
   const linted = await lintProject(project, providers)
   if (!linted.success) return linted
+  const schemaArgs = new Set(project.tools.filter(argsAreSchema).map((tool) => tool.id))
   const groups = new Map<string, LintFinding[]>()
   for (const finding of linted.value) {
-    if (finding.kind === "name") continue
+    if (finding.kind === "name" || schemaArgs.has(finding.tool)) continue
     const key = `${finding.rule}\n${finding.message}`
     groups.set(key, [...(groups.get(key) ?? []), finding])
   }
@@ -64,4 +69,16 @@ export async function providerLintFindings(
     }
   })
   return { success: true, value: findings }
+}
+
+// --- internal ---
+
+/** A tool whose args are a zod schema itself: its NON_ZOD_ARGS error covers what providers reject. */
+function argsAreSchema(tool: ToolProject["tools"][number]): boolean {
+  try {
+    return isSchemaAsArgs(liveDefinition(tool).args)
+  } catch {
+    // Args whose reads throw are SCHEMA_UNREPRESENTABLE (args-schema.ts); their lint is left as it is.
+    return false
+  }
 }

@@ -24,10 +24,29 @@ describe("doctor findings (pure modules)", () => {
     expect(argsSchemaFindings({ id: "t", file, args: { a: z.string(), b: z.number().optional() } })).toEqual([])
   })
 
-  test("args given as z.object(...) instead of a shape are an error", () => {
-    const findings = argsSchemaFindings({ id: "t", file, args: z.object({ a: z.string() }) })
-    expect(findings).toMatchObject([{ code: "NON_ZOD_ARGS", severity: "error" }])
-    expect(findings[0]!.message).toContain("without z.object()")
+  test("args given as z.object(...) instead of a shape are an error that shows the shape to write", () => {
+    const findings = argsSchemaFindings({
+      id: "t",
+      file,
+      args: z.object({ city: z.string(), days: z.number().optional(), tags: z.array(z.string()) }),
+    })
+    expect(findings).toEqual([
+      {
+        code: "NON_ZOD_ARGS",
+        severity: "error",
+        file,
+        // What opencode 1.18.34 offered the model for such a tool, seen with tool-tester e2e.
+        message:
+          "tool t: args is a zod schema itself (z.object(...)) where opencode expects a plain object of zod schemas: it offers the model the schema's internals (~standard, def) as the arguments, and passes what the model sends to execute unchecked; write args: { city: z.string(), days: z.number().optional(), tags: z.array(...) }, not z.object(...)",
+        data: { tool: "t", offered: ["~standard", "def"] },
+      },
+    ])
+    const [zod3Object] = argsSchemaFindings({ id: "t", file, args: zod3.object({ city: zod3.string() }) })
+    expect(zod3Object!.message).toContain("internals (_def, ~standard)")
+    expect(zod3Object!.message).toContain("write args: { city: z.string() }, not z.object(...)")
+    const [string] = argsSchemaFindings({ id: "t", file, args: z.string() })
+    expect(string!.message).toContain("args is a zod schema itself (z.string(...))")
+    expect(string!.message).toContain("write args: { name: z.string() }, not z.string(...)")
   })
 
   test("zod 3 args show what opencode sends and what the schema means", () => {

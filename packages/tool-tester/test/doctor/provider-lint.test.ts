@@ -44,6 +44,23 @@ export default tool({
     },
   )
 
+  test("args given as z.object(...) are one NON_ZOD_ARGS error, without the rejections that follow from it", async () => {
+    const directory = tmpProject({
+      ".opencode/tools/weather.ts": `import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Weather",
+  args: tool.schema.object({ city: tool.schema.string() }) as never,
+  async execute() { return "ok" },
+})
+`,
+    })
+    const result = await runCli(["doctor", "--no-global", "--json", "--engine", "node"], { cwd: directory })
+    expect(result.exitCode).toBe(3)
+    const { findings } = JSON.parse(result.stdout) as DoctorJson
+    expect(findings.map((finding) => [finding.code, finding.severity])).toEqual([["NON_ZOD_ARGS", "error"]])
+    expect(findings[0]!.message).toContain("write args: { city: z.string() }, not z.object(...)")
+  })
+
   test("only the providers of the configured model fail doctor; others warn, and --provider asks about one", async () => {
     const records = `import { tool } from "@opencode-ai/plugin"
 export default tool({
