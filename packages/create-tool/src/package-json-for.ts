@@ -28,6 +28,19 @@ export function runsGeneratedTests(version: string): boolean {
 export const yarnClassicResolutions: Readonly<Record<string, string>> = { ini: "^6.0.0" }
 
 /**
+ * The `dependenciesMeta` yarn 2+ needs to end its install with "Done" rather than "Done with
+ * warnings": it runs no dependency's build scripts by default (yarn 4.18: "esbuild@npm:0.28.2 lists
+ * build scripts, but all build scripts have been disabled", and the same for msgpackr-extract), and
+ * neither build is needed. esbuild (tool-tester's, so only with a test) finds its binary in its
+ * platform package (@esbuild/linux-x64, ...) without its postinstall; msgpackr-extract (msgpackr's,
+ * through @opencode-ai/plugin's effect) loads its prebuilt @msgpackr-extract/* package, and msgpackr
+ * works without it anyway. `built: false` says so. Written only when yarn 2+ runs create-tool.
+ */
+export function yarnBerryDependenciesMeta(test: boolean): Record<string, { built: false }> {
+  return { ...(test ? { esbuild: { built: false as const } } : {}), "msgpackr-extract": { built: false } }
+}
+
+/**
  * Entries a test needs: vitest runs it, tool-tester loads the tools as opencode does. (pnpm's
  * settings about install scripts are in the templates' pnpm-workspace.yaml: pnpm-workspace.ts.)
  */
@@ -40,13 +53,13 @@ const testEntries = ["scripts.test", "devDependencies.@opencode-ai/tool-tester",
  */
 export function projectPackageJson(
   template: PackageJson,
-  options: { language: Language; test: boolean; testScript?: string; resolutions?: Record<string, string> | undefined },
+  options: { language: Language; test: boolean; testScript?: string; managerFields?: PackageJson | undefined },
 ): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
   // Bun's types: opencode runs tools in Bun, so a TypeScript tool may use `Bun` and type-check.
   if (options.language === "js")
     omitted.push("scripts.typecheck", "devDependencies.typescript", "devDependencies.@types/bun")
-  const additions = withResolutions(omitEntries(template, omitted), options.resolutions)
+  const additions = withManagerFields(omitEntries(template, omitted), options.managerFields)
   if (!options.test) return additions
   const testScript = options.testScript ?? "test"
   const scripts = Object.entries(additions["scripts"] as Record<string, string>).map(
@@ -64,7 +77,7 @@ export function pluginPackageJson(
     language: Language
     test: boolean
     scripts: boolean
-    resolutions?: Record<string, string> | undefined
+    managerFields?: PackageJson | undefined
   },
 ): PackageJson {
   const omitted = [...(options.test ? [] : testEntries)]
@@ -92,12 +105,15 @@ export function pluginPackageJson(
     }
   }
   if (options.scripts) packageJson.files = [...(packageJson.files as string[]), "python"]
-  return withResolutions(omitEntries(packageJson, omitted), options.resolutions)
+  return withManagerFields(omitEntries(packageJson, omitted), options.managerFields)
 }
 
-/** `packageJson` with a `resolutions` field, after its dependencies; as it is without one. */
-function withResolutions(packageJson: PackageJson, resolutions: Record<string, string> | undefined): PackageJson {
-  return resolutions === undefined ? packageJson : { ...packageJson, resolutions: { ...resolutions } }
+/**
+ * `packageJson` with the fields the package manager running create-tool needs (yarn 1's
+ * `resolutions`, yarn 2+'s `dependenciesMeta`), after its dependencies; as it is without them.
+ */
+function withManagerFields(packageJson: PackageJson, fields: PackageJson | undefined): PackageJson {
+  return fields === undefined ? packageJson : { ...packageJson, ...structuredClone(fields) }
 }
 
 /** A TypeScript package's prepublishOnly without its build step (`npm run build && rest` becomes `rest`). */

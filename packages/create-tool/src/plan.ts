@@ -18,8 +18,14 @@ import {
 } from "./names.ts"
 import type { Language, ScaffoldOptions, ToolLocation } from "./options.ts"
 import { formatPackageJson, mergePackageJson, type PackageJson, parsePackageJson } from "./package-json.ts"
-import { pluginPackageJson, projectPackageJson, testNodeVersions, yarnClassicResolutions } from "./package-json-for.ts"
-import { commandsFor, isYarnClassic, testScriptWith } from "./package-manager.ts"
+import {
+  pluginPackageJson,
+  projectPackageJson,
+  testNodeVersions,
+  yarnBerryDependenciesMeta,
+  yarnClassicResolutions,
+} from "./package-json-for.ts"
+import { commandsFor, isYarnClassic, type PackageManagerInfo, testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
@@ -101,12 +107,10 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const facts: ToolFacts = { location, language, test, testScript, toolName, packageName, folderName, description }
   const context = renderContext(options, facts)
 
-  const resolutions = isYarnClassic(options.packageManager ?? { name: "npm", version: undefined })
-    ? { ...yarnClassicResolutions }
-    : undefined
+  const packageManager = options.packageManager ?? { name: "npm", version: undefined }
   const { wanted, pnpmNote } = wantedFiles({
     ...facts,
-    resolutions,
+    managerFields: managerFields(packageManager, test),
     template,
     toolSource,
     templatesDirectory,
@@ -129,7 +133,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
-  if (resolutions !== undefined) notes.push(yarnClassicNote(join(root, "package.json")))
+  if (isYarnClassic(packageManager)) notes.push(yarnClassicNote(join(root, "package.json")))
   if (location === "project" && basename(directory) === ".opencode") {
     notes.push(
       `${printable(directory)} is itself a .opencode folder: opencode reads ${printable(root)} only when started in ${printable(directory)}. Use the project folder as --dir.`,
@@ -238,8 +242,8 @@ function renderContext(options: ScaffoldOptions, tool: ToolFacts): RenderContext
 type WantedFile = { path: string; content: string; mode: "create" | "merge" | "keep" }
 
 type WantedFilesInput = ToolFacts & {
-  /** package.json's `resolutions` for the package manager that runs create-tool (yarn 1), if any. */
-  resolutions: Record<string, string> | undefined
+  /** package.json's fields for the package manager that runs create-tool (managerFields), if any. */
+  managerFields: PackageJson | undefined
   template: Template
   /** The template's `tool.ts` or `tool.js`. */
   toolSource: string
@@ -287,7 +291,7 @@ function addPluginFiles(input: WantedFilesInput, add: (path: string, content: st
       language,
       test,
       scripts: template.files.has("tool.py"),
-      resolutions: input.resolutions,
+      managerFields: input.managerFields,
     },
   )
   add(`src/index.${language}`, renderTemplate(requiredFile(plugin, `index.${language}`, "_plugin"), context))
@@ -312,7 +316,7 @@ function addProjectFiles(
   const { projectTemplate: project, context, language, test, testScript } = input
   const additions = projectPackageJson(
     parsePackageJson(requiredFile(project, "package.json", "_project"), "_project/package.json"),
-    { language, test, testScript, resolutions: input.resolutions },
+    { language, test, testScript, managerFields: input.managerFields },
   )
   add("package.json", formatPackageJson(additions), "merge")
   if (language === "ts") add("tsconfig.json", requiredFile(project, "tsconfig.json", "_project"), "keep")
@@ -332,6 +336,16 @@ function packageCommands(
 ): Record<string, string> {
   const commands = commandsFor(packageManager ?? { name: "npm", version: undefined }, testScript)
   return { __INSTALL__: commands.install, __TEST__: commands.test, __RUN__: commands.run }
+}
+
+/**
+ * What package.json needs for the package manager that runs create-tool: yarn 1's `resolutions`
+ * (yarnClassicResolutions), yarn 2+'s `dependenciesMeta` (yarnBerryDependenciesMeta); nothing for others.
+ */
+function managerFields(packageManager: PackageManagerInfo, test: boolean): PackageJson | undefined {
+  if (isYarnClassic(packageManager)) return { resolutions: { ...yarnClassicResolutions } }
+  if (packageManager.name === "yarn") return { dependenciesMeta: yarnBerryDependenciesMeta(test) }
+  return undefined
 }
 
 /** Why a package.json written for yarn 1 has `resolutions` (yarnClassicResolutions). */

@@ -189,6 +189,34 @@ describe("in a project", () => {
       await scaffold({ name: "hello", directory, templatesDirectory, packageManager: other })
       expect(readJson(join(directory, ".opencode/package.json")).resolutions, other.name).toBeUndefined()
     }
+    expect(readJson(join(yarn1, ".opencode/package.json")).dependenciesMeta).toBeUndefined()
+  })
+
+  // yarn 2+ runs no dependency's build script by default and ends with "Done with warnings" for
+  // esbuild and msgpackr-extract (seen with yarn 4.18.1), whose builds are not needed.
+  test("for yarn 2+, declares esbuild's and msgpackr-extract's builds not needed; for yarn 1 and npm, not", async () => {
+    const packageManager = { name: "yarn" as const, version: "4.18.1" }
+    const notBuilt = { esbuild: { built: false }, "msgpackr-extract": { built: false } }
+    const directory = useTmpDir()
+    const result = await scaffold({ name: "hello", directory, templatesDirectory, packageManager })
+    expect(readJson(join(directory, ".opencode/package.json")).dependenciesMeta).toEqual(notBuilt)
+    expect(result.notes).toEqual([])
+    await scaffold({ name: "weather", location: "plugin", directory, templatesDirectory, packageManager })
+    expect(readJson(join(directory, "weather/package.json")).dependenciesMeta).toEqual(notBuilt)
+    // Without a test there is no tool-tester, so no esbuild.
+    const untested = useTmpDir()
+    await scaffold({ name: "hello", directory: untested, templatesDirectory, packageManager, test: false })
+    expect(readJson(join(untested, ".opencode/package.json")).dependenciesMeta).toEqual({
+      "msgpackr-extract": { built: false },
+    })
+    const npm = useTmpDir()
+    await scaffold({
+      name: "hello",
+      directory: npm,
+      templatesDirectory,
+      packageManager: { name: "npm", version: "11.19.1" },
+    })
+    expect(readJson(join(npm, ".opencode/package.json")).dependenciesMeta).toBeUndefined()
   })
 
   test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
