@@ -6,6 +6,7 @@ import { existsSync } from "node:fs"
 import path from "node:path"
 import type { Finding } from "../doctor/finding.ts"
 import type { PackedPackage } from "./pack-package.ts"
+import { PACKERS } from "./packer.ts"
 
 export type PluginEntry = {
   /** The entry file in the tarball, relative to the package (`dist/index.js`). */
@@ -84,7 +85,8 @@ function entryHint(packed: PackedPackage, entry: string): string {
   // Not on disk either: the build comes first, else the next preflight says the same thing again.
   const built = EXTENSIONS.some((extension) => existsSync(path.join(packed.directory, entry + extension)))
   if (!built) {
-    const build = `${entry} is not on disk either: build the package (a prepack script that builds makes npm publish do it)`
+    // The publish that will run the prepack is the packer's (pnpm publish, yarn npm publish).
+    const build = `${entry} is not on disk either: build the package (a prepack script that builds makes ${PACKERS[packed.packer].publish} do it)`
     return notListed ? `${build}, and ${addToFiles}` : build
   }
   if (notListed) return addToFiles
