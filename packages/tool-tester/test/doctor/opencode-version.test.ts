@@ -36,6 +36,9 @@ describe("opencode versions", () => {
     expect(older).toMatch(
       /; `npx --no --prefix \.opencode tool-tester verify --opencode \/x\/opencode` shows which of tool-tester's predictions hold for it \(e2e --init, given the same --opencode, writes a script and the command that runs your tools in it\), or use opencode 1\.18\.34$/,
     )
+    // 1.18.33 is the oldest checked (the `opencode-ai` npm installs); 1.18.32 was never checked.
+    expect(versionWarning("1.18.33", "/x/opencode", verify)).toBeUndefined()
+    expect(versionWarning("1.18.32", "/x/opencode", verify)).toContain("older 1.x versions")
     expect(versionWarning("1.18.2", "/x/opencode", verify)).toContain("1.18.2")
     expect(versionWarning("1.19.5", "/x/opencode", verify)).toContain("a newer minor")
     expect(versionWarning("2.3.0", "/x/opencode", verify)).toContain("@opencode/plugin")
@@ -84,6 +87,11 @@ describe("opencode versions", () => {
 
   test("doctor says nothing about the modelled version", async () => {
     const { directory } = projectWithOpencode("1.18.34")
+    expect(await opencodeVersionFindings({ directory, env: { PATH: "" }, toolTester: "npx tt" })).toEqual([])
+  })
+
+  test("doctor says nothing about 1.18.33, the opencode-ai that `npm i opencode-ai` installs", async () => {
+    const { directory } = projectWithOpencode("1.18.33")
     expect(await opencodeVersionFindings({ directory, env: { PATH: "" }, toolTester: "npx tt" })).toEqual([])
   })
 })
