@@ -26,7 +26,7 @@ const { noCircular, options } = require("../../dependency-cruiser.base.cjs")
 
 const FEATURES_AND_TOPS = "^src/(cli|inspector|preflight|vitest|eval|eval-cases|e2e|doctor|fuzz|tasks|lint|verify)/"
 const LEAVES =
-  "errors\\.ts$|_is-record\\.ts$|_file-stats\\.ts$|_escape-regexp\\.ts$|_described\\.ts$|_count\\.ts$|_shell-quote\\.ts$|package-manager\\.ts$"
+  "errors\\.ts$|_is-record\\.ts$|_file-stats\\.ts$|_escape-regexp\\.ts$|_described\\.ts$|_count\\.ts$|_shell-quote\\.ts$|_real-path\\.ts$|package-manager\\.ts$"
 
 /** A rule that `folder` imports nothing outside itself but `allowed` (a regular expression of paths). */
 function importsOnly(name, folder, allowed, comment) {

@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { portablePath, shellWord } from "./_shell-quote.ts"
 import { fileURLToPath } from "node:url"
+import { realPathOrAsIs } from "./_real-path.ts"
 import semver from "semver"
 import { readSourceText } from "./discovery/_source-file.ts"
 import { ToolTesterError } from "./errors.ts"
@@ -45,11 +46,14 @@ export function requireExtras(
   // says nothing: from the project folder around a `.opencode` package, as the docs run every
   // command (and as invocation.ts prints tool-tester's own commands).
   const initCwd = options.env?.["INIT_CWD"]
+  // A real path: tool-tester's folder is found from the real path of this module.
   const root = installRoot(own.directory)
   const shellCwd =
     initCwd && path.isAbsolute(initCwd) && existsSync(initCwd)
       ? initCwd
-      : startedByBunRun(options.env) && path.basename(root) === ".opencode" && realPath(options.cwd) === root
+      : startedByBunRun(options.env) &&
+          path.basename(root) === ".opencode" &&
+          realPathOrAsIs(path.resolve(options.cwd)) === root
         ? path.dirname(root)
         : options.cwd
   const install = installCommand(own.directory, specs, shellCwd)
@@ -76,15 +80,6 @@ export function installCommand(packageDirectory: string, specs: string[], cwd: s
 }
 
 // --- internal ---
-
-/** The folder's real path (root is one: tool-tester's folder is found from the real path of this module). */
-function realPath(folder: string): string {
-  try {
-    return realpathSync(folder)
-  } catch {
-    return path.resolve(folder)
-  }
-}
 
 /** `bun run` (which sets npm_config_user_agent, and no INIT_CWD) started this process. */
 function startedByBunRun(env: Record<string, string | undefined> | undefined): boolean {

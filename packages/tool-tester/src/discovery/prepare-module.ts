@@ -10,9 +10,10 @@
 // 0.44 s for `node -e 0` (9 runs each on the 2-core CI machine, loaded), a cost every engine start
 // would pay. The parts that are a library's job are libraries: esbuild compiles, es-module-lexer
 // finds the imports (analyze-module.ts), import-meta-resolve resolves packages.
-import { readFileSync, realpathSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { realPathOrAsIs } from "../_real-path.ts"
 import { fingerprint } from "./_fingerprint.ts"
 import { sourceFileProblem } from "./_source-file.ts"
 import type { ModuleAnalysis } from "./analyze-module.ts"
@@ -87,16 +88,7 @@ function createPreparer(generation: number): Preparer {
   }
   // By its real path, as Node names a module (and as resolution names the files it imports), so a
   // file reached through a symbolic link is one module, not two.
-  return (file) => prepare(realPath(path.resolve(file)), new Set())
-}
-
-function realPath(file: string): string {
-  try {
-    return realpathSync(file)
-  } catch {
-    // A missing file fails when it is read, with the path as given.
-    return file
-  }
+  return (file) => prepare(realPathOrAsIs(path.resolve(file)), new Set())
 }
 
 async function planModule(file: string, generation: number): Promise<Plan> {

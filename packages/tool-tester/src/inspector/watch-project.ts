@@ -2,8 +2,9 @@
 // against chokidar 4 (the last that runs on Node 20): it reports a save in ~2.5 ms (median of 30)
 // and needs no dependency; chokidar missed same-size rewrites in that run.
 import type { FSWatcher } from "node:fs"
-import { existsSync, realpathSync, watch } from "node:fs"
+import { existsSync, watch } from "node:fs"
 import path from "node:path"
+import { realPathOrAsIs } from "../_real-path.ts"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
 import { findWorktree } from "../discovery/worktree.ts"
@@ -43,7 +44,7 @@ export function watchTargets(
   for (const file of project.configFiles) shallow.add(path.dirname(file))
   // A helper in a tools/ folder is already watched with it: one watch, so one event a save.
   // Imports are named by their real paths: a folder reached through a link is compared as both.
-  const folders = deep.flatMap((folder) => [folder, realPath(folder)])
+  const folders = deep.flatMap((folder) => [folder, realPathOrAsIs(folder)])
   const helpers = modules.filter((file) => !folders.some((folder) => isInside(file, folder)))
   const files = [...new Set([...pluginFiles, ...helpers])].filter(
     (file) => path.isAbsolute(file) && isProjectFile(file),
@@ -195,14 +196,6 @@ const SHALLOW_NAMES = new Set([
   ...TOOL_FOLDERS,
   ...PLUGIN_FOLDERS,
 ])
-
-function realPath(folder: string): string {
-  try {
-    return realpathSync(folder)
-  } catch {
-    return folder
-  }
-}
 
 /** Whether `file` is `folder` or below it (compared as the platform compares paths: a drive letter's case differs on Windows). */
 function isInside(file: string, folder: string): boolean {

@@ -23,10 +23,11 @@
 // opencode itself reads config there too; bunfig.toml it reads nowhere (observed: not even in the
 // project), so nothing is kept for it.
 
-import { type BigIntStats, existsSync, realpathSync } from "node:fs"
+import { type BigIntStats, existsSync } from "node:fs"
 import { copyFile, mkdir, readdir, realpath, stat, symlink } from "node:fs/promises"
 import { homedir, tmpdir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative } from "node:path"
+import { realPathOrAsIs } from "../_real-path.ts"
 import { statOf } from "../_file-stats.ts"
 import { copyFolder } from "./copy-folder.ts"
 
@@ -45,7 +46,7 @@ export function topAbove(directory: string): string {
   const worktree = gitWorktreeOf(directory)
   if (worktree !== undefined) return worktree
   let top = directory
-  const stops = new Set([homedir(), tmpdir()].flatMap((folder) => [folder, realFolder(folder)]))
+  const stops = new Set([homedir(), tmpdir()].flatMap((folder) => [folder, realPathOrAsIs(folder)]))
   for (let folder = dirname(directory); folder !== dirname(folder) && !stops.has(folder); folder = dirname(folder)) {
     if (!ownFolder(folder)) break
     if (holdsReadByName(folder)) top = folder
@@ -87,15 +88,6 @@ function gitWorktreeOf(directory: string): string | undefined {
 
 function holdsReadByName(folder: string): boolean {
   return READ_BY_NAME.some((name) => existsSync(join(folder, name)))
-}
-
-/** `folder` with its links resolved, or as it is when it cannot be. */
-function realFolder(folder: string): string {
-  try {
-    return realpathSync(folder)
-  } catch {
-    return folder
-  }
 }
 
 /** A folder this user owns and no one else can write to (on Windows, every folder: no such modes). */
