@@ -55,33 +55,22 @@ describe("a package whose publishConfig overrides main", { timeout: 300_000 }, (
     return writePackage(path.join(workspace, "plugin"), { ...files, "src/index.js": files["index.js"]! })
   }
 
-  test("packed with pnpm, whose package.json has publishConfig's main", async () => {
-    const directory = publishConfigPlugin()
-    const destination = useTmpDir()
-    const { packed, findings } = await packPackage(directory, {
-      destination,
-      env: { ...process.env, ...withNpxPnpm() },
-      timeoutMs: 240_000,
-    })
-    expect(findings).toEqual([])
-    expect(packed?.packer).toBe("pnpm")
-    expect(packed?.manifest["main"]).toBe("./index.js")
-    expect(packed?.files.map((file) => file.path).sort()).toEqual(["index.js", "package.json"])
-  })
-
-  test("yarn 2+: packed with yarn, whose package.json has publishConfig's main", async () => {
-    const directory = publishConfigPlugin("yarn")
-    const destination = useTmpDir()
-    const { packed, findings } = await packPackage(directory, {
-      destination,
-      env: { ...process.env, ...withNpxYarn() },
-      timeoutMs: 240_000,
-    })
-    expect(findings).toEqual([])
-    expect(packed?.packer).toBe("yarn")
-    expect(packed?.manifest["main"]).toBe("./index.js")
+  test.each([
+    { manager: "pnpm", env: withNpxPnpm, files: ["index.js", "package.json"] },
     // yarn always packs the top-level main too, as its own pack would.
-    expect(packed?.files.map((file) => file.path).sort()).toEqual(["index.js", "package.json", "src/index.js"])
+    { manager: "yarn", env: withNpxYarn, files: ["index.js", "package.json", "src/index.js"] },
+  ] as const)("packed with $manager, whose package.json has publishConfig's main", async ({ manager, env, files }) => {
+    const directory = publishConfigPlugin(manager)
+    const destination = useTmpDir()
+    const { packed, findings } = await packPackage(directory, {
+      destination,
+      env: { ...process.env, ...env() },
+      timeoutMs: 240_000,
+    })
+    expect(findings).toEqual([])
+    expect(packed?.packer).toBe(manager)
+    expect(packed?.manifest["main"]).toBe("./index.js")
+    expect(packed?.files.map((file) => file.path).sort()).toEqual(files)
   })
 
   test("without pnpm: packed with npm, and PACKER_NOT_FOUND says what differs and what to install", async () => {
