@@ -7,7 +7,7 @@ import { terminalSafe } from "../_terminal-safe.ts"
 import { count } from "../_count.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { CliIO } from "./_command.ts"
-import { formatProgress } from "./progress-line.ts"
+import { drawnLine, formatProgress } from "./progress-line.ts"
 
 /** How often, at most, the plain line is written when stderr is not a terminal. */
 const PLAIN_EVERY_MS = 10_000
@@ -32,9 +32,9 @@ export function fuzzProgress(
   const terminal = io.stderrIsTTY
   const everyMs = terminal ? TERMINAL_EVERY_MS : progressEveryMs(io.env)
   if (json || everyMs === 0) return { update: () => {}, done: () => {} }
+  const line = terminal ? drawnLine(io) : undefined
   const started = now()
   let lastWritten = started
-  let drawn = false
   return {
     update: (calls, failures) => {
       const at = now()
@@ -44,15 +44,10 @@ export function fuzzProgress(
         `fuzzing ${terminalSafe(tool)}, ${count(calls, "call")} (--runs ${runs}), ${count(failures, "failure")} so far`,
         at - started,
       )
-      if (terminal) {
-        io.writeError(`\r\u001b[2K${text}`)
-        drawn = true
-      } else io.writeError(`${text}\n`)
+      if (line === undefined) io.writeError(`${text}\n`)
+      else line.show(text)
     },
-    done: () => {
-      if (drawn) io.writeError("\r\u001b[2K")
-      drawn = false
-    },
+    done: () => line?.clear(),
   }
 }
 

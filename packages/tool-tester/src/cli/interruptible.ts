@@ -25,7 +25,7 @@ export async function interruptible<T>(
     interruptedBy = signal
     controller.abort()
   })
-  const progress = io.stderrIsTTY && !json ? terminalProgress(io.writeError) : silentProgress
+  const progress = io.stderrIsTTY && !json ? terminalProgress(io) : silentProgress
   try {
     return { value: await work({ signal: controller.signal, progress }) }
   } catch (error) {

@@ -82,6 +82,24 @@ describe("fuzz's progress", () => {
       "\r\u001b[2K",
     ])
   })
+
+  test("at a terminal: a line written on stderr meanwhile (a --verbose server log) goes above the line, drawn again after it", () => {
+    const cli = io(true)
+    let clock = 0
+    const progress = fuzzProgress(cli, false, "weather", 500, () => clock)
+    clock = 1_000
+    progress.update(1, 0)
+    cli.writeError("[opencode serve] INFO listening\n")
+    progress.done()
+    cli.writeError("report\n")
+    const line = "tool-tester: fuzzing weather, 1 call (--runs 500), 0 failures so far... 1s"
+    expect(cli.stderr).toEqual([
+      `\r\u001b[2K${line}`,
+      `\r\u001b[2K[opencode serve] INFO listening\n${line}`,
+      "\r\u001b[2K",
+      "report\n",
+    ])
+  })
 })
 
 describe("tool-tester fuzz outside a terminal", { timeout: 120_000 }, () => {

@@ -15,10 +15,7 @@ describe("the progress line", () => {
   test("redraws one line in place, and clears it when done", () => {
     const written: string[] = []
     let clock = 1_000
-    const progress = terminalProgress(
-      (text) => written.push(text),
-      () => clock,
-    )
+    const progress = terminalProgress({ writeError: (text) => written.push(text) }, () => clock)
     progress.phase("finding opencode")
     clock = 4_000
     progress.phase("running opencode")
@@ -28,6 +25,28 @@ describe("the progress line", () => {
       "\r\u001b[2Ktool-tester: finding opencode... 0s",
       "\r\u001b[2Ktool-tester: running opencode... 0s",
       "\r\u001b[2K",
+    ])
+  })
+
+  test("a line written on stderr while it is shown goes above it, and the line is drawn again after", () => {
+    const written: string[] = []
+    const io = { writeError: (text: string) => void written.push(text) }
+    const progress = terminalProgress(io, () => 0)
+    progress.phase("running opencode")
+    io.writeError("[opencode serve] INFO listening\n")
+    // A write that does not end its line: the progress waits for the write that does.
+    io.writeError("warning: ")
+    io.writeError("slow\n")
+    progress.done()
+    io.writeError("report\n")
+    const line = "tool-tester: running opencode... 0s"
+    expect(written).toEqual([
+      `\r\u001b[2K${line}`,
+      `\r\u001b[2K[opencode serve] INFO listening\n${line}`,
+      "\r\u001b[2Kwarning: ",
+      `slow\n${line}`,
+      "\r\u001b[2K",
+      "report\n",
     ])
   })
 })
