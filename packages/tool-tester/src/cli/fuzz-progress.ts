@@ -1,8 +1,9 @@
 // fuzz's progress while it searches, on stderr only (stdout is the report, byte for byte as without
-// it), never with --json. A long `--runs` is otherwise silent until its report: at a terminal one
-// line is redrawn in place; in CI or a pipe, where a redrawn line would pile up, a plain line is
-// written at most every TOOL_TESTER_PROGRESS_MS (10 s by default, 0 for none), so a log shows the
-// run is alive without a line per call.
+// it, so --json keeps one JSON document there), as test runners show theirs. A long `--runs` is
+// otherwise silent until its report: at a terminal one line is redrawn in place; in CI or a pipe,
+// where a redrawn line would pile up, a plain line is written at most every
+// TOOL_TESTER_PROGRESS_MS (10 s by default, 0 for none), so a log shows the run is alive without a
+// line per call. Never both.
 import { terminalSafe } from "../_terminal-safe.ts"
 import { count } from "../_count.ts"
 import { ToolTesterError } from "../errors.ts"
@@ -11,7 +12,7 @@ import { drawnLine, formatProgress } from "./progress-line.ts"
 
 /** How often, at most, the plain line is written when stderr is not a terminal. */
 const PLAIN_EVERY_MS = 10_000
-/** How often, at most, the terminal line is redrawn. */
+/** How often, at most, the terminal line is redrawn after it is first drawn (at the first call). */
 const TERMINAL_EVERY_MS = 1_000
 
 export type FuzzProgressLine = {
@@ -21,24 +22,22 @@ export type FuzzProgressLine = {
   done: () => void
 }
 
-/** The progress of fuzzing `tool` with `runs` runs, written on `io`'s stderr as it suits it. */
-export function fuzzProgress(
-  io: CliIO,
-  json: boolean,
-  tool: string,
-  runs: number,
-  now: () => number = Date.now,
-): FuzzProgressLine {
+/**
+ * The progress of fuzzing `tool` with `runs` runs, written on `io`'s stderr as it suits it, with
+ * or without --json (which changes stdout only).
+ */
+export function fuzzProgress(io: CliIO, tool: string, runs: number, now: () => number = Date.now): FuzzProgressLine {
   const terminal = io.stderrIsTTY
   const everyMs = terminal ? TERMINAL_EVERY_MS : progressEveryMs(io.env)
-  if (json || everyMs === 0) return { update: () => {}, done: () => {} }
+  if (everyMs === 0) return { update: () => {}, done: () => {} }
   const line = terminal ? drawnLine(io) : undefined
   const started = now()
-  let lastWritten = started
+  // The terminal line shows from the first call; a plain line only once the run has taken a while.
+  let lastWritten: number | undefined = line === undefined ? started : undefined
   return {
     update: (calls, failures) => {
       const at = now()
-      if (at - lastWritten < everyMs) return
+      if (lastWritten !== undefined && at - lastWritten < everyMs) return
       lastWritten = at
       const text = formatProgress(
         `fuzzing ${terminalSafe(tool)}, ${count(calls, "call")} (--runs ${runs}), ${count(failures, "failure")} so far`,

@@ -60,7 +60,7 @@ export async function fuzzCommand(argv: string[], io: CliIO, worker?: StartedEng
     (values.timeout === undefined ? undefined : timeoutFlag("--timeout", values.timeout)) ?? DEFAULT_CALL_TIMEOUT_MS
   const input = { ...projectInput(values, {}, io), name, runs, seed, timeoutMs }
   const loadTimeout = loadTimeoutMs(io.env)
-  const progress = fuzzProgress(io, json, name, runs)
+  const progress = fuzzProgress(io, name, runs)
   const { outcome, found, calls, stopped } = await fuzzAcrossEngines(
     input,
     { loadTimeoutMs: loadTimeout, runTimeoutMs: timeoutMs, graceMs: GRACE_MS },
