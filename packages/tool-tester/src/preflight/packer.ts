@@ -2,7 +2,8 @@
 // publishConfig's fields (main, exports, module, types, bin, ...) in place of the top-level ones in
 // the package.json they pack; npm, yarn 1 and Bun (`bun pm pack`, 1.3.14) keep the top-level ones,
 // as npm does, so their packages are packed with npm. The package's manager is the one whose lock
-// file is in its folder or a folder above (a workspace's root), else its `packageManager` field.
+// file is in its folder or a folder above (a workspace's root), else the one the nearest
+// `packageManager` field names (the package's own, else the workspace root's).
 import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { isRecord } from "../_is-record.ts"
@@ -40,19 +41,33 @@ export const PACKERS: Readonly<Record<Packer, PackerWords>> = {
   },
 }
 
-/** The package manager whose pack the package in `directory` gets when published, and what says so. */
-export function packerOf(directory: string, manifest: Record<string, unknown>): { packer: Packer; because: string } {
+/** Which package manager packs the package, what says so, and the `packageManager` field that names it (the nearest). */
+export type PackerChoice = { packer: Packer; because: string; declared: DeclaredManager | undefined }
+
+/** A `packageManager` field (`yarn@4.9.2`) and the package.json it is in. */
+type DeclaredManager = { spec: string; file: string }
+
+/**
+ * The package manager whose pack the package in `directory` gets when published, and what says so:
+ * the nearest lock file (the package's folder or a folder above: a workspace's root), else the
+ * nearest `packageManager` field, looked up the same way (corepack reads the nearest one too).
+ */
+export function packerOf(directory: string, manifest: Record<string, unknown>): PackerChoice {
+  const declared = declaredManager(directory, manifest)
   const mark = installMark(directory)
   // An empty yarn.lock only marks a yarn 2+ project's root (`touch yarn.lock`): the field says which yarn.
   const lock = mark?.manager === "yarn" && path.basename(mark.file) === "yarn.lock" ? yarnLock(mark.file) : undefined
   if (mark !== undefined && lock !== "empty") {
     const packer = mark.manager === "pnpm" ? "pnpm" : lock === "berry" ? "yarn" : "npm"
-    return { packer, because: mark.file }
+    return { packer, because: mark.file, declared }
   }
-  const declared = manifest["packageManager"]
-  const match = typeof declared === "string" ? /^(pnpm|yarn)@(\d+)/.exec(declared) : null
+  const match = declared === undefined ? null : /^(pnpm|yarn)@(\d+)/.exec(declared.spec)
   const packer = match?.[1] === "pnpm" ? "pnpm" : match?.[1] === "yarn" && Number(match[2]) >= 2 ? "yarn" : "npm"
-  return { packer, because: `"packageManager": ${JSON.stringify(declared ?? null)}` }
+  const because =
+    declared === undefined
+      ? `"packageManager": null`
+      : `"packageManager": ${JSON.stringify(declared.spec)} in ${declared.file}`
+  return { packer, because, declared }
 }
 
 /**
@@ -78,11 +93,7 @@ export function publishOverrides(manifest: Record<string, unknown>): string[] {
 }
 
 /** The package's manager is not installed: packed with npm, which leaves publishConfig's fields out. */
-export function packerMissingFinding(
-  directory: string,
-  chosen: { packer: Packer; because: string },
-  overrides: string[],
-): Finding {
+export function packerMissingFinding(directory: string, chosen: PackerChoice, overrides: string[]): Finding {
   const { packer, because } = chosen
   const fields = overrides.map((field) => `publishConfig.${field}`).join(", ")
   return {
@@ -98,6 +109,26 @@ export function packerMissingFinding(
 
 /** publishConfig's keys that npm reads as settings of its own publish, not fields of the package. */
 const NPM_SETTINGS = new Set(["access", "registry", "tag", "provenance"])
+
+/** The nearest `packageManager` field: the package's own, else that of a folder above (a workspace's root). */
+function declaredManager(directory: string, manifest: Record<string, unknown>): DeclaredManager | undefined {
+  for (let folder = directory; ; folder = path.dirname(folder)) {
+    const file = path.join(folder, "package.json")
+    const spec = folder === directory ? manifest["packageManager"] : readJson(file)?.["packageManager"]
+    if (typeof spec === "string") return { spec, file }
+    if (path.dirname(folder) === folder) return undefined
+  }
+}
+
+/** A JSON object file, or undefined when it is missing or is none. */
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, "utf8"))
+    return isRecord(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /** A yarn 2+ lock file (it starts with `__metadata`), yarn 1's, or an empty one. */
 function yarnLock(file: string): "berry" | "classic" | "empty" {
