@@ -91,6 +91,8 @@ export type FindingCode =
   | "WORKSPACE_PROTOCOL"
   /** preflight: the package's manager (pnpm, yarn 2+) is not installed and publishConfig overrides fields when it packs: packed with npm, which does not. */
   | "PACKER_NOT_FOUND"
+  /** preflight: the yarn found is yarn 1 and the package is published with yarn 2+, whose pack follows other rules: nothing was packed. */
+  | "PACKER_TOO_OLD"
   /** preflight: the entry opencode reads (exports["./server"], main, module, index file) is not in the tarball, or there is none. */
   | "ENTRY_NOT_PACKED"
   /** preflight: a module of the package imports a relative file that is not in the tarball. */

@@ -10,6 +10,7 @@ import type { Finding } from "../doctor/finding.ts"
 import { ToolTesterError } from "../errors.ts"
 import { commandOutput, lastLines, printedLast } from "./_command-output.ts"
 import { findPacker, type Packer, PACKERS, packerMissingFinding, packerOf, publishOverrides } from "./packer.ts"
+import { yarnVersionFinding } from "./packer-version.ts"
 import { readTarball, type TarballFile } from "./_tarball.ts"
 
 type Manifest = Record<string, unknown>
@@ -81,6 +82,11 @@ export async function packPackage(
     const overrides = publishOverrides(manifest)
     if (wanted === chosen.packer && overrides.length > 0)
       findings.push(packerMissingFinding(directory, chosen, overrides))
+  }
+  // A yarn 1 on PATH for a yarn 2+ package would pack by yarn 1's rules, or fail naming `yarn pack`.
+  if (program !== undefined && wanted === "yarn") {
+    const tooOld = await yarnVersionFinding(directory, program, chosen, options)
+    if (tooOld !== undefined) return { packed: undefined, findings: [...findings, tooOld] }
   }
   const packer = program === undefined ? "npm" : wanted
   const [command, ...prefix] = program ?? ["npm"]

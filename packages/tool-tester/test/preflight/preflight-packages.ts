@@ -176,6 +176,11 @@ export function withNpxYarn(): Record<string, string | undefined> {
   return withNpxProgram("yarn", "@yarnpkg/cli-dist@4.9.2")
 }
 
+/** The same with a `yarn` on PATH that only prints `version` (a global yarn 1 without corepack: `1.22.22`). */
+export function withYarnPrinting(version: string): Record<string, string | undefined> {
+  return withProgram("yarn", `@echo ${version}`, `echo ${version}`)
+}
+
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`
 }
@@ -183,10 +188,15 @@ export function json(value: unknown): string {
 // --- internal ---
 
 function withNpxProgram(name: string, spec: string): Record<string, string | undefined> {
+  return withProgram(name, `@npx -y ${spec} %*`, `exec npx -y ${spec} "$@"`)
+}
+
+/** A program `name` on PATH (first), run by `cmd` on Windows (a .cmd) and by `sh` elsewhere. */
+function withProgram(name: string, cmd: string, sh: string): Record<string, string | undefined> {
   const shims = useTmpDir()
-  if (process.platform === "win32") writeFiles(shims, { [`${name}.cmd`]: `@npx -y ${spec} %*\r\n` })
+  if (process.platform === "win32") writeFiles(shims, { [`${name}.cmd`]: `${cmd}\r\n` })
   else {
-    writeFiles(shims, { [name]: `#!/bin/sh\nexec npx -y ${spec} "$@"\n` })
+    writeFiles(shims, { [name]: `#!/bin/sh\n${sh}\n` })
     chmodSync(path.join(shims, name), 0o755)
   }
   const { PATH } = withoutPnpm()
