@@ -73,6 +73,8 @@ export type ToolTesterErrorCode =
   | "EVAL_TOOL_UNKNOWN"
   /** `verify`: tool-tester and the user's opencode differ on a probe (the report names the behaviours). */
   | "VERIFY_DIFFERS"
+  /** `verify`: nothing compared differs, but a probe run could not be compared (a side failed to start or crashed; the report lists why). */
+  | "VERIFY_INCOMPLETE"
   /** `eval --variants FILE`: the file is missing, not JSON, or names a tool or argument the project does not have. */
   | "EVAL_VARIANTS_INVALID"
   /** `eval --without TOOL_ID`: no tool of the project has that id. */

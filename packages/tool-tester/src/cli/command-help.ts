@@ -148,7 +148,8 @@ const COMMANDS: Record<CommandName, CommandHelp> = {
       "ones behind its conformance tests) through your opencode with a scripted mock model, offline, and through\n" +
       "tool-tester, and reports per behaviour (discovery, naming, order, schemas, results, truncation, rerouting,\n" +
       "plugin hooks) whether they agree, with the two texts of each difference. SET limits it to those probe sets.\n" +
-      "Exit 0 when all agree, 9 when something differs. A few minutes on two cores.",
+      "Exit 0 when all agree, 9 when something differs, 10 when a probe run could not be compared. A few minutes on\n" +
+      "two cores.",
     examples: ["tool-tester verify", "tool-tester verify naming truncation --opencode ~/.opencode/bin/opencode --json"],
   },
 }
@@ -176,7 +177,7 @@ Exit codes:
   3 a file failed to load or the tool list would break    4 the tool threw or returned something opencode cannot send
   5 timeout    6 the call was rerouted to invalid    7 a package fuzz, preflight or dev needs is not installed
   8 eval: a case x model pass rate is below --threshold    9 verify: tool-tester and your opencode differ
-  130 interrupted (Ctrl-C; SIGTERM 143, SIGHUP 129)
+  10 verify: a probe run could not be compared    130 interrupted (Ctrl-C; SIGTERM 143, SIGHUP 129)
 
 ${docsFooter()}`
 }

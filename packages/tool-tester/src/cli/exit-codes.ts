@@ -25,6 +25,9 @@ export const EXIT_BELOW_THRESHOLD = 8
 /** `verify`: tool-tester and the user's opencode differ somewhere (the report names where). */
 export const EXIT_VERIFY_DIFFERS = 9
 
+/** `verify`: nothing compared differs, but a probe run could not be compared (a side failed to start or crashed). */
+export const EXIT_VERIFY_INCOMPLETE = 10
+
 /** The exit code for a failure with this code. */
 export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
   switch (code) {
@@ -54,6 +57,8 @@ export function exitCodeFor(code: ToolTesterErrorCode | (string & {})): number {
       return EXIT_NOT_INSTALLED
     case "VERIFY_DIFFERS":
       return EXIT_VERIFY_DIFFERS
+    case "VERIFY_INCOMPLETE":
+      return EXIT_VERIFY_INCOMPLETE
     default:
       return EXIT_USAGE
   }

@@ -12,10 +12,14 @@
 // config (plugins, permissions, default agent), which opencode reads once per served instance, and
 // a served session lacks `opencode run`'s permission rules, which the goldens record
 // (docs/opencode-contract.md#driving-the-binary).
+//
+// A run one side of which cannot start or crashes (opencode could not be spawned, the engine would
+// not come up) is a failed run of its own (failed-run.ts), with its reason: the other runs are still
+// compared. Only when no run at all could be compared does verify end with that first error alone.
 
-import { ToolTesterError } from "../errors.ts"
-import { type Check, check } from "./behaviours.ts"
+import type { Check } from "./behaviours.ts"
 import { type CompareOptions, compareRun, defaultCompareTimeoutMs } from "./compare-run.ts"
+import { type FailedRun, failedRun } from "./failed-run.ts"
 import { observeRun } from "./observe-run.ts"
 import type { ProbeRun, ProbeSet } from "./probe-set.ts"
 import { type BoundRule, RunBounds } from "./run-bounds.ts"
@@ -29,8 +33,8 @@ export interface VerifyOptions extends CompareOptions {
   /** The rule of opencode's bounds (default: run-bounds.ts's). */
   bounds?: Partial<BoundRule>
   signal?: AbortSignal
-  /** Told after each probe run, with how many are done of how many, and how many differed so far. */
-  onRun?: (progress: { done: number; total: number; differing: number; last: string }) => void
+  /** Told after each probe run, with how many are done of how many, and how many differed or failed so far. */
+  onRun?: (progress: { done: number; total: number; differing: number; failed: number; last: string }) => void
 }
 
 /** How long one probe run took, on each side. */
@@ -50,6 +54,8 @@ interface RunTiming {
 export interface VerifyRuns {
   /** Every check of every run, in probe and run order. */
   checks: Check[]
+  /** The runs that could not be compared (a side failed to start or crashed), in probe and run order. */
+  failed: FailedRun[]
   /** Every run's timing, in probe and run order. */
   runs: RunTiming[]
   /** The whole verify, in ms. */
@@ -60,7 +66,10 @@ export interface VerifyRuns {
 
 const defaultConcurrency = 4
 
-/** Every check of every run of `probes`, and how long each took. */
+/**
+ * Every check of every run of `probes`, the runs that could not be compared, and how long each took.
+ * Throws the first run's error when no run could be compared.
+ */
 export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {
   const startedAt = performance.now()
   const runs = options.probes.flatMap((probe) => probe.runs.map((run) => ({ probe, run })))
@@ -69,8 +78,10 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {
   const bounds = new RunBounds(options.bounds)
   const checks: Check[][] = new Array(runs.length)
   const timings: RunTiming[] = new Array(runs.length)
+  const failures: Array<{ failed: FailedRun; error: unknown } | undefined> = new Array(runs.length)
   let done = 0
   let differing = 0
+  let failed = 0
   const worker = async (queues: number[][]) => {
     for (;;) {
       options.signal?.throwIfAborted()
@@ -80,9 +91,11 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {
       const outcome = await verifyRun(probe, run, bounds, options)
       checks[index] = outcome.checks
       timings[index] = outcome.timing
+      failures[index] = outcome.failure
       done++
       if (outcome.checks.some((entry) => !entry.agree)) differing++
-      options.onRun?.({ done, total: runs.length, differing, last: `${probe.set}/${run.name}` })
+      if (outcome.failure !== undefined) failed++
+      options.onRun?.({ done, total: runs.length, differing, failed, last: `${probe.set}/${run.name}` })
     }
   }
   const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency)
@@ -91,8 +104,11 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {
     ...Array.from({ length: Math.min(concurrency, mayHang.length) }, () => worker([mayHang])),
   ]
   await Promise.all(lanes)
+  // Nothing could be compared (opencode or the engine cannot start at all): that one error, as it was.
+  if (runs.length > 0 && failures.every((failure) => failure !== undefined)) throw failures[0]!.error
   return {
     checks: checks.flat(),
+    failed: failures.flatMap((failure) => (failure === undefined ? [] : [failure.failed])),
     runs: timings,
     durationMs: Math.round(performance.now() - startedAt),
     concurrency,
@@ -106,11 +122,23 @@ async function verifyRun(
   run: ProbeRun,
   bounds: RunBounds,
   options: VerifyOptions,
-): Promise<{ checks: Check[]; timing: RunTiming }> {
+): Promise<{ checks: Check[]; timing: RunTiming; failure?: { failed: FailedRun; error: unknown } }> {
   const startedAt = performance.now()
   const boundNow = () => (run.mayHang === true ? bounds.hangBoundMs() : bounds.runBoundMs(run.timeoutMs))
-  const outcome = (checks: Check[], opencode: { ms: number; boundMs: number; hung: boolean }) => ({
+  const outcome = (
+    checks: Check[],
+    opencode: { ms: number; boundMs: number; hung: boolean },
+    failure?: { side: FailedRun["side"]; error: unknown },
+  ) => ({
     checks,
+    ...(failure === undefined
+      ? {}
+      : {
+          failure: {
+            failed: failedRun({ set: probe.set, run: run.name, side: failure.side }, failure.error),
+            error: failure.error,
+          },
+        }),
     timing: {
       set: probe.set,
       run: run.name,
@@ -130,20 +158,26 @@ async function verifyRun(
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
   } catch (error) {
-    if (options.signal?.aborted || !ToolTesterError.isInstance(error)) throw error
-    // opencode could not be driven through this run (it failed before the model, a port...): one difference.
-    const where = { behaviour: probe.behaviour, set: probe.set, run: run.name, subject: "the run" }
-    const failed = check(where, `failed: ${error.code}: ${error.message}`, "runs")
-    return outcome([failed], { ms: performance.now() - startedAt, boundMs: boundNow(), hung: false })
+    if (options.signal?.aborted) throw error
+    // opencode could not be driven through this run (it could not start, a port, a copy that failed):
+    // an opencode that ran and ended early is an observation (observe-run.ts), not this.
+    const opencode = { ms: performance.now() - startedAt, boundMs: boundNow(), hung: false }
+    return outcome([], opencode, { side: "opencode", error })
   }
   const opencode = { ms: performance.now() - startedAt, boundMs: boundNow(), hung: observed.hung === true }
   // A run that ended on its own measures how long opencode takes here now.
   if (!opencode.hung) bounds.record(opencode.ms)
-  const checks = await compareRun(probe, observed, {
-    ...(options.engine === undefined ? {} : { engine: options.engine }),
-    ...(options.engineBinary === undefined ? {} : { engineBinary: options.engineBinary }),
-    // tool-tester's side starts an engine: on a slow machine it gets longer too.
-    timeoutMs: options.timeoutMs ?? Math.max(defaultCompareTimeoutMs, bounds.hangBoundMs()),
-  })
-  return outcome(checks, opencode)
+  try {
+    const checks = await compareRun(probe, observed, {
+      ...(options.engine === undefined ? {} : { engine: options.engine }),
+      ...(options.engineBinary === undefined ? {} : { engineBinary: options.engineBinary }),
+      // tool-tester's side starts an engine: on a slow machine it gets longer too.
+      timeoutMs: options.timeoutMs ?? Math.max(defaultCompareTimeoutMs, bounds.hangBoundMs()),
+    })
+    return outcome(checks, opencode)
+  } catch (error) {
+    if (options.signal?.aborted) throw error
+    // tool-tester's side could not replay the run (its engine would not start, or crashed loading it).
+    return outcome([], opencode, { side: "tool-tester", error })
+  }
 }

@@ -1,10 +1,11 @@
 // What `tool-tester verify` prints: per behaviour, agree or differ, and for each difference the
-// probe run, what was compared and the two texts around where they part (a short diff); or the
-// same as one JSON document.
+// probe run, what was compared and the two texts around where they part (a short diff); the probe
+// runs that could not be compared, each with its reason; or the same as one JSON document.
 
 import { count } from "../_count.ts"
 import { terminalSafe } from "../_terminal-safe.ts"
 import { BEHAVIOURS, type Behaviour, type Check } from "./behaviours.ts"
+import type { FailedRun } from "./failed-run.ts"
 import type { VerifyRuns } from "./run-verify.ts"
 
 export interface VerifyReport {
@@ -16,10 +17,12 @@ export interface VerifyReport {
   behaviours: Array<{ behaviour: Behaviour; agree: number; differ: number }>
   /** Every difference, with both texts in full. */
   differences: Check[]
-  /** True when every check agrees. */
+  /** The probe runs that could not be compared (a side failed to start or crashed), with their reasons. */
+  failedRuns: FailedRun[]
+  /** True when every check agrees and every probe run was compared. */
   agree: boolean
   /** Where the time went: the whole verify, its lanes and each run (absent when no runs were timed). */
-  timings?: Omit<VerifyRuns, "checks">
+  timings?: Omit<VerifyRuns, "checks" | "failed">
 }
 
 export function verifyReport(
@@ -27,6 +30,7 @@ export function verifyReport(
   opencode: VerifyReport["opencode"],
   modelledVersion: string,
   timings?: VerifyReport["timings"],
+  failedRuns: readonly FailedRun[] = [],
 ): VerifyReport {
   const behaviours = BEHAVIOURS.map((behaviour) => {
     const own = checks.filter((check) => check.behaviour === behaviour)
@@ -39,7 +43,8 @@ export function verifyReport(
     modelledVersion,
     behaviours,
     differences,
-    agree: differences.length === 0,
+    failedRuns: [...failedRuns],
+    agree: differences.length === 0 && failedRuns.length === 0,
     ...(timings === undefined ? {} : { timings }),
   }
 }
@@ -78,14 +83,25 @@ export function formatVerifyReport(report: VerifyReport): string {
     if (own.length > shownPerBehaviour)
       lines.push(`  ... and ${own.length - shownPerBehaviour} more (--json lists them all)`)
   }
+  if (report.failedRuns.length > 0) {
+    lines.push("", "not compared (a side failed to start or crashed):")
+    for (const failed of report.failedRuns)
+      lines.push(`  ${failed.set}/${failed.run}: ${failed.side}: ${terminalSafe(`${failed.message} [${failed.code}]`)}`)
+  }
   if (report.timings !== undefined) lines.push("", timingLine(report.timings))
-  lines.push(
-    "",
-    report.agree
-      ? `All agree: tool-tester's predictions hold for opencode ${version}.`
-      : `${count(report.differences.length, "difference")}: where they are, tool-tester's predictions do not hold for opencode ${version}.`,
-  )
+  lines.push("", verdict(report))
   return `${lines.join("\n")}\n`
+}
+
+/** The last line: all agree, or how many differences and runs not compared. */
+function verdict(report: VerifyReport): string {
+  const version = report.opencode.version
+  if (report.agree) return `All agree: tool-tester's predictions hold for opencode ${version}.`
+  const notCompared = `${count(report.failedRuns.length, "probe run")} not compared`
+  if (report.differences.length === 0)
+    return `${notCompared}; every check of the others agrees, but tool-tester's predictions are unchecked there.`
+  const differences = `${count(report.differences.length, "difference")}: where they are, tool-tester's predictions do not hold for opencode ${version}`
+  return report.failedRuns.length === 0 ? `${differences}.` : `${differences}; ${notCompared}.`
 }
 
 /**

@@ -85,11 +85,13 @@ describe("tool-tester verify on bad input", () => {
     })
   })
 
-  test("--help lists every option and exit 9", async () => {
+  test("--help lists every option and exits 9 and 10", async () => {
     const result = await runCli(["verify", "--help"])
     expect(result.exitCode).toBe(0)
     for (const flag of ["--opencode PATH", "--concurrency N", "--json", "-h, --help"])
       expect(result.stdout).toContain(flag)
-    expect(result.stdout).toContain("Exit 0 when all agree, 9 when something differs.")
+    expect(result.stdout).toContain(
+      "Exit 0 when all agree, 9 when something differs, 10 when a probe run could not be compared.",
+    )
   })
 })

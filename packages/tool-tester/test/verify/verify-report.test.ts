@@ -154,7 +154,14 @@ describe("verify's output and exit code", () => {
     const exitCode = printVerifyReport(io, true, verifyReport([...agreeing, schemaDifference], opencode, "1.18.34"))
     expect(exitCode).toBe(EXIT_VERIFY_DIFFERS)
     const document = JSON.parse(out())
-    expect(Object.keys(document)).toEqual(["opencode", "modelledVersion", "behaviours", "differences", "agree"])
+    expect(Object.keys(document)).toEqual([
+      "opencode",
+      "modelledVersion",
+      "behaviours",
+      "differences",
+      "failedRuns",
+      "agree",
+    ])
     expect(document.opencode).toEqual(opencode)
     expect(document.modelledVersion).toBe("1.18.34")
     expect(document.behaviours).toHaveLength(BEHAVIOURS.length)
@@ -169,6 +176,7 @@ describe("verify's output and exit code", () => {
         toolTester: schemaDifference.toolTester,
       },
     ])
+    expect(document.failedRuns).toEqual([])
     expect(document.agree).toBe(false)
     expect(JSON.parse(err().trim())).toEqual({
       error: {

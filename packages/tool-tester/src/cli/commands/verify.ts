@@ -1,3 +1,4 @@
+import { count } from "../../_count.ts"
 import { shellWord } from "../../_shell-quote.ts"
 import { toolTesterCommand } from "../invocation.ts"
 import { ToolTesterError } from "../../errors.ts"
@@ -10,7 +11,7 @@ import { runVerify } from "../../verify/run-verify.ts"
 import { formatVerifyReport, type VerifyReport, verifyReport } from "../../verify/verify-report.ts"
 import type { CliIO } from "../_command.ts"
 import { parseFlags, reportFailure } from "../_command.ts"
-import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../exit-codes.ts"
+import { EXIT_OK, EXIT_VERIFY_DIFFERS, EXIT_VERIFY_INCOMPLETE } from "../exit-codes.ts"
 import { interruptible } from "../interruptible.ts"
 import { wholeNumberFlag } from "../number-flag.ts"
 import { COMMAND_OPTIONS, parseConfigOf } from "../option-table.ts"
@@ -19,7 +20,8 @@ import { opencodeOption } from "../opencode-option.ts"
 /**
  * `tool-tester verify [SET...]`: runs the probe projects shipped with tool-tester through the
  * user's opencode (scripted mock model, offline) and through tool-tester, and reports per
- * behaviour whether they agree. Exit 0 when everything agrees, 9 when something differs.
+ * behaviour whether they agree. Exit 0 when everything agrees, 9 when something differs, 10 when
+ * nothing differs but a probe run could not be compared (a side failed to start or crashed).
  */
 export async function verifyCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -63,25 +65,34 @@ export async function verifyCommand(argv: string[], io: CliIO): Promise<number> 
         engineBinary: opencode,
         signal,
         ...(concurrency === undefined ? {} : { concurrency }),
-        onRun: ({ done, differing, last }) =>
-          progress.phase(`verify: ${done}/${total} probe runs done (${differing} differ), last ${last}`),
+        onRun: ({ done, differing, failed, last }) =>
+          progress.phase(
+            `verify: ${done}/${total} probe runs done (${differing} differ${failed > 0 ? `, ${failed} failed` : ""}), last ${last}`,
+          ),
       })
     },
   )
   if ("exitCode" in verified) return verified.exitCode
-  const { checks, ...timings } = verified.value
+  const { checks, failed, ...timings } = verified.value
   return printVerifyReport(
     io,
     json,
-    verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION, timings),
+    verifyReport(checks, { binary: opencode, version }, MODELLED_OPENCODE_VERSION, timings, failed),
   )
 }
 
-/** Prints the report (text or JSON) and returns the exit code: 0 when all agree, else 9 after a failure line naming the behaviours. */
+/**
+ * Prints the report (text or JSON) and returns the exit code: 0 when all agree; 9 after a failure
+ * line naming the behaviours when something differs; else 10 after one naming the runs not compared.
+ */
 export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport): number {
   const version = report.opencode.version
   io.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatVerifyReport(report))
   if (report.agree) return EXIT_OK
+  if (report.differences.length === 0) {
+    reportFailure(io, json, { code: "VERIFY_INCOMPLETE", message: notCompared(io, json, report) })
+    return EXIT_VERIFY_INCOMPLETE
+  }
   reportFailure(io, json, {
     code: "VERIFY_DIFFERS",
     message: `tool-tester and opencode ${version} differ in ${report.behaviours
@@ -89,7 +100,9 @@ export function printVerifyReport(io: CliIO, json: boolean, report: VerifyReport
       .map((entry) => entry.behaviour)
       .join(
         ", ",
-      )}: see ${json ? "the report's differences on stdout" : "the differences above"}; ${whatToDo(io, report)}`,
+      )}: see ${json ? "the report's differences on stdout" : "the differences above"}; ${whatToDo(io, report)}${
+      report.failedRuns.length === 0 ? "" : `. Also ${notCompared(io, json, report)}`
+    }`,
   })
   return EXIT_VERIFY_DIFFERS
 }
@@ -105,6 +118,21 @@ function whatToDo(io: CliIO, report: VerifyReport): string {
   // e2e needs a script: --init writes one calling each tool and prints the command that runs it in that opencode.
   const e2e = `${toolTesterCommand(io)} e2e --init --opencode ${shellWord(report.opencode.binary)}`
   return `there, trust your opencode (${e2e} writes a script calling each of your tools and prints the command that runs it there), or use opencode ${report.modelledVersion}, the version tool-tester models`
+}
+
+/** The runs not compared, where their reasons are, and the command that runs their sets again. */
+function notCompared(io: CliIO, json: boolean, report: VerifyReport): string {
+  const failed = report.failedRuns
+  const total = report.timings?.runs.length
+  const runs = failed.map((entry) => `${entry.set}/${entry.run} (${entry.side}: ${entry.code})`)
+  const shown = runs.length > 3 ? [...runs.slice(0, 3), `${runs.length - 3} more`] : runs
+  const sets = [...new Set(failed.map((entry) => entry.set))]
+  const again = `${toolTesterCommand(io)} verify ${sets.join(" ")} --opencode ${shellWord(report.opencode.binary)}`
+  const counted =
+    total === undefined ? count(failed.length, "probe run") : `${failed.length} of ${count(total, "probe run")}`
+  return `${counted} could not be compared, a side failed to start or crashed: ${shown.join(", ")}; see ${
+    json ? "the report's failedRuns on stdout" : "the reasons above"
+  }, fix what they name, then run those sets again (${again})`
 }
 
 /** Where tool-tester's bugs are reported (package.json's "bugs"). */
