@@ -27,19 +27,20 @@ const project = await loadTools(
 )
 
 // doctor starts opencode's engine and calls each tool once: seconds on a cold or busy machine, past
-// vitest's 5 s default, so this test gets a bound of its own.
-test("opencode loads and offers the tools of __TOOL_NAME__", { timeout: 60_000 }, async () => {
+// vitest's 5 s default, so this test gets a bound of its own. `signal` (the test context's) is
+// aborted at that bound: a tool call that hangs ends there, not in the tests after it.
+test("opencode loads and offers the tools of __TOOL_NAME__", { timeout: 60_000 }, async ({ signal }) => {
   // Fails whenever `tool-tester doctor` finds an error: a tool file that fails to import, or an
   // argument opencode cannot send (such as z.date()), takes every custom tool down in opencode.
-  await expect(project).toLoadInOpencode()
+  await expect(project).toLoadInOpencode({ signal })
   expect(project.tools.map((found) => found.id)).toEqual(expect.arrayContaining(["__TOOL_IDS__"]))
 })
 
 // @tool-begin
-test("__TOOL_ID__ answers with the text it received", async () => {
+test("__TOOL_ID__ answers with the text it received", async ({ signal }) => {
   // Exactly what the model reads from the call. Changed the tool on purpose?
   // __SNAPSHOT_UPDATE__ rewrites it.
-  expect(await runTool(project, "__TOOL_ID__", { input: "hello" })).toMatchInlineModelView(`
+  expect(await runTool(project, "__TOOL_ID__", { input: "hello" }, { signal })).toMatchInlineModelView(`
     "tool: __TOOL_ID__
     status: completed
     output:

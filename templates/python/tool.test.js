@@ -29,18 +29,19 @@ const project = await loadTools(
 )
 
 // doctor starts opencode's engine and calls each tool once: seconds on a cold or busy machine, past
-// vitest's 5 s default, so this test gets a bound of its own.
-test("opencode loads and offers the tools of __TOOL_NAME__", { timeout: 60_000 }, async () => {
+// vitest's 5 s default, so this test gets a bound of its own. `signal` (the test context's) is
+// aborted at that bound: a tool call that hangs ends there, not in the tests after it.
+test("opencode loads and offers the tools of __TOOL_NAME__", { timeout: 60_000 }, async ({ signal }) => {
   // Fails whenever `tool-tester doctor` finds an error: a tool file that fails to import, or an
   // argument opencode cannot send (such as z.date()), takes every custom tool down in opencode.
-  await expect(project).toLoadInOpencode()
+  await expect(project).toLoadInOpencode({ signal })
   expect(project.tools.map((found) => found.id)).toEqual(expect.arrayContaining(["__TOOL_IDS__"]))
 })
 
 // @tool-begin
-test("__TOOL_ID__ passes the text to Python unchanged", async () => {
+test("__TOOL_ID__ passes the text to Python unchanged", async ({ signal }) => {
   const text = `it's "quoted"; $(echo not run) && echo neither`
-  const result = await runTool(project, "__TOOL_ID__", { text })
+  const result = await runTool(project, "__TOOL_ID__", { text }, { signal })
   expect(result.status).toBe("completed")
   expect(JSON.parse(result.output)).toEqual({ text, words: 8, characters: text.length })
 })

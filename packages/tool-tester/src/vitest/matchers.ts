@@ -64,7 +64,8 @@ export const toolTesterMatchers = {
    * imports, opencode can build the tool list (a `z.date()` argument leaves it with no custom
    * tools), and no provider this project's model uses rejects a schema. Warnings do not fail it.
    * `calls` bound each of doctor's calls (`timeoutMs`) and stop them (`signal`: no call starts
-   * once it is aborted, the running one gets it, and the matcher rejects with its reason).
+   * once it is aborted, the running one gets it, and the matcher rejects with its reason, whatever
+   * doctor found). The calls are made one after another, as doctor makes them (doctor/results.ts).
    */
   async toLoadInOpencode(
     this: MatcherState,
@@ -73,6 +74,9 @@ export const toolTesterMatchers = {
   ): Promise<MatcherResult> {
     const project = projectOf(received, "toLoadInOpencode")
     checkLoadOptions(calls)
+    // Stopped (the test timed out): the verdict would be about a run that did not finish, whether
+    // the signal came before doctor, during it, or with doctor's errors leaving no call to make.
+    calls.signal?.throwIfAborted()
     const options = { cwd: project.directory }
     const engine = engineOf(project)
     const payload = (
@@ -80,6 +84,7 @@ export const toolTesterMatchers = {
         ? await engine.doctor(options)
         : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
     ) as { findings: Finding[] }
+    calls.signal?.throwIfAborted()
     // One call of each tool, made from here: a tool that ends its engine ends that engine only.
     // As doctor: only once nothing else is an error.
     const loaded = !payload.findings.some((finding) => finding.severity === "error")

@@ -39,3 +39,13 @@ test("an aborted signal stops the calls: the running one gets it, no later one s
   )
   expect(shared.laterCalled).toBeUndefined()
 })
+
+test("an aborted signal rejects with its reason even when doctor's errors leave no call to make", async () => {
+  const { project } = await loadedUnder("node", {
+    // Fails to import: doctor's error, so no tool is called and no call could see the signal.
+    ".opencode/tools/broken.ts": "export default {",
+  })
+  onTestFinished(() => closeProject(project))
+  const signal = AbortSignal.abort(new Error("the test timed out"))
+  await expect(expect(project).toLoadInOpencode({ signal })).rejects.toThrow("the test timed out")
+})
