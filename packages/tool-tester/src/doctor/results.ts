@@ -55,7 +55,13 @@ export async function resultFindings(
   return findings
 }
 
-/** One call of each tool, made by `call` (the CLI makes it in an engine of its own), as findings. */
+/**
+ * One call of each tool, made by `call` (the CLI makes it in an engine of its own), as findings.
+ * One after another, although opencode runs a model step's calls at once: calls running together in
+ * one engine share what happens to it (an escaped error is listed by each, a tool's process.exit
+ * fails each with TOOL_EXITED, an engine stopped past one's bound ends the others INTERRUPTED), so a
+ * finding could name the wrong tool, or depend on timing (docs/testing-a-tool.md#what-doctor-would-flag).
+ */
 export async function resultFindingsOf(
   schemas: ReadonlyArray<{ name: string; parameters: unknown }>,
   call: (name: string, args: Record<string, unknown>) => Promise<Called>,
