@@ -28,6 +28,9 @@ import { exitedWith } from "../runtime/exit-in-call.ts"
 /** After a run's own timeout fired its abort signal: how long the tool may take to stop before the engine is killed. */
 const GRACE_MS = 1_000
 
+/** As it was when this module loaded: a caller's fake timers (vi.useFakeTimers) cannot hold back a bound that fired. */
+const runAfterInput = setImmediate
+
 type Outcome =
   | { kind: "value"; value: unknown }
   | { kind: "error"; error: CrossingError }
@@ -294,13 +297,25 @@ class RemoteEngine implements ProjectEngine {
       let timer: NodeJS.Timeout | undefined
       let graceTimer: NodeJS.Timeout | undefined
       const grace = options.abortGrace
+      // Past a bound, the call ends only if its answer is not here yet. This process may have been
+      // too busy to read when the bound passed (a test's synchronous work, a loaded machine), and
+      // expired timers run before the input that came meanwhile is read: an answer the engine sent
+      // in time, a tool that returned, waited unread while its call was ended TOOL_TIMEOUT or
+      // INTERRUPTED and its engine stopped. setImmediate runs once that input has been read.
+      const unlessAnswered = (end: () => void) => () =>
+        runAfterInput(() => {
+          if (this.#pending.has(id)) end()
+        })
       const askToAbort = () => {
         connection.send({ type: "abort", id })
         if (grace)
-          graceTimer = setTimeout(() => {
-            this.#settle(id, { kind: "unstopped" })
-            this.#stop(connection, grace.stoppedFor)
-          }, grace.ms)
+          graceTimer = setTimeout(
+            unlessAnswered(() => {
+              this.#settle(id, { kind: "unstopped" })
+              this.#stop(connection, grace.stoppedFor)
+            }),
+            grace.ms,
+          )
       }
       const abort = options.endOnAbort
         ? () => {
@@ -329,10 +344,13 @@ class RemoteEngine implements ProjectEngine {
       if (options.tool !== undefined) this.#calling.set(id, options.tool)
       connection.keepAlive(true)
       if (options.backstopMs !== undefined) {
-        timer = setTimeout(() => {
-          this.#settle(id, { kind: "timeout" })
-          this.#stop(connection, options.stoppedFor ?? "another call stopped the engine")
-        }, options.backstopMs)
+        timer = setTimeout(
+          unlessAnswered(() => {
+            this.#settle(id, { kind: "timeout" })
+            this.#stop(connection, options.stoppedFor ?? "another call stopped the engine")
+          }),
+          options.backstopMs,
+        )
       }
       const abortedAlready = options.signal?.aborted === true && !options.endOnAbort
       connection.send(abortedAlready ? { type: "call", id, aborted: true, ...call } : { type: "call", id, ...call })
