@@ -25,7 +25,7 @@ export function diagnose(project: ToolProject, options: { cwd: string }): Findin
     ...folderLoopFindings(project.configDirectories),
     ...testFileFindings(project.files),
     ...bunApiFindings(project),
-    ...pnpmInstallFindings(project.configDirectories),
+    ...pnpmInstallFindings(project.configDirectories, options),
   ]
   const seen = new Set<unknown>()
   for (const tool of project.tools) {
