@@ -7,6 +7,7 @@ import { ToolTesterError } from "../errors.ts"
 import { ENGINE_CHOICES, type EngineChoice, type EngineInfo } from "../runtime/here.ts"
 import type { BunLocation, FindBunOptions } from "./find-bun.ts"
 import { describeBunSource, findBun, resolveBun } from "./find-bun.ts"
+import { findOnPath } from "../opencode/opencode-binary.ts"
 
 export type EngineSelection = { name: "node" } | { name: "bun"; location: BunLocation }
 
@@ -48,16 +49,26 @@ export function chooseEngineNow(
   const location = find(options)
   if (location) return { selection: { name: "bun", location } }
   if (choice === "bun") return undefined
-  return {
-    selection: { name: "node" },
-    notice:
-      "tool-tester: no opencode or Bun found, so tools run on Node, not in the Bun opencode runs them in: install opencode, or pass --engine bun to download Bun",
-  }
+  return { selection: { name: "node" }, notice: fallbackNotice(options.env) }
+}
+
+/**
+ * Why auto runs the tools on Node. A `bun` on PATH is not taken on its own (it need not be the Bun
+ * opencode embeds), but a Bun user has one: "no Bun found" would be wrong there, and the way to
+ * use it is `--engine-binary bun`.
+ */
+function fallbackNotice(env: Record<string, string | undefined>): string {
+  const bun = findOnPath("bun", env)
+  if (bun === undefined)
+    return "tool-tester: no opencode or Bun found, so tools run on Node, not in the Bun opencode runs them in: install opencode, or pass --engine bun to download Bun"
+  return `tool-tester: no opencode found, so tools run on Node, not in the Bun opencode runs them in; the bun on PATH (${bun}) is used only when asked, since it may not be the Bun opencode embeds: pass --engine-binary bun to run them in it, or install opencode`
 }
 
 /** A notice as the library prints it: a test chooses the engine with loadTools()'s option, vitest has no --engine flag. */
 export function libraryNotice(notice: string): string {
-  return notice.replace("pass --engine bun", 'pass engine: "bun" to loadTools()')
+  return notice
+    .replace("pass --engine-binary bun", 'pass engineBinary: "bun" to loadTools()')
+    .replace("pass --engine bun", 'pass engine: "bun" to loadTools()')
 }
 
 /**

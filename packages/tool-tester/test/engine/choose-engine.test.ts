@@ -39,6 +39,20 @@ describe("choosing the engine", () => {
     expect(library).not.toContain("--engine")
   })
 
+  // A Bun user runs tool-tester with a bun on PATH and no opencode: auto still picks node (that bun
+  // need not be opencode's), and the notice names it and the flag that uses it, not "no Bun found".
+  test("with a bun on PATH, the fallback notice names it and --engine-binary bun", () => {
+    const { file, env } = programOnPath("bun")
+    const fallback = chooseEngineNow({ env }, () => undefined)
+    expect(fallback?.selection).toEqual({ name: "node" })
+    expect(fallback?.notice).toBe(
+      `tool-tester: no opencode found, so tools run on Node, not in the Bun opencode runs them in; the bun on PATH (${file}) is used only when asked, since it may not be the Bun opencode embeds: pass --engine-binary bun to run them in it, or install opencode`,
+    )
+    expect(libraryNotice(fallback!.notice!)).toContain('pass engineBinary: "bun" to loadTools() to run them in it')
+    // The flag the notice names finds that bun.
+    expect(findBun({ engineBinary: "bun", env })).toMatchObject({ binary: file, source: "option" })
+  })
+
   test("bun by name with none found asks for an install; node never looks", () => {
     expect(chooseEngineNow({ engine: "bun", env: {} }, () => undefined)).toBeUndefined()
     expect(
