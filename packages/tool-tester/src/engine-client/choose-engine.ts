@@ -64,6 +64,11 @@ function fallbackNotice(env: Record<string, string | undefined>): string {
   return `tool-tester: no opencode found, so tools run on Node, not in the Bun opencode runs them in; the bun on PATH (${bun}) is used only when asked, since it may not be the Bun opencode embeds: pass --engine-binary bun to run them in it, or install opencode`
 }
 
+/** What the bun engine did not find, as a notice says it: "no opencode or Bun", or only "no opencode" with a bun on PATH (there, just not taken on its own). */
+export function nothingFound(env: Record<string, string | undefined>): string {
+  return findOnPath("bun", env) === undefined ? "no opencode or Bun found" : "no opencode found"
+}
+
 /** A notice as the library prints it: a test chooses the engine with loadTools()'s option, vitest has no --engine flag. */
 export function libraryNotice(notice: string): string {
   return notice

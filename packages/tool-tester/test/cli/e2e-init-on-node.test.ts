@@ -2,6 +2,7 @@ import { existsSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, onTestFinished, test, vi } from "vitest"
 import { runCli } from "../helpers.ts"
+import { programOnPath } from "../support/program-on-path.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 
 // A machine with no opencode and no Bun: `auto` falls back to node.
@@ -47,6 +48,19 @@ describe("tool-tester e2e --init with no opencode or Bun here", { timeout: 120_0
       "Wrote e2e.json: one call to greet, with example arguments to edit.\n" +
         "Run it: npx @opencode-ai/tool-tester e2e --script e2e.json --opencode-version 1.18.34\n" +
         "(no opencode found here: --opencode-version downloads opencode 1.18.34 into tool-tester's cache, once, about 180 MB)\n",
+    )
+  })
+  // A Bun user's machine: a bun on PATH (not taken on its own, so still Node), but "no Bun" would be wrong.
+  test("with a bun on PATH, the notice says only that no opencode was found", async () => {
+    const directory = tmpProject({ ".opencode/tools/greet.ts": greet })
+    const { env } = programOnPath("bun")
+    const init = await runCli(["e2e", "--init"], {
+      cwd: directory,
+      env: { PATH: `${env.PATH}${path.delimiter}${process.env["PATH"] ?? ""}` },
+    })
+    expect(init.exitCode, init.stderr).toBe(0)
+    expect(init.stderr).toBe(
+      "tool-tester: no opencode found, so the tools were loaded on Node to read their arguments\n",
     )
   })
   // A cache that has it (an earlier --opencode-version, or the bun engine's install): no download.

@@ -1,7 +1,7 @@
 import { type BigIntStats, writeFileSync } from "node:fs"
 import path from "node:path"
 import { starterScript } from "../../e2e/starter-script.ts"
-import { chooseEngine, chooseEngineNow } from "../../engine-client/choose-engine.ts"
+import { chooseEngine, chooseEngineNow, nothingFound } from "../../engine-client/choose-engine.ts"
 import { cachedOpencode, findOpencode, testedOpencodeVersion } from "../../opencode/opencode-binary.ts"
 import { ToolTesterError } from "../../errors.ts"
 import { modelSelection } from "../../pipeline/model-selection.ts"
@@ -47,7 +47,7 @@ export async function writeStarterScript(
   // under a notice of its own: e2e has no --engine flag.
   const chosen = chooseEngineNow({ env: io.env, directory: project.directory })
   if (chosen?.notice && !json) {
-    io.writeError("tool-tester: no opencode or Bun found, so the tools were loaded on Node to read their arguments\n")
+    io.writeError(`tool-tester: ${nothingFound(io.env)}, so the tools were loaded on Node to read their arguments\n`)
   }
   const selection = chosen?.selection ?? (await chooseEngine({ env: io.env, directory: project.directory })).selection
   // As `schema` loads them: within the load bound, their console kept off this command's output
