@@ -3,7 +3,7 @@
 // TOOL_TESTER_ENGINE_BINARY as defaults. The commands accept both flags as shared flags.
 import path from "node:path"
 import type { ChosenEngine } from "../engine-client/choose-engine.ts"
-import { chooseEngine, chooseEngineNow } from "../engine-client/choose-engine.ts"
+import { chooseEngine, chooseEngineNow, nothingFound } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import type { TaskCommand } from "../tasks/task.ts"
 import type { CliIO } from "./_command.ts"
@@ -80,7 +80,11 @@ function chooseEngineEarly(
 
 /** The bun engine asked for with no Bun on this machine: npm's Bun is installed into the cache, once. */
 export async function installEngine(argv: readonly string[], io: CliIO): Promise<ChosenEngine> {
-  io.writeError("tool-tester: no opencode or Bun found; installing npm's bun into tool-tester's cache (once)...\n")
+  // With a bun on PATH (not taken on its own): say so, and how it would be, before downloading another.
+  const found = nothingFound(io.env)
+  const why =
+    found === "no opencode found" ? `${found}, and a bun on PATH is used only with --engine-binary bun` : found
+  io.writeError(`tool-tester: ${why}; installing npm's bun into tool-tester's cache (once)...\n`)
   return chooseEngine({ ...engineFlags(argv), env: io.env, cwd: io.cwd, directory: directoryFlag(argv, io.cwd) })
 }
 
