@@ -15,7 +15,10 @@
 //
 // A run one side of which cannot start or crashes (opencode could not be spawned, the engine would
 // not come up) is a failed run of its own (failed-run.ts), with its reason: the other runs are still
-// compared. Only when no run at all could be compared does verify end with that first error alone.
+// compared. Only when no run at all could be compared does verify end with that first error alone,
+// and it does not wait for every run to fail to say so: once runs of two sets have failed with the
+// same code and none has been compared yet (an engine that never starts fails every run, but only
+// after each one's opencode side has run), the runs still going are stopped and that error ends it.
 
 import type { Check } from "./behaviours.ts"
 import { type CompareOptions, compareRun, defaultCompareTimeoutMs } from "./compare-run.ts"
@@ -82,19 +85,30 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {
   let done = 0
   let differing = 0
   let failed = 0
+  // Stops the runs once nothing can be compared (see above); the caller's signal stops them too.
+  const giveUp = new AbortController()
+  const signal = options.signal === undefined ? giveUp.signal : AbortSignal.any([options.signal, giveUp.signal])
+  const failedSets = new Map<string, Set<string>>()
   const worker = async (queues: number[][]) => {
     for (;;) {
+      if (giveUp.signal.aborted) return
       options.signal?.throwIfAborted()
       const index = queues.find((queue) => queue.length > 0)?.shift()
       if (index === undefined) return
       const { probe, run } = runs[index]!
-      const outcome = await verifyRun(probe, run, bounds, options)
+      const outcome = await verifyRun(probe, run, bounds, { ...options, signal })
+      if (giveUp.signal.aborted) return
       checks[index] = outcome.checks
       timings[index] = outcome.timing
       failures[index] = outcome.failure
       done++
       if (outcome.checks.some((entry) => !entry.agree)) differing++
-      if (outcome.failure !== undefined) failed++
+      if (outcome.failure !== undefined) {
+        failed++
+        const sets = failedSets.get(outcome.failure.failed.code) ?? new Set()
+        failedSets.set(outcome.failure.failed.code, sets.add(probe.set))
+        if (failed === done && sets.size >= 2) giveUp.abort()
+      }
       options.onRun?.({ done, total: runs.length, differing, failed, last: `${probe.set}/${run.name}` })
     }
   }
@@ -103,9 +117,14 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyRuns> {
     ...Array.from({ length: Math.min(concurrency, runs.length) }, () => worker([ordinary, mayHang])),
     ...Array.from({ length: Math.min(concurrency, mayHang.length) }, () => worker([mayHang])),
   ]
-  await Promise.all(lanes)
+  const ended = await Promise.allSettled(lanes)
+  options.signal?.throwIfAborted()
+  const rejected = ended.find((lane) => lane.status === "rejected")
+  if (rejected !== undefined && !giveUp.signal.aborted) throw rejected.reason
   // Nothing could be compared (opencode or the engine cannot start at all): that one error, as it was.
-  if (runs.length > 0 && failures.every((failure) => failure !== undefined)) throw failures[0]!.error
+  if (giveUp.signal.aborted || (runs.length > 0 && failures.every((failure) => failure !== undefined))) {
+    throw failures.find((failure) => failure !== undefined)!.error
+  }
   return {
     checks: checks.flat(),
     failed: failures.flatMap((failure) => (failure === undefined ? [] : [failure.failed])),

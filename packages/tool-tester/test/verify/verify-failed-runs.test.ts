@@ -168,6 +168,38 @@ describe("verify with a probe run that cannot start", () => {
       runVerify({ opencode: opencode.binary, probes: readProbeSets(["repair", "naming"]), engine: "node" }),
     ).rejects.toMatchObject({ code: "OPENCODE_FAILED", message: spawnFailed().message })
   })
+
+  test("an engine that never starts ends verify once two sets failed with it, not after every run", {
+    timeout: 120_000,
+  }, async () => {
+    const sets = ["repair", "naming", "plugins", "errors", "zod-types", "truncation"]
+    for (const set of sets) sides.toolTesterFails.set(set, engineFailed)
+    const started: string[] = []
+    await expect(
+      runVerify({
+        opencode: opencode.binary,
+        probes: readProbeSets(sets),
+        engine: "node",
+        concurrency: 1,
+        onRun: ({ last }) => started.push(last),
+      }),
+    ).rejects.toMatchObject({ code: "ENGINE_FAILED", message: engineFailed().message })
+    // One lane: repair failed, naming failed with the same code, and no further run started.
+    expect(started).toEqual(["repair/repair", "naming/naming"])
+  })
+
+  test("runs of one set failing first do not end verify: the next set is compared", async () => {
+    // zod-types has four runs, all failing with one code: one set only, so verify goes on.
+    sides.toolTesterFails.set("zod-types", engineFailed)
+    const verified = await runVerify({
+      opencode: opencode.binary,
+      probes: readProbeSets(["zod-types", "naming"]),
+      engine: "node",
+      concurrency: 1,
+    })
+    expect(verified.failed.map((entry) => `${entry.set}/${entry.run}`)).toHaveLength(4)
+    expect(new Set(verified.checks.map((entry) => entry.set))).toEqual(new Set(["naming"]))
+  })
 })
 
 describe("verify's exit code with runs not compared", () => {
