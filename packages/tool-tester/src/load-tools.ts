@@ -167,7 +167,7 @@ export async function loadProjectHere(
   }
   markOverrides(project)
   project.modules = importModule.modules?.() ?? []
-  importEvents.onModules?.(project.modules)
+  importEvents.onModules?.(project.modules, () => importModule.modules?.() ?? [])
   return project
 }
 

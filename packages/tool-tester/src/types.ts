@@ -114,7 +114,8 @@ export type ToolProject = {
   /**
    * The module files the load imported, transitively, by absolute path: the tool and plugin files
    * and the helpers they import (one that failed to compile included), none under node_modules. What
-   * `dev` and `run --watch` watch besides the config and tool folders.
+   * `dev` and `run --watch` watch besides the config and tool folders. A call through an engine's
+   * process that imports more (an `import()` inside `execute`) adds them when it returns.
    */
   modules?: string[]
 }

@@ -1,7 +1,7 @@
 // `tool-tester run NAME ... --watch`: after the first run, the same call again on every save of
-// the project's tool, plugin and config files and the helpers the tools imported (the inspector's
-// watcher), each in a fresh engine, so the edit is what runs. Ends on Ctrl-C with the last run's
-// exit code.
+// the project's tool, plugin and config files and the helpers the tools imported, at load or in
+// the call (the inspector's watcher), each in a fresh engine, so the edit is what runs. Ends on
+// Ctrl-C with the last run's exit code.
 import path from "node:path"
 import { chooseEngine } from "../engine-client/choose-engine.ts"
 import type { StartedEngine } from "../tasks/engine-task.ts"
@@ -22,7 +22,10 @@ export async function watchRuns(
     /** The module files the first run's load imported (ToolProject.modules). */
     modules: readonly string[]
   },
-  /** One run in `worker`, telling `onModules` the module files its load imported. */
+  /**
+   * One run in `worker`, telling `onModules` the module files its load imported, and again, the
+   * whole grown list, when its call imported more (an `import()` inside `execute`).
+   */
   run: (worker: StartedEngine, onModules: (files: string[]) => void) => Promise<number>,
 ): Promise<number> {
   const { directory, global } = options.input

@@ -14,6 +14,7 @@ export type ModuleImporter = {
   /**
    * The module files this importer's imports read so far, transitively, by absolute path: what a
    * save should reload for (the files that failed to compile included), none under node_modules.
+   * Those modules' later imports count too (an `import()` a tool makes inside `execute`).
    */
   modules?: () => string[]
 }
@@ -26,8 +27,12 @@ export type ModuleImporter = {
 export const importEvents: {
   onImport: ((file: string) => void) | undefined
   onInit: ((file: string, exportName: string) => void) | undefined
-  /** Told, once a project has loaded, the module files its load imported (ToolProject.modules). */
-  onModules?: ((files: string[]) => void) | undefined
+  /**
+   * Told, once a project has loaded, the module files its load imported (ToolProject.modules), and
+   * how to read them again later: that list grows when a call imports more (an `import()` inside
+   * `execute`), so a watcher can follow it.
+   */
+  onModules?: ((files: string[], now: () => string[]) => void) | undefined
 } = { onImport: undefined, onInit: undefined }
 
 let generation = 0

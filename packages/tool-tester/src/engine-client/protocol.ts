@@ -82,7 +82,11 @@ export type FromEngine =
   | { type: "loading"; file: string; init: string }
   /** The task's tool files are loaded; for `run`, the tool is about to be called. */
   | { type: "loaded"; reached: Reached | undefined }
-  /** The task's project has loaded: the module files its load imported (ToolProject.modules), for `run --watch`. */
+  /**
+   * The task's project has loaded: the module files its load imported (ToolProject.modules), for
+   * `run --watch`; sent again, with the whole grown list, before the answer of a task or call whose
+   * tool imported more (an `import()` inside `execute`).
+   */
   | { type: "modules"; files: string[] }
   /**
    * The task's result, as JSON text (user values made JSON-safe in the engine). `unflushed`: what

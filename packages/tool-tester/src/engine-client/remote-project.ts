@@ -120,6 +120,8 @@ class RemoteEngine implements ProjectEngine {
   readonly #calledLast = new WeakMap<EngineConnection, string>()
   #nextId = 1
   #closed = false
+  /** The module files the engine said its calls have imported by now (load's and later), not yet put on the project. */
+  #modules: string[] | undefined
   /** The file the engine said it was importing last, while it loads the project. */
   #loadingFile: string | undefined
   /** The plugin function of that file whose init the engine said it was running, once imported. */
@@ -210,6 +212,7 @@ class RemoteEngine implements ProjectEngine {
               stoppedFor: `a call to ${name} was aborted and its tool did not stop within ${GRACE_MS} ms, so the engine this call shared with it was stopped: run it again`,
             },
     })
+    this.#addModules(project)
     if (outcome.kind === "value") {
       // JSON leaves out what is undefined; a result has every key.
       const result = outcome.value as RunResult
@@ -249,6 +252,17 @@ class RemoteEngine implements ProjectEngine {
   close(): void {
     this.#closed = true
     this.#connection?.end()
+  }
+
+  /**
+   * A call imported modules the load did not (an `import()` inside `execute`): they join the
+   * project's `modules`, which `dev` watches (the engine says so before the call's answer).
+   */
+  #addModules(project: ToolProject): void {
+    const files = this.#modules
+    if (files === undefined) return
+    this.#modules = undefined
+    project.modules = [...new Set([...(project.modules ?? []), ...files])]
   }
 
   async #value(call: EngineCall): Promise<unknown> {
@@ -447,6 +461,7 @@ class RemoteEngine implements ProjectEngine {
         this.#loadingFile = message.file
         this.#loadingInit = "init" in message ? message.init : undefined
       }
+      if (message.type === "modules") this.#modules = message.files
       if (message.type === "client") void this.#answerClient(connection, message)
       if (message.type === "stdin-closed") this.#deafened(connection, message.lastCall)
       if (message.type === "unstopped")

@@ -187,11 +187,15 @@ async function serveTask(cwd: string, task: Task): Promise<void> {
     const perform = tasks[task.command] as PerformTask<TaskCommand>
     importEvents.onImport = (file) => send({ type: "loading", file })
     importEvents.onInit = (file, init) => send({ type: "loading", file, init })
-    importEvents.onModules = (files) => send({ type: "modules", files })
+    importEvents.onModules = (files, now) => {
+      followModules(files, now)
+      send({ type: "modules", files })
+    }
     taskEvents.onServerLog = (line) => send({ type: "server-log", line })
     // run's call waits a moment after the tool returns, for errors that escape just after (run-tool.ts).
     const payload = await perform(task.input as never, (reached) => send({ type: "loaded", reached }))
     restoreBuiltins()
+    sendNewModules()
     const text = safeStringify({ ...(payload as object), engine: engineHere() })
     // What the tool printed is in the pipes before the answer; the CLI then ends this process. Past
     // the bound (a loaded machine, a huge print) the answer says so, and the CLI reads on first.
@@ -213,6 +217,7 @@ async function serveCall(id: number, call: EngineCall): Promise<void> {
     const value = await perform(id, call)
     restoreBuiltins()
     await printedSoFar()
+    if (call.method === "run" || call.method === "call") sendNewModules()
     send({ type: "reply", id, value: safeStringify(value) }, (bytes) => ({ type: "reply", id, error: tooLarge(bytes) }))
   } catch (error) {
     await printedSoFar()
@@ -231,12 +236,15 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
     // Each file as its import starts: a load that never ends is reported with the file it is on.
     importEvents.onImport = (file) => send({ type: "loading", file })
     importEvents.onInit = (file, init) => send({ type: "loading", file, init })
+    // The snapshot carries the load's modules; those a call imports later are sent with its reply.
+    importEvents.onModules = followModules
     try {
       project = loadProjectHere(call.params, call.params.relayClient ? { clientSource: relayClient } : {})
       return projectSnapshot(await project)
     } finally {
       importEvents.onImport = undefined
       importEvents.onInit = undefined
+      importEvents.onModules = undefined
     }
   }
   if (!project) throw new Error("the engine got a call before the project was loaded")
@@ -256,6 +264,32 @@ async function perform(id: number, call: EngineCall): Promise<unknown> {
   return call.method === "run"
     ? runTool(loaded, call.params.name, call.params.args, options)
     : callTool(loaded, call.params.call, options)
+}
+
+/** The module files the loaded project's modules have imported so far, and how many the Node side was told of. */
+let modulesNow: (() => string[]) | undefined
+let modulesSent = 0
+
+function followModules(files: string[], now: () => string[]): void {
+  modulesNow = now
+  modulesSent = files.length
+}
+
+/**
+ * A call that imported modules the load did not (an `import()` inside `execute`): the Node side is
+ * told the whole list again, before the call's answer, so that `dev` and `run --watch` watch them.
+ * The list only grows (imported modules stay imported), so its length says whether it did.
+ */
+function sendNewModules(): void {
+  let files: string[] | undefined
+  try {
+    files = modulesNow?.()
+  } catch {
+    // A module cache a tool broke names nothing more.
+  }
+  if (files === undefined || files.length <= modulesSent) return
+  modulesSent = files.length
+  send({ type: "modules", files })
 }
 
 /** An answer the channel cannot carry (a tool's metadata or attachments of tens of megabytes). */

@@ -27,7 +27,7 @@ import type { RunResult, ToolProject } from "../types.ts"
 import { boundValue, ENTRY_BUDGET } from "./bounded.ts"
 import type { ProjectView } from "./project-view.ts"
 import { aboutOffered, failedView, noToolsReason, projectView, withFindings } from "./project-view.ts"
-import type { ProjectWatcher } from "./watch-project.ts"
+import type { ProjectWatcher, WatchTargets } from "./watch-project.ts"
 import { projectWatchTargets, watchProject } from "./watch-project.ts"
 
 export type InspectorOptions = {
@@ -419,6 +419,7 @@ export class InspectorSession {
       } catch (error) {
         entry.error = errorOf(error)
       }
+      this.#watchNewModules(project)
       const code = entry.error?.code ?? entry.result?.error?.code
       // The engine's end was the inspector's doing, not the tool's (not an exit, nor running out
       // of memory): a cancel, or a save that reloaded the project while the call ran.
@@ -596,14 +597,7 @@ export class InspectorSession {
   #watch(): string[] {
     if (this.#options.watch === false || this.#closed) return []
     if (this.#project) this.#modules = this.#project.modules ?? []
-    const targets = projectWatchTargets({
-      directory: this.#options.directory,
-      global: this.#options.global ?? true,
-      configFiles: this.#project?.configFiles ?? [],
-      loadedPlugins: this.#project?.plugins ?? [],
-      modules: this.#modules,
-      pluginSpecs: this.#options.plugins ?? [],
-    })
+    const targets = this.#targets()
     // Watched anew on every load (a folder made or removed since, an editor's save that replaced a
     // file), but never stopped in between: a save made as this load ends is read by the next one.
     if (this.#watcher) this.#watcher.retarget(targets)
@@ -612,6 +606,32 @@ export class InspectorSession {
     const before = this.#watchedFolders
     this.#watchedFolders = watched
     return before === undefined ? [] : [...watched].filter((folder) => !before.has(folder))
+  }
+
+  /** What opencode reads now, and the modules of the last load that ended (#modules). */
+  #targets(): WatchTargets {
+    return projectWatchTargets({
+      directory: this.#options.directory,
+      global: this.#options.global ?? true,
+      configFiles: this.#project?.configFiles ?? [],
+      loadedPlugins: this.#project?.plugins ?? [],
+      modules: this.#modules,
+      pluginSpecs: this.#options.plugins ?? [],
+    })
+  }
+
+  /**
+   * A call of the current load imported modules its load did not (an `import()` inside `execute`,
+   * which the engine reports with the call's answer: ToolProject.modules grew): they are watched
+   * from now on, as the load's are, the new watches started before the old ones stop.
+   */
+  #watchNewModules(project: ToolProject): void {
+    if (project !== this.#project || !this.#watcher || this.#closed) return
+    const modules = project.modules ?? []
+    const known = new Set(this.#modules)
+    if (modules.every((file) => known.has(file))) return
+    this.#modules = modules
+    this.#watcher.retarget(this.#targets())
   }
 
   /** An engine for the next save, started once this load's work is done. */

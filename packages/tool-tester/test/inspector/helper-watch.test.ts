@@ -1,7 +1,8 @@
 // dev reloads on a save of a helper module a tool imports from outside the tool folders (here
 // .opencode/lib/), under both engines: the engine that loaded the tools says which files they
 // imported, and the watcher follows that set from load to load (an import a save adds, a helper
-// that failed to compile). In-process, without a browser; one session per engine.
+// that failed to compile, a helper a tool imports only inside execute).
+// In-process, without a browser; one session per engine.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
@@ -11,6 +12,13 @@ import { makeProject } from "./_inspector.ts"
 const echo = `import { tool } from "@opencode-ai/plugin"
 import { word } from "../lib/helper.ts"
 export default tool({ description: "Says the helper's word", args: {}, async execute() { return word() } })
+`
+// A heavy dependency is often imported only when the tool runs: unknown at load, reported by its call.
+const lazy = `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Says the lazy helper's word", args: {}, async execute() {
+  const { word } = await import("../lib/lazy.ts")
+  return word
+} })
 `
 const helper = (body: string) => `export function word(): string {\n  ${body}\n}\n`
 
@@ -26,6 +34,8 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
       ".opencode/tools/echo.ts": echo,
       ".opencode/lib/helper.ts": helper(`return "first"`),
       ".opencode/lib/second.ts": `export const second = "second"\n`,
+      ".opencode/tools/lazy.ts": lazy,
+      ".opencode/lib/lazy.ts": `export const word = "lazy"\n`,
     })
     cleanup.push(project.remove)
     const lib = (name: string) => path.join(project.directory, ".opencode", "lib", name)
@@ -40,21 +50,38 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
     const first = await session.call({ name: "echo", form: "args", args: {} })
     expect(first.result?.output).toBe("first")
 
-    /** What the re-run of the next reload gave: its output, or its error's code. */
-    const saved = (file: string, content: string) => {
-      const rerun = new Promise<string | undefined>((resolve) => {
+    /**
+     * What the re-run of the next reload gave: its output, or its error's code; once that reload
+     * also set its watches and the ones it replaced were closed (SETTLE_MS in watch-project.ts, far
+     * below the 100 ms waited), so that the next save is seen only by what this load watches.
+     */
+    const saved = async (file: string, content: string) => {
+      const reloaded = new Promise<string | undefined>((resolve) => {
+        let shown = false
+        let rerun: { output: string | undefined } | undefined
         const stop = session.subscribe((event) => {
-          if (event.type !== "call" || event.entry.trigger !== "reload" || event.entry.running) return
+          if (event.type === "project") shown = true
+          if (event.type === "call" && event.entry.trigger === "reload" && !event.entry.running)
+            rerun = { output: event.entry.result?.error?.code ?? event.entry.result?.output }
+          if (!shown || !rerun) return
           stop()
-          resolve(event.entry.result?.error?.code ?? event.entry.result?.output)
+          // The watches are set just after the view is sent, in the same turn.
+          setTimeout(() => resolve(rerun?.output), 100)
         })
       })
       writeFileSync(file, content)
       const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("no reload within 20 s"), 20_000))
-      return Promise.race([rerun, timeout])
+      return Promise.race([reloaded, timeout])
     }
 
+    // A helper the tool imports inside execute: once a call imported it, a save of it re-runs the
+    // call, on its new code; the re-run imports it again, so the next save reloads too.
+    expect((await session.call({ name: "lazy", form: "args", args: {} })).result?.output).toBe("lazy")
+    expect(await saved(lib("lazy.ts"), `export const word = "lazier"\n`)).toBe("lazier")
+    expect(await saved(lib("lazy.ts"), `export const word = "laziest"\n`)).toBe("laziest")
+
     // The helper now imports another one: after that reload, a save of the new one reloads too.
+    expect((await session.call({ name: "echo", form: "args", args: {} })).result?.output).toBe("first")
     expect(await saved(lib("helper.ts"), `import { second } from "./second.ts"\n${helper("return second")}`)).toBe(
       "second",
     )
