@@ -5,6 +5,7 @@ import { inBun } from "../runtime/here.ts"
 import type { Result } from "../errors.ts"
 import { ToolTesterError } from "../errors.ts"
 import { sourceFileProblem } from "./_source-file.ts"
+import { bunImportChain } from "./bun-import-chain.ts"
 import { pathAliasOf } from "./path-alias.ts"
 import { preparedFiles, preparerFor } from "./prepare-module.ts"
 import { nativeImport } from "../runtime/runtime-files.ts"
@@ -71,6 +72,8 @@ export function createImporter(): ModuleImporter {
       return { success: true, value: (await nativeImport(url)) as Record<string, unknown> }
     } catch (error) {
       for (const failed of failedFiles(error)) named.add(failed)
+      // Under Bun, the modules between this file and the one that failed are in no cache.
+      if (inBun) for (const reached of bunImportChain(file)) named.add(reached)
       return {
         success: false,
         error: new ToolTesterError("IMPORT_FAILED", `${file}: failed to import: ${describeImportError(error)}`, {

@@ -1,7 +1,7 @@
 // dev reloads on a save of a helper module a tool imports from outside the tool folders (here
 // .opencode/lib/), under both engines: the engine that loaded the tools says which files they
 // imported, and the watcher follows that set from load to load (an import a save adds, a helper
-// that failed to compile, a helper a tool imports only inside execute).
+// that failed to compile or imports one that did, a helper a tool imports only inside execute).
 // In-process, without a browser; one session per engine.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
@@ -86,6 +86,10 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
       "second",
     )
     expect(await saved(lib("second.ts"), `export const second = "third"\n`)).toBe("third")
+    // A helper's own import no longer compiles: Bun's error names only that file, yet the helper
+    // between is watched still, so the save that drops the import reloads.
+    expect(await saved(lib("second.ts"), `export const second = (\n`)).not.toBe("no reload within 20 s")
+    expect(await saved(lib("helper.ts"), helper(`return "mended"`))).toBe("mended")
     // A helper that no longer compiles: the load fails that tool, and the save that fixes it reloads.
     expect(await saved(lib("helper.ts"), helper(`return (`))).not.toBe("no reload within 20 s")
     expect(await saved(lib("helper.ts"), helper(`return "fixed"`))).toBe("fixed")
