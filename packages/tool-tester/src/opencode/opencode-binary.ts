@@ -6,10 +6,10 @@
 
 import { accessSync, constants, existsSync, realpathSync } from "node:fs"
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { homedir } from "node:os"
 import { basename, dirname, join, posix, resolve, win32 } from "node:path"
 import { fileURLToPath } from "node:url"
-import semver from "semver"
 import { statOf } from "../_file-stats.ts"
 import { ToolTesterError } from "../errors.ts"
 import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "../package-manager.ts"
@@ -169,7 +169,7 @@ function packageRoot(start: string): string | undefined {
  * 1.x) would be resolved once and its first answer kept for good. `v1.18.34` is 1.18.34.
  */
 export function exactOpencodeVersion(version: string): string {
-  const exact = semver.valid(version)
+  const exact = semverValid(version)
   if (exact !== null) return exact
   const hint = /^[0-9A-Za-z.+-]+$/.test(version)
     ? ": give an exact version, not a tag or a range, which would be installed once and kept in the cache as it first resolved (npm view opencode-ai version prints the newest)"
@@ -178,6 +178,15 @@ export function exactOpencodeVersion(version: string): string {
     "OPENCODE_NOT_FOUND",
     `"${version}" is not an opencode version (like ${MODELLED_OPENCODE_VERSION})${hint}.`,
   )
+}
+
+/**
+ * semver's valid(), loaded on first use: semver is some 50 CommonJS files, and every CLI run and
+ * every engine start reach this module (to find opencode), while only `e2e --opencode-version`
+ * reads a version here.
+ */
+function semverValid(version: string): string | null {
+  return (createRequire(import.meta.url)("semver") as typeof import("semver")).valid(version)
 }
 
 async function installOpencode(
