@@ -1,9 +1,10 @@
 // Every program tool-tester starts (npm, pnpm, opencode, a Bun, git, the system's own tools) is
 // started here, one way on every OS: found as the user's shell finds it (find-program.ts, PATHEXT
 // on Windows), a `.cmd` shim replaced by the program behind it where one is known, and the rest
-// handed to cross-spawn, which runs a `.cmd` through cmd.exe with each argument escaped, so an
-// argument is never split (a cache under `C:\Users\John Smith`) and never read as a command. Never
-// `shell: true`. Children of this very Node (`process.execPath`) need none of it.
+// handed to cross-spawn on Windows, which runs a `.cmd` through cmd.exe with each argument escaped,
+// so an argument is never split (a cache under `C:\Users\John Smith`) and never read as a command
+// (elsewhere cross-spawn is Node's spawn itself). Never `shell: true`. Children of this very Node
+// (`process.execPath`) need none of it.
 import type {
   ChildProcess,
   ChildProcessByStdio,
@@ -29,7 +30,7 @@ export function startProgram(
 export function startProgram(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess
 export function startProgram(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const [file, ...prefix] = commandLine(command, options.env ?? process.env, options.cwd)
-  return crossSpawn()(file, [...prefix, ...args], options)
+  return spawner().spawn(file, [...prefix, ...args], options)
 }
 
 /** programOutput (program-output.ts), waiting: for the system's own tools (`ps`, `taskkill`, `sysctl`) where no wait can be async. */
@@ -39,7 +40,7 @@ export function programOutputSync(
   options: Omit<SpawnSyncOptionsWithStringEncoding, "encoding"> = {},
 ): SpawnSyncReturns<string> {
   const [file, ...prefix] = commandLine(command, options.env ?? process.env, options.cwd)
-  return crossSpawn().sync(file, [...prefix, ...args], { windowsHide: true, ...options, encoding: "utf8" })
+  return spawner().spawnSync(file, [...prefix, ...args], { windowsHide: true, ...options, encoding: "utf8" })
 }
 
 // --- internal ---
@@ -52,7 +53,16 @@ function commandLine(command: string, env: ProgramEnvironment, cwd: string | URL
   return programCommand(file, env)
 }
 
-/** Loaded on first use: most runs start no program, and the engine's start stays light. */
-function crossSpawn(): typeof import("cross-spawn") {
-  return createRequire(import.meta.url)("cross-spawn") as typeof import("cross-spawn")
+/**
+ * cross-spawn on Windows, loaded on first use (most runs start no program). Elsewhere it only calls
+ * Node's spawn (its parsing and ENOENT checks are for Windows), and its ten files would be on the
+ * way to every bun engine's start: Node's own spawn, then.
+ */
+function spawner(): Pick<typeof import("node:child_process"), "spawn" | "spawnSync"> {
+  if (process.platform !== "win32") return process.getBuiltinModule("node:child_process")
+  const crossSpawn = createRequire(import.meta.url)("cross-spawn") as typeof import("cross-spawn")
+  return { spawn: crossSpawn, spawnSync: crossSpawn.sync } as Pick<
+    typeof import("node:child_process"),
+    "spawn" | "spawnSync"
+  >
 }
