@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { expect, test } from "vitest"
-import { workspaceDirectory } from "./helpers.ts"
+import { callText, workspaceDirectory } from "./helpers.ts"
 
 // docs/testing-a-tool.md tells readers to pass the test context's `signal` to every call, so that a
 // call that hangs ends at the test's timeout instead of running on into the tests after it. The
@@ -28,16 +28,6 @@ function codeBlocks(page: string): Array<{ line: number; code: string }> {
     index = end
   }
   return blocks
-}
-
-/** The call that starts at `start` in `code`, up to its closing parenthesis. */
-function callText(code: string, start: number): string {
-  let depth = 0
-  for (let index = code.indexOf("(", start); index < code.length; index++) {
-    if (code[index] === "(") depth++
-    if (code[index] === ")" && --depth === 0) return code.slice(start, index + 1)
-  }
-  return code.slice(start)
 }
 
 test("every documented test that runs a tool passes the test context's signal to each call", () => {

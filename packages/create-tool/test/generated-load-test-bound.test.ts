@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, test } from "vitest"
-import { runCli, useTmpDir } from "./helpers.ts"
+import { callText, runCli, useTmpDir } from "./helpers.ts"
 
 // The generated test's first test runs doctor (an engine started, each tool called once): on a busy
 // machine that took past vitest's 5 s default, and `npm test --prefix .opencode`, pasted from the
@@ -38,13 +38,3 @@ test.each([
     }
   },
 )
-
-/** The call that starts at `start` in `code`, up to its closing parenthesis. */
-function callText(code: string, start: number): string {
-  let depth = 0
-  for (let index = code.indexOf("(", start); index < code.length; index++) {
-    if (code[index] === "(") depth++
-    if (code[index] === ")" && --depth === 0) return code.slice(start, index + 1)
-  }
-  return code.slice(start)
-}

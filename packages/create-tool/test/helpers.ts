@@ -185,3 +185,13 @@ export function cleanEnvironment(): Record<string, string | undefined> {
   }
   return { ...environment, NO_COLOR: "1", CI: "true" }
 }
+
+/** The call that starts at `start` in `code`, up to its closing parenthesis. */
+export function callText(code: string, start: number): string {
+  let depth = 0
+  for (let index = code.indexOf("(", start); index < code.length; index++) {
+    if (code[index] === "(") depth++
+    if (code[index] === ")" && --depth === 0) return code.slice(start, index + 1)
+  }
+  return code.slice(start)
+}

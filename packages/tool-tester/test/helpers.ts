@@ -227,3 +227,20 @@ function setEnvironment(env: Record<string, string | undefined>): void {
   for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key]
   for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value
 }
+
+/** A command's CliIO for calling its functions directly: no terminal, what it writes kept in memory. */
+export function captureIO(): { io: CliIO; out: () => string; err: () => string } {
+  let stdout = ""
+  let stderr = ""
+  const io: CliIO = {
+    cwd: process.cwd(),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    write: (text) => (stdout += text),
+    writeError: (text) => (stderr += text),
+    chdir: () => {},
+    onInterrupt: () => () => {},
+  }
+  return { io, out: () => stdout, err: () => stderr }
+}

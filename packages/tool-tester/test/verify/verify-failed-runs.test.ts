@@ -7,7 +7,6 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { beforeEach, describe, expect, test, vi } from "vitest"
-import type { CliIO } from "../../src/cli/_command.ts"
 import { printVerifyReport } from "../../src/cli/commands/verify.ts"
 import { EXIT_VERIFY_DIFFERS, EXIT_VERIFY_INCOMPLETE } from "../../src/cli/exit-codes.ts"
 import { ToolTesterError } from "../../src/errors.ts"
@@ -16,7 +15,7 @@ import type { ObservedSet } from "../../src/verify/observed-run.ts"
 import { readProbeSets } from "../../src/verify/probe-set.ts"
 import { runVerify } from "../../src/verify/run-verify.ts"
 import { formatVerifyReport, verifyReport } from "../../src/verify/verify-report.ts"
-import { jsonError, packageRoot, runCli } from "../helpers.ts"
+import { captureIO, jsonError, packageRoot, runCli } from "../helpers.ts"
 
 const sides = vi.hoisted(() => ({
   /** Per set: what opencode's side throws instead of observing. */
@@ -72,22 +71,6 @@ const engineFailed = () =>
     "ENGINE_FAILED",
     "could not start /opt/opencode: it exited with code 1 before it was up: pass another --engine-binary, or use the node engine",
   )
-
-function captureIO(): { io: CliIO; out: () => string; err: () => string } {
-  let stdout = ""
-  let stderr = ""
-  const io: CliIO = {
-    cwd: process.cwd(),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    write: (text) => (stdout += text),
-    writeError: (text) => (stderr += text),
-    chdir: () => {},
-    onInterrupt: () => () => {},
-  }
-  return { io, out: () => stdout, err: () => stderr }
-}
 
 const opencode = { binary: "/opt/opencode", version: "1.18.34" }
 

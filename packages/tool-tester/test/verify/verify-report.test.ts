@@ -1,12 +1,11 @@
 // verify's report from recorded checks: a difference named per behaviour with both texts, the
 // --json document, and the exit codes (0 all agree, 9 something differs).
 import { describe, expect, test } from "vitest"
-import type { CliIO } from "../../src/cli/_command.ts"
 import { printVerifyReport } from "../../src/cli/commands/verify.ts"
 import { EXIT_OK, EXIT_VERIFY_DIFFERS } from "../../src/cli/exit-codes.ts"
 import { BEHAVIOURS, type Check, check } from "../../src/verify/behaviours.ts"
 import { formatVerifyReport, shortDiff, timingLine, verifyReport } from "../../src/verify/verify-report.ts"
-import { rawControlCharacters } from "../helpers.ts"
+import { captureIO, rawControlCharacters } from "../helpers.ts"
 
 const opencode = { binary: "/opt/opencode/bin/opencode", version: "1.15.13" }
 const agreeing: Check[] = [
@@ -18,22 +17,6 @@ const schemaDifference = check(
   '{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{}}',
   '{"type":"object","properties":{}}',
 )
-
-function captureIO(): { io: CliIO; out: () => string; err: () => string } {
-  let stdout = ""
-  let stderr = ""
-  const io: CliIO = {
-    cwd: process.cwd(),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    write: (text) => (stdout += text),
-    writeError: (text) => (stderr += text),
-    chdir: () => {},
-    onInterrupt: () => () => {},
-  }
-  return { io, out: () => stdout, err: () => stderr }
-}
 
 describe("verify's report", () => {
   test("counts the checks of every behaviour, and agrees only when every check does", () => {
