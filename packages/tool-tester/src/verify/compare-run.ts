@@ -82,7 +82,13 @@ export async function compareRun(
     clearTimeout(timer)
     ended.abort()
     if (state.project !== undefined) closeProject(state.project)
-    const removeSandbox = () => rm(sandbox, { recursive: true, force: true }).then(() => guarded.release())
+    // On Windows the engine just ended can hold the folder a moment longer (EBUSY): retried, and a
+    // folder that still cannot go is left to the guard, which removes it at exit: the checks stand.
+    const removeSandbox = () =>
+      rm(sandbox, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).then(
+        () => guarded.release(),
+        () => undefined,
+      )
     // A replay the bound cut short goes on to the end of the step it is in (loading the project,
     // a call, which the abort ends): it closes a project it loads then, and its sandbox goes once it
     // has ended, not while it still reads it.

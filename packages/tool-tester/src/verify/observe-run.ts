@@ -75,8 +75,12 @@ export async function observeRun(options: ObserveOptions): Promise<ObservedRun> 
     })
     return normaliseObserved(observed(run, result), result.sandbox)
   } finally {
-    await rm(copy, { recursive: true, force: true })
-    guarded.release()
+    // On Windows opencode just ended can hold the copy a moment longer (EBUSY): retried, and a copy
+    // that still cannot go is left to the guard, which removes it at exit: the observation stands.
+    await rm(copy, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).then(
+      () => guarded.release(),
+      () => undefined,
+    )
   }
 }
 
