@@ -1,7 +1,8 @@
 // What the long commands (e2e, eval, preflight, verify) do around their work, written once: Ctrl-C
 // (or SIGTERM) aborts the work's signal, so the work stops what it started and removes its folders
-// before the CLI exits; a progress line shows on a terminal, never with --json; an interrupted run
-// prints one INTERRUPTED failure and exits with the signal's status.
+// before the CLI exits; a progress line shows when stderr is a terminal, with or without --json
+// (which changes stdout only, as fuzz's progress does); an interrupted run prints one INTERRUPTED
+// failure and exits with the signal's status, after the line is cleared.
 import type { CliIO } from "./_command.ts"
 import { exitInterrupted, reportFailure } from "./_command.ts"
 import { type ProgressLine, silentProgress, terminalProgress } from "./progress-line.ts"
@@ -25,7 +26,9 @@ export async function interruptible<T>(
     interruptedBy = signal
     controller.abort()
   })
-  const progress = io.stderrIsTTY && !json ? terminalProgress(io) : silentProgress
+  // stdout is the report (with --json the one JSON document) whatever stderr shows, so a person who
+  // sends `verify --json` to a file still sees the run go on at the terminal.
+  const progress = io.stderrIsTTY ? terminalProgress(io) : silentProgress
   try {
     return { value: await work({ signal: controller.signal, progress }) }
   } catch (error) {

@@ -60,7 +60,7 @@ export type ProgressLine = {
   done: () => void
 }
 
-/** Does nothing: stderr is not a terminal, or the output is JSON. */
+/** Does nothing: stderr is not a terminal (a file, a pipe, CI), with or without --json. */
 export const silentProgress: ProgressLine = { phase: () => {}, done: () => {} }
 
 /**

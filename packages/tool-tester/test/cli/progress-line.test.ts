@@ -82,10 +82,13 @@ describe("e2e progress on the command line", { timeout: 60_000 }, () => {
     expect(result.stderr.indexOf("OPENCODE_NOT_FOUND")).toBeGreaterThan(cleared)
   })
 
-  test("prints no progress with --json, even on a terminal", async () => {
+  // --json changes stdout only, as fuzz's: the line is drawn, and the JSON failure follows the cleared line.
+  test("draws the phase with --json too, the failure line last on stderr", async () => {
     const result = await runCli([...args, "--json"], { terminal: true })
     expect(result.exitCode).toBe(1)
-    expect(result.stderr).toContain("OPENCODE_NOT_FOUND")
-    expect(result.stderr).not.toContain("tool-tester: finding opencode")
+    expect(result.stderr).toContain("\r\u001b[2Ktool-tester: finding opencode... 0s")
+    const afterLine = result.stderr.slice(result.stderr.lastIndexOf("\r\u001b[2K") + "\r\u001b[2K".length)
+    expect(JSON.parse(afterLine).error.code).toBe("OPENCODE_NOT_FOUND")
+    expect(result.stdout).toBe("")
   })
 })
