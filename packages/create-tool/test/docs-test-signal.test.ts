@@ -7,7 +7,7 @@ import { callText, workspaceDirectory } from "./helpers.ts"
 // call that hangs ends at the test's timeout instead of running on into the tests after it. The
 // examples did not, and neither did create-tool's generated tests: a reader copies the examples.
 // Every test in a code block of the READMEs and docs/ that runs a tool (runTool, callTool,
-// toLoadInOpencode) takes `{ signal }` from its context and hands it to each of those calls.
+// toLoadInOpencode, fuzzTool) takes `{ signal }` from its context and hands it to each of those calls.
 
 const pages = [
   join(workspaceDirectory, "README.md"),
@@ -36,7 +36,7 @@ test("every documented test that runs a tool passes the test context's signal to
     for (const block of codeBlocks(page))
       for (const part of block.code.split(/\n(?=\s*(?:test|it)(?:\.\w+)?\()/)) {
         if (!/^\s*(test|it)\b/.test(part)) continue
-        const calls = [...part.matchAll(/\b(runTool|callTool|toLoadInOpencode)\(/g)]
+        const calls = [...part.matchAll(/\b(runTool|callTool|toLoadInOpencode|fuzzTool)\(/g)]
         if (calls.length === 0) continue
         const where = `${relative(workspaceDirectory, page)}:${block.line} ${part.split("\n")[0]!.trim()}`
         if (!/async \(\{ signal \}\) => \{/.test(part)) missing.push(`${where}: the test does not take { signal }`)

@@ -39,6 +39,13 @@ export type FuzzOptions = {
   found?: FuzzFailure[]
   /** Arguments not to call again (they kept the engine busy or ended it): each is answered with its failure. */
   skip?: Array<{ args: unknown; failure: Failure }>
+  /**
+   * Stops the search: once it is aborted no further call starts, the running one gets it as
+   * runTool's `signal` (its tool's `ctx.abort` fires; under the bun engine a tool that has not
+   * stopped 1 s later has its engine ended), and fuzzTool rejects with the signal's reason. In
+   * vitest, pass the test context's `signal`, aborted at the test's timeout.
+   */
+  signal?: AbortSignal
 }
 
 export type FuzzFailure = Failure & {
@@ -68,6 +75,7 @@ const FUZZ_OPTIONS: Record<keyof FuzzOptions, true> = {
   onFailure: true,
   found: true,
   skip: true,
+  signal: true,
 }
 
 export async function fuzzTool(project: ToolProject, name: string, options: FuzzOptions = {}): Promise<FuzzReport> {
@@ -97,6 +105,14 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31)
   checkTimeoutOption("timeoutMs", options.timeoutMs)
   const timeoutMs = options.timeoutMs ?? 5000
+  const signal = options.signal
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new ToolTesterError(
+      "USAGE",
+      `signal must be an AbortSignal, such as the test context's signal, not ${described(signal)}`,
+      { data: { option: "signal" } },
+    )
+  signal?.throwIfAborted()
   const schemas = await getToolSchemas(project)
   if (!schemas.success) throw schemas.error
   const schema = schemas.value.find((candidate) => candidate.name === name)
@@ -119,6 +135,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
     )
   }
   const fc = await loadFastCheck()
+  signal?.throwIfAborted()
   const args = modelArguments(schema.parameters)
   const failures: FuzzFailure[] = [...(options.found ?? [])]
   const known = new Set<string>(failures.map(failureKey))
@@ -140,11 +157,13 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
     if (answer !== undefined) return { result: undefined, failure: answer }
     calls++
     options.onCall?.(input)
-    let result = await runTool(project, name, structuredClone(input), { timeoutMs })
+    const runOptions = signal === undefined ? { timeoutMs } : { timeoutMs, signal }
+    let result = await runTool(project, name, structuredClone(input), runOptions)
     // Under the bun engine, a timed-out call whose tool did not stop has its engine ended a second
-    // later: a call running there then is INTERRUPTED, nothing its input did, and runs again.
-    if (result.error?.code === "INTERRUPTED")
-      result = await runTool(project, name, structuredClone(input), { timeoutMs })
+    // later: a call running there then is INTERRUPTED, nothing its input did, and runs again
+    // (unless the caller's signal stopped it).
+    if (result.error?.code === "INTERRUPTED" && !signal?.aborted)
+      result = await runTool(project, name, structuredClone(input), runOptions)
     return { result, failure: failureOf(result) }
   }
   let remaining = runs
@@ -152,7 +171,11 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
     const before = calls
     const property = fc.asyncProperty(args, async (input) => {
       if (tampered) return true
+      // Stopped: fast-check ends the run there (no shrinking), and the signal's reason is thrown
+      // below. What a stopped call returned says nothing about its arguments.
+      if (signal?.aborted) throw new fc.PreconditionFailure(true)
       const { result, failure } = await call(input)
+      if (signal?.aborted) throw new fc.PreconditionFailure(true)
       if (failure?.code === "TOOL_TAMPERED") {
         tampered = { input, result, failure }
         return true
@@ -166,6 +189,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
       return failure === undefined || known.has(failureKey(failure))
     })
     const details = await fc.check(property, { numRuns: remaining, seed, endOnFailure: false })
+    signal?.throwIfAborted()
     if (tampered) {
       record({ ...tampered.failure, args: tampered.input, output: tampered.result?.output ?? "" })
       break
@@ -173,6 +197,7 @@ export async function fuzzTool(project: ToolProject, name: string, options: Fuzz
     if (!details.failed || details.counterexample === null) break
     const [shrunk] = details.counterexample
     const { result, failure } = await call(shrunk)
+    signal?.throwIfAborted()
     if (failure?.code === "TOOL_TAMPERED") {
       record({ ...failure, args: shrunk, output: result?.output ?? "" })
       break

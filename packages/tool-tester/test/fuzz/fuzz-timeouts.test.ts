@@ -76,3 +76,54 @@ test("under the bun engine, the call the end of a deaf tool's engine interrupts 
   expect(new Set(completed).size).toBe(report.calls - 1)
   expect(completed.length - new Set(completed).size).toBeLessThanOrEqual(1)
 })
+
+// Answers at once on its first two calls; the third waits for its context.abort, and writes it down.
+const stopsOnThird = `import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { tool } from "@opencode-ai/plugin"
+export default tool({
+  description: "Waits",
+  args: { count: tool.schema.number() },
+  async execute(args, context) {
+    const counter = path.join(context.directory, "calls")
+    const made = (existsSync(counter) ? Number(readFileSync(counter, "utf8")) : 0) + 1
+    writeFileSync(counter, String(made))
+    if (made < 3) return "counted"
+    await new Promise((resolve) => {
+      if (context.abort.aborted) resolve(undefined)
+      else context.abort.addEventListener("abort", resolve)
+    })
+    appendFileSync(path.join(context.directory, "stopped"), "stopped\\n")
+    return "stopped"
+  },
+})
+`
+
+test("an aborted signal stops the call in flight and every call after it, and rejects with its reason", {
+  timeout: 120_000,
+}, async () => {
+  const { env, home } = isolatedEnvironment()
+  const directory = tmpProject({ ".opencode/tools/sample.ts": stopsOnThird })
+  const project = await loadTools({ directory, env, home })
+  const controller = new AbortController()
+  const reason = new Error("the test timed out")
+  let calls = 0
+  const fuzzing = fuzzTool(project, "sample", {
+    runs: 50,
+    seed: 1,
+    signal: controller.signal,
+    onCall: () => {
+      if (++calls === 3) setTimeout(() => controller.abort(reason), 50)
+    },
+  })
+  await expect(fuzzing).rejects.toBe(reason)
+  expect(calls).toBe(3)
+  expect(readFileSync(path.join(directory, "stopped"), "utf8")).toBe("stopped\n")
+  // Already aborted: no call is made at all.
+  await expect(fuzzTool(project, "sample", { signal: controller.signal, onCall: () => calls++ })).rejects.toBe(reason)
+  expect(calls).toBe(3)
+  await expect(fuzzTool(project, "sample", { signal: "stop" as never })).rejects.toMatchObject({
+    code: "USAGE",
+    data: { option: "signal" },
+  })
+})
