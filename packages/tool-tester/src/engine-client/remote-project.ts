@@ -162,7 +162,7 @@ class RemoteEngine implements ProjectEngine {
       {
         ...(bound === undefined ? {} : { backstopMs: bound }),
         signal: this.#signal,
-        endOnAbort: true,
+        endOnAbort: "the load was abandoned",
       },
     ).then((outcome) => {
       if (outcome.kind === "value") return outcome.value as ToolProject
@@ -184,9 +184,29 @@ class RemoteEngine implements ProjectEngine {
     }
   }
 
-  /** doctor's findings for the loaded project (tasks/doctor-task.ts), paths shown from `cwd`. */
-  doctor(options: { cwd: string }): Promise<unknown> {
-    return this.#value({ method: "doctor", params: options })
+  /**
+   * doctor's findings for the loaded project (tasks/doctor-task.ts), paths shown from `cwd`. An
+   * aborted `signal` ends the engine at once, in the middle of the project's load (a new engine
+   * loads it again first) or of doctor's own work, which cannot hear an abort, and rejects with
+   * the signal's reason; the next call starts a new engine.
+   */
+  async doctor(options: { cwd: string }, signal?: AbortSignal): Promise<unknown> {
+    if (signal === undefined) return this.#value({ method: "doctor", params: options })
+    signal.throwIfAborted()
+    const why = "doctor was stopped (the toLoadInOpencode() signal was aborted), and the engine with it: run it again"
+    const stop = () => this.restart(why)
+    signal.addEventListener("abort", stop, { once: true })
+    try {
+      await this.load()
+    } catch (error) {
+      signal.throwIfAborted()
+      throw error
+    } finally {
+      signal.removeEventListener("abort", stop)
+    }
+    const outcome = await this.#request({ method: "doctor", params: options }, { signal, endOnAbort: why })
+    signal.throwIfAborted()
+    return answerOf(outcome)
   }
 
   async run(project: ToolProject, call: CallTarget, options: RunOptions): Promise<RunResult> {
@@ -267,14 +287,7 @@ class RemoteEngine implements ProjectEngine {
 
   async #value(call: EngineCall): Promise<unknown> {
     await this.load()
-    const outcome = await this.#request(call)
-    if (outcome.kind === "value") return outcome.value
-    if (outcome.kind === "error") throw toError(outcome.error)
-    if (outcome.kind === "exited" && outcome.exit.channel) throw toError(outcome.exit.channel)
-    throw new ToolTesterError(
-      "ENGINE_FAILED",
-      outcome.kind === "exited" ? exitedError(outcome.exit).message : "the engine was stopped",
-    )
+    return answerOf(await this.#request(call))
   }
 
   #request(
@@ -286,8 +299,11 @@ class RemoteEngine implements ProjectEngine {
       backstopMs?: number | undefined
       /** What the other calls in the engine are told when the backstop ends it. */
       stoppedFor?: string
-      /** The signal ends the engine itself (a load), instead of asking the engine to abort the call. */
-      endOnAbort?: boolean
+      /**
+       * The signal ends the engine itself (a load, doctor's work), instead of asking the engine to
+       * abort the call: what the other calls pending there are told.
+       */
+      endOnAbort?: string
       /**
        * After the signal asked the engine to abort the call: how long its tool may take to stop. Past
        * it (a tool that ignores its signal, or keeps the engine too busy to read it) the call ends
@@ -331,15 +347,8 @@ class RemoteEngine implements ProjectEngine {
             grace.ms,
           )
       }
-      const abort = options.endOnAbort
-        ? () => {
-            this.#ended(connection, {
-              kind: "exited",
-              exit: { exitCode: 1, crash: "the load was abandoned", started: true, interrupted: true },
-            })
-            connection.end()
-          }
-        : askToAbort
+      const endOnAbort = options.endOnAbort
+      const abort = endOnAbort === undefined ? askToAbort : () => this.#stop(connection, endOnAbort)
       this.#pending.set(id, (outcome) => {
         clearTimeout(timer)
         clearTimeout(graceTimer)
@@ -366,7 +375,7 @@ class RemoteEngine implements ProjectEngine {
           options.backstopMs,
         )
       }
-      const abortedAlready = options.signal?.aborted === true && !options.endOnAbort
+      const abortedAlready = options.signal?.aborted === true && endOnAbort === undefined
       connection.send(abortedAlready ? { type: "call", id, aborted: true, ...call } : { type: "call", id, ...call })
       if (options.signal?.aborted) abort()
       else options.signal?.addEventListener("abort", abort, { once: true })
@@ -518,6 +527,17 @@ function takeSpare(selection: EngineSelection, directory: string, output: Engine
 
 function binaryOf(selection: EngineSelection): string {
   return selection.name === "bun" ? selection.location.binary : process.execPath
+}
+
+/** What a request that is not a tool call answered, or the error it ended with. */
+function answerOf(outcome: Outcome): unknown {
+  if (outcome.kind === "value") return outcome.value
+  if (outcome.kind === "error") throw toError(outcome.error)
+  if (outcome.kind === "exited" && outcome.exit.channel) throw toError(outcome.exit.channel)
+  throw new ToolTesterError(
+    "ENGINE_FAILED",
+    outcome.kind === "exited" ? exitedError(outcome.exit).message : "the engine was stopped",
+  )
 }
 
 function toError(error: CrossingError): ToolTesterError {

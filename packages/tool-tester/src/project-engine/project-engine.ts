@@ -20,8 +20,9 @@ export interface ProjectEngine {
   /**
    * doctor's findings, where the live tools are: only an engine's process answers it; in this
    * process the caller runs doctor itself (tasks/doctor-task.ts is above the public functions).
+   * An aborted `signal` ends that work (and the engine's process) and rejects with its reason.
    */
-  doctor?(options: { cwd: string }): Promise<unknown>
+  doctor?(options: { cwd: string }, signal?: AbortSignal): Promise<unknown>
   /** Ends what the engine keeps for the project (its process); later calls fail. */
   close(): void
 }

@@ -63,9 +63,9 @@ export const toolTesterMatchers = {
    * Passes when `tool-tester doctor` would find no error in the project (exit 0): every tool file
    * imports, opencode can build the tool list (a `z.date()` argument leaves it with no custom
    * tools), and no provider this project's model uses rejects a schema. Warnings do not fail it.
-   * `calls` bound each of doctor's calls (`timeoutMs`) and stop them (`signal`: no call starts
-   * once it is aborted, the running one gets it, and the matcher rejects with its reason, whatever
-   * doctor found). The calls are made one after another, as doctor makes them (doctor/results.ts).
+   * `calls` bound each of doctor's calls (`timeoutMs`) and stop them (`signal`: once it is aborted,
+   * doctor's own work in an engine's process ends with that process, no call starts, the running
+   * one gets it, and the matcher rejects with its reason, whatever doctor found). The calls are made one after another, as doctor makes them (doctor/results.ts).
    */
   async toLoadInOpencode(
     this: MatcherState,
@@ -81,7 +81,7 @@ export const toolTesterMatchers = {
     const engine = engineOf(project)
     const payload = (
       engine.doctor
-        ? await engine.doctor(options)
+        ? await engine.doctor(options, calls.signal)
         : await (await import("../tasks/doctor-task.ts")).doctorProject(project, options)
     ) as { findings: Finding[] }
     calls.signal?.throwIfAborted()

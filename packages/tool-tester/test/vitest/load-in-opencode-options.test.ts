@@ -1,9 +1,14 @@
 // toLoadInOpencode()'s options for doctor's one call of each tool: `timeoutMs` bounds each call
 // instead of doctor's 5 s, and `signal` (the test context's) stops the calls. Under the node engine,
-// whose tools run in this process, so a tool can abort the test's own controller.
-import { expect, onTestFinished, test } from "vitest"
+// whose tools run in this process, so a tool can abort the test's own controller; and the signal
+// ends doctor's own work in the bun engine's process.
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { expect, onTestFinished, test, vi } from "vitest"
 import "../../src/vitest/index.ts"
-import { closeProject } from "../../src/index.ts"
+import { closeProject, runTool } from "../../src/index.ts"
+import { opencode } from "../helpers.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 import { loadedUnder, toolSource } from "../support/tmp-project.ts"
 
 type Shared = { stopDoctor?: () => void; laterCalled?: boolean }
@@ -49,3 +54,40 @@ test("an aborted signal rejects with its reason even when doctor's errors leave 
   const signal = AbortSignal.abort(new Error("the test timed out"))
   await expect(expect(project).toLoadInOpencode({ signal })).rejects.toThrow("the test timed out")
 })
+
+// Loads at once, but once the marker file is there (a new engine loading the project again, the
+// first having ended) writes its engine's process id and holds the load for 10 minutes.
+const slowLoad = `import { existsSync, writeFileSync } from "node:fs"
+import { tool } from "@opencode-ai/plugin"
+if (existsSync(new URL("../../slow-load", import.meta.url))) {
+  writeFileSync(new URL("../../engine-pid", import.meta.url), String(process.pid))
+  await new Promise((resolve) => setTimeout(resolve, 600_000))
+}
+export default tool({
+  description: "Ends its engine",
+  args: {},
+  async execute() { process.exit(0) },
+})
+`
+
+test.skipIf(!opencode.binary)(
+  `an aborted signal ends doctor's work in the bun engine, the project's load there too, and rejects with its reason${opencode.reason ? ` (${opencode.reason})` : ""}`,
+  { timeout: 60_000 },
+  async () => {
+    const { project, directory } = await loadedUnder("bun", { ".opencode/tools/exits.ts": slowLoad })
+    onTestFinished(() => closeProject(project))
+    // The call ends the engine: doctor's engine loads the project again, and the load holds.
+    expect(await runTool(project, "exits", {})).toMatchObject({ error: { code: "TOOL_EXITED" } })
+    writeFileSync(path.join(directory, "slow-load"), "")
+    const controller = new AbortController()
+    const reason = new Error("the test timed out")
+    const pidFile = path.join(directory, "engine-pid")
+    const matching = expect(project).toLoadInOpencode({ signal: controller.signal })
+    await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true), { timeout: 30_000, interval: 50 })
+    const engine = Number(readFileSync(pidFile, "utf8"))
+    onTestFinished(() => killProcess(engine))
+    controller.abort(reason)
+    await expect(matching).rejects.toBe(reason)
+    await expect.poll(() => isRunning(engine), { timeout: 10_000 }).toBe(false)
+  },
+)
