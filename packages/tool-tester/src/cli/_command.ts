@@ -37,7 +37,17 @@ export type CliIO = {
    * at once (a second one does not wait for it); returns the function that stops listening.
    */
   onInterrupt: (handler: (signal: NodeJS.Signals) => void) => () => void
+  /**
+   * Calls `hooks.before` just before Node prints a warning of the CLI's own process on stderr
+   * (which it does itself, not through `writeError`), and `hooks.after` just after; returns the
+   * function that stops. A progress line erases and redraws itself there (node-warnings.ts). Only
+   * the bin's own process has it.
+   */
+  aroundWarnings?: (hooks: WarningHooks) => () => void
 }
+
+/** What is done around Node's printing of a warning (CliIO's `aroundWarnings`). */
+export type WarningHooks = { before: () => void; after: () => void }
 
 /** The exit code after Ctrl-C, as shells report a process ended by SIGINT. */
 const EXIT_INTERRUPTED = 130

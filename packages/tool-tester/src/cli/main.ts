@@ -37,6 +37,7 @@ const { runCommandLine } = await import("./_run-command-line.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")
 
 const { optionWords } = await import("./option-words.ts")
+const { aroundWarnings } = await import("./node-warnings.ts")
 const json = optionWords(argv).includes("--json")
 /** What ends the CLI from outside: each is handled (docs/cli.md, "Signals"). */
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
@@ -54,6 +55,7 @@ const io: CliIO = {
     interruptHandlers.add(handler)
     return () => void interruptHandlers.delete(handler)
   },
+  aroundWarnings: aroundWarnings(process),
 }
 let interrupted = false
 for (const signal of SIGNALS) process.on(signal, onSignal)

@@ -2,7 +2,7 @@
 // phases, fuzz's search), for a person at a terminal only: never when stderr is a file or a pipe,
 // so logs stay clean. While the line is shown, every other line the command writes on stderr (an
 // opencode server log line with --verbose, a warning) erases it first and draws it again below
-// itself, so the two never share a line.
+// itself, so the two never share a line; so does a warning Node prints there itself (node-warnings.ts).
 import type { CliIO } from "./_command.ts"
 
 /** Carriage return + erase the whole line: the cursor is back at the start of an empty line. */
@@ -26,13 +26,27 @@ export type DrawnLine = {
  * A line drawn on `io`'s stderr. While it is shown, `io.writeError` is wrapped (and given back by
  * `clear`): whatever the command writes there erases the line first and, once that text has ended
  * its own line, the line is drawn again after it. Text that does not end its line (a partial
- * write) leaves the line undrawn until the write that ends it.
+ * write) leaves the line undrawn until the write that ends it. A warning Node prints on stderr
+ * itself (`io.aroundWarnings`, the bin's own process only) is put above it the same way.
  */
-export function drawnLine(io: Pick<CliIO, "writeError">): DrawnLine {
+export function drawnLine(io: Pick<CliIO, "writeError" | "aroundWarnings">): DrawnLine {
   const write = io.writeError
   let shown: string | undefined
   // A write through the wrapper left the cursor mid-line: drawing now would join that line.
   let midLine = false
+  // Node prints a warning on stderr itself, between these two: the line erased, then drawn again.
+  let erasedForWarning = false
+  const hooks = {
+    before: () => {
+      erasedForWarning = shown !== undefined && !midLine
+      if (erasedForWarning) write(ERASE_LINE)
+    },
+    after: () => {
+      if (erasedForWarning && shown !== undefined) write(shown)
+      erasedForWarning = false
+    },
+  }
+  let stopHooks: (() => void) | undefined
   const above = (text: string) => {
     if (text === "") return
     const erase = shown !== undefined && !midLine ? ERASE_LINE : ""
@@ -43,12 +57,15 @@ export function drawnLine(io: Pick<CliIO, "writeError">): DrawnLine {
     show: (text) => {
       shown = text
       io.writeError = above
+      stopHooks ??= io.aroundWarnings?.(hooks)
       if (!midLine) write(`${ERASE_LINE}${text}`)
     },
     clear: () => {
       if (shown !== undefined && !midLine) write(ERASE_LINE)
       shown = undefined
       if (io.writeError === above) io.writeError = write
+      stopHooks?.()
+      stopHooks = undefined
     },
   }
 }
@@ -67,7 +84,10 @@ export const silentProgress: ProgressLine = { phase: () => {}, done: () => {} }
  * A {@link drawnLine} on `io`'s stderr, redrawn each second and at each phase. `now` and the timer
  * are the clock; the timer never keeps the process alive.
  */
-export function terminalProgress(io: Pick<CliIO, "writeError">, now: () => number = Date.now): ProgressLine {
+export function terminalProgress(
+  io: Pick<CliIO, "writeError" | "aroundWarnings">,
+  now: () => number = Date.now,
+): ProgressLine {
   const line = drawnLine(io)
   let text: string | undefined
   let started = now()

@@ -1,6 +1,8 @@
+import { EventEmitter } from "node:events"
 import { describe, expect, test } from "vitest"
 import type { CliIO } from "../../src/cli/_command.ts"
 import { fuzzProgress } from "../../src/cli/fuzz-progress.ts"
+import { aroundWarnings } from "../../src/cli/node-warnings.ts"
 import { runCli } from "../helpers.ts"
 import { tmpProject } from "../support/tmp-project.ts"
 import { robustWeather } from "../support/robust-weather.ts"
@@ -22,6 +24,38 @@ function io(stderrIsTTY: boolean, env: Record<string, string | undefined> = {}):
 }
 
 describe("fuzz's progress", () => {
+  test("at a terminal, a warning Node prints on stderr itself goes above the line, which is drawn again after it", () => {
+    const cli = io(true)
+    // Stands for `process`, with the 'warning' listener Node adds at start-up: it writes on
+    // stderr itself, not through the CLI's writeError.
+    const node = new EventEmitter()
+    const nodePrinter = (warning: Error) => void cli.stderr.push(`(node:1) ${warning.name}: ${warning.message}\n`)
+    node.on("warning", nodePrinter)
+    cli.aroundWarnings = aroundWarnings(node)
+    let clock = 0
+    const progress = fuzzProgress(cli, "weather", 10, () => clock)
+    const warning = Object.assign(new Error("11 exit listeners added"), { name: "MaxListenersExceededWarning" })
+    progress.update(1, 0)
+    node.emit("warning", warning)
+    clock = 1_000
+    progress.update(2, 0)
+    progress.done()
+    node.emit("warning", warning)
+    const line = (calls: number, seconds: number) =>
+      `tool-tester: fuzzing weather, ${calls} call${calls === 1 ? "" : "s"} (--runs 10), 0 failures so far... ${seconds}s`
+    expect(cli.stderr).toEqual([
+      `\r\u001b[2K${line(1, 0)}`,
+      "\r\u001b[2K",
+      "(node:1) MaxListenersExceededWarning: 11 exit listeners added\n",
+      line(1, 0),
+      `\r\u001b[2K${line(2, 1)}`,
+      "\r\u001b[2K",
+      // Once the line is cleared, Node's printing is left alone.
+      "(node:1) MaxListenersExceededWarning: 11 exit listeners added\n",
+    ])
+    expect(node.listeners("warning")).toEqual([nodePrinter])
+  })
+
   test("outside a terminal: a plain line at most every 10 s, not one per call", () => {
     const cli = io(false)
     let clock = 0
