@@ -86,7 +86,7 @@ async function listingEscapes(
 }
 
 /** TOOL_EXITED: the call's code called process.exit, which in opencode ends opencode (runtime/exit-in-call.ts). */
-function exitedCall(result: RunResult, code: number | string): RunResult {
+function exitedCall(result: RunResult, code: number): RunResult {
   const message = exitedWith(code)
   markFailed(result, "TOOL_EXITED", message, message)
   return result

@@ -12,8 +12,8 @@
 // process.emit, still passes it to them, and runtime/escaped-errors.ts leaves it out.
 import { AsyncLocalStorage } from "node:async_hooks"
 
-/** What the call's code passed to process.exit, once it called it. */
-type ExitCall = { code?: number | string }
+/** The exit status the OS would have seen from the call's process.exit, once it called it. */
+type ExitCall = { code?: number }
 
 // Kept before any tool runs: a tool may replace globalThis.process.
 const hostProcess: NodeJS.Process = process
@@ -38,7 +38,7 @@ export function exitEndsTheEngine(): void {
  */
 export function watchExit(): {
   run<T>(call: () => Promise<T>): Promise<T>
-  stop(): { code: number | string } | undefined
+  stop(): { code: number } | undefined
 } {
   if (engine) return { run: (call) => call(), stop: () => undefined }
   const exit: ExitCall = {}
@@ -71,7 +71,7 @@ export function isExitStop(thrown: unknown): boolean {
 }
 
 /** The one-line TOOL_EXITED message, as the engines give it for a tool's process.exit. */
-export function exitedWith(code: number | string): string {
+export function exitedWith(code: number): string {
   return `the tool ended its process with process.exit(${code}); under opencode that stops opencode itself: throw an Error instead`
 }
 
@@ -81,10 +81,26 @@ function caughtExit(code?: number | string | null): never {
   const call = calls.getStore()
   if (call === undefined) return Reflect.apply(callersExit, hostProcess, [code]) as never
   // The first call counts: opencode would have ended there.
-  call.code ??= code ?? hostProcess.exitCode ?? 0
+  call.code ??= exitStatus(code ?? hostProcess.exitCode ?? 0)
   const stop = new Error(`process.exit(${call.code}) was called: under opencode the process ends here`)
   stops.add(stop)
   throw stop
+}
+
+/**
+ * The status the OS sees when a process exits with `code`, as the engines report it: the low 8
+ * bits of the integer (process.exit(256) is 0, -1 is 255), all 32 on Windows, read as unsigned;
+ * an integer string counts as its number ("2" is 2, "0x10" 16). A code the runtime's own
+ * process.exit refuses (1.5, "abc", true) throws its TypeError or RangeError, as process.exit
+ * does in Node and in Bun: the tool can catch it, and the process goes on. The exitCode setter
+ * checks a code as process.exit does; it is put back at once.
+ */
+function exitStatus(code: number | string): number {
+  const before = hostProcess.exitCode
+  hostProcess.exitCode = code
+  hostProcess.exitCode = before
+  const value = Number(code)
+  return process.platform === "win32" ? value >>> 0 : value & 0xff
 }
 
 /** process.emit, but a stop of caughtExit that escaped (from a timer, a promise) is handled here, silently. */
