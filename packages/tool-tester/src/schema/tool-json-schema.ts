@@ -25,6 +25,8 @@ export function isZodSchema(value: unknown): value is ZodSchemaLike {
  * When every arg is a zod 4 schema, opencode wraps them in `z.object()` with its own zod (4.1.8)
  * and converts that with `z.toJSONSchema(…, { io: "input" })`, keeping descriptions and metadata
  * set with any zod copy. Otherwise it takes the args as raw JSON Schema fragments.
+ * Args that are not an object (a string, a number, an array) are read as opencode reads them, with
+ * `Object.entries` (docs/opencode-contract.md#args-that-are-not-a-shape).
  * Fails with `SCHEMA_UNREPRESENTABLE` where zod throws (z.date(), z.bigint(), …): opencode then
  * offers no tool at all to the model.
  */

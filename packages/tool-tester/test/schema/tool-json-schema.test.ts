@@ -1,12 +1,16 @@
 // Every expected string below is what opencode 1.18.34 sent to the model
 // (docs/opencode-contract.md#json-schema, re-checked against the binary), compared with
 // JSON.stringify so key order counts.
+import { readFileSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, test } from "vitest"
 import { z } from "zod"
 import * as zod3 from "zod3"
 import { z as otherZod } from "zod3/v4"
 import { ToolTesterError } from "../../src/errors.ts"
 import { isZodSchema, toolJsonSchema } from "../../src/schema/tool-json-schema.ts"
+import type { ObservedSet } from "../../src/verify/observed-run.ts"
 
 const draft = '"$schema":"https://json-schema.org/draft/2020-12/schema"'
 
@@ -343,6 +347,38 @@ describe("toolJsonSchema() with non-zod args (the legacy path)", () => {
 
   test("string args have only non-schema entries, so the schema is empty with an empty required list", () => {
     expect(schemaText("ab")).toBe('{"type":"object","properties":{},"required":[]}')
+  })
+})
+
+// The probe project's own tool files against what opencode 1.18.34 sent for them (the recorded
+// args-shapes golden; docs/opencode-contract.md#args-that-are-not-a-shape): args that is a string,
+// null, undefined, a number, an array, a zod schema, zod next to JSON Schema, a whole JSON Schema.
+describe("toolJsonSchema() on args that are not a shape, as opencode sent them", () => {
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  const golden: ObservedSet = JSON.parse(readFileSync(path.join(here, "..", "golden", "args-shapes.json"), "utf8"))
+  const tools = path.join(here, "..", "..", "probes", "args-shapes", ".opencode", "tools")
+  const sent = golden.runs[0]!.tools!.map(
+    (entry) => (entry as { function: { name: string; parameters: unknown } }).function,
+  )
+  const custom = sent.filter((entry) => entry.name.startsWith("args_"))
+
+  test("every odd args of the probe was offered", () => {
+    expect(custom.map((entry) => entry.name)).toEqual([
+      "args_array",
+      "args_json_schema",
+      "args_mixed",
+      "args_null",
+      "args_number",
+      "args_string",
+      "args_undefined",
+      "args_zod_object",
+      "args_zod_string",
+    ])
+  })
+
+  test.each(custom.map((entry) => [entry.name, entry.parameters] as const))("%s", async (name, parameters) => {
+    const module = (await import(pathToFileURL(path.join(tools, `${name}.ts`)).href)) as { default: { args: unknown } }
+    expect(JSON.stringify(schemaValue(module.default.args))).toBe(JSON.stringify(parameters))
   })
 })
 
