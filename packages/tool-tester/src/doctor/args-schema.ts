@@ -2,7 +2,9 @@ import { jsonSafe } from "../_json-safe.ts"
 import { messageOfThrown } from "../errors.ts"
 import { danglingRefs } from "../schema/refs.ts"
 import { isZodSchema, toolJsonSchema } from "../schema/tool-json-schema.ts"
+import { isNotObjectArgs, notObjectArgsFinding } from "./args-not-object.ts"
 import type { Finding } from "./finding.ts"
+import { isJsonSchemaAsArgs, jsonSchemaAsArgsFinding } from "./json-schema-as-args.ts"
 import { isSchemaAsArgs, schemaAsArgsFinding } from "./schema-as-args.ts"
 import { isZod3Schema, zod3ShapeSchema } from "./zod3-schema.ts"
 
@@ -38,15 +40,8 @@ function readFindings(tool: { id: string; file: string; args: unknown }): Findin
   })
   if (args === undefined || args === null) return []
   if (isSchemaAsArgs(args)) return [schemaAsArgsFinding(tool)]
-  if (typeof args !== "object" || Array.isArray(args)) {
-    return [
-      at({
-        code: "NON_ZOD_ARGS",
-        severity: "error",
-        message: "args is not an object: write args: { name: z.string() }",
-      }),
-    ]
-  }
+  if (isNotObjectArgs(args)) return [notObjectArgsFinding(tool)]
+  if (isJsonSchemaAsArgs(args)) return [jsonSchemaAsArgsFinding({ ...tool, args })]
   const entries = Object.entries(args)
   const converted = toolJsonSchema(args)
   if (entries.every(([, value]) => isZodSchema(value))) {

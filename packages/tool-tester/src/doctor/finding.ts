@@ -46,7 +46,7 @@ export type FindingCode =
   | "OPENCODE_VERSION"
   /** A config folder installed with pnpm: opencode's own npm install there fails slowly, and it starts about 100 s later. */
   | "PNPM_INSTALL"
-  /** Args that are not zod 4 schemas: opencode drops them or sends them verbatim as JSON Schema. */
+  /** Args that are not zod 4 schemas, or not an object of them: opencode drops them or sends them verbatim as JSON Schema. */
   | "NON_ZOD_ARGS"
   /** Args made with zod 3: opencode sends the schema objects' internals as JSON Schema. */
   | "ZOD3_SCHEMA"

@@ -49,6 +49,55 @@ describe("doctor findings (pure modules)", () => {
     expect(string!.message).toContain("write args: { name: z.string() }, not z.string(...)")
   })
 
+  // What opencode 1.18.34 offered for each of these and passed to execute: the args-shapes golden.
+  test("args that are not an object are an error that says what opencode offers the model instead", () => {
+    const message = (args: unknown) => argsSchemaFindings({ id: "t", file, args }).map((finding) => finding.message)
+    expect(message("text")).toEqual([
+      'tool t: args is a string ("text"), not an object of zod schemas: opencode takes its characters as args and drops them all, so it offers the model no arguments and passes what the model sends to execute unchecked; write args: {} for a tool without arguments, or args: { name: z.string() }',
+    ])
+    expect(message(42)).toEqual([
+      "tool t: args is a number (42), not an object of zod schemas: opencode takes it as no args, so it offers the model no arguments and passes what the model sends to execute unchecked; write args: {} for a tool without arguments, or args: { name: z.string() }",
+    ])
+    expect(message(["dropped", { type: "string" }])).toEqual([
+      "tool t: args is an array, not an object of zod schemas: opencode takes its items as args named by their index and keeps only the objects and booleans, so it offers the model the argument 1 (sent verbatim as JSON Schema, required) and passes what the model sends to execute unchecked; write args: { name: z.string() }",
+    ])
+    const [array] = argsSchemaFindings({ id: "t", file, args: ["dropped", { type: "string" }] })
+    expect(array).toMatchObject({ code: "NON_ZOD_ARGS", severity: "error", file })
+    expect(array!.data).toEqual({
+      tool: "t",
+      offered: ["1"],
+      sent: { type: "object", properties: { "1": { type: "string" } }, required: ["1"] },
+    })
+    // null and undefined are no args to opencode, like {}: nothing to report.
+    expect(argsSchemaFindings({ id: "t", file, args: null })).toEqual([])
+    expect(argsSchemaFindings({ id: "t", file, args: undefined })).toEqual([])
+  })
+
+  test("args written as a whole JSON Schema are an error that names the argument opencode offers instead", () => {
+    const args = {
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "integer" } },
+      required: ["city"],
+    }
+    expect(argsSchemaFindings({ id: "t", file, args })).toEqual([
+      {
+        code: "NON_ZOD_ARGS",
+        severity: "error",
+        file,
+        message:
+          "tool t: args is a whole JSON Schema where opencode expects a plain object of zod schemas: it takes the schema's keywords as the arguments, so it offers the model one required argument named properties and passes what the model sends to execute unchecked; write args: { city: z.string(), days: z.number().int().optional() }",
+        data: { tool: "t", offered: ["properties"] },
+      },
+    ])
+    // An arg that happens to be named properties, next to others, is no whole schema.
+    expect(codes(argsSchemaFindings({ id: "t", file, args: { type: { type: "string" }, properties: {} } }))).toEqual([
+      "NON_ZOD_ARGS",
+    ])
+    expect(argsSchemaFindings({ id: "t", file, args: { type: { type: "string" }, properties: {} } })[0]!.severity).toBe(
+      "warning",
+    )
+  })
+
   test("zod 3 args show what opencode sends and what the schema means", () => {
     const [finding] = argsSchemaFindings({
       id: "t",
