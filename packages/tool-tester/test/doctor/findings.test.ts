@@ -58,6 +58,8 @@ describe("doctor findings (pure modules)", () => {
     expect(message(42)).toEqual([
       "tool t: args is a number (42), not an object of zod schemas: opencode takes it as no args, so it offers the model no arguments and passes what the model sends to execute unchecked; write args: {} for a tool without arguments, or args: { name: z.string() }",
     ])
+    expect(message(true)[0]).toMatch(/^tool t: args is a boolean \(true\), .*: opencode takes it as no args, /)
+    expect(message("")[0]).toMatch(/^tool t: args is a string \(""\), .*: opencode takes it as no args, /)
     expect(message(["dropped", { type: "string" }])).toEqual([
       "tool t: args is an array, not an object of zod schemas: opencode takes its items as args named by their index and keeps only the objects and booleans, so it offers the model the argument 1 (sent verbatim as JSON Schema, required) and passes what the model sends to execute unchecked; write args: { name: z.string() }",
     ])

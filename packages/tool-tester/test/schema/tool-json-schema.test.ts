@@ -352,7 +352,8 @@ describe("toolJsonSchema() with non-zod args (the legacy path)", () => {
 
 // The probe project's own tool files against what opencode 1.18.34 sent for them (the recorded
 // args-shapes golden; docs/opencode-contract.md#args-that-are-not-a-shape): args that is a string,
-// null, undefined, a number, an array, a zod schema, zod next to JSON Schema, a whole JSON Schema.
+// an empty string, null, undefined, a number, a boolean, an array, a zod schema, zod next to JSON
+// Schema, a whole JSON Schema.
 describe("toolJsonSchema() on args that are not a shape, as opencode sent them", () => {
   const here = path.dirname(fileURLToPath(import.meta.url))
   const golden: ObservedSet = JSON.parse(readFileSync(path.join(here, "..", "golden", "args-shapes.json"), "utf8"))
@@ -365,6 +366,8 @@ describe("toolJsonSchema() on args that are not a shape, as opencode sent them",
   test("every odd args of the probe was offered", () => {
     expect(custom.map((entry) => entry.name)).toEqual([
       "args_array",
+      "args_boolean",
+      "args_empty_string",
       "args_json_schema",
       "args_mixed",
       "args_null",
