@@ -46,13 +46,16 @@ export async function watchRuns(
     }
     if (!options.json) io.writeError(`\n--- ${describe(files, io.cwd)} changed: running again ---\n`)
     let imported: readonly string[] | undefined
+    const startedAt = Date.now()
     running = run(startEngine("run", chosen.selection), (files) => {
       imported = files
     }).then((code) => {
       exitCode = code
-      // A save may add or drop an import: the watch follows. A run whose load never ended (a
-      // helper that never finishes importing) keeps what the last one watched.
-      if (imported !== undefined) watcher.retarget(targetsFor(imported))
+      // A save may add or drop an import: the watch follows, and a module it watches from now on
+      // that was saved while this run ran (maybe after the run read it) runs the call once more. A
+      // run whose load never ended (a helper that never finishes importing) keeps what the last one
+      // watched.
+      if (imported !== undefined) watcher.retarget(targetsFor(imported), startedAt)
     })
     await running
     running = undefined

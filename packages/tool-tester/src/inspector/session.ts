@@ -180,6 +180,10 @@ export class InspectorSession {
    * that never finishes importing), so that the save that fixes it reloads.
    */
   #modules: readonly string[] = []
+  /** The load whose modules #modules holds (its calls' imports included). */
+  #modulesOf: ToolProject | undefined
+  /** When the last load began (Date.now()): a module it imported that was saved since is loaded once more. */
+  #loadStartedAt = 0
   #selection: EngineSelection | undefined
   /** Loads a reload replaced, whose engine it ended: a call still running there was stopped by the inspector. */
   #replaced = new WeakSet<ToolProject>()
@@ -414,12 +418,13 @@ export class InspectorSession {
     if (!project) entry.error = this.#loadError ?? { code: "ENGINE_FAILED", message: "the project is not loaded" }
     else if (noTools) entry.error = noTools
     else {
+      const calledAt = Date.now()
       try {
         entry.result = await this.#run(project, request, running.controller.signal)
       } catch (error) {
         entry.error = errorOf(error)
       }
-      this.#watchNewModules(project)
+      this.#watchNewModules(project, calledAt)
       const code = entry.error?.code ?? entry.result?.error?.code
       // The engine's end was the inspector's doing, not the tool's (not an exit, nor running out
       // of memory): a cancel, or a save that reloaded the project while the call ran.
@@ -520,6 +525,7 @@ export class InspectorSession {
   async #load(): Promise<{ generation: number; loadMs: number; error?: { code: string; message: string } }> {
     const generation = ++this.#generation
     const startedAt = performance.now()
+    this.#loadStartedAt = Date.now()
     const previous = this.#project
     let error: { code: string; message: string } | undefined
     try {
@@ -596,11 +602,16 @@ export class InspectorSession {
    */
   #watch(): string[] {
     if (this.#options.watch === false || this.#closed) return []
-    if (this.#project) this.#modules = this.#project.modules ?? []
+    if (this.#project) {
+      this.#modules = this.#project.modules ?? []
+      this.#modulesOf = this.#project
+    }
     const targets = this.#targets()
     // Watched anew on every load (a folder made or removed since, an editor's save that replaced a
-    // file), but never stopped in between: a save made as this load ends is read by the next one.
-    if (this.#watcher) this.#watcher.retarget(targets)
+    // file), but never stopped in between: a save made as this load ends is read by the next one,
+    // and so is one made while it ran to a module it watches from now on (a helper a save just
+    // imported, saved again after the engine read it).
+    if (this.#watcher) this.#watcher.retarget(targets, this.#loadStartedAt)
     else this.#watcher = watchProject(targets, (files) => void this.reload(files))
     const watched = new Set([...targets.deep, ...targets.shallow].filter((folder) => existsSync(folder)))
     const before = this.#watchedFolders
@@ -623,15 +634,19 @@ export class InspectorSession {
   /**
    * A call of the current load imported modules its load did not (an `import()` inside `execute`,
    * which the engine reports with the call's answer: ToolProject.modules grew): they are watched
-   * from now on, as the load's are, the new watches started before the old ones stop.
+   * from now on, as the load's are, the new watches started before the old ones stop. A module
+   * saved after the call began (or its load, when the call ended before the load's modules were
+   * watched: a save's re-run) is read by one more load: the call may have imported it before.
    */
-  #watchNewModules(project: ToolProject): void {
+  #watchNewModules(project: ToolProject, calledAt: number): void {
     if (project !== this.#project || !this.#watcher || this.#closed) return
     const modules = project.modules ?? []
     const known = new Set(this.#modules)
     if (modules.every((file) => known.has(file))) return
+    const since = this.#modulesOf === project ? calledAt : this.#loadStartedAt
     this.#modules = modules
-    this.#watcher.retarget(this.#targets())
+    this.#modulesOf = project
+    this.#watcher.retarget(this.#targets(), since)
   }
 
   /** An engine for the next save, started once this load's work is done. */

@@ -4,6 +4,7 @@
 import type { FSWatcher } from "node:fs"
 import { existsSync, watch } from "node:fs"
 import path from "node:path"
+import { statOf } from "../_file-stats.ts"
 import { realPathOrAsIs } from "../_real-path.ts"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
@@ -96,9 +97,12 @@ export type ProjectWatcher = {
   /**
    * Watches `targets` from now on (a load may read other folders than the last): the new watches
    * start before the old ones stop, and a burst of saves still settling is reported as before, so a
-   * save made while the watches are replaced is not lost.
+   * save made while the watches are replaced is not lost. `since`: when the load (or call) that
+   * named the targets began, as Date.now() gives it: a file watched from now on that was saved
+   * since then is reported as saved, for no watch saw that save and the load may have read the file
+   * before it (a helper a save just imported, saved again while that reload ran).
    */
-  retarget: (targets: WatchTargets) => void
+  retarget: (targets: WatchTargets, since?: number) => void
   stop: () => void
 }
 
@@ -118,13 +122,14 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
     }, SETTLE_MS)
   }
   let watchers = watchAll(targets, changed)
+  let files = new Set(targets.files ?? [])
   // The watches replaced by retarget, stopped SETTLE_MS later: what they had seen but not yet
   // passed on (an event the loop has not read) is read first. On Linux a watch of the same folder
   // or file shares the old one's kernel watch, so the new one gets it too.
   let retired: FSWatcher[] = []
   let retiring: NodeJS.Timeout | undefined
   return {
-    retarget: (next) => {
+    retarget: (next, since) => {
       if (stopped) return
       retired.push(...watchers)
       watchers = watchAll(next, changed)
@@ -133,6 +138,9 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
         for (const watcher of retired) watcher.close()
         retired = []
       }, SETTLE_MS)
+      const added = (next.files ?? []).filter((file) => !files.has(file))
+      files = new Set(next.files ?? [])
+      if (since !== undefined) for (const file of savedSince(added, since)) changed(file)
     },
     stop: () => {
       stopped = true
@@ -184,6 +192,28 @@ function watchAll(targets: WatchTargets, changed: (file: string) => void): FSWat
     }
   }
   return watchers
+}
+
+/**
+ * How far a file's time may lag Date.now(): Linux stamps files from a clock read once a tick (up to
+ * 10 ms on a kernel built with HZ=100). A save this much before a load began is taken as made during
+ * it: at worst one reload too many, which reads the same files. The save that started the load is
+ * older still: SETTLE_MS passed after it before the load began.
+ */
+const FILE_CLOCK_LAG_MS = 10
+
+/**
+ * The files saved at or after `since` (a Date.now() time), by their modification time; a file that
+ * cannot be read now is left out (gone: the next save of the files that import it reloads).
+ */
+function savedSince(files: readonly string[], since: number): string[] {
+  return files.filter((file) => {
+    try {
+      return Number(statOf(file).mtimeMs) >= since - FILE_CLOCK_LAG_MS
+    } catch {
+      return false
+    }
+  })
 }
 
 /** The entries of a config or project folder that change what opencode loads. */

@@ -1,8 +1,9 @@
 // dev reloads on a save of a helper module a tool imports from outside the tool folders (here
 // .opencode/lib/), under both engines: the engine that loaded the tools says which files they
 // imported, and the watcher follows that set from load to load (an import a save adds, a helper
-// that failed to compile or imports one that did, a helper a tool imports only inside execute).
-// In-process, without a browser; one session per engine.
+// that failed to compile or imports one that did, a helper a tool imports only inside execute, a
+// helper a save imported that was saved again while that reload ran). In-process, without a
+// browser; one session per engine.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
@@ -36,6 +37,7 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
       ".opencode/lib/second.ts": `export const second = "second"\n`,
       ".opencode/tools/lazy.ts": lazy,
       ".opencode/lib/lazy.ts": `export const word = "lazy"\n`,
+      ".opencode/lib/third.ts": `export const third = "third"\n`,
     })
     cleanup.push(project.remove)
     const lib = (name: string) => path.join(project.directory, ".opencode", "lib", name)
@@ -93,5 +95,32 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
     // A helper that no longer compiles: the load fails that tool, and the save that fixes it reloads.
     expect(await saved(lib("helper.ts"), helper(`return (`))).not.toBe("no reload within 20 s")
     expect(await saved(lib("helper.ts"), helper(`return "fixed"`))).toBe("fixed")
+
+    // A save imports a new helper, which is saved again while that reload runs: after the engine
+    // read it, before the watches were set on it (here the helper saves it as it loads, once, as an
+    // author would a moment after the first save). No watch saw that save, yet one more load reads it.
+    const once = path.join(project.directory, "saved-once")
+    const savesThird = `import { existsSync, writeFileSync } from "node:fs"
+import { third } from "./third.ts"
+if (!existsSync(${JSON.stringify(once)})) {
+  writeFileSync(${JSON.stringify(once)}, "")
+  writeFileSync(${JSON.stringify(lib("third.ts"))}, 'export const third = "saved during the load"\\n')
+}
+${helper("return third")}`
+    const reruns: Array<string | undefined> = []
+    const resaved = new Promise<string>((resolve) => {
+      const stop = session.subscribe((event) => {
+        if (event.type !== "call" || event.entry.trigger !== "reload" || event.entry.running) return
+        reruns.push(event.entry.result?.error?.code ?? event.entry.result?.output)
+        if (reruns.at(-1) !== "saved during the load") return
+        stop()
+        resolve("read by one more load")
+      })
+    })
+    writeFileSync(lib("helper.ts"), savesThird)
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("no reload within 20 s"), 20_000))
+    expect(await Promise.race([resaved, timeout])).toBe("read by one more load")
+    // The first save's reload read third.ts as it was before the second save.
+    expect(reruns[0]).toBe("third")
   })
 })

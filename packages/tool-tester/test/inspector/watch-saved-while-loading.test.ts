@@ -1,0 +1,55 @@
+// A module a load found that was saved while that load ran (after the engine read it, before the
+// watcher was set on it) is reported when the watcher takes it on: no watch saw that save, and the
+// load may have read the file before it. One saved before the load began is not: the save that
+// started the load. In-process, on the watcher alone (dev and run --watch pass the load's start).
+import { utimesSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { expect, test } from "vitest"
+import { watchProject } from "../../src/inspector/watch-project.ts"
+import { useTmpDir } from "../helpers.ts"
+
+test("a file the watcher takes on is reported when it was saved since the load began, not before", async () => {
+  const directory = useTmpDir()
+  const file = (name: string) => path.join(directory, name)
+  writeFileSync(file("helper.ts"), "export {}\n")
+  const reported: string[][] = []
+  let report: () => void = () => undefined
+  const reportedOrNot = (event: Promise<void>) =>
+    Promise.race([
+      event.then(() => "reported"),
+      new Promise<string>((resolve) => setTimeout(() => resolve("not reported within 10 s"), 10_000)),
+    ])
+  const watcher = watchProject({ deep: [], shallow: [], files: [file("helper.ts")] }, (files) => {
+    reported.push(files)
+    report()
+  })
+  try {
+    // Saved before the load began (a minute ago): what the load read, already.
+    writeFileSync(file("old.ts"), "export {}\n")
+    const minuteAgo = new Date(Date.now() - 60_000)
+    utimesSync(file("old.ts"), minuteAgo, minuteAgo)
+    const loadBegan = Date.now()
+    // Saved while the load ran, before the watcher took it on: no watch saw it.
+    writeFileSync(file("saved.ts"), "export const saved = true\n")
+    // The watcher has read those events (for names it does not watch) before it takes the files on,
+    // as it has during a load: otherwise the new watch of the folder would get them still (Linux).
+    await new Promise((resolve) => setTimeout(resolve, 50))
+
+    const first = new Promise<void>((resolve) => (report = resolve))
+    watcher.retarget({ deep: [], shallow: [], files: [file("helper.ts"), file("old.ts"), file("saved.ts")] }, loadBegan)
+    expect(await reportedOrNot(first)).toBe("reported")
+    expect(reported).toEqual([[file("saved.ts")]])
+
+    // Taken on already: the next load's retarget reports nothing more, and saves are seen as before.
+    const second = new Promise<void>((resolve) => (report = resolve))
+    watcher.retarget(
+      { deep: [], shallow: [], files: [file("helper.ts"), file("old.ts"), file("saved.ts")] },
+      Date.now(),
+    )
+    writeFileSync(file("old.ts"), "export const edited = true\n")
+    expect(await reportedOrNot(second)).toBe("reported")
+    expect(reported).toEqual([[file("saved.ts")], [file("old.ts")]])
+  } finally {
+    watcher.stop()
+  }
+})
