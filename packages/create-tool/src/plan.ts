@@ -111,6 +111,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const { wanted, pnpmNote } = wantedFiles({
     ...facts,
     managerFields: managerFields(packageManager, test),
+    yarnBerry: packageManager.name === "yarn" && !isYarnClassic(packageManager),
     template,
     toolSource,
     templatesDirectory,
@@ -244,6 +245,8 @@ type WantedFile = { path: string; content: string; mode: "create" | "merge" | "k
 type WantedFilesInput = ToolFacts & {
   /** package.json's fields for the package manager that runs create-tool (managerFields), if any. */
   managerFields: PackageJson | undefined
+  /** yarn 2 or later runs create-tool: a config folder gets an empty yarn.lock (addProjectFiles). */
+  yarnBerry: boolean
   template: Template
   /** The template's `tool.ts` or `tool.js`. */
   toolSource: string
@@ -323,11 +326,18 @@ function addProjectFiles(
   add(".gitignore", requiredFile(project, "_gitignore", "_project"), "keep")
   // A config folder is a workspace of its own for pnpm, as for opencode (which installs it with Bun).
   add(PNPM_WORKSPACE, requiredFile(project, PNPM_WORKSPACE, "_project"), "keep")
+  // yarn 2+ takes the nearest folder above with a yarn.lock for the project: inside a yarn project,
+  // `yarn --cwd .opencode install` stopped ("doesn't seem to be part of the project declared in")
+  // and `config set nodeLinker` wrote the project's .yarnrc.yml. An empty yarn.lock makes the
+  // config folder a project of its own, as yarn's message advises.
+  if (input.yarnBerry) add(YARN_LOCK, "", "keep")
   if (test) {
     const config = renderTemplate(requiredFile(project, "vitest.config.js", "_project"), context)
     add(vitestConfigName(input.root), config, "keep")
   }
 }
+
+const YARN_LOCK = "yarn.lock"
 
 /** The commands a plugin package's README gives, in its folder, for the package manager that ran create-tool. */
 function packageCommands(

@@ -219,6 +219,32 @@ describe("in a project", () => {
     expect(readJson(join(npm, ".opencode/package.json")).dependenciesMeta).toBeUndefined()
   })
 
+  // yarn 2+ takes the nearest folder above with a yarn.lock for the project: in a yarn 4 project,
+  // `yarn --cwd .opencode install` stopped with "doesn't seem to be part of the project declared
+  // in", and `config set nodeLinker` rewrote the project's own .yarnrc.yml (yarn 4.18.1).
+  test("for yarn 2+, a config folder gets an empty yarn.lock, kept when there is one; for yarn 1 and npm, none", async () => {
+    const packageManager = { name: "yarn" as const, version: "4.18.1" }
+    const directory = useTmpDir()
+    writeFileSync(join(directory, "yarn.lock"), "__metadata:\n  version: 8\n")
+    const result = await scaffold({ name: "hello", directory, templatesDirectory, packageManager })
+    expect(read(join(directory, ".opencode/yarn.lock"))).toBe("")
+    expect(result.files.find((file) => file.path.endsWith("yarn.lock"))?.status).toBe("created")
+    const global = useTmpDir()
+    await scaffold({ name: "hello", location: "global", globalDirectory: global, templatesDirectory, packageManager })
+    expect(read(join(global, "yarn.lock"))).toBe("")
+    writeFileSync(join(directory, ".opencode/yarn.lock"), "__metadata:\n  version: 8\n")
+    await scaffold({ name: "other", directory, templatesDirectory, packageManager })
+    expect(read(join(directory, ".opencode/yarn.lock"))).toBe("__metadata:\n  version: 8\n")
+    for (const other of [
+      { name: "yarn" as const, version: "1.22.22" },
+      { name: "npm" as const, version: "11.19.1" },
+    ]) {
+      const project = useTmpDir()
+      await scaffold({ name: "hello", directory: project, templatesDirectory, packageManager: other })
+      expect(existsSync(join(project, ".opencode/yarn.lock")), other.name).toBe(false)
+    }
+  })
+
   test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
     const directory = useTmpDir()
     mkdirSync(join(directory, ".opencode"))
