@@ -7,15 +7,16 @@ import type { Finding } from "./finding.ts"
 
 /**
  * Config folders whose `node_modules` pnpm installed. At start-up opencode runs its own npm
- * install in each config folder; on pnpm's layout it fails, after a long wait, so opencode starts
- * about 100 s later than with npm, yarn or bun (docs/scaffolding.md, the pnpm note). The message
+ * install in each config folder, the global one too (the spec, 2.1); on pnpm's layout it fails,
+ * after a long wait, so opencode starts about 100 s later than with npm, yarn or bun
+ * (docs/scaffolding.md, the pnpm note): in every project, for the global folder. The message
  * says how to switch, from `cwd`: npm cannot install over pnpm's `node_modules` (npm 11.19 stops
  * with "Cannot read properties of null (reading 'matches')"), so that folder goes first, and
  * pnpm's lock file with it, or tool-tester would go on naming pnpm's commands for the folder.
  */
 export function pnpmInstallFindings(directories: readonly ConfigDirectory[], options: { cwd: string }): Finding[] {
   return directories
-    .filter((directory) => directory.kind !== "global" && isPnpmInstall(directory.path))
+    .filter((directory) => isPnpmInstall(directory.path))
     .map((directory) => ({
       code: "PNPM_INSTALL" as const,
       severity: "warning" as const,

@@ -42,6 +42,23 @@ describe("PNPM_INSTALL", () => {
     expect(fromInside?.message).toContain("delete node_modules and pnpm-lock.yaml, then run npm install (npm")
   })
 
+  // opencode's npm install runs in the global config folder too (`pnpm create tool --global` then
+  // `pnpm install` there): every project's opencode started late, and doctor said nothing.
+  test("a global config folder that pnpm installed is reported, with the npm install for it", async () => {
+    const directory = tmpProject({ ".opencode/tools/a.ts": tool })
+    const { env, home } = isolatedEnvironment({
+      ".config/opencode/tools/b.ts": tool,
+      ".config/opencode/node_modules/.modules.yaml": "layoutVersion: 5\n",
+    })
+    const project = await loadTools({ directory, env, home, engine: "node" })
+    const global = path.join(home, ".config", "opencode")
+    const findings = diagnose(project, { cwd: directory }).filter((finding) => finding.code === "PNPM_INSTALL")
+    expect(findings.map((finding) => finding.file)).toEqual([path.join(global, "node_modules")])
+    expect(findings[0]?.message).toContain(
+      `delete ${path.join(global, "node_modules")}, then run npm install --prefix ${global.replaceAll("\\", "/")}`,
+    )
+  })
+
   test("an npm, yarn or bun install is not reported", async () => {
     expect(await pnpmFindings({ ".opencode/node_modules/.package-lock.json": "{}\n" })).toEqual([])
     expect(await pnpmFindings({})).toEqual([])
