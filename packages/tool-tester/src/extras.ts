@@ -11,7 +11,7 @@ import { realPathOrAsIs } from "./_real-path.ts"
 import semver from "semver"
 import { readSourceText } from "./discovery/_source-file.ts"
 import { ToolTesterError } from "./errors.ts"
-import { PACKAGE_MANAGERS, packageManagerThatInstalled } from "./package-manager.ts"
+import { initCwdIsYarnCwd, PACKAGE_MANAGERS, packageManagerThatInstalled } from "./package-manager.ts"
 
 /** The packages each command needs beyond tool-tester's own dependencies. */
 export const EXTRAS = {
@@ -43,15 +43,17 @@ export function requireExtras(
   const specs = problems.map(({ name, range }) => `${name}@${semver.minVersion(range)?.version ?? "latest"}`)
   // The command is pasted where the user typed theirs: `pnpm --dir .opencode exec` and npm scripts
   // run the CLI elsewhere, and say where they were started in INIT_CWD. `bun run --cwd .opencode`
-  // says nothing: from the project folder around a `.opencode` package, as the docs run every
-  // command (and as invocation.ts prints tool-tester's own commands).
-  const initCwd = options.env?.["INIT_CWD"]
+  // says nothing, and yarn 2+ gives its `--cwd` folder (initCwdIsYarnCwd): from the project folder
+  // around a `.opencode` package, as the docs run every command (and as invocation.ts prints
+  // tool-tester's own commands).
+  const yarnCwd = initCwdIsYarnCwd(options.env ?? {})
+  const initCwd = yarnCwd ? undefined : options.env?.["INIT_CWD"]
   // A real path: tool-tester's folder is found from the real path of this module.
   const root = installRoot(own.directory)
   const shellCwd =
     initCwd && path.isAbsolute(initCwd) && existsSync(initCwd)
       ? initCwd
-      : startedByBunRun(options.env) &&
+      : (yarnCwd || startedByBunRun(options.env)) &&
           path.basename(root) === ".opencode" &&
           realPathOrAsIs(path.resolve(options.cwd)) === root
         ? path.dirname(root)

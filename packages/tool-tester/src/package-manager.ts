@@ -56,6 +56,21 @@ export function packageManagerThatStarted(env: Record<string, string | undefined
   return match === null ? undefined : (match[1] as PackageManager)
 }
 
+/**
+ * Whether `INIT_CWD` is yarn 2+'s `--cwd` folder rather than the one the user typed in: yarn 2 and
+ * later move into the `--cwd` folder first and set INIT_CWD (and PWD) to it (yarn 4.18.1: `yarn
+ * --cwd .opencode tool-tester`, typed in the project folder, passes `.../.opencode`), so an
+ * INIT_CWD that is a `.opencode` folder cannot be told from a command typed inside it. The callers
+ * then take the project folder around it, where the docs run every command, as under Bun.
+ */
+export function initCwdIsYarnCwd(env: Readonly<Record<string, string | undefined>>): boolean {
+  const yarn = /^yarn\/(\d+)\./.exec(env["npm_config_user_agent"] ?? "")
+  const folder = env["INIT_CWD"]
+  return (
+    yarn !== null && Number(yarn[1]) >= 2 && folder !== undefined && path.basename(path.resolve(folder)) === ".opencode"
+  )
+}
+
 /** The package manager that installed the project in `root`: its lock file, or what it leaves in node_modules; npm when nothing says. */
 export function packageManagerThatInstalled(root: string): PackageManager {
   return installMark(root)?.manager ?? "npm"

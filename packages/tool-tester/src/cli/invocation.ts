@@ -5,7 +5,7 @@
 // and npx runs an installed one with `--no`: if the install is gone, it stops instead of fetching.
 import path from "node:path"
 import { portablePath, shellWord, userShell } from "../_shell-quote.ts"
-import { PACKAGE_MANAGERS, packageManagerThatStarted } from "../package-manager.ts"
+import { initCwdIsYarnCwd, PACKAGE_MANAGERS, packageManagerThatStarted } from "../package-manager.ts"
 
 /**
  * The command that runs this tool-tester from where the user is, given the bin's path as started
@@ -35,10 +35,11 @@ export function toolTesterCommand(io: { cwd: string; env: Record<string, string 
  * The folder the user typed the command in, as npm, pnpm and yarn pass it (`INIT_CWD`: npx keeps
  * the working folder, the others start the bin in the install folder). Read only when one of them
  * started the bin: Bun sets none, and one it (or a bin started directly) passes on is older, an
- * npm script's. Otherwise the project folder around `.opencode` is assumed, where the docs run
- * every command.
+ * npm script's; yarn 2+ sets its `--cwd` folder (initCwdIsYarnCwd). Otherwise the project folder
+ * around `.opencode` is assumed, where the docs run every command.
  */
 function typedIn(env: Record<string, string | undefined>): string | undefined {
+  if (initCwdIsYarnCwd(env)) return undefined
   const folder = env["INIT_CWD"]
   return folder !== undefined && path.isAbsolute(folder) ? folder : undefined
 }

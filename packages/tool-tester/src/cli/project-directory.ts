@@ -2,6 +2,7 @@
 // project's `.opencode` folder, so `cd .opencode && npx @opencode-ai/tool-tester list` is natural; opencode
 // started there would load the parent's `.opencode` anyway, so the project is the parent.
 import path from "node:path"
+import { initCwdIsYarnCwd } from "../package-manager.ts"
 
 /** The project folder for `--dir` (or the working directory), and a one-line notice when it moved up. */
 export function projectDirectory(cwd: string, dir: string | undefined): { directory: string; notice?: string } {
@@ -32,11 +33,13 @@ export function displayDirectory(cwd: string, dir: string | undefined): string {
  * where they were started: INIT_CWD (pnpm, yarn), the shell's PWD (bun, which sets no INIT_CWD).
  * When that is the folder around `.opencode`, it is the one relative paths are read from and files
  * are written to, as under `npx --prefix .opencode`: one place whatever the package manager. Else
- * (`cd .opencode` first) the working directory.
+ * (`cd .opencode` first) the working directory. yarn 2+ sets both to its `--cwd` folder, which
+ * says nothing (initCwdIsYarnCwd): the folder around `.opencode`, where the docs run every command.
  */
 export function invocationDirectory(cwd: string, env: Readonly<Record<string, string | undefined>>): string {
   const here = path.resolve(cwd)
   if (path.basename(here) !== ".opencode") return cwd
+  if (initCwdIsYarnCwd(env)) return path.dirname(here)
   const started = env["INIT_CWD"] ?? env["PWD"]
   if (started === undefined || !path.isAbsolute(started)) return cwd
   return path.resolve(started) === path.dirname(here) ? path.dirname(here) : cwd

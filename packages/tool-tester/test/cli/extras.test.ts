@@ -129,6 +129,19 @@ describe("requireExtras", () => {
     expect(error.data?.["install"]).toBe("bun add --cwd .opencode -D fast-check@4.11.0")
   })
 
+  // yarn 4.18.1 said `yarn add -D ...`, which, pasted in the project folder, is no project there (or,
+  // in a yarn project, adds to the project's own package.json).
+  test("yarn 2+, whose INIT_CWD is its --cwd folder, gets the command from the project folder", () => {
+    const project = tmp()
+    const opencode = path.join(project, ".opencode")
+    write(path.join(opencode, "package.json"), {})
+    write(path.join(opencode, "yarn.lock"), "")
+    const { module } = installToolTester(project, ".opencode/node_modules/@opencode-ai/tool-tester")
+    const env = { npm_config_user_agent: "yarn/4.18.1 npm/? node/v20.20.2 linux x64", INIT_CWD: opencode }
+    const error = thrown(() => requireExtras("fuzz", { cwd: opencode, env, from: module }))
+    expect(error.data?.["install"]).toBe("yarn --cwd .opencode add -D fast-check@4.11.0")
+  })
+
   test("this repository's own tool-tester has them all (devDependencies)", () => {
     for (const command of Object.keys(EXTRAS) as (keyof typeof EXTRAS)[])
       expect(() => requireExtras(command, { cwd: packageDirectory })).not.toThrow()

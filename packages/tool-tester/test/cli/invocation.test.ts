@@ -53,6 +53,20 @@ describe("toolTesterCommand", () => {
     expect(toolTesterCommand({ cwd: opencode, env: { ...env, INIT_CWD: project }, bin })).toContain(" .opencode ")
   })
 
+  // yarn 2+ moves into its --cwd folder first and sets INIT_CWD to it (yarn 4.18.1): e2e --init's
+  // "Run it" read `yarn tool-tester e2e ...`, which the project folder answers with "No project found".
+  test("yarn 2+, whose INIT_CWD is its --cwd folder: the form the docs run from the project folder", () => {
+    const opencode = path.join(project, ".opencode")
+    const bin = installed(opencode)
+    const yarn = (version: string) => ({
+      npm_config_user_agent: `yarn/${version} npm/? node/v20.20.2 linux x64`,
+      INIT_CWD: opencode,
+    })
+    expect(toolTesterCommand({ cwd: opencode, env: yarn("4.18.1"), bin })).toBe("yarn --cwd .opencode tool-tester")
+    // yarn 1 sets where it was typed: typed inside .opencode, the command runs from there.
+    expect(toolTesterCommand({ cwd: opencode, env: yarn("1.22.22"), bin })).toBe("yarn tool-tester")
+  })
+
   test("pnpm's store inside node_modules/.pnpm is the same install folder", () => {
     const bin = installed(path.join(project, ".opencode"), ".pnpm", "@opencode-ai+tool-tester@0.1.0", "node_modules")
     expect(toolTesterCommand({ cwd: project, env: agent("pnpm"), bin })).toBe("pnpm --dir .opencode exec tool-tester")

@@ -1,6 +1,6 @@
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { projectDirectory } from "../../src/cli/project-directory.ts"
+import { invocationDirectory, projectDirectory } from "../../src/cli/project-directory.ts"
 import { runCli, useTmpDir, writeFiles } from "../helpers.ts"
 
 const weather = `export default { description: "The weather in a city", args: {}, async execute() { return "sunny" } }\n`
@@ -13,6 +13,21 @@ describe("the project a command tests without --dir", { timeout: 60_000 }, () =>
     const moved = projectDirectory("/p/.opencode", undefined)
     expect(moved.directory).toBe("/p")
     expect(moved.notice).toContain("testing the project /p")
+  })
+
+  // yarn 2+ sets INIT_CWD and PWD to its --cwd folder (yarn 4.18.1): `yarn --cwd .opencode
+  // tool-tester e2e --init`, typed in the project, wrote e2e.json into .opencode, not where npm and
+  // pnpm write it, and `--script e2e.json` was read from there.
+  test("relative paths are read from the project folder under yarn 2+, whose INIT_CWD is its --cwd folder", () => {
+    const opencode = path.resolve("/p/.opencode")
+    const env = (version: string) => ({
+      npm_config_user_agent: `yarn/${version} npm/? node/v20.20.2 linux x64`,
+      INIT_CWD: opencode,
+      PWD: opencode,
+    })
+    expect(invocationDirectory(opencode, env("4.18.1"))).toBe(path.dirname(opencode))
+    expect(invocationDirectory(opencode, env("1.22.22"))).toBe(opencode)
+    expect(invocationDirectory(opencode, { INIT_CWD: path.dirname(opencode) })).toBe(path.dirname(opencode))
   })
 
   test("from inside .opencode, list tests the project that folder belongs to and says so on stderr", async () => {
