@@ -20,6 +20,7 @@ import type { EngineSelection } from "./choose-engine.ts"
 import type { EngineExit } from "./engine-connection.ts"
 import { EngineConnection } from "./engine-connection.ts"
 import { loadStalled } from "./load-stalled.ts"
+import { plugNPlayAdvice } from "./plug-n-play.ts"
 import type { CrossingError, EngineCall, RemoteLoadOptions, RemoteRunOptions } from "./protocol.ts"
 import type { EngineConsole } from "./spawn-engine.ts"
 import { unreachedResult } from "./unreached-result.ts"
@@ -551,7 +552,8 @@ function loadError(outcome: Exclude<Outcome, { kind: "value" }>, binary: string,
   if (outcome.kind === "exited" && !outcome.exit.started) {
     const why =
       outcome.exit.crash ?? `could not start ${binary}: it exited with code ${outcome.exit.exitCode} before it was up`
-    return new ToolTesterError("ENGINE_FAILED", `${why}: pass another --engine-binary, or use the node engine`, {
+    const advice = plugNPlayAdvice() ?? "pass another --engine-binary, or use the node engine"
+    return new ToolTesterError("ENGINE_FAILED", `${why}: ${advice}`, {
       data: { binary },
     })
   }

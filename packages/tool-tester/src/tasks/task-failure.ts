@@ -2,6 +2,7 @@
 // file that ended the engine, an engine that never came up), and which engine ran it: shared by
 // the CLI's commands and preflight.
 import { loadStalled } from "../engine-client/load-stalled.ts"
+import { plugNPlayAdvice } from "../engine-client/plug-n-play.ts"
 import { ToolTesterError } from "../errors.ts"
 import { exitedWith } from "../runtime/exit-in-call.ts"
 import type { EngineInfo } from "../runtime/here.ts"
@@ -31,7 +32,11 @@ export function loadTimeoutMs(env: Record<string, string | undefined> = process.
 export type TaskFailure = { code: string; message: string }
 
 /** Why a task that never reached a tool failed: an error, a timeout while loading, or a file that ended the worker. */
-export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFailure | undefined {
+export function loadFailure(
+  outcome: TaskOutcome,
+  loadTimeoutMs: number,
+  pnpAdvice: string | undefined = plugNPlayAdvice(),
+): TaskFailure | undefined {
   switch (outcome.kind) {
     case "failed":
       return outcome.error
@@ -49,7 +54,7 @@ export function loadFailure(outcome: TaskOutcome, loadTimeoutMs: number): TaskFa
         const said = outcome.console.stderr.trim().split("\n")[0]
         return {
           code: "ENGINE_FAILED",
-          message: `the bun engine ${outcome.engine.binary} did not start (${why}${said ? `: ${said}` : ""}); give --engine-binary an opencode or bun executable, or use --engine node`,
+          message: `the bun engine ${outcome.engine.binary} did not start (${why}${said ? `: ${said}` : ""}); ${pnpAdvice ?? "give --engine-binary an opencode or bun executable, or use --engine node"}`,
         }
       }
       if (outcome.phase !== "load") return undefined
