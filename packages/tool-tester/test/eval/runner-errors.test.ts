@@ -87,30 +87,16 @@ describe("runEvalTrials when a provider fails", () => {
     expectNothingLeft(home)
   }, 300_000)
 
-  // Each case gets its own bound: the refused key must end on its own long before it (a busy
-  // machine is slow to start opencode), while the tool that never ends waits its bound out by design.
-  it("records a refused key as AUTH_ERROR on the configured model", async () => {
-    const home = await keywordUser("keyword/alpha")
-    const result = await runEvalTrials({
-      directory: project,
-      cases: [{ name: "refused key", prompt: "[unauthorized] weather forecast city=Bern" }],
-      models: [],
-      timeoutMs: 240_000,
-    })
-    expect(result.trials.map((trial) => [trial.case, trial.model, trial.error?.code])).toEqual([
-      ["refused key", "keyword/alpha", "AUTH_ERROR"],
-    ])
-    expect(result.trials[0]?.error?.message).toContain(unauthorizedMessage)
-    expectNothingLeft(home)
-  }, 300_000)
-
-  // One trial at a time: the tool that ends opencode's process runs first, and the one that never
-  // ends then runs (and is stopped) on the new opencode the eval starts for it.
-  it("records a tool that ends opencode's process as OPENCODE_EXITED, and a tool that never ends as TIMEOUT on a new opencode", async () => {
+  // One opencode run (each start costs seconds of CPU), one trial at a time, on the configured
+  // model: the refused key first, then the tool that ends opencode's process, and the one that
+  // never ends then runs (and is stopped) on the new opencode the eval starts for it. The refused
+  // key ends on its own well inside the bound the tool that never ends waits out by design.
+  it("records a refused key as AUTH_ERROR on the configured model, a tool that ends opencode's process as OPENCODE_EXITED, and a tool that never ends as TIMEOUT on a new opencode", async () => {
     const home = await keywordUser("keyword/alpha", { "quit.js": quitTool })
     const result = await runEvalTrials({
       directory: project,
       cases: [
+        { name: "refused key", prompt: "[unauthorized] weather forecast city=Bern" },
         { name: "ends opencode", prompt: "quit the program now", execute: ["quit"] },
         { name: "never ends", prompt: "freeze the glacier", execute: ["hang"] },
       ],
@@ -119,16 +105,18 @@ describe("runEvalTrials when a provider fails", () => {
       timeoutMs: 20_000,
     })
     expect(result.trials.map((trial) => [trial.case, trial.model, trial.error?.code])).toEqual([
+      ["refused key", "keyword/alpha", "AUTH_ERROR"],
       ["ends opencode", "keyword/alpha", "OPENCODE_EXITED"],
       ["never ends", "keyword/alpha", "TIMEOUT"],
     ])
+    expect(result.trials[0]?.error?.message).toContain(unauthorizedMessage)
     const exited =
       'opencode exited (exit code 3) while case "ends opencode" (run 1 on keyword/alpha) ran quit for real (the case\'s "execute"): the tool ended opencode\'s process, as process.exit or a kill in a tool does (tool-tester run reports it as TOOL_EXITED)'
-    expect(result.trials[0]?.error?.message).toBe(exited)
+    expect(result.trials[1]?.error?.message).toBe(exited)
     expect(result.problems).toEqual([
       { code: "OPENCODE_EXITED", message: `${exited}; opencode was started again for the trials left` },
     ])
-    expect(result.trials[1]?.turns[0]?.calls[0]?.tool).toBe("hang")
+    expect(result.trials[2]?.turns[0]?.calls[0]?.tool).toBe("hang")
     expectNothingLeft(home)
   }, 300_000)
 })
@@ -139,7 +127,8 @@ describe("runEvalTrials concurrency and abort", () => {
     const result = await runEvalTrials({
       directory: project,
       // Each call waits (up to 8 s) for three calls at once: with two trials in flight it sees two.
-      cases: [{ name: "gather", prompt: "gather participants want=3", execute: ["gather"], runs: 3 }],
+      // The third call starts after one of them ended, so it does not wait (total=3).
+      cases: [{ name: "gather", prompt: "gather participants want=3 total=3", execute: ["gather"], runs: 3 }],
       models: ["keyword/alpha"],
       concurrency: 2,
       timeoutMs: 90_000,
