@@ -116,6 +116,28 @@ export declare const Greeter: Plugin;
   }
 }
 
+/**
+ * The built plugin without its one dependency: the same src/ and dist/ layout and tsconfig, but
+ * dist/ is plain JavaScript that imports nothing, so npm installs no package (a few seconds where
+ * @opencode-ai/plugin's dependency tree takes ten or more), for the checks that only look at the build.
+ */
+export function dependencyFreeBuiltPlugin(name: string): PackageFiles {
+  const files = builtPlugin(name)
+  const { dependencies: _dependencies, ...manifest } = JSON.parse(files["package.json"]!) as Record<string, unknown>
+  return {
+    ...files,
+    "package.json": json(manifest),
+    "dist/index.js": `export const Greeter = async () => ({
+    tool: {
+        greet: { description: "Greets someone by name", args: {}, execute: async () => "Hello!" },
+    },
+});
+`,
+    "dist/index.d.ts": `export declare const Greeter: () => Promise<unknown>;
+`,
+  }
+}
+
 /** Writes a package and makes its sources older than its build (or, with `staleSources`, newer). */
 export function writePackage(directory: string, files: PackageFiles, options: { staleSources?: boolean } = {}): string {
   writeFiles(directory, files)

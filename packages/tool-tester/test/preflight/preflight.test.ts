@@ -7,6 +7,7 @@ import { isRunning, killProcess } from "../support/processes.ts"
 import {
   builtPlugin,
   codes,
+  dependencyFreeBuiltPlugin,
   json,
   plainPlugin,
   preflightCli,
@@ -181,7 +182,10 @@ describe("tool-tester preflight", { timeout: 600_000 }, () => {
   })
 
   test("a build older than its sources: STALE_BUILD, exit 3", async () => {
-    const directory = writePackage(useTmpDir(), builtPlugin("opencode-preflight-stale"), { staleSources: true })
+    // The check compares src/ with dist/: a dist/ that installs no dependency is enough.
+    const directory = writePackage(useTmpDir(), dependencyFreeBuiltPlugin("opencode-preflight-stale"), {
+      staleSources: true,
+    })
     const { exitCode, report } = await preflightCli(directory)
     expect(exitCode).toBe(3)
     expect(report.findings).toEqual([
