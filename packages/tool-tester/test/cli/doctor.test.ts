@@ -165,11 +165,14 @@ export default tool({ description: "Quits", args: {}, async execute() { process.
     ["BUILTIN_OVERRIDE", "glob.ts", "warning", /tool glob replaces opencode's built-in glob/],
     ["SECOND_ZOD_COPY", "other_zod.ts", "warning", /2 zod copies: zod 4\.1\.8 \(.*\), zod 4\.0\.0 \(other_zod\.ts\)/],
   ]
+  // One doctor run for every case: the same command on the same fixture, read by each.
+  let projectFindings: Promise<Finding[]> | undefined
+  const findingsOfProject = () =>
+    (projectFindings ??= runCli(["doctor", "--no-global", "--json"], { cwd: findingsProject }).then(
+      (result) => (JSON.parse(result.stdout) as { findings: Finding[] }).findings,
+    ))
   test.each(cases)("reports %s for %s", async (code, file, severity, message) => {
-    const result = await runCli(["doctor", "--no-global", "--json"], { cwd: findingsProject })
-    const findings = (JSON.parse(result.stdout) as { findings: Finding[] }).findings.filter(
-      (finding) => finding.code === code,
-    )
+    const findings = (await findingsOfProject()).filter((finding) => finding.code === code)
     expect(findings).toHaveLength(1)
     expect(findings[0]).toMatchObject({ severity, file: `${tools}/${file}` })
     expect(findings[0]!.message).toMatch(message)
