@@ -1,5 +1,6 @@
 // The `tool-tester` bin: argv -> command -> exit code. The only module that reads `process`.
-// Nothing is imported before argv is read: `--version` loads only the manifest, and the engine that
+// Nothing is imported before argv is read: `--version` loads only the manifest (under Node, bin.js
+// answers it before this module loads, and leaves it here only when its write failed), and the engine that
 // will load the tools is started next, before the rest is imported, so its start-up overlaps ours;
 // commands are imported on demand (_run-command-line.ts), so `run` does not load what `e2e` needs.
 // Type-only imports are erased: they load nothing.
@@ -7,9 +8,9 @@
 import type { CliIO } from "./_command.ts"
 
 /**
- * The opencode version tool-tester models, written here so that `--version` loads nothing more:
- * the same as opencode/opencode-version.ts, which _run-command-line.ts reads (test/cli/usage.test.ts
- * checks both).
+ * The opencode version tool-tester models, written here (and in bin.js) so that `--version` loads
+ * nothing more: the same as opencode/opencode-version.ts, which _run-command-line.ts reads
+ * (test/cli/usage.test.ts checks all three).
  */
 const MODELLED_OPENCODE = "1.18.34"
 

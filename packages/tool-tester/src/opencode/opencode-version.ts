@@ -1,6 +1,6 @@
 // Which opencode tool-tester speaks for (docs/fidelity.md#opencode-versions). Only constants here.
-// `tool-tester --version` loads no module for it: src/cli/main.ts repeats the modelled version, and
-// test/cli/usage.test.ts checks the two agree.
+// `tool-tester --version` loads no module for it: bin.js and src/cli/main.ts repeat the modelled
+// version, and test/cli/usage.test.ts checks they agree.
 
 /** The opencode version whose behaviour tool-tester reproduces (docs/opencode-contract.md). */
 export const MODELLED_OPENCODE_VERSION = "1.18.34"
