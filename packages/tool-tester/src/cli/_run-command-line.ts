@@ -8,10 +8,8 @@ import { ToolTesterError } from "../errors.ts"
 import { MODELLED_OPENCODE_VERSION } from "../opencode/opencode-version.ts"
 import { setColor, shouldColor } from "./_color.ts"
 import type { CliIO } from "./_command.ts"
-import { reportFailure } from "./_command.ts"
 import { commandHelp, globalHelp } from "./command-help.ts"
 import type { EarlyEngine } from "./engine-option.ts"
-import { installEngine } from "./engine-option.ts"
 import { optionWords } from "./option-words.ts"
 import { EXIT_USAGE, exitCodeFor } from "./exit-codes.ts"
 
@@ -41,6 +39,8 @@ export async function runCommandLine(argv: string[], io: CliIO, early: EarlyEngi
   try {
     return await dispatch(argv, io, early)
   } catch (error) {
+    // Loaded for a failure only: it brings the commands' shared code, which the help does without.
+    const { reportFailure } = await import("./_command.ts")
     if (ToolTesterError.isInstance(error)) {
       reportFailure(io, json, { code: error.code, message: error.message })
       return exitCodeFor(error.code)
@@ -90,7 +90,7 @@ async function dispatch(argv: string[], io: CliIO, early: EarlyEngine): Promise<
   const started =
     engine ??
     (needsEngine && choice
-      ? (await import("../tasks/engine-task.ts")).startEngine(needsEngine, (await installEngine(argv, io)).selection)
+      ? (await import("../tasks/engine-task.ts")).startEngine(needsEngine, await installed(argv, io))
       : undefined)
   return command(rest, io, started)
 }
@@ -111,6 +111,11 @@ function version(): string {
     version: string
   }
   return manifest.version
+}
+
+/** The bun engine asked for with no Bun here yet: npm's Bun, installed into the cache (engine-option.ts). */
+async function installed(argv: string[], io: CliIO) {
+  return (await (await import("./engine-option.ts")).installEngine(argv, io)).selection
 }
 
 /** The words that run this bin again, for the help's examples. */

@@ -7,17 +7,8 @@ import { chooseEngine, chooseEngineNow, nothingFound } from "../engine-client/ch
 import type { StartedEngine } from "../tasks/engine-task.ts"
 import type { TaskCommand } from "../tasks/task.ts"
 import type { CliIO } from "./_command.ts"
+import { engineCommand } from "./engine-command.ts"
 import { optionWords } from "./option-words.ts"
-
-/** The commands that load tools in an engine (the others never start one). */
-const ENGINE_COMMANDS: readonly TaskCommand[] = ["list", "schema", "run", "doctor", "fuzz"]
-
-/** The command that will load tools in an engine, unless help is asked for. */
-function engineCommand(argv: readonly string[]): TaskCommand | undefined {
-  const flags = optionWords(argv)
-  if (flags.includes("-h") || flags.includes("--help")) return undefined
-  return ENGINE_COMMANDS.find((command) => command === argv[0])
-}
 
 /** The engine flags as they appear in argv (`--engine bun` or `--engine=bun`). */
 function engineFlags(argv: readonly string[]): { engine?: string; engineBinary?: string } {

@@ -6,6 +6,7 @@
 // Type-only imports are erased: they load nothing.
 
 import type { CliIO } from "./_command.ts"
+import type { EarlyEngine } from "./engine-option.ts"
 
 /**
  * The opencode version tool-tester models, written here (and in bin.js) so that `--version` loads
@@ -31,8 +32,12 @@ if (argv[0] === "-v" || argv[0] === "--version") {
 const { invocationDirectory } = await import("./project-directory.ts")
 // Where the user typed the command, also when the package manager started us in .opencode.
 const cwd = invocationDirectory(process.cwd(), process.env)
-const { startEngineEarly } = await import("./engine-option.ts")
-const early = await startEngineEarly(argv, process.env, cwd)
+// The help and the commands that load no tools start no engine, and load none of its modules.
+const { engineCommand } = await import("./engine-command.ts")
+const early: EarlyEngine =
+  engineCommand(argv) === undefined
+    ? { command: undefined, choice: undefined, engine: undefined }
+    : await (await import("./engine-option.ts")).startEngineEarly(argv, process.env, cwd)
 
 const { runCommandLine } = await import("./_run-command-line.ts")
 const { flushStdio } = await import("../_flush-stdio.ts")

@@ -1,8 +1,9 @@
 // What the bin loads before it answers: `--version` needs the manifest only, so it must not load
 // the CLI's commands, its engine code or its reports (issue 32: it took 1.7x `node -e 0` when it
-// loaded 26 modules). A loader hook in the spawned Node lists every module it loads.
+// loaded 26 modules); the help needs no engine. A loader hook in the spawned Node lists every
+// module it loads.
 import { spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { expect, test } from "vitest"
@@ -50,5 +51,25 @@ test("--version and -v load the bin and the Node check, and not even the CLI's e
     expect(exitCode).toBe(0)
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
     expect(loaded).toEqual(["bin.js", "dist/cli/node-version.js"])
+  }
+})
+
+test("help and usage errors load none of the engine's modules, nor the commands' shared code", {
+  timeout: 60_000,
+}, async () => {
+  for (const args of [["--help"], ["run", "--help"], ["help", "list"]]) {
+    const { loaded, stdout, exitCode } = await modulesLoadedFor(args)
+    expect(exitCode, args.join(" ")).toBe(0)
+    expect(stdout).toContain("Usage:")
+    // The bundles name the modules they hold (`// src/engine-client/find-bun.ts`).
+    const held = loaded.flatMap((file) =>
+      [...readFileSync(path.join(packageRoot, file), "utf8").matchAll(/^\/\/ (src\/\S+)$/gm)].map((match) => match[1]),
+    )
+    expect(
+      held.filter((source) =>
+        /^src\/(engine-client|tasks|runtime)\/|^src\/cli\/(_command|engine-option)\.ts$/.test(source!),
+      ),
+      args.join(" "),
+    ).toEqual([])
   }
 })
