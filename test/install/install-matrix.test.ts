@@ -93,7 +93,10 @@ const managers: Manager[] = [
     install: [...newcomerPnpm, "--dir", ".opencode", "install"],
     exec: (...args) => [...newcomerPnpm, "--dir", ".opencode", "exec", ...args],
     test: [...newcomerPnpm, "--dir", ".opencode", "test"],
-    updateSnapshots: "pnpm --dir .opencode test -u",
+    // Scaffolded into a fresh .opencode, whose commands are npm's under pnpm (opencode's own npm
+    // install there fails slowly on pnpm's layout); this row installs it with pnpm all the same, and
+    // the second tool, in a .opencode that pnpm installed, gets pnpm's commands (npm's stop there).
+    updateSnapshots: "npm test --prefix .opencode -- -u",
     ownTestScript: {
       test: "pnpm --dir .opencode run test:tools",
       updateSnapshots: "pnpm --dir .opencode run test:tools -u",

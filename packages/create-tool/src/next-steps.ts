@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from "node:path"
+import { configFolderPackageManager } from "./config-folder-manager.ts"
 import { portablePath, type Shell, shellWord, userShell } from "./_shell-quote.ts"
 import { commandsFor, type PackageManagerInfo, projectCommandsFor } from "./package-manager.ts"
 import { printable } from "./printable.ts"
@@ -22,8 +23,12 @@ export type NextSteps = {
 }
 
 export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): NextSteps {
-  if (result.location === "project") return { commands: projectCommands(result, options), hint: hintFor(result) }
-  const manager = commandsFor(options.packageManager, result.testScript)
+  // npm's commands for a config folder when pnpm ran create-tool (config-folder-manager.ts).
+  const packageManager = configFolderPackageManager(options.packageManager, result.location, result.root)
+  if (result.location === "project") {
+    return { commands: projectCommands(result, { ...options, packageManager }), hint: hintFor(result) }
+  }
+  const manager = commandsFor(packageManager, result.testScript)
   const shell = options.shell ?? userShell()
   const commands: string[] = []
   const folder = cdTarget(options.cwd, result.root)

@@ -46,7 +46,8 @@ export type ScaffoldOptions = {
   /**
    * The package manager whose commands the generated files name (the snapshot update in the test,
    * the watch command in vitest.config.js), as the next steps do: the one that ran create-tool
-   * (packageManagerFromUserAgent()). Default npm.
+   * (packageManagerFromUserAgent()), but npm's for a config folder under pnpm
+   * (configFolderPackageManager()). Default npm.
    */
   packageManager?: PackageManagerInfo
 }

@@ -27,6 +27,7 @@ import {
 } from "./package-json-for.ts"
 import { commandsFor, isYarnClassic, type PackageManagerInfo, testScriptWith } from "./package-manager.ts"
 import { printable, quoted } from "./printable.ts"
+import { configFolderManagerNote, configFolderPackageManager } from "./config-folder-manager.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
 import { findTemplatesDirectory, readFolder, readTemplate, type Template, type TemplateInfo } from "./templates.ts"
@@ -105,9 +106,13 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const tests = test ? testScriptFor(location, projectTemplate, root) : undefined
   const testScript = tests?.name ?? "test"
   const facts: ToolFacts = { location, language, test, testScript, toolName, packageName, folderName, description }
-  const context = renderContext(options, facts)
-
   const packageManager = options.packageManager ?? { name: "npm", version: undefined }
+  // The generated files name the commands the next steps give: npm's for a config folder under pnpm.
+  const context = renderContext(
+    { ...options, packageManager: configFolderPackageManager(packageManager, location, root) },
+    facts,
+  )
+
   const { wanted, pnpmNote } = wantedFiles({
     ...facts,
     managerFields: managerFields(packageManager, test),
@@ -134,6 +139,8 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
+  const managerNote = configFolderManagerNote(packageManager, location, root)
+  if (managerNote !== undefined) notes.push(managerNote)
   if (isYarnClassic(packageManager)) notes.push(yarnClassicNote(join(root, "package.json")))
   if (location === "project" && basename(directory) === ".opencode") {
     notes.push(

@@ -13,7 +13,15 @@ import {
 } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, test } from "vitest"
-import { packageDirectory, printedToolIds, run, runCli, templatesDirectory, useTmpDir } from "./helpers.ts"
+import {
+  nextStepCommands,
+  packageDirectory,
+  printedToolIds,
+  run,
+  runCli,
+  templatesDirectory,
+  useTmpDir,
+} from "./helpers.ts"
 
 // Every flag and every error, run in-process with stdin not a terminal (so it never asks): the code
 // the bin runs (test/helpers.ts runCli); test/bin.test.ts checks the built bin itself.
@@ -424,11 +432,36 @@ describe("options", () => {
 
   test("the next commands follow the package manager that ran create-tool", async () => {
     const cwd = useTmpDir()
-    const env = { npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64" }
+    const env = { npm_config_user_agent: "yarn/1.22.22 npm/? node/v20.19.0 linux x64" }
     const { stdout } = await runCli(["hello"], { cwd, env })
     expect(stdout).toContain(
-      "  pnpm --dir .opencode install\n  pnpm --dir .opencode test\n  pnpm --dir .opencode exec tool-tester run hello input=hello",
+      "  yarn --cwd .opencode install\n  yarn --cwd .opencode test\n  yarn --cwd .opencode tool-tester run hello input=hello",
     )
+  })
+
+  test("under pnpm, .opencode and the global folder get npm's commands, with the reason; a plugin package pnpm's", async () => {
+    // opencode's own npm install in a config folder that pnpm installed fails slowly: doctor's PNPM_INSTALL.
+    const cwd = useTmpDir()
+    const env = {
+      npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64",
+      XDG_CONFIG_HOME: join(cwd, "config"),
+    }
+    const reason = (folder: string) =>
+      `! The next steps install ${folder} with npm, not pnpm: opencode runs its own npm install in every config folder when it starts, which fails on pnpm's layout after a long wait, so opencode starts about 100 s later (docs/scaffolding.md#run-it).`
+    const project = await runCli(["hello"], { cwd, env })
+    expect(nextStepCommands(project.stdout)).toEqual([
+      "npm install --prefix .opencode",
+      "npm test --prefix .opencode",
+      "npx --no --prefix .opencode tool-tester run hello input=hello",
+    ])
+    expect(project.stdout).toContain(reason(join(cwd, ".opencode")))
+    const global = await runCli(["hello", "--global"], { cwd, env })
+    expect(nextStepCommands(global.stdout).slice(1, 3)).toEqual(["npm install", "npm test"])
+    expect(global.stdout).toContain(reason(join(cwd, "config/opencode")))
+    const plugin = await runCli(["opencode-weather", "--plugin"], { cwd, env })
+    expect(nextStepCommands(plugin.stdout).slice(1, 3)).toEqual(["pnpm install", "pnpm test"])
+    expect(plugin.stdout).not.toContain("with npm, not pnpm")
+    expect(read(join(cwd, "opencode-weather/README.md"))).toContain("pnpm install")
   })
 
   test.each([
@@ -439,10 +472,11 @@ describe("options", () => {
       "npm test --prefix .opencode -- --watch",
     ],
     [
+      // A config folder's commands are npm's under pnpm, a plugin package's pnpm's.
       "pnpm/10.34.9 npm/? node/v20.19.0 linux x64",
-      "pnpm --dir .opencode test -u",
+      "npm test --prefix .opencode -- -u",
       "pnpm test -u",
-      "pnpm --dir .opencode test --watch",
+      "npm test --prefix .opencode -- --watch",
     ],
     [
       "yarn/1.22.22 npm/? node/v20.20.0 linux x64",
@@ -476,7 +510,7 @@ describe("options", () => {
   )
   test.each([
     ["npm/11.6.2 node/v20.20.0 linux x64", "npm run test:tools --prefix .opencode", "-- -u"],
-    ["pnpm/10.34.9 npm/? node/v20.19.0 linux x64", "pnpm --dir .opencode run test:tools", "-u"],
+    ["pnpm/10.34.9 npm/? node/v20.19.0 linux x64", "npm run test:tools --prefix .opencode", "-- -u"],
     ["yarn/1.22.22 npm/? node/v20.20.0 linux x64", "yarn --cwd .opencode run test:tools", "-u"],
     ["yarn/4.9.2 npm/? node/v20.20.0 linux x64", "yarn --cwd .opencode run test:tools", "-u"],
     ["bun/1.3.14 npm/? node/v24.3.0 linux x64", "bun run --cwd .opencode test:tools", "-u"],

@@ -56,3 +56,35 @@ test("beside a test script of the user's, npm's printed test and snapshot update
   const userRun = await run("npm", ["test", "--prefix", ".opencode"], { cwd, env, timeout: 60_000 })
   expect([userRun.code, userRun.stdout.includes("own tests of the user")]).toEqual([3, true])
 }, 240_000)
+
+test("under pnpm, the global folder's printed commands are npm's, and its test and tool-tester commands run as printed", async () => {
+  // pnpm's node_modules in a config folder makes opencode start about 100 s later (doctor's PNPM_INSTALL).
+  const cwd = useTmpDir()
+  const env = {
+    XDG_CONFIG_HOME: join(cwd, "config"),
+    npm_config_user_agent: "pnpm/10.34.9 npm/? node/v20.19.0 linux x64",
+  }
+  const created = await runCli(["hello", "--global"], { cwd, env })
+  expect(created.code).toBe(0)
+  const commands = nextStepCommands(created.stdout)
+  expect(commands.slice(0, 3)).toEqual(["cd config/opencode", "npm install", "npm test"])
+  expect(created.stdout).toContain(`install ${join(cwd, "config/opencode")} with npm, not pnpm`)
+
+  const root = join(cwd, "config/opencode")
+  linkWorkspacePackages(root)
+  symlinkSync(join(workspaceDirectory, "packages/tool-tester/bin.js"), join(root, "node_modules/.bin/tool-tester"))
+  // The same global folder for tool-tester as for create-tool.
+  const npmEnv = {
+    XDG_CONFIG_HOME: env.XDG_CONFIG_HOME,
+    npm_config_offline: "true",
+    npm_config_update_notifier: "false",
+  }
+  const ran = await run("bash", ["-c", `${commands[0]} && ${commands[2]} && ${commands[3]}`], {
+    cwd,
+    env: npmEnv,
+    timeout: 180_000,
+  })
+  expect(ran.code, ran.stdout + ran.stderr).toBe(0)
+  expect(ran.stdout).toMatch(/Tests +\d+ passed/)
+  expect(ran.stdout).toContain("hello received: hello")
+}, 240_000)

@@ -1,8 +1,11 @@
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
 import { expect, test } from "vitest"
 import { shellWord } from "../src/_shell-quote.ts"
 import { nextSteps } from "../src/next-steps.ts"
 import { packageManagerFromUserAgent } from "../src/package-manager.ts"
 import type { ScaffoldResult } from "../src/scaffold.ts"
+import { useTmpDir } from "./helpers.ts"
 
 const shellQuote = (word: string) => shellWord(word, "posix")
 
@@ -49,16 +52,11 @@ test("for npm in the project folder: install, test and run .opencode's package f
   expect(steps.hint).toBe("Start opencode in /work/app: it will offer hello.")
 })
 
-test("pnpm, yarn and bun get their own commands; bun runs the test script, not bun test", () => {
-  const options = (name: "pnpm" | "yarn" | "bun", version: string) => ({
+test("yarn and bun get their own commands; bun runs the test script, not bun test", () => {
+  const options = (name: "yarn" | "bun", version: string) => ({
     packageManager: { name, version },
     cwd: "/work/app",
   })
-  expect(nextSteps(result(), options("pnpm", "10.0.0")).commands).toEqual([
-    "pnpm --dir .opencode install",
-    "pnpm --dir .opencode test",
-    `pnpm --dir .opencode exec tool-tester run hello name=Ada`,
-  ])
   expect(nextSteps(result(), options("yarn", "1.22.22")).commands).toEqual([
     "yarn --cwd .opencode install",
     "yarn --cwd .opencode test",
@@ -75,6 +73,51 @@ test("pnpm, yarn and bun get their own commands; bun runs the test script, not b
     "bun install --cwd .opencode",
     "bun run --cwd .opencode test",
     `bun run --cwd .opencode tool-tester run hello name=Ada`,
+  ])
+})
+
+test("under pnpm, a config folder gets npm's commands, a plugin package pnpm's", () => {
+  // opencode's own npm install in a config folder fails slowly on pnpm's layout (doctor's PNPM_INSTALL).
+  const pnpm = { packageManager: { name: "pnpm" as const, version: "10.34.9" }, cwd: "/work" }
+  expect(nextSteps(result(), pnpm).commands).toEqual([
+    "cd app",
+    "npm install --prefix .opencode",
+    "npm test --prefix .opencode",
+    "npx --no --prefix .opencode tool-tester run hello name=Ada",
+  ])
+  const global = result({
+    location: "global",
+    root: "/home/me/.config/opencode",
+    directory: "/home/me/.config/opencode",
+  })
+  expect(nextSteps(global, { ...pnpm, cwd: "/work/app" }).commands).toEqual([
+    "cd /home/me/.config/opencode",
+    "npm install",
+    "npm test",
+    "npx @opencode-ai/tool-tester run hello --dir . name=Ada",
+  ])
+  const plugin = result({ location: "plugin", root: "/work/weather", directory: "/work/weather", toolIds: ["weather"] })
+  expect(nextSteps(plugin, pnpm).commands).toEqual([
+    "cd weather",
+    "pnpm install",
+    "pnpm test",
+    "pnpm exec tool-tester run weather --plugin . --dir . name=Ada",
+  ])
+})
+
+test("under pnpm, a config folder whose node_modules pnpm installed keeps pnpm's commands, which work there", () => {
+  // npm stops on pnpm's node_modules ("Cannot read properties of null (reading 'matches')").
+  const directory = useTmpDir()
+  const root = join(directory, ".opencode")
+  mkdirSync(join(root, "node_modules/.pnpm"), { recursive: true })
+  const steps = nextSteps(result({ root, directory }), {
+    packageManager: { name: "pnpm", version: "10.34.9" },
+    cwd: directory,
+  })
+  expect(steps.commands).toEqual([
+    "pnpm --dir .opencode install",
+    "pnpm --dir .opencode test",
+    "pnpm --dir .opencode exec tool-tester run hello name=Ada",
   ])
 })
 
@@ -119,7 +162,7 @@ test("beside a test script of the user's, each package manager runs the script a
     "npm run test:tools --prefix .opencode",
     "npx --no --prefix .opencode tool-tester run hello name=Ada",
   ])
-  expect(commands("pnpm", "10.0.0")[1]).toBe("pnpm --dir .opencode run test:tools")
+  expect(commands("pnpm", "10.0.0")[1]).toBe("npm run test:tools --prefix .opencode")
   expect(commands("yarn", "1.22.22")[1]).toBe("yarn --cwd .opencode run test:tools")
   expect(commands("yarn", "4.9.2")[2]).toBe("yarn --cwd .opencode run test:tools")
   expect(commands("bun", "1.3.14")[1]).toBe("bun run --cwd .opencode test:tools")
@@ -136,7 +179,7 @@ test("beside a test script of the user's in the global folder, the script added 
     nextSteps(global, { packageManager: { name, version: "1.0.0" }, cwd: "/work/app" }).commands[2]
   expect([test("npm"), test("pnpm"), test("yarn"), test("bun")]).toEqual([
     "npm run test:tools-2",
-    "pnpm run test:tools-2",
+    "npm run test:tools-2",
     "yarn run test:tools-2",
     "bun run test:tools-2",
   ])
@@ -164,7 +207,7 @@ test("without a test, tool-tester is fetched to run the tool", () => {
     "npm install --prefix .opencode",
     `npx @opencode-ai/tool-tester run hello name=Ada`,
   ])
-  expect(commands("pnpm", "10.0.0").at(-1)).toMatch(/^pnpm dlx @opencode-ai\/tool-tester run /)
+  expect(commands("pnpm", "10.0.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run /)
   expect(commands("yarn", "1.22.0").at(-1)).toMatch(/^npx @opencode-ai\/tool-tester run /)
   expect(commands("yarn", "4.1.0").at(-1)).toMatch(/^yarn dlx @opencode-ai\/tool-tester run /)
 })

@@ -108,7 +108,7 @@ describe("in a project", () => {
     mkdirSync(join(directory, ".opencode"))
     const packageJsonFile = join(directory, ".opencode/package.json")
     writeFileSync(packageJsonFile, JSON.stringify({ scripts: { test: "node --test" } }))
-    const packageManager = { name: "pnpm" as const, version: "10.34.9" }
+    const packageManager = { name: "bun" as const, version: "1.3.14" }
     const result = await scaffold({ name: "hello", directory, templatesDirectory, packageManager })
     expect(readJson(packageJsonFile).scripts).toEqual({
       test: "node --test",
@@ -120,10 +120,10 @@ describe("in a project", () => {
       `${packageJsonFile}: kept your script "test" (node --test) as it is, and added the tool's test as the "test:tools" script, which the next steps run.`,
     ])
     expect(read(join(directory, ".opencode/test/hello.test.ts"))).toContain(
-      "// `pnpm --dir .opencode run test:tools -u`, run from the project folder, rewrites it.",
+      "// `bun run --cwd .opencode test:tools -u`, run from the project folder, rewrites it.",
     )
     expect(read(join(directory, ".opencode/vitest.config.js"))).toContain(
-      "// `pnpm --dir .opencode run test:tools --watch`, run from the project folder, watches",
+      "// `bun run --cwd .opencode test:tools --watch`, run from the project folder, watches",
     )
 
     // A second tool finds the script the first one added: the same script, nothing changed, no note.
@@ -243,6 +243,25 @@ describe("in a project", () => {
       await scaffold({ name: "hello", directory: project, templatesDirectory, packageManager: other })
       expect(existsSync(join(project, ".opencode/yarn.lock")), other.name).toBe(false)
     }
+  })
+
+  test("under pnpm, names npm's commands for .opencode, or pnpm's where pnpm installed it, each with its note", async () => {
+    const packageManager = { name: "pnpm" as const, version: "10.34.9" }
+    const fresh = useTmpDir()
+    const result = await scaffold({ name: "hello", directory: fresh, templatesDirectory, packageManager })
+    expect(result.notes).toEqual([expect.stringContaining(" with npm, not pnpm: opencode runs its own npm install")])
+    expect(read(join(fresh, ".opencode/test/hello.test.ts"))).toContain("// `npm test --prefix .opencode -- -u`")
+    // npm stops on pnpm's node_modules: there, pnpm's commands, and how to switch.
+    const installed = useTmpDir()
+    mkdirSync(join(installed, ".opencode/node_modules"), { recursive: true })
+    writeFileSync(join(installed, ".opencode/node_modules/.modules.yaml"), "")
+    const kept = await scaffold({ name: "hello", directory: installed, templatesDirectory, packageManager })
+    expect(kept.notes).toEqual([
+      expect.stringMatching(
+        /^pnpm installed .*node_modules, so the next steps use pnpm there: .*then install with npm\.$/,
+      ),
+    ])
+    expect(read(join(installed, ".opencode/test/hello.test.ts"))).toContain("// `pnpm --dir .opencode test -u`")
   })
 
   test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
