@@ -21,6 +21,11 @@ export async function watchRuns(
     exitCode: number
     /** The module files the first run's load imported (ToolProject.modules). */
     modules: readonly string[]
+    /**
+     * When the first run began (Date.now()): a file the watch takes on that was saved since runs
+     * the call once more, for no watch existed yet to see that save.
+     */
+    startedAt: number
   },
   /**
    * One run in `worker`, telling `onModules` the module files its load imported, and again, the
@@ -68,9 +73,13 @@ export async function watchRuns(
   // watched, as dev watches them.
   const targetsFor = (modules: readonly string[]) =>
     projectWatchTargets({ directory, global, env: io.env, pluginSpecs: options.input.plugins, modules })
-  const watcher = watchProject(targetsFor(options.modules), (files) => {
-    void rerun(files)
-  })
+  const watcher = watchProject(
+    targetsFor(options.modules),
+    (files) => {
+      void rerun(files)
+    },
+    options.startedAt,
+  )
   if (!options.json)
     io.writeError("watching the tool, plugin and config files and what the tools import; Ctrl-C to stop\n")
   await new Promise<void>((resolve) => {

@@ -610,9 +610,10 @@ export class InspectorSession {
     // Watched anew on every load (a folder made or removed since, an editor's save that replaced a
     // file), but never stopped in between: a save made as this load ends is read by the next one,
     // and so is one made while it ran to a module it watches from now on (a helper a save just
-    // imported, saved again after the engine read it).
+    // imported, saved again after the engine read it). The first watch takes the first load's saves
+    // so: no watch existed while it ran.
     if (this.#watcher) this.#watcher.retarget(targets, this.#loadStartedAt)
-    else this.#watcher = watchProject(targets, (files) => void this.reload(files))
+    else this.#watcher = watchProject(targets, (files) => void this.reload(files), this.#loadStartedAt)
     const watched = new Set([...targets.deep, ...targets.shallow].filter((folder) => existsSync(folder)))
     const before = this.#watchedFolders
     this.#watchedFolders = watched

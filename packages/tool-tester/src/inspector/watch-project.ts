@@ -1,10 +1,10 @@
 // Which files a save should reload the project for, and the watcher. fs.watch was measured
 // against chokidar 4 (the last that runs on Node 20): it reports a save in ~2.5 ms (median of 30)
 // and needs no dependency; chokidar missed same-size rewrites in that run.
-import type { FSWatcher } from "node:fs"
-import { existsSync, watch } from "node:fs"
+import type { Dirent, FSWatcher } from "node:fs"
+import { existsSync, readdirSync, watch } from "node:fs"
 import path from "node:path"
-import { statOf } from "../_file-stats.ts"
+import { isRegularFile, statOf } from "../_file-stats.ts"
 import { realPathOrAsIs } from "../_real-path.ts"
 import { configDirectories } from "../discovery/config-dirs.ts"
 import { PLUGIN_FOLDERS, TOOL_FOLDERS } from "../discovery/scan.ts"
@@ -106,8 +106,17 @@ export type ProjectWatcher = {
   stop: () => void
 }
 
-/** Watches the targets and reports each burst of saves once, with the files saved. */
-export function watchProject(targets: WatchTargets, onChange: (files: string[]) => void): ProjectWatcher {
+/**
+ * Watches the targets and reports each burst of saves once, with the files saved. `since`: when the
+ * first load (or run) began, as Date.now() gives it: a file the targets name (a tool, a plugin, a
+ * module, a config file) saved since then is reported as saved, for no watch existed to see that
+ * save and the load may have read the file before it. The same rule as retarget's.
+ */
+export function watchProject(
+  targets: WatchTargets,
+  onChange: (files: string[]) => void,
+  since?: number,
+): ProjectWatcher {
   let pending = new Set<string>()
   let timer: NodeJS.Timeout | undefined
   let stopped = false
@@ -123,6 +132,8 @@ export function watchProject(targets: WatchTargets, onChange: (files: string[]) 
   }
   let watchers = watchAll(targets, changed)
   let files = new Set(targets.files ?? [])
+  // Read once the watches are set: a save from now on is an event, one before it a file time.
+  if (since !== undefined) for (const file of savedSince(watchedFiles(targets), since)) changed(file)
   // The watches replaced by retarget, stopped SETTLE_MS later: what they had seen but not yet
   // passed on (an event the loop has not read) is read first. On Linux a watch of the same folder
   // or file shares the old one's kernel watch, so the new one gets it too.
@@ -195,6 +206,36 @@ function watchAll(targets: WatchTargets, changed: (file: string) => void): FSWat
 }
 
 /**
+ * The files the targets watch, as they are now: everything below a deep folder (but node_modules,
+ * and what isProjectFile leaves out), the entries of a shallow folder that opencode reads as files
+ * (opencode.json, package.json), and the single files.
+ */
+function watchedFiles(targets: WatchTargets): string[] {
+  const found = new Set<string>(targets.files ?? [])
+  const walk = (folder: string) => {
+    let entries: Dirent[]
+    try {
+      entries = readdirSync(folder, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      const file = path.join(folder, entry.name)
+      if (!isProjectFile(file)) continue
+      if (entry.isDirectory()) walk(file)
+      else found.add(file)
+    }
+  }
+  for (const folder of new Set(targets.deep)) walk(folder)
+  for (const folder of new Set(targets.shallow))
+    for (const name of SHALLOW_FILE_NAMES) {
+      const file = path.join(folder, name)
+      if (isRegularFile(file)) found.add(file)
+    }
+  return [...found]
+}
+
+/**
  * How far a file's time may lag Date.now(): Linux stamps files from a clock read once a tick (up to
  * 10 ms on a kernel built with HZ=100). A save this much before a load began is taken as made during
  * it: at worst one reload too many, which reads the same files. The save that started the load is
@@ -216,11 +257,12 @@ function savedSince(files: readonly string[], since: number): string[] {
   })
 }
 
+/** The files of a config or project folder that opencode reads. */
+const SHALLOW_FILE_NAMES = ["opencode.json", "opencode.jsonc", "package.json"]
+
 /** The entries of a config or project folder that change what opencode loads. */
 const SHALLOW_NAMES = new Set([
-  "opencode.json",
-  "opencode.jsonc",
-  "package.json",
+  ...SHALLOW_FILE_NAMES,
   // A project's .opencode made while dev runs (a new project): its tools are read from then on.
   ".opencode",
   ...TOOL_FOLDERS,

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, expect, test } from "vitest"
 import type { CliIO } from "../../src/cli/_command.ts"
-import { makeProject } from "../inspector/_inspector.ts"
+import { makeProject, writeTool } from "../inspector/_inspector.ts"
 
 // lazy.ts is imported only when the tool runs (as a heavy dependency often is): unknown at load.
 const echo = `import { tool } from "@opencode-ai/plugin"
@@ -36,58 +36,20 @@ test.each(["bun", "node"])(
       ".opencode/lib/lazy.ts": lazy("lazy"),
     })
     cleanup.push(project.remove)
-    const savedCwd = process.cwd()
-    cleanup.push(() => process.chdir(savedCwd))
-    process.chdir(project.directory)
-
-    const outputs: string[] = []
-    let reported: (() => void) | undefined
-    let interrupt: (() => void) | undefined
-    const io: CliIO = {
-      cwd: project.directory,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      write: (text) => {
-        for (const line of text.split("\n").filter(Boolean))
-          outputs.push((JSON.parse(line) as { output: string }).output)
-        reported?.()
-      },
-      writeError: () => {},
-      chdir: (directory) => process.chdir(directory),
-      onInterrupt: (handler) => {
-        interrupt = () => handler("SIGINT")
-        return () => {
-          interrupt = undefined
-        }
-      },
-    }
-    const reports = (count: number) =>
-      new Promise<void>((resolve) => {
-        reported = () => outputs.length >= count && resolve()
-        reported()
-      })
-    const args = ["run", "echo", "--watch", "--no-global", "--json", "--engine", engine]
-    const { startEngineEarly } = await import("../../src/cli/engine-option.ts")
-    const { runCommandLine } = await import("../../src/cli/_run-command-line.ts")
-    const exited = runCommandLine(args, io, await startEngineEarly(args, io.env, project.directory))
-    await reports(1)
+    const watching = await runWatch(project.directory, engine)
+    const { outputs } = watching
+    await watching.reports(() => outputs.length >= 1, 60_000)
     expect(outputs[0]).toBe("first lazy")
     // The watcher is up once the first report is out and the interrupt is listened for; a save after
     // that is seen. Saving until the next report keeps the test free of timing; without a watch on
     // the file no report comes: the test gives up after 30 s of saves.
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => interrupt && (clearInterval(check), resolve()), 20)
-    })
+    await watching.listening
     /** Saves `name` in .opencode/lib until a report shows `expected` (or 30 s passed); that report's output. */
     const savedUntil = async (name: string, content: string, expected: string) => {
       const file = path.join(project.directory, ".opencode", "lib", name)
       const saver = setInterval(() => writeFileSync(file, content), 500)
       cleanup.push(() => clearInterval(saver))
-      const shown = new Promise<void>((resolve) => {
-        reported = () => outputs.at(-1) === expected && resolve()
-      })
-      await Promise.race([shown, new Promise((resolve) => setTimeout(resolve, 30_000))])
+      await watching.reports(() => outputs.at(-1) === expected, 30_000)
       clearInterval(saver)
       return outputs.at(-1)
     }
@@ -96,7 +58,100 @@ test.each(["bun", "node"])(
     // read this save without a watch on it.
     expect(await savedUntil("lazy.ts", lazy("lazier"), "first lazier")).toBe("first lazier")
     expect(await savedUntil("helper.ts", helper("second"), "second lazier")).toBe("second lazier")
-    interrupt?.()
-    expect(await exited).toBe(0)
+    expect(await watching.interrupt()).toBe(0)
   },
 )
+
+test("a helper saved while the first run ran (after the run read it) runs the call once more", {
+  timeout: 120_000,
+}, async () => {
+  const project = makeProject({})
+  cleanup.push(project.remove)
+  // The helper saves itself as it loads, once: as an author who saves a moment after starting
+  // run --watch, before any watch exists. No watch sees that save; the first watch reads its time.
+  const file = path.join(project.directory, ".opencode", "lib", "helper.ts")
+  const once = path.join(project.directory, "saved-once")
+  writeTool(
+    project.directory,
+    ".opencode/tools/echo.ts",
+    `import { tool } from "@opencode-ai/plugin"
+import { word } from "../lib/helper.ts"
+export default tool({ description: "Says the helper's word", args: {}, async execute() { return word() } })
+`,
+  )
+  writeTool(
+    project.directory,
+    ".opencode/lib/helper.ts",
+    `import { existsSync, writeFileSync } from "node:fs"
+if (!existsSync(${JSON.stringify(once)})) {
+  writeFileSync(${JSON.stringify(once)}, "")
+  writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(helper("saved during the run"))})
+}
+${helper("first")}`,
+  )
+  const watching = await runWatch(project.directory, "node")
+  const { outputs } = watching
+  await watching.reports(() => outputs.length >= 1, 60_000)
+  expect(outputs[0]).toBe("first")
+  await watching.reports(() => outputs.at(-1) === "saved during the run", 20_000)
+  expect(outputs.at(-1)).toBe("saved during the run")
+  expect(await watching.interrupt()).toBe(0)
+})
+
+/**
+ * `run echo --watch --json` in `directory` under `engine`, in this process: the outputs reported
+ * so far, a wait for them (up to a bound, then as they are), and the Ctrl-C that ends it.
+ */
+async function runWatch(directory: string, engine: string) {
+  const savedCwd = process.cwd()
+  cleanup.push(() => process.chdir(savedCwd))
+  process.chdir(directory)
+  const outputs: string[] = []
+  let reported: (() => void) | undefined
+  let interrupt: (() => void) | undefined
+  const io: CliIO = {
+    cwd: directory,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    write: (text) => {
+      for (const line of text.split("\n").filter(Boolean)) outputs.push((JSON.parse(line) as { output: string }).output)
+      reported?.()
+    },
+    writeError: () => {},
+    chdir: (folder) => process.chdir(folder),
+    onInterrupt: (handler) => {
+      interrupt = () => handler("SIGINT")
+      return () => {
+        interrupt = undefined
+      }
+    },
+  }
+  const args = ["run", "echo", "--watch", "--no-global", "--json", "--engine", engine]
+  const { startEngineEarly } = await import("../../src/cli/engine-option.ts")
+  const { runCommandLine } = await import("../../src/cli/_run-command-line.ts")
+  const exited = runCommandLine(args, io, await startEngineEarly(args, io.env, directory))
+  // Ended by the test's end too, when a step failed before its Ctrl-C.
+  cleanup.push(async () => {
+    interrupt?.()
+    await exited
+  })
+  return {
+    outputs,
+    /** Until `done()` holds after a report, or `ms` passed. */
+    reports: (done: () => boolean, ms: number) =>
+      new Promise<void>((resolve) => {
+        const bound = setTimeout(resolve, ms)
+        reported = () => done() && (clearTimeout(bound), resolve())
+        reported()
+      }),
+    /** Once run --watch listens for Ctrl-C (its watch is up). */
+    listening: new Promise<void>((resolve) => {
+      const check = setInterval(() => interrupt && (clearInterval(check), resolve()), 20)
+    }),
+    interrupt: () => {
+      interrupt?.()
+      return exited
+    },
+  }
+}

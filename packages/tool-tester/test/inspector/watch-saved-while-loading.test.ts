@@ -1,8 +1,10 @@
 // A module a load found that was saved while that load ran (after the engine read it, before the
 // watcher was set on it) is reported when the watcher takes it on: no watch saw that save, and the
 // load may have read the file before it. One saved before the load began is not: the save that
-// started the load. In-process, on the watcher alone (dev and run --watch pass the load's start).
-import { utimesSync, writeFileSync } from "node:fs"
+// started the load. The first watch does the same for every file it watches: none existed while
+// the first load (or run) ran. In-process, on the watcher alone (dev and run --watch pass the
+// load's start).
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
 import { watchProject } from "../../src/inspector/watch-project.ts"
@@ -49,6 +51,47 @@ test("a file the watcher takes on is reported when it was saved since the load b
     writeFileSync(file("old.ts"), "export const edited = true\n")
     expect(await reportedOrNot(second)).toBe("reported")
     expect(reported).toEqual([[file("saved.ts")], [file("old.ts")]])
+  } finally {
+    watcher.stop()
+  }
+})
+
+test("the first watch reports the files it watches that were saved since the first load began, not before", async () => {
+  const directory = useTmpDir()
+  const file = (name: string) => path.join(directory, name)
+  const save = (name: string) => {
+    mkdirSync(path.dirname(file(name)), { recursive: true })
+    writeFileSync(file(name), "export {}\n")
+  }
+  // Saved before the load began (a minute ago): what the load read, already.
+  const minuteAgo = new Date(Date.now() - 60_000)
+  for (const name of ["tools/old.ts", "opencode.json", "lib/old-helper.ts"]) {
+    save(name)
+    utimesSync(file(name), minuteAgo, minuteAgo)
+  }
+  const loadBegan = Date.now()
+  // Saved while the load ran, before any watch existed: a tool (one in a folder below too), a
+  // config file, a helper; and what no watch reports either (node_modules, a README, an editor's
+  // swap file, a file of a folder not watched).
+  const saved = ["tools/new.ts", "tools/nested/deep.ts", "package.json", "lib/helper.ts"]
+  for (const name of [...saved, "tools/node_modules/dep/index.js", "README.md", "tools/.new.ts.swp", "lib/other.ts"])
+    save(name)
+
+  const reported: string[][] = []
+  let report: () => void = () => undefined
+  const first = new Promise<void>((resolve) => (report = resolve))
+  const watcher = watchProject(
+    { deep: [file("tools")], shallow: [directory], files: [file("lib/old-helper.ts"), file("lib/helper.ts")] },
+    (files) => {
+      reported.push(files)
+      report()
+    },
+    loadBegan,
+  )
+  try {
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("not reported within 10 s"), 10_000))
+    expect(await Promise.race([first.then(() => "reported"), timeout])).toBe("reported")
+    expect(reported.map((files) => [...files].sort())).toEqual([saved.map(file).sort()])
   } finally {
     watcher.stop()
   }

@@ -68,6 +68,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   const shown: CliIO = { ...io, cwd: displayDirectory(io.cwd, values.dir) }
   // --watch also watches the helpers the tools imported, which only the engine knows.
   let modules: string[] = []
+  const startedAt = Date.now()
   const exitCode = await runAndReport(shown, json, input, worker, packageHint, (files) => {
     modules = files
   })
@@ -76,7 +77,7 @@ export async function runCommand(argv: string[], io: CliIO, worker?: StartedEngi
   const { watchRuns } = await import("../run-watch.ts")
   return watchRuns(
     io,
-    { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode, modules },
+    { input, json, engine: values.engine, engineBinary: values["engine-binary"], exitCode, modules, startedAt },
     (next, onModules) => runAndReport(shown, json, input, next, packageHint, onModules),
   )
 }
