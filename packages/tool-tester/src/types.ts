@@ -160,8 +160,10 @@ export type RunOptions = {
   prompt?: string
   /**
    * Aborts the tool (its `ctx.abort` fires). Under the bun engine, a tool that has not stopped 1 s
-   * later has its engine ended and the call is INTERRUPTED; under the node engine the call waits
-   * for it. In vitest, pass the test context's `signal`, aborted at the test's timeout.
+   * later has its engine ended and the call is INTERRUPTED, and an abort while the project is loaded
+   * again for the call (an earlier call ended its engine) ends that load with its engine and rejects
+   * with the signal's reason; under the node engine the call waits for it. In vitest, pass the test
+   * context's `signal`, aborted at the test's timeout.
    */
   signal?: AbortSignal
 }

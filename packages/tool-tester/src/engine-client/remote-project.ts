@@ -218,8 +218,11 @@ class RemoteEngine implements ProjectEngine {
       "call" in call
         ? { method: "call", params: { ...params, call: call.call } }
         : { method: "run", params: { ...params, name: call.name, args: call.args } }
-    await this.load()
     const name = "call" in call ? call.call.name : call.name
+    await this.#reloadFor(
+      signal,
+      `a call to ${name} was aborted (its signal) while the project was loaded again for it, so that load was ended with its engine: run it again`,
+    )
     const outcome = await this.#request(request, {
       tool: name,
       signal,
@@ -262,6 +265,41 @@ class RemoteEngine implements ProjectEngine {
               }
             : (outcome.exit.channel ?? exitedError(outcome.exit)),
     })
+  }
+
+  /**
+   * The project, loaded again first when an earlier call ended the engine. A `signal` aborted during
+   * a load this call started (or before it, when one is needed) ends that load and its engine, the
+   * calls waiting on it told `why`, and rejects with the signal's reason: a load cannot hear an
+   * abort, and a tool file's top-level await could hold it for ever. A load another call started
+   * goes on: this call only stops waiting for it.
+   */
+  async #reloadFor(signal: AbortSignal | undefined, why: string): Promise<void> {
+    if (signal === undefined) {
+      await this.load()
+      return
+    }
+    const starts = this.#loaded === undefined
+    if (starts) signal.throwIfAborted()
+    const loading = this.load()
+    let stop: (() => void) | undefined
+    const aborted = new Promise<never>((_resolve, reject) => {
+      stop = () => {
+        // Still the engine of this call's load (not a new one another call started since): it ends.
+        if (starts && this.#loaded === loading) this.restart(why)
+        reject(signal.reason)
+      }
+      signal.addEventListener("abort", stop, { once: true })
+    })
+    aborted.catch(() => undefined)
+    try {
+      await Promise.race([loading, aborted])
+    } catch (error) {
+      signal.throwIfAborted()
+      throw error
+    } finally {
+      if (stop) signal.removeEventListener("abort", stop)
+    }
   }
 
   /** Ends the engine (and whatever the tools started); the next call starts a new one and loads the project again. */

@@ -93,13 +93,16 @@ describe("the bun engine, from the library", { timeout: 120_000 }, () => {
       ".opencode/tools/busy.ts": toolSource("busy", "for (;;) {}"),
       ".opencode/tools/waits.ts": toolSource(
         "waits",
-        // A signal can be aborted before execute starts (here while the engine restarts): check it first.
+        // A signal can be aborted before execute starts (the engine had not read the call yet): check it first.
         'return new Promise((resolve) => { const done = () => resolve("aborted: " + String(context.abort.reason)); if (context.abort.aborted) done(); else context.abort.addEventListener("abort", done) })',
       ),
     })
     const project = await load(directory)
     const busy = await runTool(project, "busy", {}, { timeoutMs: 200 })
     expect(busy).toMatchObject({ status: "error", error: { code: "TOOL_TIMEOUT" } })
+    // The project is loaded again in a new engine first: an abort during that load would end it and
+    // reject (load-in-opencode-options.test.ts); the call below finds it loaded.
+    await getToolSchemas(project)
     const controller = new AbortController()
     const waiting = runTool(project, "waits", {}, { signal: controller.signal })
     setTimeout(() => controller.abort(new Error("stop")), 100)

@@ -1,8 +1,8 @@
 // toLoadInOpencode()'s options for doctor's one call of each tool: `timeoutMs` bounds each call
 // instead of doctor's 5 s, and `signal` (the test context's) stops the calls. Under the node engine,
 // whose tools run in this process, so a tool can abort the test's own controller; and the signal
-// ends doctor's own work in the bun engine's process.
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+// ends doctor's own work in the bun engine's process, and runTool's its reload of the project there.
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, onTestFinished, test, vi } from "vitest"
 import "../../src/vitest/index.ts"
@@ -71,7 +71,7 @@ export default tool({
 `
 
 test.skipIf(!opencode.binary)(
-  `an aborted signal ends doctor's work in the bun engine, the project's load there too, and rejects with its reason${opencode.reason ? ` (${opencode.reason})` : ""}`,
+  `an aborted signal ends doctor's work in the bun engine, the project's load there too, and rejects with its reason; so does runTool's, during its reload${opencode.reason ? ` (${opencode.reason})` : ""}`,
   { timeout: 60_000 },
   async () => {
     const { project, directory } = await loadedUnder("bun", { ".opencode/tools/exits.ts": slowLoad })
@@ -89,5 +89,19 @@ test.skipIf(!opencode.binary)(
     controller.abort(reason)
     await expect(matching).rejects.toBe(reason)
     await expect.poll(() => isRunning(engine), { timeout: 10_000 }).toBe(false)
+
+    // runTool loads the project again before its call (the engine ended), in a new engine, whose
+    // load holds as well: its own signal ends that load, and the call rejects with the reason.
+    rmSync(pidFile)
+    const callController = new AbortController()
+    const calling = runTool(project, "exits", {}, { signal: callController.signal })
+    calling.catch(() => undefined)
+    await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true), { timeout: 30_000, interval: 50 })
+    const reloading = Number(readFileSync(pidFile, "utf8"))
+    onTestFinished(() => killProcess(reloading))
+    const callReason = new Error("the call was stopped")
+    callController.abort(callReason)
+    await expect(calling).rejects.toBe(callReason)
+    await expect.poll(() => isRunning(reloading), { timeout: 10_000 }).toBe(false)
   },
 )
