@@ -419,9 +419,14 @@ export class InspectorSession {
     else if (noTools) entry.error = noTools
     else {
       const calledAt = Date.now()
+      const { signal } = running.controller
+      // The call rejected with its signal's reason: a cancel that came while the project was loaded
+      // again for it (an earlier call had ended its engine) ended that load; the tool never ran.
+      let reloadCancelled = false
       try {
-        entry.result = await this.#run(project, request, running.controller.signal)
+        entry.result = await this.#run(project, request, signal)
       } catch (error) {
+        reloadCancelled = signal.aborted && error === signal.reason
         entry.error = errorOf(error)
       }
       this.#watchNewModules(project, calledAt)
@@ -431,7 +436,12 @@ export class InspectorSession {
       const ended = entry.error !== undefined || (code !== undefined && ENGINE_ENDED.has(code))
       if (running.cancelledAt !== undefined) {
         const after = Math.round(performance.now() - running.cancelledAt)
-        if (running.engineStopped && ended) {
+        if (reloadCancelled)
+          entry.error = {
+            code: "INTERRUPTED",
+            message: `cancelled from the inspector while the project was loaded again for the call (an earlier call ended its engine): that load was ended with its engine and ${request.name} was not called; the next call loads the project again`,
+          }
+        else if (running.engineStopped && ended) {
           delete entry.result
           entry.error = {
             code: "INTERRUPTED",

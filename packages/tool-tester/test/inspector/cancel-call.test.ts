@@ -2,12 +2,12 @@
 // the history from its start, a cancel fires its abort signal (the tool's context.abort), a tool
 // that ignores it (a busy loop) is stopped with its engine, the entry says the user cancelled it
 // (never that the tool crashed or ran out of memory), and the next calls run.
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { describe, expect, test } from "vitest"
+import { describe, expect, onTestFinished, test } from "vitest"
 import { createInspectorApp } from "../../src/inspector/app.ts"
 import type { HistoryEntry, InspectorEvent, InspectorOptions } from "../../src/inspector/session.ts"
-import { isRunning } from "../support/processes.ts"
+import { isRunning, killProcess } from "../support/processes.ts"
 import { startedSession } from "./_inspector.ts"
 
 /** Writes a marker once it runs (so the test knows it started), then keeps the thread busy. */
@@ -55,6 +55,19 @@ const pid = `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "Says its process", args: {}, async execute() { return String(process.pid) } })
 `
 
+/**
+ * Ends its engine when called. Loads at once, but once hold-load is there (a new engine loading the
+ * project again) writes that engine's process id to held and holds the load for 10 minutes.
+ */
+const exits = `import { existsSync, writeFileSync } from "node:fs"
+import { tool } from "@opencode-ai/plugin"
+if (existsSync(new URL("../../hold-load", import.meta.url))) {
+  writeFileSync(new URL("../../held", import.meta.url), String(process.pid))
+  await new Promise((resolve) => setTimeout(resolve, 600_000))
+}
+export default tool({ description: "Ends its engine", args: {}, async execute() { process.exit(0) } })
+`
+
 async function started(engine: "node" | "bun", options: Partial<InspectorOptions> = {}) {
   const { session, directory } = await startedSession(
     {
@@ -63,12 +76,13 @@ async function started(engine: "node" | "bun", options: Partial<InspectorOptions
       ".opencode/tools/sleeps.ts": sleeps,
       ".opencode/tools/hi.ts": hi,
       ".opencode/tools/pid.ts": pid,
+      ".opencode/tools/exits.ts": exits,
     },
     { engine, ...options },
   )
   const events: InspectorEvent[] = []
   session.subscribe((event) => events.push(event))
-  return { session, events, marker: (name: string) => path.join(directory, `${name}.started`) }
+  return { session, events, directory, marker: (name: string) => path.join(directory, `${name}.started`) }
 }
 
 /** Resolves once the file exists (the tool wrote it): at most 60 s. */
@@ -162,10 +176,10 @@ test("a cancel fires the tool's context.abort; a tool that stops keeps what it r
   expect(session.cancel(1)).toBeUndefined()
 })
 
-test("dev's --timeout: a tool that goes on past it, ignoring its abort signal, has its warm engine ended a second later", {
+test("dev's --timeout: a tool that goes on past it, ignoring its abort signal, has its warm engine ended a second later; a cancel during the reload a call needs ends that load", {
   timeout: 180_000,
 }, async () => {
-  const { session } = await started("bun", { timeoutMs: 300 })
+  const { session, directory } = await started("bun", { timeoutMs: 300 })
   const pidOf = async () => Number((await session.call({ name: "pid", form: "args", args: {} })).result?.output)
   const engine = await pidOf()
   // sleeps awaits 10 minutes and ignores its signal: answered at the bound, it would go on in the engine.
@@ -175,4 +189,21 @@ test("dev's --timeout: a tool that goes on past it, ignoring its abort signal, h
   const next = await pidOf()
   expect(next).toBeGreaterThan(0)
   expect(next).not.toBe(engine)
+
+  // A cancel while the project is loaded again for a call (the one before ended the engine) ends
+  // that load with its engine at once, and says the tool was not called.
+  expect((await session.call({ name: "exits", form: "args", args: {} })).result?.error?.code).toBe("TOOL_EXITED")
+  writeFileSync(path.join(directory, "hold-load"), "")
+  const calling = session.call({ name: "pid", form: "args", args: {} })
+  await appeared(path.join(directory, "held"))
+  const held = Number(readFileSync(path.join(directory, "held"), "utf8"))
+  onTestFinished(() => killProcess(held))
+  const running = session.history().find((entry) => entry.running)
+  expect(running).toBeDefined()
+  void session.cancel(running!.id)
+  expect((await calling).error).toMatchObject({
+    code: "INTERRUPTED",
+    message: expect.stringContaining("pid was not called"),
+  })
+  await expect.poll(() => isRunning(held), { timeout: 30_000 }).toBe(false)
 })
