@@ -1,11 +1,14 @@
-// Finding a program as the user's shell does, on every OS, and what to start for it. The lookup is
-// `which`'s: PATH, and on Windows PATHEXT too, so `npm` is npm.cmd and never the extensionless POSIX
-// script npm keeps beside it. A Windows `.cmd` shim runs only through cmd.exe, whose quoting differs
-// from every other program's, so the program behind it is started instead where the shim says
-// which: npm's cmd-shim (`npm i -g`, node_modules/.bin) read by npm's own `read-cmd-shim`, and the
-// npm.cmd/npx.cmd that Node's installer lays beside node.exe. Any other shim is left to cross-spawn,
-// which runs it through cmd.exe with its arguments escaped (start-program.ts).
-import { closeSync, openSync, readSync } from "node:fs"
+// Finding a program as the user's shell does, on every OS, and what to start for it. On Windows the
+// lookup is `which`'s: the current folder, then PATH with PATHEXT, so `npm` is npm.cmd and never the
+// extensionless POSIX script npm keeps beside it. Elsewhere it is the shell's walk of PATH, by the
+// same rules as `which`, done here: it is on the way to every bun engine's start (the `opencode` on
+// PATH), and loading `which` and `isexe` there through require() took ~10 ms, the walk well under 1.
+// A Windows `.cmd` shim runs only through cmd.exe, whose quoting differs from every other program's,
+// so the program behind it is started instead where the shim says which: npm's cmd-shim (`npm i -g`,
+// node_modules/.bin) read by npm's own `read-cmd-shim`, and the npm.cmd/npx.cmd that Node's
+// installer lays beside node.exe. Any other shim is left to cross-spawn, which runs it through
+// cmd.exe with its arguments escaped (start-program.ts).
+import { closeSync, openSync, readSync, type Stats, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import { isRegularFile } from "../_file-stats.ts"
@@ -22,6 +25,7 @@ export function isCommandName(command: string): boolean {
 
 /** The file `name` starts from PATH (PATHEXT on Windows) in `env`, or undefined. A name with a path is checked as it is. */
 export function findProgram(name: string, env: ProgramEnvironment = process.env): string | undefined {
+  if (process.platform !== "win32") return onPosixPath(name, variable(env, "PATH") ?? "")
   const which = load<typeof import("which")>("which")
   const pathExt = variable(env, "PATHEXT")
   const found = which.sync(name, {
@@ -50,6 +54,44 @@ export function programCommand(file: string, env: ProgramEnvironment = process.e
 }
 
 // --- internal ---
+
+/**
+ * The first file `name` names on `searchPath` that this user may run: a name with a slash is that
+ * file alone; an empty entry is the current folder, and an entry may be in double quotes (as `which`
+ * reads them).
+ */
+function onPosixPath(name: string, searchPath: string): string | undefined {
+  if (name.includes("/")) {
+    const file = (name.startsWith("./") ? "./" : "") + path.join(name)
+    return mayRun(file) ? file : undefined
+  }
+  for (const entry of searchPath.split(path.delimiter)) {
+    const file = path.join(/^".*"$/.test(entry) ? entry.slice(1, -1) : entry, name)
+    if (mayRun(file)) return file
+  }
+  return undefined
+}
+
+/** A regular file with an execute bit this user has: for everyone, for a group of theirs, for its owner, or any for root. */
+function mayRun(file: string): boolean {
+  let stats: Stats
+  try {
+    stats = statSync(file)
+  } catch {
+    return false
+  }
+  if (!stats.isFile()) return false
+  const uid = process.getuid?.()
+  const groups = process.getgroups?.() ?? []
+  const gid = process.getgid?.() ?? groups[0]
+  if (uid === undefined || gid === undefined) return false
+  return (
+    (stats.mode & 0o001) !== 0 ||
+    ((stats.mode & 0o010) !== 0 && (stats.gid === gid || groups.includes(stats.gid))) ||
+    ((stats.mode & 0o100) !== 0 && stats.uid === uid) ||
+    ((stats.mode & 0o110) !== 0 && uid === 0)
+  )
+}
 
 /** The file a shim starts, when it exists: npm's cmd-shim format, or Node's own npm.cmd and npx.cmd. */
 function shimTarget(file: string): string | undefined {

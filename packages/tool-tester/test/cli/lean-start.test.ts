@@ -1,18 +1,24 @@
 // What the bin loads before it answers: `--version` needs the manifest only, so it must not load
 // the CLI's commands, its engine code or its reports (issue 32: it took 1.7x `node -e 0` when it
-// loaded 26 modules); the help needs no engine. A loader hook in the spawned Node lists every
-// module it loads.
+// loaded 26 modules); the help needs no engine; `run` starts its engine before it loads any
+// package or command. A loader hook in the spawned Node lists every module it loads (imported, or
+// required), and when it starts a process.
 import { spawn } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { expect, test } from "vitest"
 import { collectOutput, packageRoot, useTmpDir } from "../helpers.ts"
 
-/** The package's own modules the bin loads for `args`, relative to the package, in load order. */
+/**
+ * The package's own modules the bin loads for `args`, relative to the package, in load order; with
+ * `events`, every module (a URL, or `require <name>` for what require() loads by name) and `spawn
+ * <program>` for each process started, in order.
+ */
 async function modulesLoadedFor(
   args: string[],
-): Promise<{ loaded: string[]; stdout: string; exitCode: number | null }> {
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ loaded: string[]; events: string[]; stdout: string; exitCode: number | null }> {
   const folder = useTmpDir("tool-tester-lean-start-")
   const hooks = path.join(folder, "hooks.mjs")
   writeFileSync(
@@ -26,11 +32,25 @@ async function modulesLoadedFor(
   const register = path.join(folder, "register.mjs")
   writeFileSync(
     register,
-    `import { register } from "node:module"\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`,
+    `import childProcess from "node:child_process"
+import { Module, register } from "node:module"
+register(${JSON.stringify(pathToFileURL(hooks).href)})
+const load = Module._load
+Module._load = function (request, ...rest) {
+  if (!request.startsWith("node:") && !Module.isBuiltin(request)) process._rawDebug("REQUIRED " + request)
+  return load.call(this, request, ...rest)
+}
+const spawn = childProcess.spawn
+childProcess.spawn = function (command, ...rest) {
+  process._rawDebug("SPAWNED " + command)
+  return spawn.call(this, command, ...rest)
+}
+`,
   )
   const result = await collectOutput(
     spawn(process.execPath, ["--import", pathToFileURL(register).href, path.join(packageRoot, "bin.js"), ...args], {
       cwd: packageRoot,
+      env,
     }),
   )
   const root = `${pathToFileURL(packageRoot).href}/`
@@ -40,7 +60,16 @@ async function modulesLoadedFor(
     .map((line) => line.slice("LOADED ".length))
     .filter((url) => url.startsWith(root))
     .map((url) => url.slice(root.length))
-  return { loaded, stdout: result.stdout, exitCode: result.exitCode }
+  const events = result.stderr
+    .split("\n")
+    .filter((line) => /^(LOADED|REQUIRED|SPAWNED) /.test(line))
+    .map((line) =>
+      line
+        .replace(/^LOADED /, "")
+        .replace(/^REQUIRED /, "require ")
+        .replace(/^SPAWNED /, "spawn "),
+    )
+  return { loaded, events, stdout: result.stdout, exitCode: result.exitCode }
 }
 
 test("--version and -v load the bin and the Node check, and not even the CLI's entry", {
@@ -73,3 +102,27 @@ test("help and usage errors load none of the engine's modules, nor the commands'
     ).toEqual([])
   }
 })
+
+test.skipIf(process.platform === "win32")(
+  "run starts its engine before it loads any package (which, isexe: ~10 ms on the way) or command",
+  { timeout: 60_000 },
+  async () => {
+    // The auto engine looks for opencode on PATH (here, a folder with none) before it takes the one
+    // this repository installs, or the node engine. On Windows `which` finds programs (PATHEXT).
+    const folder = useTmpDir("tool-tester-lean-run-")
+    const empty = path.join(folder, "bin")
+    mkdirSync(empty)
+    const { events, exitCode } = await modulesLoadedFor(
+      ["run", "weather", "--dir", folder, "--no-global", "--json", "--args", "{}"],
+      { ...process.env, PATH: empty, XDG_CACHE_HOME: folder, TOOL_TESTER_ENGINE: "", TOOL_TESTER_ENGINE_BINARY: "" },
+    )
+    expect(exitCode).not.toBe(0)
+    // The first process started is the engine (then its reaper).
+    const spawned = events.findIndex((event) => event.startsWith("spawn "))
+    expect(spawned, events.join("\n")).toBeGreaterThan(0)
+    const before = events.slice(0, spawned)
+    const root = `${pathToFileURL(packageRoot).href}/`
+    expect(before.filter((event) => !event.startsWith(root) || event.startsWith(`${root}node_modules/`))).toEqual([])
+    expect(before.filter((event) => /_run-command-line|\/commands\//.test(event))).toEqual([])
+  },
+)

@@ -73,6 +73,47 @@ describe("finding a program as the user's shell does", () => {
   test("a program on no folder of PATH is not found", () => {
     expect(findProgram("npm", { PATH: useTmpDir("tool-tester-program-") })).toBeUndefined()
   })
+
+  test.skipIf(process.platform === "win32")("elsewhere, PATH is walked as `which` walks it", () => {
+    const root = useTmpDir("tool-tester-program-")
+    const folder = (name: string) => {
+      const made = path.join(root, name)
+      mkdirSync(made, { recursive: true })
+      return made
+    }
+    const program = (file: string, mode: number) => {
+      writeFileSync(file, "#!/bin/sh\n")
+      chmodSync(file, mode)
+    }
+    // Skipped: a folder named `tool`, a file no one may run, a missing folder, a file as a folder.
+    mkdirSync(path.join(folder("a"), "tool"))
+    program(path.join(folder("b"), "tool"), 0o644)
+    program(path.join(folder("c"), "tool"), 0o755)
+    program(path.join(folder("group only"), "tool"), 0o614)
+    program(path.join(folder("others only"), "tool"), 0o601)
+    program(path.join(root, "plain"), 0o644)
+    const which = createRequire(path.resolve("src/runtime/find-program.ts"))("which") as typeof import("which")
+    const paths = [
+      ["a", "b", "missing", "plain", "c"].map((name) => path.join(root, name)).join(path.delimiter),
+      `"${path.join(root, "c")}"`,
+      path.join(root, "group only"),
+      path.join(root, "others only"),
+      ["", path.join(root, "b")].join(path.delimiter),
+      "",
+    ]
+    const cwd = process.cwd()
+    process.chdir(folder("c"))
+    try {
+      for (const searchPath of paths)
+        for (const name of ["tool", "./tool", "../c/tool", path.join(root, "c", "tool"), path.join(root, "b", "tool")])
+          expect(findProgram(name, { PATH: searchPath }), `${name} on ${searchPath}`).toBe(
+            which.sync(name, { path: searchPath, nothrow: true }) ?? undefined,
+          )
+    } finally {
+      process.chdir(cwd)
+    }
+    expect(findProgram("tool", { PATH: paths[0] })).toBe(path.join(root, "c", "tool"))
+  })
 })
 
 describe("what is started for a Windows .cmd shim", () => {
