@@ -26,7 +26,9 @@ function bench(args: string[], { positionals = false } = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-describe("a bench script's command line (bench/_args.mjs)", () => {
+// Each case starts Node once or several times: a loaded machine takes seconds for that, so the
+// cases get a generous bound of their own rather than vitest's default 5 s.
+describe("a bench script's command line (bench/_args.mjs)", { timeout: 60_000 }, () => {
   test("--help prints the script's opening comment and exits 0 without running it", () => {
     const result = bench(["--help"])
     expect(result).toEqual({

@@ -8,10 +8,10 @@
 // node_modules/.bin) read by npm's own `read-cmd-shim`, and the npm.cmd/npx.cmd that Node's
 // installer lays beside node.exe. Any other shim is left to cross-spawn, which runs it through
 // cmd.exe with its arguments escaped (start-program.ts).
-import { closeSync, openSync, readSync, type Stats, statSync } from "node:fs"
+import { closeSync, openSync, readSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
-import { isRegularFile } from "../_file-stats.ts"
+import { isRegularFile, statOf } from "../_file-stats.ts"
 
 export type ProgramEnvironment = Record<string, string | undefined>
 
@@ -74,9 +74,9 @@ function onPosixPath(name: string, searchPath: string): string | undefined {
 
 /** A regular file with an execute bit this user has: for everyone, for a group of theirs, for its owner, or any for root. */
 function mayRun(file: string): boolean {
-  let stats: Stats
+  let stats: ReturnType<typeof statOf>
   try {
-    stats = statSync(file)
+    stats = statOf(file)
   } catch {
     return false
   }
@@ -85,11 +85,14 @@ function mayRun(file: string): boolean {
   const groups = process.getgroups?.() ?? []
   const gid = process.getgid?.() ?? groups[0]
   if (uid === undefined || gid === undefined) return false
+  const mode = Number(stats.mode)
+  const owner = Number(stats.uid)
+  const group = Number(stats.gid)
   return (
-    (stats.mode & 0o001) !== 0 ||
-    ((stats.mode & 0o010) !== 0 && (stats.gid === gid || groups.includes(stats.gid))) ||
-    ((stats.mode & 0o100) !== 0 && stats.uid === uid) ||
-    ((stats.mode & 0o110) !== 0 && uid === 0)
+    (mode & 0o001) !== 0 ||
+    ((mode & 0o010) !== 0 && (group === gid || groups.includes(group))) ||
+    ((mode & 0o100) !== 0 && owner === uid) ||
+    ((mode & 0o110) !== 0 && uid === 0)
   )
 }
 

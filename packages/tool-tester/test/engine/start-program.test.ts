@@ -39,7 +39,7 @@ function npmFolder(): string {
 
 /** `which` as it is on Windows: it and isexe read the platform when they are loaded, so they are loaded again. */
 function asOnWindows<Result>(run: () => Result): Result {
-  const require = createRequire(path.resolve("src/runtime/find-program.ts"))
+  const require = createRequire(new URL("../../src/runtime/find-program.ts", import.meta.url))
   const forget = () => {
     for (const key of Object.keys(require.cache)) if (/[\\/](which|isexe)[\\/]/.test(key)) delete require.cache[key]
   }
@@ -92,7 +92,9 @@ describe("finding a program as the user's shell does", () => {
     program(path.join(folder("group only"), "tool"), 0o614)
     program(path.join(folder("others only"), "tool"), 0o601)
     program(path.join(root, "plain"), 0o644)
-    const which = createRequire(path.resolve("src/runtime/find-program.ts"))("which") as typeof import("which")
+    const which = createRequire(new URL("../../src/runtime/find-program.ts", import.meta.url))(
+      "which",
+    ) as typeof import("which")
     const paths = [
       ["a", "b", "missing", "plain", "c"].map((name) => path.join(root, name)).join(path.delimiter),
       `"${path.join(root, "c")}"`,
