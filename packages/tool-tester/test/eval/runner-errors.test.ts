@@ -102,7 +102,10 @@ describe("runEvalTrials when a provider fails", () => {
       ],
       models: [],
       concurrency: 1,
-      timeoutMs: 20_000,
+      // The tool that never ends waits this out by design; it must first be called, by an opencode
+      // just started again, whose first prompt loads the tools: under load (two suites beside each
+      // other, load average 17) that took over 20 s once, and the trial ended with no call at all.
+      timeoutMs: 60_000,
     })
     expect(result.trials.map((trial) => [trial.case, trial.model, trial.error?.code])).toEqual([
       ["refused key", "keyword/alpha", "AUTH_ERROR"],
