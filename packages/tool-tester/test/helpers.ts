@@ -73,7 +73,9 @@ type CliOptions = {
 
 /**
  * Runs a tool-tester command line as a user's shell would, with a throw-away HOME and XDG folders
- * (the developer's own opencode config never leaks in) and without colours unless `env` asks.
+ * (the developer's own opencode config never leaks in), without colours and without the plain
+ * progress lines a run over 10 s writes on stderr off a terminal (TOOL_TESTER_PROGRESS_MS=0, so a
+ * slow machine does not change a test's stderr) unless `env` asks.
  * In this process, through the same code the bin runs (src/cli/_run-command-line.ts) with the
  * environment and working directory the bin would have; the engines are the built ones. With
  * `launcher`, `runtime` or `onSpawn`, the built bin itself (runBin).
@@ -154,13 +156,14 @@ function cliEnvironment(options: CliOptions): Record<string, string> {
         !key.startsWith("OPENCODE_") &&
         !key.startsWith("npm_") &&
         key !== "INIT_CWD" &&
-        !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS"].includes(key),
+        !["FORCE_COLOR", "NO_COLOR", "NODE_OPTIONS", "TOOL_TESTER_PROGRESS_MS"].includes(key),
     ),
   )
   const merged: Record<string, string | undefined> = {
     ...inherited,
     ...isolatedHome(home),
     NO_COLOR: "1",
+    TOOL_TESTER_PROGRESS_MS: "0",
     ...options.env,
   }
   // A key set to undefined in options.env is removed (to run without NO_COLOR, for example).

@@ -1,8 +1,9 @@
 // One updating line on stderr while something slow happens (e2e's opencode install, its start-up
 // phases, fuzz's search), for a person at a terminal only: never when stderr is a file or a pipe,
-// so logs stay clean. While the line is shown, every other line the command writes on stderr (an
-// opencode server log line with --verbose, a warning) erases it first and draws it again below
-// itself, so the two never share a line; so does a warning Node prints there itself (node-warnings.ts).
+// so logs stay clean (they get a plain line now and then instead: plain-progress.ts). While the
+// line is shown, every other line the command writes on stderr (an opencode server log line with
+// --verbose, a warning) erases it first and draws it again below itself, so the two never share a
+// line; so does a warning Node prints there itself (node-warnings.ts).
 import type { CliIO } from "./_command.ts"
 
 /** Carriage return + erase the whole line: the cursor is back at the start of an empty line. */
@@ -77,7 +78,7 @@ export type ProgressLine = {
   done: () => void
 }
 
-/** Does nothing: stderr is not a terminal (a file, a pipe, CI), with or without --json. */
+/** Does nothing: off a terminal with TOOL_TESTER_PROGRESS_MS=0 (plain-progress.ts). */
 export const silentProgress: ProgressLine = { phase: () => {}, done: () => {} }
 
 /**

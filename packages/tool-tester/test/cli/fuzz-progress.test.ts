@@ -91,7 +91,7 @@ describe("fuzz's progress", () => {
     silent.done()
     expect(never.stderr).toEqual([])
     expect(() => fuzzProgress(io(false, { TOOL_TESTER_PROGRESS_MS: "5s" }), "weather", 10)).toThrow(
-      'TOOL_TESTER_PROGRESS_MS is "5s": give how often fuzz prints its progress in whole milliseconds',
+      'TOOL_TESTER_PROGRESS_MS is "5s": give how often tool-tester prints its progress off a terminal in whole milliseconds',
     )
   })
 
