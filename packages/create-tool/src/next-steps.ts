@@ -4,6 +4,7 @@ import { portablePath, type Shell, shellWord, userShell } from "./_shell-quote.t
 import { commandsFor, type PackageManagerInfo, projectCommandsFor } from "./package-manager.ts"
 import { printable } from "./printable.ts"
 import type { ScaffoldResult } from "./scaffold.ts"
+import type { YarnProject } from "./yarn-project.ts"
 
 // The commands printed after scaffolding, for the package manager that ran create-tool.
 
@@ -27,6 +28,9 @@ export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): Ne
   const packageManager = configFolderPackageManager(options.packageManager, result.location, result.root)
   if (result.location === "project") {
     return { commands: projectCommands(result, { ...options, packageManager }), hint: hintFor(result) }
+  }
+  if (result.yarnProject?.workspace === true && packageManager.name === "yarn") {
+    return { commands: yarnWorkspaceCommands(result, result.yarnProject, options), hint: hintFor(result) }
   }
   const manager = commandsFor(packageManager, result.testScript)
   const shell = options.shell ?? userShell()
@@ -86,6 +90,33 @@ function projectCommands(result: ScaffoldResult, options: NextStepsOptions): str
   const toolTester = result.test ? `${manager.exec} tool-tester` : `${manager.dlx} @opencode-ai/tool-tester`
   const [firstId] = result.toolIds
   commands.push(`${toolTester} run ${firstId} ${argumentsFor(result.template.exampleArgs, shell)}`)
+  return commands
+}
+
+/**
+ * A plugin package that is a workspace of a yarn 2+ project: run from the project's folder, which
+ * yarn installs as a whole, with `yarn workspace NAME` for the package's scripts and bins (run in
+ * the package's folder). `yarn config set nodeLinker` in the package would have set it for the
+ * whole project without saying so: here it comes only for a project on Plug'n'Play, from its folder,
+ * with the note saying what it changes (yarn-project.ts).
+ */
+function yarnWorkspaceCommands(result: ScaffoldResult, project: YarnProject, options: NextStepsOptions): string[] {
+  const shell = options.shell ?? userShell()
+  const commands: string[] = []
+  const folder = cdTarget(options.cwd, project.root)
+  if (folder !== "") commands.push(`cd ${shellWord(folder, shell)}`)
+  if (!project.nodeModules) commands.push("yarn config set nodeLinker node-modules")
+  commands.push("yarn install")
+  const workspace = `yarn workspace ${shellWord(result.packageName ?? result.toolName, shell)}`
+  if (result.test) commands.push(`${workspace} test`)
+  else if (result.language === "ts") commands.push(`${workspace} run build`)
+  const [firstId] = result.toolIds
+  const args = argumentsFor(result.template.exampleArgs, shell)
+  if (result.test) commands.push(`${workspace} tool-tester run ${firstId} --plugin . --dir . ${args}`)
+  else {
+    const path = shellWord(portablePath(relative(project.root, result.root)), shell)
+    commands.push(`yarn dlx @opencode-ai/tool-tester run ${firstId} --plugin ${path} --dir ${path} ${args}`)
+  }
   return commands
 }
 

@@ -30,6 +30,7 @@ import { printable, quoted } from "./printable.ts"
 import { configFolderManagerNote, configFolderPackageManager } from "./config-folder-manager.ts"
 import { enclosingPnpmWorkspace, PNPM_WORKSPACE, pnpmWorkspaceNote } from "./pnpm-workspace.ts"
 import { type RenderContext, type RenderedTool, renderTemplate } from "./render.ts"
+import { enclosingYarnProject, YARN_LOCK, type YarnProject, yarnProjectNote } from "./yarn-project.ts"
 import { findTemplatesDirectory, readFolder, readTemplate, type Template, type TemplateInfo } from "./templates.ts"
 import { chooseTestScript, type TestScript } from "./test-script.ts"
 
@@ -81,6 +82,11 @@ export type ScaffoldPlan = {
    * which is kept. Undefined without a test.
    */
   testScript: string | undefined
+  /**
+   * The yarn 2+ project above a plugin package, when yarn 2 or later runs create-tool: the next
+   * steps run from it when it is a workspace of it (yarn-project.ts). Else undefined.
+   */
+  yarnProject: YarnProject | undefined
 }
 
 export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPlan> {
@@ -113,10 +119,13 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     facts,
   )
 
+  const yarnBerry = packageManager.name === "yarn" && !isYarnClassic(packageManager)
+  const yarnProject = yarnBerry && location === "plugin" ? enclosingYarnProject(root) : undefined
   const { wanted, pnpmNote } = wantedFiles({
     ...facts,
     managerFields: managerFields(packageManager, test),
-    yarnBerry: packageManager.name === "yarn" && !isYarnClassic(packageManager),
+    yarnBerry,
+    yarnProject,
     template,
     toolSource,
     templatesDirectory,
@@ -139,6 +148,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   }
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
+  if (yarnProject !== undefined) notes.push(yarnProjectNote(yarnProject, root))
   const managerNote = configFolderManagerNote(packageManager, location, root)
   if (managerNote !== undefined) notes.push(managerNote)
   if (isYarnClassic(packageManager)) notes.push(yarnClassicNote(join(root, "package.json")))
@@ -185,6 +195,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
     notes,
     test,
     testScript: tests?.name,
+    yarnProject,
   }
 }
 
@@ -254,6 +265,8 @@ type WantedFilesInput = ToolFacts & {
   managerFields: PackageJson | undefined
   /** yarn 2 or later runs create-tool: a config folder gets an empty yarn.lock (addProjectFiles). */
   yarnBerry: boolean
+  /** The yarn 2+ project above a plugin package (yarn-project.ts): outside its workspaces, the package gets an empty yarn.lock. */
+  yarnProject: YarnProject | undefined
   template: Template
   /** The template's `tool.ts` or `tool.js`. */
   toolSource: string
@@ -290,7 +303,10 @@ function wantedFiles(input: WantedFilesInput): { wanted: WantedFile[]; pnpmNote:
 }
 
 /** A plugin package's own files (`_plugin`); the note when it lands inside a pnpm workspace. */
-function addPluginFiles(input: WantedFilesInput, add: (path: string, content: string) => void): string | undefined {
+function addPluginFiles(
+  input: WantedFilesInput,
+  add: (path: string, content: string, mode?: WantedFile["mode"]) => void,
+): string | undefined {
   const { template, templatesDirectory, context, language, test, toolName, packageName, description } = input
   const plugin = readFolder(join(templatesDirectory, "_plugin"))
   const packageJson = pluginPackageJson(
@@ -312,6 +328,8 @@ function addPluginFiles(input: WantedFilesInput, add: (path: string, content: st
     add("tsconfig.json", requiredFile(plugin, "tsconfig.json", "_plugin"))
     add("tsconfig.build.json", requiredFile(plugin, "tsconfig.build.json", "_plugin"))
   }
+  // Not a workspace of the yarn project above it: yarn would refuse it (yarn-project.ts).
+  if (input.yarnProject !== undefined && !input.yarnProject.workspace) add(YARN_LOCK, "", "keep")
   const workspace = enclosingPnpmWorkspace(input.directory)
   if (workspace !== undefined) return pnpmWorkspaceNote(workspace, language, input.root)
   add(PNPM_WORKSPACE, requiredFile(plugin, PNPM_WORKSPACE, "_plugin"))
@@ -343,8 +361,6 @@ function addProjectFiles(
     add(vitestConfigName(input.root), config, "keep")
   }
 }
-
-const YARN_LOCK = "yarn.lock"
 
 /** The commands a plugin package's README gives, in its folder, for the package manager that ran create-tool. */
 function packageCommands(

@@ -28,7 +28,8 @@ export type ScaffoldResult = Pick<
   | "notes"
   | "test"
   | "testScript"
-> & { files: WrittenFile[] }
+> &
+  Partial<Pick<ScaffoldPlan, "yarnProject">> & { files: WrittenFile[] }
 
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const plan = await planScaffold(options)
@@ -70,6 +71,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     notes: plan.notes,
     test: plan.test,
     testScript: plan.testScript,
+    yarnProject: plan.yarnProject,
   }
 }
 
