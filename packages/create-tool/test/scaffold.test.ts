@@ -423,8 +423,34 @@ describe("a plugin package", () => {
     expect(existsSync(join(monorepo, "packages/weather/pnpm-workspace.yaml"))).toBe(false)
     expect(existsSync(join(monorepo, "packages/weather/package.json"))).toBe(true)
     expect(inside.notes).toEqual([
-      `${join(monorepo, "pnpm-workspace.yaml")} is a pnpm workspace, whose settings pnpm reads for this package: its "packages" must include packages/weather, or pnpm install there installs nothing for it; for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false, and "publicHoistPattern: [zod]" for the declarations tsc writes (docs/publishing-a-plugin.md#pnpm).`,
+      `${join(monorepo, "pnpm-workspace.yaml")} is a pnpm workspace, whose settings pnpm reads for this package (its "packages" take packages/weather in); for pnpm 11 and later, give it "allowBuilds" with esbuild: false and msgpackr-extract: false, and "publicHoistPattern: [zod]" for the declarations tsc writes (docs/publishing-a-plugin.md#pnpm).`,
     ])
+    // Outside its "packages", pnpm install there installs nothing for it (pnpm 10.34.9).
+    writeFileSync(join(monorepo, "pnpm-workspace.yaml"), "packages:\n- packages/*\n# weather\nallowBuilds: {}\n")
+    const outside = await scaffold({ name: "weather", location: "plugin", directory: monorepo, templatesDirectory })
+    expect(outside.notes[0]).toContain(
+      'for this package: its "packages" leave out weather: add it, or pnpm install there installs nothing for it; ',
+    )
+    writeFileSync(join(monorepo, "pnpm-workspace.yaml"), "packages: ['apps/*', \"weather\"]\n")
+    const flow = await scaffold({
+      name: "weather",
+      location: "plugin",
+      directory: monorepo,
+      templatesDirectory,
+      overwrite: true,
+    })
+    expect(flow.notes[0]).toContain('(its "packages" take weather in)')
+    writeFileSync(join(monorepo, "pnpm-workspace.yaml"), "packages: !!seq\n")
+    const unread = await scaffold({
+      name: "weather",
+      location: "plugin",
+      directory: monorepo,
+      templatesDirectory,
+      overwrite: true,
+    })
+    expect(unread.notes[0]).toContain(
+      'its "packages" must include weather, or pnpm install there installs nothing for it',
+    )
   })
 
   // The README's commands are the next steps' ones: a pnpm user read `npm install` there.
