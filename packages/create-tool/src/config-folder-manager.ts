@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { ToolLocation } from "./options.ts"
-import type { PackageManagerInfo } from "./package-manager.ts"
+import type { PackageManager, PackageManagerInfo } from "./package-manager.ts"
 import { printable } from "./printable.ts"
 
 // When it starts, opencode runs its own npm install in every config folder (a project's .opencode,
@@ -9,37 +9,54 @@ import { printable } from "./printable.ts"
 // opencode starts about 100 s later (docs/scaffolding.md, the pnpm note; tool-tester doctor's
 // PNPM_INSTALL). So the commands for a config folder are npm's when pnpm ran create-tool. A plugin
 // package is not a config folder (opencode loads it in place): it keeps the user's package manager.
+// A config folder whose node_modules pnpm installed already gets pnpm's commands, whoever ran
+// create-tool: no other package manager installs over pnpm's layout cleanly (overPnpm).
 
 const npm: PackageManagerInfo = { name: "npm", version: undefined }
 
 /**
  * The package manager the commands for the folder `root` are written for (the next steps, the
- * generated files' comments): npm in place of pnpm for a config folder, unless pnpm installed its
- * node_modules already (npm stops on pnpm's layout, so only pnpm's commands work there as pasted).
+ * generated files and their comments): npm in place of pnpm for a config folder, and pnpm for one
+ * whose node_modules pnpm installed already (only pnpm's commands work there as pasted).
  */
 export function configFolderPackageManager(
   packageManager: PackageManagerInfo,
   location: ToolLocation,
   root: string,
 ): PackageManagerInfo {
-  if (packageManager.name !== "pnpm" || location === "plugin" || isPnpmInstall(root)) return packageManager
-  return npm
+  if (location === "plugin") return packageManager
+  if (isPnpmInstall(root)) return packageManager.name === "pnpm" ? packageManager : { name: "pnpm", version: undefined }
+  return packageManager.name === "pnpm" ? npm : packageManager
 }
 
-/** The note on the package manager of a config folder's commands, when pnpm ran create-tool; else undefined. */
+/**
+ * The note on the package manager of a config folder's commands, when they are not those of the
+ * package manager that ran create-tool, or when pnpm installed the folder; else undefined.
+ */
 export function configFolderManagerNote(
   packageManager: PackageManagerInfo,
   location: ToolLocation,
   root: string,
 ): string | undefined {
-  if (packageManager.name !== "pnpm" || location === "plugin") return undefined
+  if (location === "plugin") return undefined
   const slow =
     "opencode runs its own npm install in every config folder when it starts, which fails on pnpm's layout after a long wait, so opencode starts about 100 s later (docs/scaffolding.md#run-it)"
-  if (!isPnpmInstall(root)) return `The next steps install ${printable(root)} with npm, not pnpm: ${slow}.`
-  return `pnpm installed ${printable(join(root, "node_modules"))}, so the next steps use pnpm there: ${slow}; to start fast, delete that node_modules (and pnpm-lock.yaml), then install with npm.`
+  if (!isPnpmInstall(root)) {
+    if (packageManager.name !== "pnpm") return undefined
+    return `The next steps install ${printable(root)} with npm, not pnpm: ${slow}.`
+  }
+  const why = packageManager.name === "pnpm" ? "" : ` (${overPnpm[packageManager.name]})`
+  return `pnpm installed ${printable(join(root, "node_modules"))}, so the next steps use pnpm there${why}: ${slow}; to start fast, delete that node_modules (and pnpm-lock.yaml), then install with npm.`
 }
 
 // --- internal ---
+
+/** What each other package manager's install does over pnpm's node_modules (npm 11.19, yarn 1.22.22, Bun 1.3.14). */
+const overPnpm: Record<Exclude<PackageManager, "pnpm">, string> = {
+  npm: "npm install stops on pnpm's layout",
+  yarn: "yarn install leaves pnpm's .pnpm folder behind",
+  bun: "bun install keeps pnpm's links into .pnpm",
+}
 
 /** Whether pnpm installed `folder`'s node_modules (the test of tool-tester doctor's PNPM_INSTALL). */
 function isPnpmInstall(folder: string): boolean {

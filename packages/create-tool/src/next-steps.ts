@@ -24,7 +24,8 @@ export type NextSteps = {
 }
 
 export function nextSteps(result: ScaffoldResult, options: NextStepsOptions): NextSteps {
-  // npm's commands for a config folder when pnpm ran create-tool (config-folder-manager.ts).
+  // npm's commands for a config folder when pnpm ran create-tool, pnpm's where pnpm installed it
+  // (config-folder-manager.ts).
   const packageManager = configFolderPackageManager(options.packageManager, result.location, result.root)
   if (result.location === "project") {
     return { commands: projectCommands(result, { ...options, packageManager }), hint: hintFor(result) }

@@ -46,8 +46,8 @@ export type ScaffoldOptions = {
   /**
    * The package manager whose commands the generated files name (the snapshot update in the test,
    * the watch command in vitest.config.js), as the next steps do: the one that ran create-tool
-   * (packageManagerFromUserAgent()), but npm's for a config folder under pnpm
-   * (configFolderPackageManager()). Default npm.
+   * (packageManagerFromUserAgent()), but npm's for a config folder under pnpm, and pnpm's for one
+   * that pnpm installed (configFolderPackageManager()). Default npm.
    */
   packageManager?: PackageManagerInfo
 }

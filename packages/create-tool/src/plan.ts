@@ -112,12 +112,11 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
   const tests = test ? testScriptFor(location, projectTemplate, root) : undefined
   const testScript = tests?.name ?? "test"
   const facts: ToolFacts = { location, language, test, testScript, toolName, packageName, folderName, description }
-  const packageManager = options.packageManager ?? { name: "npm", version: undefined }
-  // The generated files name the commands the next steps give: npm's for a config folder under pnpm.
-  const context = renderContext(
-    { ...options, packageManager: configFolderPackageManager(packageManager, location, root) },
-    facts,
-  )
+  const ranBy = options.packageManager ?? { name: "npm", version: undefined }
+  // The generated files are for the package manager of the commands the next steps give: npm's for
+  // a config folder under pnpm, pnpm's for one that pnpm installed (config-folder-manager.ts).
+  const packageManager = configFolderPackageManager(ranBy, location, root)
+  const context = renderContext({ ...options, packageManager }, facts)
 
   const yarnBerry = packageManager.name === "yarn" && !isYarnClassic(packageManager)
   const yarnProject = yarnBerry && location === "plugin" ? enclosingYarnProject(root) : undefined
@@ -149,7 +148,7 @@ export async function planScaffold(options: ScaffoldOptions): Promise<ScaffoldPl
 
   if (pnpmNote !== undefined) notes.push(pnpmNote)
   if (yarnProject !== undefined) notes.push(yarnProjectNote(yarnProject, root))
-  const managerNote = configFolderManagerNote(packageManager, location, root)
+  const managerNote = configFolderManagerNote(ranBy, location, root)
   if (managerNote !== undefined) notes.push(managerNote)
   if (isYarnClassic(packageManager)) notes.push(yarnClassicNote(join(root, "package.json")))
   if (location === "project" && basename(directory) === ".opencode") {

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, test } from "vitest"
 import { shellWord } from "../src/_shell-quote.ts"
@@ -118,6 +118,32 @@ test("under pnpm, a config folder whose node_modules pnpm installed keeps pnpm's
     "pnpm --dir .opencode install",
     "pnpm --dir .opencode test",
     "pnpm --dir .opencode exec tool-tester run hello name=Ada",
+  ])
+})
+
+test.each([
+  ["npm", "11.19.1"],
+  ["yarn", "1.22.22"],
+  ["yarn", "4.9.2"],
+  ["bun", "1.3.14"],
+] as const)("run by %s %s, a config folder that pnpm installed gets pnpm's commands", (name, version) => {
+  // npm install stops on pnpm's node_modules; yarn's and bun's leave it pnpm's in part (config-folder-manager.ts).
+  const directory = useTmpDir()
+  const root = join(directory, ".opencode")
+  mkdirSync(join(root, "node_modules"), { recursive: true })
+  writeFileSync(join(root, "node_modules/.modules.yaml"), "")
+  const packageManager = { name, version }
+  expect(nextSteps(result({ root, directory }), { packageManager, cwd: directory }).commands).toEqual([
+    "pnpm --dir .opencode install",
+    "pnpm --dir .opencode test",
+    "pnpm --dir .opencode exec tool-tester run hello name=Ada",
+  ])
+  const global = join(directory, "config/opencode")
+  mkdirSync(join(global, "node_modules/.pnpm"), { recursive: true })
+  const inGlobal = result({ location: "global", root: global, directory: global })
+  expect(nextSteps(inGlobal, { packageManager, cwd: global }).commands.slice(0, 2)).toEqual([
+    "pnpm install",
+    "pnpm test",
   ])
 })
 

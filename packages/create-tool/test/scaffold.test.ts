@@ -264,6 +264,29 @@ describe("in a project", () => {
     expect(read(join(installed, ".opencode/test/hello.test.ts"))).toContain("// `pnpm --dir .opencode test -u`")
   })
 
+  test("run by npm, yarn or bun in a .opencode that pnpm installed, writes pnpm's commands and files, with the reason", async () => {
+    // None of them installs over pnpm's node_modules cleanly (config-folder-manager.ts): pnpm's commands work there.
+    for (const [packageManager, why] of [
+      [{ name: "npm", version: "11.19.1" }, "npm install stops on pnpm's layout"],
+      [{ name: "yarn", version: "1.22.22" }, "yarn install leaves pnpm's .pnpm folder behind"],
+      [{ name: "yarn", version: "4.9.2" }, "yarn install leaves pnpm's .pnpm folder behind"],
+      [{ name: "bun", version: "1.3.14" }, "bun install keeps pnpm's links into .pnpm"],
+    ] as const) {
+      const directory = useTmpDir()
+      mkdirSync(join(directory, ".opencode/node_modules"), { recursive: true })
+      writeFileSync(join(directory, ".opencode/node_modules/.modules.yaml"), "")
+      const result = await scaffold({ name: "hello", directory, templatesDirectory, packageManager })
+      expect(result.notes, packageManager.name).toEqual([
+        `pnpm installed ${join(directory, ".opencode/node_modules")}, so the next steps use pnpm there (${why}): opencode runs its own npm install in every config folder when it starts, which fails on pnpm's layout after a long wait, so opencode starts about 100 s later (docs/scaffolding.md#run-it); to start fast, delete that node_modules (and pnpm-lock.yaml), then install with npm.`,
+      ])
+      expect(read(join(directory, ".opencode/test/hello.test.ts"))).toContain("// `pnpm --dir .opencode test -u`")
+      // No yarn fields, no yarn.lock: pnpm installs this folder, and npm, the way out the note gives, needs none.
+      const packageJson = readJson(join(directory, ".opencode/package.json"))
+      expect([packageJson.resolutions, packageJson.dependenciesMeta]).toEqual([undefined, undefined])
+      expect(existsSync(join(directory, ".opencode/yarn.lock"))).toBe(false)
+    }
+  })
+
   test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
     const directory = useTmpDir()
     mkdirSync(join(directory, ".opencode"))
