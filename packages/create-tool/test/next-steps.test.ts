@@ -124,10 +124,9 @@ test("under pnpm, a config folder whose node_modules pnpm installed keeps pnpm's
 test.each([
   ["npm", "11.19.1"],
   ["yarn", "1.22.22"],
-  ["yarn", "4.9.2"],
   ["bun", "1.3.14"],
 ] as const)("run by %s %s, a config folder that pnpm installed gets pnpm's commands", (name, version) => {
-  // npm install stops on pnpm's node_modules; yarn's and bun's leave it pnpm's in part (config-folder-manager.ts).
+  // npm install stops on pnpm's node_modules; yarn 1's and bun's leave it pnpm's in part (config-folder-manager.ts).
   const directory = useTmpDir()
   const root = join(directory, ".opencode")
   mkdirSync(join(root, "node_modules"), { recursive: true })
@@ -144,6 +143,20 @@ test.each([
   expect(nextSteps(inGlobal, { packageManager, cwd: global }).commands.slice(0, 2)).toEqual([
     "pnpm install",
     "pnpm test",
+  ])
+})
+
+test("run by yarn 2+, a config folder that pnpm installed keeps yarn's commands: its install replaces pnpm's", () => {
+  const directory = useTmpDir()
+  const root = join(directory, ".opencode")
+  mkdirSync(join(root, "node_modules/.pnpm"), { recursive: true })
+  const steps = nextSteps(result({ root, directory }), {
+    packageManager: { name: "yarn", version: "4.9.2" },
+    cwd: directory,
+  })
+  expect(steps.commands.slice(0, 2)).toEqual([
+    "yarn --cwd .opencode config set nodeLinker node-modules",
+    "yarn --cwd .opencode install",
   ])
 })
 

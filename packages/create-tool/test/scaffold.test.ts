@@ -264,12 +264,11 @@ describe("in a project", () => {
     expect(read(join(installed, ".opencode/test/hello.test.ts"))).toContain("// `pnpm --dir .opencode test -u`")
   })
 
-  test("run by npm, yarn or bun in a .opencode that pnpm installed, writes pnpm's commands and files, with the reason", async () => {
+  test("run by npm, yarn 1 or bun in a .opencode that pnpm installed, writes pnpm's commands and files, with the reason", async () => {
     // None of them installs over pnpm's node_modules cleanly (config-folder-manager.ts): pnpm's commands work there.
     for (const [packageManager, why] of [
       [{ name: "npm", version: "11.19.1" }, "npm install stops on pnpm's layout"],
-      [{ name: "yarn", version: "1.22.22" }, "yarn install leaves pnpm's .pnpm folder behind"],
-      [{ name: "yarn", version: "4.9.2" }, "yarn install leaves pnpm's .pnpm folder behind"],
+      [{ name: "yarn", version: "1.22.22" }, "yarn 1's install leaves pnpm's .pnpm folder behind"],
       [{ name: "bun", version: "1.3.14" }, "bun install keeps pnpm's links into .pnpm"],
     ] as const) {
       const directory = useTmpDir()
@@ -285,6 +284,14 @@ describe("in a project", () => {
       expect([packageJson.resolutions, packageJson.dependenciesMeta]).toEqual([undefined, undefined])
       expect(existsSync(join(directory, ".opencode/yarn.lock"))).toBe(false)
     }
+    // yarn 2+'s install replaces pnpm's node_modules whole (4.9.2): its own commands and files, no note.
+    const directory = useTmpDir()
+    mkdirSync(join(directory, ".opencode/node_modules/.pnpm"), { recursive: true })
+    const packageManager = { name: "yarn" as const, version: "4.9.2" }
+    const result = await scaffold({ name: "hello", directory, templatesDirectory, packageManager })
+    expect(result.notes).toEqual([])
+    expect(read(join(directory, ".opencode/test/hello.test.ts"))).toContain("// `yarn --cwd .opencode test -u`")
+    expect(existsSync(join(directory, ".opencode/yarn.lock"))).toBe(true)
   })
 
   test("keeps a pnpm-workspace.yaml the .opencode folder has", async () => {
