@@ -2,8 +2,11 @@
 // under both engines. Every literal is what opencode 1.18.34 sent e2e's mock model for
 // test/fixtures/attachments' `smallNoisy` case (a 300x200 noise PNG named small.png, then a 1x1 PNG),
 // one `tool-tester e2e --provider anthropic --config '{"attachment":{"image":{...}}}'` run per
-// setting: the image blocks' media type, base64 length and the SHA-256 of that text. The default
-// limits (images over 2000 pixels or 5 MiB) are compared with the binary in test/e2e/attachments.test.ts.
+// setting: the image blocks' media type, base64 length and the SHA-256 of that text; under the first
+// setting, also its `wide` case (a 2400x60 PNG), from the Anthropic setup under those limits that
+// test/e2e/attachments.test.ts compared with the binary. The default limits (images over 2000
+// pixels or 5 MiB) are compared with the binary in test/e2e/attachments.test.ts; how each provider
+// carries the images sent is compared there too.
 import { createHash } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import path from "node:path"
@@ -35,6 +38,12 @@ const settings: Array<{
   image: Record<string, unknown>
   output: string
   sent: Array<{ mime: string; length: number; sha256: string; filename?: string }> | undefined
+  /** Other cases under the same setting: what opencode sent of each. */
+  others?: Array<{
+    which: string
+    output: string
+    sent: Array<{ mime: string; length: number; sha256: string; filename?: string }>
+  }>
 }> = [
   {
     name: "scaled to fit (120x80), then a JPEG when the PNG's text is too long",
@@ -48,6 +57,21 @@ const settings: Array<{
         filename: "small.png",
       },
       DOT,
+    ],
+    // Scaled to fit (120x3): a PNG within the length.
+    others: [
+      {
+        which: "wide",
+        output: "see wide",
+        sent: [
+          {
+            mime: "image/png",
+            length: 1248,
+            sha256: "be648d7309eedd146a568c71cda45ceb1ec8b1a3c19d0b6e60a5e5b0506410ca",
+            filename: "wide.png",
+          },
+        ],
+      },
     ],
   },
   {
@@ -89,20 +113,29 @@ describe.each(["node", "bun"] as const)("the %s engine", (engine) => {
         config: { attachment: { image: setting.image } },
       })
       projects.push(project)
-      const result = await runTool(project, "attach", { case: "smallNoisy" })
-      expect(result.status).toBe("completed")
-      expect(result.output).toBe(setting.output)
-      const sent = (result.attachments as Array<Record<string, unknown>> | undefined)?.map((attachment) => {
-        const url = attachment["url"] as string
-        const text = url.slice(url.indexOf(";base64,") + ";base64,".length)
-        return {
-          mime: attachment["mime"],
-          length: text.length,
-          sha256: createHash("sha256").update(text).digest("hex"),
-          ...(attachment["filename"] === undefined ? {} : { filename: attachment["filename"] }),
-          url: url.slice(0, url.indexOf(",") + 1),
-        }
-      })
-      expect(sent).toEqual(setting.sent?.map((image) => ({ ...image, url: `data:${image.mime};base64,` })))
+      const expected = [{ which: "smallNoisy", output: setting.output, sent: setting.sent }, ...(setting.others ?? [])]
+      for (const { which, output, sent } of expected) {
+        const result = await runTool(project, "attach", { case: which })
+        expect(result.status).toBe("completed")
+        expect(result.output).toBe(output)
+        expect(sentOf(result.attachments)).toEqual(
+          sent?.map((image) => ({ ...image, url: `data:${image.mime};base64,` })),
+        )
+      }
     })
 })
+
+/** Each attachment sent: its media type, the length and SHA-256 of its base64 text, its filename and URL head. */
+function sentOf(attachments: unknown) {
+  return (attachments as Array<Record<string, unknown>> | undefined)?.map((attachment) => {
+    const url = attachment["url"] as string
+    const text = url.slice(url.indexOf(";base64,") + ";base64,".length)
+    return {
+      mime: attachment["mime"],
+      length: text.length,
+      sha256: createHash("sha256").update(text).digest("hex"),
+      ...(attachment["filename"] === undefined ? {} : { filename: attachment["filename"] }),
+      url: url.slice(0, url.indexOf(",") + 1),
+    }
+  })
+}

@@ -58,8 +58,6 @@ const setups: Array<{
   modelInput: ModelModality[]
   /** The provider's config, as `provider.mock` (renamed for the server: scripted-sessions.ts). */
   config?: Record<string, unknown>
-  /** Config of the whole opencode (a server of its own). */
-  serverConfig?: Record<string, unknown>
   cases: string[]
 }> = [
   {
@@ -111,13 +109,6 @@ const setups: Array<{
       "wide",
       "tall",
     ],
-  },
-  {
-    name: "anthropic (messages API), the config's attachment.image limits",
-    npm: "@ai-sdk/anthropic",
-    modelInput: [],
-    serverConfig: { attachment: { image: { max_width: 120, max_height: 120, max_base64_bytes: 30000 } } },
-    cases: ["smallNoisy", "wide"],
   },
   {
     // The whole request is cached instead: no mark on the result.
@@ -394,40 +385,32 @@ const refused: Array<{ name: string; npm: string; which: string; modelInput: Mod
   },
 ]
 
-// Every setup and refused case is a session of one opencode server (one per serverConfig), each
-// provider setup pointed at a mock model of its own: started at the first test that needs it.
+// Every setup and refused case is a session of one opencode server, each provider setup pointed at
+// a mock model of its own: started at the first test that needs it. (The image step under the
+// config's attachment.image limits, which would take a server of its own, is pinned by
+// test/attachments-image-limits.test.ts from what the binary sent; how Anthropic's messages carry
+// the images, by the Anthropic setups here.)
 const served = [
   ...setups.map((setup) => ({ ...setup, turns: setup.cases })),
   ...refused.map(({ npm, which, modelInput }) => ({
     npm,
     model: undefined,
-    serverConfig: undefined,
     config: modelInput.length > 0 ? imageAndPdf : undefined,
     turns: [which],
   })),
 ]
-const servers = new Map<string, { indexes: number[]; sessions?: Promise<ScriptedSessions> }>()
-for (const [index, setup] of served.entries()) {
-  const key = JSON.stringify(setup.serverConfig ?? {})
-  const group = servers.get(key) ?? { indexes: [] }
-  group.indexes.push(index)
-  servers.set(key, group)
-}
+let sessions: Promise<ScriptedSessions> | undefined
 afterAll(async () => {
-  for (const group of servers.values()) await (await group.sessions?.catch(() => undefined))?.close()
+  await (await sessions?.catch(() => undefined))?.close()
   expect(leftoverFolders(tempParent.path)).toEqual([])
 }, 120_000)
 
-/** Runs served setup `index` as its server's session. */
+/** Runs served setup `index` as the server's session. */
 async function runServed(index: number): Promise<SessionRun> {
-  const setup = served[index]!
-  const group = servers.get(JSON.stringify(setup.serverConfig ?? {}))!
-  group.sessions ??= startScriptedSessions({
+  sessions ??= startScriptedSessions({
     directory,
     tempDirectory: tempParent.path,
-    ...(setup.serverConfig === undefined ? {} : { config: setup.serverConfig }),
-    setups: group.indexes.map((each) => {
-      const { npm, model, config, turns } = served[each]!
+    setups: served.map(({ npm, model, config, turns }) => {
       const calls = turns.map((which) => ({ calls: [{ tool: "attach", args: { case: which } }] }))
       return {
         npm,
@@ -437,10 +420,10 @@ async function runServed(index: number): Promise<SessionRun> {
       }
     }),
   })
-  return (await group.sessions).run(group.indexes.indexOf(index))
+  return (await sessions).run(index)
 }
 
-/** The project loaded with `config` (the model's options and input; the image step's attachment.image). */
+/** The project loaded with `config` (the model's options and input). */
 function loadedWith(config: Record<string, unknown> | undefined) {
   return loadTools({ directory, global: false, ...(config === undefined ? {} : { config }), engine: "node" })
 }
@@ -450,10 +433,10 @@ describe("attachments: tool-tester's modelMessages are what opencode's next requ
     test(setup.name, { timeout: 300_000 }, async () => {
       const run = await runServed(index)
       expect(run.error).toBeUndefined()
-      // The image step reads the config's attachment.image, and caching the model's options: a
-      // project loaded with the same config, its provider renamed as in the server.
-      const config = { ...renamedConfig(setup.config, run.providerID), ...setup.serverConfig }
-      const project = Object.keys(config).length === 0 ? loaded.project : await loadedWith(config)
+      // Caching reads the model's options: a project loaded with the same config, its provider
+      // renamed as in the server.
+      const config = renamedConfig(setup.config, run.providerID)
+      const project = config === undefined ? loaded.project : await loadedWith(config)
       const mains = run.requests.filter((request) => request.kind === "main")
       expect(mains).toHaveLength(setup.cases.length + 1)
       for (const [turn, which] of setup.cases.entries()) {
