@@ -91,7 +91,7 @@ test("npm in a yarn workspace root, and yarn in a folder of its own, write and p
   expect(yarn.stdout).not.toContain("yarn project")
 })
 
-test("workspace globs: one segment per *, any number per **, braces, and ! exclusions", () => {
+test("workspace globs: one segment per *, any number per **, braces, ! exclusions, dot-folders only by name", () => {
   expect(matchesGlobs("packages/a", ["packages/*"])).toBe(true)
   expect(matchesGlobs("packages/a/b", ["packages/*"])).toBe(false)
   expect(matchesGlobs("packages/a/b", ["packages/**"])).toBe(true)
@@ -101,4 +101,7 @@ test("workspace globs: one segment per *, any number per **, braces, and ! exclu
   expect(matchesGlobs("plugins/a", ["packages/*"])).toBe(false)
   expect(matchesGlobs("a.b/c", ["a?b/*"])).toBe(true)
   expect(matchesGlobs("axb/c", ["a.b/*"])).toBe(false)
+  // As the package managers' globbing: a dot-folder only when a pattern names it.
+  expect(matchesGlobs("packages/.cache", ["packages/*"])).toBe(false)
+  expect(matchesGlobs("packages/.cache", ["packages/.cache"])).toBe(true)
 })
