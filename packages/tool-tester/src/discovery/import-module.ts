@@ -37,6 +37,8 @@ export const importEvents: {
 } = { onImport: undefined, onInit: undefined }
 
 let generation = 0
+/** The files the latest importer's imports read (its `named`): an engine's process loads one project. */
+let latestNamed: Set<string> | undefined
 
 /**
  * An importer for one discovery pass: TypeScript and JavaScript tool files load as opencode loads
@@ -53,6 +55,7 @@ export function createImporter(): ModuleImporter {
   // to resolve an import is not there: its error names it.
   const before = inBun ? new Set(Object.keys(moduleCache())) : undefined
   const named = new Set<string>()
+  latestNamed = named
   const importModule: ModuleImporter = async (file) => {
     named.add(path.resolve(file))
     importEvents.onImport?.(file)
@@ -91,6 +94,17 @@ export function createImporter(): ModuleImporter {
     return [...files].filter((file) => path.isAbsolute(file) && !file.split(path.sep).includes("node_modules"))
   }
   return importModule
+}
+
+/**
+ * A call's tool threw `error`: when it is a failed import (an `import()` inside `execute` of a
+ * module that does not compile, or imports one that does not resolve), the files it names join
+ * the latest importer's modules, so that the save that fixes one reloads. Under Bun only: such a
+ * module is in no module cache, and nothing else names it (Node's preparer has it already).
+ */
+export function noteFailedImport(error: unknown): void {
+  if (!inBun || latestNamed === undefined) return
+  for (const file of failedFiles(error)) latestNamed.add(file)
 }
 
 /**

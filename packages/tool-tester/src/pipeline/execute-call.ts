@@ -4,6 +4,7 @@ import { chooseAgent } from "../config/agent.ts"
 import { imageLimits } from "../config/attachment-image.ts"
 import type { PermissionRule } from "../config/permission.ts"
 import { hasTaskTool } from "../config/permission.ts"
+import { noteFailedImport } from "../discovery/import-module.ts"
 import { ToolTesterError } from "../errors.ts"
 import type { HookError, LoadedTool, RunOptions, RunResult, ToolProject } from "../types.ts"
 import { ascendingId } from "./ascending-id.ts"
@@ -321,6 +322,8 @@ async function execute(
   // before anything is recorded, so nothing the tool does while being read can change the verdict.
   const read =
     "value" in settled ? { normalized: normalizeResult(settled.value) } : { thrown: readThrown(settled.error) }
+  // A module execute imported that failed to compile is watched as the load's are (dev, run --watch).
+  if ("error" in settled) noteFailedImport(settled.error)
   const tamperedReading = restore()
   if (tamperedReading.length > 0) return { success: false, failed: tamperedCall(tool, record, tamperedReading, true) }
   if ("normalized" in read) return { success: true, value: read.normalized }

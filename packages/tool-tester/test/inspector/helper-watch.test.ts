@@ -1,8 +1,8 @@
 // dev reloads on a save of a helper module a tool imports from outside the tool folders (here
 // .opencode/lib/), under both engines: the engine that loaded the tools says which files they
 // imported, and the watcher follows that set from load to load (an import a save adds, a helper
-// that failed to compile or imports one that did, a helper a tool imports only inside execute, a
-// helper a save imported that was saved again while that reload ran). In-process, without a
+// that failed to compile or imports one that did, a helper a tool imports only inside execute (one
+// that failed to compile there too), a helper a save imported that was saved again while that reload ran). In-process, without a
 // browser; one session per engine.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
@@ -18,6 +18,14 @@ export default tool({ description: "Says the helper's word", args: {}, async exe
 const lazy = `import { tool } from "@opencode-ai/plugin"
 export default tool({ description: "Says the lazy helper's word", args: {}, async execute() {
   const { word } = await import("../lib/lazy.ts")
+  return word
+} })
+`
+// A helper imported only when the tool runs that does not compile: the call fails, and the save
+// that fixes it re-runs the call (Bun's module cache has no module that failed to build).
+const broken = `import { tool } from "@opencode-ai/plugin"
+export default tool({ description: "Says the broken helper's word", args: {}, async execute() {
+  const { word } = await import("../lib/broken.ts")
   return word
 } })
 `
@@ -38,6 +46,8 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
       ".opencode/tools/lazy.ts": lazy,
       ".opencode/lib/lazy.ts": `export const word = "lazy"\n`,
       ".opencode/lib/third.ts": `export const third = "third"\n`,
+      ".opencode/tools/broken.ts": broken,
+      ".opencode/lib/broken.ts": `export const word = (\n`,
     })
     cleanup.push(project.remove)
     const lib = (name: string) => path.join(project.directory, ".opencode", "lib", name)
@@ -81,6 +91,11 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
     expect((await session.call({ name: "lazy", form: "args", args: {} })).result?.output).toBe("lazy")
     expect(await saved(lib("lazy.ts"), `export const word = "lazier"\n`)).toBe("lazier")
     expect(await saved(lib("lazy.ts"), `export const word = "laziest"\n`)).toBe("laziest")
+
+    // A helper imported inside execute that does not compile: the call fails, and names it; the save
+    // that fixes it re-runs the call.
+    expect((await session.call({ name: "broken", form: "args", args: {} })).result?.error?.code).toBe("TOOL_THREW")
+    expect(await saved(lib("broken.ts"), `export const word = "mended"\n`)).toBe("mended")
 
     // The helper now imports another one: after that reload, a save of the new one reloads too.
     expect((await session.call({ name: "echo", form: "args", args: {} })).result?.output).toBe("first")
