@@ -14,9 +14,11 @@ import { listedPluginFiles } from "./listed-plugin-files.ts"
 
 /**
  * Folders watched with everything below them, folders watched for their own entries only, and
- * single files (a plugin passed by path), watched through their folder for that name only.
+ * single files (a plugin passed by path), watched through their folder for that name only. `read`:
+ * the files the load read (its modules, the config files): one gone when the watch takes it on was
+ * removed since the load read it, which no watch saw.
  */
-export type WatchTargets = { deep: string[]; shallow: string[]; files?: string[] }
+export type WatchTargets = { deep: string[]; shallow: string[]; files?: string[]; read?: string[] }
 
 /** A save is a burst of events (truncate, write, rename): they are reported once, this long after the last. */
 const SETTLE_MS = 15
@@ -35,6 +37,11 @@ export function watchTargets(
    * plugins import, wherever they are (they were imported by a path or a link the user wrote).
    */
   modules: readonly string[] = [],
+  /**
+   * Plugin paths no load imported (a `--plugin` path or one opencode.json lists, missing or failed):
+   * not taken as read, so that one never there is not reported as removed.
+   */
+  unloaded: readonly string[] = [],
 ): WatchTargets {
   const deep: string[] = []
   const shallow = new Set<string>([project.directory])
@@ -50,7 +57,11 @@ export function watchTargets(
   const files = [...new Set([...pluginFiles, ...helpers])].filter(
     (file) => path.isAbsolute(file) && isProjectFile(file),
   )
-  return { deep, shallow: [...shallow], files }
+  const skipped = new Set(unloaded)
+  const read = [...new Set([...modules, ...project.configFiles])].filter(
+    (file) => path.isAbsolute(file) && isProjectFile(file) && !skipped.has(file),
+  )
+  return { deep, shallow: [...shallow], files, read }
 }
 
 /**
@@ -83,13 +94,15 @@ export function projectWatchTargets(options: {
     ...(options.env === undefined ? {} : { env: options.env }),
   })
   const listed = listedPluginFiles({ directory, worktree, directories: folders })
-  const pluginFiles = [
-    ...(options.loadedPlugins ?? []).map((plugin) => plugin.file),
-    ...listed.pluginFiles,
-    ...options.pluginSpecs.filter((spec) => path.isAbsolute(spec)),
-  ]
+  const loaded = (options.loadedPlugins ?? []).map((plugin) => plugin.file)
+  const named = [...listed.pluginFiles, ...options.pluginSpecs.filter((spec) => path.isAbsolute(spec))]
   const configFiles = [...(options.configFiles ?? []), ...listed.configFiles]
-  return watchTargets({ directory, configDirectories: folders, configFiles }, pluginFiles, options.modules)
+  return watchTargets(
+    { directory, configDirectories: folders, configFiles },
+    [...loaded, ...named],
+    options.modules,
+    named.filter((file) => !loaded.includes(file)),
+  )
 }
 
 /** A watch on a project's files, from watchProject. */
@@ -100,17 +113,20 @@ export type ProjectWatcher = {
    * save made while the watches are replaced is not lost. `since`: when the load (or call) that
    * named the targets began, as Date.now() gives it: a file watched from now on that was saved
    * since then is reported as saved, for no watch saw that save and the load may have read the file
-   * before it (a helper a save just imported, saved again while that reload ran).
+   * before it (a helper a save just imported, saved again while that reload ran); and so is a file
+   * the load read that no earlier load did and that is gone now (removed while the load ran).
    */
   retarget: (targets: WatchTargets, since?: number) => void
   stop: () => void
 }
 
 /**
- * Watches the targets and reports each burst of saves once, with the files saved. `since`: when the
- * first load (or run) began, as Date.now() gives it: a file the targets name (a tool, a plugin, a
- * module, a config file) saved since then is reported as saved, for no watch existed to see that
- * save and the load may have read the file before it. The same rule as retarget's.
+ * Watches the targets and reports each burst of saves (and removals) once, with the files saved.
+ * `since`: when the first load (or run) began, as Date.now() gives it: a file the targets name (a
+ * tool, a plugin, a module, a config file) saved since then is reported as saved, for no watch
+ * existed to see that save and the load may have read the file before it; and a file the load read
+ * that is gone now (removed while it ran) is reported too, so that the next load drops it. The same
+ * rule as retarget's.
  */
 export function watchProject(
   targets: WatchTargets,
@@ -132,8 +148,11 @@ export function watchProject(
   }
   let watchers = watchAll(targets, changed)
   let files = new Set(targets.files ?? [])
-  // Read once the watches are set: a save from now on is an event, one before it a file time.
-  if (since !== undefined) for (const file of savedSince(watchedFiles(targets), since)) changed(file)
+  let read = new Set(targets.read ?? [])
+  // Read once the watches are set: a save from now on is an event, one before it a file time, and
+  // a removal before it a file that is not there.
+  if (since !== undefined)
+    for (const file of [...savedSince(watchedFiles(targets), since), ...goneNow(read)]) changed(file)
   // The watches replaced by retarget, stopped SETTLE_MS later: what they had seen but not yet
   // passed on (an event the loop has not read) is read first. On Linux a watch of the same folder
   // or file shares the old one's kernel watch, so the new one gets it too.
@@ -151,7 +170,12 @@ export function watchProject(
       }, SETTLE_MS)
       const added = (next.files ?? []).filter((file) => !files.has(file))
       files = new Set(next.files ?? [])
-      if (since !== undefined) for (const file of savedSince(added, since)) changed(file)
+      // A file the last loads read already is not: were it gone, the watch on it saw it go (or an
+      // earlier retarget said so), and a load that still names it (one whose import failed) would
+      // otherwise reload for ever.
+      const newlyRead = (next.read ?? []).filter((file) => !read.has(file))
+      read = new Set(next.read ?? [])
+      if (since !== undefined) for (const file of [...savedSince(added, since), ...goneNow(newlyRead)]) changed(file)
     },
     stop: () => {
       stopped = true
@@ -245,7 +269,7 @@ const FILE_CLOCK_LAG_MS = 10
 
 /**
  * The files saved at or after `since` (a Date.now() time), by their modification time; a file that
- * cannot be read now is left out (gone: the next save of the files that import it reloads).
+ * cannot be read now is left out (gone: goneNow says so when the load read it).
  */
 function savedSince(files: readonly string[], since: number): string[] {
   return files.filter((file) => {
@@ -255,6 +279,11 @@ function savedSince(files: readonly string[], since: number): string[] {
       return false
     }
   })
+}
+
+/** The files that are not there now (removed, or their folder): a load that read one reads it no more. */
+function goneNow(files: Iterable<string>): string[] {
+  return [...files].filter((file) => !existsSync(file))
 }
 
 /** The files of a config or project folder that opencode reads. */

@@ -1,6 +1,8 @@
 // `run --watch` runs the call again on a save of a helper module the tool imports from outside the
 // tool folders (.opencode/lib/), under both engines: the engine that ran says which files the load
-// imported. In this process, through the command line's own code, with a Ctrl-C of its own.
+// imported, and which ones its call imported (one that failed to compile included); a helper removed
+// while a run ran, which no watch saw go, runs the call once more. In this process, through the
+// command line's own code, with a Ctrl-C of its own.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, expect, test } from "vitest"
@@ -98,6 +100,48 @@ ${helper("first")}`,
   expect(await watching.interrupt()).toBe(0)
 })
 
+test.each(["bun", "node"])(
+  "--engine %s: the save that fixes a helper execute imports runs the call again; a removed helper does too",
+  { timeout: 120_000 },
+  async (engine) => {
+    const project = makeProject({
+      ".opencode/tools/echo.ts": echo,
+      ".opencode/lib/helper.ts": helper("first"),
+      // Imported inside execute, and does not compile: Bun's module cache has no module that failed.
+      ".opencode/lib/lazy.ts": `export const lazy = (\n`,
+    })
+    cleanup.push(project.remove)
+    const watching = await runWatch(project.directory, engine)
+    const { outputs } = watching
+    await watching.reports(() => outputs.length >= 1, 60_000)
+    expect(outputs[0]).toBe("TOOL_THREW")
+    await watching.listening
+    const lib = (name: string) => path.join(project.directory, ".opencode", "lib", name)
+    // Saved once: without a watch on it, no report comes within the bound.
+    writeFileSync(lib("lazy.ts"), lazy("fixed"))
+    await watching.reports(() => outputs.at(-1) === "first fixed", 30_000)
+    expect(outputs.at(-1)).toBe("first fixed")
+
+    // A save imports a new helper, from a folder no watch watched, and the helper removes itself as
+    // it is imported: removed while that run ran, after the engine read it. No watch saw it go; the
+    // watch that takes it on finds it gone and runs once more, which reports the failed import.
+    const gone = path.join(project.directory, ".opencode", "other", "gone.ts")
+    writeTool(
+      project.directory,
+      ".opencode/other/gone.ts",
+      `import { rmSync } from "node:fs"\nrmSync(${JSON.stringify(gone)})\nexport const gone = "gone"\n`,
+    )
+    const before = outputs.length
+    writeFileSync(lib("helper.ts"), `import { gone } from "../other/gone.ts"\nexport const word = () => gone\n`)
+    await watching.reports(() => outputs.slice(before).includes("IMPORT_FAILED"), 30_000)
+    // As opencode: the tool is gone from the list (the call gets opencode's text), the file's error said.
+    const [first, ...rerun] = outputs.slice(before)
+    expect(first).toBe("gone fixed")
+    expect(rerun).toEqual([expect.stringContaining("unavailable tool 'echo'"), "IMPORT_FAILED"])
+    expect(await watching.interrupt()).not.toBe(0)
+  },
+)
+
 /**
  * `run echo --watch --json` in `directory` under `engine`, in this process: the outputs reported
  * so far, a wait for them (up to a bound, then as they are), and the Ctrl-C that ends it.
@@ -114,11 +158,15 @@ async function runWatch(directory: string, engine: string) {
     env: { ...process.env, NO_COLOR: "1" },
     stdoutIsTTY: false,
     stderrIsTTY: false,
+    // A call's output, or the code of its error (a failed load's is on stderr).
     write: (text) => {
-      for (const line of text.split("\n").filter(Boolean)) outputs.push((JSON.parse(line) as { output: string }).output)
+      for (const line of text.split("\n").filter(Boolean)) outputs.push(outputOf(line))
       reported?.()
     },
-    writeError: () => {},
+    writeError: (text) => {
+      for (const line of text.split("\n").filter((line) => line.startsWith('{"error"'))) outputs.push(outputOf(line))
+      reported?.()
+    },
     chdir: (folder) => process.chdir(folder),
     onInterrupt: (handler) => {
       interrupt = () => handler("SIGINT")
@@ -154,4 +202,9 @@ async function runWatch(directory: string, engine: string) {
       return exited
     },
   }
+}
+
+function outputOf(line: string): string {
+  const { output, error } = JSON.parse(line) as { output?: string; error?: { code: string } }
+  return error?.code ?? output ?? line
 }

@@ -2,9 +2,10 @@
 // watcher was set on it) is reported when the watcher takes it on: no watch saw that save, and the
 // load may have read the file before it. One saved before the load began is not: the save that
 // started the load. The first watch does the same for every file it watches: none existed while
-// the first load (or run) ran. In-process, on the watcher alone (dev and run --watch pass the
-// load's start).
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs"
+// the first load (or run) ran. A file the load read that is gone when the watcher takes it on
+// (removed while the load ran) is reported too. In-process, on the watcher alone (dev and run
+// --watch pass the load's start).
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
 import { watchProject } from "../../src/inspector/watch-project.ts"
@@ -92,6 +93,64 @@ test("the first watch reports the files it watches that were saved since the fir
     const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("not reported within 10 s"), 10_000))
     expect(await Promise.race([first.then(() => "reported"), timeout])).toBe("reported")
     expect(reported.map((files) => [...files].sort())).toEqual([saved.map(file).sort()])
+  } finally {
+    watcher.stop()
+  }
+})
+
+test("a file the load read that is gone when the watcher takes it on is reported: removed while the load ran", async () => {
+  const directory = useTmpDir()
+  const file = (name: string) => path.join(directory, name)
+  const save = (name: string) => {
+    mkdirSync(path.dirname(file(name)), { recursive: true })
+    writeFileSync(file(name), "export {}\n")
+    // Saved before the load began: only a removal is news.
+    const minuteAgo = new Date(Date.now() - 60_000)
+    utimesSync(file(name), minuteAgo, minuteAgo)
+  }
+  for (const name of ["tools/kept.ts", "tools/removed.ts", "lib/helper.ts", "lib/later.ts", "opencode.json"]) save(name)
+  const loadBegan = Date.now()
+  // Removed while the first load ran, after it read them: a tool and a config file. No watch existed.
+  rmSync(file("tools/removed.ts"))
+  rmSync(file("opencode.json"))
+
+  const reported: string[][] = []
+  let report: () => void = () => undefined
+  const reportedOrNot = (event: Promise<void>) =>
+    Promise.race([
+      event.then(() => "reported"),
+      new Promise<string>((resolve) => setTimeout(() => resolve("not reported within 10 s"), 10_000)),
+    ])
+  const targets = (read: string[]) => ({
+    deep: [file("tools")],
+    shallow: [directory],
+    files: read.filter((name) => name.startsWith("lib/")).map(file),
+    read: read.map(file),
+  })
+  const first = new Promise<void>((resolve) => (report = resolve))
+  const watcher = watchProject(
+    targets(["tools/kept.ts", "tools/removed.ts", "lib/helper.ts", "opencode.json"]),
+    (files) => {
+      reported.push(files)
+      report()
+    },
+    loadBegan,
+  )
+  try {
+    expect(await reportedOrNot(first)).toBe("reported")
+    expect(reported.map((files) => [...files].sort())).toEqual([[file("opencode.json"), file("tools/removed.ts")]])
+
+    // The reload reads a helper no load read before, removed while that reload ran: reported when
+    // the watcher takes it on. A file an earlier load read and that is gone still (its import
+    // failed, and still names it) is not reported again: it would reload for ever.
+    const reloadBegan = Date.now()
+    rmSync(file("lib/later.ts"))
+    // The watcher has read that event (for a name it does not watch) before it takes the file on.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const second = new Promise<void>((resolve) => (report = resolve))
+    watcher.retarget(targets(["tools/kept.ts", "tools/removed.ts", "lib/helper.ts", "lib/later.ts"]), reloadBegan)
+    expect(await reportedOrNot(second)).toBe("reported")
+    expect(reported.slice(1)).toEqual([[file("lib/later.ts")]])
   } finally {
     watcher.stop()
   }
