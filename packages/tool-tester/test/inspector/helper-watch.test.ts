@@ -2,8 +2,9 @@
 // .opencode/lib/), under both engines: the engine that loaded the tools says which files they
 // imported, and the watcher follows that set from load to load (an import a save adds, a helper
 // that failed to compile or imports one that did, a helper a tool imports only inside execute (one
-// that failed to compile there too), a helper a save imported that was saved again while that reload ran). In-process, without a
-// browser; one session per engine.
+// that failed to compile there too), a helper a save imported that was saved again while that
+// reload ran, a tool file removed while the first load ran). In-process, without a browser; one
+// session per engine.
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
@@ -49,6 +50,12 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
       ".opencode/tools/broken.ts": broken,
       ".opencode/lib/broken.ts": `export const word = (\n`,
     })
+    // A tool file removed as it is imported: while the first load ran, after the engine read it.
+    const self = path.join(project.directory, ".opencode", "tools", "self.ts")
+    writeFileSync(
+      self,
+      `import { rmSync } from "node:fs"\nimport { tool } from "@opencode-ai/plugin"\nrmSync(${JSON.stringify(self)})\nexport default tool({ description: "Gone", args: {}, async execute() { return "" } })\n`,
+    )
     cleanup.push(project.remove)
     const lib = (name: string) => path.join(project.directory, ".opencode", "lib", name)
     const session = new InspectorSession({
@@ -59,6 +66,20 @@ describe.each(["bun", "node"] as const)("under the %s engine", (engine) => {
     })
     cleanup.push(() => session.close())
     await session.start()
+    expect(session.view()?.tools.map((tool) => tool.id)).toContain("self")
+    // No watch existed to see self.ts go; the first watch finds it gone, and the reload drops the
+    // tool from the list, as opencode would.
+    const dropped = new Promise<string>((resolve) => {
+      let reloading = false
+      const stop = session.subscribe((event) => {
+        if (event.type === "reloading" && event.files.includes(self)) reloading = true
+        if (!reloading || event.type !== "project" || event.view.tools.some((tool) => tool.id === "self")) return
+        stop()
+        resolve("dropped")
+      })
+    })
+    const bound = new Promise<string>((resolve) => setTimeout(() => resolve("no reload within 20 s"), 20_000))
+    expect(await Promise.race([dropped, bound])).toBe("dropped")
     const first = await session.call({ name: "echo", form: "args", args: {} })
     expect(first.result?.output).toBe("first")
 
