@@ -28,15 +28,16 @@ if (problem) {
 }
 
 /**
- * `tool-tester --version` (or `-v`) under Node, answered here with one synchronous write: loading
- * the CLI, a stdout stream and its flush for it took ~4 ms more (bench/cli-cold-start.ts).
+ * `tool-tester --version` (or `-v`), answered here with one synchronous write: under Node, loading
+ * the CLI, a stdout stream and its flush for it took ~4 ms more (bench/cli-cold-start.ts); under
+ * Bun, it also started a second Bun (bun-host.ts), ~0.2 s in all.
  * False when it was not asked, or the write failed (a full disk, a closed pipe, any descriptor a
  * synchronous write cannot take): the CLI then answers, and reports a failed write as it does for
  * every command. A line this short is never written in part: a pipe takes it whole or not at all.
  */
 function answeredVersion() {
   const flag = process.argv[2]
-  if ((flag !== "--version" && flag !== "-v") || typeof process.versions.bun === "string") return false
+  if (flag !== "--version" && flag !== "-v") return false
   const manifest = JSON.parse(fs.readFileSync(new URL("./package.json", import.meta.url), "utf8"))
   const line = Buffer.from(`${manifest.version} (models opencode ${MODELLED_OPENCODE})\n`)
   try {

@@ -1,6 +1,6 @@
 // The `tool-tester` bin: argv -> command -> exit code. The only module that reads `process`.
-// Nothing is imported before argv is read: `--version` loads only the manifest (under Node, bin.js
-// answers it before this module loads, and leaves it here only when its write failed), and the engine that
+// Nothing is imported before argv is read: `--version` loads only the manifest (bin.js answers it
+// before this module loads, and leaves it here only when its write failed), and the engine that
 // will load the tools is started next, before the rest is imported, so its start-up overlaps ours;
 // commands are imported on demand (_run-command-line.ts), so `run` does not load what `e2e` needs.
 // Type-only imports are erased: they load nothing.

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { expect, test } from "vitest"
-import { collectOutput, packageRoot, useTmpDir } from "../helpers.ts"
+import { collectOutput, opencode, packageRoot, useTmpDir } from "../helpers.ts"
 
 /**
  * The package's own modules the bin loads for `args`, relative to the package, in load order; with
@@ -82,6 +82,27 @@ test("--version and -v load the bin and the Node check, and not even the CLI's e
     expect(loaded).toEqual(["bin.js", "dist/cli/node-version.js"])
   }
 })
+
+test.skipIf(opencode.binary === undefined)(
+  "--version in Bun is answered by bin.js in that one Bun: no second Bun without auto-install (bun-host.ts)",
+  { timeout: 60_000 },
+  async () => {
+    // Loader hooks are Node's: under Bun, a preload (which a Bun started again inherits, as it
+    // does every flag) says when each process ends.
+    const folder = useTmpDir("tool-tester-lean-bun-")
+    const preload = path.join(folder, "preload.mjs")
+    writeFileSync(preload, `process.on("exit", () => process.stderr.write("ENDED " + process.pid + "\\n"))\n`)
+    const result = await collectOutput(
+      spawn(opencode.binary!, ["--preload", preload, path.join(packageRoot, "bin.js"), "--version"], {
+        cwd: packageRoot,
+        env: { ...process.env, BUN_BE_BUN: "1" },
+      }),
+    )
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \(models opencode /)
+    expect(result.stderr.match(/^ENDED /gm)).toHaveLength(1)
+  },
+)
 
 test("help and usage errors load none of the engine's modules, nor the commands' shared code", {
   timeout: 60_000,

@@ -78,7 +78,7 @@ describe("help, version and usage errors", { timeout: 60_000 }, () => {
     }
   })
 
-  test("the built bin's --version, answered before the CLI loads (by bin.js, or by the CLI's entry under Bun), names the same opencode version", () => {
+  test("the built bin's --version, answered before the CLI loads (by bin.js, or by the CLI's entry when bin.js could not write it), names the same opencode version", () => {
     for (const entry of ["bin.js", "dist/cli/main.js"]) {
       const stdout = execFileSync(process.execPath, [path.join(packageRoot, entry), "--version"], { encoding: "utf8" })
       expect(stdout.trim(), entry).toBe(`${version} (models opencode ${MODELLED_OPENCODE_VERSION})`)
