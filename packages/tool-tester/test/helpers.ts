@@ -212,7 +212,7 @@ async function runInProcess(
     const exitCode = await runCommandLine(args, io, started)
     return { exitCode, stdout, stderr }
   } finally {
-    const connection = early?.engine?.connection
+    const connection = await early?.engine?.connection
     if (connection !== undefined) {
       const ended = await Promise.race([connection.exited.then(() => true), new Promise((r) => setImmediate(r, false))])
       if (!ended) {

@@ -1,7 +1,8 @@
-// The one Node-side client of an engine's process, whichever runtime it is: it starts the process,
-// keeps what it says (which runtime it is, an error that escaped a tool, how it ended), reads its
-// console when asked to, and ends it with everything it started. The CLI gives it one task
-// (engine-task.ts); the library keeps it for a project's calls (remote-project.ts).
+// The one Node-side client of an engine's process, whichever runtime it is: it starts the process
+// (engine-process.ts, unless the caller started it already), keeps what it says (which runtime it
+// is, an error that escaped a tool, how it ended), reads its console when asked to, and ends it
+// with everything it started. The CLI gives it one task (engine-task.ts); the library keeps it for
+// a project's calls (remote-project.ts).
 // Its channel (protocol.ts): it writes on the engine's stdin, the secret first, and believes only
 // the lines on the engine's descriptor 3 that read-engine-frame.ts accepts. Anything else there, a
 // `refused` from the engine, or the descriptor closing while the engine runs, ends the engine with
@@ -9,9 +10,6 @@
 // CHANNEL_CLOSED_EXIT_CODE after it made the file named in the hello (a tool's own process.exit(87)
 // makes none). A `stdin-closed` (a tool closed the engine's stdin) fails nothing: nothing more is sent.
 import type { ChildProcess } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { existsSync } from "node:fs"
-import path from "node:path"
 import { PassThrough, type Readable, type Writable } from "node:stream"
 import { stringifyKeepingNegativeZero } from "../_negative-zero-json.ts"
 import type { EngineInfo } from "../runtime/here.ts"
@@ -20,14 +18,16 @@ import type { CapturedConsole, StreamCapture } from "../runtime/stream-capture.t
 import { captureStreams, EMPTY_CONSOLE } from "../runtime/stream-capture.ts"
 import { CHANNEL_CLOSED_EXIT_CODE, CHANNEL_CLOSED_MESSAGE } from "./channel-closed.ts"
 import type { EngineSelection } from "./choose-engine.ts"
+import type { EngineProcess } from "./engine-process.ts"
+import { endEngineProcess, startEngineProcess } from "./engine-process.ts"
 import { LineCutter, MAX_FRAME_BYTES } from "./frames.ts"
 import { pipeLabelled } from "./labelled-console.ts"
-import type { FromEngine, Hello, ToEngine } from "./protocol.ts"
+import type { FromEngine, ToEngine } from "./protocol.ts"
 import { readEngineFrame } from "./read-engine-frame.ts"
 import type { ConsoleRelay } from "./relayed-console.ts"
 import { pipeToConsole } from "./relayed-console.ts"
 import type { SpawnEngineOptions } from "./spawn-engine.ts"
-import { endEngine, engineTempOf, exitStatusOfSignal, spawnEngine } from "./spawn-engine.ts"
+import { exitStatusOfSignal } from "./spawn-engine.ts"
 
 /** How an engine's process ended. */
 export type EngineExit = {
@@ -73,6 +73,7 @@ export class EngineConnection {
   /** Resolves when the process has ended, or could not be started. */
   readonly exited: Promise<EngineExit>
   readonly #child: ChildProcess
+  readonly #process: EngineProcess
   readonly #capture: StreamCapture | undefined
   /** With `console: "labelled"`, what each line the tools print starts with (labelConsole). */
   #consoleLabel: () => string = () => "[tools]"
@@ -89,17 +90,25 @@ export class EngineConnection {
   #exitSeen = false
   /** The engine said it reads its stdin no more (`stdin-closed`). */
   #deaf = false
-  /** end() was called: the channel closing is our doing. */
-  #ending = false
   #failure: ChannelFailure | undefined
   #ended: EngineExit | undefined
 
-  constructor(selection: EngineSelection, options: SpawnEngineOptions) {
+  /**
+   * Talks to `started`, an engine's process started with this selection and options (the CLI starts
+   * it before this module loads: engine-process.ts); without it, starts one.
+   */
+  constructor(
+    selection: EngineSelection,
+    options: SpawnEngineOptions,
+    started: EngineProcess = startEngineProcess(selection, options),
+  ) {
     this.selection = selection
     this.#engine =
       selection.name === "bun" ? { name: "bun", version: "unknown", binary: selection.location.binary } : engineHere()
-    const child = spawnEngine(selection, options)
+    const child = started.child
     this.#child = child
+    this.#process = started
+    started.release()
     this.#capture = options.console === "pipe" ? captureStreams(child.stdout, child.stderr) : undefined
     this.#labelled = options.console === "labelled"
     if (this.#labelled) this.#writeLabelled(child)
@@ -109,29 +118,22 @@ export class EngineConnection {
     this.#output = (child.stdio[3] as Readable | null | undefined) ?? new PassThrough()
     // Writing to an engine that has ended fails with EPIPE: its exit says what happened.
     this.#input.on("error", () => {})
-    const secret = randomBytes(32).toString("base64url")
-    // Made by the engine before it ends with CHANNEL_CLOSED_EXIT_CODE: a name no tool can guess.
-    const temp = engineTempOf(child)
-    const closedFile =
-      temp === undefined ? undefined : path.join(temp, `channel-closed-${randomBytes(16).toString("hex")}`)
-    const hello: Hello = closedFile === undefined ? { type: "hello", secret } : { type: "hello", secret, closedFile }
-    this.#input.write(`${JSON.stringify(hello)}\n`)
-    this.#outputEnded = this.#read(Buffer.from(secret, "utf8"))
-    // Looked for as soon as the engine has exited, before spawn-engine.ts removes its folder.
-    let closedFileMade = false
-    child.prependOnceListener("exit", () => {
-      closedFileMade = closedFile !== undefined && existsSync(closedFile)
-    })
+    this.#outputEnded = this.#read(Buffer.from(started.secret, "utf8"))
     this.exited = new Promise<EngineExit>((resolve) => {
       const end = (ended: EngineExit) => {
         this.#ended ??= ended
         resolve(this.#ended)
       }
-      child.once("exit", async (code: number | null, signal: NodeJS.Signals | null) => {
+      const exited = async (code: number | null, signal: NodeJS.Signals | null) => {
         this.#exitSeen = true
         // The engine could not write its answer: the descriptor was closed, seen from its side. The
         // same exit code without the engine's file is a tool's process.exit(87).
-        if (code === CHANNEL_CLOSED_EXIT_CODE && closedFileMade && !this.#ending && this.#failure === undefined)
+        if (
+          code === CHANNEL_CLOSED_EXIT_CODE &&
+          started.closedFileMade &&
+          !started.ending &&
+          this.#failure === undefined
+        )
           this.#failure = { code: "CHANNEL_CLOSED", message: CHANNEL_CLOSED_MESSAGE }
         // What it wrote on its channel before it ended is read first, and its last words may still
         // be in the console pipes (a child the tool left may hold them open: bounded).
@@ -144,12 +146,17 @@ export class EngineConnection {
           started: this.#ready,
           ...(this.#failure === undefined ? {} : { channel: this.#failure }),
         })
-      })
+      }
       // A binary that cannot be started at all gets no "exit" event.
-      child.once("error", (error: Error) => {
+      const failed = (error: Error) => {
         if (child.pid === undefined)
           end({ exitCode: 127, crash: `could not start ${this.#engine.binary}: ${error.message}`, started: false })
-      })
+      }
+      // What the process did before this connection listened, engine-process.ts kept.
+      if (started.exit === undefined) child.once("exit", exited)
+      else void exited(started.exit.code, started.exit.signal)
+      if (started.error === undefined) child.once("error", failed)
+      else failed(started.error)
     })
   }
 
@@ -164,15 +171,17 @@ export class EngineConnection {
     return new Promise<void>((resolve) => {
       const closed = () => {
         resolve()
-        if (this.#exitSeen || this.#ending || this.#failure) return
+        if (this.#exitSeen || this.#process.ending || this.#failure) return
         // Closed with the process still running: a tool closed it, unless the process is ending now.
         const timer = setTimeout(() => {
-          if (!this.#exitSeen && !this.#ending) this.#fail("CHANNEL_CLOSED", CHANNEL_CLOSED_MESSAGE)
+          if (!this.#exitSeen && !this.#process.ending) this.#fail("CHANNEL_CLOSED", CHANNEL_CLOSED_MESSAGE)
         }, CLOSED_WAIT_MS)
         timer.unref()
       }
       this.#output.once("end", closed)
       this.#output.once("close", closed)
+      // Held before this read it (engine-process.ts), an engine that exited at once has ended it already.
+      if (this.#output.readableEnded || this.#output.destroyed) closed()
       this.#output.on("error", () => {})
       this.#output.on("data", (chunk: Buffer) => {
         if (this.#failure) return
@@ -309,8 +318,7 @@ export class EngineConnection {
 
   /** Ends the engine and everything it started, at once. */
   end(): void {
-    this.#ending = true
-    endEngine(this.#child)
+    endEngineProcess(this.#process)
   }
 
   /**

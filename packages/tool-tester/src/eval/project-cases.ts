@@ -93,7 +93,7 @@ export async function gradeProjectTrials(
     const timeout = loadTimeoutMs(env)
     signal?.throwIfAborted()
     const started = startEngine("eval-grade", chosen.selection)
-    const stop = () => started.connection.end()
+    const stop = () => started.end()
     signal?.addEventListener("abort", stop, { once: true })
     const outcome = await runTaskInEngine(
       { command: "eval-grade", input: { directory, skip: [...skip], trials: [...inEngine] } },

@@ -140,7 +140,7 @@ export async function loadInstalled(
 async function isolated(task: Task, options: LoadOptions, runTimeoutMs?: number): Promise<TaskOutcome> {
   const loadTimeout = loadTimeoutMs()
   const started = startEngine(task.command, options.selection)
-  const stop = () => started.connection.end()
+  const stop = () => started.end()
   if (options.signal?.aborted) stop()
   options.signal?.addEventListener("abort", stop, { once: true })
   try {

@@ -102,6 +102,8 @@ function keep(pipe: Pipe) {
 function readNode(stream: Readable, take: (chunk: Uint8Array) => void) {
   stream.on("data", take)
   const ended = new Promise<void>((resolve) => {
+    // A pipe read before this (engine-process.ts holds an engine's) may have ended already.
+    if (stream.readableEnded || stream.destroyed) resolve()
     stream.once("close", resolve)
     stream.once("end", resolve)
     stream.once("error", () => resolve())

@@ -5,7 +5,8 @@
 // ended with it, so nothing a tool started outlives the run.
 import type { EngineSelection } from "../engine-client/choose-engine.ts"
 import type { EngineInfo } from "../runtime/here.ts"
-import { EngineConnection } from "../engine-client/engine-connection.ts"
+import type { EngineConnection } from "../engine-client/engine-connection.ts"
+import { endEngineProcess, startEngineProcess } from "../engine-client/engine-process.ts"
 import type { BunSource } from "../engine-client/find-bun.ts"
 import type { Reached } from "../engine-client/protocol.ts"
 import type { Task, TaskCommand } from "./task.ts"
@@ -61,23 +62,40 @@ export type TaskTimeouts = {
 /** An engine started ahead of its task, so its start-up overlaps the CLI's own argument handling. */
 export type StartedEngine = {
   command: TaskCommand
-  connection: EngineConnection
+  selection: EngineSelection
+  /** The connection to it, once its modules have loaded (they load while the engine starts). */
+  connection: Promise<EngineConnection>
   /** Where the bun engine's Bun was found; undefined for the node engine. */
   source: BunSource | undefined
+  /** Ends the engine and everything it started, at once. */
+  end(): void
 }
 
 /**
  * Starts the engine for a command, in the working directory. It loads what a task needs, then
- * waits for the task; it does not keep this process alive until a task is given to it.
+ * waits for the task; it does not keep this process alive until a task is given to it. Its process
+ * starts first: the connection's own modules (its channel, its console capture: ~40 KB) load
+ * while the engine starts up (test/cli/lean-start.test.ts).
  */
 export function startEngine(command: TaskCommand, selection: EngineSelection = { name: "node" }): StartedEngine {
-  const connection = new EngineConnection(selection, { cwd: process.cwd(), console: "pipe" })
-  connection.keepAlive(false)
-  return { command, connection, source: selection.name === "bun" ? selection.location.source : undefined }
+  const options = { cwd: process.cwd(), console: "pipe" } as const
+  const started = startEngineProcess(selection, options)
+  const connection = import("../engine-client/engine-connection.ts").then(({ EngineConnection }) => {
+    const connected = new EngineConnection(selection, options, started)
+    connected.keepAlive(false)
+    return connected
+  })
+  return {
+    command,
+    selection,
+    connection,
+    source: selection.name === "bun" ? selection.location.source : undefined,
+    end: () => endEngineProcess(started),
+  }
 }
 
 /** Gives the task to a started engine (or a new node one) and waits for the outcome, within the timeouts. */
-export function runTaskInEngine(
+export async function runTaskInEngine(
   task: Task,
   timeouts: TaskTimeouts,
   started: StartedEngine = startEngine(task.command),
@@ -88,10 +106,10 @@ export function runTaskInEngine(
     onModules?: (files: string[]) => void
   } = {},
 ): Promise<TaskOutcome> {
-  const startedAt = performance.now()
   if (started.command !== task.command)
     throw new Error(`the engine was started for ${started.command}, not ${task.command}`)
-  const { connection } = started
+  const connection = await started.connection
+  const startedAt = performance.now()
   connection.keepAlive(true)
   connection.send({ type: "task", cwd: process.cwd(), task })
 

@@ -72,6 +72,13 @@ childProcess.spawn = function (command, ...rest) {
   return { loaded, events, stdout: result.stdout, exitCode: result.exitCode }
 }
 
+/** The sources the package's bundled `files` (relative to the package) hold: each names them (`// src/engine-client/find-bun.ts`). */
+function heldSources(files: string[]): string[] {
+  return files.flatMap((file) =>
+    [...readFileSync(path.join(packageRoot, file), "utf8").matchAll(/^\/\/ (src\/\S+)$/gm)].map((match) => match[1]!),
+  )
+}
+
 test("--version and -v load the bin and the Node check, and not even the CLI's entry", {
   timeout: 60_000,
 }, async () => {
@@ -111,13 +118,9 @@ test("help and usage errors load none of the engine's modules, nor the commands'
     const { loaded, stdout, exitCode } = await modulesLoadedFor(args)
     expect(exitCode, args.join(" ")).toBe(0)
     expect(stdout).toContain("Usage:")
-    // The bundles name the modules they hold (`// src/engine-client/find-bun.ts`).
-    const held = loaded.flatMap((file) =>
-      [...readFileSync(path.join(packageRoot, file), "utf8").matchAll(/^\/\/ (src\/\S+)$/gm)].map((match) => match[1]),
-    )
     expect(
-      held.filter((source) =>
-        /^src\/(engine-client|tasks|runtime)\/|^src\/cli\/(_command|engine-option)\.ts$/.test(source!),
+      heldSources(loaded).filter((source) =>
+        /^src\/(engine-client|tasks|runtime)\/|^src\/cli\/(_command|engine-option)\.ts$/.test(source),
       ),
       args.join(" "),
     ).toEqual([])
@@ -125,7 +128,7 @@ test("help and usage errors load none of the engine's modules, nor the commands'
 })
 
 test.skipIf(process.platform === "win32")(
-  "run starts its engine before it loads any package (which, isexe: ~10 ms on the way) or command",
+  "run starts its engine before it loads any package (which, isexe: ~10 ms on the way), command, or the engine's connection",
   { timeout: 60_000 },
   async () => {
     // The auto engine looks for opencode on PATH (here, a folder with none) before it takes the one
@@ -145,5 +148,15 @@ test.skipIf(process.platform === "win32")(
     const root = `${pathToFileURL(packageRoot).href}/`
     expect(before.filter((event) => !event.startsWith(root) || event.startsWith(`${root}node_modules/`))).toEqual([])
     expect(before.filter((event) => /_run-command-line|\/commands\//.test(event))).toEqual([])
+    // What talking to the engine needs (its channel, its console capture, the JSON that survives a
+    // tool's changes to the built-ins: ~40 KB) loads while the engine starts up, after the spawn.
+    const files = (list: string[]) =>
+      list.filter((event) => event.startsWith(root) && event.endsWith(".js")).map((url) => url.slice(root.length))
+    const connection =
+      /^src\/(engine-client\/(engine-connection|read-engine-frame|frames)|runtime\/stream-capture|_pristine)\.ts$/
+    expect(heldSources(files(before)).filter((source) => connection.test(source))).toEqual([])
+    expect(heldSources(files(events.slice(spawned))).filter((source) => connection.test(source))).toContain(
+      "src/engine-client/engine-connection.ts",
+    )
   },
 )

@@ -28,7 +28,8 @@ test("bun engine: output still on its way when the engine answers is read on, an
   })
   const started = startEngine("run", selection)
   let unflushed: boolean | undefined
-  started.connection.onMessage((message) => {
+  const connection = await started.connection
+  connection.onMessage((message) => {
     if (message.type === "done") unflushed = message.unflushed === true
   })
   const outcome = await runTaskInEngine(

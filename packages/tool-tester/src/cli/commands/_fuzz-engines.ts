@@ -105,7 +105,7 @@ export async function fuzzAcrossEngines(
       }
     }
     // A fresh engine of the same kind (the first one was started before the flags were read).
-    engine = first === undefined ? undefined : startEngine("fuzz", first.connection.selection)
+    engine = first === undefined ? undefined : startEngine("fuzz", first.selection)
   }
 }
 
