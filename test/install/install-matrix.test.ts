@@ -1,8 +1,9 @@
 // A newcomer's first minutes with each package manager: the packed packages installed into a fresh
 // opencode project, then the README's "Use it" lines run there, from the project root.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import os from "node:os"
 import path from "node:path"
-import { describe, expect, inject, test } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { startLocalRegistry } from "./_local-registry.ts"
 import { opencodeBinary } from "./_opencode-bun.ts"
 import { root } from "./_packages.ts"
@@ -63,11 +64,18 @@ const npmCreateWith = (tarball: string, ...args: string[]): Command => [
   "create-tool",
   ...args,
 ]
-const yarn = ["npx", "-y", "yarn@1.22.22"] as const
+// yarn 1 and pnpm as a newcomer has them: installed once, for every row, into a folder of this
+// file's (on PATH for their rows, as a global install puts them), and run from there. `npx -y
+// pnpm@...` per command started npm and had it resolve the version again each time: ~1 CPU-s a
+// command, 57 commands (this file: ~300 CPU-s before, ~250 after).
+const managersFolder = mkdtempSync(path.join(os.tmpdir(), "install-managers-"))
+const managersBin = path.join(managersFolder, "node_modules", ".bin")
+const yarn = [path.join(managersBin, "yarn")] as const
 // The pnpm a newcomer installs today (the registry's latest on 2026-12-01), not the 10.x this
 // repository builds with: pnpm 11 and later read settings from pnpm-workspace.yaml only, and stop an
 // install at a build script that no setting allows or denies.
-const newcomerPnpm = ["npx", "-y", "pnpm@12.23.0"] as const
+const newcomerPnpm = [path.join(managersBin, "pnpm")] as const
+const withManagersOnPath = { PATH: `${managersBin}${path.delimiter}${process.env["PATH"] ?? ""}` }
 const bun = opencodeBinary()
 
 const managers: Manager[] = [
@@ -103,6 +111,7 @@ const managers: Manager[] = [
     },
     toolTester: (...args) => [...newcomerPnpm, "--dir", ".opencode", "exec", "tool-tester", ...args],
     words: { pnpm: newcomerPnpm },
+    env: withManagersOnPath,
     inPackage: { run: "pnpm run", toolTester: "pnpm exec tool-tester" },
   },
   {
@@ -119,6 +128,7 @@ const managers: Manager[] = [
     },
     toolTester: (...args) => [...yarn, "--cwd", ".opencode", "tool-tester", ...args],
     words: { yarn },
+    env: withManagersOnPath,
     inPackage: { run: "yarn run", toolTester: "yarn tool-tester" },
     // vite 8.4 (vitest 4's dependency) lists an optional dependency, napi-windows-process-start-time,
     // that the registry does not have (404 on 2026-11-30): npm, pnpm and bun skip an optional
@@ -145,6 +155,16 @@ const managers: Manager[] = [
     inPackage: { run: "bun run", toolTester: "bun run tool-tester" },
   },
 ]
+
+beforeAll(async () => {
+  const installed = await run("npm", ["install", "--prefix", managersFolder, "pnpm@12.23.0", "yarn@1.22.22"], {
+    cwd: managersFolder,
+    timeout: installTimeout,
+    env: cleanEnv(),
+  })
+  expect(installed.status, describeRun(installed)).toBe(0)
+}, installTimeout)
+afterAll(() => rmSync(managersFolder, { recursive: true, force: true }))
 
 // One manager at a time: each install already keeps both cores busy.
 describe.sequential("the packed packages in a fresh opencode project", () => {
