@@ -58,18 +58,9 @@ test("a file the watcher takes on is reported when it was saved since the load b
 })
 
 test("the first watch reports the files it watches that were saved since the first load began, not before", async () => {
-  const directory = useTmpDir()
-  const file = (name: string) => path.join(directory, name)
-  const save = (name: string) => {
-    mkdirSync(path.dirname(file(name)), { recursive: true })
-    writeFileSync(file(name), "export {}\n")
-  }
+  const { directory, file, save } = tmpProject()
   // Saved before the load began (a minute ago): what the load read, already.
-  const minuteAgo = new Date(Date.now() - 60_000)
-  for (const name of ["tools/old.ts", "opencode.json", "lib/old-helper.ts"]) {
-    save(name)
-    utimesSync(file(name), minuteAgo, minuteAgo)
-  }
+  for (const name of ["tools/old.ts", "opencode.json", "lib/old-helper.ts"]) save(name, "before the load")
   const loadBegan = Date.now()
   // Saved while the load ran, before any watch existed: a tool (one in a folder below too), a
   // config file, a helper; and what no watch reports either (node_modules, a README, an editor's
@@ -99,16 +90,10 @@ test("the first watch reports the files it watches that were saved since the fir
 })
 
 test("a file the load read that is gone when the watcher takes it on is reported: removed while the load ran", async () => {
-  const directory = useTmpDir()
-  const file = (name: string) => path.join(directory, name)
-  const save = (name: string) => {
-    mkdirSync(path.dirname(file(name)), { recursive: true })
-    writeFileSync(file(name), "export {}\n")
-    // Saved before the load began: only a removal is news.
-    const minuteAgo = new Date(Date.now() - 60_000)
-    utimesSync(file(name), minuteAgo, minuteAgo)
-  }
-  for (const name of ["tools/kept.ts", "tools/removed.ts", "lib/helper.ts", "lib/later.ts", "opencode.json"]) save(name)
+  const { directory, file, save } = tmpProject()
+  // Saved before the load began: only a removal is news.
+  for (const name of ["tools/kept.ts", "tools/removed.ts", "lib/helper.ts", "lib/later.ts", "opencode.json"])
+    save(name, "before the load")
   const loadBegan = Date.now()
   // Removed while the first load ran, after it read them: a tool and a config file. No watch existed.
   rmSync(file("tools/removed.ts"))
@@ -155,3 +140,17 @@ test("a file the load read that is gone when the watcher takes it on is reported
     watcher.stop()
   }
 })
+
+/** A project folder, and a save of a file in it (its folders made): now, or a minute ago, before the load began. */
+function tmpProject() {
+  const directory = useTmpDir()
+  const file = (name: string) => path.join(directory, name)
+  const save = (name: string, when: "now" | "before the load" = "now") => {
+    mkdirSync(path.dirname(file(name)), { recursive: true })
+    writeFileSync(file(name), "export {}\n")
+    if (when === "now") return
+    const minuteAgo = new Date(Date.now() - 60_000)
+    utimesSync(file(name), minuteAgo, minuteAgo)
+  }
+  return { directory, file, save }
+}
